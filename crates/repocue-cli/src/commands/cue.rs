@@ -1,0 +1,60 @@
+use repocue::cue::{markdown, CueRequest, Format, View};
+use repocue::Service;
+
+use crate::CommandError;
+
+/// Print a token-budgeted cue: manifest, overview or delta
+#[derive(Debug, clap::Args)]
+pub struct CueArgs {
+    /// Which projection
+    #[arg(long, value_enum, default_value = "overview")]
+    pub view: ViewArg,
+    /// Token budget: ceil(output bytes / 4) never exceeds it
+    #[arg(long, default_value_t = repocue::cue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::cue::MAX_MAX_TOKENS))]
+    pub max_tokens: u64,
+    /// For delta: the earlier snapshot (default: the current snapshot's parent)
+    #[arg(long, value_name = "SNAPSHOT")]
+    pub since: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: FormatArg,
+    /// Serve the stored snapshot as it is, with its true freshness
+    #[arg(long)]
+    pub no_refresh: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ViewArg {
+    Manifest,
+    Overview,
+    Delta,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FormatArg {
+    Json,
+    Markdown,
+}
+
+pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError> {
+    let view = match args.view {
+        ViewArg::Manifest => View::Manifest,
+        ViewArg::Overview => View::Overview,
+        ViewArg::Delta => View::Delta,
+    };
+    let format = match args.format {
+        FormatArg::Json => Format::Json,
+        FormatArg::Markdown => Format::Markdown,
+    };
+    let request = CueRequest {
+        max_tokens: args.max_tokens,
+        since: args.since,
+        refresh: !args.no_refresh,
+        ..CueRequest::new(view)
+    };
+    let cue = service.cue(&request)?;
+    Ok(match format {
+        Format::Json => format!("{}\n", cue.json),
+        Format::Markdown => markdown::render(&cue.value),
+    })
+}

@@ -1,0 +1,113 @@
+//! Subcommands: one file each, with an args struct whose doc comment is the help text.
+
+mod cue;
+mod init;
+mod metrics;
+mod rebaseline;
+mod refresh;
+mod status;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use repocue::{Options, Service};
+
+use crate::CommandError;
+
+/// Read a Git repository once, refresh incrementally, and serve small, token-budgeted,
+/// freshness-aware JSON cues to any agent
+#[derive(Debug, Parser)]
+#[command(name = "repocue", version, propagate_version = true, disable_help_subcommand = true)]
+pub struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options every command accepts.
+#[derive(Debug, clap::Args)]
+struct GlobalArgs {
+    /// Any directory inside the work tree [default: current directory]
+    #[arg(long, global = true, value_name = "PATH")]
+    repository: Option<PathBuf>,
+    /// Cache root [default: $REPOCUE_CACHE_DIR, else $XDG_CACHE_HOME/repocue, else ~/.cache/repocue]
+    #[arg(long, global = true, value_name = "PATH")]
+    cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Init(init::InitArgs),
+    Status(status::StatusArgs),
+    Refresh(refresh::RefreshArgs),
+    Rebaseline(rebaseline::RebaselineArgs),
+    Cue(cue::CueArgs),
+    Metrics(metrics::MetricsArgs),
+    /// Print help for repocue or one of its commands
+    Help {
+        /// The command to explain
+        command: Option<String>,
+    },
+}
+
+/// Runs the parsed command; returns the stdout text and notices for stderr.
+pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
+    let mut opts = Options { repository: cli.global.repository, cache_dir: cli.global.cache_dir };
+    if let Command::Init(a) = &cli.command {
+        if let Some(p) = &a.path {
+            if opts.repository.is_some() {
+                let e = repocue::Error::InvalidArgument("give the repository either as PATH or with --repository, not both".into());
+                return (Err(e.into()), vec![]);
+            }
+            opts.repository = Some(p.clone());
+        }
+    }
+    if let Command::Help { command } = &cli.command {
+        return (Ok(help_text(command.as_deref())), vec![]);
+    }
+    let service = match Service::open(&opts) {
+        Ok(s) => s,
+        Err(e) => return (Err(e.into()), vec![]),
+    };
+    let result = match cli.command {
+        Command::Init(a) => init::run_init(&service, a),
+        Command::Status(a) => status::run_status(&service, a),
+        Command::Refresh(a) => refresh::run_refresh(&service, a),
+        Command::Rebaseline(a) => rebaseline::run_rebaseline(&service, a),
+        Command::Cue(a) => cue::run_cue(&service, a),
+        Command::Metrics(a) => metrics::run_metrics(&service, a),
+        Command::Help { .. } => unreachable!("handled above"),
+    };
+    (result, service.take_notices())
+}
+
+fn help_text(command: Option<&str>) -> String {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let target = match command {
+        Some(name) => match cmd.find_subcommand_mut(name) {
+            Some(sub) => sub.clone(),
+            None => return format!("unknown command {name:?}; run `repocue help`\n"),
+        },
+        None => cmd,
+    };
+    let mut target = target;
+    format!("{}\n", target.render_long_help())
+}
+
+/// Serializes a command result as one line of JSON.
+pub(crate) fn json_line<T: serde::Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string(value).expect("output serializes");
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_valid() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

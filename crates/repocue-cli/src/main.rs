@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    repocue_cli::run(std::env::args_os())
+}

@@ -1,0 +1,472 @@
+//! The language-independent part of extraction: parse once, run the language's combined
+//! query once, then nest, name and describe the captured definitions.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::{ControlFlow, Range};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{
+    Node, ParseOptions, Parser, Query, QueryCursor, QueryCursorOptions, StreamingIterator,
+};
+
+use crate::lang::{self, Def, Info, LanguageSupport, Parent};
+use crate::text::{self, LineIndex};
+use crate::{ExtractError, FileFacts, Language, Symbol};
+
+/// What a capture of the combined query means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Role {
+    Definition(String),
+    Reference,
+    Name,
+    Ignore,
+    Import,
+    Local,
+    Other,
+}
+
+/// A language's compiled query and the meaning of its captures; built once per process.
+struct Config {
+    query: Query,
+    roles: Vec<Role>,
+}
+
+static CONFIGS: [OnceLock<Result<Config, String>>; 13] = [const { OnceLock::new() }; 13];
+
+fn config(language: Language) -> Result<&'static Config, ExtractError> {
+    let slot = Language::all().iter().position(|&l| l == language).unwrap_or(0);
+    CONFIGS[slot]
+        .get_or_init(|| build_config(lang::support(language)))
+        .as_ref()
+        .map_err(|e| ExtractError::Parse(format!("{} query: {e}", language.name())))
+}
+
+fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
+    let source = format!("{}\n{}", support.tags_query(), support.imports_query());
+    let query = Query::new(&support.grammar(), &source).map_err(|e| e.to_string())?;
+    let roles = query
+        .capture_names()
+        .iter()
+        .map(|name| match *name {
+            "name" => Role::Name,
+            "ignore" => Role::Ignore,
+            "import" => Role::Import,
+            "local.definition" => Role::Local,
+            _ => {
+                if let Some(kind) = name.strip_prefix("definition.") {
+                    Role::Definition(kind.to_string())
+                } else if name.starts_with("reference.") {
+                    Role::Reference
+                } else {
+                    Role::Other
+                }
+            }
+        })
+        .collect();
+    Ok(Config { query, roles })
+}
+
+thread_local! {
+    static PARSER: RefCell<(Parser, QueryCursor)> = RefCell::new((Parser::new(), QueryCursor::new()));
+}
+
+/// Parses `source` and extracts its facts; guards were already checked.
+pub(crate) fn extract(
+    language: Language,
+    source: &[u8],
+    timeout: Duration,
+) -> Result<FileFacts, ExtractError> {
+    let config = config(language)?;
+    let support = lang::support(language);
+    let deadline = Instant::now().checked_add(timeout);
+    let expired = move || deadline.is_some_and(|d| Instant::now() >= d);
+    PARSER.with(|cell| {
+        let mut fresh;
+        let mut guard;
+        let (parser, cursor) = match cell.try_borrow_mut() {
+            Ok(g) => {
+                guard = g;
+                let state = &mut *guard;
+                (&mut state.0, &mut state.1)
+            }
+            Err(_) => {
+                fresh = (Parser::new(), QueryCursor::new());
+                (&mut fresh.0, &mut fresh.1)
+            }
+        };
+        parser.set_language(&support.grammar()).map_err(|e| ExtractError::Parse(e.to_string()))?;
+        parser.reset();
+        let mut progress = |_: &tree_sitter::ParseState| {
+            if expired() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let tree = parser.parse_with_options(
+            &mut |offset, _| source.get(offset..).unwrap_or_default(),
+            None,
+            Some(ParseOptions::new().progress_callback(&mut progress)),
+        );
+        let tree = match tree {
+            Some(tree) => tree,
+            None if expired() => {
+                parser.reset();
+                return Err(ExtractError::TimedOut);
+            }
+            None => return Err(ExtractError::Parse("the parser gave no tree".into())),
+        };
+        let captures = run_query(config, cursor, tree.root_node(), source, &expired)?;
+        Ok(assemble(support, captures, source))
+    })
+}
+
+/// The raw captures of one file.
+#[derive(Default)]
+struct Captures<'q, 't> {
+    definitions: Vec<(Node<'t>, Option<Node<'t>>, &'q str)>,
+    references: Vec<Node<'t>>,
+    imports: Vec<Node<'t>>,
+    locals: Vec<Node<'t>>,
+}
+
+fn run_query<'t>(
+    config: &'static Config,
+    cursor: &mut QueryCursor,
+    root: Node<'t>,
+    source: &[u8],
+    expired: &dyn Fn() -> bool,
+) -> Result<Captures<'static, 't>, ExtractError> {
+    let cancelled = Cell::new(false);
+    let mut progress = |_: &tree_sitter::QueryCursorState| {
+        if expired() {
+            cancelled.set(true);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = QueryCursorOptions::new().progress_callback(&mut progress);
+    let mut matches = cursor.matches_with_options(&config.query, root, source, options);
+    let mut out = Captures::default();
+    while let Some(m) = matches.next() {
+        let mut definition = None;
+        let mut reference = false;
+        let mut name = None;
+        let mut ignored = false;
+        for capture in m.captures() {
+            match &config.roles[capture.index as usize] {
+                Role::Definition(kind) => definition = Some((capture.node, kind.as_str())),
+                Role::Reference => reference = true,
+                Role::Name => name = Some(capture.node),
+                Role::Ignore => ignored = true,
+                Role::Import => out.imports.push(capture.node),
+                Role::Local => out.locals.push(capture.node),
+                Role::Other => {}
+            }
+        }
+        if ignored {
+            continue;
+        }
+        if let Some((node, kind)) = definition {
+            out.definitions.push((node, name, kind));
+        } else if let (true, Some(name)) = (reference, name) {
+            out.references.push(name);
+        }
+    }
+    if cancelled.get() || expired() {
+        return Err(ExtractError::TimedOut);
+    }
+    Ok(out)
+}
+
+/// A definition that survived the language module, with its place in the nesting.
+struct Item<'t> {
+    def_node: Node<'t>,
+    outer: Node<'t>,
+    range: Range<usize>,
+    name: String,
+    info: Info<'t>,
+    parent: Option<usize>,
+    qualified: String,
+}
+
+fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &[u8]) -> FileFacts {
+    let lines = LineIndex::new(source);
+
+    // One candidate per (definition node, name node); the first pattern wins.
+    let mut seen = HashSet::new();
+    let mut candidates = Vec::new();
+    for (node, name, tag) in captures.definitions {
+        let names = match name {
+            Some(name) => vec![name],
+            None => support.names(node),
+        };
+        for name_node in names {
+            if seen.insert((node.id(), name_node.id())) {
+                let outer = support.outer(node);
+                candidates.push((node, outer, name_node, tag));
+            }
+        }
+    }
+    // Parents before children: by start, then the widest first.
+    candidates.sort_by_key(|(node, outer, name, _)| {
+        (outer.start_byte(), std::cmp::Reverse(outer.end_byte()), node.id(), name.start_byte())
+    });
+
+    let mut items: Vec<Item> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    for (node, outer, name_node, tag) in candidates {
+        let range = outer.byte_range();
+        while let Some(&top) = stack.last() {
+            // Equal ranges are siblings (`int a, b;`), not parent and child.
+            let enclosing = &items[top].range;
+            if enclosing.start <= range.start && range.end <= enclosing.end && *enclosing != range
+            {
+                break;
+            }
+            stack.pop();
+        }
+        let parent = stack.last().copied();
+        let name_text = lang::node_text(name_node, source);
+        let def = Def { node, outer, name_node, name: &name_text, tag };
+        let parent_view = parent.map(|p| Parent {
+            node: items[p].def_node,
+            kind: items[p].info.kind,
+            name: &items[p].name,
+        });
+        let Some(mut info) = support.describe(&def, parent_view.as_ref(), source) else {
+            continue;
+        };
+        let name = info.name.take().unwrap_or_else(|| text::collapse(&name_text));
+        if name.is_empty() {
+            continue;
+        }
+        if !info.leaf {
+            stack.push(items.len());
+        }
+        items.push(Item {
+            def_node: node,
+            outer,
+            range,
+            name,
+            info,
+            parent,
+            qualified: String::new(),
+        });
+    }
+
+    drop_superseded_prototypes(&mut items);
+    name_items(&mut items);
+
+    let defined: HashSet<&str> = items.iter().map(|i| i.name.as_str()).collect();
+    let by_qualified: HashSet<&str> = items.iter().map(|i| i.qualified.as_str()).collect();
+    let mut symbols: Vec<Symbol> = items
+        .iter()
+        .map(|item| {
+            let (signature, first) = signature(support, item, source);
+            let start = first.unwrap_or(item.range.start);
+            let end = item.range.end.saturating_sub(1).max(start);
+            let parent = match &item.info.receiver {
+                Some(receiver) => {
+                    let scope = scope_of(&items, item.parent);
+                    let owner = join(&scope, receiver);
+                    if by_qualified.contains(owner.as_str()) {
+                        Some(owner)
+                    } else {
+                        item.parent.map(|p| items[p].qualified.clone())
+                    }
+                }
+                None => item.parent.map(|p| items[p].qualified.clone()),
+            };
+            Symbol {
+                name: item.name.clone(),
+                qualified_name: item.qualified.clone(),
+                kind: item.info.kind,
+                signature,
+                start_line: lines.line(start),
+                end_line: lines.line(end),
+                parent,
+                visibility: item.info.visibility,
+            }
+        })
+        .collect();
+    symbols.sort_by(|a, b| {
+        (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name))
+    });
+
+    let mut imports = Vec::new();
+    for node in captures.imports {
+        support.imports(node, source, &mut imports);
+    }
+    let imports: BTreeSet<String> =
+        imports.into_iter().map(|i| text::collapse(&i)).filter(|i| !i.is_empty()).collect();
+
+    let locals: HashSet<String> =
+        captures.locals.iter().map(|n| lang::node_text(*n, source).into_owned()).collect();
+    let references: BTreeSet<String> = captures
+        .references
+        .iter()
+        .map(|n| lang::node_text(*n, source).into_owned())
+        .filter(|name| {
+            text::is_identifier(name)
+                && !defined.contains(name.as_str())
+                && !locals.contains(name)
+                && !support.is_builtin(name)
+        })
+        .collect();
+
+    FileFacts {
+        symbols,
+        imports: imports.into_iter().collect(),
+        references: references.into_iter().collect(),
+    }
+}
+
+/// The `.`-joined scope that children of `parent` are named in.
+fn scope_of(items: &[Item], parent: Option<usize>) -> String {
+    match parent {
+        None => String::new(),
+        Some(p) => match &items[p].info.scope {
+            Some(segment) => join(&scope_of(items, items[p].parent), segment),
+            None => items[p].qualified.clone(),
+        },
+    }
+}
+
+fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}.{name}")
+    }
+}
+
+/// The qualified name of `item` without a duplicate suffix: scope, receiver, name.
+fn base_name(items: &[Item], item: &Item) -> String {
+    let mut scope = scope_of(items, item.parent);
+    if let Some(receiver) = &item.info.receiver {
+        scope = join(&scope, receiver);
+    }
+    join(&scope, &item.name)
+}
+
+/// Removes prototypes whose qualified name also has a real definition in the file.
+fn drop_superseded_prototypes(items: &mut Vec<Item>) {
+    if !items.iter().any(|i| i.info.prototype) {
+        return;
+    }
+    // Provisional names (no duplicate suffixes) are enough to compare.
+    for i in 0..items.len() {
+        items[i].qualified = base_name(items, &items[i]);
+    }
+    let defined: HashSet<String> =
+        items.iter().filter(|i| !i.info.prototype).map(|i| i.qualified.clone()).collect();
+    let keep: Vec<bool> =
+        items.iter().map(|i| !(i.info.prototype && defined.contains(&i.qualified))).collect();
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    // Re-index parents, re-attaching children of removed items to the nearest kept ancestor.
+    let mut new_index = vec![None; items.len()];
+    let mut next = 0;
+    for (i, &k) in keep.iter().enumerate() {
+        if k {
+            new_index[i] = Some(next);
+            next += 1;
+        }
+    }
+    let parents: Vec<Option<usize>> = items.iter().map(|i| i.parent).collect();
+    let resolve = |mut p: Option<usize>| {
+        while let Some(i) = p {
+            if keep[i] {
+                return new_index[i];
+            }
+            p = parents[i];
+        }
+        None
+    };
+    let old = std::mem::take(items);
+    for (i, mut item) in old.into_iter().enumerate() {
+        if keep[i] {
+            item.parent = resolve(item.parent);
+            items.push(item);
+        }
+    }
+}
+
+/// Gives every item its final qualified name, suffixing later duplicates with `#n`.
+fn name_items(items: &mut [Item]) {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    // Parents come before children, so their final names are known when needed.
+    for i in 0..items.len() {
+        let base = base_name(items, &items[i]);
+        let count = counts.entry(base.clone()).or_insert(0);
+        *count += 1;
+        items[i].qualified = if *count == 1 { base } else { format!("{base}#{count}") };
+    }
+}
+
+/// The signature of `item` and the byte offset where it starts.
+fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (String, Option<usize>) {
+    let mut range = item.range.clone();
+    let mut holes: Vec<(Range<usize>, bool)> = Vec::new();
+    if let Some(cut) = item.info.cut {
+        range.end = cut.clamp(range.start, range.end);
+    } else if let Some(body) = item.info.body {
+        let body_range = body.byte_range();
+        let rest = source.get(body_range.end..range.end).unwrap_or_default();
+        if rest.iter().all(|b| b.is_ascii_whitespace() || *b == b';' || *b == b',') {
+            range.end = range.end.min(body_range.start).max(range.start);
+        } else {
+            holes.push((body_range, true));
+        }
+    }
+    collect_holes(support, item.outer, &range, &mut holes);
+    holes.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+    text::signature(source, range, &holes)
+}
+
+/// Adds the ranges of comments/annotations inside `range` to `holes`, without descending
+/// into the elided body.
+fn collect_holes(
+    support: &dyn LanguageSupport,
+    root: Node<'_>,
+    range: &Range<usize>,
+    holes: &mut Vec<(Range<usize>, bool)>,
+) {
+    let elided: Vec<Range<usize>> = holes.iter().map(|(r, _)| r.clone()).collect();
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        let r = node.byte_range();
+        let overlaps = r.start < range.end && r.end > range.start;
+        let inside_elided = elided.iter().any(|e| e.start <= r.start && r.end <= e.end);
+        if descend && overlaps && !inside_elided {
+            if support.is_hole(node) && node.id() != root.id() {
+                holes.push((r, false));
+            } else if cursor.goto_first_child() {
+                continue;
+            }
+        }
+        // Next sibling, or climb until one exists.
+        descend = true;
+        loop {
+            if cursor.node().id() == root.id() {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+        if cursor.node().start_byte() >= range.end {
+            descend = false;
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! C (and the logic shared with C++): functions, prototypes, structs/unions/enums,
+//! typedefs, macros, fields, enumerators and file-scope variables.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{has_token, Def, Info, LanguageSupport, Parent};
+
+/// C support.
+pub(crate) struct C;
+
+impl LanguageSupport for C {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_c::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!("{}\n{}", tree_sitter_c::TAGS_QUERY, include_str!("../queries/c-tags.scm")))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/c-imports.scm")
+    }
+
+    fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
+        outer(node)
+    }
+
+    fn names<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        names(node)
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        describe(def, parent, source)
+    }
+
+    fn is_hole(&self, node: Node<'_>) -> bool {
+        node.is_extra() || node.kind() == "comment" || node.kind() == "attribute_specifier"
+    }
+}
+
+/// A function declarator widens to its definition or declaration; anything else to a
+/// wrapping `template<…>` (C++).
+pub(super) fn outer(node: Node<'_>) -> Node<'_> {
+    let mut outer = node;
+    if node.kind() == "function_declarator" {
+        while let Some(parent) = outer.parent() {
+            outer = parent;
+            if !parent.kind().ends_with("declarator") {
+                break;
+            }
+        }
+    }
+    while let Some(parent) = outer.parent() {
+        if parent.kind() != "template_declaration" {
+            break;
+        }
+        outer = parent;
+    }
+    outer
+}
+
+/// The names declared by a declaration, field declaration or typedef.
+pub(super) fn names(node: Node<'_>) -> Vec<Node<'_>> {
+    let typedef = node.kind() == "type_definition";
+    let mut cursor = node.walk();
+    let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
+    declarators.into_iter().filter_map(|d| declarator_name(d, typedef)).collect()
+}
+
+/// Follows a declarator down to its name. A plain function declarator yields nothing
+/// outside typedefs (functions are captured on their own); a function *pointer* does.
+fn declarator_name(mut node: Node<'_>, typedef: bool) -> Option<Node<'_>> {
+    loop {
+        node = match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" => return Some(node),
+            "function_declarator" => {
+                let inner = node.child_by_field_name("declarator")?;
+                if !typedef && inner.kind() != "parenthesized_declarator" {
+                    return None;
+                }
+                inner
+            }
+            "parenthesized_declarator" => node.named_child(0)?,
+            _ => match node.child_by_field_name("declarator") {
+                Some(inner) => inner,
+                None => node.named_child(u32::try_from(node.named_child_count().checked_sub(1)?).ok()?)?,
+            },
+        };
+    }
+}
+
+/// Whether `node` sits inside a function body.
+fn in_function(node: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if matches!(n.kind(), "function_definition" | "lambda_expression") {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
+}
+
+/// The C/C++ judgement of one definition.
+pub(super) fn describe<'t>(
+    def: &Def<'_, 't>,
+    parent: Option<&Parent<'_, 't>>,
+    source: &[u8],
+) -> Option<Info<'t>> {
+    let node = def.node;
+    let outer = def.outer;
+    let is_static = has_token(outer, source, "static");
+    let file_visibility = if is_static { Some("private") } else { None };
+    let body = node.child_by_field_name("body");
+    let info = match node.kind() {
+        "function_declarator" => {
+            // The function_definition/declaration, looking through `template<…>`.
+            let declaration = if outer.kind() == "template_declaration" {
+                super::child_of_kind(outer, &["function_definition", "declaration", "field_declaration"])?
+            } else {
+                outer
+            };
+            if in_function(outer) && declaration.kind() != "function_definition" {
+                return None; // a block-scope prototype
+            }
+            let in_type = parent.is_some_and(|p| matches!(p.kind, "class" | "struct"));
+            let mut info = Info::new(if in_type { "method" } else { "function" })
+                .visibility(file_visibility)
+                .body(declaration.child_by_field_name("body"));
+            info.prototype = declaration.kind() != "function_definition";
+            // C++ constructors: leave the member initialiser list out too.
+            if let Some(init) = super::child_of_kind(declaration, &["field_initializer_list"]) {
+                info.cut = Some(init.start_byte());
+            }
+            info
+        }
+        "struct_specifier" | "union_specifier" | "class_specifier" | "enum_specifier" => {
+            body?;
+            let kind = match node.kind() {
+                "class_specifier" => "class",
+                "enum_specifier" => "enum",
+                _ => "struct",
+            };
+            Info::new(kind).body(body)
+        }
+        "type_definition" | "alias_declaration" => {
+            let inner = node.child_by_field_name("type");
+            let inner_body = inner.and_then(|t| t.child_by_field_name("body"));
+            let mut info = Info::new("type").body(inner_body);
+            // `typedef struct tag {…} name;` – the struct is a symbol of its own, beside it.
+            info.leaf = inner.is_some_and(|t| t.child_by_field_name("name").is_some());
+            info
+        }
+        "preproc_def" | "preproc_function_def" => {
+            let value = node.child_by_field_name("value");
+            let multi_line = value.is_some_and(|v| v.start_position().row != v.end_position().row);
+            Info::new("macro").body(value.filter(|_| multi_line))
+        }
+        "enumerator" => Info::new("constant"),
+        "field_declaration" => Info::new("field"),
+        "declaration" => {
+            if def.tag != "variable" || in_function(node) {
+                return None;
+            }
+            let mut info = Info::new("variable").visibility(file_visibility);
+            info.prototype = has_token(node, source, "extern");
+            let value = def
+                .name_node
+                .parent()
+                .filter(|p| p.kind().ends_with("declarator"))
+                .and_then(|p| init_value(p));
+            info.body = value.filter(|v| v.start_position().row != v.end_position().row);
+            info.leaf = true;
+            info
+        }
+        _ => return None,
+    };
+    Some(info)
+}
+
+/// The initialiser of the `init_declarator` at or above `node`.
+fn init_value(mut node: Node<'_>) -> Option<Node<'_>> {
+    loop {
+        if node.kind() == "init_declarator" {
+            return node.child_by_field_name("value");
+        }
+        node = node.parent().filter(|p| p.kind().ends_with("declarator"))?;
+    }
+}

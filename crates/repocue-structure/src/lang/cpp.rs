@@ -1,0 +1,137 @@
+//! C++: the C logic plus classes, namespaces, access sections, templates and out-of-line
+//! member definitions (`void Parser::parse()` is named `Parser.parse`).
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{c, node_text, Def, Info, LanguageSupport, Parent};
+
+/// C++ support.
+pub(crate) struct Cpp;
+
+impl LanguageSupport for Cpp {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_cpp::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!(
+            "{}\n{}\n{}",
+            tree_sitter_cpp::TAGS_QUERY,
+            include_str!("../queries/c-tags.scm"),
+            include_str!("../queries/cpp-tags.scm")
+        ))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/c-imports.scm")
+    }
+
+    fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
+        c::outer(node)
+    }
+
+    fn names<'t>(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        c::names(node)
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        let node = def.node;
+        if node.kind() == "namespace_definition" {
+            let mut info = Info::new("module").body(node.child_by_field_name("body"));
+            info.name = Some(def.name.replace("::", "."));
+            return Some(info);
+        }
+        let mut info = c::describe(def, parent, source)?;
+        let name_kind = def.name_node.kind();
+        if name_kind == "qualified_identifier" {
+            // `a::B::parse` -> receiver `a.B`, name `parse`.
+            let text = node_text(def.name_node, source);
+            let segments = split_qualified(&text);
+            let (name, scope) = segments.split_last()?;
+            info.name = Some(name.to_string());
+            if !scope.is_empty() {
+                info.receiver = Some(scope.join("."));
+                info.kind = "method";
+            }
+        }
+        if let Some(p) = parent.filter(|p| matches!(p.kind, "class" | "struct")) {
+            info.visibility = Some(access(def.outer, p, source));
+        }
+        Some(info)
+    }
+
+    fn is_hole(&self, node: Node<'_>) -> bool {
+        node.is_extra()
+            || matches!(node.kind(), "comment" | "attribute_declaration" | "attribute_specifier")
+    }
+}
+
+/// The access of a member: the last `public:`/`private:`/`protected:` label before it, or
+/// the default of its class (`private`) or struct (`public`).
+fn access(member: Node<'_>, class: &Parent<'_, '_>, source: &[u8]) -> &'static str {
+    let mut sibling = member.prev_sibling();
+    while let Some(node) = sibling {
+        if node.kind() == "access_specifier" {
+            return match node_text(node, source).trim() {
+                "private" => "private",
+                "protected" => "protected",
+                _ => "public",
+            };
+        }
+        sibling = node.prev_sibling();
+    }
+    if class.node.kind() == "class_specifier" {
+        "private"
+    } else {
+        "public"
+    }
+}
+
+/// Splits `a::B<T>::f` into `a`, `B`, `f`, dropping template arguments and keeping
+/// operator names whole (`A::operator<` -> `A`, `operator<`).
+fn split_qualified(text: &str) -> Vec<String> {
+    let (scope, operator) = match text.find("operator") {
+        Some(i) => (&text[..i], Some(&text[i..])),
+        None => (text, None),
+    };
+    let mut segments = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    let mut chars = scope.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ':' if depth == 0 && chars.peek() == Some(&':') => {
+                chars.next();
+                segments.push(std::mem::take(&mut current));
+            }
+            _ if depth == 0 && !c.is_whitespace() => current.push(c),
+            _ => {}
+        }
+    }
+    if let Some(operator) = operator {
+        current.push_str(&crate::text::collapse(operator));
+    }
+    segments.push(current);
+    segments.retain(|s| !s.is_empty());
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn qualified_names() {
+        assert_eq!(super::split_qualified("a::B<T, U>::f"), ["a", "B", "f"]);
+        assert_eq!(super::split_qualified("Parser::~Parser"), ["Parser", "~Parser"]);
+        assert_eq!(super::split_qualified("::g"), ["g"]);
+        assert_eq!(super::split_qualified("A::operator<"), ["A", "operator<"]);
+    }
+}

@@ -1,0 +1,114 @@
+//! Go: functions, methods (named `Receiver.Method`), types, fields, package-level
+//! constants and variables. Exported means capitalised.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{node_text, Def, Info, LanguageSupport, Parent};
+
+/// Go support.
+pub(crate) struct Go;
+
+impl LanguageSupport for Go {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_go::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!("{}\n{}", tree_sitter_go::TAGS_QUERY, include_str!("../queries/go-tags.scm")))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/go-imports.scm")
+    }
+
+    /// A spec that is alone in its declaration covers the keyword too: `type X struct`.
+    fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
+        if matches!(node.kind(), "type_spec" | "type_alias" | "const_spec" | "var_spec") {
+            if let Some(parent) = node.parent() {
+                let declaration =
+                    matches!(parent.kind(), "type_declaration" | "const_declaration" | "var_declaration");
+                if declaration && parent.named_child_count() == 1 {
+                    return parent;
+                }
+            }
+        }
+        node
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        _parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        let node = def.node;
+        let exported = def.name.chars().next().is_some_and(char::is_uppercase);
+        let visibility = Some(if exported { "exported" } else { "private" });
+        let info = match node.kind() {
+            "function_declaration" => Info::new("function").body(node.child_by_field_name("body")),
+            "method_declaration" => {
+                let mut info = Info::new("method").body(node.child_by_field_name("body"));
+                info.receiver = receiver_type(node, source);
+                info
+            }
+            "type_spec" => {
+                let ty = node.child_by_field_name("type");
+                match ty.map(|t| t.kind()) {
+                    Some("struct_type") => Info::new("struct").body(
+                        ty.and_then(|t| super::child_of_kind(t, &["field_declaration_list"])),
+                    ),
+                    Some("interface_type") => {
+                        let mut info = Info::new("interface");
+                        info.cut = ty.and_then(|t| open_brace(t)).map(|b| b.start_byte());
+                        info
+                    }
+                    _ => Info::new("type"),
+                }
+            }
+            "type_alias" => Info::new("type"),
+            "const_spec" => Info::new("constant"),
+            "var_spec" => Info::new("variable"),
+            "field_declaration" => Info::new("field"),
+            "method_elem" => Info::new("method"),
+            _ => return None,
+        };
+        Some(info.visibility(visibility))
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        BUILTINS.contains(&name)
+    }
+}
+
+/// The `{` token of a node.
+fn open_brace(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find(|c| c.kind() == "{");
+    found
+}
+
+/// `Parser` for `func (p *Parser[T]) …`.
+fn receiver_type(method: Node<'_>, source: &[u8]) -> Option<String> {
+    let receiver = method.child_by_field_name("receiver")?;
+    let parameter = super::child_of_kind(receiver, &["parameter_declaration"])?;
+    let mut ty = parameter.child_by_field_name("type")?;
+    loop {
+        ty = match ty.kind() {
+            "pointer_type" => ty.named_child(0)?,
+            "generic_type" => ty.child_by_field_name("type")?,
+            _ => break,
+        };
+    }
+    Some(node_text(ty, source).into_owned())
+}
+
+/// Predeclared types and functions.
+const BUILTINS: &[&str] = &[
+    "bool", "byte", "rune", "string", "error", "any", "comparable", "int", "int8", "int16",
+    "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "float32",
+    "float64", "complex64", "complex128", "append", "cap", "clear", "close", "complex", "copy",
+    "delete", "imag", "len", "make", "max", "min", "new", "panic", "print", "println", "real",
+    "recover",
+];

@@ -1,0 +1,152 @@
+//! JavaScript (and the shared JavaScript/TypeScript logic): functions, classes, methods,
+//! fields, top-level variables; `export` makes a symbol `exported`.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{node_text, Def, Info, LanguageSupport, Parent};
+
+/// JavaScript support.
+pub(crate) struct JavaScript;
+
+impl LanguageSupport for JavaScript {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_javascript::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_javascript::TAGS_QUERY,
+            include_str!("../queries/javascript-tags.scm")
+        ))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/javascript-imports.scm")
+    }
+
+    fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
+        outer(node)
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        describe(def, parent, source)
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        BUILTINS.contains(&name)
+    }
+
+    fn is_hole(&self, node: Node<'_>) -> bool {
+        node.is_extra() || matches!(node.kind(), "comment" | "decorator")
+    }
+}
+
+/// Widens a definition to its declaration statement and any `export`/`declare` around it.
+pub(super) fn outer(node: Node<'_>) -> Node<'_> {
+    let mut outer = node;
+    if node.kind() == "variable_declarator" {
+        match node.parent() {
+            Some(p) if p.named_child_count() == 1 => outer = p,
+            _ => return node,
+        }
+    }
+    while let Some(parent) = outer.parent() {
+        if !matches!(parent.kind(), "export_statement" | "ambient_declaration") {
+            break;
+        }
+        outer = parent;
+    }
+    outer
+}
+
+/// The JavaScript/TypeScript judgement of one definition.
+pub(super) fn describe<'t>(
+    def: &Def<'_, 't>,
+    parent: Option<&Parent<'_, 't>>,
+    source: &[u8],
+) -> Option<Info<'t>> {
+    let node = def.node;
+    let body = node.child_by_field_name("body");
+    let in_class = parent.is_some_and(|p| matches!(p.kind, "class" | "interface"));
+    let member_visibility = || {
+        if def.name.starts_with('#') {
+            return Some("private");
+        }
+        let modifier = super::child_of_kind(node, &["accessibility_modifier"]);
+        Some(match modifier.map(|m| node_text(m, source)) {
+            Some(m) if m == "private" => "private",
+            Some(m) if m == "protected" => "protected",
+            _ => "public",
+        })
+    };
+    let exported = is_exported(def.outer);
+    let visibility = if exported { Some("exported") } else { None };
+    let info = match node.kind() {
+        "function_declaration"
+        | "generator_function_declaration"
+        | "function_expression"
+        | "generator_function"
+        | "function_signature" => Info::new("function").visibility(visibility).body(body),
+        "method_definition" | "method_signature" | "abstract_method_signature" => {
+            Info::new("method").visibility(member_visibility()).body(body)
+        }
+        "class_declaration" | "class" | "abstract_class_declaration" => {
+            Info::new("class").visibility(visibility).body(body)
+        }
+        "interface_declaration" => Info::new("interface").visibility(visibility).body(body),
+        "enum_declaration" => Info::new("enum").visibility(visibility).body(body),
+        "type_alias_declaration" => Info::new("type").visibility(visibility),
+        "module" | "internal_module" => Info::new("module").visibility(visibility).body(body),
+        "field_definition" | "public_field_definition" => {
+            Info::new("field").visibility(member_visibility())
+        }
+        "property_signature" => Info::new("field").visibility(in_class.then_some("public")),
+        "property_identifier" | "enum_assignment" => Info::new("constant"),
+        "variable_declarator" => {
+            let value = node.child_by_field_name("value");
+            match value.map(|v| v.kind()) {
+                Some("arrow_function" | "function_expression" | "function" | "generator_function") => {
+                    Info::new("function")
+                        .visibility(visibility)
+                        .body(value.and_then(|v| v.child_by_field_name("body")))
+                }
+                _ => {
+                    let constant = node.parent().is_some_and(|d| super::has_token(d, source, "const"));
+                    Info::new(if constant { "constant" } else { "variable" })
+                        .visibility(visibility)
+                        .body(value.filter(|v| v.start_position().row != v.end_position().row))
+                }
+            }
+        }
+        "assignment_expression" | "pair" => {
+            let value = node.child_by_field_name(if node.kind() == "pair" { "value" } else { "right" });
+            Info::new("function").body(value.and_then(|v| v.child_by_field_name("body")))
+        }
+        "export_statement" => Info::new("constant").visibility(Some("exported")),
+        _ => return None,
+    };
+    Some(info)
+}
+
+/// Whether `outer` is (inside) an `export` statement.
+fn is_exported(outer: Node<'_>) -> bool {
+    outer.kind() == "export_statement"
+        || outer.parent().is_some_and(|p| p.kind() == "export_statement")
+}
+
+/// Globals of the language and its common runtimes.
+pub(super) const BUILTINS: &[&str] = &[
+    "require", "console", "Object", "Array", "String", "Number", "Boolean", "Symbol", "BigInt",
+    "Error", "TypeError", "RangeError", "Promise", "Map", "Set", "WeakMap", "WeakSet", "JSON",
+    "Math", "Date", "RegExp", "parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout",
+    "clearTimeout", "setInterval", "clearInterval", "encodeURIComponent", "decodeURIComponent",
+    "structuredClone", "fetch", "super",
+];

@@ -1,0 +1,226 @@
+//! Per-language knowledge, one module per language behind [`LanguageSupport`].
+//!
+//! Adding a language takes one module here (implementing the trait), its queries under
+//! `src/queries/`, one arm in [`support`] and a fixture test.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use crate::Language;
+
+mod bash;
+mod c;
+mod cpp;
+mod csharp;
+mod go;
+mod java;
+mod javascript;
+mod php;
+mod python;
+mod ruby;
+mod rust;
+mod typescript;
+
+/// A definition captured by the tags query, before the language module judged it.
+pub(crate) struct Def<'a, 't> {
+    /// The node captured as `@definition.*`.
+    pub node: Node<'t>,
+    /// The node whose range the symbol covers (see [`LanguageSupport::outer`]).
+    pub outer: Node<'t>,
+    /// The name node (captured as `@name`, or found by [`LanguageSupport::names`]).
+    pub name_node: Node<'t>,
+    /// The text of the name.
+    pub name: &'a str,
+    /// The tags kind: the `X` of `@definition.X` (`function`, `class`, …).
+    pub tag: &'a str,
+}
+
+/// The nearest enclosing symbol that was kept.
+pub(crate) struct Parent<'a, 't> {
+    /// Its definition node.
+    pub node: Node<'t>,
+    /// Its final kind.
+    pub kind: &'static str,
+    /// Its name.
+    pub name: &'a str,
+}
+
+/// What a language module decided about one definition.
+pub(crate) struct Info<'t> {
+    /// The final kind (`function`, `method`, …).
+    pub kind: &'static str,
+    /// Visibility, when the language says.
+    pub visibility: Option<&'static str>,
+    /// The body, left out of the signature (cut there, or shown as `{ … }` when more
+    /// declaration text follows it).
+    pub body: Option<Node<'t>>,
+    /// Replaces the captured name (e.g. Rust `impl Display for Ast`).
+    pub name: Option<String>,
+    /// A scope written in the definition itself, `.`-joined: a Go receiver type, a C++
+    /// `Foo::` qualifier, a Ruby `Foo::Bar` class path.
+    pub receiver: Option<String>,
+    /// The name segment children use instead of this symbol's name (Rust impl: the type).
+    pub scope: Option<String>,
+    /// A declaration that a definition of the same qualified name in the file supersedes
+    /// (C/C++ prototypes).
+    pub prototype: bool,
+    /// Where the signature stops when there is no single body node (Rust `macro_rules!`).
+    pub cut: Option<usize>,
+    /// Never a parent of the definitions inside its range (a C `typedef struct {…} t`
+    /// holds its struct, which belongs beside it, not under it).
+    pub leaf: bool,
+}
+
+impl<'t> Info<'t> {
+    /// An [`Info`] of `kind` with everything else unset.
+    pub fn new(kind: &'static str) -> Self {
+        Info {
+            kind,
+            visibility: None,
+            body: None,
+            name: None,
+            receiver: None,
+            scope: None,
+            prototype: false,
+            cut: None,
+            leaf: false,
+        }
+    }
+
+    /// Sets the visibility.
+    pub fn visibility(mut self, visibility: Option<&'static str>) -> Self {
+        self.visibility = visibility;
+        self
+    }
+
+    /// Sets the body node.
+    pub fn body(mut self, body: Option<Node<'t>>) -> Self {
+        self.body = body;
+        self
+    }
+}
+
+/// Everything the engine needs to know about one language.
+pub(crate) trait LanguageSupport: Sync {
+    /// The tree-sitter grammar.
+    fn grammar(&self) -> tree_sitter::Language;
+
+    /// The tags query: the grammar's shipped one (patched where needed) followed by this
+    /// crate's extra patterns. Captures: `@definition.*`, `@reference.*`, `@name`,
+    /// `@ignore`, `@doc`, `@local.definition` (names excluded from references).
+    fn tags_query(&self) -> Cow<'static, str>;
+
+    /// Captures `@import` nodes, turned into strings by [`LanguageSupport::imports`].
+    fn imports_query(&self) -> &'static str;
+
+    /// The node whose range a definition covers, e.g. the `export` statement around a
+    /// JavaScript function or the `function_definition` around a C declarator.
+    fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
+        node
+    }
+
+    /// Name nodes for a `@definition.*` capture whose pattern has no `@name` (C
+    /// declarations hide the name in nested declarators).
+    fn names<'t>(&self, _node: Node<'t>) -> Vec<Node<'t>> {
+        Vec::new()
+    }
+
+    /// Judges one definition; `None` drops it. Called parents first.
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>>;
+
+    /// Turns one `@import` node into import strings (default: its text, unquoted).
+    fn imports(&self, node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
+        out.push(unquote(&node_text(node, source)).to_string());
+    }
+
+    /// Whether a referenced name is a builtin that should not be reported.
+    fn is_builtin(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// Whether `node` is left out of signatures (comments by default; annotations,
+    /// decorators and the like per language).
+    fn is_hole(&self, node: Node<'_>) -> bool {
+        node.is_extra() || node.kind().contains("comment")
+    }
+}
+
+/// The module for `language`.
+pub(crate) fn support(language: Language) -> &'static dyn LanguageSupport {
+    match language {
+        Language::Rust => &rust::Rust,
+        Language::Python => &python::Python,
+        Language::Go => &go::Go,
+        Language::JavaScript => &javascript::JavaScript,
+        Language::TypeScript => &typescript::TypeScript { tsx: false },
+        Language::Tsx => &typescript::TypeScript { tsx: true },
+        Language::Java => &java::Java,
+        Language::C => &c::C,
+        Language::Cpp => &cpp::Cpp,
+        Language::CSharp => &csharp::CSharp,
+        Language::Ruby => &ruby::Ruby,
+        Language::Bash => &bash::Bash,
+        Language::Php => &php::Php,
+    }
+}
+
+/// The text of `node`, lossily decoded.
+pub(crate) fn node_text<'s>(node: Node<'_>, source: &'s [u8]) -> Cow<'s, str> {
+    String::from_utf8_lossy(source.get(node.byte_range()).unwrap_or_default())
+}
+
+/// `text` without one pair of surrounding quotes (`"`, `'`, `` ` ``, `<>`).
+pub(crate) fn unquote(text: &str) -> &str {
+    let text = text.trim();
+    for (open, close) in [('"', '"'), ('\'', '\''), ('`', '`'), ('<', '>')] {
+        if let Some(inner) = text.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {
+            return inner;
+        }
+    }
+    text
+}
+
+/// The first named child of `node` whose kind is one of `kinds`.
+pub(crate) fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let found = node.named_children(&mut cursor).find(|c| kinds.contains(&c.kind()));
+    found
+}
+
+/// Whether `node` has a direct child (named or not) whose text is `word`.
+pub(crate) fn has_token(node: Node<'_>, source: &[u8], word: &str) -> bool {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| node_text(c, source) == word);
+    found
+}
+
+/// The first of `public`/`private`/`protected`/`internal` among the modifier words in
+/// `modifiers` (a modifiers node or the declaration itself).
+pub(crate) fn access_modifier(modifiers: Node<'_>, source: &[u8]) -> Option<&'static str> {
+    let mut cursor = modifiers.walk();
+    let mut found = None;
+    for child in modifiers.children(&mut cursor) {
+        let word = node_text(child, source);
+        let access = match word.trim() {
+            "public" => "public",
+            "private" => "private",
+            "protected" => "protected",
+            "internal" => "internal",
+            _ => continue,
+        };
+        // `protected internal` / `private protected` (C#): keep the first word.
+        found.get_or_insert(access);
+    }
+    found
+}
+
+/// Whether a Go/Python-style name is conventionally private (`_x`, not `__x__`).
+pub(crate) fn underscore_private(name: &str) -> bool {
+    name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__") && name.len() > 4)
+}

@@ -1,0 +1,90 @@
+//! Python: classes, functions/methods, module constants and class attributes.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{node_text, underscore_private, Def, Info, LanguageSupport, Parent};
+
+/// Python support.
+pub(crate) struct Python;
+
+impl LanguageSupport for Python {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_python::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_python::TAGS_QUERY,
+            include_str!("../queries/python-tags.scm")
+        ))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/python-imports.scm")
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        _source: &[u8],
+    ) -> Option<Info<'t>> {
+        let node = def.node;
+        let visibility = Some(if underscore_private(def.name) { "private" } else { "public" });
+        let body = node.child_by_field_name("body");
+        let kind = match node.kind() {
+            "function_definition" if parent.is_some_and(|p| p.kind == "class") => "method",
+            "function_definition" => "function",
+            "class_definition" => "class",
+            "assignment" if def.tag == "field" => "field",
+            "assignment" if is_constant_name(def.name) => "constant",
+            "assignment" => "variable",
+            _ => return None,
+        };
+        Some(Info::new(kind).visibility(visibility).body(body))
+    }
+
+    fn imports(&self, node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
+        let text = node_text(node, source);
+        // `from . import a, b` names sibling modules: `.a`, `.b`.
+        if node.kind() == "relative_import" && text.chars().all(|c| c == '.') {
+            if let Some(statement) = node.parent() {
+                let mut cursor = statement.walk();
+                for name in statement.children_by_field_name("name", &mut cursor) {
+                    let name = match name.kind() {
+                        "aliased_import" => name.child_by_field_name("name").unwrap_or(name),
+                        _ => name,
+                    };
+                    out.push(format!("{text}{}", node_text(name, source)));
+                }
+                return;
+            }
+        }
+        out.push(text.into_owned());
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        BUILTINS.contains(&name)
+    }
+}
+
+/// `MAX_SIZE`, `DEFAULT` (upper case, digits and underscores, at least one letter).
+fn is_constant_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Builtin functions and types.
+const BUILTINS: &[&str] = &[
+    "print", "len", "range", "str", "int", "float", "bool", "bytes", "list", "dict", "set",
+    "tuple", "frozenset", "object", "type", "isinstance", "issubclass", "super", "open",
+    "enumerate", "zip", "map", "filter", "sorted", "reversed", "min", "max", "sum", "any", "all",
+    "abs", "round", "repr", "hash", "id", "iter", "next", "getattr", "setattr", "hasattr",
+    "delattr", "callable", "vars", "dir", "format", "input", "chr", "ord", "hex", "divmod",
+    "Exception", "ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError",
+    "NotImplementedError", "AttributeError", "OSError", "StopIteration", "None", "property",
+    "staticmethod", "classmethod",
+];

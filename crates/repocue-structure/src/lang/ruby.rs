@@ -1,0 +1,119 @@
+//! Ruby: modules, classes, methods (`private`/`protected` sections and prefixes),
+//! singleton methods, constants and attribute accessors.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{node_text, Def, Info, LanguageSupport, Parent};
+
+/// Ruby support.
+pub(crate) struct Ruby;
+
+impl LanguageSupport for Ruby {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_ruby::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!("{}\n{}", tree_sitter_ruby::TAGS_QUERY, include_str!("../queries/ruby-tags.scm")))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/ruby-imports.scm")
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        let node = def.node;
+        let mut info = match node.kind() {
+            "method" => Info::new("method").visibility(Some(method_visibility(node, source))),
+            "singleton_method" => Info::new("method").visibility(Some("public")),
+            "alias" => Info::new("method"),
+            "class" | "singleton_class" => Info::new("class"),
+            "module" => Info::new("module"),
+            "assignment" => Info::new("constant"),
+            "call" => {
+                let mut info = Info::new("field").visibility(Some("public"));
+                info.name = Some(def.name.trim_start_matches(':').to_string());
+                return Some(info);
+            }
+            _ => return None,
+        };
+        if matches!(node.kind(), "method" | "singleton_method" | "class" | "module") {
+            info.body = node.child_by_field_name("body");
+            if info.body.is_none() {
+                // `def run; end`: stop at `end`.
+                let mut cursor = node.walk();
+                let end = node.children(&mut cursor).filter(|c| c.kind() == "end").last();
+                info.cut = end.map(|e| e.start_byte());
+            }
+        }
+        // `class A::B` and `def Foo.bar` name their own scope.
+        let name_parent = def.name_node.parent();
+        if let Some(scope) = name_parent
+            .filter(|p| p.kind() == "scope_resolution")
+            .and_then(|p| p.child_by_field_name("scope"))
+        {
+            info.receiver = Some(node_text(scope, source).replace("::", "."));
+        } else if node.kind() == "singleton_method" {
+            let object = node.child_by_field_name("object");
+            if let Some(object) = object.filter(|o| o.kind() == "constant") {
+                let object = node_text(object, source);
+                if parent.is_none_or(|p| p.name != object) {
+                    info.receiver = Some(object.into_owned());
+                }
+            }
+        }
+        Some(info)
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        BUILTINS.contains(&name)
+    }
+}
+
+/// `private`/`protected`/`public` from a `private def …` prefix or the nearest preceding
+/// bare visibility call in the same body; `public` otherwise.
+fn method_visibility(method: Node<'_>, source: &[u8]) -> &'static str {
+    let word = |node: Node<'_>| match node_text(node, source).as_ref() {
+        "private" => Some("private"),
+        "protected" => Some("protected"),
+        "public" => Some("public"),
+        _ => None,
+    };
+    // `private def foo`: the method is the argument of a `private` call.
+    let mut statement = method;
+    if let Some(call) = method.parent().filter(|p| p.kind() == "argument_list").and_then(|a| a.parent())
+    {
+        if let Some(v) = call.child_by_field_name("method").and_then(word) {
+            return v;
+        }
+        statement = call;
+    }
+    let mut sibling = statement.prev_named_sibling();
+    while let Some(node) = sibling {
+        if node.kind() == "identifier" {
+            if let Some(v) = word(node) {
+                return v;
+            }
+        }
+        sibling = node.prev_named_sibling();
+    }
+    "public"
+}
+
+/// Kernel methods and keywords-like calls.
+const BUILTINS: &[&str] = &[
+    "puts", "print", "p", "pp", "require", "require_relative", "load", "raise", "new", "attr_reader",
+    "attr_writer", "attr_accessor", "private", "protected", "public", "include", "extend",
+    "module_function", "lambda", "proc", "loop", "format", "sprintf", "freeze", "self", "nil",
+    "true", "false", "super", "yield", "block_given?", "respond_to?", "is_a?", "nil?", "to_s",
+    "to_i", "to_a", "to_h", "each", "map", "select", "reject", "Integer", "String", "Array",
+    "Hash", "Float", "StandardError", "ArgumentError", "RuntimeError", "Struct", "Comparable",
+    "Enumerable", "Kernel", "Object",
+];

@@ -1,0 +1,173 @@
+//! Rust: items, impl blocks, trait members, fields, enum variants, `use` trees.
+
+use std::borrow::Cow;
+
+use tree_sitter::Node;
+
+use super::{node_text, Def, Info, LanguageSupport, Parent};
+
+/// Rust support.
+pub(crate) struct Rust;
+
+impl LanguageSupport for Rust {
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_rust::LANGUAGE.into()
+    }
+
+    fn tags_query(&self) -> Cow<'static, str> {
+        Cow::Owned(format!("{}\n{}", tree_sitter_rust::TAGS_QUERY, include_str!("../queries/rust-tags.scm")))
+    }
+
+    fn imports_query(&self) -> &'static str {
+        include_str!("../queries/rust-imports.scm")
+    }
+
+    fn describe<'t>(
+        &self,
+        def: &Def<'_, 't>,
+        parent: Option<&Parent<'_, 't>>,
+        source: &[u8],
+    ) -> Option<Info<'t>> {
+        let node = def.node;
+        let parent_kind = parent.map(|p| p.kind);
+        // Trait members and trait-impl members inherit their visibility.
+        let inherits = match parent {
+            Some(p) if p.kind == "trait" => true,
+            Some(p) if p.kind == "impl" => p.node.child_by_field_name("trait").is_some(),
+            _ => false,
+        };
+        let visibility = if inherits { None } else { Some(visibility(node, source)) };
+        let body = node.child_by_field_name("body");
+        let info = match node.kind() {
+            "function_item" | "function_signature_item" => {
+                let in_type = matches!(parent_kind, Some("impl" | "trait"));
+                Info::new(if in_type { "method" } else { "function" })
+                    .visibility(visibility)
+                    .body(body)
+            }
+            "struct_item" | "union_item" => {
+                // Keep tuple-struct fields in the signature: `struct Id(u32)`.
+                let body = body.filter(|b| b.kind() == "field_declaration_list");
+                Info::new("struct").visibility(visibility).body(body)
+            }
+            "enum_item" => Info::new("enum").visibility(visibility).body(body),
+            "trait_item" => Info::new("trait").visibility(visibility).body(body),
+            "mod_item" => Info::new("module").visibility(visibility).body(body),
+            "type_item" => Info::new("type").visibility(visibility),
+            "associated_type" => Info::new("type"),
+            "const_item" => Info::new("constant").visibility(visibility),
+            "static_item" => Info::new("variable").visibility(visibility),
+            "field_declaration" => Info::new("field").visibility(visibility),
+            "enum_variant" => Info::new("constant"),
+            "macro_definition" => {
+                let mut info = Info::new("macro");
+                let mut cursor = node.walk();
+                info.cut = node
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "macro_rule")
+                    .map(|rule| rule.start_byte());
+                info
+            }
+            "impl_item" => {
+                let ty = node.child_by_field_name("type")?;
+                let ty_text = node_text(ty, source);
+                let mut info = Info::new("impl").body(body);
+                info.name = Some(match node.child_by_field_name("trait") {
+                    Some(t) => format!("impl {} for {}", node_text(t, source), ty_text),
+                    None => format!("impl {ty_text}"),
+                });
+                info.scope = Some(base_type_name(ty, source));
+                info
+            }
+            _ => return None,
+        };
+        Some(info)
+    }
+
+    fn imports(&self, node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
+        use_paths(node, source, "", out);
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        BUILTINS.contains(&name)
+    }
+}
+
+/// `public` for `pub`, `internal` for `pub(crate)`/`pub(super)`/`pub(in …)`, else
+/// `private`.
+fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
+    let mut cursor = node.walk();
+    let modifier = node.children(&mut cursor).find(|c| c.kind() == "visibility_modifier");
+    match modifier.map(|m| node_text(m, source)) {
+        Some(text) if text.trim() == "pub" => "public",
+        Some(_) => "internal",
+        None => "private",
+    }
+}
+
+/// `Foo` for `Foo`, `Foo<T>`, `crate::a::Foo<T>`, `&'a Foo`.
+fn base_type_name(ty: Node<'_>, source: &[u8]) -> String {
+    let mut node = ty;
+    loop {
+        let next = match node.kind() {
+            "generic_type" => node.child_by_field_name("type"),
+            "scoped_type_identifier" => node.child_by_field_name("name"),
+            "reference_type" | "pointer_type" => node.child_by_field_name("type"),
+            _ => None,
+        };
+        match next {
+            Some(n) => node = n,
+            None => return crate::text::collapse(&node_text(node, source)),
+        }
+    }
+}
+
+/// Expands a `use` tree: `a::{b, c::d as e, f::*}` -> `a::b`, `a::c::d`, `a::f::*`.
+fn use_paths(node: Node<'_>, source: &[u8], prefix: &str, out: &mut Vec<String>) {
+    let join = |path: &str| {
+        if prefix.is_empty() {
+            path.to_string()
+        } else if path == "self" {
+            prefix.to_string()
+        } else {
+            format!("{prefix}::{path}")
+        }
+    };
+    match node.kind() {
+        "scoped_use_list" => {
+            let path = node.child_by_field_name("path").map(|p| node_text(p, source));
+            let prefix = join(path.as_deref().unwrap_or(""));
+            if let Some(list) = node.child_by_field_name("list") {
+                use_paths(list, source, &prefix, out);
+            }
+        }
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                use_paths(child, source, prefix, out);
+            }
+        }
+        "use_as_clause" => {
+            if let Some(path) = node.child_by_field_name("path") {
+                use_paths(path, source, prefix, out);
+            }
+        }
+        "use_wildcard" => {
+            let text = node_text(node, source);
+            out.push(join(&text));
+        }
+        kind if kind.contains("comment") => {}
+        _ => out.push(join(&node_text(node, source))),
+    }
+}
+
+/// Prelude names and standard macros that say nothing about the file's dependencies.
+const BUILTINS: &[&str] = &[
+    "Self", "Some", "None", "Ok", "Err", "Option", "Result", "Box", "Vec", "String", "Default",
+    "Clone", "Copy", "Debug", "Send", "Sync", "Sized", "Drop", "Fn", "FnMut", "FnOnce", "From",
+    "Into", "Iterator", "IntoIterator", "ToString", "PartialEq", "Eq", "PartialOrd", "Ord",
+    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "vec", "panic",
+    "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne",
+    "todo", "unimplemented", "unreachable", "matches", "concat", "stringify", "include_str",
+    "include_bytes", "env", "cfg", "dbg", "format_args", "line", "file", "column",
+];

@@ -1,0 +1,216 @@
+//! Structural facts (symbols, imports, references) extracted from one source file.
+//!
+//! This crate is a pure library: it reads no files, prints nothing and keeps no global
+//! mutable state besides the lazily built, per-language query configurations and a
+//! per-thread parser. Everything starts at [`extract`]:
+//!
+//! ```
+//! use repocue_structure::{extract, Language, Limits};
+//!
+//! let facts = extract(Language::Rust, b"pub fn parse(s: &str) -> u32 { s.len() as u32 }",
+//!     &Limits::default()).unwrap();
+//! assert_eq!(facts.symbols[0].qualified_name, "parse");
+//! assert_eq!(facts.symbols[0].signature, "pub fn parse(s: &str) -> u32");
+//! ```
+//!
+//! How it works: each language's grammar ships a tree-sitter *tags* query
+//! (`@definition.*` / `@reference.*` / `@name` captures). That query, a few extra patterns
+//! in the same format (`src/queries/<lang>-tags.scm`) and an imports query
+//! (`src/queries/<lang>-imports.scm`) are compiled together once per process and run over
+//! a single parse of the file. A small per-language module (`src/lang/<lang>.rs`)
+//! then turns each captured definition into a [`Symbol`] (kind, visibility, where the
+//! signature stops) and normalises imports; the shared engine (`engine.rs`) does the
+//! rest: nesting, qualified names, signatures, de-duplication and references.
+
+#![warn(missing_docs)]
+
+mod detect;
+mod engine;
+mod guards;
+mod lang;
+mod text;
+
+use std::fmt;
+use std::time::Duration;
+
+pub use detect::detect_language;
+
+/// A version string that changes whenever extraction output could change.
+///
+/// Callers use it as part of a cache key; bump it whenever a query, a language module or
+/// the engine changes what [`extract`] returns.
+pub const EXTRACTOR_VERSION: &str = "1";
+
+/// A programming language the extractor understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    /// Rust.
+    Rust,
+    /// Python (also `.pyi` stubs).
+    Python,
+    /// Go.
+    Go,
+    /// JavaScript, including JSX.
+    JavaScript,
+    /// TypeScript without JSX.
+    TypeScript,
+    /// TypeScript with JSX (`.tsx`).
+    Tsx,
+    /// Java.
+    Java,
+    /// C (also `.h` headers).
+    C,
+    /// C++.
+    Cpp,
+    /// C#.
+    CSharp,
+    /// Ruby.
+    Ruby,
+    /// Bash and other POSIX-like shells.
+    Bash,
+    /// PHP.
+    Php,
+}
+
+impl Language {
+    /// Every supported language, in declaration order.
+    pub fn all() -> &'static [Language] {
+        use Language::*;
+        &[Rust, Python, Go, JavaScript, TypeScript, Tsx, Java, C, Cpp, CSharp, Ruby, Bash, Php]
+    }
+
+    /// The display name used across RepoCue (`"C++"`, `"C#"`, `"Shell"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Rust => "Rust",
+            Language::Python => "Python",
+            Language::Go => "Go",
+            Language::JavaScript => "JavaScript",
+            Language::TypeScript => "TypeScript",
+            Language::Tsx => "TSX",
+            Language::Java => "Java",
+            Language::C => "C",
+            Language::Cpp => "C++",
+            Language::CSharp => "C#",
+            Language::Ruby => "Ruby",
+            Language::Bash => "Shell",
+            Language::Php => "PHP",
+        }
+    }
+
+    /// The inverse of [`Language::name`]; ASCII case is ignored.
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::all().iter().copied().find(|l| l.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One definition found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    /// The defined name, e.g. `parse`. Rust `impl` blocks are named after their header,
+    /// e.g. `impl Display for Ast`.
+    pub name: String,
+    /// The enclosing scopes and the name joined with `.`, e.g. `Parser.parse`; later
+    /// duplicates within a file get a `#2`, `#3`, … suffix.
+    pub qualified_name: String,
+    /// One of `function`, `method`, `class`, `struct`, `enum`, `interface`, `trait`, `type`,
+    /// `module`, `constant`, `variable`, `macro`, `field`, `impl`.
+    pub kind: &'static str,
+    /// The declaration without its body, comments, docstrings or annotations, whitespace
+    /// collapsed; at most 300 characters (longer ones are cut and end with `…`).
+    pub signature: String,
+    /// 1-based line where the declaration starts (after leading comments/annotations).
+    pub start_line: u32,
+    /// 1-based last line of the whole definition, body included.
+    pub end_line: u32,
+    /// The qualified name of the enclosing symbol, if any.
+    pub parent: Option<String>,
+    /// `public`, `private`, `protected`, `internal` or `exported` where the language says
+    /// so; `None` when unknown.
+    pub visibility: Option<&'static str>,
+}
+
+/// Everything extracted from one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileFacts {
+    /// Definitions, sorted by `(start_line, qualified_name)`.
+    pub symbols: Vec<Symbol>,
+    /// Imported modules/paths as written (`std::collections::HashMap`, `os.path`, `./util`,
+    /// `stdio.h`), sorted and de-duplicated.
+    pub imports: Vec<String>,
+    /// Identifiers referenced (calls, type uses) but not defined in this file, sorted and
+    /// de-duplicated.
+    pub references: Vec<String>,
+}
+
+/// Resource limits for one [`extract`] call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Larger sources are refused with [`ExtractError::TooLarge`]. Default: 1 MiB.
+    pub max_bytes: usize,
+    /// Parsing plus querying longer than this fails with [`ExtractError::TimedOut`].
+    /// Default: 2 s.
+    pub timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_bytes: 1 << 20, timeout: Duration::from_secs(2) }
+    }
+}
+
+/// Why a file yielded no facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExtractError {
+    /// The source is larger than [`Limits::max_bytes`].
+    TooLarge {
+        /// Size of the source.
+        bytes: usize,
+        /// The limit it exceeded.
+        limit: usize,
+    },
+    /// The source looks minified (very long lines).
+    Minified,
+    /// The source carries a "generated" / "do not edit" marker near its top.
+    Generated,
+    /// Parsing or querying took longer than [`Limits::timeout`].
+    TimedOut,
+    /// The parser or a query could not be set up or run.
+    Parse(String),
+}
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExtractError::TooLarge { bytes, limit } => {
+                write!(f, "file too large: {bytes} bytes exceeds the limit of {limit} bytes")
+            }
+            ExtractError::Minified => f.write_str("file looks minified"),
+            ExtractError::Generated => f.write_str("file is marked as generated"),
+            ExtractError::TimedOut => f.write_str("parsing timed out"),
+            ExtractError::Parse(msg) => write!(f, "parse error: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+/// Extracts the symbols, imports and references of one file written in `language`.
+///
+/// Thread-safe: query configurations are built once per process and language (5–100 ms
+/// each, on first use) and shared; each thread keeps its own parser. Never panics on any
+/// input; invalid UTF-8 is read lossily.
+pub fn extract(
+    language: Language,
+    source: &[u8],
+    limits: &Limits,
+) -> Result<FileFacts, ExtractError> {
+    guards::check(language, source, limits)?;
+    engine::extract(language, source, limits.timeout)
+}

@@ -1,0 +1,1 @@
+(import_spec path: (_) @import)

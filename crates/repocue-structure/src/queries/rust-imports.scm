@@ -1,0 +1,3 @@
+(use_declaration argument: (_) @import)
+
+(extern_crate_declaration name: (identifier) @import)

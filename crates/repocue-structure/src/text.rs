@@ -1,0 +1,183 @@
+//! Text helpers: signature assembly, identifier checks and line lookup.
+
+use std::ops::Range;
+
+/// Maximum signature length in characters, the ellipsis included.
+pub(crate) const MAX_SIGNATURE_CHARS: usize = 300;
+
+/// Builds a signature from `source[range]`, leaving out the `holes` (comments, annotations,
+/// elided bodies; sorted, non-overlapping, inside `range`).
+///
+/// Whitespace runs collapse to one space; a hole becomes a space only where it separates
+/// two identifier characters, or `{ … }` when `elide` says so. Trailing `{`, `:`, `;`, `,`
+/// and `=` are trimmed. Returns the signature and the byte offset of its first character
+/// (`None` when the signature is empty).
+pub(crate) fn signature(
+    source: &[u8],
+    range: Range<usize>,
+    holes: &[(Range<usize>, bool)],
+) -> (String, Option<usize>) {
+    let mut builder = Builder::default();
+    let mut cursor = range.start;
+    for (hole, elide) in holes {
+        let end = hole.start.min(range.end);
+        if cursor < end {
+            builder.push(source, cursor..end);
+        }
+        if *elide && !builder.out.is_empty() {
+            builder.out.push_str(" { … }");
+            builder.pending_space = true;
+        } else {
+            builder.pending_separator = !builder.out.is_empty();
+        }
+        cursor = cursor.max(hole.end);
+    }
+    if cursor < range.end {
+        builder.push(source, cursor..range.end);
+    }
+    let mut out = builder.out;
+    let trimmed = out.trim_end_matches(|c: char| c.is_whitespace() || "{:;,=".contains(c));
+    out.truncate(trimmed.len());
+    (truncate(out), builder.first)
+}
+
+/// Accumulates signature text with whitespace collapsed.
+#[derive(Default)]
+struct Builder {
+    out: String,
+    first: Option<usize>,
+    pending_space: bool,
+    pending_separator: bool,
+}
+
+impl Builder {
+    /// Appends `source[piece]`.
+    fn push(&mut self, source: &[u8], piece: Range<usize>) {
+        let text = String::from_utf8_lossy(&source[piece.clone()]);
+        let mut chars = text.char_indices().peekable();
+        while let Some((index, c)) = chars.next() {
+            // A backslash-newline (C macro continuation) is whitespace too.
+            let continuation = c == '\\' && matches!(chars.peek(), Some((_, '\n' | '\r')));
+            if c.is_whitespace() || continuation {
+                self.pending_space = !self.out.is_empty();
+                continue;
+            }
+            if self.pending_separator {
+                let prev = self.out.chars().next_back();
+                if prev.is_some_and(is_word_char) && is_word_char(c) {
+                    self.pending_space = true;
+                }
+                self.pending_separator = false;
+            }
+            if self.pending_space {
+                self.out.push(' ');
+                self.pending_space = false;
+            }
+            if self.first.is_none() {
+                // Exact for valid UTF-8; lossy text can only drift within this piece.
+                self.first = Some((piece.start + index).min(piece.end.saturating_sub(1)));
+            }
+            self.out.push(c);
+        }
+    }
+}
+
+/// Cuts `text` to [`MAX_SIGNATURE_CHARS`] characters, ending with `…` when cut.
+pub(crate) fn truncate(mut text: String) -> String {
+    if let Some((cut, _)) = text.char_indices().nth(MAX_SIGNATURE_CHARS - 1) {
+        if text[cut..].chars().count() > 1 {
+            text.truncate(cut);
+            text.push('…');
+        }
+    }
+    text
+}
+
+/// Collapses whitespace runs in `text` to single spaces and trims it.
+pub(crate) fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Whether `name` looks like a plain identifier (`foo`, `$x`, `empty?`, `save!`).
+pub(crate) fn is_identifier(name: &str) -> bool {
+    let body = name.strip_suffix(['?', '!']).unwrap_or(name);
+    let mut chars = body.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(is_word_char)
+}
+
+/// Maps byte offsets to 1-based line numbers.
+pub(crate) struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes the line starts of `source`.
+    pub(crate) fn new(source: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(source.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub(crate) fn line(&self, offset: usize) -> u32 {
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        };
+        u32::try_from(line).unwrap_or(u32::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_skips_holes_and_collapses() {
+        let src = b"int/*c*/foo(/* a */ int a,\n    int b) {\n}";
+        let holes = [(3..8, false), (12..19, false), (38..41, false)];
+        let (sig, first) = signature(src, 0..src.len(), &holes);
+        assert_eq!(sig, "int foo(int a, int b)");
+        assert_eq!(first, Some(0));
+    }
+
+    #[test]
+    fn signature_elides_inner_bodies() {
+        let src = b"typedef struct n { int a; } n_t;";
+        let (sig, _) = signature(src, 0..src.len(), &[(17..27, true)]);
+        assert_eq!(sig, "typedef struct n { … } n_t");
+    }
+
+    #[test]
+    fn truncation_is_char_safe() {
+        let long = "é".repeat(400);
+        let cut = truncate(long);
+        assert_eq!(cut.chars().count(), MAX_SIGNATURE_CHARS);
+        assert!(cut.ends_with('…'));
+        let exact = "x".repeat(MAX_SIGNATURE_CHARS);
+        assert_eq!(truncate(exact.clone()), exact);
+    }
+
+    #[test]
+    fn identifiers() {
+        assert!(is_identifier("foo_bar1"));
+        assert!(is_identifier("empty?"));
+        assert!(!is_identifier("a.b"));
+        assert!(!is_identifier("1x"));
+        assert!(!is_identifier(""));
+    }
+
+    #[test]
+    fn lines() {
+        let index = LineIndex::new(b"a\nbc\n\nd");
+        assert_eq!(index.line(0), 1);
+        assert_eq!(index.line(2), 2);
+        assert_eq!(index.line(5), 3);
+        assert_eq!(index.line(6), 4);
+    }
+}

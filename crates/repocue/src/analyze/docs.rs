@@ -1,0 +1,280 @@
+//! Document outlines: title, headings, links and the first meaningful sentence, for
+//! Markdown, reStructuredText, AsciiDoc and plain text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::classify;
+
+/// Most headings kept per document.
+const MAX_HEADINGS: usize = 200;
+/// Most links kept per document.
+const MAX_LINKS: usize = 200;
+
+/// The outline of one document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocFacts {
+    /// The first top-level heading.
+    pub title: Option<String>,
+    /// Headings in order.
+    pub headings: Vec<Heading>,
+    /// Link targets (relative paths and URLs) in order of first appearance.
+    pub links: Vec<String>,
+    /// The first meaningful prose sentence (repository text, labelled as such in cues).
+    pub purpose: Option<String>,
+}
+
+/// One heading of a document outline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heading {
+    /// 1 for a title, 2 for a section, ...
+    pub level: u8,
+    /// Heading text, inline markup removed.
+    pub text: String,
+    /// GitHub-style anchor slug.
+    pub slug: String,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+/// Extracts the outline of a document, `None` for files that are not documents.
+pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFacts> {
+    if !classify::is_document(path, language) {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut facts = DocFacts::default();
+    let mut in_fence = false;
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut purpose_done = false;
+    for (i, raw) in lines.iter().enumerate() {
+        let line = raw.trim_end();
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        let heading = markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)));
+        if let Some((level, text)) = heading {
+            flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+            push_heading(&mut facts, level, &text, i as u32 + 1);
+            continue;
+        }
+        if is_underline(line) {
+            continue;
+        }
+        collect_links(line, &mut facts.links);
+        if trimmed.is_empty() {
+            flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+        } else if !purpose_done {
+            paragraph.push(trimmed);
+        }
+    }
+    flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+    facts.title = facts.headings.iter().find(|h| h.level == 1).map(|h| h.text.clone());
+    Some(facts)
+}
+
+fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
+    let text = strip_inline(text);
+    if text.is_empty() || facts.headings.len() >= MAX_HEADINGS {
+        return;
+    }
+    facts.headings.push(Heading { level, slug: slug(&text), text, line });
+}
+
+fn markdown_heading(line: &str) -> Option<(u8, String)> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+        let text = line[hashes..].trim().trim_end_matches('#').trim();
+        return Some((hashes as u8, text.to_owned()));
+    }
+    // AsciiDoc: "= Title", "== Section".
+    let eq = line.bytes().take_while(|&b| b == b'=').count();
+    if (1..=6).contains(&eq) && line[eq..].starts_with(' ') {
+        return Some((eq as u8, line[eq..].trim().to_owned()));
+    }
+    None
+}
+
+fn is_underline(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3
+        && t.bytes().all(|b| b == t.as_bytes()[0])
+        && matches!(t.as_bytes()[0], b'=' | b'-' | b'~' | b'^' | b'*' | b'#' | b'+')
+}
+
+/// A setext (Markdown) or reStructuredText heading: text followed by an underline.
+fn underline_heading(line: &str, next: Option<&&str>) -> Option<(u8, String)> {
+    let next = next?.trim_end();
+    let text = line.trim();
+    if text.is_empty() || !is_underline(next) || next.trim().len() < text.chars().count().min(3) {
+        return None;
+    }
+    if text.starts_with(['-', '*', '|', '>', '.']) || is_underline(text) {
+        return None;
+    }
+    let level = match next.trim().as_bytes()[0] {
+        b'=' | b'#' => 1,
+        b'-' => 2,
+        _ => 3,
+    };
+    Some((level, text.to_owned()))
+}
+
+fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: &mut bool) {
+    if paragraph.is_empty() || *done {
+        paragraph.clear();
+        return;
+    }
+    let text = strip_inline(&paragraph.join(" "));
+    paragraph.clear();
+    let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
+    // Badges, images, HTML and link rows are not a description of the project.
+    if alpha < 20 || text.starts_with('<') || text.starts_with('|') || text.starts_with(":") {
+        return;
+    }
+    *purpose = Some(first_sentence(&text));
+    *done = true;
+}
+
+fn first_sentence(text: &str) -> String {
+    let mut end = text.len();
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if matches!(b, b'.' | b'!' | b'?')
+            && (i + 1 == bytes.len() || bytes[i + 1] == b' ')
+            && i > 20
+            && !text[..i].ends_with("e.g")
+            && !text[..i].ends_with("i.e")
+        {
+            end = i + 1;
+            break;
+        }
+    }
+    let sentence = &text[..end];
+    truncate_chars(sentence, 300)
+}
+
+/// Cuts text to at most `max` characters on a word boundary, marking the cut with `…`.
+pub fn truncate_chars(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max - 1).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if i > max / 2 => &cut[..i],
+        _ => &cut,
+    };
+    format!("{cut}…")
+}
+
+/// Removes Markdown inline markup: images, link syntax, emphasis, code ticks, HTML tags.
+fn strip_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '!' if chars.peek() == Some(&'[') => {
+                // Drop images entirely.
+                skip_bracketed(&mut chars, '[', ']');
+                if chars.peek() == Some(&'(') {
+                    skip_bracketed(&mut chars, '(', ')');
+                }
+            }
+            '[' => {
+                let mut label = String::new();
+                for c in chars.by_ref() {
+                    if c == ']' {
+                        break;
+                    }
+                    label.push(c);
+                }
+                if chars.peek() == Some(&'(') {
+                    skip_bracketed(&mut chars, '(', ')');
+                }
+                out.push_str(&strip_inline(&label));
+            }
+            '<' => {
+                for c in chars.by_ref() {
+                    if c == '>' {
+                        break;
+                    }
+                }
+            }
+            '*' | '_' | '`' => {}
+            _ => out.push(c),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn skip_bracketed(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, open: char, close: char) {
+    let mut depth = 0;
+    for c in chars.by_ref() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth <= 0 {
+                break;
+            }
+        }
+    }
+}
+
+fn collect_links(line: &str, links: &mut Vec<String>) {
+    let mut rest = line;
+    while let Some(i) = rest.find("](") {
+        let after = &rest[i + 2..];
+        let Some(end) = after.find(')') else { break };
+        let target = after[..end].split_whitespace().next().unwrap_or("").to_owned();
+        if !target.is_empty() && links.len() < MAX_LINKS && !links.contains(&target) {
+            links.push(target);
+        }
+        rest = &after[end..];
+    }
+}
+
+/// Returns the GitHub-style anchor slug of a heading.
+pub fn slug(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' || c == '-' {
+            s.extend(c.to_lowercase());
+        } else if c == ' ' {
+            s.push('-');
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outlines_markdown_and_finds_purpose() {
+        let md = "# RepoCue\n\n[![ci](https://x/badge.svg)](https://x)\n\nRepoCue reads a *Git* repository once and serves [cues](docs/cues.md). More text.\n\n## Quick start\n```\n# not a heading\n```\nSetup\n-----\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(f.title.as_deref(), Some("RepoCue"));
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("RepoCue reads a Git repository once and serves cues.")
+        );
+        let h: Vec<_> = f.headings.iter().map(|h| (h.level, h.text.as_str(), h.line)).collect();
+        assert_eq!(h, vec![(1, "RepoCue", 1), (2, "Quick start", 7), (2, "Setup", 11)]);
+        assert_eq!(f.links, vec!["https://x/badge.svg", "https://x", "docs/cues.md"]);
+        assert_eq!(f.headings[1].slug, "quick-start");
+    }
+
+    #[test]
+    fn outlines_rst_underlines() {
+        let rst = "Project\n=======\n\nA library that does useful things for people.\n\nUsage\n-----\n";
+        let f = analyze(b"README.rst", Some("reStructuredText"), rst).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Project"));
+        assert_eq!(f.headings.len(), 2);
+    }
+}

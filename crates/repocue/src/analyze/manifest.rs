@@ -1,0 +1,394 @@
+//! Build manifests: project name and description, workspace members, entry points and the
+//! build/test/run commands a newcomer would type.
+//!
+//! Commands are derived from what the manifest declares, never guessed from prose.
+
+use serde::{Deserialize, Serialize};
+
+use crate::paths;
+
+/// Most commands kept per manifest.
+const MAX_COMMANDS: usize = 24;
+
+/// What one manifest declares.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManifestFacts {
+    /// Which ecosystem: `cargo`, `npm`, `make`, `python`, `go`, `cmake`, `meson`, `just`,
+    /// `maven`, `gradle`, `ruby`, `composer`, `tox`.
+    pub kind: String,
+    /// Declared package or project name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Declared one-line description (repository text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Commands, in declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandFact>,
+    /// Workspace members / packages (paths or globs relative to the manifest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
+    /// Declared entry points (paths relative to the manifest, or script names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_points: Vec<String>,
+}
+
+/// One runnable command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandFact {
+    /// The command line, run from the manifest's directory.
+    pub command: String,
+    /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
+    pub purpose: String,
+}
+
+/// Tells whether a file name is a manifest this module understands.
+pub fn is_manifest(path: &[u8]) -> bool {
+    manifest_kind(paths::file_name(path)).is_some()
+}
+
+fn manifest_kind(name: &[u8]) -> Option<&'static str> {
+    Some(match name {
+        b"Cargo.toml" => "cargo",
+        b"package.json" => "npm",
+        b"Makefile" | b"makefile" | b"GNUmakefile" => "make",
+        b"pyproject.toml" | b"setup.py" | b"setup.cfg" => "python",
+        b"go.mod" => "go",
+        b"CMakeLists.txt" => "cmake",
+        b"meson.build" => "meson",
+        b"justfile" | b"Justfile" => "just",
+        b"pom.xml" => "maven",
+        b"build.gradle" | b"build.gradle.kts" => "gradle",
+        b"Gemfile" | b"Rakefile" => "ruby",
+        b"composer.json" => "composer",
+        b"tox.ini" => "tox",
+        _ => return None,
+    })
+}
+
+/// Classifies a script or target name into a purpose.
+pub fn purpose_of(name: &str) -> &'static str {
+    let n = name.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| n == *w || n.starts_with(&format!("{w}:")) || n.starts_with(&format!("{w}-")) || n.starts_with(&format!("{w}_")));
+    if has(&["test", "tests", "check", "spec", "ci", "e2e", "coverage", "unittest"]) {
+        "test"
+    } else if has(&["build", "compile", "all", "dist", "release", "package", "bundle"]) {
+        "build"
+    } else if has(&["run", "start", "serve", "dev", "watch", "preview"]) {
+        "run"
+    } else if has(&["lint", "clippy", "vet", "typecheck", "tsc", "eslint"]) {
+        "lint"
+    } else if has(&["fmt", "format", "prettier", "style"]) {
+        "format"
+    } else if has(&["install", "setup", "bootstrap", "deps", "prepare"]) {
+        "install"
+    } else if has(&["bench", "benchmark", "benchmarks"]) {
+        "bench"
+    } else if has(&["doc", "docs", "documentation"]) {
+        "docs"
+    } else {
+        "other"
+    }
+}
+
+fn cmd(command: impl Into<String>, purpose: &str) -> CommandFact {
+    CommandFact { command: command.into(), purpose: purpose.to_owned() }
+}
+
+/// Extracts manifest facts, `None` when the file is not a manifest or cannot be parsed.
+pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
+    let kind = manifest_kind(paths::file_name(path))?;
+    let mut f = ManifestFacts { kind: kind.to_owned(), ..Default::default() };
+    match paths::file_name(path) {
+        b"Cargo.toml" => cargo(text, &mut f)?,
+        b"package.json" | b"composer.json" => json_scripts(text, &mut f)?,
+        b"pyproject.toml" => pyproject(text, &mut f)?,
+        b"setup.py" | b"setup.cfg" => f.commands.push(cmd("pip install -e .", "install")),
+        b"go.mod" => {
+            f.name = text.lines().find_map(|l| l.trim().strip_prefix("module ")).map(|m| m.trim().trim_matches('"').to_owned());
+            f.commands.extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
+        }
+        b"CMakeLists.txt" => cmake(text, &mut f),
+        b"meson.build" => {
+            f.name = call_first_arg(text, "project(");
+            f.commands.extend([
+                cmd("meson setup build", "install"),
+                cmd("meson compile -C build", "build"),
+                cmd("meson test -C build", "test"),
+            ]);
+        }
+        b"pom.xml" => {
+            f.name = xml_tag(text, "artifactId");
+            f.description = xml_tag(text, "description");
+            f.commands.extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
+        }
+        b"build.gradle" | b"build.gradle.kts" => {
+            f.commands.extend([cmd("./gradlew build", "build"), cmd("./gradlew test", "test")]);
+        }
+        b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
+        b"Rakefile" => {
+            for t in rake_tasks(text) {
+                f.commands.push(cmd(format!("rake {t}"), purpose_of(&t)));
+            }
+            if f.commands.is_empty() {
+                f.commands.push(cmd("rake", "build"));
+            }
+        }
+        b"tox.ini" => f.commands.push(cmd("tox", "test")),
+        b"justfile" | b"Justfile" => {
+            for r in make_targets(text, true) {
+                f.commands.push(cmd(format!("just {r}"), purpose_of(&r)));
+            }
+        }
+        _ => make(text, &mut f),
+    }
+    f.commands.truncate(MAX_COMMANDS);
+    Some(f)
+}
+
+fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
+    let doc: toml::Table = text.parse().ok()?;
+    if let Some(pkg) = doc.get("package").and_then(|p| p.as_table()) {
+        f.name = pkg.get("name").and_then(|v| v.as_str()).map(str::to_owned);
+        f.description = pkg.get("description").and_then(|v| v.as_str()).map(str::to_owned);
+    }
+    if let Some(ws) = doc.get("workspace").and_then(|w| w.as_table()) {
+        if let Some(members) = ws.get("members").and_then(|m| m.as_array()) {
+            f.members = members.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect();
+        }
+    }
+    if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
+        for b in bins {
+            if let Some(p) = b.get("path").and_then(|p| p.as_str()) {
+                f.entry_points.push(p.to_owned());
+            }
+        }
+    }
+    f.commands.extend([
+        cmd("cargo build", "build"),
+        cmd("cargo test", "test"),
+        cmd("cargo clippy --all-targets", "lint"),
+    ]);
+    Some(())
+}
+
+fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    f.name = v.get("name").and_then(|n| n.as_str()).map(str::to_owned);
+    f.description = v.get("description").and_then(|n| n.as_str()).map(str::to_owned);
+    let runner = if f.kind == "composer" { "composer run" } else { "npm run" };
+    if let Some(scripts) = v.get("scripts").and_then(|s| s.as_object()) {
+        // serde_json without preserve_order sorts keys: stable, if not declaration order.
+        for name in scripts.keys() {
+            let command = match (f.kind.as_str(), name.as_str()) {
+                ("npm", "test" | "start") => format!("npm {name}"),
+                _ => format!("{runner} {name}"),
+            };
+            f.commands.push(cmd(command, purpose_of(name)));
+        }
+    }
+    if f.kind == "npm" {
+        f.commands.insert(0, cmd("npm install", "install"));
+        for key in ["main", "module"] {
+            if let Some(m) = v.get(key).and_then(|m| m.as_str()) {
+                f.entry_points.push(m.to_owned());
+            }
+        }
+        match v.get("bin") {
+            Some(serde_json::Value::String(s)) => f.entry_points.push(s.clone()),
+            Some(serde_json::Value::Object(m)) => {
+                f.entry_points.extend(m.values().filter_map(|v| v.as_str().map(str::to_owned)))
+            }
+            _ => {}
+        }
+        match v.get("workspaces") {
+            Some(serde_json::Value::Array(a)) => {
+                f.members = a.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect()
+            }
+            Some(serde_json::Value::Object(o)) => {
+                if let Some(a) = o.get("packages").and_then(|p| p.as_array()) {
+                    f.members = a.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect();
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(())
+}
+
+fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
+    let doc: toml::Table = text.parse().ok()?;
+    let project = doc.get("project").and_then(|p| p.as_table());
+    let poetry = doc.get("tool").and_then(|t| t.get("poetry")).and_then(|p| p.as_table());
+    for table in [project, poetry].into_iter().flatten() {
+        f.name = f.name.take().or_else(|| table.get("name").and_then(|v| v.as_str()).map(str::to_owned));
+        f.description = f
+            .description
+            .take()
+            .or_else(|| table.get("description").and_then(|v| v.as_str()).map(str::to_owned));
+        if let Some(scripts) = table.get("scripts").and_then(|s| s.as_table()) {
+            f.entry_points.extend(scripts.keys().cloned());
+        }
+    }
+    f.commands.push(if poetry.is_some() {
+        cmd("poetry install", "install")
+    } else {
+        cmd("pip install -e .", "install")
+    });
+    let tool = doc.get("tool").and_then(|t| t.as_table());
+    if tool.is_some_and(|t| t.contains_key("pytest")) {
+        f.commands.push(cmd("python -m pytest", "test"));
+    }
+    if tool.is_some_and(|t| t.contains_key("tox")) {
+        f.commands.push(cmd("tox", "test"));
+    }
+    if tool.is_some_and(|t| t.contains_key("ruff")) {
+        f.commands.push(cmd("ruff check .", "lint"));
+    }
+    Some(())
+}
+
+fn cmake(text: &str, f: &mut ManifestFacts) {
+    // ASCII lowercasing keeps byte offsets, so a match in `lower` indexes `text` too.
+    let lower = text.to_ascii_lowercase();
+    f.name = lower.find("project(").and_then(|i| call_first_arg(&text[i..], &text[i..i + 8]));
+    f.commands.extend([cmd("cmake -B build", "install"), cmd("cmake --build build", "build")]);
+    if lower.contains("enable_testing") || lower.contains("add_test") {
+        f.commands.push(cmd("ctest --test-dir build", "test"));
+    }
+}
+
+fn call_first_arg(text: &str, call: &str) -> Option<String> {
+    let start = text.find(call)? + call.len();
+    let rest = &text[start..];
+    let arg: String = rest
+        .trim_start()
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .collect();
+    (!arg.is_empty()).then_some(arg)
+}
+
+fn xml_tag(text: &str, tag: &str) -> Option<String> {
+    let open = format!("<{tag}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find("</")? + start;
+    let v = text[start..end].trim();
+    (!v.is_empty() && !v.contains('<')).then(|| v.to_owned())
+}
+
+fn rake_tasks(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("task "))
+        .filter_map(|rest| {
+            let name: String = rest
+                .trim_start_matches([':', '"', '\''])
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .take(MAX_COMMANDS)
+        .collect()
+}
+
+fn make(text: &str, f: &mut ManifestFacts) {
+    let targets = make_targets(text, false);
+    const COMMON: &[&str] = &[
+        "all", "build", "test", "check", "lint", "fmt", "format", "install", "run", "dev",
+        "serve", "release", "docs", "bench", "clean",
+    ];
+    let mut chosen: Vec<&String> = targets.iter().filter(|t| COMMON.contains(&t.as_str())).collect();
+    if chosen.is_empty() {
+        chosen = targets.iter().take(1).collect();
+    }
+    if let Some(first) = targets.first() {
+        if !chosen.contains(&first) {
+            chosen.insert(0, first);
+        }
+    }
+    for t in chosen {
+        f.commands.push(cmd(format!("make {t}"), purpose_of(t)));
+    }
+}
+
+/// Returns rule names of a Makefile or recipe names of a justfile, in order.
+fn make_targets(text: &str, just: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with([' ', '\t', '#', '.']) {
+            continue;
+        }
+        let Some(colon) = line.find(':') else { continue };
+        if line[colon + 1..].starts_with('=') || line[..colon].contains('=') {
+            continue;
+        }
+        let names = &line[..colon];
+        for name in names.split_whitespace() {
+            let name = if just { name.trim_start_matches('@') } else { name };
+            let ok = name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+                && !name.contains('%')
+                && !name.is_empty();
+            if ok && !out.iter().any(|o| o == name) {
+                out.push(name.to_owned());
+            }
+            if just {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_cargo_workspace() {
+        let f = analyze(
+            b"Cargo.toml",
+            "[workspace]\nmembers = [\"crates/a\", \"crates/b\"]\n[package]\nname = \"x\"\ndescription = \"Does x\"\n",
+        )
+        .unwrap();
+        assert_eq!(f.name.as_deref(), Some("x"));
+        assert_eq!(f.description.as_deref(), Some("Does x"));
+        assert_eq!(f.members, vec!["crates/a", "crates/b"]);
+        assert_eq!(f.commands[1].command, "cargo test");
+    }
+
+    #[test]
+    fn reads_npm_scripts() {
+        let f = analyze(
+            b"web/package.json",
+            r#"{"name":"web","scripts":{"test":"vitest","build":"vite build","lint":"eslint ."},"main":"index.js","workspaces":["packages/*"]}"#,
+        )
+        .unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| (c.command.as_str(), c.purpose.as_str())).collect();
+        assert_eq!(
+            cmds,
+            vec![
+                ("npm install", "install"),
+                ("npm run build", "build"),
+                ("npm run lint", "lint"),
+                ("npm test", "test")
+            ]
+        );
+        assert_eq!(f.members, vec!["packages/*"]);
+        assert_eq!(f.entry_points, vec!["index.js"]);
+    }
+
+    #[test]
+    fn reads_make_targets() {
+        let f = analyze(b"Makefile", "CC := gcc\n.PHONY: all test\nall: build\nbuild: a.o\n\tcc\ntest:\n\t./t\n%.o: %.c\n").unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(cmds, vec!["make all", "make build", "make test"]);
+    }
+
+    #[test]
+    fn broken_manifest_is_skipped() {
+        assert!(analyze(b"Cargo.toml", "[package\nname=").is_none());
+        assert!(analyze(b"package.json", "{").is_none());
+    }
+}

@@ -1,0 +1,46 @@
+//! Content analysis, done once per content digest at scan time and stored beside the file
+//! state: document outlines, manifest facts (project name, purpose, commands) and code
+//! structure. Cues read these facts from the store and never parse files themselves.
+
+pub mod docs;
+pub mod manifest;
+pub mod structure;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of everything this module derives; stored facts of another version are redone.
+pub const ANALYZER_VERSION: &str = concat!("a1+s", "1");
+
+/// Facts derived from one file's content.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// Outline of a document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<docs::DocFacts>,
+    /// Facts of a build manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<manifest::ManifestFacts>,
+    /// Symbols, imports and references of source code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<structure::CodeFacts>,
+}
+
+impl Analysis {
+    fn is_empty(&self) -> bool {
+        self.doc.is_none() && self.manifest.is_none() && self.code.is_none()
+    }
+}
+
+/// Analyzes one text file; returns `None` when there is nothing to record.
+pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Analysis> {
+    let text = String::from_utf8_lossy(content);
+    let mut a = Analysis {
+        doc: docs::analyze(path, language, &text),
+        manifest: manifest::analyze(path, &text),
+        code: structure::analyze(path, language, content),
+    };
+    if a.doc.as_ref().is_some_and(|d| d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()) {
+        a.doc = None;
+    }
+    (!a.is_empty()).then_some(a)
+}

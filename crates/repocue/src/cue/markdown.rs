@@ -1,0 +1,100 @@
+//! Markdown rendering of a cue for people: the same data as the JSON, laid out to read.
+
+use serde_json::Value;
+
+/// Renders a cue envelope (as produced by [`super::fit`]) as Markdown.
+pub fn render(envelope: &Value) -> String {
+    let mut out = String::new();
+    let kind = envelope["kind"].as_str().unwrap_or("cue");
+    let repo = &envelope["repository"];
+    out.push_str(&format!("# RepoCue {kind}: {}\n\n", repo["name"].as_str().unwrap_or("")));
+    out.push_str(&format!(
+        "- freshness: **{}**\n- snapshot: {} ({}), observed {}\n- branch: {}, HEAD {}, dirty: {}\n- budget: {} of {} estimated tokens\n",
+        scalar(&envelope["freshness"]),
+        scalar(&envelope["snapshot"]),
+        scalar(&envelope["epoch"]),
+        scalar(&envelope["basis"]["observed_at"]),
+        scalar(&repo["branch"]),
+        scalar(&repo["head"]),
+        scalar(&repo["dirty"]),
+        scalar(&envelope["budget"]["estimated_tokens"]),
+        scalar(&envelope["budget"]["max_tokens"]),
+    ));
+    if let Value::Object(content) = &envelope["content"] {
+        for (key, value) in content {
+            section(&mut out, 2, key, value);
+        }
+    }
+    if let Some(w) = envelope["warnings"].as_array().filter(|w| !w.is_empty()) {
+        out.push_str("\n## Warnings\n\n");
+        for w in w {
+            out.push_str(&format!("- `{}`: {}\n", scalar(&w["code"]), w["detail"].as_str().unwrap_or("")));
+        }
+    }
+    if let Some(m) = envelope["more"].as_array().filter(|m| !m.is_empty()) {
+        out.push_str("\n## More\n\n");
+        for m in m {
+            out.push_str(&format!("- {}: `{}`\n", m["reason"].as_str().unwrap_or(""), compact(m)));
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, level: usize, key: &str, value: &Value) {
+    let title = key.replace('_', " ");
+    match value {
+        Value::Array(a) if a.is_empty() => {}
+        Value::Object(o) if o.is_empty() => {}
+        Value::Array(a) => {
+            out.push_str(&format!("\n{} {title}\n\n", "#".repeat(level)));
+            for v in a {
+                out.push_str(&format!("- {}\n", inline(v)));
+            }
+        }
+        Value::Object(o) if level < 3 && o.values().any(|v| v.is_array() || v.is_object()) => {
+            out.push_str(&format!("\n{} {title}\n", "#".repeat(level)));
+            let mut scalars = String::new();
+            for (k, v) in o {
+                if v.is_array() || v.is_object() {
+                    section(out, level + 1, k, v);
+                } else {
+                    scalars.push_str(&format!("- {}: {}\n", k.replace('_', " "), scalar(v)));
+                }
+            }
+            if !scalars.is_empty() {
+                out.push('\n');
+                out.push_str(&scalars);
+            }
+        }
+        other => {
+            out.push_str(&format!("\n{} {title}\n\n{}\n", "#".repeat(level), inline(other)));
+        }
+    }
+}
+
+fn inline(v: &Value) -> String {
+    match v {
+        Value::Object(o) => o
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) if k == "path" || k == "command" || k == "id" || k == "entity" => format!("`{s}`"),
+                Value::Object(_) | Value::Array(_) => format!("{k}: {}", compact(v)),
+                _ => format!("{k}: {}", scalar(v)),
+            })
+            .collect::<Vec<_>>()
+            .join(" · "),
+        other => scalar(other),
+    }
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "—".into(),
+        other => compact(other),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}

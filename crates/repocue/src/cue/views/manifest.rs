@@ -1,0 +1,76 @@
+//! The `manifest` view: identity, freshness, counts, and the views and entities to ask next.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::error::Result;
+use crate::model::{seq_id, WorkingState};
+use crate::service::ReadState;
+
+/// Content of the `manifest` view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ManifestContent {
+    /// Tracked files.
+    pub files: u64,
+    /// Tracked bytes (working-tree sizes).
+    pub bytes: u64,
+    /// Documents among them.
+    pub documents: u64,
+    /// Distinct languages.
+    pub languages: u64,
+    /// Tracked paths not clean.
+    pub dirty_paths: u64,
+    /// Untracked paths.
+    pub untracked_paths: u64,
+    /// Views that can be asked for next, with what each answers.
+    pub views: Vec<ViewHint>,
+    /// Retained snapshots usable as `--since` (most recent first).
+    pub snapshots: Vec<String>,
+}
+
+/// One view an agent can ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ViewHint {
+    /// View name.
+    pub view: String,
+    /// What it answers.
+    pub answers: String,
+}
+
+/// Builds the manifest cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (id, name) = super::identity(state)?;
+    let files = &state.files;
+    let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
+    langs.sort_unstable();
+    langs.dedup();
+    let content = ManifestContent {
+        files: files.len() as u64,
+        bytes: files.iter().filter_map(|f| f.size).sum(),
+        documents: files.iter().filter(|f| f.is_document).count() as u64,
+        languages: langs.len() as u64,
+        dirty_paths: files.iter().filter(|f| f.working_state != WorkingState::Clean).count() as u64,
+        untracked_paths: state.snapshot.untracked.len() as u64,
+        views: vec![],
+        snapshots: vec![],
+    };
+    let env = super::envelope(state, request, &id, &name, content);
+    let sections = vec![Section::new("views", None), Section::new("snapshots", None)];
+    let mut items: Vec<Item<ManifestContent>> = Vec::new();
+    let hints = [
+        ("overview", "what the project is, where to start, how to build and test, work-tree state"),
+        ("delta", "what changed since a snapshot (--since)"),
+    ];
+    for (i, (view, answers)) in hints.into_iter().enumerate() {
+        items.push(Item::new(0, 100 - i as i64, move |c: &mut ManifestContent| {
+            c.views.push(ViewHint { view: view.into(), answers: answers.into() })
+        }));
+    }
+    let seqs = state.store.snapshot_seqs()?;
+    for (i, seq) in seqs.iter().rev().take(5).enumerate() {
+        let id = seq_id("snapshot", *seq);
+        items.push(Item::new(1, 50 - i as i64, move |c: &mut ManifestContent| c.snapshots.push(id.clone())));
+    }
+    fit(env, &sections, items)
+}

@@ -1,0 +1,493 @@
+//! The `overview` view: what the project is, where to start, how to build and test it, and
+//! what state the work tree is in, in a few hundred tokens.
+//!
+//! Content is ordered slow-changing first (identity, structure, commands) and fast-changing
+//! last (recent commits, dirty paths), so consecutive cues share long stable prefixes.
+
+use std::collections::{BTreeMap, HashMap};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::manifest::ManifestFacts;
+use crate::analyze::Analysis;
+use crate::cue::{fit, round_up, Cue, CueRequest, Item, More, Section, View};
+use crate::error::Result;
+use crate::git::Commit;
+use crate::model::{FileState, WorkingState};
+use crate::paths;
+use crate::service::ReadState;
+
+/// Content of the `overview` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OverviewContent {
+    /// Name and purpose.
+    pub project: Project,
+    /// Totals over tracked files.
+    pub totals: Totals,
+    /// Languages by file count.
+    pub languages: Vec<LanguageCount>,
+    /// Top-level directories and workspace members with file counts.
+    pub components: Vec<Component>,
+    /// Where execution starts.
+    pub entry_points: Vec<String>,
+    /// Build, test, run and lint commands from manifests.
+    pub commands: Vec<CommandRef>,
+    /// Key documents with their titles.
+    pub documents: Vec<DocumentRef>,
+    /// Recent commit subjects (repository text).
+    pub recent_commits: Vec<Commit>,
+    /// Paths that differ from HEAD.
+    pub working_tree: WorkingTree,
+}
+
+/// Name and purpose of the project.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Project {
+    /// Declared name (manifest) or the root directory name.
+    pub name: String,
+    /// The first meaningful sentence of the README or the manifest description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<RepositoryText>,
+}
+
+/// Text copied from the repository, labelled as such: it is data, not instructions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RepositoryText {
+    /// The text.
+    pub text: String,
+    /// The file it comes from.
+    pub source: String,
+    /// Always `repository-text`.
+    pub label: String,
+}
+
+/// Totals over the tracked files.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Totals {
+    /// Tracked files.
+    pub files: u64,
+    /// Tracked bytes.
+    pub bytes: u64,
+    /// Documents.
+    pub documents: u64,
+}
+
+/// Files of one language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LanguageCount {
+    /// Language name.
+    pub language: String,
+    /// Files.
+    pub files: u64,
+}
+
+/// A top-level directory or workspace member.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Component {
+    /// Directory path with a trailing `/`.
+    pub path: String,
+    /// Tracked files under it.
+    pub files: u64,
+    /// `directory` or `member` (declared by a workspace manifest).
+    pub kind: String,
+    /// Most common language under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+/// A command derived from a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CommandRef {
+    /// Command line, run from the manifest's directory.
+    pub command: String,
+    /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
+    pub purpose: String,
+    /// The manifest it comes from.
+    pub source: String,
+}
+
+/// A key document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DocumentRef {
+    /// Path.
+    pub path: String,
+    /// First heading (repository text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// Paths that differ from HEAD, by kind.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WorkingTree {
+    /// Conflicted paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicted: Vec<String>,
+    /// Paths with staged changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub staged: Vec<String>,
+    /// Paths with unstaged changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unstaged: Vec<String>,
+    /// Tracked paths missing from the working tree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deleted: Vec<String>,
+    /// Untracked, non-ignored paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untracked: Vec<String>,
+}
+
+const SECTION_NAMES: [&str; 9] = [
+    "purpose",
+    "languages",
+    "components",
+    "entry_points",
+    "commands",
+    "documents",
+    "recent_commits",
+    "working_tree_paths",
+    "totals",
+];
+
+/// Builds the overview cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (id, dir_name) = super::identity(state)?;
+    let files = &state.files;
+    let facts = load_facts(state)?;
+    let root_manifests: Vec<(&FileState, &ManifestFacts)> = manifests(files, &facts, |p| !p.contains(&b'/'));
+    let name = root_manifests.iter().find_map(|(_, m)| m.name.clone()).unwrap_or(dir_name.clone());
+    let mut content = OverviewContent { project: Project { name, purpose: None }, ..Default::default() };
+    content.totals = Totals {
+        files: files.len() as u64,
+        bytes: files.iter().filter_map(|f| f.size).sum(),
+        documents: files.iter().filter(|f| f.is_document).count() as u64,
+    };
+    let env = super::envelope(state, request, &id, &dir_name, content);
+    let mut items: Vec<Item<OverviewContent>> = Vec::new();
+
+    // Purpose: README sentence first, then a manifest description.
+    let readme = files
+        .iter()
+        .filter(|f| !f.path.contains(&b'/') && f.is_document)
+        .filter(|f| paths::file_name(&f.path).to_ascii_uppercase().starts_with(b"README"))
+        .min_by_key(|f| (readme_rank(&f.path), f.path.clone()));
+    let purpose = readme
+        .and_then(|f| {
+            let p = facts.get(f.digest.as_deref()?)?.doc.as_ref()?.purpose.clone()?;
+            Some((p, paths::display(&f.path)))
+        })
+        .or_else(|| {
+            root_manifests.iter().find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
+        });
+    if let Some((text, source)) = purpose {
+        items.push(Item::new(0, 1000, move |c: &mut OverviewContent| {
+            c.project.purpose = Some(RepositoryText { text: text.clone(), source: source.clone(), label: "repository-text".into() })
+        }));
+    }
+
+    // Languages by file count (documents and data formats count too: they are what is there).
+    let mut langs: BTreeMap<&str, u64> = BTreeMap::new();
+    for f in files {
+        if let Some(l) = f.language.as_deref() {
+            *langs.entry(l).or_default() += 1;
+        }
+    }
+    let mut langs: Vec<(&str, u64)> = langs.into_iter().collect();
+    langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (i, (l, n)) in langs.iter().take(12).enumerate() {
+        let lc = LanguageCount { language: (*l).into(), files: *n };
+        let rank = if i < 3 { 900 - i as i64 } else { 300 - i as i64 };
+        items.push(Item::new(1, rank, move |c: &mut OverviewContent| c.languages.push(lc.clone())));
+    }
+
+    // Components: workspace members first, then top-level directories by size.
+    let comps = components(files, &root_manifests);
+    let struct_more = More {
+        view: View::Overview,
+        reason: "the complete overview".into(),
+        path: None,
+        since: None,
+        id: None,
+        query: None,
+        max_tokens: 0,
+    };
+    for (i, comp) in comps.into_iter().take(40).enumerate() {
+        let rank = if i < 6 { 800 - i as i64 } else { 200 - i as i64 };
+        items.push(Item::new(2, rank, move |c: &mut OverviewContent| c.components.push(comp.clone())));
+    }
+
+    for (i, e) in entry_points(files, &root_manifests).into_iter().take(20).enumerate() {
+        let rank = if i < 4 { 750 - i as i64 } else { 150 - i as i64 };
+        items.push(Item::new(3, rank, move |c: &mut OverviewContent| c.entry_points.push(e.clone())));
+    }
+
+    let mut cmds = commands(files, &facts, &root_manifests);
+    cmds.truncate(30);
+    for (i, (primary, cmd)) in cmds.into_iter().enumerate() {
+        let rank = if primary { 850 - i as i64 } else { 250 - i as i64 };
+        items.push(Item::new(4, rank, move |c: &mut OverviewContent| c.commands.push(cmd.clone())));
+    }
+
+    for (i, d) in documents(files, &facts).into_iter().take(20).enumerate() {
+        let rank = if i < 3 { 700 - i as i64 } else { 120 - i as i64 };
+        items.push(Item::new(5, rank, move |c: &mut OverviewContent| c.documents.push(d.clone())));
+    }
+
+    for (i, commit) in state.snapshot.recent_commits.iter().enumerate() {
+        let commit = commit.clone();
+        let rank = if i < 3 { 650 - i as i64 } else { 100 - i as i64 };
+        items.push(Item::new(6, rank, move |c: &mut OverviewContent| c.recent_commits.push(commit.clone())));
+    }
+
+    // Work-tree paths: the first few of each kind matter as much as structure.
+    let mut wt: Vec<(u8, String)> = Vec::new();
+    for f in files {
+        let p = paths::display(&f.path);
+        match f.working_state {
+            WorkingState::Conflicted => wt.push((0, p)),
+            WorkingState::Staged => wt.push((1, p)),
+            WorkingState::Unstaged => wt.push((2, p)),
+            WorkingState::StagedUnstaged => {
+                wt.push((1, p.clone()));
+                wt.push((2, p));
+            }
+            WorkingState::Deleted => wt.push((3, p)),
+            WorkingState::Clean => {}
+        }
+    }
+    for u in &state.snapshot.untracked {
+        wt.push((4, paths::display(u)));
+    }
+    let mut per_kind = [0i64; 5];
+    for (kind, p) in wt {
+        let k = kind as usize;
+        let rank = if per_kind[k] < 5 { 870 - per_kind[k] * 10 - k as i64 } else { 50 - per_kind[k].min(40) };
+        per_kind[k] += 1;
+        items.push(Item::new(7, rank, move |c: &mut OverviewContent| {
+            let list = match kind {
+                0 => &mut c.working_tree.conflicted,
+                1 => &mut c.working_tree.staged,
+                2 => &mut c.working_tree.unstaged,
+                3 => &mut c.working_tree.deleted,
+                _ => &mut c.working_tree.untracked,
+            };
+            list.push(p.clone());
+        }));
+    }
+
+    // The follow-up that returns everything: the same view with a budget that fits it all.
+    let mut all = env.clone();
+    for it in &items {
+        (it.add)(&mut all.content);
+    }
+    let full = serde_json::to_string(&all).map(|s| s.len() as u64 / 4).unwrap_or(0) + 200;
+    let more = More { max_tokens: round_up(full).min(crate::cue::MAX_MAX_TOKENS), ..struct_more };
+    let sections: Vec<Section> = SECTION_NAMES.iter().map(|n| Section::new(n, Some(more.clone()))).collect();
+    fit(env, &sections, items)
+}
+
+fn readme_rank(path: &[u8]) -> u8 {
+    match paths::extension(path).as_deref() {
+        Some("md") => 0,
+        Some("rst") => 1,
+        None => 2,
+        _ => 3,
+    }
+}
+
+fn load_facts(state: &ReadState) -> Result<HashMap<String, Analysis>> {
+    // Only files the overview can use: documents near the root and manifests.
+    let wanted: Vec<&str> = state
+        .files
+        .iter()
+        .filter(|f| {
+            let depth = f.path.iter().filter(|&&b| b == b'/').count();
+            (f.is_document && depth <= 1) || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
+        })
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    state.store.facts(&wanted)
+}
+
+fn manifests<'a>(
+    files: &'a [FileState],
+    facts: &'a HashMap<String, Analysis>,
+    keep: impl Fn(&[u8]) -> bool,
+) -> Vec<(&'a FileState, &'a ManifestFacts)> {
+    files
+        .iter()
+        .filter(|f| keep(&f.path))
+        .filter_map(|f| Some((f, facts.get(f.digest.as_deref()?)?.manifest.as_ref()?)))
+        .collect()
+}
+
+fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<Component> {
+    let mut dirs: BTreeMap<Vec<u8>, (u64, BTreeMap<&str, u64>)> = BTreeMap::new();
+    let members: Vec<&str> = root.iter().flat_map(|(_, m)| m.members.iter().map(String::as_str)).collect();
+    let member_dirs = expand_members(files, &members);
+    for f in files {
+        let key = member_dirs
+            .iter()
+            .find(|m| f.path.starts_with(m) && f.path.get(m.len()) == Some(&b'/'))
+            .cloned()
+            .or_else(|| paths::top_dir(&f.path).map(<[u8]>::to_vec));
+        if let Some(k) = key {
+            let e = dirs.entry(k).or_default();
+            e.0 += 1;
+            if let Some(l) = f.language.as_deref() {
+                *e.1.entry(l).or_default() += 1;
+            }
+        }
+    }
+    let mut out: Vec<Component> = dirs
+        .into_iter()
+        .map(|(d, (n, langs))| Component {
+            kind: if member_dirs.contains(&d) { "member" } else { "directory" }.into(),
+            path: format!("{}/", paths::display(&d)),
+            files: n,
+            language: langs.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0))).map(|(l, _)| l.to_owned()),
+        })
+        .collect();
+    out.sort_by(|a, b| (a.kind != "member").cmp(&(b.kind != "member")).then(b.files.cmp(&a.files)).then(a.path.cmp(&b.path)));
+    out
+}
+
+/// Expands workspace member patterns (`crates/*`, `packages/**`, plain paths) against the
+/// directories that hold tracked files.
+fn expand_members(files: &[FileState], patterns: &[&str]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for pat in patterns {
+        let pat = pat.trim_start_matches("./").trim_end_matches('/');
+        if pat.is_empty() || pat.starts_with('!') {
+            continue;
+        }
+        let prefix = match pat.find('*') {
+            Some(i) => &pat[..i],
+            None => {
+                out.push(pat.as_bytes().to_vec());
+                continue;
+            }
+        };
+        for f in files {
+            if let Some(rest) = f.path.strip_prefix(prefix.as_bytes()) {
+                if let Some(slash) = rest.iter().position(|&b| b == b'/') {
+                    out.push(f.path[..prefix.len() + slash].to_vec());
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out.retain(|d| files.iter().any(|f| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/')));
+    out
+}
+
+fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<String> {
+    const CONVENTIONAL: &[&str] = &[
+        "src/main.rs", "src/lib.rs", "main.go", "main.py", "__main__.py", "app.py", "manage.py",
+        "index.js", "index.ts", "src/index.ts", "src/index.js", "src/main.ts", "src/main.js",
+        "src/main.tsx", "src/App.tsx", "main.c", "src/main.c", "main.cpp", "src/main.cpp",
+        "Program.cs", "src/main/java", "cmd", "bin",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for (_, m) in root {
+        for e in &m.entry_points {
+            let e = e.trim_start_matches("./").to_owned();
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    let mut conventional: Vec<(usize, String)> = Vec::new();
+    for f in files {
+        let p = paths::display(&f.path);
+        let name = paths::display(paths::file_name(&f.path));
+        let depth = f.path.iter().filter(|&&b| b == b'/').count();
+        let hit = CONVENTIONAL.iter().position(|c| p == *c).or_else(|| {
+            // Member crates' and commands' mains: crates/x/src/main.rs, cmd/tool/main.go.
+            (depth <= 3 && (p.ends_with("/src/main.rs") || (p.starts_with("cmd/") && name == "main.go") || name == "__main__.py"))
+                .then_some(CONVENTIONAL.len())
+        });
+        if let Some(rank) = hit {
+            conventional.push((rank, p));
+        }
+    }
+    conventional.sort();
+    for (_, p) in conventional {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn commands(
+    files: &[FileState],
+    facts: &HashMap<String, Analysis>,
+    root: &[(&FileState, &ManifestFacts)],
+) -> Vec<(bool, CommandRef)> {
+    let has = |name: &str| files.iter().any(|f| f.path == name.as_bytes());
+    let npm = if has("pnpm-lock.yaml") {
+        "pnpm"
+    } else if has("yarn.lock") {
+        "yarn"
+    } else if has("bun.lockb") || has("bun.lock") {
+        "bun"
+    } else {
+        "npm"
+    };
+    let mut primary = root.to_vec();
+    let secondary: Vec<(&FileState, &ManifestFacts)> = if primary.is_empty() {
+        // No root manifest: take manifests one level down (e.g. backend/, web/).
+        manifests(files, facts, |p| p.iter().filter(|&&b| b == b'/').count() == 1)
+    } else {
+        vec![]
+    };
+    let root_level = !primary.is_empty();
+    primary.extend(secondary);
+    const ORDER: [&str; 9] = ["build", "test", "run", "lint", "format", "install", "bench", "docs", "other"];
+    let mut out: Vec<(usize, bool, CommandRef)> = Vec::new();
+    for (f, m) in primary {
+        let source = paths::display(&f.path);
+        for c in &m.commands {
+            let command = if m.kind == "npm" && npm != "npm" {
+                c.command.replacen("npm run ", &format!("{npm} run "), 1).replacen("npm ", &format!("{npm} "), 1)
+            } else {
+                c.command.clone()
+            };
+            let order = ORDER.iter().position(|o| *o == c.purpose).unwrap_or(ORDER.len());
+            let is_primary = root_level && order <= 3;
+            out.push((order, is_primary, CommandRef { command, purpose: c.purpose.clone(), source: source.clone() }));
+        }
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.into_iter().map(|(_, p, c)| (p, c)).collect()
+}
+
+fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
+    const KEY: &[&str] = &["README", "CONTRIBUTING", "ARCHITECTURE", "DESIGN", "HACKING", "DEVELOPMENT", "AGENTS", "CLAUDE", "CHANGELOG", "SECURITY"];
+    let mut docs: Vec<(usize, usize, &FileState)> = files
+        .iter()
+        .filter(|f| f.is_document)
+        .filter_map(|f| {
+            let depth = f.path.iter().filter(|&&b| b == b'/').count();
+            let stem = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
+            let stem = stem.split('.').next().unwrap_or_default().to_owned();
+            let key = KEY.iter().position(|k| stem == *k);
+            let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
+            match (depth, key) {
+                (0, Some(k)) => Some((k, depth, f)),
+                (0, None) => Some((KEY.len(), depth, f)),
+                (1, _) if in_docs => Some((KEY.len() + 1, depth, f)),
+                _ => None,
+            }
+        })
+        .collect();
+    docs.sort_by(|a, b| (a.0, a.1, &a.2.path).cmp(&(b.0, b.1, &b.2.path)));
+    docs.into_iter()
+        .map(|(_, _, f)| DocumentRef {
+            path: paths::display(&f.path),
+            title: f.digest.as_deref().and_then(|d| facts.get(d)).and_then(|a| a.doc.as_ref()?.title.clone()),
+        })
+        .collect()
+}

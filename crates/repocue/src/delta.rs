@@ -1,0 +1,260 @@
+//! Computing deltas: the operations that turn one indexed state into another.
+//!
+//! Operation names are public contract. One path gets exactly one operation per delta; when
+//! content and metadata change together the operation is `file.content_changed` and its
+//! before/after values still carry every changed metadata field.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::model::{mode_str, FileState};
+use crate::paths;
+
+/// A file was added to the index.
+pub const FILE_ADDED: &str = "file.added";
+/// A file was removed from the index or from the working tree.
+pub const FILE_DELETED: &str = "file.deleted";
+/// A file missing from the working tree exists again.
+pub const FILE_RESTORED: &str = "file.restored";
+/// The working-tree content changed.
+pub const FILE_CONTENT_CHANGED: &str = "file.content_changed";
+/// Mode, type, language, document flag or index flags changed, content did not.
+pub const FILE_METADATA_CHANGED: &str = "file.metadata_changed";
+/// The working state or staged object changed, content did not.
+pub const FILE_STATE_CHANGED: &str = "file.state_changed";
+/// The checked-out branch changed.
+pub const BRANCH_CHANGED: &str = "repository.branch_changed";
+/// HEAD moved to another commit.
+pub const HEAD_CHANGED: &str = "repository.head_changed";
+/// Dirty flag or untracked paths changed.
+pub const WORKING_TREE_CHANGED: &str = "repository.working_tree_changed";
+
+/// One delta operation with before/after values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DeltaItem {
+    /// Operation name, e.g. `file.content_changed`.
+    pub op: String,
+    /// Entity id, e.g. `file:src/lib.rs` or `repository`.
+    pub entity: String,
+    /// Values before, for the fields that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Value>,
+    /// Values after, for the fields that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+}
+
+/// The repository-level facts compared between two snapshots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepoFacts<'a> {
+    /// Branch, `None` when detached.
+    pub branch: Option<&'a str>,
+    /// HEAD commit.
+    pub head: Option<&'a str>,
+    /// Dirty flag.
+    pub dirty: bool,
+    /// Untracked paths, sorted.
+    pub untracked: &'a [Vec<u8>],
+}
+
+/// Computes the delta between two file sets (both sorted by path) and repository facts.
+///
+/// Returns the items (repository operations first, then files by path) and the set of paths
+/// whose indexed state changed.
+pub fn compute(
+    old: &[FileState],
+    new: &[FileState],
+    old_repo: &RepoFacts<'_>,
+    new_repo: &RepoFacts<'_>,
+) -> (Vec<DeltaItem>, HashSet<Vec<u8>>) {
+    let mut items = repository_ops(old_repo, new_repo);
+    let mut changed = HashSet::new();
+    let mut by_path: BTreeMap<&[u8], (Option<&FileState>, Option<&FileState>)> = BTreeMap::new();
+    for f in old {
+        by_path.entry(&f.path).or_default().0 = Some(f);
+    }
+    for f in new {
+        by_path.entry(&f.path).or_default().1 = Some(f);
+    }
+    for (path, pair) in by_path {
+        if let Some(item) = file_op(pair.0, pair.1) {
+            changed.insert(path.to_vec());
+            items.push(item);
+        }
+    }
+    (items, changed)
+}
+
+fn repository_ops(a: &RepoFacts<'_>, b: &RepoFacts<'_>) -> Vec<DeltaItem> {
+    let mut items = Vec::new();
+    let item = |op: &str, before: Value, after: Value| DeltaItem {
+        op: op.into(),
+        entity: "repository".into(),
+        before: Some(before),
+        after: Some(after),
+    };
+    if a.branch != b.branch {
+        items.push(item(BRANCH_CHANGED, json!({"branch": a.branch}), json!({"branch": b.branch})));
+    }
+    if a.head != b.head {
+        items.push(item(HEAD_CHANGED, json!({"head": a.head}), json!({"head": b.head})));
+    }
+    if a.dirty != b.dirty || a.untracked != b.untracked {
+        let old: HashSet<&Vec<u8>> = a.untracked.iter().collect();
+        let new: HashSet<&Vec<u8>> = b.untracked.iter().collect();
+        let added: Vec<String> = b.untracked.iter().filter(|p| !old.contains(p)).map(|p| paths::display(p)).collect();
+        let removed: Vec<String> = a.untracked.iter().filter(|p| !new.contains(p)).map(|p| paths::display(p)).collect();
+        let mut before = json!({"dirty": a.dirty, "untracked_count": a.untracked.len()});
+        let mut after = json!({"dirty": b.dirty, "untracked_count": b.untracked.len()});
+        if !removed.is_empty() {
+            before["untracked_removed"] = json!(removed);
+        }
+        if !added.is_empty() {
+            after["untracked_added"] = json!(added);
+        }
+        items.push(item(WORKING_TREE_CHANGED, before, after));
+    }
+    items
+}
+
+fn file_op(old: Option<&FileState>, new: Option<&FileState>) -> Option<DeltaItem> {
+    let (op, before, after) = match (old, new) {
+        (None, None) => return None,
+        (None, Some(n)) => (FILE_ADDED, None, Some(summary(n))),
+        (Some(o), None) => (FILE_DELETED, Some(summary(o)), None),
+        (Some(o), Some(n)) if o.same_state(n) => return None,
+        (Some(o), Some(n)) => {
+            let (b, a) = changed_fields(o, n);
+            let op = if o.exists() && !n.exists() {
+                FILE_DELETED
+            } else if !o.exists() && n.exists() {
+                FILE_RESTORED
+            } else if o.digest != n.digest || o.size != n.size {
+                FILE_CONTENT_CHANGED
+            } else if o.working_state != n.working_state || o.index_oid != n.index_oid {
+                FILE_STATE_CHANGED
+            } else {
+                FILE_METADATA_CHANGED
+            };
+            (op, Some(b), Some(a))
+        }
+    };
+    let entity = new.or(old).map(FileState::entity_id).unwrap_or_default();
+    Some(DeltaItem { op: op.into(), entity, before, after })
+}
+
+fn summary(f: &FileState) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), f.file_type.as_str().into());
+    m.insert("working_state".into(), f.working_state.as_str().into());
+    if let Some(d) = &f.digest {
+        m.insert("digest".into(), d.clone().into());
+    }
+    if let Some(s) = f.size {
+        m.insert("size".into(), s.into());
+    }
+    if let Some(l) = &f.language {
+        m.insert("language".into(), l.clone().into());
+    }
+    Value::Object(m)
+}
+
+/// Returns the before and after values of every field that differs.
+fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
+    let mut b = Map::new();
+    let mut a = Map::new();
+    let mut put = |k: &str, x: Value, y: Value| {
+        if x != y {
+            b.insert(k.into(), x);
+            a.insert(k.into(), y);
+        }
+    };
+    put("digest", json!(o.digest), json!(n.digest));
+    put("size", json!(o.size), json!(n.size));
+    put("type", json!(o.file_type.as_str()), json!(n.file_type.as_str()));
+    put("working_state", json!(o.working_state.as_str()), json!(n.working_state.as_str()));
+    put("index_oid", json!(o.index_oid), json!(n.index_oid));
+    put("index_mode", json!(mode_str(o.index_mode)), json!(mode_str(n.index_mode)));
+    put("worktree_mode", json!(o.worktree_mode.map(mode_str)), json!(n.worktree_mode.map(mode_str)));
+    put("language", json!(o.language), json!(n.language));
+    put("document", json!(o.is_document), json!(n.is_document));
+    put("assume_unchanged", json!(o.assume_unchanged), json!(n.assume_unchanged));
+    put("skip_worktree", json!(o.skip_worktree), json!(n.skip_worktree));
+    (Value::Object(b), Value::Object(a))
+}
+
+/// Ranks delta items for display: repository operations, then content changes, additions,
+/// deletions and restorations, then state and metadata changes; stable within a rank.
+pub fn rank(op: &str) -> u8 {
+    match op {
+        BRANCH_CHANGED | HEAD_CHANGED => 0,
+        FILE_CONTENT_CHANGED | FILE_ADDED | FILE_DELETED => 1,
+        FILE_RESTORED => 2,
+        WORKING_TREE_CHANGED => 3,
+        FILE_STATE_CHANGED => 4,
+        FILE_METADATA_CHANGED => 5,
+        _ if op.starts_with("symbol.") => 2,
+        _ => 6,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FileType, WorkingState};
+
+    fn file(path: &str, digest: &str) -> FileState {
+        FileState {
+            path: path.as_bytes().to_vec(),
+            index_mode: 0o100644,
+            index_oid: "aa".into(),
+            worktree_mode: Some(0o100644),
+            size: Some(digest.len() as u64),
+            digest: Some(digest.into()),
+            file_type: FileType::Text,
+            language: None,
+            is_document: false,
+            working_state: WorkingState::Clean,
+            assume_unchanged: false,
+            skip_worktree: false,
+            stat: None,
+        }
+    }
+
+    fn repo() -> RepoFacts<'static> {
+        RepoFacts { branch: Some("main"), head: Some("c1"), dirty: false, untracked: &[] }
+    }
+
+    #[test]
+    fn one_operation_per_path_with_metadata_kept() {
+        let old = vec![file("a", "1"), file("b", "2"), file("c", "3")];
+        let mut changed = file("a", "11");
+        changed.worktree_mode = Some(0o100755);
+        let mut missing = file("c", "3");
+        missing.file_type = FileType::Missing;
+        let new = vec![changed, missing, file("d", "4")];
+        let (items, paths) = compute(&old, &new, &repo(), &repo());
+        let ops: Vec<(&str, &str)> = items.iter().map(|i| (i.op.as_str(), i.entity.as_str())).collect();
+        assert_eq!(
+            ops,
+            vec![
+                (FILE_CONTENT_CHANGED, "file:a"),
+                (FILE_DELETED, "file:b"),
+                (FILE_DELETED, "file:c"),
+                (FILE_ADDED, "file:d")
+            ]
+        );
+        assert_eq!(items[0].after.as_ref().unwrap()["worktree_mode"], "100755");
+        assert_eq!(paths.len(), 4);
+    }
+
+    #[test]
+    fn stat_only_change_is_no_change() {
+        let mut a = file("a", "1");
+        a.stat = Some(Default::default());
+        let (items, _) = compute(&[file("a", "1")], &[a], &repo(), &repo());
+        assert!(items.is_empty());
+    }
+}

@@ -1,0 +1,190 @@
+//! The library's error type: one enum whose variants carry a stable machine-readable code.
+
+use std::path::PathBuf;
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in RepoCue, with enough context to act on it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The requested path is not inside a Git work tree.
+    #[error("not a git repository: {path}")]
+    NotARepository {
+        /// The path that was asked for.
+        path: PathBuf,
+        /// What Git said.
+        detail: String,
+    },
+    /// The requested path does not exist or cannot be resolved.
+    #[error("cannot resolve repository path {path}: {source}")]
+    BadPath {
+        /// The path that was asked for.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Running Git failed.
+    #[error("git {args} failed: {detail}")]
+    Git {
+        /// The Git arguments, space separated.
+        args: String,
+        /// Git's stderr or the spawn error.
+        detail: String,
+    },
+    /// Git printed something RepoCue could not parse.
+    #[error("cannot parse output of git {args}: {detail}")]
+    GitParse {
+        /// The Git arguments, space separated.
+        args: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// A tracked file could not be read, so no trustworthy state can be published.
+    #[error("cannot read tracked file {path}: {source}")]
+    UnreadableFile {
+        /// Repository-relative path, displayed lossily.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The cache directory cannot be created or written.
+    #[error("cache directory {path} is not writable: {source}")]
+    CacheUnwritable {
+        /// The directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The state database is damaged or belongs to something else.
+    #[error("state database {path} is not a usable RepoCue database: {detail}")]
+    CorruptCache {
+        /// The database file.
+        path: PathBuf,
+        /// What was found.
+        detail: String,
+    },
+    /// The database was written by a newer RepoCue.
+    #[error("state database {path} has schema version {found}, newer than this RepoCue ({supported})")]
+    SchemaTooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Version found.
+        found: i64,
+        /// Highest version this build knows.
+        supported: i64,
+    },
+    /// The repository has not been initialized and the command does not initialize it.
+    #[error("repository is not initialized; run `repocue init`")]
+    NotInitialized,
+    /// Another writer published first and retries were exhausted.
+    #[error("another process published a snapshot concurrently ({detail}); retry the command")]
+    Conflict {
+        /// Which snapshots collided.
+        detail: String,
+    },
+    /// A snapshot, delta or entity id that does not exist (or was pruned).
+    #[error("{kind} not found: {id}")]
+    NotFound {
+        /// What kind of thing was looked up.
+        kind: &'static str,
+        /// The id that was asked for.
+        id: String,
+    },
+    /// A request argument is invalid.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// The token budget cannot even hold the envelope.
+    #[error("budget of {max_tokens} tokens is too small; this cue needs at least {minimum}")]
+    BudgetTooSmall {
+        /// The budget given.
+        max_tokens: u64,
+        /// The smallest budget that works.
+        minimum: u64,
+    },
+    /// The repository configuration file is invalid.
+    #[error("invalid configuration {path}: {detail}")]
+    Config {
+        /// The config file.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// SQLite failed.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// Some other I/O failure.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Returns the stable machine-readable code of this error (part of the public contract).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::NotARepository { .. } => "not_a_git_repository",
+            Error::BadPath { .. } => "bad_path",
+            Error::Git { .. } => "git_failed",
+            Error::GitParse { .. } => "git_output_unparsable",
+            Error::UnreadableFile { .. } => "unreadable_file",
+            Error::CacheUnwritable { .. } => "cache_unwritable",
+            Error::CorruptCache { .. } => "corrupt_cache",
+            Error::SchemaTooNew { .. } => "schema_too_new",
+            Error::NotInitialized => "not_initialized",
+            Error::Conflict { .. } => "concurrent_update",
+            Error::NotFound { .. } => "not_found",
+            Error::InvalidArgument(_) => "invalid_argument",
+            Error::BudgetTooSmall { .. } => "budget_too_small",
+            Error::Config { .. } => "invalid_config",
+            Error::Sqlite(e) if is_busy(e) => "database_busy",
+            Error::Sqlite(_) => "database_error",
+            Error::Io { .. } => "io_error",
+        }
+    }
+
+    /// Tells whether running the same command again may succeed without any change.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Conflict { .. } => true,
+            Error::Sqlite(e) => is_busy(e),
+            _ => false,
+        }
+    }
+
+    /// Returns a short hint on what to do next, when there is a useful one.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::NotARepository { .. } => {
+                Some("run inside a Git work tree or pass --repository PATH".into())
+            }
+            Error::CorruptCache { path, .. } => Some(format!(
+                "the cache is derived state: move {} aside (or pass --cache-dir) and run `repocue init`",
+                path.display()
+            )),
+            Error::CacheUnwritable { .. } => {
+                Some("pass --cache-dir or set REPOCUE_CACHE_DIR to a writable directory".into())
+            }
+            Error::NotInitialized => Some("run `repocue init`".into()),
+            Error::UnreadableFile { .. } => {
+                Some("fix the file's permissions; the previous snapshot stays current".into())
+            }
+            Error::NotFound { kind: "snapshot", .. } => {
+                Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
+            }
+            _ if self.is_retryable() => Some("retry the command".into()),
+            _ => None,
+        }
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}

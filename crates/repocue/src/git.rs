@@ -1,0 +1,385 @@
+//! Running Git and parsing what it prints: discovery, the status basis and the index listing.
+//!
+//! RepoCue never re-implements Git's status logic. Every Git process goes through [`Git::run`],
+//! which counts it, so each operation can report how many processes it cost.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// A Git runner bound to one work tree, counting the processes it starts.
+#[derive(Debug)]
+pub struct Git {
+    root: PathBuf,
+    processes: Cell<u32>,
+}
+
+/// One entry of the index listing (`git ls-files -s -v`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// Repository-relative path bytes.
+    pub path: Vec<u8>,
+    /// Octal index mode, e.g. `0o100644`.
+    pub mode: u32,
+    /// Object id of the staged blob (or commit, for a gitlink).
+    pub oid: String,
+    /// Merge stage: 0 normally, 1–3 for a conflicted path.
+    pub stage: u8,
+    /// Git hides working-tree changes of this entry (`update-index --assume-unchanged`).
+    pub assume_unchanged: bool,
+    /// The entry is outside the sparse checkout (`skip-worktree`).
+    pub skip_worktree: bool,
+}
+
+/// How a path appears in `git status --porcelain=v2`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusEntry {
+    /// Repository-relative path bytes (the new path of a rename).
+    pub path: Vec<u8>,
+    /// The old path of a rename or copy.
+    pub orig_path: Option<Vec<u8>>,
+    /// Index (staged) status letter, `.` when unchanged.
+    pub x: u8,
+    /// Working-tree (unstaged) status letter, `.` when unchanged.
+    pub y: u8,
+    /// The entry is an unmerged (conflicted) path.
+    pub unmerged: bool,
+}
+
+/// The Git basis of one scan, captured once before any file is read.
+#[derive(Debug, Clone)]
+pub struct Basis {
+    /// Current branch, `None` when HEAD is detached.
+    pub branch: Option<String>,
+    /// HEAD commit, `None` before the first commit.
+    pub head: Option<String>,
+    /// Tracked paths with staged or unstaged changes, and conflicts.
+    pub changed: Vec<StatusEntry>,
+    /// Untracked, non-ignored paths.
+    pub untracked: Vec<Vec<u8>>,
+    /// SHA-256 over the status records (not the branch headers).
+    pub status_digest: String,
+    /// The index entries, in Git's order (sorted by path, then stage).
+    pub index: Vec<IndexEntry>,
+    /// SHA-256 over the raw index listing.
+    pub index_digest: String,
+    /// When the basis was observed (RFC 3339 UTC).
+    pub observed_at: String,
+}
+
+impl Basis {
+    /// Tells whether anything differs from HEAD (staged, unstaged, conflicted or untracked).
+    pub fn dirty(&self) -> bool {
+        !self.changed.is_empty() || !self.untracked.is_empty()
+    }
+}
+
+/// One commit of the recent history shown in overviews.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Commit {
+    /// Abbreviated commit id (12 hex digits).
+    pub id: String,
+    /// Commit date, strict ISO 8601.
+    pub date: String,
+    /// First line of the message (repository text).
+    pub subject: String,
+}
+
+impl Git {
+    /// Creates a runner for the work tree at `root` (already resolved).
+    pub fn new(root: PathBuf) -> Self {
+        Git { root, processes: Cell::new(0) }
+    }
+
+    /// Returns the work-tree root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Returns how many Git processes this runner has started.
+    pub fn processes(&self) -> u32 {
+        self.processes.get()
+    }
+
+    /// Adds processes started elsewhere on behalf of the same operation (discovery).
+    pub fn add_processes(&self, n: u32) {
+        self.processes.set(self.processes.get() + n);
+    }
+
+    /// Runs Git in the work tree and returns its stdout; a non-zero exit is an error.
+    pub fn run(&self, args: &[&str]) -> Result<Vec<u8>> {
+        let (ok, stdout, stderr) = self.run_raw(args)?;
+        if !ok {
+            return Err(Error::Git { args: args.join(" "), detail: stderr });
+        }
+        Ok(stdout)
+    }
+
+    fn run_raw(&self, args: &[&str]) -> Result<(bool, Vec<u8>, String)> {
+        self.processes.set(self.processes.get() + 1);
+        let out = command(&self.root)
+            .args(args)
+            .output()
+            .map_err(|e| Error::Git { args: args.join(" "), detail: e.to_string() })?;
+        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        Ok((out.status.success(), out.stdout, stderr))
+    }
+
+    /// Captures the basis: status (branch, HEAD, changed and untracked paths) and the index.
+    ///
+    /// Costs two Git processes, three when HEAD is detached (to tell a detached HEAD from a
+    /// branch literally named `(detached)`).
+    pub fn capture_basis(&self) -> Result<Basis> {
+        let observed_at = crate::time::now_rfc3339();
+        let status_args = [
+            "status",
+            "--porcelain=v2",
+            "-z",
+            "--branch",
+            "--no-ahead-behind",
+            "--untracked-files=all",
+            "--ignore-submodules=none",
+        ];
+        let status = self.run(&status_args)?;
+        let mut basis = parse_status(&status).map_err(|detail| Error::GitParse {
+            args: status_args.join(" "),
+            detail,
+        })?;
+        if basis.branch.is_none() {
+            // Porcelain says "(detached)" both for a detached HEAD and for a branch of that name.
+            let (ok, out, _) = self.run_raw(&["symbolic-ref", "--quiet", "--short", "HEAD"])?;
+            if ok {
+                basis.branch = Some(String::from_utf8_lossy(trim_newline(&out)).into_owned());
+            }
+        }
+        let ls_args = ["ls-files", "-z", "--stage", "-v"];
+        let listing = self.run(&ls_args)?;
+        basis.index = parse_ls_files(&listing)
+            .map_err(|detail| Error::GitParse { args: ls_args.join(" "), detail })?;
+        basis.index_digest = hex_sha256(&listing);
+        basis.observed_at = observed_at;
+        Ok(basis)
+    }
+
+    /// Returns the most recent commits reachable from HEAD (at most `n`).
+    pub fn recent_commits(&self, n: usize) -> Result<Vec<Commit>> {
+        let count = format!("-n{n}");
+        let out = self.run(&["log", &count, "-z", "--no-show-signature", "--format=%h%x1f%cI%x1f%s"])?;
+        let mut commits = Vec::new();
+        for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+            let text = String::from_utf8_lossy(rec);
+            let mut parts = text.trim_start_matches('\n').splitn(3, '\u{1f}');
+            let (Some(id), Some(date), Some(subject)) = (parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            commits.push(Commit { id: id.into(), date: date.into(), subject: subject.into() });
+        }
+        Ok(commits)
+    }
+}
+
+/// Builds a Git command that never prompts, never pages, never writes the index as a side
+/// effect and prints stable, untranslated output.
+fn command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
+        .arg("--no-optional-locks")
+        .arg("-c")
+        .arg("core.quotePath=false")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("LC_ALL", "C")
+        .env_remove("GIT_PAGER")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Resolves the work-tree root that contains `start`, with one `git rev-parse` process.
+pub fn discover(start: &Path) -> Result<PathBuf> {
+    let meta = std::fs::metadata(start)
+        .map_err(|source| Error::BadPath { path: start.to_owned(), source })?;
+    let dir = if meta.is_dir() { start.to_owned() } else { start.parent().unwrap_or(start).to_owned() };
+    let out = command(&dir)
+        .args(["rev-parse", "--show-toplevel"])
+        .output()
+        .map_err(|e| Error::Git { args: "rev-parse --show-toplevel".into(), detail: e.to_string() })?;
+    if !out.status.success() {
+        return Err(Error::NotARepository {
+            path: start.to_owned(),
+            detail: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
+    }
+    // rev-parse ends its single answer with one newline; a root may itself contain newlines.
+    let raw = trim_newline(&out.stdout);
+    if raw.is_empty() {
+        return Err(Error::NotARepository {
+            path: start.to_owned(),
+            detail: "no work tree (bare repository or inside .git)".into(),
+        });
+    }
+    use std::os::unix::ffi::OsStrExt;
+    let root = PathBuf::from(std::ffi::OsStr::from_bytes(raw));
+    root.canonicalize().map_err(|source| Error::BadPath { path: root, source })
+}
+
+fn trim_newline(b: &[u8]) -> &[u8] {
+    b.strip_suffix(b"\n").unwrap_or(b)
+}
+
+/// Returns the lowercase hex SHA-256 of `bytes`.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Formats bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Parses `git status --porcelain=v2 -z --branch` output.
+pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
+    let mut branch = None;
+    let mut head = None;
+    let mut changed = Vec::new();
+    let mut untracked = Vec::new();
+    let mut hasher = Sha256::new();
+    let mut records = out.split(|&b| b == 0).peekable();
+    while let Some(rec) = records.next() {
+        if rec.is_empty() {
+            continue;
+        }
+        if let Some(h) = rec.strip_prefix(b"# ") {
+            let h = String::from_utf8_lossy(h);
+            if let Some(oid) = h.strip_prefix("branch.oid ") {
+                head = (oid != "(initial)").then(|| oid.to_owned());
+            } else if let Some(name) = h.strip_prefix("branch.head ") {
+                branch = (name != "(detached)").then(|| name.to_owned());
+            }
+            continue;
+        }
+        hasher.update(rec);
+        hasher.update([0]);
+        let kind = rec[0];
+        match kind {
+            b'1' | b'2' | b'u' => {
+                // Fixed field counts before the path: 1 → 8, 2 → 9, u → 10.
+                let fields = match kind {
+                    b'1' => 8,
+                    b'2' => 9,
+                    _ => 10,
+                };
+                let mut it = rec.splitn(fields + 1, |&b| b == b' ');
+                let xy = it.nth(1).ok_or("missing XY field")?;
+                let path = it.nth(fields - 2).ok_or("missing path field")?;
+                if xy.len() != 2 {
+                    return Err(format!("bad XY field {:?}", String::from_utf8_lossy(xy)));
+                }
+                let orig_path = if kind == b'2' {
+                    let orig = records.next().ok_or("rename without original path")?;
+                    hasher.update(orig);
+                    hasher.update([0]);
+                    Some(orig.to_vec())
+                } else {
+                    None
+                };
+                changed.push(StatusEntry {
+                    path: path.to_vec(),
+                    orig_path,
+                    x: xy[0],
+                    y: xy[1],
+                    unmerged: kind == b'u',
+                });
+            }
+            b'?' => untracked.push(rec.get(2..).ok_or("empty untracked record")?.to_vec()),
+            b'!' => {}
+            other => return Err(format!("unknown record type {:?}", other as char)),
+        }
+    }
+    changed.sort_by(|a, b| a.path.cmp(&b.path));
+    untracked.sort();
+    Ok(Basis {
+        branch,
+        head,
+        changed,
+        untracked,
+        status_digest: hex(&hasher.finalize()),
+        index: Vec::new(),
+        index_digest: String::new(),
+        observed_at: String::new(),
+    })
+}
+
+/// Parses `git ls-files -z --stage -v` output: `<tag> <mode> <oid> <stage>\t<path>`.
+pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String> {
+    let mut entries = Vec::new();
+    for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+        let tab = rec.iter().position(|&b| b == b'\t').ok_or("record without tab")?;
+        let head = std::str::from_utf8(&rec[..tab]).map_err(|e| e.to_string())?;
+        let mut f = head.split(' ');
+        let (Some(tag), Some(mode), Some(oid), Some(stage)) = (f.next(), f.next(), f.next(), f.next())
+        else {
+            return Err(format!("bad index record {head:?}"));
+        };
+        let tag = tag.bytes().next().ok_or("empty tag")?;
+        entries.push(IndexEntry {
+            path: rec[tab + 1..].to_vec(),
+            mode: u32::from_str_radix(mode, 8).map_err(|e| format!("bad mode {mode:?}: {e}"))?,
+            oid: oid.to_owned(),
+            stage: stage.parse().map_err(|e| format!("bad stage {stage:?}: {e}"))?,
+            assume_unchanged: tag.is_ascii_lowercase(),
+            skip_worktree: tag.eq_ignore_ascii_case(&b'S'),
+        });
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_status_records_with_odd_paths() {
+        let out = b"# branch.oid 0123\0# branch.head main\0\
+1 .M N... 100644 100644 100644 aa aa with space.txt\0\
+2 R. N... 100644 100644 100644 aa aa R100 new\nname\0old name\0\
+u UU N... 100644 100644 100644 100644 a b c -dash\0? \xff.bin\0";
+        let b = parse_status(out).unwrap();
+        assert_eq!(b.branch.as_deref(), Some("main"));
+        assert_eq!(b.head.as_deref(), Some("0123"));
+        let paths: Vec<&[u8]> = b.changed.iter().map(|c| c.path.as_slice()).collect();
+        assert_eq!(paths, vec![&b"-dash"[..], b"new\nname", b"with space.txt"]);
+        assert_eq!(b.changed[1].orig_path.as_deref(), Some(&b"old name"[..]));
+        assert!(b.changed[0].unmerged);
+        assert_eq!(b.untracked, vec![b"\xff.bin".to_vec()]);
+    }
+
+    #[test]
+    fn parses_initial_and_detached_headers() {
+        let b = parse_status(b"# branch.oid (initial)\0# branch.head (detached)\0").unwrap();
+        assert_eq!(b.head, None);
+        assert_eq!(b.branch, None);
+    }
+
+    #[test]
+    fn parses_index_flags() {
+        let out = b"h 100644 aa 0\ta\0S 100644 bb 0\tb b\0H 160000 cc 0\tsub\0";
+        let e = parse_ls_files(out).unwrap();
+        assert!(e[0].assume_unchanged && !e[0].skip_worktree);
+        assert!(e[1].skip_worktree && !e[1].assume_unchanged);
+        assert_eq!(e[2].mode, 0o160000);
+        assert_eq!(e[1].path, b"b b");
+    }
+}

@@ -1,0 +1,208 @@
+//! Domain types shared by the state engine, the store and the cues. No SQL, no I/O.
+
+use serde::{Deserialize, Serialize};
+
+/// What a tracked path is in the working tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FileType {
+    /// A regular file whose first 8 KiB hold no NUL byte.
+    Text,
+    /// A regular file with a NUL byte in its first 8 KiB.
+    Binary,
+    /// A symbolic link; its digest covers the link target text, never what it points to.
+    Symlink,
+    /// A submodule, recorded by its commit id; its contents are not indexed.
+    Gitlink,
+    /// Tracked in the index but absent (or not a file) in the working tree.
+    Missing,
+}
+
+impl FileType {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileType::Text => "text",
+            FileType::Binary => "binary",
+            FileType::Symlink => "symlink",
+            FileType::Gitlink => "gitlink",
+            FileType::Missing => "missing",
+        }
+    }
+
+    /// Parses the public name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "text" => FileType::Text,
+            "binary" => FileType::Binary,
+            "symlink" => FileType::Symlink,
+            "gitlink" => FileType::Gitlink,
+            "missing" => FileType::Missing,
+            _ => return None,
+        })
+    }
+}
+
+/// How a tracked path differs from HEAD and the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum WorkingState {
+    /// Same in HEAD, index and working tree.
+    #[serde(rename = "clean")]
+    Clean,
+    /// The index differs from HEAD; the working tree matches the index.
+    #[serde(rename = "staged")]
+    Staged,
+    /// The working tree differs from the index; the index matches HEAD.
+    #[serde(rename = "unstaged")]
+    Unstaged,
+    /// Both differ.
+    #[serde(rename = "staged+unstaged")]
+    StagedUnstaged,
+    /// Deleted from the working tree but still in the index.
+    #[serde(rename = "deleted")]
+    Deleted,
+    /// An unmerged (conflicted) path.
+    #[serde(rename = "conflicted")]
+    Conflicted,
+}
+
+impl WorkingState {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkingState::Clean => "clean",
+            WorkingState::Staged => "staged",
+            WorkingState::Unstaged => "unstaged",
+            WorkingState::StagedUnstaged => "staged+unstaged",
+            WorkingState::Deleted => "deleted",
+            WorkingState::Conflicted => "conflicted",
+        }
+    }
+
+    /// Parses the public name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "clean" => WorkingState::Clean,
+            "staged" => WorkingState::Staged,
+            "unstaged" => WorkingState::Unstaged,
+            "staged+unstaged" => WorkingState::StagedUnstaged,
+            "deleted" => WorkingState::Deleted,
+            "conflicted" => WorkingState::Conflicted,
+            _ => return None,
+        })
+    }
+}
+
+/// Cheap-to-observe file metadata used to decide whether a file must be hashed again.
+///
+/// It is a cache, not indexed state: two snapshots with equal content but different stat data
+/// are the same snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StatKey {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch.
+    pub mtime_ns: i64,
+    /// Status-change time in nanoseconds since the epoch.
+    pub ctime_ns: i64,
+    /// Inode number.
+    pub ino: u64,
+}
+
+/// The indexed state of one tracked path in one snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileState {
+    /// Repository-relative path bytes.
+    pub path: Vec<u8>,
+    /// Octal index mode (`0o100644`, `0o100755`, `0o120000`, `0o160000`).
+    pub index_mode: u32,
+    /// Index object id (for a conflicted path, the "ours" stage when present).
+    pub index_oid: String,
+    /// Octal working-tree mode, `None` when the path is missing.
+    pub worktree_mode: Option<u32>,
+    /// Size in bytes of the working-tree content (link target length for a symlink).
+    pub size: Option<u64>,
+    /// SHA-256 of the working-tree content (link target for a symlink); `None` when missing
+    /// or a gitlink.
+    pub digest: Option<String>,
+    /// What the path is.
+    pub file_type: FileType,
+    /// Detected language name, if any.
+    pub language: Option<String>,
+    /// Whether the path is a document (Markdown, reStructuredText, AsciiDoc, text).
+    pub is_document: bool,
+    /// Difference from HEAD and the index.
+    pub working_state: WorkingState,
+    /// The index tells Git to ignore working-tree changes (`assume-unchanged`).
+    pub assume_unchanged: bool,
+    /// The entry is outside the sparse checkout (`skip-worktree`).
+    pub skip_worktree: bool,
+    /// Stat data at scan time (cache only).
+    pub stat: Option<StatKey>,
+}
+
+impl FileState {
+    /// Tells whether two states are the same indexed state (stat data ignored).
+    pub fn same_state(&self, other: &FileState) -> bool {
+        FileState { stat: None, ..self.clone() } == FileState { stat: None, ..other.clone() }
+    }
+
+    /// Tells whether the path exists in the working tree.
+    pub fn exists(&self) -> bool {
+        self.file_type != FileType::Missing
+    }
+
+    /// Returns the public entity id `file:<path>`.
+    pub fn entity_id(&self) -> String {
+        format!("file:{}", crate::paths::display(&self.path))
+    }
+}
+
+/// How far a cue or status can be trusted to describe the live repository.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Freshness {
+    /// The snapshot equals a clean working tree.
+    Current,
+    /// The snapshot equals a dirty working tree.
+    DirtyButIndexed,
+    /// The live repository differs from the snapshot; refresh before trusting details.
+    RefreshNeeded,
+    /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
+    /// skip-worktree) or the scan saw files change underneath it.
+    PossiblyStale,
+    /// No snapshot exists yet.
+    Uninitialized,
+}
+
+impl Freshness {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Freshness::Current => "current",
+            Freshness::DirtyButIndexed => "dirty-but-indexed",
+            Freshness::RefreshNeeded => "refresh-needed",
+            Freshness::PossiblyStale => "possibly-stale",
+            Freshness::Uninitialized => "uninitialized",
+        }
+    }
+}
+
+/// Formats a sequenced public id such as `snapshot-000042`.
+pub fn seq_id(prefix: &str, n: i64) -> String {
+    format!("{prefix}-{n:06}")
+}
+
+/// Parses a sequenced public id such as `snapshot-000042` into its number.
+pub fn parse_seq_id(prefix: &str, id: &str) -> Option<i64> {
+    let digits = id.strip_prefix(prefix)?.strip_prefix('-')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Formats an octal mode the way Git prints it (`100644`).
+pub fn mode_str(mode: u32) -> String {
+    format!("{mode:06o}")
+}

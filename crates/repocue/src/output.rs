@@ -1,0 +1,324 @@
+//! Public JSON shapes of every command's output. They derive `JsonSchema`; the generated
+//! schemas are checked in under `docs/schema/` and a test fails when they drift.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::model::Freshness;
+
+/// A measurement that may be missing: a number, or the string `not_observed` (never 0 for
+/// "unknown").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Measure {
+    /// The observed value.
+    Observed(f64),
+    /// Nothing was measured.
+    Missing(NotObserved),
+}
+
+/// The marker for a missing measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum NotObserved {
+    /// Nothing was measured.
+    #[serde(rename = "not_observed")]
+    NotObserved,
+}
+
+impl Measure {
+    /// Wraps an optional value.
+    pub fn from_opt<T: Into<f64>>(v: Option<T>) -> Self {
+        match v {
+            Some(v) => Measure::Observed(v.into()),
+            None => Measure::Missing(NotObserved::NotObserved),
+        }
+    }
+
+    /// Converts microseconds to milliseconds with microsecond precision.
+    pub fn ms_from_us(us: Option<i64>) -> Self {
+        Measure::from_opt(us.map(|u| (u as f64) / 1000.0))
+    }
+}
+
+/// Identity and live Git state of the repository.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RepositoryInfo {
+    /// `repo-<24 hex>`, derived from the canonical root path.
+    pub id: String,
+    /// Directory name of the root.
+    pub name: String,
+    /// Branch, `null` when HEAD is detached.
+    pub branch: Option<String>,
+    /// HEAD commit, `null` before the first commit.
+    pub head: Option<String>,
+    /// Whether anything differs from HEAD (staged, unstaged, untracked, conflicted).
+    pub dirty: bool,
+}
+
+/// A warning: something omitted, uncertain or worth knowing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Warning {
+    /// Stable machine-readable code.
+    pub code: String,
+    /// How many items it concerns, when countable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// Human-readable detail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Warning {
+    /// Creates a warning with a detail.
+    pub fn new(code: &str, detail: impl Into<String>) -> Self {
+        Warning { code: code.into(), count: None, detail: Some(detail.into()) }
+    }
+
+    /// Creates a counted warning with a detail.
+    pub fn counted(code: &str, count: u64, detail: impl Into<String>) -> Self {
+        Warning { code: code.into(), count: Some(count), detail: Some(detail.into()) }
+    }
+}
+
+/// Counts of paths by working state, as seen live.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WorkingCounts {
+    /// Paths with staged changes.
+    pub staged: u64,
+    /// Paths with unstaged changes.
+    pub unstaged: u64,
+    /// Tracked paths missing from the working tree.
+    pub deleted: u64,
+    /// Conflicted paths.
+    pub conflicted: u64,
+    /// Untracked, non-ignored paths.
+    pub untracked: u64,
+}
+
+/// Output of `repocue status`: live Git state against the stored snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StatusOutput {
+    /// `repocue/status-1`.
+    pub schema_version: String,
+    /// Live repository identity and Git state.
+    pub repository: RepositoryInfo,
+    /// How far the stored snapshot describes the live repository.
+    pub freshness: Freshness,
+    /// Why the freshness is what it is.
+    pub reasons: Vec<String>,
+    /// Active epoch, `null` when uninitialized.
+    pub epoch: Option<String>,
+    /// Current snapshot, `null` when uninitialized.
+    pub snapshot: Option<String>,
+    /// When the current snapshot's Git basis was observed.
+    pub snapshot_observed_at: Option<String>,
+    /// Tracked files in the snapshot.
+    pub tracked_files: Option<u64>,
+    /// Live path counts.
+    pub working_tree: WorkingCounts,
+    /// Paths whose live state differs from the snapshot (first 20).
+    pub changed_since_snapshot: Vec<String>,
+    /// Git processes this command started.
+    pub git_processes: u32,
+    /// Warnings.
+    pub warnings: Vec<Warning>,
+}
+
+/// Counts of delta operations by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChangeCounts {
+    /// `file.added`.
+    pub added: u64,
+    /// `file.deleted`.
+    pub deleted: u64,
+    /// `file.restored`.
+    pub restored: u64,
+    /// `file.content_changed`.
+    pub content_changed: u64,
+    /// `file.metadata_changed`.
+    pub metadata_changed: u64,
+    /// `file.state_changed`.
+    pub state_changed: u64,
+    /// `repository.*` operations.
+    pub repository: u64,
+}
+
+/// Output of `init`, `refresh` and `rebaseline`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RefreshOutput {
+    /// `repocue/refresh-1`.
+    pub schema_version: String,
+    /// `baseline`, `refresh` or `rebaseline`.
+    pub operation: String,
+    /// Whether a new snapshot was published (false for a no-op refresh).
+    pub published: bool,
+    /// Repository identity and Git state at scan time.
+    pub repository: RepositoryInfo,
+    /// Active epoch.
+    pub epoch: String,
+    /// Current snapshot after the operation.
+    pub snapshot: String,
+    /// Snapshot before the operation, if any.
+    pub previous_snapshot: Option<String>,
+    /// Delta recorded by this operation, if any.
+    pub delta: Option<String>,
+    /// Operation counts of that delta.
+    pub changes: ChangeCounts,
+    /// Freshness right after the operation.
+    pub freshness: Freshness,
+    /// Tracked files in the snapshot.
+    pub tracked_files: u64,
+    /// Files hashed in this operation.
+    pub files_scanned: u64,
+    /// Bytes read in this operation.
+    pub bytes_scanned: u64,
+    /// Files whose content was analyzed (new digests).
+    pub files_analyzed: u64,
+    /// Git processes started, discovery included.
+    pub git_processes: u32,
+    /// Wall time in milliseconds.
+    pub duration_ms: f64,
+    /// Warnings.
+    pub warnings: Vec<Warning>,
+}
+
+/// One recorded operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OperationMetric {
+    /// `baseline`, `refresh` or `rebaseline`.
+    pub kind: String,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// Whether it published a snapshot.
+    pub published: bool,
+    /// Epoch.
+    pub epoch: Option<String>,
+    /// Snapshot after the operation.
+    pub snapshot: Option<String>,
+    /// Wall time.
+    pub duration_ms: Measure,
+    /// Scan time.
+    pub scan_duration_ms: Measure,
+    /// Git processes.
+    pub git_processes: Measure,
+    /// Files hashed.
+    pub files_scanned: Measure,
+    /// Bytes read.
+    pub bytes_scanned: Measure,
+    /// Files analyzed.
+    pub files_analyzed: Measure,
+    /// Paths whose state changed.
+    pub changed_files: Measure,
+}
+
+/// One recorded cue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CueMetric {
+    /// View name.
+    pub view: String,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// Snapshot served.
+    pub snapshot: Option<String>,
+    /// Budget.
+    pub max_tokens: u64,
+    /// Exact output bytes.
+    pub output_bytes: u64,
+    /// `ceil(output_bytes / 4)`.
+    pub estimated_tokens: u64,
+    /// Wall time.
+    pub duration_ms: Measure,
+}
+
+/// Medians of one operation kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OperationSummary {
+    /// Operation kind.
+    pub kind: String,
+    /// How many were recorded.
+    pub count: u64,
+    /// Median wall time.
+    pub median_duration_ms: Measure,
+    /// Median scan time.
+    pub median_scan_duration_ms: Measure,
+    /// Median Git processes.
+    pub median_git_processes: Measure,
+}
+
+/// One epoch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EpochInfo {
+    /// `epoch-NNNNNN`.
+    pub id: String,
+    /// `active` or `superseded`.
+    pub status: String,
+    /// Label given at rebaseline.
+    pub label: Option<String>,
+    /// Reason given at rebaseline.
+    pub reason: Option<String>,
+    /// When it started.
+    pub created_at: String,
+}
+
+/// Output of `repocue metrics`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MetricsOutput {
+    /// `repocue/metrics-1`.
+    pub schema_version: String,
+    /// Repository id.
+    pub repository: String,
+    /// Database file.
+    pub database_path: String,
+    /// Database size now (with WAL), bytes.
+    pub database_bytes: u64,
+    /// Epochs, oldest first.
+    pub epochs: Vec<EpochInfo>,
+    /// Retained snapshots, oldest first.
+    pub snapshots: Vec<String>,
+    /// Current snapshot.
+    pub current_snapshot: Option<String>,
+    /// Medians per operation kind.
+    pub summary: Vec<OperationSummary>,
+    /// The most recent operations (at most 20), oldest first.
+    pub operations: Vec<OperationMetric>,
+    /// All operations recorded.
+    pub operations_total: u64,
+    /// The most recent cues (at most 20), oldest first.
+    pub cues: Vec<CueMetric>,
+    /// All cues recorded.
+    pub cues_total: u64,
+}
+
+/// The single-line JSON error printed first on stderr when a command fails.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorOutput {
+    /// The error.
+    pub error: ErrorBody,
+}
+
+/// Body of [`ErrorOutput`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorBody {
+    /// Stable machine-readable code.
+    pub code: String,
+    /// What failed, with which input.
+    pub message: String,
+    /// What to do about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Whether the same command may succeed when run again.
+    pub retryable: bool,
+}
+
+impl From<&crate::Error> for ErrorOutput {
+    fn from(e: &crate::Error) -> Self {
+        ErrorOutput {
+            error: ErrorBody {
+                code: e.code().into(),
+                message: e.to_string(),
+                hint: e.hint(),
+                retryable: e.is_retryable(),
+            },
+        }
+    }
+}

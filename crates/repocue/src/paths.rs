@@ -1,0 +1,79 @@
+//! Repository-relative paths as Git sees them: bytes, not strings.
+//!
+//! Git paths may hold any byte but NUL. RepoCue keeps them as bytes everywhere and converts
+//! to text only at the output edge. Paths that are not valid UTF-8 are rendered with each
+//! invalid byte as `\xNN` and always reported in a `non_utf8_path` warning, never dropped.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// Renders a path for JSON output; invalid UTF-8 bytes become `\xNN`.
+pub fn display(path: &[u8]) -> String {
+    match std::str::from_utf8(path) {
+        Ok(s) => s.to_owned(),
+        Err(_) => {
+            let mut out = String::with_capacity(path.len() + 8);
+            for chunk in path.utf8_chunks() {
+                out.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Tells whether the path renders losslessly as text.
+pub fn is_utf8(path: &[u8]) -> bool {
+    std::str::from_utf8(path).is_ok()
+}
+
+/// Joins a repository-relative byte path onto the work-tree root.
+pub fn join(root: &Path, rel: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    root.join(OsStr::from_bytes(rel))
+}
+
+/// Returns the file name part (after the last `/`).
+pub fn file_name(path: &[u8]) -> &[u8] {
+    match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+/// Returns the extension (after the last `.` of the file name), lowercased, if any.
+pub fn extension(path: &[u8]) -> Option<String> {
+    let name = file_name(path);
+    let dot = name.iter().rposition(|&b| b == b'.')?;
+    if dot == 0 {
+        return None;
+    }
+    std::str::from_utf8(&name[dot + 1..]).ok().map(|s| s.to_ascii_lowercase())
+}
+
+/// Returns the first path component when the path has more than one.
+pub fn top_dir(path: &[u8]) -> Option<&[u8]> {
+    path.iter().position(|&b| b == b'/').map(|i| &path[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_invalid_bytes_escaped() {
+        assert_eq!(display(b"a\xffb.txt"), "a\\xFFb.txt");
+        assert_eq!(display("ü/x".as_bytes()), "ü/x");
+    }
+
+    #[test]
+    fn splits_names_and_extensions() {
+        assert_eq!(file_name(b"a/b/c.RS"), b"c.RS");
+        assert_eq!(extension(b"a/b/c.RS").as_deref(), Some("rs"));
+        assert_eq!(extension(b".gitignore"), None);
+        assert_eq!(top_dir(b"src/lib.rs"), Some(&b"src"[..]));
+        assert_eq!(top_dir(b"lib.rs"), None);
+    }
+}

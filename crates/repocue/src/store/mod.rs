@@ -1,0 +1,715 @@
+//! The SQLite store: schema migrations, the publish transaction and queries returning
+//! [`crate::model`] types. Row ids never leave this module; public ids are text.
+//!
+//! The database is derived state: deleting it loses nothing that `repocue init` cannot
+//! rebuild from the repository (except pins and measurement history).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+
+use crate::analyze::{Analysis, ANALYZER_VERSION};
+use crate::delta::DeltaItem;
+use crate::error::{Error, Result};
+use crate::git::Commit;
+use crate::model::{FileState, FileType, StatKey, WorkingState};
+
+/// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
+const APPLICATION_ID: i64 = 0x5243_5545;
+
+/// Numbered migrations; the database's `user_version` is how many have been applied.
+const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_initial.sql")];
+
+/// How long a writer waits for another one before reporting a busy database.
+const BUSY_TIMEOUT_MS: u64 = 15_000;
+
+/// An open state database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// The stored row of the repository itself.
+#[derive(Debug, Clone)]
+pub struct RepoRow {
+    /// Public repository id.
+    pub repo_id: String,
+    /// Work-tree root bytes when initialized.
+    pub root: Vec<u8>,
+    /// Sequence of the current snapshot, if any.
+    pub current: Option<i64>,
+}
+
+/// One stored snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotRow {
+    /// Sequence number (`snapshot-<seq>`).
+    pub seq: i64,
+    /// Epoch sequence.
+    pub epoch: i64,
+    /// Parent snapshot sequence.
+    pub parent: Option<i64>,
+    /// `baseline` or `refresh`.
+    pub kind: String,
+    /// Branch, `None` when detached.
+    pub branch: Option<String>,
+    /// HEAD commit, `None` before the first commit.
+    pub head: Option<String>,
+    /// Whether the work tree differed from HEAD.
+    pub dirty: bool,
+    /// Digest of Git's status records.
+    pub status_digest: String,
+    /// Digest of the index listing.
+    pub index_digest: String,
+    /// Digest over all file states.
+    pub repository_digest: String,
+    /// Untracked, non-ignored paths.
+    pub untracked: Vec<Vec<u8>>,
+    /// Recent commits at HEAD.
+    pub recent_commits: Vec<Commit>,
+    /// Reasons the snapshot may not describe everything (e.g. `assume_unchanged`).
+    pub caveats: Vec<String>,
+    /// When the Git basis was observed.
+    pub observed_at: String,
+    /// When the snapshot was published.
+    pub created_at: String,
+}
+
+/// What one publish transaction writes.
+pub struct Publish<'a> {
+    /// The snapshot the scan started from; the transaction fails if it is no longer current.
+    pub expected: Option<i64>,
+    /// Start a new epoch (initial baseline or rebaseline) with this label and reason.
+    pub new_epoch: Option<(Option<String>, Option<String>)>,
+    /// The snapshot to publish, `None` for a no-op refresh.
+    pub snapshot: Option<NewSnapshot<'a>>,
+    /// Stat data observed for unchanged current rows (cache refresh only).
+    pub stat_updates: &'a [(Vec<u8>, StatKey)],
+    /// Analysis facts of newly seen digests.
+    pub facts: &'a [(String, Analysis)],
+    /// The operation measurement to record.
+    pub operation: OperationRecord,
+}
+
+/// A snapshot to publish.
+pub struct NewSnapshot<'a> {
+    /// Git basis fields.
+    pub branch: Option<String>,
+    /// HEAD commit.
+    pub head: Option<String>,
+    /// Dirty flag.
+    pub dirty: bool,
+    /// Status digest.
+    pub status_digest: String,
+    /// Index digest.
+    pub index_digest: String,
+    /// Repository digest.
+    pub repository_digest: String,
+    /// Untracked paths.
+    pub untracked: &'a [Vec<u8>],
+    /// Recent commits.
+    pub recent_commits: &'a [Commit],
+    /// Caveats.
+    pub caveats: &'a [String],
+    /// Basis observation time.
+    pub observed_at: String,
+    /// Full file set of the new snapshot, sorted by path.
+    pub files: &'a [FileState],
+    /// Paths whose state differs from the parent (all paths for a new epoch).
+    pub changed_paths: &'a HashSet<Vec<u8>>,
+    /// Delta items from the parent snapshot (empty for a baseline).
+    pub delta: &'a [DeltaItem],
+}
+
+/// One operation measurement.
+#[derive(Debug, Clone, Default)]
+pub struct OperationRecord {
+    /// `baseline`, `refresh` or `rebaseline`.
+    pub kind: String,
+    /// Total duration in microseconds.
+    pub duration_us: i64,
+    /// Scan duration in microseconds.
+    pub scan_duration_us: Option<i64>,
+    /// Git processes started.
+    pub git_processes: Option<i64>,
+    /// Files scanned.
+    pub files_scanned: Option<i64>,
+    /// Bytes read.
+    pub bytes_scanned: Option<i64>,
+    /// Files analyzed (content new to the cache).
+    pub files_analyzed: Option<i64>,
+    /// Paths whose indexed state changed.
+    pub changed_files: Option<i64>,
+}
+
+/// A recorded operation, as read back.
+#[derive(Debug, Clone)]
+pub struct OperationRow {
+    /// The measurement.
+    pub record: OperationRecord,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// Epoch sequence.
+    pub epoch: Option<i64>,
+    /// Snapshot sequence after the operation.
+    pub snapshot: Option<i64>,
+    /// Whether it published a snapshot.
+    pub published: bool,
+}
+
+/// A recorded cue measurement.
+#[derive(Debug, Clone)]
+pub struct CueRow {
+    /// View name.
+    pub view: String,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// Budget.
+    pub max_tokens: i64,
+    /// Exact output bytes.
+    pub output_bytes: i64,
+    /// Estimated tokens.
+    pub estimated_tokens: i64,
+    /// Duration in microseconds.
+    pub duration_us: i64,
+    /// Snapshot served.
+    pub snapshot: Option<i64>,
+}
+
+/// The result of a publish.
+#[derive(Debug, Clone, Copy)]
+pub struct Published {
+    /// Epoch after publishing.
+    pub epoch: i64,
+    /// Current snapshot after publishing.
+    pub snapshot: i64,
+    /// Delta sequence, when a delta was recorded.
+    pub delta: Option<i64>,
+}
+
+impl Store {
+    /// Opens the database at `path`. With `create`, creates it (and its directory) when
+    /// missing; without, returns `Ok(None)` when there is no database.
+    pub fn open(path: &Path, create: bool) -> Result<Option<Store>> {
+        if !path.exists() {
+            if !create {
+                return Ok(None);
+            }
+            let dir = path.parent().unwrap_or(Path::new("."));
+            create_private_dir(dir)?;
+        }
+        let corrupt = |detail: String| Error::CorruptCache { path: path.to_owned(), detail };
+        let conn = Connection::open(path).map_err(|e| match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly) => {
+                Error::CacheUnwritable {
+                    path: path.to_owned(),
+                    source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()),
+                }
+            }
+            _ => corrupt(e.to_string()),
+        })?;
+        conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
+        let mut store = Store { conn, path: path.to_owned() };
+        store.configure().map_err(|e| match e {
+            Error::Sqlite(ref s) if matches!(s.sqlite_error_code(), Some(rusqlite::ErrorCode::NotADatabase)) => {
+                corrupt("not an SQLite database".into())
+            }
+            Error::Sqlite(ref s) if matches!(s.sqlite_error_code(), Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)) => {
+                Error::CacheUnwritable {
+                    path: path.to_owned(),
+                    source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, s.to_string()),
+                }
+            }
+            other => other,
+        })?;
+        Ok(Some(store))
+    }
+
+    fn configure(&mut self) -> Result<()> {
+        let app_id: i64 = self.conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let tables: i64 =
+            self.conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+        if app_id != APPLICATION_ID && !(app_id == 0 && version == 0 && tables == 0) {
+            return Err(Error::CorruptCache {
+                path: self.path.clone(),
+                detail: format!("foreign SQLite database (application_id {app_id:#x}, {tables} schema objects)"),
+            });
+        }
+        // WAL lets readers proceed while one writer publishes; NORMAL sync is still
+        // crash-safe in WAL mode (a power loss may drop the last commit, never corrupt).
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        self.migrate()?;
+        let check: String = self.conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+        if check != "ok" {
+            return Err(Error::CorruptCache { path: self.path.clone(), detail: check });
+        }
+        Ok(())
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let supported = MIGRATIONS.len() as i64;
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > supported {
+            return Err(Error::SchemaTooNew { path: self.path.clone(), found: version, supported });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        }
+        if version == 0 {
+            tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Returns the database file path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Returns the size in bytes of the database and its WAL file.
+    pub fn size_bytes(&self) -> u64 {
+        let wal = self.path.with_extension("db-wal");
+        [&self.path, &wal].iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+    }
+
+    /// Returns the repository row, `None` before the first baseline.
+    pub fn repository(&self) -> Result<Option<RepoRow>> {
+        Ok(self
+            .conn
+            .query_row("SELECT repo_id, root, current_snapshot FROM repository", [], |r| {
+                Ok(RepoRow { repo_id: r.get(0)?, root: r.get(1)?, current: r.get(2)? })
+            })
+            .optional()?)
+    }
+
+    /// Returns the current snapshot, if any.
+    pub fn current_snapshot(&self) -> Result<Option<SnapshotRow>> {
+        match self.repository()?.and_then(|r| r.current) {
+            Some(seq) => self.snapshot(seq),
+            None => Ok(None),
+        }
+    }
+
+    /// Returns a snapshot by sequence.
+    pub fn snapshot(&self, seq: i64) -> Result<Option<SnapshotRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
+                        repository_digest, untracked, recent_commits, caveats, observed_at, created_at
+                 FROM snapshots WHERE seq = ?1",
+                [seq],
+                |r| {
+                    Ok(SnapshotRow {
+                        seq: r.get(0)?,
+                        epoch: r.get(1)?,
+                        parent: r.get(2)?,
+                        kind: r.get(3)?,
+                        branch: r.get(4)?,
+                        head: r.get(5)?,
+                        dirty: r.get(6)?,
+                        status_digest: r.get(7)?,
+                        index_digest: r.get(8)?,
+                        repository_digest: r.get(9)?,
+                        untracked: json_paths(&r.get::<_, String>(10)?),
+                        recent_commits: serde_json::from_str(&r.get::<_, String>(11)?).unwrap_or_default(),
+                        caveats: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
+                        observed_at: r.get(13)?,
+                        created_at: r.get(14)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Returns all retained snapshot sequences, oldest first.
+    pub fn snapshot_seqs(&self) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare("SELECT seq FROM snapshots ORDER BY seq")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns (epoch seq, status, label, reason, created_at) of every epoch.
+    pub fn epochs(&self) -> Result<Vec<(i64, String, Option<String>, Option<String>, String)>> {
+        let mut stmt =
+            self.conn.prepare("SELECT seq, status, label, reason, created_at FROM epochs ORDER BY seq")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns the file states of a snapshot, sorted by path.
+    pub fn files_at(&self, snapshot: &SnapshotRow) -> Result<Vec<FileState>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {FILE_COLUMNS} FROM file_versions
+             WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)
+             ORDER BY path"
+        ))?;
+        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns the digests whose facts are stored with the current analyzer version.
+    pub fn known_digests(&self) -> Result<HashSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
+        let rows = stmt.query_map([ANALYZER_VERSION], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns stored analysis facts for the given digests.
+    pub fn facts(&self, digests: &[&str]) -> Result<HashMap<String, Analysis>> {
+        let mut out = HashMap::new();
+        let mut stmt = self.conn.prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
+        for d in digests {
+            if out.contains_key(*d) {
+                continue;
+            }
+            if let Some(json) = stmt.query_row([d], |r| r.get::<_, String>(0)).optional()? {
+                if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
+                    out.insert((*d).to_owned(), a);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Returns the stored delta items of the delta that produced `snapshot`.
+    pub fn delta_items(&self, snapshot: i64) -> Result<Option<(i64, Vec<DeltaItem>)>> {
+        let Some(delta): Option<i64> = self
+            .conn
+            .query_row("SELECT seq FROM deltas WHERE snapshot = ?1", [snapshot], |r| r.get(0))
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let mut stmt = self.conn.prepare(
+            "SELECT op, entity, before, after FROM delta_items WHERE delta = ?1 ORDER BY ordinal",
+        )?;
+        let rows = stmt.query_map([delta], |r| {
+            Ok(DeltaItem {
+                op: r.get(0)?,
+                entity: r.get(1)?,
+                before: r.get::<_, Option<String>>(2)?.and_then(|s| serde_json::from_str(&s).ok()),
+                after: r.get::<_, Option<String>>(3)?.and_then(|s| serde_json::from_str(&s).ok()),
+            })
+        })?;
+        Ok(Some((delta, rows.collect::<rusqlite::Result<_>>()?)))
+    }
+
+    /// Publishes in one immediate transaction, after checking that the current snapshot is
+    /// still `expected`. Nothing is written when the check fails.
+    pub fn publish(&mut self, repo_id: &str, root: &[u8], p: Publish<'_>) -> Result<Published> {
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = crate::time::now_rfc3339();
+        let current: Option<i64> = tx
+            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
+            .optional()?
+            .flatten();
+        if current != p.expected {
+            return Err(Error::Conflict {
+                detail: format!("expected {:?}, found {:?}", p.expected.map(snap_id), current.map(snap_id)),
+            });
+        }
+        tx.execute(
+            "INSERT INTO repository (singleton, repo_id, root, created_at) VALUES (1, ?1, ?2, ?3)
+             ON CONFLICT(singleton) DO NOTHING",
+            params![repo_id, root, now],
+        )?;
+        let mut epoch: Option<i64> =
+            tx.query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| r.get(0)).optional()?;
+        if let Some((label, reason)) = &p.new_epoch {
+            tx.execute("UPDATE epochs SET status = 'superseded' WHERE status = 'active'", [])?;
+            let seq = next_seq(&tx, "epoch")?;
+            tx.execute(
+                "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
+                params![seq, label, reason, now],
+            )?;
+            epoch = Some(seq);
+        }
+        let epoch = epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
+            )?;
+            for (digest, facts) in p.facts {
+                let json = serde_json::to_string(facts).expect("analysis serializes");
+                stmt.execute(params![digest, ANALYZER_VERSION, json])?;
+            }
+        }
+        let mut snapshot = current;
+        let mut delta_seq = None;
+        if let Some(s) = &p.snapshot {
+            let seq = next_seq(&tx, "snapshot")?;
+            let kind = if p.new_epoch.is_some() { "baseline" } else { "refresh" };
+            tx.execute(
+                "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
+                    index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                params![
+                    seq,
+                    epoch,
+                    current,
+                    kind,
+                    s.branch,
+                    s.head,
+                    s.dirty,
+                    s.status_digest,
+                    s.index_digest,
+                    s.repository_digest,
+                    paths_json(s.untracked),
+                    serde_json::to_string(s.recent_commits).expect("commits serialize"),
+                    serde_json::to_string(s.caveats).expect("caveats serialize"),
+                    s.observed_at,
+                    now
+                ],
+            )?;
+            if p.new_epoch.is_some() {
+                tx.execute("UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2", [seq, epoch])?;
+            } else {
+                let mut close = tx.prepare_cached(
+                    "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
+                )?;
+                for path in s.changed_paths {
+                    close.execute(params![seq, epoch, path])?;
+                }
+            }
+            let mut insert = tx.prepare_cached(&format!(
+                "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+            ))?;
+            for f in s.files.iter().filter(|f| p.new_epoch.is_some() || s.changed_paths.contains(&f.path)) {
+                let st = f.stat;
+                insert.execute(params![
+                    epoch,
+                    seq,
+                    f.path,
+                    f.index_mode,
+                    f.index_oid,
+                    f.worktree_mode,
+                    f.size.map(|v| v as i64),
+                    f.digest,
+                    f.file_type.as_str(),
+                    f.language,
+                    f.is_document,
+                    f.working_state.as_str(),
+                    f.assume_unchanged,
+                    f.skip_worktree,
+                    st.map(|s| s.size as i64),
+                    st.map(|s| s.mtime_ns),
+                    st.map(|s| s.ctime_ns),
+                    st.map(|s| s.ino as i64),
+                ])?;
+            }
+            if p.new_epoch.is_none() {
+                let d = next_seq(&tx, "delta")?;
+                tx.execute(
+                    "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
+                    params![d, seq, current, now],
+                )?;
+                let mut item = tx.prepare_cached(
+                    "INSERT INTO delta_items (delta, ordinal, op, entity, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?;
+                for (i, it) in s.delta.iter().enumerate() {
+                    item.execute(params![
+                        d,
+                        i as i64,
+                        it.op,
+                        it.entity,
+                        it.before.as_ref().map(|v| v.to_string()),
+                        it.after.as_ref().map(|v| v.to_string())
+                    ])?;
+                }
+                delta_seq = Some(d);
+            }
+            tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
+            snapshot = Some(seq);
+        }
+        if !p.stat_updates.is_empty() {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
+                 WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
+            )?;
+            for (path, st) in p.stat_updates {
+                stmt.execute(params![st.size as i64, st.mtime_ns, st.ctime_ns, st.ino as i64, epoch, path])?;
+            }
+        }
+        insert_operation(&tx, &p.operation, &now, Some(epoch), snapshot, p.snapshot.is_some())?;
+        tx.commit()?;
+        let snapshot = snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
+        Ok(Published { epoch, snapshot, delta: delta_seq })
+    }
+
+    /// Records a cue measurement.
+    pub fn record_cue(&self, row: &CueRow) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO cue_metrics (view, recorded_at, max_tokens, output_bytes, estimated_tokens, duration_us, snapshot)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![row.view, row.recorded_at, row.max_tokens, row.output_bytes, row.estimated_tokens, row.duration_us, row.snapshot],
+        )?;
+        Ok(())
+    }
+
+    /// Returns recorded operations, oldest first.
+    pub fn operations(&self) -> Result<Vec<OperationRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT kind, recorded_at, duration_us, scan_duration_us, git_processes, files_scanned,
+                    bytes_scanned, files_analyzed, changed_files, epoch, snapshot, published
+             FROM operations ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(OperationRow {
+                record: OperationRecord {
+                    kind: r.get(0)?,
+                    duration_us: r.get(2)?,
+                    scan_duration_us: r.get(3)?,
+                    git_processes: r.get(4)?,
+                    files_scanned: r.get(5)?,
+                    bytes_scanned: r.get(6)?,
+                    files_analyzed: r.get(7)?,
+                    changed_files: r.get(8)?,
+                },
+                recorded_at: r.get(1)?,
+                epoch: r.get(9)?,
+                snapshot: r.get(10)?,
+                published: r.get(11)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns recorded cue measurements, oldest first.
+    pub fn cue_metrics(&self) -> Result<Vec<CueRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT view, recorded_at, max_tokens, output_bytes, estimated_tokens, duration_us, snapshot
+             FROM cue_metrics ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(CueRow {
+                view: r.get(0)?,
+                recorded_at: r.get(1)?,
+                max_tokens: r.get(2)?,
+                output_bytes: r.get(3)?,
+                estimated_tokens: r.get(4)?,
+                duration_us: r.get(5)?,
+                snapshot: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+/// Formats a snapshot sequence as its public id.
+pub fn snap_id(seq: i64) -> String {
+    crate::model::seq_id("snapshot", seq)
+}
+
+fn insert_operation(
+    tx: &Transaction<'_>,
+    op: &OperationRecord,
+    now: &str,
+    epoch: Option<i64>,
+    snapshot: Option<i64>,
+    published: bool,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO operations (kind, recorded_at, duration_us, scan_duration_us, git_processes,
+            files_scanned, bytes_scanned, files_analyzed, changed_files, epoch, snapshot, published)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            op.kind,
+            now,
+            op.duration_us,
+            op.scan_duration_us,
+            op.git_processes,
+            op.files_scanned,
+            op.bytes_scanned,
+            op.files_analyzed,
+            op.changed_files,
+            epoch,
+            snapshot,
+            published
+        ],
+    )?;
+    Ok(())
+}
+
+fn next_seq(tx: &Transaction<'_>, name: &str) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO sequences (name, value) VALUES (?1, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
+        [name],
+    )?;
+    Ok(tx.query_row("SELECT value FROM sequences WHERE name = ?1", [name], |r| r.get(0))?)
+}
+
+const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
+    is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
+
+fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
+    let bad = |i: usize, what: &str| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, what.to_owned().into())
+    };
+    let file_type: String = r.get(6)?;
+    let working: String = r.get(9)?;
+    let st_size: Option<i64> = r.get(12)?;
+    Ok(FileState {
+        path: r.get(0)?,
+        index_mode: r.get(1)?,
+        index_oid: r.get(2)?,
+        worktree_mode: r.get(3)?,
+        size: r.get::<_, Option<i64>>(4)?.map(|v| v as u64),
+        digest: r.get(5)?,
+        file_type: FileType::parse(&file_type).ok_or_else(|| bad(6, "unknown file type"))?,
+        language: r.get(7)?,
+        is_document: r.get(8)?,
+        working_state: WorkingState::parse(&working).ok_or_else(|| bad(9, "unknown working state"))?,
+        assume_unchanged: r.get(10)?,
+        skip_worktree: r.get(11)?,
+        stat: match st_size {
+            Some(size) => Some(StatKey {
+                size: size as u64,
+                mtime_ns: r.get(13)?,
+                ctime_ns: r.get(14)?,
+                ino: r.get::<_, i64>(15)? as u64,
+            }),
+            None => None,
+        },
+    })
+}
+
+/// Paths are bytes; JSON arrays of numbers would be wasteful, so untracked paths are stored
+/// as hex strings.
+fn paths_json(paths: &[Vec<u8>]) -> String {
+    let hex: Vec<String> = paths.iter().map(|p| crate::git::hex(p)).collect();
+    serde_json::to_string(&hex).expect("strings serialize")
+}
+
+fn json_paths(json: &str) -> Vec<Vec<u8>> {
+    let hex: Vec<String> = serde_json::from_str(json).unwrap_or_default();
+    hex.iter().filter_map(|h| unhex(h)).collect()
+}
+
+fn unhex(h: &str) -> Option<Vec<u8>> {
+    (0..h.len()).step_by(2).map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok()).collect()
+}
+
+/// Creates a directory (and parents) readable only by the user.
+pub fn create_private_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| Error::CacheUnwritable { path: dir.to_owned(), source })?;
+    // Probe writability now: SQLite would otherwise fail later with a vaguer error.
+    let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|source| Error::CacheUnwritable { path: dir.to_owned(), source })?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
