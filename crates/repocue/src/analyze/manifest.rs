@@ -178,7 +178,7 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     f.description = v.get("description").and_then(|n| n.as_str()).map(str::to_owned);
     let runner = if f.kind == "composer" { "composer run" } else { "npm run" };
     if let Some(scripts) = v.get("scripts").and_then(|s| s.as_object()) {
-        // serde_json without preserve_order sorts keys: stable, if not declaration order.
+        // serde_json's preserve_order keeps the scripts in declaration order.
         for name in scripts.keys() {
             let command = match (f.kind.as_str(), name.as_str()) {
                 ("npm", "test" | "start") => format!("npm {name}"),
@@ -370,9 +370,9 @@ mod tests {
             cmds,
             vec![
                 ("npm install", "install"),
+                ("npm test", "test"),
                 ("npm run build", "build"),
-                ("npm run lint", "lint"),
-                ("npm test", "test")
+                ("npm run lint", "lint")
             ]
         );
         assert_eq!(f.members, vec!["packages/*"]);
