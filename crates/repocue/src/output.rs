@@ -141,6 +141,8 @@ pub struct ChangeCounts {
     pub state_changed: u64,
     /// `repository.*` operations.
     pub repository: u64,
+    /// `symbol.*` and `import.*` operations.
+    pub structural: u64,
 }
 
 /// Output of `init`, `refresh` and `rebaseline`.
@@ -327,7 +329,10 @@ impl From<&crate::Error> for ErrorOutput {
 ///
 /// The checked-in copies live in `docs/schema/<stem>.json`; a test fails when they drift.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    use crate::cue::views::{delta::DeltaContent, manifest::ManifestContent, overview::OverviewContent};
+    use crate::cue::views::{
+        delta::DeltaContent, entity::EntityContent, manifest::ManifestContent,
+        overview::OverviewContent, structure::StructureContent,
+    };
     use crate::cue::{CueRequest, Envelope};
     fn schema<T: JsonSchema>() -> serde_json::Value {
         serde_json::to_value(schemars::schema_for!(T)).expect("schema serializes")
@@ -341,6 +346,8 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("cue-manifest", schema::<Envelope<ManifestContent>>()),
         ("cue-overview", schema::<Envelope<OverviewContent>>()),
         ("cue-delta", schema::<Envelope<DeltaContent>>()),
+        ("cue-structure", schema::<Envelope<StructureContent>>()),
+        ("cue-entity", schema::<Envelope<EntityContent>>()),
     ]
 }
 

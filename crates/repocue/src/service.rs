@@ -303,10 +303,13 @@ impl Service {
                     && p.caveats == caveats
                     && old_repo.as_ref() == Some(&new_repo)
             });
-        let (items, changed_paths): (Vec<DeltaItem>, HashSet<Vec<u8>>) = match (&old_repo, full) {
+        let (mut items, changed_paths): (Vec<DeltaItem>, HashSet<Vec<u8>>) = match (&old_repo, full) {
             (Some(old), false) => delta::compute(&prev_files, &files, old, &new_repo),
             _ => (vec![], files.iter().map(|f| f.path.clone()).collect()),
         };
+        if !full && !changed_paths.is_empty() {
+            items.extend(structural_delta(&store, &prev_files, &files, &changed_paths, &facts)?);
+        }
         let recent_commits = match &previous {
             Some(p) if p.head == basis.head => p.recent_commits.clone(),
             _ if basis.head.is_some() => self.git.recent_commits(RECENT_COMMITS)?,
@@ -714,7 +717,8 @@ fn count_changes(items: &[DeltaItem]) -> ChangeCounts {
             delta::FILE_CONTENT_CHANGED => c.content_changed += 1,
             delta::FILE_METADATA_CHANGED => c.metadata_changed += 1,
             delta::FILE_STATE_CHANGED => c.state_changed += 1,
-            _ => c.repository += 1,
+            op if op.starts_with("repository.") => c.repository += 1,
+            _ => c.structural += 1,
         }
     }
     c
@@ -830,4 +834,40 @@ impl Service {
 fn median(mut v: Vec<i64>) -> Option<i64> {
     v.sort_unstable();
     (!v.is_empty()).then(|| v[(v.len() - 1) / 2])
+}
+
+/// Symbol and import operations for the changed paths, from the code facts of their old and
+/// new digests.
+pub(crate) fn structural_delta(
+    store: &Store,
+    old: &[FileState],
+    new: &[FileState],
+    changed: &HashSet<Vec<u8>>,
+    fresh: &[(String, Analysis)],
+) -> Result<Vec<DeltaItem>> {
+    let digest_of = |files: &[FileState], p: &[u8]| {
+        files.binary_search_by(|f| f.path.as_slice().cmp(p)).ok().and_then(|i| files[i].digest.clone())
+    };
+    let mut paths: Vec<&Vec<u8>> = changed.iter().collect();
+    paths.sort();
+    let pairs: Vec<(&Vec<u8>, Option<String>, Option<String>)> =
+        paths.into_iter().map(|p| (p, digest_of(old, p), digest_of(new, p))).collect();
+    let wanted: Vec<&str> = pairs
+        .iter()
+        .flat_map(|(_, a, b)| [a.as_deref(), b.as_deref()])
+        .flatten()
+        .filter(|d| !fresh.iter().any(|(k, _)| k == d))
+        .collect();
+    let stored = store.facts(&wanted)?;
+    let code = |d: &Option<String>| {
+        let d = d.as_deref()?;
+        fresh.iter().find(|(k, _)| k == d).map(|(_, a)| a).or_else(|| stored.get(d))?.code.as_ref()
+    };
+    let changes: Vec<_> = pairs
+        .iter()
+        .filter(|(_, a, b)| a != b)
+        .map(|(p, a, b)| ((*p).clone(), code(a), code(b)))
+        .filter(|(_, a, b)| a.is_some() || b.is_some())
+        .collect();
+    Ok(delta::structural(&changes))
 }

@@ -3,7 +3,7 @@ use repocue::Service;
 
 use crate::CommandError;
 
-/// Print a token-budgeted cue: manifest, overview or delta
+/// Print a token-budgeted cue: manifest, overview, delta, structure or entity
 #[derive(Debug, clap::Args)]
 pub struct CueArgs {
     /// Which projection
@@ -15,6 +15,12 @@ pub struct CueArgs {
     /// For delta: the earlier snapshot (default: the current snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
     pub since: Option<String>,
+    /// For structure: a directory or file prefix
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
+    /// For entity: symbol:<path>:<qualified.name> or file:<path>
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
     pub format: FormatArg,
@@ -28,6 +34,8 @@ pub enum ViewArg {
     Manifest,
     Overview,
     Delta,
+    Structure,
+    Entity,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -41,6 +49,8 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Manifest => View::Manifest,
         ViewArg::Overview => View::Overview,
         ViewArg::Delta => View::Delta,
+        ViewArg::Structure => View::Structure,
+        ViewArg::Entity => View::Entity,
     };
     let format = match args.format {
         FormatArg::Json => Format::Json,
@@ -49,6 +59,8 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
     let request = CueRequest {
         max_tokens: args.max_tokens,
         since: args.since,
+        path: args.path,
+        id: args.id,
         refresh: !args.no_refresh,
         ..CueRequest::new(view)
     };

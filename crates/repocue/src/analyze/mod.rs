@@ -3,13 +3,18 @@
 //! structure. Cues read these facts from the store and never parse files themselves.
 
 pub mod docs;
+pub mod graph;
 pub mod manifest;
 pub mod structure;
 
 use serde::{Deserialize, Serialize};
 
-/// Version of everything this module derives; stored facts of another version are redone.
-pub const ANALYZER_VERSION: &str = concat!("a1+s", "1");
+/// Returns the version of everything this module derives; stored facts of another version
+/// are redone. It includes the structure extractor's version.
+pub fn analyzer_version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| format!("a1+s{}", repocue_structure::EXTRACTOR_VERSION))
+}
 
 /// Facts derived from one file's content.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

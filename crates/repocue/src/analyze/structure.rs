@@ -1,18 +1,111 @@
-//! Code structure facts (symbols, imports, referenced names) via `repocue-structure`.
+//! Code structure facts (symbols, imports, referenced names) via `repocue-structure`, keyed by
+//! content digest like every other analysis.
 
 use serde::{Deserialize, Serialize};
+
+use repocue_structure::{ExtractError, Language, Limits};
 
 /// Structural facts of one source file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CodeFacts {
     /// Parser language name.
     pub language: String,
-    /// Why extraction was skipped or failed, if it was.
+    /// Why extraction was skipped or failed, if it was (`too_large`, `minified`, `generated`,
+    /// `timed_out`, `parse_error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Definitions in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<SymbolFact>,
+    /// Imported modules as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
+    /// Names referenced but not defined in the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<String>,
+}
+
+/// One definition. Field names are short: facts of every source file are stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolFact {
+    /// Qualified name (`Parser.parse`).
+    #[serde(rename = "q")]
+    pub qualified_name: String,
+    /// Kind (`function`, `class`, ...).
+    #[serde(rename = "k")]
+    pub kind: String,
+    /// Declaration without body or comments.
+    #[serde(rename = "s")]
+    pub signature: String,
+    /// First line (1-based).
+    #[serde(rename = "l")]
+    pub start_line: u32,
+    /// Last line (1-based).
+    #[serde(rename = "e")]
+    pub end_line: u32,
+    /// Visibility where the language has it.
+    #[serde(rename = "v", default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<String>,
+}
+
+impl SymbolFact {
+    /// Returns the last segment of the qualified name.
+    pub fn name(&self) -> &str {
+        let q = self.qualified_name.split('#').next().unwrap_or(&self.qualified_name);
+        q.rsplit('.').next().unwrap_or(q)
+    }
+
+    /// Returns the qualified name of the parent, if any.
+    pub fn parent(&self) -> Option<&str> {
+        let q = self.qualified_name.split('#').next().unwrap_or(&self.qualified_name);
+        q.rfind('.').map(|i| &q[..i])
+    }
+}
+
+/// Returns the parser language for a classified language name.
+pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> {
+    match language? {
+        // C headers are classified as C; C++ projects use .h too, but the C grammar parses
+        // their declarations well enough for symbols.
+        "Shell" => Some(Language::Bash),
+        name => Language::from_name(name),
+    }
+    .filter(|_| !path.is_empty())
 }
 
 /// Extracts structure from a source file in a supported language.
-pub fn analyze(_path: &[u8], _language: Option<&str>, _content: &[u8]) -> Option<CodeFacts> {
-    None
+pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<CodeFacts> {
+    let lang = parser_language(path, language)?;
+    let mut facts = CodeFacts { language: lang.name().to_owned(), ..Default::default() };
+    match repocue_structure::extract(lang, content, &Limits::default()) {
+        Ok(f) => {
+            facts.symbols = f
+                .symbols
+                .into_iter()
+                .map(|s| SymbolFact {
+                    qualified_name: s.qualified_name,
+                    kind: s.kind.to_owned(),
+                    signature: s.signature,
+                    start_line: s.start_line,
+                    end_line: s.end_line,
+                    visibility: s.visibility.map(str::to_owned),
+                })
+                .collect();
+            facts.imports = f.imports;
+            facts.references = f.references;
+        }
+        Err(e) => {
+            facts.error = Some(
+                match e {
+                    ExtractError::TooLarge { .. } => "too_large",
+                    ExtractError::Minified => "minified",
+                    ExtractError::Generated => "generated",
+                    ExtractError::TimedOut => "timed_out",
+                    ExtractError::Parse(_) => "parse_error",
+                }
+                .to_owned(),
+            )
+        }
+    }
+    Some(facts)
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use crate::analyze::{Analysis, ANALYZER_VERSION};
+use crate::analyze::{analyzer_version, Analysis};
 use crate::delta::DeltaItem;
 use crate::error::{Error, Result};
 use crate::git::Commit;
@@ -19,7 +19,10 @@ use crate::model::{FileState, FileType, StatKey, WorkingState};
 const APPLICATION_ID: i64 = 0x5243_5545;
 
 /// Numbered migrations; the database's `user_version` is how many have been applied.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_initial.sql"),
+    include_str!("migrations/0002_rank_cache.sql"),
+];
 
 /// How long a writer waits for another one before reporting a busy database.
 const BUSY_TIMEOUT_MS: u64 = 15_000;
@@ -358,7 +361,7 @@ impl Store {
     /// Returns the digests whose facts are stored with the current analyzer version.
     pub fn known_digests(&self) -> Result<HashSet<String>> {
         let mut stmt = self.conn.prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
-        let rows = stmt.query_map([ANALYZER_VERSION], |r| r.get(0))?;
+        let rows = stmt.query_map([analyzer_version()], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -440,7 +443,7 @@ impl Store {
             )?;
             for (digest, facts) in p.facts {
                 let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, ANALYZER_VERSION, json])?;
+                stmt.execute(params![digest, analyzer_version(), json])?;
             }
         }
         let mut snapshot = current;
@@ -544,6 +547,23 @@ impl Store {
         tx.commit()?;
         let snapshot = snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
         Ok(Published { epoch, snapshot, delta: delta_seq })
+    }
+
+    /// Returns the cached ranked-symbols JSON of a snapshot.
+    pub fn rank_cache(&self, snapshot: i64) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT symbols FROM rank_cache WHERE snapshot = ?1", [snapshot], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Stores the ranked-symbols JSON of a snapshot (first writer wins).
+    pub fn put_rank_cache(&self, snapshot: i64, json: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO rank_cache (snapshot, symbols) VALUES (?1, ?2) ON CONFLICT(snapshot) DO NOTHING",
+            params![snapshot, json],
+        )?;
+        Ok(())
     }
 
     /// Records a cue measurement.

@@ -40,7 +40,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         .snapshot(since)?
         .ok_or_else(|| Error::NotFound { kind: "snapshot", id: seq_id("snapshot", since) })?;
     let old_files = state.store.files_at(&from)?;
-    let (mut ops, _) = delta::compute(
+    let (mut ops, changed) = delta::compute(
         &old_files,
         &state.files,
         &RepoFacts { branch: from.branch.as_deref(), head: from.head.as_deref(), dirty: from.dirty, untracked: &from.untracked },
@@ -51,6 +51,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             untracked: &current.untracked,
         },
     );
+    ops.extend(crate::service::structural_delta(&state.store, &old_files, &state.files, &changed, &[])?);
     ops.sort_by_key(|o| delta::rank(&o.op));
     let mut counts = BTreeMap::new();
     for o in &ops {

@@ -61,6 +61,8 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let hints = [
         ("overview", "what the project is, where to start, how to build and test, work-tree state"),
         ("delta", "what changed since a snapshot (--since)"),
+        ("structure", "files and ranked symbols with signatures under a path (--path)"),
+        ("entity", "one symbol or file with relations (--id symbol:<path>:<name>)"),
     ];
     for (i, (view, answers)) in hints.into_iter().enumerate() {
         items.push(Item::new(0, 100 - i as i64, move |c: &mut ManifestContent| {

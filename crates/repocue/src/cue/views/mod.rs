@@ -1,8 +1,10 @@
 //! One module per cue view; this module dispatches requests and builds the shared envelope.
 
 pub mod delta;
+pub mod entity;
 pub mod manifest;
 pub mod overview;
+pub mod structure;
 
 use std::time::Instant;
 
@@ -29,6 +31,8 @@ impl Service {
             View::Manifest => manifest::build(&state, request)?,
             View::Overview => overview::build(&state, request)?,
             View::Delta => delta::build(&state, request)?,
+            View::Structure => structure::build(&state, request)?,
+            View::Entity => entity::build(&state, request)?,
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "view {} is not available in this build",

@@ -35,6 +35,8 @@ pub struct OverviewContent {
     pub commands: Vec<CommandRef>,
     /// Key documents with their titles.
     pub documents: Vec<DocumentRef>,
+    /// The most important symbols (graph-ranked), with signatures.
+    pub symbols: Vec<super::structure::SymbolEntry>,
     /// Recent commit subjects (repository text).
     pub recent_commits: Vec<Commit>,
     /// Paths that differ from HEAD.
@@ -146,7 +148,7 @@ const SECTION_NAMES: [&str; 9] = [
     "documents",
     "recent_commits",
     "working_tree_paths",
-    "totals",
+    "symbols",
 ];
 
 /// Builds the overview cue.
@@ -216,7 +218,12 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         items.push(Item::new(2, rank, move |c: &mut OverviewContent| c.components.push(comp.clone())));
     }
 
-    for (i, e) in entry_points(files, &root_manifests).into_iter().take(20).enumerate() {
+    let entries = entry_points(files, &root_manifests);
+    for (i, s) in top_symbols(state, &entries)?.into_iter().enumerate() {
+        let rank = if i < 5 { 600 - i as i64 } else { 90 - i as i64 };
+        items.push(Item::new(8, rank, move |c: &mut OverviewContent| c.symbols.push(s.clone())));
+    }
+    for (i, e) in entries.into_iter().take(20).enumerate() {
         let rank = if i < 4 { 750 - i as i64 } else { 150 - i as i64 };
         items.push(Item::new(3, rank, move |c: &mut OverviewContent| c.entry_points.push(e.clone())));
     }
@@ -490,4 +497,20 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
             title: f.digest.as_deref().and_then(|d| facts.get(d)).and_then(|a| a.doc.as_ref()?.title.clone()),
         })
         .collect()
+}
+
+/// The most important symbols of the snapshot: cached per snapshot, since ranking reads the
+/// code facts of every source file.
+fn top_symbols(state: &ReadState, entries: &[String]) -> Result<Vec<super::structure::SymbolEntry>> {
+    if let Some(json) = state.store.rank_cache(state.snapshot.seq)? {
+        if let Ok(v) = serde_json::from_str(&json) {
+            return Ok(v);
+        }
+    }
+    let ranked = super::structure::ranked_files(state, b"", entries)?;
+    let top: Vec<_> = super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2).into_iter().take(20).collect();
+    let json = serde_json::to_string(&top).expect("symbols serialize");
+    // A read-only cache or a busy writer only costs the recomputation next time.
+    let _ = state.store.put_rank_cache(state.snapshot.seq, &json);
+    Ok(top)
 }

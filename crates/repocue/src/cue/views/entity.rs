@@ -1,0 +1,117 @@
+//! The `entity` view: one symbol or file with its location and relations.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::error::{Error, Result};
+use crate::paths;
+use crate::service::ReadState;
+
+/// Content of the `entity` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntityContent {
+    /// The entity id asked for.
+    pub id: String,
+    /// `symbol` or `file`.
+    pub entity_type: String,
+    /// The file that holds it.
+    pub path: String,
+    /// Symbol kind, or the file's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Declaration without body or comments (symbols).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// First and last line (symbols).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[u32; 2]>,
+    /// Visibility where the language has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<String>,
+    /// Enclosing symbol id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Symbols defined inside it (for a file: its top-level symbols).
+    pub children: Vec<String>,
+    /// Imports of the defining file.
+    pub imports: Vec<String>,
+    /// Files that reference its name (symbols) or define names it references (files).
+    pub referenced_by: Vec<String>,
+}
+
+/// Builds the entity cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (repo_id, name) = super::identity(state)?;
+    let id = request.id.clone().ok_or_else(|| Error::InvalidArgument("the entity view needs --id (symbol:<path>:<name> or file:<path>)".into()))?;
+    let not_found = || Error::NotFound { kind: "entity", id: id.clone() };
+    let (path, symbol) = if let Some(rest) = id.strip_prefix("symbol:") {
+        // Paths may contain ':'; the qualified name never does, so split at the last one.
+        let i = rest.rfind(':').ok_or_else(not_found)?;
+        (rest[..i].to_owned(), Some(rest[i + 1..].to_owned()))
+    } else if let Some(p) = id.strip_prefix("file:") {
+        (p.to_owned(), None)
+    } else {
+        return Err(Error::InvalidArgument(format!("unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>")));
+    };
+    let file = state.files.iter().find(|f| paths::display(&f.path) == path).ok_or_else(not_found)?;
+    let facts = match file.digest.as_deref() {
+        Some(d) => state.store.facts(&[d])?.remove(d),
+        None => None,
+    };
+    let code = facts.as_ref().and_then(|a| a.code.as_ref());
+    let mut content = EntityContent { id: id.clone(), path: path.clone(), ..Default::default() };
+    let wanted_name: Option<String>;
+    match &symbol {
+        Some(q) => {
+            let s = code.and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q)).ok_or_else(not_found)?;
+            content.entity_type = "symbol".into();
+            content.kind = Some(s.kind.clone());
+            content.signature = Some(s.signature.clone());
+            content.lines = Some([s.start_line, s.end_line]);
+            content.visibility = s.visibility.clone();
+            content.parent = s.parent().map(|p| format!("symbol:{path}:{p}"));
+            wanted_name = Some(s.name().to_owned());
+        }
+        None => {
+            content.entity_type = "file".into();
+            content.kind = file.language.clone();
+            wanted_name = None;
+        }
+    }
+    let env = super::envelope(state, request, &repo_id, &name, content);
+    let mut items: Vec<Item<EntityContent>> = Vec::new();
+    if let Some(c) = code {
+        let children: Vec<String> = c
+            .symbols
+            .iter()
+            .filter(|s| s.parent() == symbol.as_deref())
+            .map(|s| format!("symbol:{path}:{}", s.qualified_name))
+            .collect();
+        for (i, ch) in children.into_iter().enumerate() {
+            items.push(Item::new(0, 3_000 - i as i64, move |e: &mut EntityContent| e.children.push(ch.clone())));
+        }
+        for (i, imp) in c.imports.iter().cloned().enumerate() {
+            items.push(Item::new(1, 2_000 - i as i64, move |e: &mut EntityContent| e.imports.push(imp.clone())));
+        }
+    }
+    if let Some(n) = wanted_name {
+        // Who references this name: every other code file whose facts list it.
+        let others: Vec<&crate::model::FileState> = state.files.iter().filter(|f| f.path != file.path && f.digest.is_some()).collect();
+        let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
+        let all = state.store.facts(&digests)?;
+        let mut refs: Vec<String> = others
+            .iter()
+            .filter(|f| {
+                f.digest.as_deref().and_then(|d| all.get(d)).and_then(|a| a.code.as_ref()).is_some_and(|c| c.references.binary_search(&n).is_ok())
+            })
+            .map(|f| paths::display(&f.path))
+            .collect();
+        refs.sort();
+        for (i, r) in refs.into_iter().enumerate() {
+            items.push(Item::new(2, 1_000 - i as i64, move |e: &mut EntityContent| e.referenced_by.push(r.clone())));
+        }
+    }
+    let sections = vec![Section::new("children", None), Section::new("imports", None), Section::new("referenced_by", None)];
+    fit(env, &sections, items)
+}

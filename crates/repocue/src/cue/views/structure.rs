@@ -1,0 +1,172 @@
+//! The `structure` view: files and ranked symbols with signatures under a path, and the
+//! shared ranking used by `overview` for its most important symbols.
+
+use std::collections::HashMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::graph::{self, Node};
+use crate::analyze::Analysis;
+use crate::cue::{fit, round_up, Cue, CueRequest, Item, More, Section, View};
+use crate::error::Result;
+use crate::model::{FileState, WorkingState};
+use crate::paths;
+use crate::service::ReadState;
+
+/// Most code files ranked in one request; beyond it the graph costs more than it tells.
+const MAX_RANKED_FILES: usize = 20_000;
+
+/// Content of the `structure` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StructureContent {
+    /// The path prefix described (`""` for the whole repository).
+    pub path: String,
+    /// Tracked files under it.
+    pub files_total: u64,
+    /// Files with extracted symbols under it.
+    pub code_files: u64,
+    /// Ranked files.
+    pub files: Vec<FileEntry>,
+    /// Ranked symbols.
+    pub symbols: Vec<SymbolEntry>,
+}
+
+/// A ranked file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FileEntry {
+    /// Path.
+    pub path: String,
+    /// Language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Number of symbols defined.
+    pub symbols: u64,
+}
+
+/// A ranked symbol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolEntry {
+    /// `symbol:<path>:<qualified.name>`.
+    pub id: String,
+    /// Kind.
+    pub kind: String,
+    /// Declaration without body or comments.
+    pub signature: String,
+    /// First line.
+    pub line: u32,
+}
+
+/// A file with its code facts and graph score.
+pub(crate) struct Ranked<'a> {
+    pub file: &'a FileState,
+    pub analysis: Analysis,
+    pub score: f64,
+}
+
+/// Loads code facts of the files under `prefix` and ranks them; highest score first.
+pub(crate) fn ranked_files<'a>(state: &'a ReadState, prefix: &[u8], entry_points: &[String]) -> Result<Vec<Ranked<'a>>> {
+    let files: Vec<&FileState> = state
+        .files
+        .iter()
+        .filter(|f| f.path.starts_with(prefix) && f.digest.is_some() && crate::analyze::structure::parser_language(&f.path, f.language.as_deref()).is_some())
+        .take(MAX_RANKED_FILES)
+        .collect();
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let mut facts: HashMap<String, Analysis> = state.store.facts(&digests)?;
+    let mut out: Vec<Ranked<'a>> = files
+        .into_iter()
+        .filter_map(|f| {
+            let a = facts.get(f.digest.as_deref()?)?.clone();
+            a.code.as_ref().filter(|c| !c.symbols.is_empty())?;
+            Some(Ranked { file: f, analysis: a, score: 0.0 })
+        })
+        .collect();
+    facts.clear();
+    let nodes: Vec<Node<'_>> = out
+        .iter()
+        .map(|r| {
+            let p = paths::display(&r.file.path);
+            let mut boost = 1.0;
+            if entry_points.iter().any(|e| *e == p) {
+                boost += 4.0;
+            }
+            if r.file.working_state != WorkingState::Clean {
+                boost += 2.0;
+            }
+            Node { path: &r.file.path, facts: r.analysis.code.as_ref().expect("filtered"), boost }
+        })
+        .collect();
+    let scores = graph::rank(&nodes);
+    drop(nodes);
+    for (r, s) in out.iter_mut().zip(scores) {
+        r.score = s;
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.path.cmp(&b.file.path)));
+    Ok(out)
+}
+
+/// Returns the symbols of ranked files in rank order: exported and type-like first within a
+/// file, members after their containers.
+pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<SymbolEntry> {
+    let mut out = Vec::new();
+    for r in ranked {
+        let path = paths::display(&r.file.path);
+        let mut syms: Vec<_> = r.analysis.code.as_ref().map(|c| c.symbols.iter().collect()).unwrap_or_else(Vec::new);
+        syms.sort_by_key(|s| {
+            let vis = matches!(s.visibility.as_deref(), Some("public" | "exported")) as u8;
+            let kind = match s.kind.as_str() {
+                "class" | "struct" | "trait" | "interface" | "enum" | "type" => 0,
+                "function" | "impl" | "module" | "macro" => 1,
+                "method" => 2,
+                _ => 3,
+            };
+            (s.parent().is_some(), std::cmp::Reverse(vis), kind, s.start_line)
+        });
+        for s in syms.into_iter().take(per_file) {
+            out.push(SymbolEntry {
+                id: format!("symbol:{path}:{}", s.qualified_name),
+                kind: s.kind.clone(),
+                signature: s.signature.clone(),
+                line: s.start_line,
+            });
+        }
+    }
+    out
+}
+
+/// Builds the structure cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (id, name) = super::identity(state)?;
+    let prefix = request.path.clone().unwrap_or_default();
+    let prefix = prefix.trim_start_matches("./").to_owned();
+    let files_total = state.files.iter().filter(|f| f.path.starts_with(prefix.as_bytes())).count() as u64;
+    let ranked = ranked_files(state, prefix.as_bytes(), &[])?;
+    let content = StructureContent { path: prefix.clone(), files_total, code_files: ranked.len() as u64, ..Default::default() };
+    let env = super::envelope(state, request, &id, &name, content);
+    let mut items: Vec<Item<StructureContent>> = Vec::new();
+    for (i, r) in ranked.iter().take(200).enumerate() {
+        let e = FileEntry {
+            path: paths::display(&r.file.path),
+            language: r.file.language.clone(),
+            symbols: r.analysis.code.as_ref().map_or(0, |c| c.symbols.len() as u64),
+        };
+        let rank = if i < 8 { 10_000 - i as i64 } else { 1_000 - i as i64 };
+        items.push(Item::new(0, rank, move |c: &mut StructureContent| c.files.push(e.clone())));
+    }
+    for (i, s) in ranked_symbols(&ranked, 12).into_iter().take(400).enumerate() {
+        let rank = 5_000 - i as i64;
+        items.push(Item::new(1, rank, move |c: &mut StructureContent| c.symbols.push(s.clone())));
+    }
+    let more = More {
+        view: View::Structure,
+        reason: "a narrower path, or a larger budget".into(),
+        path: Some(prefix),
+        since: None,
+        id: None,
+        query: None,
+        max_tokens: round_up(request.max_tokens * 2).min(crate::cue::MAX_MAX_TOKENS),
+    };
+    let sections = vec![Section::new("files", Some(more.clone())), Section::new("symbols", Some(more))];
+    fit(env, &sections, items)
+}
