@@ -196,7 +196,9 @@ struct Item<'t> {
 fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &[u8]) -> FileFacts {
     let lines = LineIndex::new(source);
 
-    // One candidate per (definition node, name node); the first pattern wins.
+    // One candidate per (definition node, name node); the first pattern wins. Of two
+    // names of one node where one holds the other (`Parser::parse` and `parse`), the
+    // wider wins.
     let mut seen = HashSet::new();
     let mut candidates = Vec::new();
     for (node, name, tag) in captures.definitions {
@@ -211,6 +213,21 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
             }
         }
     }
+    let mut names_by_node: HashMap<usize, Vec<Range<usize>>> = HashMap::new();
+    for (node, _, name, _) in &candidates {
+        names_by_node.entry(node.id()).or_default().push(name.byte_range());
+    }
+    let shadowed: Vec<bool> = candidates
+        .iter()
+        .map(|(node, _, name, _)| {
+            let name = name.byte_range();
+            names_by_node[&node.id()].iter().any(|other| {
+                *other != name && other.start <= name.start && name.end <= other.end
+            })
+        })
+        .collect();
+    let mut shadowed = shadowed.into_iter();
+    candidates.retain(|_| !shadowed.next().unwrap_or(false));
     // Parents before children: by start, then the widest first.
     candidates.sort_by_key(|(node, outer, name, _)| {
         (outer.start_byte(), std::cmp::Reverse(outer.end_byte()), node.id(), name.start_byte())
@@ -312,6 +329,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         .map(|n| lang::node_text(*n, source).into_owned())
         .filter(|name| {
             text::is_identifier(name)
+                && name != "_"
                 && !defined.contains(name.as_str())
                 && !locals.contains(name)
                 && !support.is_builtin(name)
@@ -362,10 +380,33 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
     for i in 0..items.len() {
         items[i].qualified = base_name(items, &items[i]);
     }
-    let defined: HashSet<String> =
-        items.iter().filter(|i| !i.info.prototype).map(|i| i.qualified.clone()).collect();
-    let keep: Vec<bool> =
-        items.iter().map(|i| !(i.info.prototype && defined.contains(&i.qualified))).collect();
+    let mut definitions: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if !item.info.prototype {
+            definitions.entry(item.qualified.as_str()).or_default().push(i);
+        }
+    }
+    let same_overload = |a: Option<usize>, b: Option<usize>| a.is_none() || b.is_none() || a == b;
+    let superseded: Vec<Option<usize>> = items
+        .iter()
+        .map(|item| {
+            let candidates = definitions.get(item.qualified.as_str())?;
+            let found = candidates.iter().find(|&&d| {
+                item.info.prototype && same_overload(items[d].info.overload, item.info.overload)
+            });
+            found.copied()
+        })
+        .collect();
+    let mut keep = vec![true; items.len()];
+    for (i, definition) in superseded.into_iter().enumerate() {
+        if let Some(definition) = definition {
+            keep[i] = false;
+            // An out-of-line C++ definition learns its access from the declaration.
+            if items[definition].info.visibility.is_none() {
+                items[definition].info.visibility = items[i].info.visibility;
+            }
+        }
+    }
     if keep.iter().all(|&k| k) {
         return;
     }

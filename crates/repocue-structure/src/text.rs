@@ -8,8 +8,9 @@ pub(crate) const MAX_SIGNATURE_CHARS: usize = 300;
 /// Builds a signature from `source[range]`, leaving out the `holes` (comments, annotations,
 /// elided bodies; sorted, non-overlapping, inside `range`).
 ///
-/// Whitespace runs collapse to one space; a hole becomes a space only where it separates
-/// two identifier characters, or `{ … }` when `elide` says so. Trailing `{`, `:`, `;`, `,`
+/// Whitespace runs collapse to one space (none just inside `(`/`[` … `)`/`]`); a hole
+/// becomes a space only where it separates two identifier characters, or `{ … }` when
+/// `elide` says so. Trailing `{`, `:`, `;`, `,`
 /// and `=` are trimmed. Returns the signature and the byte offset of its first character
 /// (`None` when the signature is empty).
 pub(crate) fn signature(
@@ -70,7 +71,11 @@ impl Builder {
                 self.pending_separator = false;
             }
             if self.pending_space {
-                self.out.push(' ');
+                // No space just inside brackets: `f(\n  a,\n)` reads `f(a,)`.
+                let prev = self.out.chars().next_back();
+                if !matches!(prev, Some('(' | '[')) && !matches!(c, ')' | ']') {
+                    self.out.push(' ');
+                }
                 self.pending_space = false;
             }
             if self.first.is_none() {
@@ -139,8 +144,8 @@ mod tests {
 
     #[test]
     fn signature_skips_holes_and_collapses() {
-        let src = b"int/*c*/foo(/* a */ int a,\n    int b) {\n}";
-        let holes = [(3..8, false), (12..19, false), (38..41, false)];
+        let src = b"int/*c*/foo(/* a */ int a,\n    int b /* b */) {\n}";
+        let holes = [(3..8, false), (12..19, false), (38..45, false), (47..50, false)];
         let (sig, first) = signature(src, 0..src.len(), &holes);
         assert_eq!(sig, "int foo(int a, int b)");
         assert_eq!(first, Some(0));

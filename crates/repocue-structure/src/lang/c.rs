@@ -41,7 +41,7 @@ impl LanguageSupport for C {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || node.kind() == "comment" || node.kind() == "attribute_specifier"
+        super::is_extra(node) || node.kind() == "comment" || node.kind() == "attribute_specifier"
     }
 }
 
@@ -50,11 +50,16 @@ impl LanguageSupport for C {
 pub(super) fn outer(node: Node<'_>) -> Node<'_> {
     let mut outer = node;
     if node.kind() == "function_declarator" {
-        while let Some(parent) = outer.parent() {
-            outer = parent;
+        let mut current = node;
+        while let Some(parent) = current.parent() {
             if !parent.kind().ends_with("declarator") {
+                // Inside an ERROR or another odd spot, the declarator stands alone.
+                if DECLARATIONS.contains(&parent.kind()) {
+                    outer = parent;
+                }
                 break;
             }
+            current = parent;
         }
     }
     while let Some(parent) = outer.parent() {
@@ -66,12 +71,42 @@ pub(super) fn outer(node: Node<'_>) -> Node<'_> {
     outer
 }
 
+/// Nodes that hold a function declarator as a whole declaration.
+const DECLARATIONS: &[&str] = &[
+    "function_definition",
+    "declaration",
+    "field_declaration",
+    "parameter_declaration",
+    "type_definition",
+];
+
+/// C and C++ keywords, which a misparse around preprocessor conditionals can turn into
+/// "function" names (`else if (x) {` split by `#if`).
+const KEYWORDS: &[&str] = &[
+    "if", "else", "for", "while", "do", "switch", "case", "return", "sizeof", "goto", "break",
+    "continue", "default", "typedef", "struct", "union", "enum", "static", "extern", "const",
+];
+
 /// The names declared by a declaration, field declaration or typedef.
 pub(super) fn names(node: Node<'_>) -> Vec<Node<'_>> {
     let typedef = node.kind() == "type_definition";
     let mut cursor = node.walk();
     let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
-    declarators.into_iter().filter_map(|d| declarator_name(d, typedef)).collect()
+    let mut names: Vec<Node> =
+        declarators.iter().filter_map(|d| declarator_name(*d, typedef)).collect();
+    // `__IO uint32_t CONTROL;`: an unknown qualifier macro makes the parser take the type
+    // for the name and leave the real name in an ERROR node right after it.
+    if let [single] = names.as_mut_slice() {
+        let recovered = single
+            .next_sibling()
+            .filter(|e| e.kind() == "ERROR" && e.named_child_count() == 1)
+            .and_then(|e| e.named_child(0))
+            .filter(|n| matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier"));
+        if let Some(name) = recovered {
+            *single = name;
+        }
+    }
+    names
 }
 
 /// Follows a declarator down to its name. A plain function declarator yields nothing
@@ -127,14 +162,16 @@ pub(super) fn describe<'t>(
             } else {
                 outer
             };
-            if in_function(outer) && declaration.kind() != "function_definition" {
-                return None; // a block-scope prototype
+            let misplaced = matches!(declaration.kind(), "parameter_declaration" | "type_definition");
+            let local = in_function(outer) && declaration.kind() != "function_definition";
+            if misplaced || local || KEYWORDS.contains(&def.name) {
+                return None; // a parameter, a function typedef, a block-scope prototype
             }
             let in_type = parent.is_some_and(|p| matches!(p.kind, "class" | "struct"));
             let mut info = Info::new(if in_type { "method" } else { "function" })
                 .visibility(file_visibility)
                 .body(declaration.child_by_field_name("body"));
-            info.prototype = declaration.kind() != "function_definition";
+            info.prototype = matches!(declaration.kind(), "declaration" | "field_declaration");
             // C++ constructors: leave the member initialiser list out too.
             if let Some(init) = super::child_of_kind(declaration, &["field_initializer_list"]) {
                 info.cut = Some(init.start_byte());

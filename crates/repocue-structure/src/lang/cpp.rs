@@ -49,6 +49,9 @@ impl LanguageSupport for Cpp {
             return Some(info);
         }
         let mut info = c::describe(def, parent, source)?;
+        if node.kind() == "function_declarator" {
+            info.overload = node.child_by_field_name("parameters").map(|p| p.named_child_count());
+        }
         let name_kind = def.name_node.kind();
         if name_kind == "qualified_identifier" {
             // `a::B::parse` -> receiver `a.B`, name `parse`.
@@ -68,7 +71,7 @@ impl LanguageSupport for Cpp {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra()
+        super::is_extra(node)
             || matches!(node.kind(), "comment" | "attribute_declaration" | "attribute_specifier")
     }
 }

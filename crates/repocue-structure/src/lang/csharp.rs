@@ -86,7 +86,7 @@ impl LanguageSupport for CSharp {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || matches!(node.kind(), "comment" | "attribute_list")
+        super::is_extra(node) || matches!(node.kind(), "comment" | "attribute_list")
     }
 }
 

@@ -71,7 +71,7 @@ impl LanguageSupport for Java {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra()
+        super::is_extra(node)
             || matches!(node.kind(), "line_comment" | "block_comment" | "marker_annotation" | "annotation")
     }
 }

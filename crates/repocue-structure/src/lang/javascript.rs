@@ -17,8 +17,9 @@ impl LanguageSupport for JavaScript {
 
     fn tags_query(&self) -> Cow<'static, str> {
         Cow::Owned(format!(
-            "{}\n{}",
+            "{}\n{}\n{}",
             tree_sitter_javascript::TAGS_QUERY,
+            include_str!("../queries/ecma-tags.scm"),
             include_str!("../queries/javascript-tags.scm")
         ))
     }
@@ -45,7 +46,7 @@ impl LanguageSupport for JavaScript {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || matches!(node.kind(), "comment" | "decorator")
+        super::is_extra(node) || matches!(node.kind(), "comment" | "decorator")
     }
 }
 

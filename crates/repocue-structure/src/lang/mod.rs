@@ -65,6 +65,9 @@ pub(crate) struct Info<'t> {
     /// A declaration that a definition of the same qualified name in the file supersedes
     /// (C/C++ prototypes).
     pub prototype: bool,
+    /// Tells overloads apart when matching prototypes to definitions (C++: the number of
+    /// parameters); `None` matches any.
+    pub overload: Option<usize>,
     /// Where the signature stops when there is no single body node (Rust `macro_rules!`).
     pub cut: Option<usize>,
     /// Never a parent of the definitions inside its range (a C `typedef struct {…} t`
@@ -83,6 +86,7 @@ impl<'t> Info<'t> {
             receiver: None,
             scope: None,
             prototype: false,
+            overload: None,
             cut: None,
             leaf: false,
         }
@@ -147,7 +151,7 @@ pub(crate) trait LanguageSupport: Sync {
     /// Whether `node` is left out of signatures (comments by default; annotations,
     /// decorators and the like per language).
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || node.kind().contains("comment")
+        is_extra(node) || node.kind().contains("comment")
     }
 }
 
@@ -223,4 +227,10 @@ pub(crate) fn access_modifier(modifiers: Node<'_>, source: &[u8]) -> Option<&'st
 /// Whether a Go/Python-style name is conventionally private (`_x`, not `__x__`).
 pub(crate) fn underscore_private(name: &str) -> bool {
     name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__") && name.len() > 4)
+}
+
+/// Whether `node` is an "extra" (a comment and the like) rather than part of the syntax.
+/// ERROR nodes can be extras too; they hold real text and are not.
+pub(crate) fn is_extra(node: Node<'_>) -> bool {
+    node.is_extra() && !node.is_error()
 }

@@ -62,9 +62,6 @@ impl LanguageSupport for Php {
             "function_definition" => Info::new("function").body(body),
             "method_declaration" => Info::new("method").visibility(member(node)).body(body),
             "property_declaration" => Info::new("field").visibility(member(node)),
-            "property_promotion_parameter" => {
-                Info::new("field").visibility(member(node).or(Some("public")))
-            }
             "const_element" => Info::new("constant").visibility(member(def.outer)),
             "enum_case" => Info::new("constant").visibility(Some("public")),
             _ => return None,
@@ -102,7 +99,7 @@ impl LanguageSupport for Php {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || matches!(node.kind(), "comment" | "attribute_list")
+        super::is_extra(node) || matches!(node.kind(), "comment" | "attribute_list")
     }
 }
 

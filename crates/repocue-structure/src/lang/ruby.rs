@@ -45,13 +45,10 @@ impl LanguageSupport for Ruby {
             _ => return None,
         };
         if matches!(node.kind(), "method" | "singleton_method" | "class" | "module") {
-            info.body = node.child_by_field_name("body");
-            if info.body.is_none() {
-                // `def run; end`: stop at `end`.
-                let mut cursor = node.walk();
-                let end = node.children(&mut cursor).filter(|c| c.kind() == "end").last();
-                info.cut = end.map(|e| e.start_byte());
-            }
+            // Stop at the body, or at `end` when there is none (`def run; end`).
+            let mut cursor = node.walk();
+            let end = node.children(&mut cursor).filter(|c| c.kind() == "end").last();
+            info.cut = node.child_by_field_name("body").or(end).map(|n| n.start_byte());
         }
         // `class A::B` and `def Foo.bar` name their own scope.
         let name_parent = def.name_node.parent();

@@ -24,11 +24,12 @@ impl LanguageSupport for TypeScript {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
+        let tsx = if self.tsx { include_str!("../queries/tsx-tags.scm") } else { "" };
         Cow::Owned(format!(
-            "{}\n{}\n{}\n{}",
+            "{}\n{}\n{}\n{}\n{tsx}",
             tree_sitter_javascript::TAGS_QUERY,
             tree_sitter_typescript::TAGS_QUERY,
-            include_str!("../queries/javascript-tags.scm"),
+            include_str!("../queries/ecma-tags.scm"),
             include_str!("../queries/typescript-tags.scm")
         ))
     }
@@ -55,7 +56,7 @@ impl LanguageSupport for TypeScript {
     }
 
     fn is_hole(&self, node: Node<'_>) -> bool {
-        node.is_extra() || matches!(node.kind(), "comment" | "decorator")
+        super::is_extra(node) || matches!(node.kind(), "comment" | "decorator")
     }
 }
 

@@ -10,7 +10,7 @@
 
 (enumerator name: (identifier) @name) @definition.constant
 
-(field_declaration_list (field_declaration) @definition.field)
+(field_declaration) @definition.field
 
 (type_definition) @definition.type
 

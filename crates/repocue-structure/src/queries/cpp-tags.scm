@@ -16,3 +16,7 @@
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+
+; Template parameters are not references.
+
+(type_parameter_declaration (type_identifier) @local.definition)

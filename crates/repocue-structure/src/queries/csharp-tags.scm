@@ -29,3 +29,7 @@
 (parameter type: (identifier) @name) @reference.type
 
 (object_creation_expression type: (generic_name (identifier) @name)) @reference.class
+
+; Generic parameters are not references.
+
+(type_parameter name: (identifier) @local.definition)

@@ -20,3 +20,7 @@
   (field_declaration name: (field_identifier) @name) @definition.field)
 
 (method_elem name: (field_identifier) @name) @definition.method
+
+; Generic parameters are not references.
+
+(type_parameter_declaration name: (identifier) @local.definition)

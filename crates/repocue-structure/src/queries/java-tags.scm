@@ -20,3 +20,7 @@
 ; References: type uses.
 
 (type_identifier) @name @reference.type
+
+; Generic parameters are not references.
+
+(type_parameter (type_identifier) @local.definition)

@@ -1,14 +1,10 @@
-; Definitions the shipped tags query lacks: constants, enums and their cases, promoted
-; constructor properties.
+; Definitions the shipped tags query lacks: constants, enums and their cases.
 
 (const_element (name) @name) @definition.constant
 
 (enum_declaration name: (name) @name) @definition.enum
 
 (enum_case name: (name) @name) @definition.constant
-
-(property_promotion_parameter
-  name: (variable_name (name) @name)) @definition.field
 
 ; References: types in signatures and base classes.
 

@@ -27,3 +27,7 @@
 
 (call_expression
   function: (scoped_identifier path: (identifier) @name)) @reference.type
+
+; Generic parameters are not references.
+
+(type_parameter name: (type_identifier) @local.definition)

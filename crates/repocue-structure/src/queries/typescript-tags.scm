@@ -26,3 +26,7 @@
 (implements_clause (type_identifier) @name) @reference.implementation
 
 (generic_type name: (type_identifier) @name) @reference.type
+
+; Generic parameters are not references.
+
+(type_parameter name: (type_identifier) @local.definition)

@@ -1,0 +1,19 @@
+; Definitions that the shipped JavaScript tags query lacks, for JavaScript and TypeScript
+; alike: constructors, private methods and top-level variables.
+
+(method_definition
+  name: (property_identifier) @name
+  (#eq? @name "constructor")) @definition.method
+
+(method_definition name: (private_property_identifier) @name) @definition.method
+
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)])
+
+(program
+  (export_statement
+    declaration: [
+      (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+      (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    ]))
