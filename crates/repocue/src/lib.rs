@@ -18,6 +18,7 @@ pub mod model;
 pub mod output;
 pub mod paths;
 pub mod scan;
+pub mod search;
 pub mod service;
 pub mod store;
 pub mod time;

@@ -331,7 +331,7 @@ impl From<&crate::Error> for ErrorOutput {
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     use crate::cue::views::{
         delta::DeltaContent, entity::EntityContent, manifest::ManifestContent,
-        overview::OverviewContent, structure::StructureContent,
+        overview::OverviewContent, search::SearchContent, structure::StructureContent,
     };
     use crate::cue::{CueRequest, Envelope};
     fn schema<T: JsonSchema>() -> serde_json::Value {
@@ -348,6 +348,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("cue-delta", schema::<Envelope<DeltaContent>>()),
         ("cue-structure", schema::<Envelope<StructureContent>>()),
         ("cue-entity", schema::<Envelope<EntityContent>>()),
+        ("cue-search", schema::<Envelope<SearchContent>>()),
     ]
 }
 

@@ -347,6 +347,14 @@ impl Service {
             changed_paths: &changed_paths,
             delta: &items,
         });
+        // An index that is empty while files exist (a cache from before search existed) is
+        // rebuilt whole.
+        let reindex = !files.is_empty() && store.search_entries()? == 0;
+        let search = if unchanged && !reindex {
+            None
+        } else {
+            Some(search_update(&store, &files, &changed_paths, &facts, full || reindex)?)
+        };
         let published = store.publish(
             &self.repo_id,
             self.root.as_os_str().as_bytes(),
@@ -356,6 +364,7 @@ impl Service {
                 snapshot,
                 stat_updates: &stat_updates,
                 facts: &facts,
+                search,
                 operation,
             },
         )?;
@@ -870,4 +879,32 @@ pub(crate) fn structural_delta(
         .filter(|(_, a, b)| a.is_some() || b.is_some())
         .collect();
     Ok(delta::structural(&changes))
+}
+
+/// Index entries for the changed paths (every path for a new epoch).
+fn search_update(
+    store: &Store,
+    files: &[FileState],
+    changed: &HashSet<Vec<u8>>,
+    fresh: &[(String, Analysis)],
+    full: bool,
+) -> Result<crate::store::SearchUpdate> {
+    let targets: Vec<&FileState> = files.iter().filter(|f| full || changed.contains(&f.path)).collect();
+    let wanted: Vec<&str> = targets
+        .iter()
+        .filter_map(|f| f.digest.as_deref())
+        .filter(|d| fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).is_err())
+        .collect();
+    let stored = store.facts(&wanted)?;
+    let analysis = |d: &str| match fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
+        Ok(i) => Some(&fresh[i].1),
+        Err(_) => stored.get(d),
+    };
+    let mut add = Vec::new();
+    for f in targets.into_iter().filter(|f| f.exists()) {
+        add.extend(crate::search::entries(f, f.digest.as_deref().and_then(analysis)));
+    }
+    let mut remove: Vec<Vec<u8>> = if full { vec![] } else { changed.iter().cloned().collect() };
+    remove.sort();
+    Ok(crate::store::SearchUpdate { reset: full, remove, add })
 }

@@ -3,7 +3,7 @@ use repocue::Service;
 
 use crate::CommandError;
 
-/// Print a token-budgeted cue: manifest, overview, delta, structure or entity
+/// Print a token-budgeted cue: manifest, overview, delta, structure, entity or search
 #[derive(Debug, clap::Args)]
 pub struct CueArgs {
     /// Which projection
@@ -21,6 +21,12 @@ pub struct CueArgs {
     /// For entity: symbol:<path>:<qualified.name> or file:<path>
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
+    /// For search: the query
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
+    /// For search: comma-separated scopes among code, docs, paths
+    #[arg(long, value_name = "SCOPES")]
+    pub scope: Option<String>,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
     pub format: FormatArg,
@@ -36,6 +42,7 @@ pub enum ViewArg {
     Delta,
     Structure,
     Entity,
+    Search,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -51,6 +58,7 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Delta => View::Delta,
         ViewArg::Structure => View::Structure,
         ViewArg::Entity => View::Entity,
+        ViewArg::Search => View::Search,
     };
     let format = match args.format {
         FormatArg::Json => Format::Json,
@@ -61,6 +69,8 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         since: args.since,
         path: args.path,
         id: args.id,
+        query: args.query,
+        scope: args.scope,
         refresh: !args.no_refresh,
         ..CueRequest::new(view)
     };

@@ -5,6 +5,8 @@ mod init;
 mod metrics;
 mod rebaseline;
 mod refresh;
+mod search;
+mod serve;
 mod status;
 
 use std::path::PathBuf;
@@ -43,7 +45,9 @@ enum Command {
     Refresh(refresh::RefreshArgs),
     Rebaseline(rebaseline::RebaselineArgs),
     Cue(cue::CueArgs),
+    Search(search::SearchArgs),
     Metrics(metrics::MetricsArgs),
+    Serve(serve::ServeArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -66,6 +70,10 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     if let Command::Help { command } = &cli.command {
         return (Ok(help_text(command.as_deref())), vec![]);
     }
+    if let Command::Serve(a) = cli.command {
+        // The server opens the repository per request, so each answer sees live state.
+        return (serve::run_serve(opts, a), vec![]);
+    }
     let service = match Service::open(&opts) {
         Ok(s) => s,
         Err(e) => return (Err(e.into()), vec![]),
@@ -76,8 +84,9 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Refresh(a) => refresh::run_refresh(&service, a),
         Command::Rebaseline(a) => rebaseline::run_rebaseline(&service, a),
         Command::Cue(a) => cue::run_cue(&service, a),
+        Command::Search(a) => search::run_search(&service, a),
         Command::Metrics(a) => metrics::run_metrics(&service, a),
-        Command::Help { .. } => unreachable!("handled above"),
+        Command::Help { .. } | Command::Serve(_) => unreachable!("handled above"),
     };
     (result, service.take_notices())
 }

@@ -87,6 +87,12 @@ pub struct CueRequest {
     /// For `search`: the query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// For `search`: comma-separated scopes among `code`, `docs`, `paths` (default all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// For `search`: most hits to consider (default 20, at most 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<u32>,
     /// Bring the cache up to date first (default true).
     #[serde(default = "yes")]
     pub refresh: bool,
@@ -99,7 +105,17 @@ fn yes() -> bool {
 impl CueRequest {
     /// Creates a request for a view with the default budget.
     pub fn new(view: View) -> Self {
-        CueRequest { view, max_tokens: DEFAULT_MAX_TOKENS, since: None, path: None, id: None, query: None, refresh: true }
+        CueRequest {
+            view,
+            max_tokens: DEFAULT_MAX_TOKENS,
+            since: None,
+            path: None,
+            id: None,
+            query: None,
+            scope: None,
+            max_results: None,
+            refresh: true,
+        }
     }
 }
 

@@ -22,6 +22,7 @@ const APPLICATION_ID: i64 = 0x5243_5545;
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_rank_cache.sql"),
+    include_str!("migrations/0003_search.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -91,8 +92,40 @@ pub struct Publish<'a> {
     pub stat_updates: &'a [(Vec<u8>, StatKey)],
     /// Analysis facts of newly seen digests.
     pub facts: &'a [(String, Analysis)],
+    /// Changes to the full-text search index.
+    pub search: Option<SearchUpdate>,
     /// The operation measurement to record.
     pub operation: OperationRecord,
+}
+
+/// How the search index changes with a publish.
+#[derive(Debug, Default)]
+pub struct SearchUpdate {
+    /// Drop every entry first (new epoch).
+    pub reset: bool,
+    /// Paths whose entries are removed.
+    pub remove: Vec<Vec<u8>>,
+    /// Entries to add.
+    pub add: Vec<crate::search::Entry>,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// `path`, `symbol` or `doc`.
+    pub kind: String,
+    /// Entity id.
+    pub entity: String,
+    /// File path bytes.
+    pub path: Vec<u8>,
+    /// Short name.
+    pub name: String,
+    /// Signature, heading or path.
+    pub title: String,
+    /// Line.
+    pub line: Option<u32>,
+    /// bm25 score (lower is better).
+    pub score: f64,
 }
 
 /// A snapshot to publish.
@@ -543,6 +576,9 @@ impl Store {
                 stmt.execute(params![st.size as i64, st.mtime_ns, st.ctime_ns, st.ino as i64, epoch, path])?;
             }
         }
+        if let Some(search) = &p.search {
+            apply_search(&tx, search)?;
+        }
         insert_operation(&tx, &p.operation, &now, Some(epoch), snapshot, p.snapshot.is_some())?;
         tx.commit()?;
         let snapshot = snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
@@ -564,6 +600,41 @@ impl Store {
             params![snapshot, json],
         )?;
         Ok(())
+    }
+
+    /// Runs a full-text query (an FTS5 match expression) restricted to `kinds`.
+    pub fn search(&self, expr: &str, kinds: &[&str], limit: usize) -> Result<Vec<SearchHit>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT e.kind, e.entity, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
+             FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
+             WHERE search_fts MATCH ?1
+             ORDER BY score, e.entity LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![expr, (limit * 4) as i64], |r| {
+            Ok(SearchHit {
+                kind: r.get(0)?,
+                entity: r.get(1)?,
+                path: r.get(2)?,
+                name: r.get(3)?,
+                title: r.get(4)?,
+                line: r.get(5)?,
+                score: r.get(6)?,
+            })
+        })?;
+        let mut hits: Vec<SearchHit> = rows.collect::<rusqlite::Result<_>>()?;
+        // Signatures of fields mention their type's name; a member match is worth less.
+        for h in &mut hits {
+            if h.kind == "symbol" && h.entity.rsplit(':').next().is_some_and(|q| q.contains('.')) {
+                h.score *= 0.5;
+            }
+        }
+        hits.retain(|h| kinds.contains(&h.kind.as_str()));
+        Ok(hits)
+    }
+
+    /// Returns how many entries the search index holds.
+    pub fn search_entries(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT count(*) FROM search_entries", [], |r| r.get::<_, i64>(0))? as u64)
     }
 
     /// Records a cue measurement.
@@ -731,5 +802,33 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     let probe = dir.join(format!(".write-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|source| Error::CacheUnwritable { path: dir.to_owned(), source })?;
     let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
+    if s.reset {
+        tx.execute("DELETE FROM search_fts", [])?;
+        tx.execute("DELETE FROM search_entries", [])?;
+    } else {
+        let mut rows = tx.prepare_cached("SELECT rowid FROM search_entries WHERE path = ?1")?;
+        let mut del_fts = tx.prepare_cached("DELETE FROM search_fts WHERE rowid = ?1")?;
+        let mut del = tx.prepare_cached("DELETE FROM search_entries WHERE rowid = ?1")?;
+        for path in &s.remove {
+            let ids: Vec<i64> = rows.query_map([path], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            for id in ids {
+                del_fts.execute([id])?;
+                del.execute([id])?;
+            }
+        }
+    }
+    let mut entry = tx.prepare_cached(
+        "INSERT INTO search_entries (path, kind, entity, name, title, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut fts = tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
+    for e in &s.add {
+        entry.execute(params![e.path, e.kind, e.entity, e.name, e.title, e.line])?;
+        let id = tx.last_insert_rowid();
+        fts.execute(params![id, e.index_name, e.index_detail])?;
+    }
     Ok(())
 }

@@ -63,6 +63,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         ("delta", "what changed since a snapshot (--since)"),
         ("structure", "files and ranked symbols with signatures under a path (--path)"),
         ("entity", "one symbol or file with relations (--id symbol:<path>:<name>)"),
+        ("search", "ranked hits over paths, symbols and document headings (--query)"),
     ];
     for (i, (view, answers)) in hints.into_iter().enumerate() {
         items.push(Item::new(0, 100 - i as i64, move |c: &mut ManifestContent| {

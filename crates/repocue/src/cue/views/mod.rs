@@ -4,6 +4,7 @@ pub mod delta;
 pub mod entity;
 pub mod manifest;
 pub mod overview;
+pub mod search;
 pub mod structure;
 
 use std::time::Instant;
@@ -33,6 +34,7 @@ impl Service {
             View::Delta => delta::build(&state, request)?,
             View::Structure => structure::build(&state, request)?,
             View::Entity => entity::build(&state, request)?,
+            View::Search => search::build(&state, request)?,
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "view {} is not available in this build",

@@ -1,0 +1,43 @@
+use repocue::cue::{markdown, CueRequest, View};
+use repocue::Service;
+
+use super::cue::FormatArg;
+use crate::CommandError;
+
+/// Search paths, symbols and document headings (bm25-ranked), within a token budget
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// What to look for: words, identifiers or a path fragment
+    pub query: String,
+    /// Comma-separated scopes among code, docs, paths [default: all]
+    #[arg(long, value_name = "SCOPES")]
+    pub scope: Option<String>,
+    /// Most hits to consider
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub max_results: u32,
+    /// Token budget: ceil(output bytes / 4) never exceeds it
+    #[arg(long, default_value_t = repocue::cue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::cue::MAX_MAX_TOKENS))]
+    pub max_tokens: u64,
+    /// Output format
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: FormatArg,
+    /// Search the stored snapshot as it is, with its true freshness
+    #[arg(long)]
+    pub no_refresh: bool,
+}
+
+pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, CommandError> {
+    let request = CueRequest {
+        max_tokens: args.max_tokens,
+        query: Some(args.query),
+        scope: args.scope,
+        max_results: Some(args.max_results),
+        refresh: !args.no_refresh,
+        ..CueRequest::new(View::Search)
+    };
+    let cue = service.cue(&request)?;
+    Ok(match args.format {
+        FormatArg::Json => format!("{}\n", cue.json),
+        FormatArg::Markdown => markdown::render(&cue.value),
+    })
+}

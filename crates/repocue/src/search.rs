@@ -1,0 +1,166 @@
+//! Full-text search entries: what gets indexed for each file (its path, its symbols, its
+//! document headings) and how a user query becomes an FTS5 query.
+
+use crate::analyze::Analysis;
+use crate::model::FileState;
+use crate::paths;
+
+/// One searchable entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The file it belongs to.
+    pub path: Vec<u8>,
+    /// `path`, `symbol` or `doc`.
+    pub kind: &'static str,
+    /// Entity id.
+    pub entity: String,
+    /// Short name (file name, symbol name, heading).
+    pub name: String,
+    /// What a hit shows (path, signature, heading).
+    pub title: String,
+    /// Line, when meaningful.
+    pub line: Option<u32>,
+    /// Indexed text of the `name` column (name plus its identifier parts).
+    pub index_name: String,
+    /// Indexed text of the `detail` column.
+    pub index_detail: String,
+}
+
+/// Most symbols indexed per file (generated tables can hold thousands).
+const MAX_SYMBOLS_PER_FILE: usize = 2_000;
+
+/// Returns the entries of one file.
+pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
+    let path = paths::display(&file.path);
+    let name = paths::display(paths::file_name(&file.path));
+    let mut out = vec![Entry {
+        path: file.path.clone(),
+        kind: "path",
+        entity: format!("file:{path}"),
+        name: name.clone(),
+        title: path.clone(),
+        line: None,
+        index_name: words(&name),
+        index_detail: words(&path),
+    }];
+    let Some(a) = analysis else { return out };
+    if let Some(code) = &a.code {
+        for s in code.symbols.iter().take(MAX_SYMBOLS_PER_FILE) {
+            out.push(Entry {
+                path: file.path.clone(),
+                kind: "symbol",
+                entity: format!("symbol:{path}:{}", s.qualified_name),
+                name: s.name().to_owned(),
+                title: s.signature.clone(),
+                line: Some(s.start_line),
+                index_name: words(s.name()),
+                index_detail: format!("{} {} {}", words(&s.qualified_name), s.kind, words(&s.signature)),
+            });
+        }
+    }
+    if let Some(doc) = &a.doc {
+        for h in &doc.headings {
+            out.push(Entry {
+                path: file.path.clone(),
+                kind: "doc",
+                entity: format!("doc:{path}#{}", h.slug),
+                name: h.text.clone(),
+                title: h.text.clone(),
+                line: Some(h.line),
+                index_name: words(&h.text),
+                index_detail: format!("{} {}", doc.title.as_deref().unwrap_or_default(), words(&path)),
+            });
+        }
+    }
+    out
+}
+
+/// Returns text with every identifier also split into its parts: `parseHTTPConfig_v2` →
+/// `parseHTTPConfig_v2 parse HTTP Config v2`, so both whole names and parts match.
+pub fn words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for token in text.split(|c: char| !c.is_alphanumeric() && c != '_') {
+        if token.is_empty() {
+            continue;
+        }
+        out.push_str(token);
+        out.push(' ');
+        let parts = split_identifier(token);
+        if parts.len() > 1 {
+            for p in parts {
+                out.push_str(p);
+                out.push(' ');
+            }
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+fn split_identifier(id: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let chars: Vec<(usize, char)> = id.char_indices().collect();
+    let mut start = 0;
+    for i in 0..chars.len() {
+        let (pos, c) = chars[i];
+        if c == '_' {
+            if pos > start {
+                parts.push(&id[start..pos]);
+            }
+            start = pos + 1;
+            continue;
+        }
+        if i > 0 && pos > start {
+            let prev = chars[i - 1].1;
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.1.is_lowercase());
+            let boundary = (prev.is_lowercase() && c.is_uppercase())
+                || (prev.is_uppercase() && c.is_uppercase() && next_lower)
+                || (prev.is_alphabetic() && c.is_ascii_digit())
+                || (prev.is_ascii_digit() && c.is_alphabetic());
+            if boundary {
+                parts.push(&id[start..pos]);
+                start = pos;
+            }
+        }
+    }
+    if start < id.len() {
+        parts.push(&id[start..]);
+    }
+    parts
+}
+
+/// Turns a user query into FTS5 match expressions: all terms (prefix-matched) first, any term
+/// as the fallback. Returns `None` when the query has no searchable word.
+pub fn match_expressions(query: &str) -> Option<(String, String)> {
+    let mut terms: Vec<String> = Vec::new();
+    for w in words(query).split(' ').filter(|w| !w.is_empty()) {
+        let w = w.to_lowercase();
+        if !terms.contains(&w) {
+            terms.push(w);
+        }
+    }
+    if terms.is_empty() {
+        return None;
+    }
+    // Quoting makes every term a literal string: no FTS5 syntax can be injected.
+    let quoted: Vec<String> = terms.iter().map(|t| format!("\"{}\"*", t.replace('"', ""))).collect();
+    Some((quoted.join(" AND "), quoted.join(" OR ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_identifiers() {
+        assert_eq!(words("parseHTTPConfig_v2"), "parseHTTPConfig_v2 parse HTTP Config v 2");
+        assert_eq!(words("src/cue/mod.rs"), "src cue mod rs");
+    }
+
+    #[test]
+    fn builds_safe_match_expressions() {
+        let (all, any) = match_expressions("fit \"budget\" OR NOT").unwrap();
+        assert_eq!(all, "\"fit\"* AND \"budget\"* AND \"or\"* AND \"not\"*");
+        assert!(any.contains(" OR "));
+        assert!(match_expressions("  ::: ").is_none());
+    }
+}
