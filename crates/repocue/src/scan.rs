@@ -60,14 +60,19 @@ pub struct Scanned {
 ///
 /// Fails on the first tracked file that exists but cannot be read: publishing a state for it
 /// would be a guess.
-pub fn scan(root: &Path, items: Vec<ScanItem>, known: &HashSet<String>) -> Result<Vec<Scanned>> {
-    let mut out: Vec<Scanned> =
-        items.into_par_iter().map(|item| scan_one(root, item, known)).collect::<Result<_>>()?;
+///
+/// With `analyze` false, content is hashed and classified but not analyzed (no outlines, no
+/// symbols): the pure hashing cost, for benchmarks.
+pub fn scan(root: &Path, items: Vec<ScanItem>, known: &HashSet<String>, analyze: bool) -> Result<Vec<Scanned>> {
+    let mut out: Vec<Scanned> = items
+        .into_par_iter()
+        .map(|item| scan_one(root, item, known, analyze))
+        .collect::<Result<_>>()?;
     out.sort_by(|a, b| a.state.path.cmp(&b.state.path));
     Ok(out)
 }
 
-fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>) -> Result<Scanned> {
+fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool) -> Result<Scanned> {
     let full = paths::join(root, &item.path);
     let mut state = FileState {
         path: item.path,
@@ -141,7 +146,7 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>) -> Result<Scan
     state.is_document = state.file_type == FileType::Text && classify::is_document(&state.path, language);
     let digest = read.digest;
     let analysis = match (&read.whole, state.file_type) {
-        (Some(content), FileType::Text) if !known.contains(&digest) => {
+        (Some(content), FileType::Text) if analyze && !known.contains(&digest) => {
             analyze::analyze(&state.path, language, content)
         }
         _ => None,

@@ -205,7 +205,9 @@ impl Service {
             warnings: vec![],
         };
         if let Some((store, snap)) = current {
-            let files = store.files_at(&snap)?;
+            // Clean, unflagged paths are vouched for by Git's status and index digests; only
+            // the others need a look.
+            let files = store.unsettled_files_at(&snap)?;
             let a = assess(&self.root, &snap, &files, &basis)?;
             out.freshness = a.freshness;
             out.reasons = a.reasons;
@@ -213,7 +215,7 @@ impl Service {
             out.epoch = Some(seq_id("epoch", snap.epoch));
             out.snapshot = Some(seq_id("snapshot", snap.seq));
             out.snapshot_observed_at = Some(snap.observed_at.clone());
-            out.tracked_files = Some(files.len() as u64);
+            out.tracked_files = Some(store.file_count_at(&snap)?);
             out.warnings = a.warnings;
         } else {
             out.reasons.push("no snapshot yet; run `repocue init`".into());
@@ -258,7 +260,10 @@ impl Service {
         let scan_started = Instant::now();
         let plan = plan_scan(&basis, &prev_files, full, &self.root);
         let known = store.known_digests()?;
-        let scanned = scan::scan(&self.root, plan.to_scan, &known)?;
+        // REPOCUE_ANALYSIS=off measures hashing alone (benchmarks); facts are then computed
+        // later, when those files change.
+        let analyze = std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off");
+        let scanned = scan::scan(&self.root, plan.to_scan, &known, analyze)?;
         let scan_us = scan_started.elapsed().as_micros() as i64;
 
         let mut facts: Vec<(String, Analysis)> = Vec::new();
@@ -429,8 +434,7 @@ impl Service {
         let store = store.expect("store exists when a snapshot exists");
         let snap = snapshot.take().expect("checked");
         let basis = self.git.capture_basis()?;
-        let files = store.files_at(&snap)?;
-        let a = assess(&self.root, &snap, &files, &basis)?;
+        let a = assess(&self.root, &snap, &store.unsettled_files_at(&snap)?, &basis)?;
         if a.freshness == Freshness::RefreshNeeded && refresh {
             let out = self.update(&Operation::Refresh)?;
             warnings.push(Warning::new(
@@ -441,6 +445,7 @@ impl Service {
         }
         let mut all = a.warnings.clone();
         all.extend(warnings);
+        let files = store.files_at(&snap)?;
         Ok(ReadState { store, snapshot: snap, files, freshness: a.freshness, warnings: all })
     }
 

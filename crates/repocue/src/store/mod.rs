@@ -391,6 +391,29 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Returns the file states of a snapshot that Git's answer alone cannot vouch for: not
+    /// clean, or flagged assume-unchanged / skip-worktree. Sorted by path.
+    pub fn unsettled_files_at(&self, snapshot: &SnapshotRow) -> Result<Vec<FileState>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {FILE_COLUMNS} FROM file_versions
+             WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)
+               AND (working_state != 'clean' OR assume_unchanged OR skip_worktree)
+             ORDER BY path"
+        ))?;
+        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns how many files a snapshot holds.
+    pub fn file_count_at(&self, snapshot: &SnapshotRow) -> Result<u64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM file_versions
+             WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)",
+            [snapshot.epoch, snapshot.seq],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
     /// Returns the digests whose facts are stored with the current analyzer version.
     pub fn known_digests(&self) -> Result<HashSet<String>> {
         let mut stmt = self.conn.prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
