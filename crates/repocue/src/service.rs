@@ -273,14 +273,14 @@ impl Service {
             bytes += s.bytes_read;
             unstable += s.unstable as u64;
             if let (Some(a), Some(d)) = (s.analysis, &s.state.digest) {
-                if !facts.iter().any(|(k, _)| k == d) {
-                    facts.push((d.clone(), a));
-                }
+                facts.push((d.clone(), a));
             }
             files.push(s.state);
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
+        // Identical content at several paths is analyzed once per digest in the store.
         facts.sort_by(|a, b| a.0.cmp(&b.0));
+        facts.dedup_by(|a, b| a.0 == b.0);
 
         let mut caveats = Vec::new();
         let mut warnings = Vec::new();
@@ -870,12 +870,13 @@ pub(crate) fn structural_delta(
         .iter()
         .flat_map(|(_, a, b)| [a.as_deref(), b.as_deref()])
         .flatten()
-        .filter(|d| !fresh.iter().any(|(k, _)| k == d))
+        .filter(|d| fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).is_err())
         .collect();
     let stored = store.facts(&wanted)?;
     let code = |d: &Option<String>| {
         let d = d.as_deref()?;
-        fresh.iter().find(|(k, _)| k == d).map(|(_, a)| a).or_else(|| stored.get(d))?.code.as_ref()
+        let fresh = fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).ok().map(|i| &fresh[i].1);
+        fresh.or_else(|| stored.get(d))?.code.as_ref()
     };
     let changes: Vec<_> = pairs
         .iter()

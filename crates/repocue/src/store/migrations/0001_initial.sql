@@ -68,8 +68,6 @@ CREATE TABLE file_versions (
     st_ino INTEGER
 );
 CREATE INDEX file_versions_current ON file_versions(epoch, end_seq, path);
-CREATE INDEX file_versions_path ON file_versions(path, start_seq);
-CREATE INDEX file_versions_digest ON file_versions(digest);
 
 CREATE TABLE content_facts (
     digest TEXT PRIMARY KEY,
