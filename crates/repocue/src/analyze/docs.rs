@@ -133,7 +133,8 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     paragraph.clear();
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
     // Badges, images, HTML and link rows are not a description of the project.
-    if alpha < 20 || text.starts_with('<') || text.starts_with('|') || text.starts_with(":") {
+    let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
+    if alpha < 20 || !sentence_like || text.starts_with('<') || text.starts_with('|') || text.starts_with(':') {
         return;
     }
     *purpose = Some(first_sentence(&text));
@@ -171,57 +172,64 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
-/// Removes Markdown inline markup: images, link syntax, emphasis, code ticks, HTML tags.
+/// Removes Markdown inline markup: images (inline and reference style), link syntax,
+/// emphasis, code ticks, HTML tags.
 fn strip_inline(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
         match c {
-            '!' if chars.peek() == Some(&'[') => {
-                // Drop images entirely.
-                skip_bracketed(&mut chars, '[', ']');
-                if chars.peek() == Some(&'(') {
-                    skip_bracketed(&mut chars, '(', ')');
-                }
+            '!' if chars.get(i + 1) == Some(&'[') => {
+                // An image, dropped entirely with its target.
+                let end = matching(&chars, i + 1, '[', ']');
+                i = skip_target(&chars, end + 1);
             }
             '[' => {
-                let mut label = String::new();
-                for c in chars.by_ref() {
-                    if c == ']' {
-                        break;
-                    }
-                    label.push(c);
-                }
-                if chars.peek() == Some(&'(') {
-                    skip_bracketed(&mut chars, '(', ')');
-                }
+                let end = matching(&chars, i, '[', ']');
+                let label: String = chars[i + 1..end.min(chars.len())].iter().collect();
                 out.push_str(&strip_inline(&label));
+                i = skip_target(&chars, end + 1);
             }
             '<' => {
-                for c in chars.by_ref() {
-                    if c == '>' {
-                        break;
-                    }
+                while i < chars.len() && chars[i] != '>' {
+                    i += 1;
                 }
+                i += 1;
             }
-            '*' | '_' | '`' => {}
-            _ => out.push(c),
+            '*' | '_' | '`' => i += 1,
+            _ => {
+                out.push(c);
+                i += 1;
+            }
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn skip_bracketed(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, open: char, close: char) {
+/// Returns the index of the bracket closing the one at `open_at` (or the end of input).
+fn matching(chars: &[char], open_at: usize, open: char, close: char) -> usize {
     let mut depth = 0;
-    for c in chars.by_ref() {
+    for (j, &c) in chars.iter().enumerate().skip(open_at) {
         if c == open {
             depth += 1;
         } else if c == close {
             depth -= 1;
-            if depth <= 0 {
-                break;
+            if depth == 0 {
+                return j;
             }
         }
+    }
+    chars.len()
+}
+
+/// Skips a link target `(url)` or reference `[ref]` starting at `at`, if there is one.
+fn skip_target(chars: &[char], at: usize) -> usize {
+    match chars.get(at) {
+        Some('(') => matching(chars, at, '(', ')') + 1,
+        Some('[') => matching(chars, at, '[', ']') + 1,
+        _ => at,
     }
 }
 
@@ -268,6 +276,16 @@ mod tests {
         assert_eq!(h, vec![(1, "RepoCue", 1), (2, "Quick start", 7), (2, "Setup", 11)]);
         assert_eq!(f.links, vec!["https://x/badge.svg", "https://x", "docs/cues.md"]);
         assert_eq!(f.headings[1].slug, "quick-start");
+    }
+
+    #[test]
+    fn skips_reference_style_badges() {
+        let md = "# tldr\n\n[![Build][ci-image]][ci-url]\n[![Chat][chat-image]][chat-url]\n\nA collection of community-maintained help pages for command-line tools.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("A collection of community-maintained help pages for command-line tools.")
+        );
     }
 
     #[test]
