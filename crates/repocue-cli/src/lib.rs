@@ -23,7 +23,9 @@ pub struct CommandError {
 
 impl From<repocue::Error> for CommandError {
     fn from(e: repocue::Error) -> Self {
-        CommandError { output: (&e).into() }
+        CommandError {
+            output: (&e).into(),
+        }
     }
 }
 

@@ -94,28 +94,41 @@ fn shebang(head: &[u8]) -> Option<&'static str> {
     if prog == "env" {
         prog = words.find(|w| !w.starts_with('-'))?;
     }
-    Some(match prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
-        "python" => "Python",
-        "node" | "nodejs" | "deno" => "JavaScript",
-        "bash" | "sh" | "zsh" | "dash" | "ksh" => "Shell",
-        "ruby" => "Ruby",
-        "php" => "PHP",
-        "perl" => "Perl",
-        _ => return None,
-    })
+    Some(
+        match prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
+            "python" => "Python",
+            "node" | "nodejs" | "deno" => "JavaScript",
+            "bash" | "sh" | "zsh" | "dash" | "ksh" => "Shell",
+            "ruby" => "Ruby",
+            "php" => "PHP",
+            "perl" => "Perl",
+            _ => return None,
+        },
+    )
 }
 
 /// Tells whether a path is a document: Markdown, reStructuredText, AsciiDoc or plain text, or
 /// a conventional extension-less document name (README, CONTRIBUTING, ...).
 pub fn is_document(path: &[u8], language: Option<&str>) -> bool {
-    if matches!(language, Some("Markdown" | "reStructuredText" | "AsciiDoc" | "Text")) {
+    if matches!(
+        language,
+        Some("Markdown" | "reStructuredText" | "AsciiDoc" | "Text")
+    ) {
         return !paths::file_name(path).eq_ignore_ascii_case(b"CMakeLists.txt");
     }
     let name = String::from_utf8_lossy(paths::file_name(path)).to_ascii_uppercase();
     paths::extension(path).is_none()
-        && ["README", "CONTRIBUTING", "CHANGELOG", "CHANGES", "HACKING", "INSTALL", "NEWS"]
-            .iter()
-            .any(|d| name == *d)
+        && [
+            "README",
+            "CONTRIBUTING",
+            "CHANGELOG",
+            "CHANGES",
+            "HACKING",
+            "INSTALL",
+            "NEWS",
+        ]
+        .iter()
+        .any(|d| name == *d)
 }
 
 #[cfg(test)]
@@ -126,7 +139,10 @@ mod tests {
     fn detects_by_name_extension_and_shebang() {
         assert_eq!(language(b"src/main.rs", b""), Some("Rust"));
         assert_eq!(language(b"Makefile", b""), Some("Makefile"));
-        assert_eq!(language(b"bin/tool", b"#!/usr/bin/env python3\n"), Some("Python"));
+        assert_eq!(
+            language(b"bin/tool", b"#!/usr/bin/env python3\n"),
+            Some("Python")
+        );
         assert_eq!(language(b"bin/run", b"#!/bin/bash -e\n"), Some("Shell"));
         assert_eq!(language(b"data.bin", b"\0\0"), None);
     }

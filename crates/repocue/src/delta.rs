@@ -96,16 +96,34 @@ fn repository_ops(a: &RepoFacts<'_>, b: &RepoFacts<'_>) -> Vec<DeltaItem> {
         after: Some(after),
     };
     if a.branch != b.branch {
-        items.push(item(BRANCH_CHANGED, json!({"branch": a.branch}), json!({"branch": b.branch})));
+        items.push(item(
+            BRANCH_CHANGED,
+            json!({"branch": a.branch}),
+            json!({"branch": b.branch}),
+        ));
     }
     if a.head != b.head {
-        items.push(item(HEAD_CHANGED, json!({"head": a.head}), json!({"head": b.head})));
+        items.push(item(
+            HEAD_CHANGED,
+            json!({"head": a.head}),
+            json!({"head": b.head}),
+        ));
     }
     if a.dirty != b.dirty || a.untracked != b.untracked {
         let old: HashSet<&Vec<u8>> = a.untracked.iter().collect();
         let new: HashSet<&Vec<u8>> = b.untracked.iter().collect();
-        let added: Vec<String> = b.untracked.iter().filter(|p| !old.contains(p)).map(|p| paths::display(p)).collect();
-        let removed: Vec<String> = a.untracked.iter().filter(|p| !new.contains(p)).map(|p| paths::display(p)).collect();
+        let added: Vec<String> = b
+            .untracked
+            .iter()
+            .filter(|p| !old.contains(p))
+            .map(|p| paths::display(p))
+            .collect();
+        let removed: Vec<String> = a
+            .untracked
+            .iter()
+            .filter(|p| !new.contains(p))
+            .map(|p| paths::display(p))
+            .collect();
         let mut before = json!({"dirty": a.dirty, "untracked_count": a.untracked.len()});
         let mut after = json!({"dirty": b.dirty, "untracked_count": b.untracked.len()});
         if !removed.is_empty() {
@@ -142,7 +160,12 @@ fn file_op(old: Option<&FileState>, new: Option<&FileState>) -> Option<DeltaItem
         }
     };
     let entity = new.or(old).map(FileState::entity_id).unwrap_or_default();
-    Some(DeltaItem { op: op.into(), entity, before, after })
+    Some(DeltaItem {
+        op: op.into(),
+        entity,
+        before,
+        after,
+    })
 }
 
 fn summary(f: &FileState) -> Value {
@@ -173,15 +196,39 @@ fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
     };
     put("digest", json!(o.digest), json!(n.digest));
     put("size", json!(o.size), json!(n.size));
-    put("type", json!(o.file_type.as_str()), json!(n.file_type.as_str()));
-    put("working_state", json!(o.working_state.as_str()), json!(n.working_state.as_str()));
+    put(
+        "type",
+        json!(o.file_type.as_str()),
+        json!(n.file_type.as_str()),
+    );
+    put(
+        "working_state",
+        json!(o.working_state.as_str()),
+        json!(n.working_state.as_str()),
+    );
     put("index_oid", json!(o.index_oid), json!(n.index_oid));
-    put("index_mode", json!(mode_str(o.index_mode)), json!(mode_str(n.index_mode)));
-    put("worktree_mode", json!(o.worktree_mode.map(mode_str)), json!(n.worktree_mode.map(mode_str)));
+    put(
+        "index_mode",
+        json!(mode_str(o.index_mode)),
+        json!(mode_str(n.index_mode)),
+    );
+    put(
+        "worktree_mode",
+        json!(o.worktree_mode.map(mode_str)),
+        json!(n.worktree_mode.map(mode_str)),
+    );
     put("language", json!(o.language), json!(n.language));
     put("document", json!(o.is_document), json!(n.is_document));
-    put("assume_unchanged", json!(o.assume_unchanged), json!(n.assume_unchanged));
-    put("skip_worktree", json!(o.skip_worktree), json!(n.skip_worktree));
+    put(
+        "assume_unchanged",
+        json!(o.assume_unchanged),
+        json!(n.assume_unchanged),
+    );
+    put(
+        "skip_worktree",
+        json!(o.skip_worktree),
+        json!(n.skip_worktree),
+    );
     (Value::Object(b), Value::Object(a))
 }
 
@@ -198,6 +245,131 @@ pub fn rank(op: &str) -> u8 {
         _ if op.starts_with("symbol.") => 2,
         _ => 6,
     }
+}
+
+/// A symbol was added.
+pub const SYMBOL_ADDED: &str = "symbol.added";
+/// A symbol was removed.
+pub const SYMBOL_REMOVED: &str = "symbol.removed";
+/// A symbol's declaration changed.
+pub const SYMBOL_SIGNATURE_CHANGED: &str = "symbol.signature_changed";
+/// A symbol left one file and appeared, with the same declaration, in another.
+pub const SYMBOL_MOVED: &str = "symbol.moved";
+/// A file gained an import.
+pub const IMPORT_ADDED: &str = "import.added";
+/// A file lost an import.
+pub const IMPORT_REMOVED: &str = "import.removed";
+
+/// Computes symbol and import operations for changed files, given each side's code facts
+/// (`None` when the file is absent or has no code facts on that side). Files are visited in
+/// the order given; the result is deterministic.
+pub fn structural(
+    changes: &[(
+        Vec<u8>,
+        Option<&crate::analyze::structure::CodeFacts>,
+        Option<&crate::analyze::structure::CodeFacts>,
+    )],
+) -> Vec<DeltaItem> {
+    use crate::analyze::structure::SymbolFact;
+    let mut added: Vec<(String, &SymbolFact)> = Vec::new();
+    let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
+    let mut items = Vec::new();
+    let sym = |path: &str, s: &SymbolFact| format!("symbol:{path}:{}", s.qualified_name);
+    let desc = |path: &str, s: &SymbolFact| json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line});
+    for (path, old, new) in changes {
+        let path = paths::display(path);
+        let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
+        let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
+        let by_name: BTreeMap<&str, &SymbolFact> = olds
+            .iter()
+            .map(|s| (s.qualified_name.as_str(), s))
+            .collect();
+        let new_names: HashSet<&str> = news.iter().map(|s| s.qualified_name.as_str()).collect();
+        for s in news {
+            match by_name.get(s.qualified_name.as_str()) {
+                None => added.push((path.clone(), s)),
+                Some(o) if o.signature != s.signature || o.kind != s.kind => {
+                    items.push(DeltaItem {
+                        op: SYMBOL_SIGNATURE_CHANGED.into(),
+                        entity: sym(&path, s),
+                        before: Some(
+                            json!({"kind": o.kind, "signature": o.signature, "line": o.start_line}),
+                        ),
+                        after: Some(
+                            json!({"kind": s.kind, "signature": s.signature, "line": s.start_line}),
+                        ),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        for o in olds
+            .iter()
+            .filter(|o| !new_names.contains(o.qualified_name.as_str()))
+        {
+            removed.push((path.clone(), o));
+        }
+        let oi: HashSet<&String> = old.map(|f| f.imports.iter().collect()).unwrap_or_default();
+        let ni: HashSet<&String> = new.map(|f| f.imports.iter().collect()).unwrap_or_default();
+        for (op, list, other) in [(IMPORT_ADDED, new, &oi), (IMPORT_REMOVED, old, &ni)] {
+            for imp in list.map(|f| f.imports.as_slice()).unwrap_or_default() {
+                if !other.contains(imp) {
+                    let v = Some(json!({"import": imp}));
+                    let (before, after) = if op == IMPORT_ADDED {
+                        (None, v)
+                    } else {
+                        (v, None)
+                    };
+                    items.push(DeltaItem {
+                        op: op.into(),
+                        entity: format!("file:{path}"),
+                        before,
+                        after,
+                    });
+                }
+            }
+        }
+    }
+    // A removal and an addition of the same declaration in different files is a move.
+    let mut moved_from: HashSet<usize> = HashSet::new();
+    for (apath, a) in &added {
+        let hit = removed.iter().enumerate().find(|(i, (rpath, r))| {
+            !moved_from.contains(i)
+                && rpath != apath
+                && r.name() == a.name()
+                && r.kind == a.kind
+                && r.signature == a.signature
+        });
+        match hit {
+            Some((i, (rpath, r))) => {
+                moved_from.insert(i);
+                items.push(DeltaItem {
+                    op: SYMBOL_MOVED.into(),
+                    entity: sym(apath, a),
+                    before: Some(json!({"id": sym(rpath, r), "path": rpath, "line": r.start_line})),
+                    after: Some(json!({"path": apath, "line": a.start_line})),
+                });
+            }
+            None => items.push(DeltaItem {
+                op: SYMBOL_ADDED.into(),
+                entity: sym(apath, a),
+                before: None,
+                after: Some(desc(apath, a)),
+            }),
+        }
+    }
+    for (i, (rpath, r)) in removed.iter().enumerate() {
+        if !moved_from.contains(&i) {
+            items.push(DeltaItem {
+                op: SYMBOL_REMOVED.into(),
+                entity: sym(rpath, r),
+                before: Some(desc(rpath, r)),
+                after: None,
+            });
+        }
+    }
+    items.sort_by(|a, b| (rank(&a.op), &a.entity, &a.op).cmp(&(rank(&b.op), &b.entity, &b.op)));
+    items
 }
 
 #[cfg(test)]
@@ -224,7 +396,12 @@ mod tests {
     }
 
     fn repo() -> RepoFacts<'static> {
-        RepoFacts { branch: Some("main"), head: Some("c1"), dirty: false, untracked: &[] }
+        RepoFacts {
+            branch: Some("main"),
+            head: Some("c1"),
+            dirty: false,
+            untracked: &[],
+        }
     }
 
     #[test]
@@ -236,7 +413,10 @@ mod tests {
         missing.file_type = FileType::Missing;
         let new = vec![changed, missing, file("d", "4")];
         let (items, paths) = compute(&old, &new, &repo(), &repo());
-        let ops: Vec<(&str, &str)> = items.iter().map(|i| (i.op.as_str(), i.entity.as_str())).collect();
+        let ops: Vec<(&str, &str)> = items
+            .iter()
+            .map(|i| (i.op.as_str(), i.entity.as_str()))
+            .collect();
         assert_eq!(
             ops,
             vec![
@@ -257,90 +437,4 @@ mod tests {
         let (items, _) = compute(&[file("a", "1")], &[a], &repo(), &repo());
         assert!(items.is_empty());
     }
-}
-
-/// A symbol was added.
-pub const SYMBOL_ADDED: &str = "symbol.added";
-/// A symbol was removed.
-pub const SYMBOL_REMOVED: &str = "symbol.removed";
-/// A symbol's declaration changed.
-pub const SYMBOL_SIGNATURE_CHANGED: &str = "symbol.signature_changed";
-/// A symbol left one file and appeared, with the same declaration, in another.
-pub const SYMBOL_MOVED: &str = "symbol.moved";
-/// A file gained an import.
-pub const IMPORT_ADDED: &str = "import.added";
-/// A file lost an import.
-pub const IMPORT_REMOVED: &str = "import.removed";
-
-/// Computes symbol and import operations for changed files, given each side's code facts
-/// (`None` when the file is absent or has no code facts on that side). Files are visited in
-/// the order given; the result is deterministic.
-pub fn structural(
-    changes: &[(Vec<u8>, Option<&crate::analyze::structure::CodeFacts>, Option<&crate::analyze::structure::CodeFacts>)],
-) -> Vec<DeltaItem> {
-    use crate::analyze::structure::SymbolFact;
-    let mut added: Vec<(String, &SymbolFact)> = Vec::new();
-    let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
-    let mut items = Vec::new();
-    let sym = |path: &str, s: &SymbolFact| format!("symbol:{path}:{}", s.qualified_name);
-    let desc = |path: &str, s: &SymbolFact| json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line});
-    for (path, old, new) in changes {
-        let path = paths::display(path);
-        let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
-        let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
-        let by_name: BTreeMap<&str, &SymbolFact> = olds.iter().map(|s| (s.qualified_name.as_str(), s)).collect();
-        let new_names: HashSet<&str> = news.iter().map(|s| s.qualified_name.as_str()).collect();
-        for s in news {
-            match by_name.get(s.qualified_name.as_str()) {
-                None => added.push((path.clone(), s)),
-                Some(o) if o.signature != s.signature || o.kind != s.kind => items.push(DeltaItem {
-                    op: SYMBOL_SIGNATURE_CHANGED.into(),
-                    entity: sym(&path, s),
-                    before: Some(json!({"kind": o.kind, "signature": o.signature, "line": o.start_line})),
-                    after: Some(json!({"kind": s.kind, "signature": s.signature, "line": s.start_line})),
-                }),
-                Some(_) => {}
-            }
-        }
-        for o in olds.iter().filter(|o| !new_names.contains(o.qualified_name.as_str())) {
-            removed.push((path.clone(), o));
-        }
-        let oi: HashSet<&String> = old.map(|f| f.imports.iter().collect()).unwrap_or_default();
-        let ni: HashSet<&String> = new.map(|f| f.imports.iter().collect()).unwrap_or_default();
-        for (op, list, other) in [(IMPORT_ADDED, new, &oi), (IMPORT_REMOVED, old, &ni)] {
-            for imp in list.map(|f| f.imports.as_slice()).unwrap_or_default() {
-                if !other.contains(imp) {
-                    let v = Some(json!({"import": imp}));
-                    let (before, after) = if op == IMPORT_ADDED { (None, v) } else { (v, None) };
-                    items.push(DeltaItem { op: op.into(), entity: format!("file:{path}"), before, after });
-                }
-            }
-        }
-    }
-    // A removal and an addition of the same declaration in different files is a move.
-    let mut moved_from: HashSet<usize> = HashSet::new();
-    for (apath, a) in &added {
-        let hit = removed.iter().enumerate().find(|(i, (rpath, r))| {
-            !moved_from.contains(i) && rpath != apath && r.name() == a.name() && r.kind == a.kind && r.signature == a.signature
-        });
-        match hit {
-            Some((i, (rpath, r))) => {
-                moved_from.insert(i);
-                items.push(DeltaItem {
-                    op: SYMBOL_MOVED.into(),
-                    entity: sym(apath, a),
-                    before: Some(json!({"id": sym(rpath, r), "path": rpath, "line": r.start_line})),
-                    after: Some(json!({"path": apath, "line": a.start_line})),
-                });
-            }
-            None => items.push(DeltaItem { op: SYMBOL_ADDED.into(), entity: sym(apath, a), before: None, after: Some(desc(apath, a)) }),
-        }
-    }
-    for (i, (rpath, r)) in removed.iter().enumerate() {
-        if !moved_from.contains(&i) {
-            items.push(DeltaItem { op: SYMBOL_REMOVED.into(), entity: sym(rpath, r), before: Some(desc(rpath, r)), after: None });
-        }
-    }
-    items.sort_by(|a, b| (rank(&a.op), &a.entity, &a.op).cmp(&(rank(&b.op), &b.entity, &b.op)));
-    items
 }

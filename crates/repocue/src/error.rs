@@ -65,7 +65,9 @@ pub enum Error {
         detail: String,
     },
     /// The database was written by a newer RepoCue.
-    #[error("state database {path} has schema version {found}, newer than this RepoCue ({supported})")]
+    #[error(
+        "state database {path} has schema version {found}, newer than this RepoCue ({supported})"
+    )]
     SchemaTooNew {
         /// The database file.
         path: PathBuf,

@@ -79,7 +79,9 @@ impl Basis {
 }
 
 /// One commit of the recent history shown in overviews.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Commit {
     /// Abbreviated commit id (12 hex digits).
     pub id: String,
@@ -92,7 +94,10 @@ pub struct Commit {
 impl Git {
     /// Creates a runner for the work tree at `root` (already resolved).
     pub fn new(root: PathBuf) -> Self {
-        Git { root, processes: Cell::new(0) }
+        Git {
+            root,
+            processes: Cell::new(0),
+        }
     }
 
     /// Returns the work-tree root.
@@ -114,7 +119,10 @@ impl Git {
     pub fn run(&self, args: &[&str]) -> Result<Vec<u8>> {
         let (ok, stdout, stderr) = self.run_raw(args)?;
         if !ok {
-            return Err(Error::Git { args: args.join(" "), detail: stderr });
+            return Err(Error::Git {
+                args: args.join(" "),
+                detail: stderr,
+            });
         }
         Ok(stdout)
     }
@@ -124,7 +132,10 @@ impl Git {
         let out = command(&self.root)
             .args(args)
             .output()
-            .map_err(|e| Error::Git { args: args.join(" "), detail: e.to_string() })?;
+            .map_err(|e| Error::Git {
+                args: args.join(" "),
+                detail: e.to_string(),
+            })?;
         let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
         Ok((out.status.success(), out.stdout, stderr))
     }
@@ -158,8 +169,10 @@ impl Git {
         }
         let ls_args = ["ls-files", "-z", "--stage", "-v"];
         let listing = self.run(&ls_args)?;
-        basis.index = parse_ls_files(&listing)
-            .map_err(|detail| Error::GitParse { args: ls_args.join(" "), detail })?;
+        basis.index = parse_ls_files(&listing).map_err(|detail| Error::GitParse {
+            args: ls_args.join(" "),
+            detail,
+        })?;
         basis.index_digest = hex_sha256(&listing);
         basis.observed_at = observed_at;
         Ok(basis)
@@ -168,7 +181,13 @@ impl Git {
     /// Returns the most recent commits reachable from HEAD (at most `n`).
     pub fn recent_commits(&self, n: usize) -> Result<Vec<Commit>> {
         let count = format!("-n{n}");
-        let out = self.run(&["log", &count, "-z", "--no-show-signature", "--format=%h%x1f%cI%x1f%s"])?;
+        let out = self.run(&[
+            "log",
+            &count,
+            "-z",
+            "--no-show-signature",
+            "--format=%h%x1f%cI%x1f%s",
+        ])?;
         let mut commits = Vec::new();
         for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
             let text = String::from_utf8_lossy(rec);
@@ -177,7 +196,11 @@ impl Git {
             else {
                 continue;
             };
-            commits.push(Commit { id: id.into(), date: date.into(), subject: subject.into() });
+            commits.push(Commit {
+                id: id.into(),
+                date: date.into(),
+                subject: subject.into(),
+            });
         }
         Ok(commits)
     }
@@ -203,13 +226,22 @@ fn command(dir: &Path) -> Command {
 
 /// Resolves the work-tree root that contains `start`, with one `git rev-parse` process.
 pub fn discover(start: &Path) -> Result<PathBuf> {
-    let meta = std::fs::metadata(start)
-        .map_err(|source| Error::BadPath { path: start.to_owned(), source })?;
-    let dir = if meta.is_dir() { start.to_owned() } else { start.parent().unwrap_or(start).to_owned() };
+    let meta = std::fs::metadata(start).map_err(|source| Error::BadPath {
+        path: start.to_owned(),
+        source,
+    })?;
+    let dir = if meta.is_dir() {
+        start.to_owned()
+    } else {
+        start.parent().unwrap_or(start).to_owned()
+    };
     let out = command(&dir)
         .args(["rev-parse", "--show-toplevel"])
         .output()
-        .map_err(|e| Error::Git { args: "rev-parse --show-toplevel".into(), detail: e.to_string() })?;
+        .map_err(|e| Error::Git {
+            args: "rev-parse --show-toplevel".into(),
+            detail: e.to_string(),
+        })?;
     if !out.status.success() {
         return Err(Error::NotARepository {
             path: start.to_owned(),
@@ -226,7 +258,8 @@ pub fn discover(start: &Path) -> Result<PathBuf> {
     }
     use std::os::unix::ffi::OsStrExt;
     let root = PathBuf::from(std::ffi::OsStr::from_bytes(raw));
-    root.canonicalize().map_err(|source| Error::BadPath { path: root, source })
+    root.canonicalize()
+        .map_err(|source| Error::BadPath { path: root, source })
 }
 
 fn trim_newline(b: &[u8]) -> &[u8] {
@@ -326,10 +359,14 @@ pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
 pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String> {
     let mut entries = Vec::new();
     for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
-        let tab = rec.iter().position(|&b| b == b'\t').ok_or("record without tab")?;
+        let tab = rec
+            .iter()
+            .position(|&b| b == b'\t')
+            .ok_or("record without tab")?;
         let head = std::str::from_utf8(&rec[..tab]).map_err(|e| e.to_string())?;
         let mut f = head.split(' ');
-        let (Some(tag), Some(mode), Some(oid), Some(stage)) = (f.next(), f.next(), f.next(), f.next())
+        let (Some(tag), Some(mode), Some(oid), Some(stage)) =
+            (f.next(), f.next(), f.next(), f.next())
         else {
             return Err(format!("bad index record {head:?}"));
         };
@@ -338,7 +375,9 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
             path: rec[tab + 1..].to_vec(),
             mode: u32::from_str_radix(mode, 8).map_err(|e| format!("bad mode {mode:?}: {e}"))?,
             oid: oid.to_owned(),
-            stage: stage.parse().map_err(|e| format!("bad stage {stage:?}: {e}"))?,
+            stage: stage
+                .parse()
+                .map_err(|e| format!("bad stage {stage:?}: {e}"))?,
             assume_unchanged: tag.is_ascii_lowercase(),
             skip_worktree: tag.eq_ignore_ascii_case(&b'S'),
         });

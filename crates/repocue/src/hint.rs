@@ -15,8 +15,18 @@ use crate::git::hex_sha256;
 const HINT_VERSION: u32 = 1;
 const MAX_HINT_BYTES: u64 = 4096;
 /// Environment variables that change what Git considers the repository.
-const GIT_ENV_OVERRIDES: &[&str] =
-    &["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
+const GIT_ENV_OVERRIDES: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+];
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
 struct Hint {
@@ -28,7 +38,10 @@ struct Hint {
 }
 
 fn observe(root: &Path) -> Option<Hint> {
-    if GIT_ENV_OVERRIDES.iter().any(|v| std::env::var_os(v).is_some()) {
+    if GIT_ENV_OVERRIDES
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+    {
         return None;
     }
     let git_dir = root.join(".git");
@@ -73,7 +86,10 @@ pub fn write(hint_path: &Path, root: &Path) -> Option<String> {
         Ok(()) => None,
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
-            Some(format!("location hint {} not written: {e}", hint_path.display()))
+            Some(format!(
+                "location hint {} not written: {e}",
+                hint_path.display()
+            ))
         }
     }
 }

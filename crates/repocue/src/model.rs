@@ -144,7 +144,13 @@ pub struct FileState {
 impl FileState {
     /// Tells whether two states are the same indexed state (stat data ignored).
     pub fn same_state(&self, other: &FileState) -> bool {
-        FileState { stat: None, ..self.clone() } == FileState { stat: None, ..other.clone() }
+        FileState {
+            stat: None,
+            ..self.clone()
+        } == FileState {
+            stat: None,
+            ..other.clone()
+        }
     }
 
     /// Tells whether the path exists in the working tree.

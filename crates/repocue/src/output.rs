@@ -71,12 +71,20 @@ pub struct Warning {
 impl Warning {
     /// Creates a warning with a detail.
     pub fn new(code: &str, detail: impl Into<String>) -> Self {
-        Warning { code: code.into(), count: None, detail: Some(detail.into()) }
+        Warning {
+            code: code.into(),
+            count: None,
+            detail: Some(detail.into()),
+        }
     }
 
     /// Creates a counted warning with a detail.
     pub fn counted(code: &str, count: u64, detail: impl Into<String>) -> Self {
-        Warning { code: code.into(), count: Some(count), detail: Some(detail.into()) }
+        Warning {
+            code: code.into(),
+            count: Some(count),
+            detail: Some(detail.into()),
+        }
     }
 }
 

@@ -50,7 +50,9 @@ pub fn extension(path: &[u8]) -> Option<String> {
     if dot == 0 {
         return None;
     }
-    std::str::from_utf8(&name[dot + 1..]).ok().map(|s| s.to_ascii_lowercase())
+    std::str::from_utf8(&name[dot + 1..])
+        .ok()
+        .map(|s| s.to_ascii_lowercase())
 }
 
 /// Returns the first path component when the path has more than one.

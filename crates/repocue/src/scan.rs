@@ -63,7 +63,12 @@ pub struct Scanned {
 ///
 /// With `analyze` false, content is hashed and classified but not analyzed (no outlines, no
 /// symbols): the pure hashing cost, for benchmarks.
-pub fn scan(root: &Path, items: Vec<ScanItem>, known: &HashSet<String>, analyze: bool) -> Result<Vec<Scanned>> {
+pub fn scan(
+    root: &Path,
+    items: Vec<ScanItem>,
+    known: &HashSet<String>,
+    analyze: bool,
+) -> Result<Vec<Scanned>> {
     let mut out: Vec<Scanned> = items
         .into_par_iter()
         .map(|item| scan_one(root, item, known, analyze))
@@ -72,7 +77,12 @@ pub fn scan(root: &Path, items: Vec<ScanItem>, known: &HashSet<String>, analyze:
     Ok(out)
 }
 
-fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool) -> Result<Scanned> {
+fn scan_one(
+    root: &Path,
+    item: ScanItem,
+    known: &HashSet<String>,
+    analyze: bool,
+) -> Result<Scanned> {
     let full = paths::join(root, &item.path);
     let mut state = FileState {
         path: item.path,
@@ -89,7 +99,10 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
         skip_worktree: item.skip_worktree,
         stat: None,
     };
-    let unreadable = |source| Error::UnreadableFile { path: paths::display(&state.path), source };
+    let unreadable = |source| Error::UnreadableFile {
+        path: paths::display(&state.path),
+        source,
+    };
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
         Err(e) if is_absent(&e) => return Ok(missing(state)),
@@ -97,9 +110,18 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
     };
     if item.index_mode == 0o160000 {
         // A submodule: its commit id is the content identity; its files are not ours to read.
-        state.file_type = if meta.is_dir() { FileType::Gitlink } else { FileType::Missing };
+        state.file_type = if meta.is_dir() {
+            FileType::Gitlink
+        } else {
+            FileType::Missing
+        };
         state.worktree_mode = meta.is_dir().then_some(0o160000);
-        return Ok(Scanned { state, analysis: None, bytes_read: 0, unstable: false });
+        return Ok(Scanned {
+            state,
+            analysis: None,
+            bytes_read: 0,
+            unstable: false,
+        });
     }
     state.stat = Some(stat_key(&meta));
     let ft = meta.file_type();
@@ -111,13 +133,22 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
         state.worktree_mode = Some(0o120000);
         state.size = Some(bytes.len() as u64);
         state.digest = Some(hex(&Sha256::digest(bytes)));
-        return Ok(Scanned { state, analysis: None, bytes_read: bytes.len() as u64, unstable: false });
+        return Ok(Scanned {
+            state,
+            analysis: None,
+            bytes_read: bytes.len() as u64,
+            unstable: false,
+        });
     }
     if !ft.is_file() {
         // A tracked file replaced by a directory or a special file: nothing to hash.
         return Ok(missing(state));
     }
-    state.worktree_mode = Some(if meta.mode() & 0o111 != 0 { 0o100755 } else { 0o100644 });
+    state.worktree_mode = Some(if meta.mode() & 0o111 != 0 {
+        0o100755
+    } else {
+        0o100644
+    });
     let mut file = match std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
@@ -141,9 +172,14 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
     }
     let language = classify::language(&state.path, &read.head);
     state.size = Some(read.size);
-    state.file_type = if read.head.contains(&0) { FileType::Binary } else { FileType::Text };
+    state.file_type = if read.head.contains(&0) {
+        FileType::Binary
+    } else {
+        FileType::Text
+    };
     state.language = language.map(str::to_owned);
-    state.is_document = state.file_type == FileType::Text && classify::is_document(&state.path, language);
+    state.is_document =
+        state.file_type == FileType::Text && classify::is_document(&state.path, language);
     let digest = read.digest;
     let analysis = match (&read.whole, state.file_type) {
         (Some(content), FileType::Text) if analyze && !known.contains(&digest) => {
@@ -152,18 +188,30 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
         _ => None,
     };
     state.digest = Some(digest);
-    Ok(Scanned { state, analysis, bytes_read: read.size, unstable })
+    Ok(Scanned {
+        state,
+        analysis,
+        bytes_read: read.size,
+        unstable,
+    })
 }
 
 fn missing(mut state: FileState) -> Scanned {
     state.file_type = FileType::Missing;
     state.working_state = WorkingState::Deleted;
-    Scanned { state, analysis: None, bytes_read: 0, unstable: false }
+    Scanned {
+        state,
+        analysis: None,
+        bytes_read: 0,
+        unstable: false,
+    }
 }
 
 fn is_absent(e: &std::io::Error) -> bool {
-    matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
-        || e.raw_os_error() == Some(libc::ELOOP)
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    ) || e.raw_os_error() == Some(libc::ELOOP)
 }
 
 /// Returns the stat key of already-fetched metadata.
@@ -192,10 +240,20 @@ fn read_whole(file: &mut File, expected: u64) -> std::io::Result<FileRead> {
         hasher.update(&buf);
         let head = buf[..HEAD_BYTES].to_vec();
         let size = buf.len() as u64 + stream_into(file, &mut hasher)?;
-        return Ok(FileRead { digest: hex(&hasher.finalize()), size, head, whole: None });
+        return Ok(FileRead {
+            digest: hex(&hasher.finalize()),
+            size,
+            head,
+            whole: None,
+        });
     }
     let head = buf[..buf.len().min(HEAD_BYTES)].to_vec();
-    Ok(FileRead { digest: hex(&Sha256::digest(&buf)), size: buf.len() as u64, head, whole: Some(buf) })
+    Ok(FileRead {
+        digest: hex(&Sha256::digest(&buf)),
+        size: buf.len() as u64,
+        head,
+        whole: Some(buf),
+    })
 }
 
 fn read_streaming(file: &mut File) -> std::io::Result<FileRead> {
@@ -211,7 +269,12 @@ fn read_streaming(file: &mut File) -> std::io::Result<FileRead> {
     head.truncate(filled);
     hasher.update(&head);
     let size = filled as u64 + stream_into(file, &mut hasher)?;
-    Ok(FileRead { digest: hex(&hasher.finalize()), size, head, whole: None })
+    Ok(FileRead {
+        digest: hex(&hasher.finalize()),
+        size,
+        head,
+        whole: None,
+    })
 }
 
 fn stream_into(file: &mut File, hasher: &mut Sha256) -> std::io::Result<u64> {
@@ -237,27 +300,43 @@ pub fn digest_of(root: &Path, path: &[u8]) -> Result<Option<(String, StatKey)>> 
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
         Err(e) if is_absent(&e) => return Ok(None),
-        Err(source) => return Err(Error::UnreadableFile { path: paths::display(path), source }),
+        Err(source) => {
+            return Err(Error::UnreadableFile {
+                path: paths::display(path),
+                source,
+            })
+        }
     };
     let key = stat_key(&meta);
     if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(&full)
-            .map_err(|source| Error::UnreadableFile { path: paths::display(path), source })?;
+        let target = std::fs::read_link(&full).map_err(|source| Error::UnreadableFile {
+            path: paths::display(path),
+            source,
+        })?;
         use std::os::unix::ffi::OsStrExt;
-        return Ok(Some((hex(&Sha256::digest(target.as_os_str().as_bytes())), key)));
+        return Ok(Some((
+            hex(&Sha256::digest(target.as_os_str().as_bytes())),
+            key,
+        )));
     }
     if !meta.is_file() {
         return Ok(None);
     }
-    let mut file = File::open(&full)
-        .map_err(|source| Error::UnreadableFile { path: paths::display(path), source })?;
+    let mut file = File::open(&full).map_err(|source| Error::UnreadableFile {
+        path: paths::display(path),
+        source,
+    })?;
     let mut hasher = Sha256::new();
-    stream_into(&mut file, &mut hasher)
-        .map_err(|source| Error::UnreadableFile { path: paths::display(path), source })?;
+    stream_into(&mut file, &mut hasher).map_err(|source| Error::UnreadableFile {
+        path: paths::display(path),
+        source,
+    })?;
     Ok(Some((hex(&hasher.finalize()), key)))
 }
 
 /// Returns the current stat key of a path, `None` when it is missing.
 pub fn stat_of(root: &Path, path: &[u8]) -> Option<StatKey> {
-    std::fs::symlink_metadata(paths::join(root, path)).ok().map(|m| stat_key(&m))
+    std::fs::symlink_metadata(paths::join(root, path))
+        .ok()
+        .map(|m| stat_key(&m))
 }

@@ -54,7 +54,12 @@ pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 title: s.signature.clone(),
                 line: Some(s.start_line),
                 index_name: words(s.name()),
-                index_detail: format!("{} {} {}", words(&s.qualified_name), s.kind, words(&s.signature)),
+                index_detail: format!(
+                    "{} {} {}",
+                    words(&s.qualified_name),
+                    s.kind,
+                    words(&s.signature)
+                ),
             });
         }
     }
@@ -68,7 +73,11 @@ pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 title: h.text.clone(),
                 line: Some(h.line),
                 index_name: words(&h.text),
-                index_detail: format!("{} {}", doc.title.as_deref().unwrap_or_default(), words(&path)),
+                index_detail: format!(
+                    "{} {}",
+                    doc.title.as_deref().unwrap_or_default(),
+                    words(&path)
+                ),
             });
         }
     }
@@ -142,7 +151,10 @@ pub fn match_expressions(query: &str) -> Option<(String, String)> {
         return None;
     }
     // Quoting makes every term a literal string: no FTS5 syntax can be injected.
-    let quoted: Vec<String> = terms.iter().map(|t| format!("\"{}\"*", t.replace('"', ""))).collect();
+    let quoted: Vec<String> = terms
+        .iter()
+        .map(|t| format!("\"{}\"*", t.replace('"', "")))
+        .collect();
     Some((quoted.join(" AND "), quoted.join(" OR ")))
 }
 
@@ -152,7 +164,10 @@ mod tests {
 
     #[test]
     fn splits_identifiers() {
-        assert_eq!(words("parseHTTPConfig_v2"), "parseHTTPConfig_v2 parse HTTP Config v 2");
+        assert_eq!(
+            words("parseHTTPConfig_v2"),
+            "parseHTTPConfig_v2 parse HTTP Config v 2"
+        );
         assert_eq!(words("src/cue/mod.rs"), "src cue mod rs");
     }
 

@@ -67,7 +67,11 @@ pub fn cache_root(explicit: Option<&Path>) -> Result<PathBuf> {
     if let Some(p) = explicit {
         return Ok(absolute(p));
     }
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(p) = env("REPOCUE_CACHE_DIR") {
         return Ok(absolute(&p));
     }
@@ -77,7 +81,9 @@ pub fn cache_root(explicit: Option<&Path>) -> Result<PathBuf> {
     if let Some(home) = env("HOME") {
         return Ok(home.join(".cache").join("repocue"));
     }
-    Err(Error::InvalidArgument("no cache directory: set REPOCUE_CACHE_DIR or pass --cache-dir".into()))
+    Err(Error::InvalidArgument(
+        "no cache directory: set REPOCUE_CACHE_DIR or pass --cache-dir".into(),
+    ))
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -87,18 +93,25 @@ fn absolute(p: &Path) -> PathBuf {
 /// Returns the repository id of a canonical root: `repo-` + 24 hex digits of its SHA-256.
 pub fn repo_id(root: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
-    format!("repo-{}", &git::hex_sha256(root.as_os_str().as_bytes())[..24])
+    format!(
+        "repo-{}",
+        &git::hex_sha256(root.as_os_str().as_bytes())[..24]
+    )
 }
 
 impl Service {
     /// Resolves the repository and its cache location. Costs one Git process unless a valid
     /// location hint says the requested directory is an ordinary repository root.
     pub fn open(opts: &Options) -> Result<Service> {
-        let requested = opts.repository.clone().unwrap_or_else(|| PathBuf::from("."));
+        let requested = opts
+            .repository
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("."));
         let cache = cache_root(opts.cache_dir.as_deref())?;
-        let canonical = requested
-            .canonicalize()
-            .map_err(|source| Error::BadPath { path: requested.clone(), source })?;
+        let canonical = requested.canonicalize().map_err(|source| Error::BadPath {
+            path: requested.clone(),
+            source,
+        })?;
         let candidate_dir = cache.join(repo_id(&canonical));
         let hinted = hint::check(&candidate_dir.join("location.json"), &canonical);
         let (root, discovered) = match hinted {
@@ -118,7 +131,8 @@ impl Service {
         if discovered {
             service.git.add_processes(1);
             if service.root == canonical && service.repo_dir.is_dir() {
-                if let Some(w) = hint::write(&service.repo_dir.join("location.json"), &service.root) {
+                if let Some(w) = hint::write(&service.repo_dir.join("location.json"), &service.root)
+                {
                     service.notices.borrow_mut().push(w);
                 }
             }
@@ -175,7 +189,11 @@ impl Service {
     pub(crate) fn repository_info(&self, basis: &Basis) -> RepositoryInfo {
         RepositoryInfo {
             id: self.repo_id.clone(),
-            name: self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            name: self
+                .root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             branch: basis.branch.clone(),
             head: basis.head.clone(),
             dirty: basis.dirty(),
@@ -211,16 +229,28 @@ impl Service {
             let a = assess(&self.root, &snap, &files, &basis)?;
             out.freshness = a.freshness;
             out.reasons = a.reasons;
-            out.changed_since_snapshot = a.changed.iter().take(20).map(|p| paths::display(p)).collect();
+            out.changed_since_snapshot = a
+                .changed
+                .iter()
+                .take(20)
+                .map(|p| paths::display(p))
+                .collect();
             out.epoch = Some(seq_id("epoch", snap.epoch));
             out.snapshot = Some(seq_id("snapshot", snap.seq));
             out.snapshot_observed_at = Some(snap.observed_at.clone());
             out.tracked_files = Some(store.file_count_at(&snap)?);
             out.warnings = a.warnings;
         } else {
-            out.reasons.push("no snapshot yet; run `repocue init`".into());
+            out.reasons
+                .push("no snapshot yet; run `repocue init`".into());
         }
-        out.warnings.extend(non_utf8_warning(basis.changed.iter().map(|c| &c.path).chain(&basis.untracked)));
+        out.warnings.extend(non_utf8_warning(
+            basis
+                .changed
+                .iter()
+                .map(|c| &c.path)
+                .chain(&basis.untracked),
+        ));
         out.git_processes = self.charge_git();
         Ok(out)
     }
@@ -245,9 +275,10 @@ impl Service {
             return Err(Error::NotInitialized);
         }
         let (kind, new_epoch) = match (op, &previous) {
-            (Operation::Rebaseline { label, reason }, _) => {
-                ("rebaseline", Some((Some(label.clone()), Some(reason.clone()))))
-            }
+            (Operation::Rebaseline { label, reason }, _) => (
+                "rebaseline",
+                Some((Some(label.clone()), Some(reason.clone()))),
+            ),
             (_, None) => ("baseline", Some((None, None))),
             (_, Some(_)) => ("refresh", None),
         };
@@ -285,7 +316,9 @@ impl Service {
         let mut caveats = Vec::new();
         let mut warnings = Vec::new();
         caveat_warnings(&files, unstable, &mut caveats, &mut warnings);
-        warnings.extend(non_utf8_warning(files.iter().map(|f| &f.path).chain(&basis.untracked)));
+        warnings.extend(non_utf8_warning(
+            files.iter().map(|f| &f.path).chain(&basis.untracked),
+        ));
         let repository_digest = repository_digest(&files);
 
         let old_repo = previous.as_ref().map(|p| RepoFacts {
@@ -308,12 +341,19 @@ impl Service {
                     && p.caveats == caveats
                     && old_repo.as_ref() == Some(&new_repo)
             });
-        let (mut items, changed_paths): (Vec<DeltaItem>, HashSet<Vec<u8>>) = match (&old_repo, full) {
+        let (mut items, changed_paths): (Vec<DeltaItem>, HashSet<Vec<u8>>) = match (&old_repo, full)
+        {
             (Some(old), false) => delta::compute(&prev_files, &files, old, &new_repo),
             _ => (vec![], files.iter().map(|f| f.path.clone()).collect()),
         };
         if !full && !changed_paths.is_empty() {
-            items.extend(structural_delta(&store, &prev_files, &files, &changed_paths, &facts)?);
+            items.extend(structural_delta(
+                &store,
+                &prev_files,
+                &files,
+                &changed_paths,
+                &facts,
+            )?);
         }
         let recent_commits = match &previous {
             Some(p) if p.head == basis.head => p.recent_commits.clone(),
@@ -334,7 +374,11 @@ impl Service {
             files_scanned: Some(files_scanned as i64),
             bytes_scanned: Some(bytes as i64),
             files_analyzed: Some(facts.len() as i64),
-            changed_files: Some(if full { files.len() } else { changed_paths.len() } as i64),
+            changed_files: Some(if full {
+                files.len()
+            } else {
+                changed_paths.len()
+            } as i64),
         };
         use std::os::unix::ffi::OsStrExt;
         let snapshot = (!unchanged).then(|| NewSnapshot {
@@ -358,7 +402,13 @@ impl Service {
         let search = if unchanged && !reindex {
             None
         } else {
-            Some(search_update(&store, &files, &changed_paths, &facts, full || reindex)?)
+            Some(search_update(
+                &store,
+                &files,
+                &changed_paths,
+                &facts,
+                full || reindex,
+            )?)
         };
         let published = store.publish(
             &self.repo_id,
@@ -427,7 +477,10 @@ impl Service {
             let out = self.update(&Operation::Init)?;
             warnings.push(Warning::new(
                 "initialized",
-                format!("no cache existed: baseline {} of {} files recorded", out.snapshot, out.tracked_files),
+                format!(
+                    "no cache existed: baseline {} of {} files recorded",
+                    out.snapshot, out.tracked_files
+                ),
             ));
             return self.read_after(warnings);
         }
@@ -439,14 +492,23 @@ impl Service {
             let out = self.update(&Operation::Refresh)?;
             warnings.push(Warning::new(
                 "refreshed",
-                format!("cache was stale: refreshed to {} ({} files scanned)", out.snapshot, out.files_scanned),
+                format!(
+                    "cache was stale: refreshed to {} ({} files scanned)",
+                    out.snapshot, out.files_scanned
+                ),
             ));
             return self.read_after(warnings);
         }
         let mut all = a.warnings.clone();
         all.extend(warnings);
         let files = store.files_at(&snap)?;
-        Ok(ReadState { store, snapshot: snap, files, freshness: a.freshness, warnings: all })
+        Ok(ReadState {
+            store,
+            snapshot: snap,
+            files,
+            freshness: a.freshness,
+            warnings: all,
+        })
     }
 
     fn read_after(&self, warnings: Vec<Warning>) -> Result<ReadState> {
@@ -463,7 +525,13 @@ impl Service {
         };
         let mut all = caveat_list_warnings(&snap.caveats);
         all.extend(warnings);
-        Ok(ReadState { store, snapshot: snap, files, freshness, warnings: all })
+        Ok(ReadState {
+            store,
+            snapshot: snap,
+            files,
+            freshness,
+            warnings: all,
+        })
     }
 }
 
@@ -486,15 +554,28 @@ struct Plan {
 /// same and the path was clean then and is clean now, or when it is dirty in the same way and
 /// its stat data is unchanged.
 fn plan_scan(basis: &Basis, prev: &[FileState], full: bool, root: &Path) -> Plan {
-    let status: HashMap<&[u8], &StatusEntry> = basis.changed.iter().map(|c| (c.path.as_slice(), c)).collect();
+    let status: HashMap<&[u8], &StatusEntry> = basis
+        .changed
+        .iter()
+        .map(|c| (c.path.as_slice(), c))
+        .collect();
     let prev: HashMap<&[u8], &FileState> = prev.iter().map(|f| (f.path.as_slice(), f)).collect();
-    let mut plan = Plan { reused: vec![], to_scan: vec![], stat_updates: vec![] };
+    let mut plan = Plan {
+        reused: vec![],
+        to_scan: vec![],
+        stat_updates: vec![],
+    };
     for group in group_index(&basis.index) {
         let item = scan_item(&group, status.get(group[0].path.as_slice()).copied());
-        let old = if full { None } else { prev.get(item.path.as_slice()).copied() };
+        let old = if full {
+            None
+        } else {
+            prev.get(item.path.as_slice()).copied()
+        };
         if let Some(old) = old.filter(|o| same_entry(o, &item)) {
             let hidden = item.assume_unchanged || item.skip_worktree;
-            let clean_both = old.working_state == WorkingState::Clean && item.working_state == WorkingState::Clean;
+            let clean_both = old.working_state == WorkingState::Clean
+                && item.working_state == WorkingState::Clean;
             if clean_both && !hidden && old.index_mode != 0o160000 {
                 plan.reused.push(old.clone());
                 continue;
@@ -535,20 +616,29 @@ fn group_index(index: &[IndexEntry]) -> Vec<Vec<&IndexEntry>> {
 
 fn scan_item(group: &[&IndexEntry], status: Option<&StatusEntry>) -> ScanItem {
     // For a conflict, describe "ours" (stage 2) when present.
-    let main = group.iter().find(|e| e.stage == 0 || e.stage == 2).unwrap_or(&group[0]);
+    let main = group
+        .iter()
+        .find(|e| e.stage == 0 || e.stage == 2)
+        .unwrap_or(&group[0]);
     let conflicted = group.iter().any(|e| e.stage != 0);
     ScanItem {
         path: main.path.clone(),
         index_mode: main.mode,
         index_oid: main.oid.clone(),
-        working_state: if conflicted { WorkingState::Conflicted } else { working_state(status) },
+        working_state: if conflicted {
+            WorkingState::Conflicted
+        } else {
+            working_state(status)
+        },
         assume_unchanged: main.assume_unchanged,
         skip_worktree: main.skip_worktree,
     }
 }
 
 fn working_state(status: Option<&StatusEntry>) -> WorkingState {
-    let Some(s) = status else { return WorkingState::Clean };
+    let Some(s) = status else {
+        return WorkingState::Clean;
+    };
     if s.unmerged {
         return WorkingState::Conflicted;
     }
@@ -572,7 +662,12 @@ pub(crate) struct Assessment {
 /// Compares the live basis and the cheaply observable state of dirty paths (stat data, then
 /// content digest when stat changed) with a snapshot. Git's path lists alone are not enough:
 /// a dirty file can change again, and a revert can make Git's answer match an older state.
-pub(crate) fn assess(root: &Path, snap: &SnapshotRow, files: &[FileState], basis: &Basis) -> Result<Assessment> {
+pub(crate) fn assess(
+    root: &Path,
+    snap: &SnapshotRow,
+    files: &[FileState],
+    basis: &Basis,
+) -> Result<Assessment> {
     let mut reasons = Vec::new();
     let mut changed: Vec<Vec<u8>> = Vec::new();
     if snap.branch != basis.branch {
@@ -586,10 +681,14 @@ pub(crate) fn assess(root: &Path, snap: &SnapshotRow, files: &[FileState], basis
     }
     if snap.status_digest != basis.status_digest {
         reasons.push("git status changed".into());
-        let by_path: HashMap<&[u8], &FileState> = files.iter().map(|f| (f.path.as_slice(), f)).collect();
+        let by_path: HashMap<&[u8], &FileState> =
+            files.iter().map(|f| (f.path.as_slice(), f)).collect();
         for c in &basis.changed {
             let ws = working_state(Some(c));
-            if by_path.get(c.path.as_slice()).is_none_or(|f| f.working_state != ws) {
+            if by_path
+                .get(c.path.as_slice())
+                .is_none_or(|f| f.working_state != ws)
+            {
                 changed.push(c.path.clone());
             }
         }
@@ -604,9 +703,10 @@ pub(crate) fn assess(root: &Path, snap: &SnapshotRow, files: &[FileState], basis
         reasons.push("untracked paths changed".into());
     }
     // Dirty (and hidden) paths: Git's answer can stay the same while their content changes.
-    for f in files.iter().filter(|f| {
-        f.working_state != WorkingState::Clean || f.assume_unchanged || f.skip_worktree
-    }) {
+    for f in files
+        .iter()
+        .filter(|f| f.working_state != WorkingState::Clean || f.assume_unchanged || f.skip_worktree)
+    {
         if f.index_mode == 0o160000 {
             continue;
         }
@@ -646,13 +746,26 @@ pub(crate) fn assess(root: &Path, snap: &SnapshotRow, files: &[FileState], basis
         warnings.push(Warning::counted(
             "refresh_needed",
             changed.len() as u64,
-            format!("live repository differs from the snapshot: {}", reasons.join(", ")),
+            format!(
+                "live repository differs from the snapshot: {}",
+                reasons.join(", ")
+            ),
         ));
     }
-    Ok(Assessment { freshness, reasons, changed, warnings })
+    Ok(Assessment {
+        freshness,
+        reasons,
+        changed,
+        warnings,
+    })
 }
 
-fn caveat_warnings(files: &[FileState], unstable: u64, caveats: &mut Vec<String>, warnings: &mut Vec<Warning>) {
+fn caveat_warnings(
+    files: &[FileState],
+    unstable: u64,
+    caveats: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
+) {
     let assumed = files.iter().filter(|f| f.assume_unchanged).count() as u64;
     let skipped = files.iter().filter(|f| f.skip_worktree).count() as u64;
     if assumed > 0 {
@@ -669,7 +782,11 @@ fn caveat_warnings(files: &[FileState], unstable: u64, caveats: &mut Vec<String>
             "files changed while being read; run `repocue refresh` again when the repository is idle",
         ));
     }
-    warnings.extend(caveat_list_warnings(caveats).into_iter().filter(|w| w.code != "changed_during_scan"));
+    warnings.extend(
+        caveat_list_warnings(caveats)
+            .into_iter()
+            .filter(|w| w.code != "changed_during_scan"),
+    );
 }
 
 fn caveat_list_warnings(caveats: &[String]) -> Vec<Warning> {
@@ -690,18 +807,27 @@ fn caveat_list_warnings(caveats: &[String]) -> Vec<Warning> {
 }
 
 fn non_utf8_warning<'a>(paths: impl Iterator<Item = &'a Vec<u8>>) -> Option<Warning> {
-    let bad: Vec<String> = paths.filter(|p| !paths::is_utf8(p)).map(|p| paths::display(p)).collect();
+    let bad: Vec<String> = paths
+        .filter(|p| !paths::is_utf8(p))
+        .map(|p| paths::display(p))
+        .collect();
     (!bad.is_empty()).then(|| {
         Warning::counted(
             "non_utf8_path",
             bad.len() as u64,
-            format!("paths that are not UTF-8 are shown with \\xNN escapes: {}", bad.iter().take(5).cloned().collect::<Vec<_>>().join(", ")),
+            format!(
+                "paths that are not UTF-8 are shown with \\xNN escapes: {}",
+                bad.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
         )
     })
 }
 
 fn working_counts(basis: &Basis) -> WorkingCounts {
-    let mut c = WorkingCounts { untracked: basis.untracked.len() as u64, ..Default::default() };
+    let mut c = WorkingCounts {
+        untracked: basis.untracked.len() as u64,
+        ..Default::default()
+    };
     for e in &basis.changed {
         match working_state(Some(e)) {
             WorkingState::Conflicted => c.conflicted += 1,
@@ -778,14 +904,21 @@ impl Service {
             .into_iter()
             .map(|k| {
                 let of = |f: fn(&OperationRecord) -> Option<i64>| {
-                    median(ops.iter().filter(|o| o.record.kind == k).filter_map(|o| f(&o.record)).collect())
+                    median(
+                        ops.iter()
+                            .filter(|o| o.record.kind == k)
+                            .filter_map(|o| f(&o.record))
+                            .collect(),
+                    )
                 };
                 OperationSummary {
                     kind: k.into(),
                     count: ops.iter().filter(|o| o.record.kind == k).count() as u64,
                     median_duration_ms: Measure::ms_from_us(of(|r| Some(r.duration_us))),
                     median_scan_duration_ms: Measure::ms_from_us(of(|r| r.scan_duration_us)),
-                    median_git_processes: Measure::from_opt(of(|r| r.git_processes).map(|v| v as f64)),
+                    median_git_processes: Measure::from_opt(
+                        of(|r| r.git_processes).map(|v| v as f64),
+                    ),
                 }
             })
             .collect();
@@ -798,15 +931,19 @@ impl Service {
             epochs: store
                 .epochs()?
                 .into_iter()
-                .map(|(seq, status, label, reason, created_at)| EpochInfo {
-                    id: seq_id("epoch", seq),
-                    status,
-                    label,
-                    reason,
-                    created_at,
+                .map(|e| EpochInfo {
+                    id: seq_id("epoch", e.seq),
+                    status: e.status,
+                    label: e.label,
+                    reason: e.reason,
+                    created_at: e.created_at,
                 })
                 .collect(),
-            snapshots: store.snapshot_seqs()?.into_iter().map(|s| seq_id("snapshot", s)).collect(),
+            snapshots: store
+                .snapshot_seqs()?
+                .into_iter()
+                .map(|s| seq_id("snapshot", s))
+                .collect(),
             current_snapshot: snap(store.repository()?.and_then(|r| r.current)),
             summary,
             operations_total: ops.len() as u64,
@@ -860,12 +997,17 @@ pub(crate) fn structural_delta(
     fresh: &[(String, Analysis)],
 ) -> Result<Vec<DeltaItem>> {
     let digest_of = |files: &[FileState], p: &[u8]| {
-        files.binary_search_by(|f| f.path.as_slice().cmp(p)).ok().and_then(|i| files[i].digest.clone())
+        files
+            .binary_search_by(|f| f.path.as_slice().cmp(p))
+            .ok()
+            .and_then(|i| files[i].digest.clone())
     };
     let mut paths: Vec<&Vec<u8>> = changed.iter().collect();
     paths.sort();
-    let pairs: Vec<(&Vec<u8>, Option<String>, Option<String>)> =
-        paths.into_iter().map(|p| (p, digest_of(old, p), digest_of(new, p))).collect();
+    let pairs: Vec<(&Vec<u8>, Option<String>, Option<String>)> = paths
+        .into_iter()
+        .map(|p| (p, digest_of(old, p), digest_of(new, p)))
+        .collect();
     let wanted: Vec<&str> = pairs
         .iter()
         .flat_map(|(_, a, b)| [a.as_deref(), b.as_deref()])
@@ -875,7 +1017,10 @@ pub(crate) fn structural_delta(
     let stored = store.facts(&wanted)?;
     let code = |d: &Option<String>| {
         let d = d.as_deref()?;
-        let fresh = fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).ok().map(|i| &fresh[i].1);
+        let fresh = fresh
+            .binary_search_by(|(k, _)| k.as_str().cmp(d))
+            .ok()
+            .map(|i| &fresh[i].1);
         fresh.or_else(|| stored.get(d))?.code.as_ref()
     };
     let changes: Vec<_> = pairs
@@ -895,7 +1040,10 @@ fn search_update(
     fresh: &[(String, Analysis)],
     full: bool,
 ) -> Result<crate::store::SearchUpdate> {
-    let targets: Vec<&FileState> = files.iter().filter(|f| full || changed.contains(&f.path)).collect();
+    let targets: Vec<&FileState> = files
+        .iter()
+        .filter(|f| full || changed.contains(&f.path))
+        .collect();
     let wanted: Vec<&str> = targets
         .iter()
         .filter_map(|f| f.digest.as_deref())
@@ -908,9 +1056,20 @@ fn search_update(
     };
     let mut add = Vec::new();
     for f in targets.into_iter().filter(|f| f.exists()) {
-        add.extend(crate::search::entries(f, f.digest.as_deref().and_then(analysis)));
+        add.extend(crate::search::entries(
+            f,
+            f.digest.as_deref().and_then(analysis),
+        ));
     }
-    let mut remove: Vec<Vec<u8>> = if full { vec![] } else { changed.iter().cloned().collect() };
+    let mut remove: Vec<Vec<u8>> = if full {
+        vec![]
+    } else {
+        changed.iter().cloned().collect()
+    };
     remove.sort();
-    Ok(crate::store::SearchUpdate { reset: full, remove, add })
+    Ok(crate::store::SearchUpdate {
+        reset: full,
+        remove,
+        add,
+    })
 }

@@ -4,7 +4,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Returns the current time as an RFC 3339 UTC timestamp with millisecond precision.
 pub fn now_rfc3339() -> String {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
     format_unix_millis(since.as_millis() as i64)
 }
 
@@ -45,7 +47,13 @@ mod tests {
     #[test]
     fn formats_known_instants() {
         assert_eq!(format_unix_millis(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(format_unix_millis(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(format_unix_millis(1_798_761_599_999), "2026-12-31T23:59:59.999Z");
+        assert_eq!(
+            format_unix_millis(951_782_400_123),
+            "2000-02-29T00:00:00.123Z"
+        );
+        assert_eq!(
+            format_unix_millis(1_798_761_599_999),
+            "2026-12-31T23:59:59.999Z"
+        );
     }
 }

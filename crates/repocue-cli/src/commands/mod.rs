@@ -19,7 +19,12 @@ use crate::CommandError;
 /// Read a Git repository once, refresh incrementally, and serve small, token-budgeted,
 /// freshness-aware JSON cues to any agent
 #[derive(Debug, Parser)]
-#[command(name = "repocue", version, propagate_version = true, disable_help_subcommand = true)]
+#[command(
+    name = "repocue",
+    version,
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     #[command(flatten)]
     global: GlobalArgs,
@@ -57,11 +62,16 @@ enum Command {
 
 /// Runs the parsed command; returns the stdout text and notices for stderr.
 pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
-    let mut opts = Options { repository: cli.global.repository, cache_dir: cli.global.cache_dir };
+    let mut opts = Options {
+        repository: cli.global.repository,
+        cache_dir: cli.global.cache_dir,
+    };
     if let Command::Init(a) = &cli.command {
         if let Some(p) = &a.path {
             if opts.repository.is_some() {
-                let e = repocue::Error::InvalidArgument("give the repository either as PATH or with --repository, not both".into());
+                let e = repocue::Error::InvalidArgument(
+                    "give the repository either as PATH or with --repository, not both".into(),
+                );
                 return (Err(e.into()), vec![]);
             }
             opts.repository = Some(p.clone());

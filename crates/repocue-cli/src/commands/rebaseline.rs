@@ -17,7 +17,13 @@ pub struct RebaselineArgs {
 
 pub fn run_rebaseline(service: &Service, args: RebaselineArgs) -> Result<String, CommandError> {
     if args.label.trim().is_empty() || args.reason.trim().is_empty() {
-        return Err(repocue::Error::InvalidArgument("--label and --reason must not be empty".into()).into());
+        return Err(repocue::Error::InvalidArgument(
+            "--label and --reason must not be empty".into(),
+        )
+        .into());
     }
-    Ok(json_line(&service.update(&Operation::Rebaseline { label: args.label, reason: args.reason })?))
+    Ok(json_line(&service.update(&Operation::Rebaseline {
+        label: args.label,
+        reason: args.reason,
+    })?))
 }

@@ -56,7 +56,8 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         if in_fence {
             continue;
         }
-        let heading = markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)));
+        let heading =
+            markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)));
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
             push_heading(&mut facts, level, &text, i as u32 + 1);
@@ -66,6 +67,9 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             continue;
         }
         collect_links(line, &mut facts.links);
+        if is_link_definition(trimmed) {
+            continue;
+        }
         if trimmed.is_empty() {
             flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
         } else if !purpose_done {
@@ -73,7 +77,11 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         }
     }
     flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
-    facts.title = facts.headings.iter().find(|h| h.level == 1).map(|h| h.text.clone());
+    facts.title = facts
+        .headings
+        .iter()
+        .find(|h| h.level == 1)
+        .map(|h| h.text.clone());
     Some(facts)
 }
 
@@ -82,7 +90,12 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
     if text.is_empty() || facts.headings.len() >= MAX_HEADINGS {
         return;
     }
-    facts.headings.push(Heading { level, slug: slug(&text), text, line });
+    facts.headings.push(Heading {
+        level,
+        slug: slug(&text),
+        text,
+        line,
+    });
 }
 
 fn markdown_heading(line: &str) -> Option<(u8, String)> {
@@ -103,7 +116,10 @@ fn is_underline(line: &str) -> bool {
     let t = line.trim();
     t.len() >= 3
         && t.bytes().all(|b| b == t.as_bytes()[0])
-        && matches!(t.as_bytes()[0], b'=' | b'-' | b'~' | b'^' | b'*' | b'#' | b'+')
+        && matches!(
+            t.as_bytes()[0],
+            b'=' | b'-' | b'~' | b'^' | b'*' | b'#' | b'+'
+        )
 }
 
 /// A setext (Markdown) or reStructuredText heading: text followed by an underline.
@@ -134,7 +150,12 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
     // Badges, images, HTML and link rows are not a description of the project.
     let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
-    if alpha < 20 || !sentence_like || text.starts_with('<') || text.starts_with('|') || text.starts_with(':') {
+    if alpha < 20
+        || !sentence_like
+        || text.starts_with('<')
+        || text.starts_with('|')
+        || text.starts_with(':')
+    {
         return;
     }
     *purpose = Some(first_sentence(&text));
@@ -208,6 +229,11 @@ fn strip_inline(text: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Tells whether a line is a Markdown link reference definition (`[id]: https://…`).
+fn is_link_definition(line: &str) -> bool {
+    line.starts_with('[') && line.find("]:").is_some_and(|i| !line[1..i].contains('['))
+}
+
 /// Returns the index of the bracket closing the one at `open_at` (or the end of input).
 fn matching(chars: &[char], open_at: usize, open: char, close: char) -> usize {
     let mut depth = 0;
@@ -238,7 +264,11 @@ fn collect_links(line: &str, links: &mut Vec<String>) {
     while let Some(i) = rest.find("](") {
         let after = &rest[i + 2..];
         let Some(end) = after.find(')') else { break };
-        let target = after[..end].split_whitespace().next().unwrap_or("").to_owned();
+        let target = after[..end]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_owned();
         if !target.is_empty() && links.len() < MAX_LINKS && !links.contains(&target) {
             links.push(target);
         }
@@ -272,15 +302,25 @@ mod tests {
             f.purpose.as_deref(),
             Some("RepoCue reads a Git repository once and serves cues.")
         );
-        let h: Vec<_> = f.headings.iter().map(|h| (h.level, h.text.as_str(), h.line)).collect();
-        assert_eq!(h, vec![(1, "RepoCue", 1), (2, "Quick start", 7), (2, "Setup", 11)]);
-        assert_eq!(f.links, vec!["https://x/badge.svg", "https://x", "docs/cues.md"]);
+        let h: Vec<_> = f
+            .headings
+            .iter()
+            .map(|h| (h.level, h.text.as_str(), h.line))
+            .collect();
+        assert_eq!(
+            h,
+            vec![(1, "RepoCue", 1), (2, "Quick start", 7), (2, "Setup", 11)]
+        );
+        assert_eq!(
+            f.links,
+            vec!["https://x/badge.svg", "https://x", "docs/cues.md"]
+        );
         assert_eq!(f.headings[1].slug, "quick-start");
     }
 
     #[test]
     fn skips_reference_style_badges() {
-        let md = "# tldr\n\n[![Build][ci-image]][ci-url]\n[![Chat][chat-image]][chat-url]\n\nA collection of community-maintained help pages for command-line tools.\n";
+        let md = "# tldr\n\n[![Build][ci-image]][ci-url]\n[![Chat][chat-image]][chat-url]\n\n[ci-url]: https://example.org/ci\n[ci-image]: https://example.org/ci.svg\n\nA collection of community-maintained help pages for command-line tools.\n";
         let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(
             f.purpose.as_deref(),
@@ -290,7 +330,8 @@ mod tests {
 
     #[test]
     fn outlines_rst_underlines() {
-        let rst = "Project\n=======\n\nA library that does useful things for people.\n\nUsage\n-----\n";
+        let rst =
+            "Project\n=======\n\nA library that does useful things for people.\n\nUsage\n-----\n";
         let f = analyze(b"README.rst", Some("reStructuredText"), rst).unwrap();
         assert_eq!(f.title.as_deref(), Some("Project"));
         assert_eq!(f.headings.len(), 2);

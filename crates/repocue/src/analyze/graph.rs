@@ -107,9 +107,21 @@ mod tests {
         let a = facts(&["a"], &["parse"]);
         let b = facts(&["b"], &["parse", "a"]);
         let nodes = [
-            Node { path: b"a.rs", facts: &a, boost: 1.0 },
-            Node { path: b"b.rs", facts: &b, boost: 1.0 },
-            Node { path: b"core.rs", facts: &core, boost: 1.0 },
+            Node {
+                path: b"a.rs",
+                facts: &a,
+                boost: 1.0,
+            },
+            Node {
+                path: b"b.rs",
+                facts: &b,
+                boost: 1.0,
+            },
+            Node {
+                path: b"core.rs",
+                facts: &core,
+                boost: 1.0,
+            },
         ];
         let s = rank(&nodes);
         assert!(s[2] > s[0] && s[0] > s[1], "{s:?}");

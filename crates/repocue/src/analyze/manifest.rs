@@ -69,10 +69,21 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
 /// Classifies a script or target name into a purpose.
 pub fn purpose_of(name: &str) -> &'static str {
     let n = name.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| n == *w || n.starts_with(&format!("{w}:")) || n.starts_with(&format!("{w}-")) || n.starts_with(&format!("{w}_")));
-    if has(&["test", "tests", "check", "spec", "ci", "e2e", "coverage", "unittest"]) {
+    let has = |words: &[&str]| {
+        words.iter().any(|w| {
+            n == *w
+                || n.starts_with(&format!("{w}:"))
+                || n.starts_with(&format!("{w}-"))
+                || n.starts_with(&format!("{w}_"))
+        })
+    };
+    if has(&[
+        "test", "tests", "check", "spec", "ci", "e2e", "coverage", "unittest",
+    ]) {
         "test"
-    } else if has(&["build", "compile", "all", "dist", "release", "package", "bundle"]) {
+    } else if has(&[
+        "build", "compile", "all", "dist", "release", "package", "bundle",
+    ]) {
         "build"
     } else if has(&["run", "start", "serve", "dev", "watch", "preview"]) {
         "run"
@@ -92,21 +103,31 @@ pub fn purpose_of(name: &str) -> &'static str {
 }
 
 fn cmd(command: impl Into<String>, purpose: &str) -> CommandFact {
-    CommandFact { command: command.into(), purpose: purpose.to_owned() }
+    CommandFact {
+        command: command.into(),
+        purpose: purpose.to_owned(),
+    }
 }
 
 /// Extracts manifest facts, `None` when the file is not a manifest or cannot be parsed.
 pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
     let kind = manifest_kind(paths::file_name(path))?;
-    let mut f = ManifestFacts { kind: kind.to_owned(), ..Default::default() };
+    let mut f = ManifestFacts {
+        kind: kind.to_owned(),
+        ..Default::default()
+    };
     match paths::file_name(path) {
         b"Cargo.toml" => cargo(text, &mut f)?,
         b"package.json" | b"composer.json" => json_scripts(text, &mut f)?,
         b"pyproject.toml" => pyproject(text, &mut f)?,
         b"setup.py" | b"setup.cfg" => f.commands.push(cmd("pip install -e .", "install")),
         b"go.mod" => {
-            f.name = text.lines().find_map(|l| l.trim().strip_prefix("module ")).map(|m| m.trim().trim_matches('"').to_owned());
-            f.commands.extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
+            f.name = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("module "))
+                .map(|m| m.trim().trim_matches('"').to_owned());
+            f.commands
+                .extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
         }
         b"CMakeLists.txt" => cmake(text, &mut f),
         b"meson.build" => {
@@ -120,10 +141,14 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         b"pom.xml" => {
             f.name = xml_tag(text, "artifactId");
             f.description = xml_tag(text, "description");
-            f.commands.extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
+            f.commands
+                .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
         }
         b"build.gradle" | b"build.gradle.kts" => {
-            f.commands.extend([cmd("./gradlew build", "build"), cmd("./gradlew test", "test")]);
+            f.commands.extend([
+                cmd("./gradlew build", "build"),
+                cmd("./gradlew test", "test"),
+            ]);
         }
         b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
         b"Rakefile" => {
@@ -150,11 +175,17 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
     let doc: toml::Table = text.parse().ok()?;
     if let Some(pkg) = doc.get("package").and_then(|p| p.as_table()) {
         f.name = pkg.get("name").and_then(|v| v.as_str()).map(str::to_owned);
-        f.description = pkg.get("description").and_then(|v| v.as_str()).map(str::to_owned);
+        f.description = pkg
+            .get("description")
+            .and_then(|v| v.as_str())
+            .map(str::to_owned);
     }
     if let Some(ws) = doc.get("workspace").and_then(|w| w.as_table()) {
         if let Some(members) = ws.get("members").and_then(|m| m.as_array()) {
-            f.members = members.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect();
+            f.members = members
+                .iter()
+                .filter_map(|m| m.as_str().map(str::to_owned))
+                .collect();
         }
     }
     if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
@@ -175,8 +206,15 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
 fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     let v: serde_json::Value = serde_json::from_str(text).ok()?;
     f.name = v.get("name").and_then(|n| n.as_str()).map(str::to_owned);
-    f.description = v.get("description").and_then(|n| n.as_str()).map(str::to_owned);
-    let runner = if f.kind == "composer" { "composer run" } else { "npm run" };
+    f.description = v
+        .get("description")
+        .and_then(|n| n.as_str())
+        .map(str::to_owned);
+    let runner = if f.kind == "composer" {
+        "composer run"
+    } else {
+        "npm run"
+    };
     if let Some(scripts) = v.get("scripts").and_then(|s| s.as_object()) {
         // serde_json's preserve_order keeps the scripts in declaration order.
         for name in scripts.keys() {
@@ -196,18 +234,24 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
         match v.get("bin") {
             Some(serde_json::Value::String(s)) => f.entry_points.push(s.clone()),
-            Some(serde_json::Value::Object(m)) => {
-                f.entry_points.extend(m.values().filter_map(|v| v.as_str().map(str::to_owned)))
-            }
+            Some(serde_json::Value::Object(m)) => f
+                .entry_points
+                .extend(m.values().filter_map(|v| v.as_str().map(str::to_owned))),
             _ => {}
         }
         match v.get("workspaces") {
             Some(serde_json::Value::Array(a)) => {
-                f.members = a.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect()
+                f.members = a
+                    .iter()
+                    .filter_map(|m| m.as_str().map(str::to_owned))
+                    .collect()
             }
             Some(serde_json::Value::Object(o)) => {
                 if let Some(a) = o.get("packages").and_then(|p| p.as_array()) {
-                    f.members = a.iter().filter_map(|m| m.as_str().map(str::to_owned)).collect();
+                    f.members = a
+                        .iter()
+                        .filter_map(|m| m.as_str().map(str::to_owned))
+                        .collect();
                 }
             }
             _ => {}
@@ -219,13 +263,23 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
 fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
     let doc: toml::Table = text.parse().ok()?;
     let project = doc.get("project").and_then(|p| p.as_table());
-    let poetry = doc.get("tool").and_then(|t| t.get("poetry")).and_then(|p| p.as_table());
+    let poetry = doc
+        .get("tool")
+        .and_then(|t| t.get("poetry"))
+        .and_then(|p| p.as_table());
     for table in [project, poetry].into_iter().flatten() {
-        f.name = f.name.take().or_else(|| table.get("name").and_then(|v| v.as_str()).map(str::to_owned));
-        f.description = f
-            .description
-            .take()
-            .or_else(|| table.get("description").and_then(|v| v.as_str()).map(str::to_owned));
+        f.name = f.name.take().or_else(|| {
+            table
+                .get("name")
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        });
+        f.description = f.description.take().or_else(|| {
+            table
+                .get("description")
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        });
         if let Some(scripts) = table.get("scripts").and_then(|s| s.as_table()) {
             f.entry_points.extend(scripts.keys().cloned());
         }
@@ -251,8 +305,13 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
 fn cmake(text: &str, f: &mut ManifestFacts) {
     // ASCII lowercasing keeps byte offsets, so a match in `lower` indexes `text` too.
     let lower = text.to_ascii_lowercase();
-    f.name = lower.find("project(").and_then(|i| call_first_arg(&text[i..], &text[i..i + 8]));
-    f.commands.extend([cmd("cmake -B build", "install"), cmd("cmake --build build", "build")]);
+    f.name = lower
+        .find("project(")
+        .and_then(|i| call_first_arg(&text[i..], &text[i..i + 8]));
+    f.commands.extend([
+        cmd("cmake -B build", "install"),
+        cmd("cmake --build build", "build"),
+    ]);
     if lower.contains("enable_testing") || lower.contains("add_test") {
         f.commands.push(cmd("ctest --test-dir build", "test"));
     }
@@ -296,10 +355,13 @@ fn rake_tasks(text: &str) -> Vec<String> {
 fn make(text: &str, f: &mut ManifestFacts) {
     let targets = make_targets(text, false);
     const COMMON: &[&str] = &[
-        "all", "build", "test", "check", "lint", "fmt", "format", "install", "run", "dev",
-        "serve", "release", "docs", "bench", "clean",
+        "all", "build", "test", "check", "lint", "fmt", "format", "install", "run", "dev", "serve",
+        "release", "docs", "bench", "clean",
     ];
-    let mut chosen: Vec<&String> = targets.iter().filter(|t| COMMON.contains(&t.as_str())).collect();
+    let mut chosen: Vec<&String> = targets
+        .iter()
+        .filter(|t| COMMON.contains(&t.as_str()))
+        .collect();
     if chosen.is_empty() {
         chosen = targets.iter().take(1).collect();
     }
@@ -320,14 +382,22 @@ fn make_targets(text: &str, just: bool) -> Vec<String> {
         if line.starts_with([' ', '\t', '#', '.']) {
             continue;
         }
-        let Some(colon) = line.find(':') else { continue };
+        let Some(colon) = line.find(':') else {
+            continue;
+        };
         if line[colon + 1..].starts_with('=') || line[..colon].contains('=') {
             continue;
         }
         let names = &line[..colon];
         for name in names.split_whitespace() {
-            let name = if just { name.trim_start_matches('@') } else { name };
-            let ok = name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+            let name = if just {
+                name.trim_start_matches('@')
+            } else {
+                name
+            };
+            let ok = name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
                 && !name.contains('%')
                 && !name.is_empty();
             if ok && !out.iter().any(|o| o == name) {
@@ -365,7 +435,11 @@ mod tests {
             r#"{"name":"web","scripts":{"test":"vitest","build":"vite build","lint":"eslint ."},"main":"index.js","workspaces":["packages/*"]}"#,
         )
         .unwrap();
-        let cmds: Vec<_> = f.commands.iter().map(|c| (c.command.as_str(), c.purpose.as_str())).collect();
+        let cmds: Vec<_> = f
+            .commands
+            .iter()
+            .map(|c| (c.command.as_str(), c.purpose.as_str()))
+            .collect();
         assert_eq!(
             cmds,
             vec![
@@ -381,7 +455,11 @@ mod tests {
 
     #[test]
     fn reads_make_targets() {
-        let f = analyze(b"Makefile", "CC := gcc\n.PHONY: all test\nall: build\nbuild: a.o\n\tcc\ntest:\n\t./t\n%.o: %.c\n").unwrap();
+        let f = analyze(
+            b"Makefile",
+            "CC := gcc\n.PHONY: all test\nall: build\nbuild: a.o\n\tcc\ntest:\n\t./t\n%.o: %.c\n",
+        )
+        .unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, vec!["make all", "make build", "make test"]);
     }

@@ -44,7 +44,9 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<An
         manifest: manifest::analyze(path, &text),
         code: structure::analyze(path, language, content),
     };
-    if a.doc.as_ref().is_some_and(|d| d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()) {
+    if a.doc.as_ref().is_some_and(|d| {
+        d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()
+    }) {
         a.doc = None;
     }
     (!a.is_empty()).then_some(a)

@@ -51,13 +51,21 @@ pub struct SymbolFact {
 impl SymbolFact {
     /// Returns the last segment of the qualified name.
     pub fn name(&self) -> &str {
-        let q = self.qualified_name.split('#').next().unwrap_or(&self.qualified_name);
+        let q = self
+            .qualified_name
+            .split('#')
+            .next()
+            .unwrap_or(&self.qualified_name);
         q.rsplit('.').next().unwrap_or(q)
     }
 
     /// Returns the qualified name of the parent, if any.
     pub fn parent(&self) -> Option<&str> {
-        let q = self.qualified_name.split('#').next().unwrap_or(&self.qualified_name);
+        let q = self
+            .qualified_name
+            .split('#')
+            .next()
+            .unwrap_or(&self.qualified_name);
         q.rfind('.').map(|i| &q[..i])
     }
 }
@@ -76,7 +84,10 @@ pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> 
 /// Extracts structure from a source file in a supported language.
 pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<CodeFacts> {
     let lang = parser_language(path, language)?;
-    let mut facts = CodeFacts { language: lang.name().to_owned(), ..Default::default() };
+    let mut facts = CodeFacts {
+        language: lang.name().to_owned(),
+        ..Default::default()
+    };
     match repocue_structure::extract(lang, content, &Limits::default()) {
         Ok(f) => {
             facts.symbols = f

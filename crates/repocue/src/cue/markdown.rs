@@ -7,7 +7,10 @@ pub fn render(envelope: &Value) -> String {
     let mut out = String::new();
     let kind = envelope["kind"].as_str().unwrap_or("cue");
     let repo = &envelope["repository"];
-    out.push_str(&format!("# RepoCue {kind}: {}\n\n", repo["name"].as_str().unwrap_or("")));
+    out.push_str(&format!(
+        "# RepoCue {kind}: {}\n\n",
+        repo["name"].as_str().unwrap_or("")
+    ));
     out.push_str(&format!(
         "- freshness: **{}**\n- snapshot: {} ({}), observed {}\n- branch: {}, HEAD {}, dirty: {}\n- budget: {} of {} estimated tokens\n",
         scalar(&envelope["freshness"]),
@@ -28,13 +31,21 @@ pub fn render(envelope: &Value) -> String {
     if let Some(w) = envelope["warnings"].as_array().filter(|w| !w.is_empty()) {
         out.push_str("\n## Warnings\n\n");
         for w in w {
-            out.push_str(&format!("- `{}`: {}\n", scalar(&w["code"]), w["detail"].as_str().unwrap_or("")));
+            out.push_str(&format!(
+                "- `{}`: {}\n",
+                scalar(&w["code"]),
+                w["detail"].as_str().unwrap_or("")
+            ));
         }
     }
     if let Some(m) = envelope["more"].as_array().filter(|m| !m.is_empty()) {
         out.push_str("\n## More\n\n");
         for m in m {
-            out.push_str(&format!("- {}: `{}`\n", m["reason"].as_str().unwrap_or(""), compact(m)));
+            out.push_str(&format!(
+                "- {}: `{}`\n",
+                m["reason"].as_str().unwrap_or(""),
+                compact(m)
+            ));
         }
     }
     out
@@ -67,7 +78,11 @@ fn section(out: &mut String, level: usize, key: &str, value: &Value) {
             }
         }
         other => {
-            out.push_str(&format!("\n{} {title}\n\n{}\n", "#".repeat(level), inline(other)));
+            out.push_str(&format!(
+                "\n{} {title}\n\n{}\n",
+                "#".repeat(level),
+                inline(other)
+            ));
         }
     }
 }
@@ -77,7 +92,9 @@ fn inline(v: &Value) -> String {
         Value::Object(o) => o
             .iter()
             .map(|(k, v)| match v {
-                Value::String(s) if k == "path" || k == "command" || k == "id" || k == "entity" => format!("`{s}`"),
+                Value::String(s) if k == "path" || k == "command" || k == "id" || k == "entity" => {
+                    format!("`{s}`")
+                }
                 Value::Object(_) | Value::Array(_) => format!("{k}: {}", compact(v)),
                 _ => format!("{k}: {}", scalar(v)),
             })

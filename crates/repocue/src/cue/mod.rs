@@ -26,7 +26,7 @@ pub const MAX_MAX_TOKENS: u64 = 20_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum View {
-    /// Identity, freshness, counts and what to ask next (50–150 tokens).
+    /// Identity, freshness, counts and what to ask next (~200 tokens).
     Manifest,
     /// What the project is, where to start, how to build it, what state it is in.
     Overview,
@@ -138,6 +138,12 @@ pub struct More {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// Scope parameter (search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Result limit (search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<u32>,
     /// Budget that fits it.
     pub max_tokens: u64,
 }
@@ -213,7 +219,11 @@ pub struct Item<C> {
 impl<C> Item<C> {
     /// Creates an item.
     pub fn new(section: usize, rank: i64, add: impl Fn(&mut C) + 'static) -> Self {
-        Item { section, rank, add: Box::new(add) }
+        Item {
+            section,
+            rank,
+            add: Box::new(add),
+        }
     }
 }
 
@@ -231,7 +241,11 @@ pub struct Section {
 impl Section {
     /// Creates a section.
     pub fn new(name: &'static str, more: Option<More>) -> Self {
-        Section { name, hidden: 0, more }
+        Section {
+            name,
+            hidden: 0,
+            more,
+        }
     }
 }
 
@@ -243,7 +257,7 @@ pub fn fit<C: Serialize + Clone>(
 ) -> Result<Cue> {
     let max = envelope.budget.max_tokens;
     // A stable sort keeps list order among equal ranks: deterministic output.
-    items.sort_by(|a, b| b.rank.cmp(&a.rank));
+    items.sort_by_key(|it| std::cmp::Reverse(it.rank));
     let mut omitted: Vec<u64> = sections.iter().map(|s| s.hidden).collect();
     for it in &items {
         omitted[it.section] += 1;
@@ -264,7 +278,8 @@ pub fn fit<C: Serialize + Clone>(
             .filter(|(_, &n)| n > 0)
             .map(|(s, n)| format!("{} {n}", s.name))
             .collect();
-        env.warnings.push(Warning::counted("omitted", total, detail.join(", ")));
+        env.warnings
+            .push(Warning::counted("omitted", total, detail.join(", ")));
         for (s, &n) in sections.iter().zip(omitted) {
             if let Some(m) = s.more.as_ref().filter(|_| n > 0) {
                 if !env.more.contains(m) {
@@ -278,7 +293,10 @@ pub fn fit<C: Serialize + Clone>(
     decorate(&mut envelope, &omitted);
     let floor = tokens(&to_json(&envelope));
     if floor > max {
-        return Err(Error::BudgetTooSmall { max_tokens: max, minimum: round_up(floor) });
+        return Err(Error::BudgetTooSmall {
+            max_tokens: max,
+            minimum: round_up(floor),
+        });
     }
     for it in &items {
         let mut trial = envelope.clone();
@@ -304,7 +322,11 @@ pub fn fit<C: Serialize + Clone>(
         json = to_json(&envelope);
     }
     let value = serde_json::from_str(&json).expect("own JSON parses");
-    Ok(Cue { estimated_tokens: envelope.budget.estimated_tokens, json, value })
+    Ok(Cue {
+        estimated_tokens: envelope.budget.estimated_tokens,
+        json,
+        value,
+    })
 }
 
 fn to_json<T: Serialize>(v: &T) -> String {

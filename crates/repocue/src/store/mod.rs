@@ -45,6 +45,21 @@ pub struct RepoRow {
     pub current: Option<i64>,
 }
 
+/// One stored epoch.
+#[derive(Debug, Clone)]
+pub struct EpochRow {
+    /// Sequence number (`epoch-<seq>`).
+    pub seq: i64,
+    /// `active` or `superseded`.
+    pub status: String,
+    /// Label given at rebaseline.
+    pub label: Option<String>,
+    /// Reason given at rebaseline.
+    pub reason: Option<String>,
+    /// When it started.
+    pub created_at: String,
+}
+
 /// One stored snapshot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotRow {
@@ -235,26 +250,48 @@ impl Store {
             let dir = path.parent().unwrap_or(Path::new("."));
             create_private_dir(dir)?;
         }
-        let corrupt = |detail: String| Error::CorruptCache { path: path.to_owned(), detail };
+        let corrupt = |detail: String| Error::CorruptCache {
+            path: path.to_owned(),
+            detail,
+        };
         let conn = Connection::open(path).map_err(|e| match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly) => {
                 Error::CacheUnwritable {
                     path: path.to_owned(),
-                    source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::PermissionDenied,
+                        e.to_string(),
+                    ),
                 }
             }
             _ => corrupt(e.to_string()),
         })?;
         conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
-        let mut store = Store { conn, path: path.to_owned() };
+        let mut store = Store {
+            conn,
+            path: path.to_owned(),
+        };
         store.configure().map_err(|e| match e {
-            Error::Sqlite(ref s) if matches!(s.sqlite_error_code(), Some(rusqlite::ErrorCode::NotADatabase)) => {
+            Error::Sqlite(ref s)
+                if matches!(
+                    s.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::NotADatabase)
+                ) =>
+            {
                 corrupt("not an SQLite database".into())
             }
-            Error::Sqlite(ref s) if matches!(s.sqlite_error_code(), Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)) => {
+            Error::Sqlite(ref s)
+                if matches!(
+                    s.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+                ) =>
+            {
                 Error::CacheUnwritable {
                     path: path.to_owned(),
-                    source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, s.to_string()),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::PermissionDenied,
+                        s.to_string(),
+                    ),
                 }
             }
             other => other,
@@ -263,14 +300,21 @@ impl Store {
     }
 
     fn configure(&mut self) -> Result<()> {
-        let app_id: i64 = self.conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
-        let version: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        let tables: i64 =
-            self.conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+        let app_id: i64 = self
+            .conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
         if app_id != APPLICATION_ID && !(app_id == 0 && version == 0 && tables == 0) {
             return Err(Error::CorruptCache {
                 path: self.path.clone(),
-                detail: format!("foreign SQLite database (application_id {app_id:#x}, {tables} schema objects)"),
+                detail: format!(
+                    "foreign SQLite database (application_id {app_id:#x}, {tables} schema objects)"
+                ),
             });
         }
         // WAL lets readers proceed while one writer publishes; NORMAL sync is still
@@ -283,15 +327,20 @@ impl Store {
         // No integrity scan on open: it reads the whole file and would dominate a warm
         // `status`. SQLite reports corruption on the pages it touches (SQLITE_CORRUPT).
         self.migrate()
-
     }
 
     fn migrate(&mut self) -> Result<()> {
         let supported = MIGRATIONS.len() as i64;
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > supported {
-            return Err(Error::SchemaTooNew { path: self.path.clone(), found: version, supported });
+            return Err(Error::SchemaTooNew {
+                path: self.path.clone(),
+                found: version,
+                supported,
+            });
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             tx.execute_batch(sql)?;
@@ -312,16 +361,28 @@ impl Store {
     /// Returns the size in bytes of the database and its WAL file.
     pub fn size_bytes(&self) -> u64 {
         let wal = self.path.with_extension("db-wal");
-        [&self.path, &wal].iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+        [&self.path, &wal]
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
     }
 
     /// Returns the repository row, `None` before the first baseline.
     pub fn repository(&self) -> Result<Option<RepoRow>> {
         Ok(self
             .conn
-            .query_row("SELECT repo_id, root, current_snapshot FROM repository", [], |r| {
-                Ok(RepoRow { repo_id: r.get(0)?, root: r.get(1)?, current: r.get(2)? })
-            })
+            .query_row(
+                "SELECT repo_id, root, current_snapshot FROM repository",
+                [],
+                |r| {
+                    Ok(RepoRow {
+                        repo_id: r.get(0)?,
+                        root: r.get(1)?,
+                        current: r.get(2)?,
+                    })
+                },
+            )
             .optional()?)
     }
 
@@ -367,16 +428,27 @@ impl Store {
 
     /// Returns all retained snapshot sequences, oldest first.
     pub fn snapshot_seqs(&self) -> Result<Vec<i64>> {
-        let mut stmt = self.conn.prepare("SELECT seq FROM snapshots ORDER BY seq")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq FROM snapshots ORDER BY seq")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Returns (epoch seq, status, label, reason, created_at) of every epoch.
-    pub fn epochs(&self) -> Result<Vec<(i64, String, Option<String>, Option<String>, String)>> {
-        let mut stmt =
-            self.conn.prepare("SELECT seq, status, label, reason, created_at FROM epochs ORDER BY seq")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+    /// Returns every epoch, oldest first.
+    pub fn epochs(&self) -> Result<Vec<EpochRow>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, status, label, reason, created_at FROM epochs ORDER BY seq")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(EpochRow {
+                seq: r.get(0)?,
+                status: r.get(1)?,
+                label: r.get(2)?,
+                reason: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -416,7 +488,9 @@ impl Store {
 
     /// Returns the digests whose facts are stored with the current analyzer version.
     pub fn known_digests(&self) -> Result<HashSet<String>> {
-        let mut stmt = self.conn.prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
         let rows = stmt.query_map([analyzer_version()], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -424,7 +498,9 @@ impl Store {
     /// Returns stored analysis facts for the given digests.
     pub fn facts(&self, digests: &[&str]) -> Result<HashMap<String, Analysis>> {
         let mut out = HashMap::new();
-        let mut stmt = self.conn.prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
         for d in digests {
             if out.contains_key(*d) {
                 continue;
@@ -442,7 +518,11 @@ impl Store {
     pub fn delta_items(&self, snapshot: i64) -> Result<Option<(i64, Vec<DeltaItem>)>> {
         let Some(delta): Option<i64> = self
             .conn
-            .query_row("SELECT seq FROM deltas WHERE snapshot = ?1", [snapshot], |r| r.get(0))
+            .query_row(
+                "SELECT seq FROM deltas WHERE snapshot = ?1",
+                [snapshot],
+                |r| r.get(0),
+            )
             .optional()?
         else {
             return Ok(None);
@@ -454,8 +534,12 @@ impl Store {
             Ok(DeltaItem {
                 op: r.get(0)?,
                 entity: r.get(1)?,
-                before: r.get::<_, Option<String>>(2)?.and_then(|s| serde_json::from_str(&s).ok()),
-                after: r.get::<_, Option<String>>(3)?.and_then(|s| serde_json::from_str(&s).ok()),
+                before: r
+                    .get::<_, Option<String>>(2)?
+                    .and_then(|s| serde_json::from_str(&s).ok()),
+                after: r
+                    .get::<_, Option<String>>(3)?
+                    .and_then(|s| serde_json::from_str(&s).ok()),
             })
         })?;
         Ok(Some((delta, rows.collect::<rusqlite::Result<_>>()?)))
@@ -464,7 +548,9 @@ impl Store {
     /// Publishes in one immediate transaction, after checking that the current snapshot is
     /// still `expected`. Nothing is written when the check fails.
     pub fn publish(&mut self, repo_id: &str, root: &[u8], p: Publish<'_>) -> Result<Published> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = crate::time::now_rfc3339();
         let current: Option<i64> = tx
             .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
@@ -472,7 +558,11 @@ impl Store {
             .flatten();
         if current != p.expected {
             return Err(Error::Conflict {
-                detail: format!("expected {:?}, found {:?}", p.expected.map(snap_id), current.map(snap_id)),
+                detail: format!(
+                    "expected {:?}, found {:?}",
+                    p.expected.map(snap_id),
+                    current.map(snap_id)
+                ),
             });
         }
         tx.execute(
@@ -480,10 +570,16 @@ impl Store {
              ON CONFLICT(singleton) DO NOTHING",
             params![repo_id, root, now],
         )?;
-        let mut epoch: Option<i64> =
-            tx.query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| r.get(0)).optional()?;
+        let mut epoch: Option<i64> = tx
+            .query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
         if let Some((label, reason)) = &p.new_epoch {
-            tx.execute("UPDATE epochs SET status = 'superseded' WHERE status = 'active'", [])?;
+            tx.execute(
+                "UPDATE epochs SET status = 'superseded' WHERE status = 'active'",
+                [],
+            )?;
             let seq = next_seq(&tx, "epoch")?;
             tx.execute(
                 "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
@@ -506,7 +602,11 @@ impl Store {
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
             let seq = next_seq(&tx, "snapshot")?;
-            let kind = if p.new_epoch.is_some() { "baseline" } else { "refresh" };
+            let kind = if p.new_epoch.is_some() {
+                "baseline"
+            } else {
+                "refresh"
+            };
             tx.execute(
                 "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
                     index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at)
@@ -530,7 +630,10 @@ impl Store {
                 ],
             )?;
             if p.new_epoch.is_some() {
-                tx.execute("UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2", [seq, epoch])?;
+                tx.execute(
+                    "UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2",
+                    [seq, epoch],
+                )?;
             } else {
                 let mut close = tx.prepare_cached(
                     "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
@@ -543,7 +646,11 @@ impl Store {
                 "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
             ))?;
-            for f in s.files.iter().filter(|f| p.new_epoch.is_some() || s.changed_paths.contains(&f.path)) {
+            for f in s
+                .files
+                .iter()
+                .filter(|f| p.new_epoch.is_some() || s.changed_paths.contains(&f.path))
+            {
                 let st = f.stat;
                 insert.execute(params![
                     epoch,
@@ -596,23 +703,46 @@ impl Store {
                  WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
             )?;
             for (path, st) in p.stat_updates {
-                stmt.execute(params![st.size as i64, st.mtime_ns, st.ctime_ns, st.ino as i64, epoch, path])?;
+                stmt.execute(params![
+                    st.size as i64,
+                    st.mtime_ns,
+                    st.ctime_ns,
+                    st.ino as i64,
+                    epoch,
+                    path
+                ])?;
             }
         }
         if let Some(search) = &p.search {
             apply_search(&tx, search)?;
         }
-        insert_operation(&tx, &p.operation, &now, Some(epoch), snapshot, p.snapshot.is_some())?;
+        insert_operation(
+            &tx,
+            &p.operation,
+            &now,
+            Some(epoch),
+            snapshot,
+            p.snapshot.is_some(),
+        )?;
         tx.commit()?;
-        let snapshot = snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
-        Ok(Published { epoch, snapshot, delta: delta_seq })
+        let snapshot =
+            snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
+        Ok(Published {
+            epoch,
+            snapshot,
+            delta: delta_seq,
+        })
     }
 
     /// Returns the cached ranked-symbols JSON of a snapshot.
     pub fn rank_cache(&self, snapshot: i64) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT symbols FROM rank_cache WHERE snapshot = ?1", [snapshot], |r| r.get(0))
+            .query_row(
+                "SELECT symbols FROM rank_cache WHERE snapshot = ?1",
+                [snapshot],
+                |r| r.get(0),
+            )
             .optional()?)
     }
 
@@ -657,7 +787,11 @@ impl Store {
 
     /// Returns how many entries the search index holds.
     pub fn search_entries(&self) -> Result<u64> {
-        Ok(self.conn.query_row("SELECT count(*) FROM search_entries", [], |r| r.get::<_, i64>(0))? as u64)
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM search_entries", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
     }
 
     /// Records a cue measurement.
@@ -759,7 +893,11 @@ fn next_seq(tx: &Transaction<'_>, name: &str) -> Result<i64> {
         "INSERT INTO sequences (name, value) VALUES (?1, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
         [name],
     )?;
-    Ok(tx.query_row("SELECT value FROM sequences WHERE name = ?1", [name], |r| r.get(0))?)
+    Ok(
+        tx.query_row("SELECT value FROM sequences WHERE name = ?1", [name], |r| {
+            r.get(0)
+        })?,
+    )
 }
 
 const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
@@ -767,7 +905,11 @@ const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, di
 
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     let bad = |i: usize, what: &str| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, what.to_owned().into())
+        rusqlite::Error::FromSqlConversionFailure(
+            i,
+            rusqlite::types::Type::Text,
+            what.to_owned().into(),
+        )
     };
     let file_type: String = r.get(6)?;
     let working: String = r.get(9)?;
@@ -782,7 +924,8 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
         file_type: FileType::parse(&file_type).ok_or_else(|| bad(6, "unknown file type"))?,
         language: r.get(7)?,
         is_document: r.get(8)?,
-        working_state: WorkingState::parse(&working).ok_or_else(|| bad(9, "unknown working state"))?,
+        working_state: WorkingState::parse(&working)
+            .ok_or_else(|| bad(9, "unknown working state"))?,
         assume_unchanged: r.get(10)?,
         skip_worktree: r.get(11)?,
         stat: match st_size {
@@ -810,7 +953,10 @@ fn json_paths(json: &str) -> Vec<Vec<u8>> {
 }
 
 fn unhex(h: &str) -> Option<Vec<u8>> {
-    (0..h.len()).step_by(2).map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok()).collect()
+    (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// Creates a directory (and parents) readable only by the user.
@@ -820,10 +966,16 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .map_err(|source| Error::CacheUnwritable { path: dir.to_owned(), source })?;
+        .map_err(|source| Error::CacheUnwritable {
+            path: dir.to_owned(),
+            source,
+        })?;
     // Probe writability now: SQLite would otherwise fail later with a vaguer error.
     let probe = dir.join(format!(".write-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|source| Error::CacheUnwritable { path: dir.to_owned(), source })?;
+    std::fs::write(&probe, b"").map_err(|source| Error::CacheUnwritable {
+        path: dir.to_owned(),
+        source,
+    })?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }
@@ -837,7 +989,9 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
         let mut del_fts = tx.prepare_cached("DELETE FROM search_fts WHERE rowid = ?1")?;
         let mut del = tx.prepare_cached("DELETE FROM search_entries WHERE rowid = ?1")?;
         for path in &s.remove {
-            let ids: Vec<i64> = rows.query_map([path], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            let ids: Vec<i64> = rows
+                .query_map([path], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
             for id in ids {
                 del_fts.execute([id])?;
                 del.execute([id])?;
@@ -847,7 +1001,8 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
     let mut entry = tx.prepare_cached(
         "INSERT INTO search_entries (path, kind, entity, name, title, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
-    let mut fts = tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
+    let mut fts =
+        tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
     for e in &s.add {
         entry.execute(params![e.path, e.kind, e.entity, e.name, e.title, e.line])?;
         let id = tx.last_insert_rowid();

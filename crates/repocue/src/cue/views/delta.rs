@@ -29,21 +29,34 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (id, name) = super::identity(state)?;
     let current = &state.snapshot;
     let since = match &request.since {
-        Some(s) => parse_seq_id("snapshot", s)
-            .ok_or_else(|| Error::InvalidArgument(format!("--since must be a snapshot id like snapshot-000001, got {s:?}")))?,
+        Some(s) => parse_seq_id("snapshot", s).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "--since must be a snapshot id like snapshot-000001, got {s:?}"
+            ))
+        })?,
         None => current.parent.ok_or_else(|| {
-            Error::InvalidArgument("the current snapshot has no parent; pass --since SNAPSHOT".into())
+            Error::InvalidArgument(
+                "the current snapshot has no parent; pass --since SNAPSHOT".into(),
+            )
         })?,
     };
     let from = state
         .store
         .snapshot(since)?
-        .ok_or_else(|| Error::NotFound { kind: "snapshot", id: seq_id("snapshot", since) })?;
+        .ok_or_else(|| Error::NotFound {
+            kind: "snapshot",
+            id: seq_id("snapshot", since),
+        })?;
     let old_files = state.store.files_at(&from)?;
     let (mut ops, changed) = delta::compute(
         &old_files,
         &state.files,
-        &RepoFacts { branch: from.branch.as_deref(), head: from.head.as_deref(), dirty: from.dirty, untracked: &from.untracked },
+        &RepoFacts {
+            branch: from.branch.as_deref(),
+            head: from.head.as_deref(),
+            dirty: from.dirty,
+            untracked: &from.untracked,
+        },
         &RepoFacts {
             branch: current.branch.as_deref(),
             head: current.head.as_deref(),
@@ -51,16 +64,29 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             untracked: &current.untracked,
         },
     );
-    ops.extend(crate::service::structural_delta(&state.store, &old_files, &state.files, &changed, &[])?);
+    ops.extend(crate::service::structural_delta(
+        &state.store,
+        &old_files,
+        &state.files,
+        &changed,
+        &[],
+    )?);
     ops.sort_by_key(|o| delta::rank(&o.op));
     let mut counts = BTreeMap::new();
     for o in &ops {
         *counts.entry(o.op.clone()).or_insert(0) += 1;
     }
-    let content = DeltaContent { from: seq_id("snapshot", from.seq), to: seq_id("snapshot", current.seq), counts, operations: vec![] };
+    let content = DeltaContent {
+        from: seq_id("snapshot", from.seq),
+        to: seq_id("snapshot", current.seq),
+        counts,
+        operations: vec![],
+    };
     let env = super::envelope(state, request, &id, &name, content);
     // What a complete answer would need, for the follow-up request.
-    let full = serde_json::to_string(&ops).map(|s| s.len() as u64 / 4).unwrap_or(0);
+    let full = serde_json::to_string(&ops)
+        .map(|s| s.len() as u64 / 4)
+        .unwrap_or(0);
     let more = More {
         view: View::Delta,
         reason: "all operations of this delta".into(),
@@ -68,6 +94,8 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         since: Some(seq_id("snapshot", from.seq)),
         id: None,
         query: None,
+        scope: None,
+        max_results: None,
         max_tokens: round_up(full + request.max_tokens).min(crate::cue::MAX_MAX_TOKENS),
     };
     let sections = vec![Section::new("operations", Some(more))];
@@ -75,7 +103,11 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let items = ops
         .into_iter()
         .enumerate()
-        .map(|(i, op)| Item::new(0, n - i as i64, move |c: &mut DeltaContent| c.operations.push(op.clone())))
+        .map(|(i, op)| {
+            Item::new(0, n - i as i64, move |c: &mut DeltaContent| {
+                c.operations.push(op.clone())
+            })
+        })
         .collect();
     fit(env, &sections, items)
 }

@@ -43,8 +43,15 @@ pub struct EntityContent {
 /// Builds the entity cue.
 pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (repo_id, name) = super::identity(state)?;
-    let id = request.id.clone().ok_or_else(|| Error::InvalidArgument("the entity view needs --id (symbol:<path>:<name> or file:<path>)".into()))?;
-    let not_found = || Error::NotFound { kind: "entity", id: id.clone() };
+    let id = request.id.clone().ok_or_else(|| {
+        Error::InvalidArgument(
+            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
+        )
+    })?;
+    let not_found = || Error::NotFound {
+        kind: "entity",
+        id: id.clone(),
+    };
     let (path, symbol) = if let Some(rest) = id.strip_prefix("symbol:") {
         // Paths may contain ':'; the qualified name never does, so split at the last one.
         let i = rest.rfind(':').ok_or_else(not_found)?;
@@ -52,19 +59,31 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     } else if let Some(p) = id.strip_prefix("file:") {
         (p.to_owned(), None)
     } else {
-        return Err(Error::InvalidArgument(format!("unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>")));
+        return Err(Error::InvalidArgument(format!(
+            "unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>"
+        )));
     };
-    let file = state.files.iter().find(|f| paths::display(&f.path) == path).ok_or_else(not_found)?;
+    let file = state
+        .files
+        .iter()
+        .find(|f| paths::display(&f.path) == path)
+        .ok_or_else(not_found)?;
     let facts = match file.digest.as_deref() {
         Some(d) => state.store.facts(&[d])?.remove(d),
         None => None,
     };
     let code = facts.as_ref().and_then(|a| a.code.as_ref());
-    let mut content = EntityContent { id: id.clone(), path: path.clone(), ..Default::default() };
+    let mut content = EntityContent {
+        id: id.clone(),
+        path: path.clone(),
+        ..Default::default()
+    };
     let wanted_name: Option<String>;
     match &symbol {
         Some(q) => {
-            let s = code.and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q)).ok_or_else(not_found)?;
+            let s = code
+                .and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q))
+                .ok_or_else(not_found)?;
             content.entity_type = "symbol".into();
             content.kind = Some(s.kind.clone());
             content.signature = Some(s.signature.clone());
@@ -89,29 +108,53 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             .map(|s| format!("symbol:{path}:{}", s.qualified_name))
             .collect();
         for (i, ch) in children.into_iter().enumerate() {
-            items.push(Item::new(0, 3_000 - i as i64, move |e: &mut EntityContent| e.children.push(ch.clone())));
+            items.push(Item::new(
+                0,
+                3_000 - i as i64,
+                move |e: &mut EntityContent| e.children.push(ch.clone()),
+            ));
         }
         for (i, imp) in c.imports.iter().cloned().enumerate() {
-            items.push(Item::new(1, 2_000 - i as i64, move |e: &mut EntityContent| e.imports.push(imp.clone())));
+            items.push(Item::new(
+                1,
+                2_000 - i as i64,
+                move |e: &mut EntityContent| e.imports.push(imp.clone()),
+            ));
         }
     }
     if let Some(n) = wanted_name {
         // Who references this name: every other code file whose facts list it.
-        let others: Vec<&crate::model::FileState> = state.files.iter().filter(|f| f.path != file.path && f.digest.is_some()).collect();
+        let others: Vec<&crate::model::FileState> = state
+            .files
+            .iter()
+            .filter(|f| f.path != file.path && f.digest.is_some())
+            .collect();
         let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
         let all = state.store.facts(&digests)?;
         let mut refs: Vec<String> = others
             .iter()
             .filter(|f| {
-                f.digest.as_deref().and_then(|d| all.get(d)).and_then(|a| a.code.as_ref()).is_some_and(|c| c.references.binary_search(&n).is_ok())
+                f.digest
+                    .as_deref()
+                    .and_then(|d| all.get(d))
+                    .and_then(|a| a.code.as_ref())
+                    .is_some_and(|c| c.references.binary_search(&n).is_ok())
             })
             .map(|f| paths::display(&f.path))
             .collect();
         refs.sort();
         for (i, r) in refs.into_iter().enumerate() {
-            items.push(Item::new(2, 1_000 - i as i64, move |e: &mut EntityContent| e.referenced_by.push(r.clone())));
+            items.push(Item::new(
+                2,
+                1_000 - i as i64,
+                move |e: &mut EntityContent| e.referenced_by.push(r.clone()),
+            ));
         }
     }
-    let sections = vec![Section::new("children", None), Section::new("imports", None), Section::new("referenced_by", None)];
+    let sections = vec![
+        Section::new("children", None),
+        Section::new("imports", None),
+        Section::new("referenced_by", None),
+    ];
     fit(env, &sections, items)
 }

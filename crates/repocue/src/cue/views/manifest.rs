@@ -23,19 +23,10 @@ pub struct ManifestContent {
     pub dirty_paths: u64,
     /// Untracked paths.
     pub untracked_paths: u64,
-    /// Views that can be asked for next, with what each answers.
-    pub views: Vec<ViewHint>,
+    /// Views that can be asked for next (`repocue cue --view <name>`).
+    pub views: Vec<String>,
     /// Retained snapshots usable as `--since` (most recent first).
     pub snapshots: Vec<String>,
-}
-
-/// One view an agent can ask for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ViewHint {
-    /// View name.
-    pub view: String,
-    /// What it answers.
-    pub answers: String,
 }
 
 /// Builds the manifest cue.
@@ -50,7 +41,10 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         bytes: files.iter().filter_map(|f| f.size).sum(),
         documents: files.iter().filter(|f| f.is_document).count() as u64,
         languages: langs.len() as u64,
-        dirty_paths: files.iter().filter(|f| f.working_state != WorkingState::Clean).count() as u64,
+        dirty_paths: files
+            .iter()
+            .filter(|f| f.working_state != WorkingState::Clean)
+            .count() as u64,
         untracked_paths: state.snapshot.untracked.len() as u64,
         views: vec![],
         snapshots: vec![],
@@ -58,22 +52,24 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let env = super::envelope(state, request, &id, &name, content);
     let sections = vec![Section::new("views", None), Section::new("snapshots", None)];
     let mut items: Vec<Item<ManifestContent>> = Vec::new();
-    let hints = [
-        ("overview", "what the project is, where to start, how to build and test, work-tree state"),
-        ("delta", "what changed since a snapshot (--since)"),
-        ("structure", "files and ranked symbols with signatures under a path (--path)"),
-        ("entity", "one symbol or file with relations (--id symbol:<path>:<name>)"),
-        ("search", "ranked hits over paths, symbols and document headings (--query)"),
-    ];
-    for (i, (view, answers)) in hints.into_iter().enumerate() {
-        items.push(Item::new(0, 100 - i as i64, move |c: &mut ManifestContent| {
-            c.views.push(ViewHint { view: view.into(), answers: answers.into() })
-        }));
+    for (i, view) in ["overview", "delta", "structure", "entity", "search"]
+        .into_iter()
+        .enumerate()
+    {
+        items.push(Item::new(
+            0,
+            100 - i as i64,
+            move |c: &mut ManifestContent| c.views.push(view.into()),
+        ));
     }
     let seqs = state.store.snapshot_seqs()?;
-    for (i, seq) in seqs.iter().rev().take(5).enumerate() {
+    for (i, seq) in seqs.iter().rev().take(3).enumerate() {
         let id = seq_id("snapshot", *seq);
-        items.push(Item::new(1, 50 - i as i64, move |c: &mut ManifestContent| c.snapshots.push(id.clone())));
+        items.push(Item::new(
+            1,
+            50 - i as i64,
+            move |c: &mut ManifestContent| c.snapshots.push(id.clone()),
+        ));
     }
     fit(env, &sections, items)
 }

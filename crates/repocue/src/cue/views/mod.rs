@@ -9,7 +9,9 @@ pub mod structure;
 
 use std::time::Instant;
 
-use super::{Budget, Cue, CueBasis, CueRequest, Envelope, View, CUE_SCHEMA_VERSION, MAX_MAX_TOKENS};
+use super::{
+    Budget, Cue, CueBasis, CueRequest, Envelope, View, CUE_SCHEMA_VERSION, MAX_MAX_TOKENS,
+};
 use crate::error::{Error, Result};
 use crate::model::seq_id;
 use crate::output::RepositoryInfo;
@@ -56,7 +58,13 @@ impl Service {
 }
 
 /// Builds the envelope of a view around `content` with the state's provenance.
-pub(crate) fn envelope<C>(state: &ReadState, request: &CueRequest, repo_id: &str, name: &str, content: C) -> Envelope<C> {
+pub(crate) fn envelope<C>(
+    state: &ReadState,
+    request: &CueRequest,
+    repo_id: &str,
+    name: &str,
+    content: C,
+) -> Envelope<C> {
     let snap = &state.snapshot;
     Envelope {
         schema_version: CUE_SCHEMA_VERSION.into(),
@@ -76,7 +84,10 @@ pub(crate) fn envelope<C>(state: &ReadState, request: &CueRequest, repo_id: &str
             observed_at: snap.observed_at.clone(),
         },
         freshness: state.freshness,
-        budget: Budget { max_tokens: request.max_tokens, estimated_tokens: 0 },
+        budget: Budget {
+            max_tokens: request.max_tokens,
+            estimated_tokens: 0,
+        },
         content,
         warnings: state.warnings.clone(),
         more: vec![],

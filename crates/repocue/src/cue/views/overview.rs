@@ -156,9 +156,19 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (id, dir_name) = super::identity(state)?;
     let files = &state.files;
     let facts = load_facts(state)?;
-    let root_manifests: Vec<(&FileState, &ManifestFacts)> = manifests(files, &facts, |p| !p.contains(&b'/'));
-    let name = root_manifests.iter().find_map(|(_, m)| m.name.clone()).unwrap_or(dir_name.clone());
-    let mut content = OverviewContent { project: Project { name, purpose: None }, ..Default::default() };
+    let root_manifests: Vec<(&FileState, &ManifestFacts)> =
+        manifests(files, &facts, |p| !p.contains(&b'/'));
+    let name = root_manifests
+        .iter()
+        .find_map(|(_, m)| m.name.clone())
+        .unwrap_or(dir_name.clone());
+    let mut content = OverviewContent {
+        project: Project {
+            name,
+            purpose: None,
+        },
+        ..Default::default()
+    };
     content.totals = Totals {
         files: files.len() as u64,
         bytes: files.iter().filter_map(|f| f.size).sum(),
@@ -171,19 +181,34 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let readme = files
         .iter()
         .filter(|f| !f.path.contains(&b'/') && f.is_document)
-        .filter(|f| paths::file_name(&f.path).to_ascii_uppercase().starts_with(b"README"))
+        .filter(|f| {
+            paths::file_name(&f.path)
+                .to_ascii_uppercase()
+                .starts_with(b"README")
+        })
         .min_by_key(|f| (readme_rank(&f.path), f.path.clone()));
     let purpose = readme
         .and_then(|f| {
-            let p = facts.get(f.digest.as_deref()?)?.doc.as_ref()?.purpose.clone()?;
+            let p = facts
+                .get(f.digest.as_deref()?)?
+                .doc
+                .as_ref()?
+                .purpose
+                .clone()?;
             Some((p, paths::display(&f.path)))
         })
         .or_else(|| {
-            root_manifests.iter().find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
+            root_manifests
+                .iter()
+                .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
         });
     if let Some((text, source)) = purpose {
         items.push(Item::new(0, 1000, move |c: &mut OverviewContent| {
-            c.project.purpose = Some(RepositoryText { text: text.clone(), source: source.clone(), label: "repository-text".into() })
+            c.project.purpose = Some(RepositoryText {
+                text: text.clone(),
+                source: source.clone(),
+                label: "repository-text".into(),
+            })
         }));
     }
 
@@ -197,9 +222,18 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let mut langs: Vec<(&str, u64)> = langs.into_iter().collect();
     langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     for (i, (l, n)) in langs.iter().take(12).enumerate() {
-        let lc = LanguageCount { language: (*l).into(), files: *n };
-        let rank = if i < 3 { 900 - i as i64 } else { 300 - i as i64 };
-        items.push(Item::new(1, rank, move |c: &mut OverviewContent| c.languages.push(lc.clone())));
+        let lc = LanguageCount {
+            language: (*l).into(),
+            files: *n,
+        };
+        let rank = if i < 3 {
+            900 - i as i64
+        } else {
+            300 - i as i64
+        };
+        items.push(Item::new(1, rank, move |c: &mut OverviewContent| {
+            c.languages.push(lc.clone())
+        }));
     }
 
     // Components: workspace members first, then top-level directories by size.
@@ -211,39 +245,73 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         since: None,
         id: None,
         query: None,
+        scope: None,
+        max_results: None,
         max_tokens: 0,
     };
     for (i, comp) in comps.into_iter().take(40).enumerate() {
-        let rank = if i < 6 { 800 - i as i64 } else { 200 - i as i64 };
-        items.push(Item::new(2, rank, move |c: &mut OverviewContent| c.components.push(comp.clone())));
+        let rank = if i < 6 {
+            800 - i as i64
+        } else {
+            200 - i as i64
+        };
+        items.push(Item::new(2, rank, move |c: &mut OverviewContent| {
+            c.components.push(comp.clone())
+        }));
     }
 
     let entries = entry_points(files, &root_manifests);
     for (i, s) in top_symbols(state, &entries)?.into_iter().enumerate() {
         let rank = if i < 5 { 600 - i as i64 } else { 90 - i as i64 };
-        items.push(Item::new(8, rank, move |c: &mut OverviewContent| c.symbols.push(s.clone())));
+        items.push(Item::new(8, rank, move |c: &mut OverviewContent| {
+            c.symbols.push(s.clone())
+        }));
     }
     for (i, e) in entries.into_iter().take(20).enumerate() {
-        let rank = if i < 4 { 750 - i as i64 } else { 150 - i as i64 };
-        items.push(Item::new(3, rank, move |c: &mut OverviewContent| c.entry_points.push(e.clone())));
+        let rank = if i < 4 {
+            750 - i as i64
+        } else {
+            150 - i as i64
+        };
+        items.push(Item::new(3, rank, move |c: &mut OverviewContent| {
+            c.entry_points.push(e.clone())
+        }));
     }
 
     let mut cmds = commands(files, &facts, &root_manifests);
     cmds.truncate(30);
     for (i, (primary, cmd)) in cmds.into_iter().enumerate() {
-        let rank = if primary { 850 - i as i64 } else { 250 - i as i64 };
-        items.push(Item::new(4, rank, move |c: &mut OverviewContent| c.commands.push(cmd.clone())));
+        let rank = if primary {
+            850 - i as i64
+        } else {
+            250 - i as i64
+        };
+        items.push(Item::new(4, rank, move |c: &mut OverviewContent| {
+            c.commands.push(cmd.clone())
+        }));
     }
 
     for (i, d) in documents(files, &facts).into_iter().take(20).enumerate() {
-        let rank = if i < 3 { 700 - i as i64 } else { 120 - i as i64 };
-        items.push(Item::new(5, rank, move |c: &mut OverviewContent| c.documents.push(d.clone())));
+        let rank = if i < 3 {
+            700 - i as i64
+        } else {
+            120 - i as i64
+        };
+        items.push(Item::new(5, rank, move |c: &mut OverviewContent| {
+            c.documents.push(d.clone())
+        }));
     }
 
     for (i, commit) in state.snapshot.recent_commits.iter().enumerate() {
         let commit = commit.clone();
-        let rank = if i < 3 { 650 - i as i64 } else { 100 - i as i64 };
-        items.push(Item::new(6, rank, move |c: &mut OverviewContent| c.recent_commits.push(commit.clone())));
+        let rank = if i < 3 {
+            650 - i as i64
+        } else {
+            100 - i as i64
+        };
+        items.push(Item::new(6, rank, move |c: &mut OverviewContent| {
+            c.recent_commits.push(commit.clone())
+        }));
     }
 
     // Work-tree paths: the first few of each kind matter as much as structure.
@@ -268,7 +336,11 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let mut per_kind = [0i64; 5];
     for (kind, p) in wt {
         let k = kind as usize;
-        let rank = if per_kind[k] < 5 { 870 - per_kind[k] * 10 - k as i64 } else { 50 - per_kind[k].min(40) };
+        let rank = if per_kind[k] < 5 {
+            870 - per_kind[k] * 10 - k as i64
+        } else {
+            50 - per_kind[k].min(40)
+        };
         per_kind[k] += 1;
         items.push(Item::new(7, rank, move |c: &mut OverviewContent| {
             let list = match kind {
@@ -287,9 +359,18 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     for it in &items {
         (it.add)(&mut all.content);
     }
-    let full = serde_json::to_string(&all).map(|s| s.len() as u64 / 4).unwrap_or(0) + 200;
-    let more = More { max_tokens: round_up(full).min(crate::cue::MAX_MAX_TOKENS), ..struct_more };
-    let sections: Vec<Section> = SECTION_NAMES.iter().map(|n| Section::new(n, Some(more.clone()))).collect();
+    let full = serde_json::to_string(&all)
+        .map(|s| s.len() as u64 / 4)
+        .unwrap_or(0)
+        + 200;
+    let more = More {
+        max_tokens: round_up(full).min(crate::cue::MAX_MAX_TOKENS),
+        ..struct_more
+    };
+    let sections: Vec<Section> = SECTION_NAMES
+        .iter()
+        .map(|n| Section::new(n, Some(more.clone())))
+        .collect();
     fit(env, &sections, items)
 }
 
@@ -309,7 +390,8 @@ fn load_facts(state: &ReadState) -> Result<HashMap<String, Analysis>> {
         .iter()
         .filter(|f| {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
-            (f.is_document && depth <= 1) || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
+            (f.is_document && depth <= 1)
+                || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
         })
         .filter_map(|f| f.digest.as_deref())
         .collect();
@@ -330,7 +412,10 @@ fn manifests<'a>(
 
 fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<Component> {
     let mut dirs: BTreeMap<Vec<u8>, (u64, BTreeMap<&str, u64>)> = BTreeMap::new();
-    let members: Vec<&str> = root.iter().flat_map(|(_, m)| m.members.iter().map(String::as_str)).collect();
+    let members: Vec<&str> = root
+        .iter()
+        .flat_map(|(_, m)| m.members.iter().map(String::as_str))
+        .collect();
     let member_dirs = expand_members(files, &members);
     for f in files {
         let key = member_dirs
@@ -349,13 +434,26 @@ fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec
     let mut out: Vec<Component> = dirs
         .into_iter()
         .map(|(d, (n, langs))| Component {
-            kind: if member_dirs.contains(&d) { "member" } else { "directory" }.into(),
+            kind: if member_dirs.contains(&d) {
+                "member"
+            } else {
+                "directory"
+            }
+            .into(),
             path: format!("{}/", paths::display(&d)),
             files: n,
-            language: langs.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0))).map(|(l, _)| l.to_owned()),
+            language: langs
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+                .map(|(l, _)| l.to_owned()),
         })
         .collect();
-    out.sort_by(|a, b| (a.kind != "member").cmp(&(b.kind != "member")).then(b.files.cmp(&a.files)).then(a.path.cmp(&b.path)));
+    out.sort_by(|a, b| {
+        (a.kind != "member")
+            .cmp(&(b.kind != "member"))
+            .then(b.files.cmp(&a.files))
+            .then(a.path.cmp(&b.path))
+    });
     out
 }
 
@@ -385,16 +483,39 @@ fn expand_members(files: &[FileState], patterns: &[&str]) -> Vec<Vec<u8>> {
     }
     out.sort();
     out.dedup();
-    out.retain(|d| files.iter().any(|f| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/')));
+    out.retain(|d| {
+        files
+            .iter()
+            .any(|f| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/'))
+    });
     out
 }
 
 fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<String> {
     const CONVENTIONAL: &[&str] = &[
-        "src/main.rs", "src/lib.rs", "main.go", "main.py", "__main__.py", "app.py", "manage.py",
-        "index.js", "index.ts", "src/index.ts", "src/index.js", "src/main.ts", "src/main.js",
-        "src/main.tsx", "src/App.tsx", "main.c", "src/main.c", "main.cpp", "src/main.cpp",
-        "Program.cs", "src/main/java", "cmd", "bin",
+        "src/main.rs",
+        "src/lib.rs",
+        "main.go",
+        "main.py",
+        "__main__.py",
+        "app.py",
+        "manage.py",
+        "index.js",
+        "index.ts",
+        "src/index.ts",
+        "src/index.js",
+        "src/main.ts",
+        "src/main.js",
+        "src/main.tsx",
+        "src/App.tsx",
+        "main.c",
+        "src/main.c",
+        "main.cpp",
+        "src/main.cpp",
+        "Program.cs",
+        "src/main/java",
+        "cmd",
+        "bin",
     ];
     let mut out: Vec<String> = Vec::new();
     for (_, m) in root {
@@ -412,7 +533,10 @@ fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> V
         let depth = f.path.iter().filter(|&&b| b == b'/').count();
         let hit = CONVENTIONAL.iter().position(|c| p == *c).or_else(|| {
             // Member crates' and commands' mains: crates/x/src/main.rs, cmd/tool/main.go.
-            (depth <= 3 && (p.ends_with("/src/main.rs") || (p.starts_with("cmd/") && name == "main.go") || name == "__main__.py"))
+            (depth <= 3
+                && (p.ends_with("/src/main.rs")
+                    || (p.starts_with("cmd/") && name == "main.go")
+                    || name == "__main__.py"))
                 .then_some(CONVENTIONAL.len())
         });
         if let Some(rank) = hit {
@@ -446,25 +570,42 @@ fn commands(
     let mut primary = root.to_vec();
     let secondary: Vec<(&FileState, &ManifestFacts)> = if primary.is_empty() {
         // No root manifest: take manifests one level down (e.g. backend/, web/).
-        manifests(files, facts, |p| p.iter().filter(|&&b| b == b'/').count() == 1)
+        manifests(files, facts, |p| {
+            p.iter().filter(|&&b| b == b'/').count() == 1
+        })
     } else {
         vec![]
     };
     let root_level = !primary.is_empty();
     primary.extend(secondary);
-    const ORDER: [&str; 9] = ["build", "test", "run", "lint", "format", "install", "bench", "docs", "other"];
+    const ORDER: [&str; 9] = [
+        "build", "test", "run", "lint", "format", "install", "bench", "docs", "other",
+    ];
     let mut out: Vec<(usize, bool, CommandRef)> = Vec::new();
     for (f, m) in primary {
         let source = paths::display(&f.path);
         for c in &m.commands {
             let command = if m.kind == "npm" && npm != "npm" {
-                c.command.replacen("npm run ", &format!("{npm} run "), 1).replacen("npm ", &format!("{npm} "), 1)
+                c.command
+                    .replacen("npm run ", &format!("{npm} run "), 1)
+                    .replacen("npm ", &format!("{npm} "), 1)
             } else {
                 c.command.clone()
             };
-            let order = ORDER.iter().position(|o| *o == c.purpose).unwrap_or(ORDER.len());
+            let order = ORDER
+                .iter()
+                .position(|o| *o == c.purpose)
+                .unwrap_or(ORDER.len());
             let is_primary = root_level && order <= 3;
-            out.push((order, is_primary, CommandRef { command, purpose: c.purpose.clone(), source: source.clone() }));
+            out.push((
+                order,
+                is_primary,
+                CommandRef {
+                    command,
+                    purpose: c.purpose.clone(),
+                    source: source.clone(),
+                },
+            ));
         }
     }
     out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -472,7 +613,18 @@ fn commands(
 }
 
 fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
-    const KEY: &[&str] = &["README", "CONTRIBUTING", "ARCHITECTURE", "DESIGN", "HACKING", "DEVELOPMENT", "AGENTS", "CLAUDE", "CHANGELOG", "SECURITY"];
+    const KEY: &[&str] = &[
+        "README",
+        "CONTRIBUTING",
+        "ARCHITECTURE",
+        "DESIGN",
+        "HACKING",
+        "DEVELOPMENT",
+        "AGENTS",
+        "CLAUDE",
+        "CHANGELOG",
+        "SECURITY",
+    ];
     let mut docs: Vec<(usize, usize, &FileState)> = files
         .iter()
         .filter(|f| f.is_document)
@@ -494,21 +646,31 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
     docs.into_iter()
         .map(|(_, _, f)| DocumentRef {
             path: paths::display(&f.path),
-            title: f.digest.as_deref().and_then(|d| facts.get(d)).and_then(|a| a.doc.as_ref()?.title.clone()),
+            title: f
+                .digest
+                .as_deref()
+                .and_then(|d| facts.get(d))
+                .and_then(|a| a.doc.as_ref()?.title.clone()),
         })
         .collect()
 }
 
 /// The most important symbols of the snapshot: cached per snapshot, since ranking reads the
 /// code facts of every source file.
-fn top_symbols(state: &ReadState, entries: &[String]) -> Result<Vec<super::structure::SymbolEntry>> {
+fn top_symbols(
+    state: &ReadState,
+    entries: &[String],
+) -> Result<Vec<super::structure::SymbolEntry>> {
     if let Some(json) = state.store.rank_cache(state.snapshot.seq)? {
         if let Ok(v) = serde_json::from_str(&json) {
             return Ok(v);
         }
     }
     let ranked = super::structure::ranked_files(state, b"", entries)?;
-    let top: Vec<_> = super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2).into_iter().take(20).collect();
+    let top: Vec<_> = super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2)
+        .into_iter()
+        .take(20)
+        .collect();
     let json = serde_json::to_string(&top).expect("symbols serialize");
     // A read-only cache or a busy writer only costs the recomputation next time.
     let _ = state.store.put_rank_cache(state.snapshot.seq, &json);

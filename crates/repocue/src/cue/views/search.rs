@@ -47,7 +47,9 @@ const MAX_RESULTS: u32 = 200;
 
 /// Parses a scope list into index kinds.
 pub fn scopes(scope: Option<&str>) -> Result<Vec<&'static str>> {
-    let Some(scope) = scope else { return Ok(vec!["symbol", "doc", "path"]) };
+    let Some(scope) = scope else {
+        return Ok(vec!["symbol", "doc", "path"]);
+    };
     let mut kinds = Vec::new();
     for s in scope.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let k = match s {
@@ -55,7 +57,9 @@ pub fn scopes(scope: Option<&str>) -> Result<Vec<&'static str>> {
             "docs" | "doc" => "doc",
             "paths" | "path" | "files" => "path",
             other => {
-                return Err(Error::InvalidArgument(format!("unknown search scope {other:?}; use code, docs or paths")))
+                return Err(Error::InvalidArgument(format!(
+                    "unknown search scope {other:?}; use code, docs or paths"
+                )))
             }
         };
         if !kinds.contains(&k) {
@@ -71,11 +75,17 @@ pub fn scopes(scope: Option<&str>) -> Result<Vec<&'static str>> {
 /// Builds the search cue.
 pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (id, name) = super::identity(state)?;
-    let query = request.query.clone().filter(|q| !q.trim().is_empty()).ok_or_else(|| Error::InvalidArgument("the search view needs a query".into()))?;
+    let query = request
+        .query
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .ok_or_else(|| Error::InvalidArgument("the search view needs a query".into()))?;
     let kinds = scopes(request.scope.as_deref())?;
     let limit = request.max_results.unwrap_or(DEFAULT_RESULTS);
     if limit == 0 || limit > MAX_RESULTS {
-        return Err(Error::InvalidArgument(format!("max_results must be between 1 and {MAX_RESULTS}")));
+        return Err(Error::InvalidArgument(format!(
+            "max_results must be between 1 and {MAX_RESULTS}"
+        )));
     }
     let (all, any) = match_expressions(&query)
         .ok_or_else(|| Error::InvalidArgument(format!("query {query:?} has no searchable word")))?;
@@ -112,7 +122,17 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     hits.truncate(limit as usize);
     let content = SearchContent {
         query: query.clone(),
-        scopes: kinds.iter().map(|k| match *k { "symbol" => "code", "doc" => "docs", _ => "paths" }.to_owned()).collect(),
+        scopes: kinds
+            .iter()
+            .map(|k| {
+                match *k {
+                    "symbol" => "code",
+                    "doc" => "docs",
+                    _ => "paths",
+                }
+                .to_owned()
+            })
+            .collect(),
         matched: matched.into(),
         total_hits: hits.len() as u64,
         hits: vec![],
@@ -130,7 +150,9 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
                 title: (h.kind != "path").then_some(h.title),
                 kind: h.kind,
             };
-            Item::new(0, n - i as i64, move |c: &mut SearchContent| c.hits.push(hit.clone()))
+            Item::new(0, n - i as i64, move |c: &mut SearchContent| {
+                c.hits.push(hit.clone())
+            })
         })
         .collect();
     let more = More {
@@ -140,6 +162,8 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         since: None,
         id: None,
         query: Some(query),
+        scope: request.scope.clone(),
+        max_results: request.max_results,
         max_tokens: crate::cue::round_up(request.max_tokens * 2).min(crate::cue::MAX_MAX_TOKENS),
     };
     fit(env, &[Section::new("hits", Some(more))], items)

@@ -65,11 +65,20 @@ pub(crate) struct Ranked<'a> {
 }
 
 /// Loads code facts of the files under `prefix` and ranks them; highest score first.
-pub(crate) fn ranked_files<'a>(state: &'a ReadState, prefix: &[u8], entry_points: &[String]) -> Result<Vec<Ranked<'a>>> {
+pub(crate) fn ranked_files<'a>(
+    state: &'a ReadState,
+    prefix: &[u8],
+    entry_points: &[String],
+) -> Result<Vec<Ranked<'a>>> {
     let files: Vec<&FileState> = state
         .files
         .iter()
-        .filter(|f| f.path.starts_with(prefix) && f.digest.is_some() && crate::analyze::structure::parser_language(&f.path, f.language.as_deref()).is_some())
+        .filter(|f| {
+            f.path.starts_with(prefix)
+                && f.digest.is_some()
+                && crate::analyze::structure::parser_language(&f.path, f.language.as_deref())
+                    .is_some()
+        })
         .take(MAX_RANKED_FILES)
         .collect();
     let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
@@ -79,7 +88,11 @@ pub(crate) fn ranked_files<'a>(state: &'a ReadState, prefix: &[u8], entry_points
         .filter_map(|f| {
             let a = facts.get(f.digest.as_deref()?)?.clone();
             a.code.as_ref().filter(|c| !c.symbols.is_empty())?;
-            Some(Ranked { file: f, analysis: a, score: 0.0 })
+            Some(Ranked {
+                file: f,
+                analysis: a,
+                score: 0.0,
+            })
         })
         .collect();
     facts.clear();
@@ -88,13 +101,17 @@ pub(crate) fn ranked_files<'a>(state: &'a ReadState, prefix: &[u8], entry_points
         .map(|r| {
             let p = paths::display(&r.file.path);
             let mut boost = 1.0;
-            if entry_points.iter().any(|e| *e == p) {
+            if entry_points.contains(&p) {
                 boost += 4.0;
             }
             if r.file.working_state != WorkingState::Clean {
                 boost += 2.0;
             }
-            Node { path: &r.file.path, facts: r.analysis.code.as_ref().expect("filtered"), boost }
+            Node {
+                path: &r.file.path,
+                facts: r.analysis.code.as_ref().expect("filtered"),
+                boost,
+            }
         })
         .collect();
     let scores = graph::rank(&nodes);
@@ -102,7 +119,11 @@ pub(crate) fn ranked_files<'a>(state: &'a ReadState, prefix: &[u8], entry_points
     for (r, s) in out.iter_mut().zip(scores) {
         r.score = s;
     }
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.path.cmp(&b.file.path)));
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.file.path.cmp(&b.file.path))
+    });
     Ok(out)
 }
 
@@ -112,7 +133,12 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
     let mut out = Vec::new();
     for r in ranked {
         let path = paths::display(&r.file.path);
-        let mut syms: Vec<_> = r.analysis.code.as_ref().map(|c| c.symbols.iter().collect()).unwrap_or_else(Vec::new);
+        let mut syms: Vec<_> = r
+            .analysis
+            .code
+            .as_ref()
+            .map(|c| c.symbols.iter().collect())
+            .unwrap_or_else(Vec::new);
         syms.sort_by_key(|s| {
             let vis = matches!(s.visibility.as_deref(), Some("public" | "exported")) as u8;
             let kind = match s.kind.as_str() {
@@ -121,7 +147,12 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
                 "method" => 2,
                 _ => 3,
             };
-            (s.parent().is_some(), std::cmp::Reverse(vis), kind, s.start_line)
+            (
+                s.parent().is_some(),
+                std::cmp::Reverse(vis),
+                kind,
+                s.start_line,
+            )
         });
         for s in syms.into_iter().take(per_file) {
             out.push(SymbolEntry {
@@ -140,23 +171,48 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (id, name) = super::identity(state)?;
     let prefix = request.path.clone().unwrap_or_default();
     let prefix = prefix.trim_start_matches("./").to_owned();
-    let files_total = state.files.iter().filter(|f| f.path.starts_with(prefix.as_bytes())).count() as u64;
+    let files_total = state
+        .files
+        .iter()
+        .filter(|f| f.path.starts_with(prefix.as_bytes()))
+        .count() as u64;
     let ranked = ranked_files(state, prefix.as_bytes(), &[])?;
-    let content = StructureContent { path: prefix.clone(), files_total, code_files: ranked.len() as u64, ..Default::default() };
+    let content = StructureContent {
+        path: prefix.clone(),
+        files_total,
+        code_files: ranked.len() as u64,
+        ..Default::default()
+    };
     let env = super::envelope(state, request, &id, &name, content);
     let mut items: Vec<Item<StructureContent>> = Vec::new();
     for (i, r) in ranked.iter().take(200).enumerate() {
         let e = FileEntry {
             path: paths::display(&r.file.path),
             language: r.file.language.clone(),
-            symbols: r.analysis.code.as_ref().map_or(0, |c| c.symbols.len() as u64),
+            symbols: r
+                .analysis
+                .code
+                .as_ref()
+                .map_or(0, |c| c.symbols.len() as u64),
         };
-        let rank = if i < 8 { 10_000 - i as i64 } else { 1_000 - i as i64 };
-        items.push(Item::new(0, rank, move |c: &mut StructureContent| c.files.push(e.clone())));
+        let rank = if i < 8 {
+            10_000 - i as i64
+        } else {
+            1_000 - i as i64
+        };
+        items.push(Item::new(0, rank, move |c: &mut StructureContent| {
+            c.files.push(e.clone())
+        }));
     }
-    for (i, s) in ranked_symbols(&ranked, 12).into_iter().take(400).enumerate() {
+    for (i, s) in ranked_symbols(&ranked, 12)
+        .into_iter()
+        .take(400)
+        .enumerate()
+    {
         let rank = 5_000 - i as i64;
-        items.push(Item::new(1, rank, move |c: &mut StructureContent| c.symbols.push(s.clone())));
+        items.push(Item::new(1, rank, move |c: &mut StructureContent| {
+            c.symbols.push(s.clone())
+        }));
     }
     let more = More {
         view: View::Structure,
@@ -165,8 +221,13 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         since: None,
         id: None,
         query: None,
+        scope: None,
+        max_results: None,
         max_tokens: round_up(request.max_tokens * 2).min(crate::cue::MAX_MAX_TOKENS),
     };
-    let sections = vec![Section::new("files", Some(more.clone())), Section::new("symbols", Some(more))];
+    let sections = vec![
+        Section::new("files", Some(more.clone())),
+        Section::new("symbols", Some(more)),
+    ];
     fit(env, &sections, items)
 }

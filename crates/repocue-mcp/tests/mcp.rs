@@ -1,0 +1,722 @@
+//! In-process tests of the MCP adapter against real temporary Git repositories: the tool
+//! handlers called directly, resource URIs read through the library, and the rmcp server
+//! driven with raw JSON-RPC lines over an in-memory pipe.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use repocue::output::ErrorOutput;
+use repocue::Options;
+use repocue_mcp::resources::{self, ResourceError};
+use repocue_mcp::tools::{self, GetArgs, NoArgs, RebaselineArgs, SearchArgs};
+use serde_json::{json, Value};
+
+/// A temporary repository with one commit and a private cache directory.
+struct TestRepo {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    cache: PathBuf,
+}
+
+impl TestRepo {
+    fn new() -> Self {
+        let tmp = tempfile::Builder::new()
+            .prefix("repocue-mcp-test-")
+            .tempdir()
+            .unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let (root, cache) = (base.join("repo"), base.join("cache"));
+        std::fs::create_dir(&root).unwrap();
+        let repo = TestRepo {
+            _tmp: tmp,
+            root,
+            cache,
+        };
+        repo.git(&["-c", "init.defaultBranch=main", "init", "-q"]);
+        repo.write(
+            "README.md",
+            "# Widget\n\nWidget is a tool that caches repository context for coding agents.\n",
+        );
+        repo.write(
+            "Cargo.toml",
+            "[package]\nname = \"widget\"\nversion = \"0.1.0\"\n",
+        );
+        repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    42\n}\n");
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "-m", "initial"]);
+        repo
+    }
+
+    fn opts(&self) -> Options {
+        Options {
+            repository: Some(self.root.clone()),
+            cache_dir: Some(self.cache.clone()),
+        }
+    }
+
+    fn write(&self, rel: &str, content: &str) {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    /// Runs Git hermetically: no global or system configuration, fixed identity and dates.
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(&self.root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn repo_id(&self) -> String {
+        resources::served_repo_id(&self.opts()).unwrap()
+    }
+
+    fn uri(&self, suffix: &str) -> String {
+        format!("repocue://{}/{suffix}", self.repo_id())
+    }
+
+    fn get(&self, args: Value) -> Value {
+        let args: GetArgs = serde_json::from_value(args).unwrap();
+        parse(&tools::handle_get(&self.opts(), args).unwrap())
+    }
+
+    fn status(&self) -> Value {
+        parse(&tools::handle_status(&self.opts(), NoArgs {}).unwrap())
+    }
+
+    fn refresh(&self) -> Value {
+        parse(&tools::handle_refresh(&self.opts(), NoArgs {}).unwrap())
+    }
+
+    /// Calls a tool by name with JSON arguments, as the MCP glue does.
+    fn call(&self, name: &str, args: Value) -> Result<Value, ErrorOutput> {
+        let Value::Object(map) = args else {
+            panic!("arguments must be an object")
+        };
+        let result = tools::call(&self.opts(), name, Some(map)).expect("known tool");
+        result.map(|text| parse(&text))
+    }
+
+    fn read(&self, uri: &str) -> Result<Value, ResourceError> {
+        resources::read(&self.opts(), uri).map(|text| parse(&text))
+    }
+}
+
+fn parse(text: &str) -> Value {
+    assert!(!text.contains('\n'), "one line of JSON: {text}");
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[track_caller]
+fn assert_code(result: Result<Value, ErrorOutput>, code: &str) -> ErrorOutput {
+    match result {
+        Ok(v) => panic!("expected error {code}, got {v}"),
+        Err(e) => {
+            assert_eq!(e.error.code, code, "{e:?}");
+            // The text a failed tool answers with is the single-line JSON error object.
+            let line = tools::error_line(&e);
+            assert!(!line.contains('\n'));
+            assert_eq!(serde_json::from_str::<ErrorOutput>(&line).unwrap(), e);
+            e
+        }
+    }
+}
+
+#[test]
+fn context_get_overview_initializes_and_fits_the_default_budget() {
+    let repo = TestRepo::new();
+    let cue = repo.get(json!({ "view": "overview" }));
+    assert_eq!(cue["schema_version"], "repocue/cue-1");
+    assert_eq!(cue["kind"], "overview");
+    assert_eq!(cue["freshness"], "current");
+    assert_eq!(cue["snapshot"], "snapshot-000001");
+    assert_eq!(cue["repository"]["id"], repo.repo_id());
+    assert_eq!(cue["budget"]["max_tokens"], 500);
+    assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
+    let codes: Vec<&str> = cue["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"initialized"), "{codes:?}");
+
+    // The text is the library's cue, byte for byte.
+    let service = repocue::Service::open(&repo.opts()).unwrap();
+    let request = repocue::cue::CueRequest::new(repocue::cue::View::Overview);
+    let direct = service.cue(&request).unwrap();
+    let via_tool = tools::handle_get(
+        &repo.opts(),
+        serde_json::from_value(json!({"view": "overview"})).unwrap(),
+    );
+    assert_eq!(via_tool.unwrap(), direct.json);
+}
+
+#[test]
+fn context_get_passes_budget_and_refresh_through() {
+    let repo = TestRepo::new();
+    let manifest = repo.get(json!({ "view": "manifest", "max_tokens": 300 }));
+    assert_eq!(manifest["kind"], "manifest");
+    assert_eq!(manifest["budget"]["max_tokens"], 300);
+
+    repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
+    let stale = repo.get(json!({ "view": "manifest", "refresh": false }));
+    assert_eq!(stale["freshness"], "refresh-needed");
+    assert_eq!(stale["snapshot"], "snapshot-000001");
+    let fresh = repo.get(json!({ "view": "manifest" }));
+    assert_eq!(fresh["freshness"], "dirty-but-indexed");
+    assert_eq!(fresh["snapshot"], "snapshot-000002");
+
+    let delta = repo.get(json!({ "view": "delta", "since": "snapshot-000001", "max_tokens": 800 }));
+    assert_eq!(delta["kind"], "delta");
+    let ops = delta["content"]["operations"].as_array().unwrap();
+    assert!(
+        ops.iter().any(|o| o["entity"] == "file:src/lib.rs"),
+        "{ops:?}"
+    );
+}
+
+#[test]
+fn context_status_reports_live_freshness() {
+    let repo = TestRepo::new();
+    let st = repo.status();
+    assert_eq!(st["schema_version"], "repocue/status-1");
+    assert_eq!(st["freshness"], "uninitialized");
+    repo.refresh();
+    assert_eq!(repo.status()["freshness"], "current");
+    repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
+    let st = repo.status();
+    assert_eq!(st["freshness"], "refresh-needed");
+    assert_eq!(st["changed_since_snapshot"], json!(["src/lib.rs"]));
+    // Status never writes: still the same snapshot.
+    assert_eq!(st["snapshot"], "snapshot-000001");
+}
+
+#[test]
+fn context_refresh_baselines_then_publishes_after_an_edit() {
+    let repo = TestRepo::new();
+    let first = repo.refresh();
+    assert_eq!(first["schema_version"], "repocue/refresh-1");
+    assert_eq!(first["operation"], "baseline");
+    assert_eq!(first["snapshot"], "snapshot-000001");
+
+    let noop = repo.refresh();
+    assert_eq!(
+        (noop["operation"].as_str(), noop["published"].as_bool()),
+        (Some("refresh"), Some(false))
+    );
+
+    repo.write("src/new.rs", "pub struct New;\n");
+    let r = repo.call("context_refresh", json!({})).unwrap();
+    assert_eq!(r["operation"], "refresh");
+    assert_eq!(r["published"], true);
+    assert_eq!(r["snapshot"], "snapshot-000002");
+    assert_eq!(r["previous_snapshot"], "snapshot-000001");
+    assert_eq!(repo.status()["freshness"], "dirty-but-indexed");
+}
+
+#[test]
+fn context_rebaseline_needs_label_and_reason() {
+    let repo = TestRepo::new();
+    let e = assert_code(
+        repo.call("context_rebaseline", json!({ "reason": "why" })),
+        "invalid_argument",
+    );
+    assert!(e.error.message.contains("label"), "{e:?}");
+    assert_code(
+        repo.call("context_rebaseline", json!({ "label": "v1" })),
+        "invalid_argument",
+    );
+    assert_code(
+        repo.call(
+            "context_rebaseline",
+            json!({ "label": "  ", "reason": "why" }),
+        ),
+        "invalid_argument",
+    );
+    let empty_reason = RebaselineArgs {
+        label: "v1".into(),
+        reason: String::new(),
+    };
+    assert!(tools::handle_rebaseline(&repo.opts(), empty_reason).is_err());
+
+    repo.refresh();
+    let r = repo
+        .call(
+            "context_rebaseline",
+            json!({ "label": "release:1.0", "reason": "test" }),
+        )
+        .unwrap();
+    assert_eq!(r["operation"], "rebaseline");
+    assert_eq!(r["epoch"], "epoch-000002");
+    assert_eq!(r["published"], true);
+}
+
+#[test]
+fn invalid_arguments_are_error_values() {
+    let repo = TestRepo::new();
+    for bad in [
+        json!({}),
+        json!({ "view": "bogus" }),
+        json!({ "view": 3 }),
+        json!({ "view": "overview", "max_token": 100 }),
+        json!({ "view": "overview", "max_tokens": "many" }),
+        json!({ "view": "overview", "max_tokens": -1 }),
+        // Out-of-range budgets are passed through and rejected by the library.
+        json!({ "view": "overview", "max_tokens": 0 }),
+        json!({ "view": "overview", "max_tokens": 20001 }),
+        json!({ "view": "delta", "since": "yesterday" }),
+    ] {
+        assert_code(repo.call("context_get", bad), "invalid_argument");
+    }
+    assert_code(
+        repo.call(
+            "context_get",
+            json!({ "view": "delta", "since": "snapshot-000099" }),
+        ),
+        "not_found",
+    );
+    assert_code(repo.call("context_search", json!({})), "invalid_argument");
+    assert_code(
+        repo.call("context_search", json!({ "query": " " })),
+        "invalid_argument",
+    );
+    assert_code(
+        repo.call("context_status", json!({ "verbose": true })),
+        "invalid_argument",
+    );
+    assert_code(
+        repo.call("context_refresh", json!({ "mode": "full" })),
+        "invalid_argument",
+    );
+    assert!(tools::call(&repo.opts(), "context_nope", None).is_none());
+
+    // Not a repository: an error value, not a panic.
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = Options {
+        repository: Some(tmp.path().into()),
+        cache_dir: Some(tmp.path().join("c")),
+    };
+    let e = tools::handle_status(&opts, NoArgs {}).unwrap_err();
+    assert_eq!(e.error.code, "not_a_git_repository");
+}
+
+#[test]
+fn search_requests_carry_query_and_scope() {
+    let args: SearchArgs = serde_json::from_value(
+        json!({ "query": "answer", "scope": "code,docs", "max_tokens": 700, "max_results": 5 }),
+    )
+    .unwrap();
+    let r = args.to_request();
+    assert_eq!(r.view, repocue::cue::View::Search);
+    assert_eq!(
+        (
+            r.query.as_deref(),
+            r.scope.as_deref(),
+            r.max_tokens,
+            r.max_results
+        ),
+        (Some("answer"), Some("code,docs"), 700, Some(5))
+    );
+    let list: SearchArgs =
+        serde_json::from_value(json!({ "query": "answer", "scope": ["code", "docs"] })).unwrap();
+    assert_eq!(list.to_request().scope.as_deref(), Some("code,docs"));
+    let args: SearchArgs = serde_json::from_value(json!({ "query": "answer" })).unwrap();
+    let mut expected = repocue::cue::CueRequest::new(repocue::cue::View::Search);
+    expected.query = Some("answer".into());
+    assert_eq!(args.to_request(), expected);
+
+    let repo = TestRepo::new();
+    let cue = repo
+        .call("context_search", json!({ "query": "answer" }))
+        .unwrap();
+    assert_eq!(cue["kind"], "search");
+    assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
+    let hits = cue["content"]["hits"].as_array().unwrap();
+    assert!(hits.iter().any(|h| h["path"] == "src/lib.rs"), "{hits:?}");
+    let docs = repo
+        .call(
+            "context_search",
+            json!({ "query": "widget", "scope": ["docs"] }),
+        )
+        .unwrap();
+    assert_eq!(docs["content"]["scopes"], json!(["docs"]));
+    assert_code(
+        repo.call(
+            "context_search",
+            json!({ "query": "answer", "scope": "everything" }),
+        ),
+        "invalid_argument",
+    );
+    assert_code(
+        repo.call(
+            "context_search",
+            json!({ "query": "answer", "max_results": 0 }),
+        ),
+        "invalid_argument",
+    );
+}
+
+#[test]
+fn get_args_default_to_the_cli_defaults() {
+    let args: GetArgs = serde_json::from_value(json!({ "view": "overview" })).unwrap();
+    assert_eq!(
+        args.to_request(),
+        repocue::cue::CueRequest::new(repocue::cue::View::Overview)
+    );
+    let args: GetArgs = serde_json::from_value(json!({
+        "view": "entity", "id": "symbol:src/lib.rs:answer", "max_tokens": null, "refresh": false
+    }))
+    .unwrap();
+    let r = args.to_request();
+    assert_eq!(
+        (r.id.as_deref(), r.max_tokens, r.refresh),
+        (Some("symbol:src/lib.rs:answer"), 500, false)
+    );
+
+    // An entry of a cue's `more` list can be passed as it is, `reason` included.
+    let more = json!({
+        "view": "delta", "reason": "all operations of this delta", "since": "snapshot-000001",
+        "max_tokens": 800
+    });
+    let args: GetArgs = serde_json::from_value(more).unwrap();
+    assert_eq!(args.to_request().since.as_deref(), Some("snapshot-000001"));
+}
+
+#[test]
+fn resources_read_current_state_only() {
+    let repo = TestRepo::new();
+    let overview = repo.read(&repo.uri("overview/current")).unwrap();
+    assert_eq!(
+        (overview["kind"].as_str(), overview["snapshot"].as_str()),
+        (Some("overview"), Some("snapshot-000001"))
+    );
+
+    let manifest = repo.read(&repo.uri("snapshot/snapshot-000001")).unwrap();
+    assert_eq!(manifest["kind"], "manifest");
+
+    repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
+    // Reading refreshes: snapshot-000001 is no longer current.
+    let old = repo
+        .read(&repo.uri("snapshot/snapshot-000001"))
+        .unwrap_err();
+    assert!(
+        matches!(&old, ResourceError::NotFound(m) if m.contains("snapshot-000002")),
+        "{old:?}"
+    );
+    assert_eq!(
+        repo.read(&repo.uri("snapshot/snapshot-000002")).unwrap()["snapshot"],
+        "snapshot-000002"
+    );
+
+    let delta = repo
+        .read(&repo.uri("delta/snapshot-000001/snapshot-000002"))
+        .unwrap();
+    assert_eq!(
+        (
+            delta["content"]["from"].as_str(),
+            delta["content"]["to"].as_str()
+        ),
+        (Some("snapshot-000001"), Some("snapshot-000002"))
+    );
+    let stale_to = repo
+        .read(&repo.uri("delta/snapshot-000001/snapshot-000001"))
+        .unwrap_err();
+    assert!(
+        matches!(&stale_to, ResourceError::NotFound(m) if m.contains("current")),
+        "{stale_to:?}"
+    );
+    let missing_from = repo
+        .read(&repo.uri("delta/snapshot-000042/snapshot-000002"))
+        .unwrap_err();
+    assert!(
+        matches!(&missing_from, ResourceError::Library(e) if e.error.code == "not_found"),
+        "{missing_from:?}"
+    );
+
+    // Entity and document views go through to the library, whatever it supports now.
+    for suffix in ["entity/file:src%2Flib.rs", "document/README.md"] {
+        match repo.read(&repo.uri(suffix)) {
+            Ok(cue) => assert!(
+                cue["kind"] == "entity" || cue["kind"] == "document",
+                "{cue}"
+            ),
+            Err(ResourceError::Library(e)) => {
+                assert!(
+                    ["invalid_argument", "not_found"].contains(&e.error.code.as_str()),
+                    "{e:?}"
+                )
+            }
+            Err(other) => panic!("{suffix}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn resources_reject_bad_and_foreign_uris() {
+    let repo = TestRepo::new();
+    let foreign = "repocue://repo-000000000000000000000000/overview/current";
+    let e = repo.read(foreign).unwrap_err();
+    assert!(
+        matches!(&e, ResourceError::NotFound(m) if m.contains(&repo.repo_id())),
+        "{e:?}"
+    );
+    for bad in [
+        "",
+        "repocue://",
+        "file:///etc/passwd",
+        "repocue://x/overview/current",
+    ] {
+        assert!(
+            matches!(repo.read(bad), Err(ResourceError::Invalid(_))),
+            "{bad}"
+        );
+    }
+    assert!(matches!(
+        repo.read(&repo.uri("checkpoint/checkpoint-000001")),
+        Err(ResourceError::NotFound(_))
+    ));
+    assert!(matches!(
+        repo.read(&repo.uri("snapshot/latest")),
+        Err(ResourceError::Invalid(_))
+    ));
+    // Nothing was initialized by rejected reads.
+    assert_eq!(repo.status()["freshness"], "uninitialized");
+}
+
+/// Drives the rmcp server with raw JSON-RPC lines, as a stdio client would.
+mod protocol {
+    use super::*;
+    use repocue_mcp::RepoCueServer;
+    use rmcp::ServiceExt;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    struct Client {
+        write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+        lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    }
+
+    impl Client {
+        async fn send(&mut self, msg: Value) {
+            let line = format!("{msg}\n");
+            self.write.write_all(line.as_bytes()).await.unwrap();
+        }
+
+        /// Sends a request and returns the response with its id (skipping anything else).
+        async fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+            self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+                .await;
+            loop {
+                let line = self
+                    .lines
+                    .next_line()
+                    .await
+                    .unwrap()
+                    .expect("server answered");
+                let msg: Value = serde_json::from_str(&line).unwrap();
+                if msg["id"] == id {
+                    return msg;
+                }
+            }
+        }
+    }
+
+    fn tool_text(response: &Value) -> (Value, bool) {
+        let result = &response["result"];
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{response}"));
+        (parse(text), result["isError"] == true)
+    }
+
+    #[tokio::test]
+    async fn serves_tools_and_resources_and_ends_on_eof() {
+        let repo = TestRepo::new();
+        let (client_side, server_side) = tokio::io::duplex(1 << 20);
+        let server = RepoCueServer::new(repo.opts());
+        let task = tokio::spawn(async move {
+            let running = server
+                .serve(tokio::io::split(server_side))
+                .await
+                .expect("initialized");
+            running.waiting().await
+        });
+        let (read, write) = tokio::io::split(client_side);
+        let mut c = Client {
+            write,
+            lines: BufReader::new(read).lines(),
+        };
+
+        let init = c
+            .request(
+                1,
+                "initialize",
+                json!({
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": { "name": "test", "version": "0" }
+                }),
+            )
+            .await;
+        let info = &init["result"];
+        assert_eq!(info["serverInfo"]["name"], "repocue");
+        assert_eq!(info["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+        assert!(info["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("context_get"));
+        assert!(
+            info["capabilities"]["tools"].is_object()
+                && info["capabilities"]["resources"].is_object()
+        );
+        c.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await;
+
+        let list = c.request(2, "tools/list", json!({})).await;
+        let tools = list["result"]["tools"].as_array().unwrap();
+        let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            [
+                "context_get",
+                "context_rebaseline",
+                "context_refresh",
+                "context_search",
+                "context_status"
+            ]
+        );
+        let get = tools.iter().find(|t| t["name"] == "context_get").unwrap();
+        assert_eq!(get["inputSchema"]["type"], "object");
+        assert_eq!(get["inputSchema"]["required"], json!(["view"]));
+        assert!(get["inputSchema"]["properties"]["max_tokens"].is_object());
+        let rebaseline = tools
+            .iter()
+            .find(|t| t["name"] == "context_rebaseline")
+            .unwrap();
+        let mut required: Vec<&str> = rebaseline["inputSchema"]["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        required.sort_unstable();
+        assert_eq!(required, ["label", "reason"]);
+
+        let status = tools
+            .iter()
+            .find(|t| t["name"] == "context_status")
+            .unwrap();
+        assert_eq!(status["inputSchema"]["type"], "object");
+        assert_eq!(status["inputSchema"]["properties"], json!({}));
+        for t in tools {
+            assert!(
+                t["description"].as_str().is_some_and(|d| d.len() > 100),
+                "{t}"
+            );
+        }
+        let r = c
+            .request(
+                3,
+                "tools/call",
+                json!({ "name": "context_get", "arguments": { "view": "overview" } }),
+            )
+            .await;
+        let (cue, is_error) = tool_text(&r);
+        assert!(!is_error);
+        assert_eq!(cue["kind"], "overview");
+
+        let r = c
+            .request(
+                4,
+                "tools/call",
+                json!({ "name": "context_get", "arguments": { "view": "nope" } }),
+            )
+            .await;
+        let (err, is_error) = tool_text(&r);
+        assert!(is_error);
+        assert_eq!(err["error"]["code"], "invalid_argument");
+
+        let r = c
+            .request(
+                5,
+                "tools/call",
+                json!({ "name": "context_rebaseline", "arguments": {} }),
+            )
+            .await;
+        assert!(tool_text(&r).1);
+
+        let r = c
+            .request(
+                6,
+                "tools/call",
+                json!({ "name": "no_such_tool", "arguments": {} }),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+
+        let r = c.request(7, "resources/list", json!({})).await;
+        let uri = r["result"]["resources"][0]["uri"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(uri, repo.uri("overview/current"));
+        let r = c.request(8, "resources/templates/list", json!({})).await;
+        assert_eq!(
+            r["result"]["resourceTemplates"].as_array().unwrap().len(),
+            4,
+            "{r}"
+        );
+
+        let r = c.request(9, "resources/read", json!({ "uri": uri })).await;
+        let contents = &r["result"]["contents"][0];
+        assert_eq!(contents["mimeType"], "application/json");
+        assert_eq!(
+            parse(contents["text"].as_str().unwrap())["kind"],
+            "overview"
+        );
+
+        let r = c
+            .request(10, "resources/read", json!({ "uri": "repocue://garbage" }))
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        let foreign = "repocue://repo-000000000000000000000000/overview/current";
+        let r = c
+            .request(11, "resources/read", json!({ "uri": foreign }))
+            .await;
+        assert_eq!(r["error"]["code"], -32002, "{r}");
+
+        // Still serving after the errors.
+        let r = c
+            .request(
+                12,
+                "tools/call",
+                json!({ "name": "context_status", "arguments": {} }),
+            )
+            .await;
+        assert_eq!(tool_text(&r).0["freshness"], "current");
+
+        // Closing the client's end ends the session cleanly.
+        drop(c);
+        let reason = task.await.unwrap().unwrap();
+        assert!(
+            matches!(reason, rmcp::service::QuitReason::Closed),
+            "{reason:?}"
+        );
+    }
+}
