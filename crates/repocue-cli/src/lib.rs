@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod commands;
+mod progress;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -51,6 +51,7 @@ impl TestRepo {
         Options {
             repository: Some(self.root.clone()),
             cache_dir: Some(self.cache.clone()),
+            ..Options::default()
         }
     }
 
@@ -311,6 +312,7 @@ fn invalid_arguments_are_error_values() {
     let opts = Options {
         repository: Some(tmp.path().into()),
         cache_dir: Some(tmp.path().join("c")),
+        ..Options::default()
     };
     let e = tools::handle_status(&opts, NoArgs {}).unwrap_err();
     assert_eq!(e.error.code, "not_a_git_repository");

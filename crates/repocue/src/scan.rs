@@ -26,6 +26,15 @@ pub const WHOLE_READ_LIMIT: u64 = 1 << 20;
 pub const HEAD_BYTES: usize = 8 << 10;
 const STREAM_BUFFER: usize = 64 << 10;
 
+/// Counters a front end may watch to show progress of a long scan.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Paths to scan in the current operation.
+    pub total: std::sync::atomic::AtomicU64,
+    /// Paths scanned so far.
+    pub done: std::sync::atomic::AtomicU64,
+}
+
 /// One tracked path to scan, with what the index and status already say about it.
 #[derive(Debug, Clone)]
 pub struct ScanItem {
@@ -68,10 +77,22 @@ pub fn scan(
     items: Vec<ScanItem>,
     known: &HashSet<String>,
     analyze: bool,
+    progress: Option<&Progress>,
 ) -> Result<Vec<Scanned>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    if let Some(p) = progress {
+        p.total.store(items.len() as u64, Relaxed);
+        p.done.store(0, Relaxed);
+    }
     let mut out: Vec<Scanned> = items
         .into_par_iter()
-        .map(|item| scan_one(root, item, known, analyze))
+        .map(|item| {
+            let r = scan_one(root, item, known, analyze);
+            if let Some(p) = progress {
+                p.done.fetch_add(1, Relaxed);
+            }
+            r
+        })
         .collect::<Result<_>>()?;
     out.sort_by(|a, b| a.state.path.cmp(&b.state.path));
     Ok(out)

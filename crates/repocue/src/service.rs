@@ -31,6 +31,8 @@ pub struct Options {
     pub repository: Option<PathBuf>,
     /// Cache root; see [`cache_root`] for the default.
     pub cache_dir: Option<PathBuf>,
+    /// Counters updated while files are scanned, for a progress display.
+    pub progress: Option<std::sync::Arc<scan::Progress>>,
 }
 
 /// What kind of state-changing operation to run.
@@ -59,6 +61,7 @@ pub struct Service {
     notices: std::cell::RefCell<Vec<String>>,
     /// Git processes already charged to an earlier operation of this service.
     charged: std::cell::Cell<u32>,
+    progress: Option<std::sync::Arc<scan::Progress>>,
 }
 
 /// Returns the cache root: `--cache-dir` > `REPOCUE_CACHE_DIR` > `$XDG_CACHE_HOME/repocue` >
@@ -127,6 +130,7 @@ impl Service {
             repo_dir,
             notices: Default::default(),
             charged: Default::default(),
+            progress: opts.progress.clone(),
         };
         if discovered {
             service.git.add_processes(1);
@@ -294,7 +298,13 @@ impl Service {
         // REPOCUE_ANALYSIS=off measures hashing alone (benchmarks); facts are then computed
         // later, when those files change.
         let analyze = std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off");
-        let scanned = scan::scan(&self.root, plan.to_scan, &known, analyze)?;
+        let scanned = scan::scan(
+            &self.root,
+            plan.to_scan,
+            &known,
+            analyze,
+            self.progress.as_deref(),
+        )?;
         let scan_us = scan_started.elapsed().as_micros() as i64;
 
         let mut facts: Vec<(String, Analysis)> = Vec::new();

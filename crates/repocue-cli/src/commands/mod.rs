@@ -65,6 +65,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     let mut opts = Options {
         repository: cli.global.repository,
         cache_dir: cli.global.cache_dir,
+        progress: None,
     };
     if let Command::Init(a) = &cli.command {
         if let Some(p) = &a.path {
@@ -84,6 +85,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         // The server opens the repository per request, so each answer sees live state.
         return (serve::run_serve(opts, a), vec![]);
     }
+    let progress = crate::progress::Display::start(&mut opts);
     let service = match Service::open(&opts) {
         Ok(s) => s,
         Err(e) => return (Err(e.into()), vec![]),
@@ -98,6 +100,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Metrics(a) => metrics::run_metrics(&service, a),
         Command::Help { .. } | Command::Serve(_) => unreachable!("handled above"),
     };
+    drop(progress);
     (result, service.take_notices())
 }
 

@@ -1,0 +1,70 @@
+//! A progress bar on stderr for scans that take longer than a second, shown only when stderr
+//! is a terminal (indicatif hides itself otherwise), so pipes and agents see clean output.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use repocue::scan::Progress;
+use repocue::Options;
+
+/// Scans shorter than this never show a bar.
+const DELAY: Duration = Duration::from_secs(1);
+
+/// Watches the scan counters on a helper thread; dropping it removes the bar.
+pub struct Display {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Display {
+    /// Attaches progress counters to the options and starts watching them.
+    pub fn start(opts: &mut Options) -> Display {
+        let counters = Arc::new(Progress::default());
+        opts.progress = Some(counters.clone());
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || watch(&counters, &flag));
+        Display {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn watch(counters: &Progress, stop: &AtomicBool) {
+    let started = Instant::now();
+    let mut bar: Option<ProgressBar> = None;
+    while !stop.load(Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        let total = counters.total.load(Relaxed);
+        if bar.is_none() && total > 0 && started.elapsed() >= DELAY {
+            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} scanning {pos}/{len} files [{elapsed}] {wide_bar}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_length(total);
+            b.set_position(counters.done.load(Relaxed));
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
