@@ -69,6 +69,8 @@ pub struct Basis {
     pub index_digest: String,
     /// When the basis was observed (RFC 3339 UTC).
     pub observed_at: String,
+    /// The same instant in nanoseconds since the Unix epoch.
+    pub observed_ns: i64,
 }
 
 impl Basis {
@@ -146,6 +148,7 @@ impl Git {
     /// branch literally named `(detached)`).
     pub fn capture_basis(&self) -> Result<Basis> {
         let observed_at = crate::time::now_rfc3339();
+        let observed_ns = crate::time::now_ns();
         let status_args = [
             "status",
             "--porcelain=v2",
@@ -175,6 +178,7 @@ impl Git {
         })?;
         basis.index_digest = hex_sha256(&listing);
         basis.observed_at = observed_at;
+        basis.observed_ns = observed_ns;
         Ok(basis)
     }
 
@@ -352,6 +356,7 @@ pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
         index: Vec::new(),
         index_digest: String::new(),
         observed_at: String::new(),
+        observed_ns: 0,
     })
 }
 

@@ -310,9 +310,17 @@ impl Service {
         let mut facts: Vec<(String, Analysis)> = Vec::new();
         let mut files = plan.reused;
         let (mut bytes, mut unstable, files_scanned) = (0u64, 0u64, scanned.len() as u64);
+        // A file written after the basis was captured but before it was read would be
+        // described with content newer than its Git state: flag it like a file that changed
+        // while being read. (Future mtimes beyond the scan are clock skew, not a race.)
+        let scan_end_ns = crate::time::now_ns();
         for s in scanned {
             bytes += s.bytes_read;
-            unstable += s.unstable as u64;
+            let raced = s
+                .state
+                .stat
+                .is_some_and(|st| st.mtime_ns > basis.observed_ns && st.mtime_ns <= scan_end_ns);
+            unstable += (s.unstable || raced) as u64;
             if let (Some(a), Some(d)) = (s.analysis, &s.state.digest) {
                 facts.push((d.clone(), a));
             }

@@ -10,6 +10,14 @@ pub fn now_rfc3339() -> String {
     format_unix_millis(since.as_millis() as i64)
 }
 
+/// Returns the current time in nanoseconds since the Unix epoch.
+pub fn now_ns() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
+}
+
 /// Formats milliseconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
 pub fn format_unix_millis(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
