@@ -338,8 +338,9 @@ impl From<&crate::Error> for ErrorOutput {
 /// The checked-in copies live in `docs/schema/<stem>.json`; a test fails when they drift.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     use crate::cue::views::{
-        delta::DeltaContent, entity::EntityContent, manifest::ManifestContent,
-        overview::OverviewContent, search::SearchContent, structure::StructureContent,
+        delta::DeltaContent, document::DocumentContent, entity::EntityContent,
+        manifest::ManifestContent, overview::OverviewContent, search::SearchContent,
+        structure::StructureContent,
     };
     use crate::cue::{CueRequest, Envelope};
     fn schema<T: JsonSchema>() -> serde_json::Value {
@@ -357,6 +358,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("cue-structure", schema::<Envelope<StructureContent>>()),
         ("cue-entity", schema::<Envelope<EntityContent>>()),
         ("cue-search", schema::<Envelope<SearchContent>>()),
+        ("cue-document", schema::<Envelope<DocumentContent>>()),
     ]
 }
 

@@ -3,7 +3,7 @@ use repocue::Service;
 
 use crate::CommandError;
 
-/// Print a token-budgeted cue: manifest, overview, delta, structure, entity or search
+/// Print a token-budgeted cue: manifest, overview, delta, structure, entity, search or document
 #[derive(Debug, clap::Args)]
 pub struct CueArgs {
     /// Which projection
@@ -15,7 +15,7 @@ pub struct CueArgs {
     /// For delta: the earlier snapshot (default: the current snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
     pub since: Option<String>,
-    /// For structure: a directory or file prefix
+    /// For structure: a directory or file prefix; for document: the document path
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
     /// For entity: symbol:<path>:<qualified.name> or file:<path>
@@ -43,6 +43,7 @@ pub enum ViewArg {
     Structure,
     Entity,
     Search,
+    Document,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -59,6 +60,7 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Structure => View::Structure,
         ViewArg::Entity => View::Entity,
         ViewArg::Search => View::Search,
+        ViewArg::Document => View::Document,
     };
     let format = match args.format {
         FormatArg::Json => Format::Json,

@@ -486,6 +486,29 @@ impl Store {
         )? as u64)
     }
 
+    /// Returns the snapshot sequence at which each path's current state began within the
+    /// snapshot's epoch (its last change), for the paths that exist in the snapshot.
+    pub fn last_changed(
+        &self,
+        snapshot: &SnapshotRow,
+        paths: &[&[u8]],
+    ) -> Result<HashMap<Vec<u8>, i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT start_seq FROM file_versions
+             WHERE epoch = ?1 AND path = ?3 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)",
+        )?;
+        let mut out = HashMap::new();
+        for p in paths {
+            if let Some(seq) = stmt
+                .query_row(params![snapshot.epoch, snapshot.seq, p], |r| r.get(0))
+                .optional()?
+            {
+                out.insert(p.to_vec(), seq);
+            }
+        }
+        Ok(out)
+    }
+
     /// Returns the digests whose facts are stored with the current analyzer version.
     pub fn known_digests(&self) -> Result<HashSet<String>> {
         let mut stmt = self

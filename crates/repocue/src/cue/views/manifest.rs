@@ -52,9 +52,16 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let env = super::envelope(state, request, &id, &name, content);
     let sections = vec![Section::new("views", None), Section::new("snapshots", None)];
     let mut items: Vec<Item<ManifestContent>> = Vec::new();
-    for (i, view) in ["overview", "delta", "structure", "entity", "search"]
-        .into_iter()
-        .enumerate()
+    for (i, view) in [
+        "overview",
+        "delta",
+        "structure",
+        "entity",
+        "search",
+        "document",
+    ]
+    .into_iter()
+    .enumerate()
     {
         items.push(Item::new(
             0,

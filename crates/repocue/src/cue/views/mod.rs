@@ -1,6 +1,7 @@
 //! One module per cue view; this module dispatches requests and builds the shared envelope.
 
 pub mod delta;
+pub mod document;
 pub mod entity;
 pub mod manifest;
 pub mod overview;
@@ -37,12 +38,7 @@ impl Service {
             View::Structure => structure::build(&state, request)?,
             View::Entity => entity::build(&state, request)?,
             View::Search => search::build(&state, request)?,
-            other => {
-                return Err(Error::InvalidArgument(format!(
-                    "view {} is not available in this build",
-                    other.as_str()
-                )))
-            }
+            View::Document => document::build(&state, request)?,
         };
         state.store.record_cue(&CueRow {
             view: request.view.as_str().into(),

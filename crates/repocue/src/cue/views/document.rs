@@ -1,0 +1,291 @@
+//! The `document` view: one document's outline, links and a staleness verdict with evidence.
+//!
+//! Staleness is deterministic and evidence-based: a link to a repository path that no longer
+//! exists confirms staleness; a linked file that changed after the document (within the
+//! epoch's history) makes it possibly stale. Without checkable references the verdict is
+//! `unknown`, never a guess.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::error::{Error, Result};
+use crate::model::seq_id;
+use crate::paths;
+use crate::service::ReadState;
+
+/// How far a document can be trusted to describe the code it references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DocFreshness {
+    /// Every referenced file exists and none changed after the document.
+    Current,
+    /// Every referenced file exists; the history does not say which changed last.
+    LikelyCurrent,
+    /// A referenced file changed after the document.
+    PossiblyStale,
+    /// The document references a path that does not exist.
+    StaleConfirmed,
+    /// The document references no repository path.
+    Unknown,
+}
+
+/// Content of the `document` view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DocumentContent {
+    /// Document path.
+    pub path: String,
+    /// First top-level heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Staleness verdict.
+    pub staleness: DocFreshness,
+    /// Why (each item names a path and a snapshot).
+    pub evidence: Vec<String>,
+    /// Snapshot in which the document last changed (within the epoch).
+    pub last_changed: Option<String>,
+    /// Headings in order.
+    pub outline: Vec<OutlineEntry>,
+    /// Links: repository paths first, then URLs.
+    pub links: Vec<Link>,
+}
+
+/// One heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OutlineEntry {
+    /// `doc:<path>#<slug>`.
+    pub id: String,
+    /// Level (1 = title).
+    pub level: u8,
+    /// Heading text.
+    pub text: String,
+    /// Line.
+    pub line: u32,
+}
+
+/// One link target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Link {
+    /// Target as written.
+    pub target: String,
+    /// `file` (resolved repository path), `url` or `anchor`.
+    pub kind: String,
+    /// For files: the resolved repository path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// For files: whether it exists in the snapshot (as a file or directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+}
+
+/// Resolves a relative link against the document's directory; `None` if it escapes the root.
+fn resolve(doc: &str, target: &str) -> Option<String> {
+    let target = target.split(['#', '?']).next()?;
+    if target.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<&str> = if let Some(abs) = target.strip_prefix('/') {
+        abs.split('/').collect()
+    } else {
+        let dir = doc.rfind('/').map_or("", |i| &doc[..i]);
+        dir.split('/')
+            .filter(|p| !p.is_empty())
+            .chain(target.split('/'))
+            .collect()
+    };
+    let mut out: Vec<&str> = Vec::new();
+    for p in parts.drain(..) {
+        match p {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            other => out.push(other),
+        }
+    }
+    (!out.is_empty()).then(|| out.join("/"))
+}
+
+/// Builds the document cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (id, name) = super::identity(state)?;
+    let path = request
+        .path
+        .clone()
+        .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
+    let path = path.trim_start_matches("./").to_owned();
+    let not_found = || Error::NotFound {
+        kind: "document",
+        id: format!("doc:{path}"),
+    };
+    let file = state
+        .files
+        .iter()
+        .find(|f| paths::display(&f.path) == path)
+        .ok_or_else(not_found)?;
+    if !file.is_document {
+        return Err(Error::InvalidArgument(format!(
+            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
+        )));
+    }
+    let facts = match file.digest.as_deref() {
+        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
+        None => None,
+    }
+    .unwrap_or_default();
+    let mut links: Vec<Link> = Vec::new();
+    let mut file_links: Vec<String> = Vec::new();
+    for t in &facts.links {
+        let link = if t.contains("://") || t.starts_with("mailto:") {
+            Link {
+                target: t.clone(),
+                kind: "url".into(),
+                path: None,
+                exists: None,
+            }
+        } else if t.starts_with('#') {
+            Link {
+                target: t.clone(),
+                kind: "anchor".into(),
+                path: None,
+                exists: None,
+            }
+        } else {
+            let resolved = resolve(&path, t);
+            let exists = resolved.as_ref().map(|r| {
+                let dir = format!("{r}/");
+                state.files.iter().any(|f| {
+                    let p = paths::display(&f.path);
+                    (p == *r && f.exists()) || p.starts_with(&dir)
+                })
+            });
+            if let Some(r) = &resolved {
+                file_links.push(r.clone());
+            }
+            Link {
+                target: t.clone(),
+                kind: "file".into(),
+                path: resolved,
+                exists: Some(exists.unwrap_or(false)),
+            }
+        };
+        links.push(link);
+    }
+    links.sort_by_key(|l| match l.kind.as_str() {
+        "file" => 0,
+        "anchor" => 2,
+        _ => 1,
+    });
+    let mut evidence = Vec::new();
+    let missing: Vec<&Link> = links.iter().filter(|l| l.exists == Some(false)).collect();
+    let mut wanted: Vec<&[u8]> = file_links.iter().map(|p| p.as_bytes()).collect();
+    wanted.push(&file.path);
+    let changed = state.store.last_changed(&state.snapshot, &wanted)?;
+    let doc_seq = changed.get(&file.path).copied();
+    let staleness = if !missing.is_empty() {
+        for l in &missing {
+            evidence.push(format!(
+                "links to {} which does not exist",
+                l.path.as_deref().unwrap_or(&l.target)
+            ));
+        }
+        DocFreshness::StaleConfirmed
+    } else if file_links.is_empty() {
+        DocFreshness::Unknown
+    } else {
+        let newer: Vec<(String, i64)> = file_links
+            .iter()
+            .filter_map(|p| changed.get(p.as_bytes()).map(|s| (p.clone(), *s)))
+            .filter(|(_, s)| doc_seq.is_some_and(|d| *s > d))
+            .collect();
+        for (p, s) in &newer {
+            evidence.push(format!(
+                "{p} changed in {} after the document",
+                seq_id("snapshot", *s)
+            ));
+        }
+        let baseline_only = doc_seq.is_some_and(|d| {
+            file_links
+                .iter()
+                .all(|p| changed.get(p.as_bytes()).is_none_or(|s| *s == d))
+        });
+        if !newer.is_empty() {
+            DocFreshness::PossiblyStale
+        } else if baseline_only {
+            evidence.push(
+                "the document and every linked file last changed in the same snapshot".into(),
+            );
+            DocFreshness::LikelyCurrent
+        } else {
+            evidence.push("the document changed after every file it links to".into());
+            DocFreshness::Current
+        }
+    };
+    let content = DocumentContent {
+        path: path.clone(),
+        title: facts.title.clone(),
+        staleness,
+        evidence,
+        last_changed: doc_seq.map(|s| seq_id("snapshot", s)),
+        outline: vec![],
+        links: vec![],
+    };
+    let env = super::envelope(state, request, &id, &name, content);
+    let mut items: Vec<Item<DocumentContent>> = Vec::new();
+    for (i, h) in facts.headings.iter().enumerate() {
+        let e = OutlineEntry {
+            id: format!("doc:{path}#{}", h.slug),
+            level: h.level,
+            text: h.text.clone(),
+            line: h.line,
+        };
+        let rank = 3_000 - i64::from(h.level) * 500 - i as i64;
+        items.push(Item::new(0, rank, move |c: &mut DocumentContent| {
+            c.outline.push(e.clone())
+        }));
+    }
+    for (i, l) in links.into_iter().enumerate() {
+        let rank = if l.kind == "file" {
+            2_000 - i as i64
+        } else {
+            500 - i as i64
+        };
+        items.push(Item::new(1, rank, move |c: &mut DocumentContent| {
+            c.links.push(l.clone())
+        }));
+    }
+    let mut cue = fit(
+        env,
+        &[Section::new("headings", None), Section::new("links", None)],
+        items,
+    )?;
+    // Admission follows rank (top-level headings first); display follows the document.
+    // Reordering the same items leaves the byte count, and so the estimate, unchanged.
+    if let Some(outline) = cue.value["content"]["outline"].as_array_mut() {
+        outline.sort_by_key(|h| h["line"].as_u64());
+        cue.json = serde_json::to_string(&cue.value).expect("cue serializes");
+    }
+    Ok(cue)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn resolves_relative_links() {
+        assert_eq!(
+            resolve("docs/guide.md", "../src/lib.rs").as_deref(),
+            Some("src/lib.rs")
+        );
+        assert_eq!(
+            resolve("docs/guide.md", "api.md#x").as_deref(),
+            Some("docs/api.md")
+        );
+        assert_eq!(
+            resolve("README.md", "/crates/a").as_deref(),
+            Some("crates/a")
+        );
+        assert_eq!(resolve("README.md", "../../etc/passwd"), None);
+    }
+}
