@@ -1,6 +1,7 @@
 //! The language-independent part of extraction: parse once, run the language's combined
 //! query once, then nest, name and describe the captured definitions.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::{ControlFlow, Range};
@@ -24,28 +25,35 @@ enum Role {
     Ignore,
     Import,
     Local,
+    Export,
     Other,
 }
 
 /// A language's compiled query and the meaning of its captures; built once per process.
 struct Config {
+    grammar: tree_sitter::Language,
     query: Query,
     roles: Vec<Role>,
 }
 
+/// One slot per [`Language`], indexed by its discriminant (declaration order).
 static CONFIGS: [OnceLock<Result<Config, String>>; 13] = [const { OnceLock::new() }; 13];
 
+/// The language's configuration, built on first use (5–100 ms) and shared afterwards.
 fn config(language: Language) -> Result<&'static Config, ExtractError> {
-    let slot = Language::all().iter().position(|&l| l == language).unwrap_or(0);
-    CONFIGS[slot]
-        .get_or_init(|| build_config(lang::support(language)))
+    let slot = CONFIGS
+        .get(language as usize)
+        .ok_or_else(|| ExtractError::Parse(format!("no slot for {}", language.name())))?;
+    slot.get_or_init(|| build_config(lang::support(language)))
         .as_ref()
         .map_err(|e| ExtractError::Parse(format!("{} query: {e}", language.name())))
 }
 
+/// Compiles the language's tags and imports queries into one query.
 fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
+    let grammar = support.grammar();
     let source = format!("{}\n{}", support.tags_query(), support.imports_query());
-    let query = Query::new(&support.grammar(), &source).map_err(|e| e.to_string())?;
+    let query = Query::new(&grammar, &source).map_err(|e| e.to_string())?;
     let roles = query
         .capture_names()
         .iter()
@@ -54,6 +62,7 @@ fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
             "ignore" => Role::Ignore,
             "import" => Role::Import,
             "local.definition" => Role::Local,
+            "export" => Role::Export,
             _ => {
                 if let Some(kind) = name.strip_prefix("definition.") {
                     Role::Definition(kind.to_string())
@@ -65,11 +74,26 @@ fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
             }
         })
         .collect();
-    Ok(Config { query, roles })
+    Ok(Config {
+        grammar,
+        query,
+        roles,
+    })
 }
 
 thread_local! {
-    static PARSER: RefCell<(Parser, QueryCursor)> = RefCell::new((Parser::new(), QueryCursor::new()));
+    /// This thread's parser and query cursor, kept between calls.
+    static PARSER: RefCell<Option<(Parser, QueryCursor)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's parser and query cursor (fresh ones on first use, when
+/// re-entered, or during thread teardown).
+fn with_parser<R>(f: impl FnOnce(&mut Parser, &mut QueryCursor) -> R) -> R {
+    let taken = PARSER.try_with(RefCell::take).ok().flatten();
+    let (mut parser, mut cursor) = taken.unwrap_or_else(|| (Parser::new(), QueryCursor::new()));
+    let result = f(&mut parser, &mut cursor);
+    let _ = PARSER.try_with(|cell| cell.replace(Some((parser, cursor))));
+    result
 }
 
 /// Parses `source` and extracts its facts; guards were already checked.
@@ -82,21 +106,10 @@ pub(crate) fn extract(
     let support = lang::support(language);
     let deadline = Instant::now().checked_add(timeout);
     let expired = move || deadline.is_some_and(|d| Instant::now() >= d);
-    PARSER.with(|cell| {
-        let mut fresh;
-        let mut guard;
-        let (parser, cursor) = match cell.try_borrow_mut() {
-            Ok(g) => {
-                guard = g;
-                let state = &mut *guard;
-                (&mut state.0, &mut state.1)
-            }
-            Err(_) => {
-                fresh = (Parser::new(), QueryCursor::new());
-                (&mut fresh.0, &mut fresh.1)
-            }
-        };
-        parser.set_language(&support.grammar()).map_err(|e| ExtractError::Parse(e.to_string()))?;
+    with_parser(|parser, cursor| {
+        parser
+            .set_language(&config.grammar)
+            .map_err(|e| ExtractError::Parse(e.to_string()))?;
         parser.reset();
         let mut progress = |_: &tree_sitter::ParseState| {
             if expired() {
@@ -110,13 +123,14 @@ pub(crate) fn extract(
             None,
             Some(ParseOptions::new().progress_callback(&mut progress)),
         );
-        let tree = match tree {
-            Some(tree) => tree,
-            None if expired() => {
-                parser.reset();
-                return Err(ExtractError::TimedOut);
-            }
-            None => return Err(ExtractError::Parse("the parser gave no tree".into())),
+        let Some(tree) = tree else {
+            // A cancelled parse leaves state behind for resuming; drop it.
+            parser.reset();
+            return Err(if expired() {
+                ExtractError::TimedOut
+            } else {
+                ExtractError::Parse("the parser gave no tree".into())
+            });
         };
         let captures = run_query(config, cursor, tree.root_node(), source, &expired)?;
         Ok(assemble(support, captures, source))
@@ -130,6 +144,7 @@ struct Captures<'q, 't> {
     references: Vec<Node<'t>>,
     imports: Vec<Node<'t>>,
     locals: Vec<Node<'t>>,
+    exports: Vec<Node<'t>>,
 }
 
 fn run_query<'t>(
@@ -164,6 +179,7 @@ fn run_query<'t>(
                 Role::Ignore => ignored = true,
                 Role::Import => out.imports.push(capture.node),
                 Role::Local => out.locals.push(capture.node),
+                Role::Export => out.exports.push(capture.node),
                 Role::Other => {}
             }
         }
@@ -182,6 +198,14 @@ fn run_query<'t>(
     Ok(out)
 }
 
+/// A captured definition with its name node and covered range, before judgement.
+struct Candidate<'q, 't> {
+    node: Node<'t>,
+    outer: Node<'t>,
+    name: Node<'t>,
+    tag: &'q str,
+}
+
 /// A definition that survived the language module, with its place in the nesting.
 struct Item<'t> {
     def_node: Node<'t>,
@@ -193,62 +217,105 @@ struct Item<'t> {
     qualified: String,
 }
 
+/// Turns the captures of one file into its facts.
 fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &[u8]) -> FileFacts {
-    let lines = LineIndex::new(source);
+    let candidates = candidates(support, &captures.definitions);
+    let mut items = nest(support, candidates, source);
+    mark_exported(&mut items, &captures.exports, source);
+    drop_superseded_prototypes(&mut items);
+    name_items(&mut items);
+    FileFacts {
+        symbols: symbols(support, &items, source),
+        imports: imports(support, &captures.imports, source),
+        references: references(support, &captures, &items, source),
+    }
+}
 
-    // One candidate per (definition node, name node); the first pattern wins. Of two
-    // names of one node where one holds the other (`Parser::parse` and `parse`), the
-    // wider wins.
+/// One candidate per (definition node, name node), the first pattern winning, sorted
+/// parents first. Of two names of one node where one holds the other (`Parser::parse`
+/// and `parse`), the wider wins.
+fn candidates<'q, 't>(
+    support: &dyn LanguageSupport,
+    definitions: &[(Node<'t>, Option<Node<'t>>, &'q str)],
+) -> Vec<Candidate<'q, 't>> {
     let mut seen = HashSet::new();
     let mut candidates = Vec::new();
-    for (node, name, tag) in captures.definitions {
+    for &(node, name, tag) in definitions {
         let names = match name {
             Some(name) => vec![name],
             None => support.names(node),
         };
-        for name_node in names {
-            if seen.insert((node.id(), name_node.id())) {
+        for name in names {
+            if seen.insert((node.id(), name.id())) {
                 let outer = support.outer(node);
-                candidates.push((node, outer, name_node, tag));
+                candidates.push(Candidate {
+                    node,
+                    outer,
+                    name,
+                    tag,
+                });
             }
         }
     }
     let mut names_by_node: HashMap<usize, Vec<Range<usize>>> = HashMap::new();
-    for (node, _, name, _) in &candidates {
-        names_by_node.entry(node.id()).or_default().push(name.byte_range());
+    for c in &candidates {
+        names_by_node
+            .entry(c.node.id())
+            .or_default()
+            .push(c.name.byte_range());
     }
-    let shadowed: Vec<bool> = candidates
-        .iter()
-        .map(|(node, _, name, _)| {
-            let name = name.byte_range();
-            names_by_node[&node.id()].iter().any(|other| {
-                *other != name && other.start <= name.start && name.end <= other.end
-            })
-        })
-        .collect();
-    let mut shadowed = shadowed.into_iter();
-    candidates.retain(|_| !shadowed.next().unwrap_or(false));
-    // Parents before children: by start, then the widest first.
-    candidates.sort_by_key(|(node, outer, name, _)| {
-        (outer.start_byte(), std::cmp::Reverse(outer.end_byte()), node.id(), name.start_byte())
+    candidates.retain(|c| {
+        let name = c.name.byte_range();
+        !names_by_node[&c.node.id()]
+            .iter()
+            .any(|other| *other != name && other.start <= name.start && name.end <= other.end)
     });
+    // Parents before children: by start, then the widest first.
+    candidates.sort_by_key(|c| {
+        let outer = c.outer.byte_range();
+        (
+            outer.start,
+            std::cmp::Reverse(outer.end),
+            c.node.id(),
+            c.name.start_byte(),
+        )
+    });
+    candidates
+}
 
+/// Judges each candidate with its nearest kept enclosing definition as parent.
+fn nest<'t>(
+    support: &dyn LanguageSupport,
+    candidates: Vec<Candidate<'_, 't>>,
+    source: &[u8],
+) -> Vec<Item<'t>> {
     let mut items: Vec<Item> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
-    for (node, outer, name_node, tag) in candidates {
+    for Candidate {
+        node,
+        outer,
+        name: name_node,
+        tag,
+    } in candidates
+    {
         let range = outer.byte_range();
         while let Some(&top) = stack.last() {
             // Equal ranges are siblings (`int a, b;`), not parent and child.
             let enclosing = &items[top].range;
-            if enclosing.start <= range.start && range.end <= enclosing.end && *enclosing != range
-            {
+            if enclosing.start <= range.start && range.end <= enclosing.end && *enclosing != range {
                 break;
             }
             stack.pop();
         }
         let parent = stack.last().copied();
         let name_text = lang::node_text(name_node, source);
-        let def = Def { node, outer, name_node, name: &name_text, tag };
+        let def = Def {
+            node,
+            outer,
+            name_node,
+            name: &name_text,
+            tag,
+        };
         let parent_view = parent.map(|p| Parent {
             node: items[p].def_node,
             kind: items[p].info.kind,
@@ -257,13 +324,17 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         let Some(mut info) = support.describe(&def, parent_view.as_ref(), source) else {
             continue;
         };
-        let name = info.name.take().unwrap_or_else(|| text::collapse(&name_text));
+        let name = info
+            .name
+            .take()
+            .unwrap_or_else(|| text::collapse(&name_text));
         if name.is_empty() {
             continue;
         }
         if !info.leaf {
             stack.push(items.len());
         }
+        let qualified = String::new();
         items.push(Item {
             def_node: node,
             outer,
@@ -271,14 +342,32 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
             name,
             info,
             parent,
-            qualified: String::new(),
+            qualified,
         });
     }
+    items
+}
 
-    drop_superseded_prototypes(&mut items);
-    name_items(&mut items);
+/// Marks top-level symbols named by a separate export (`export { a }`, `export default a`).
+fn mark_exported(items: &mut [Item], exports: &[Node], source: &[u8]) {
+    if exports.is_empty() {
+        return;
+    }
+    let exported: HashSet<Cow<str>> = exports
+        .iter()
+        .map(|n| lang::node_text(*n, source))
+        .collect();
+    for item in items.iter_mut() {
+        let top_level = item.parent.is_none() && item.info.visibility.is_none();
+        if top_level && exported.contains(item.name.as_str()) {
+            item.info.visibility = Some("exported");
+        }
+    }
+}
 
-    let defined: HashSet<&str> = items.iter().map(|i| i.name.as_str()).collect();
+/// The public symbols, sorted by (start line, qualified name).
+fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<Symbol> {
+    let lines = LineIndex::new(source);
     let by_qualified: HashSet<&str> = items.iter().map(|i| i.qualified.as_str()).collect();
     let mut symbols: Vec<Symbol> = items
         .iter()
@@ -286,17 +375,17 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
             let (signature, first) = signature(support, item, source);
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
+            let lexical_parent = item.parent.map(|p| items[p].qualified.clone());
+            // A receiver names the owner (`func (p *Parser) Parse` belongs to `Parser`)
+            // when the owner is defined in the file.
             let parent = match &item.info.receiver {
                 Some(receiver) => {
-                    let scope = scope_of(&items, item.parent);
-                    let owner = join(&scope, receiver);
-                    if by_qualified.contains(owner.as_str()) {
-                        Some(owner)
-                    } else {
-                        item.parent.map(|p| items[p].qualified.clone())
-                    }
+                    let owner = join(&scope_of(items, item.parent), receiver);
+                    Some(owner)
+                        .filter(|o| by_qualified.contains(o.as_str()))
+                        .or(lexical_parent)
                 }
-                None => item.parent.map(|p| items[p].qualified.clone()),
+                None => lexical_parent,
             };
             Symbol {
                 name: item.name.clone(),
@@ -310,37 +399,51 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
             }
         })
         .collect();
-    symbols.sort_by(|a, b| {
-        (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name))
-    });
+    symbols
+        .sort_by(|a, b| (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name)));
+    symbols
+}
 
-    let mut imports = Vec::new();
-    for node in captures.imports {
-        support.imports(node, source, &mut imports);
+/// The imports, whitespace collapsed, sorted and de-duplicated.
+fn imports(support: &dyn LanguageSupport, nodes: &[Node], source: &[u8]) -> Vec<String> {
+    let mut raw = Vec::new();
+    for node in nodes {
+        support.imports(*node, source, &mut raw);
     }
-    let imports: BTreeSet<String> =
-        imports.into_iter().map(|i| text::collapse(&i)).filter(|i| !i.is_empty()).collect();
+    let imports: BTreeSet<String> = raw
+        .iter()
+        .map(|i| text::collapse(i))
+        .filter(|i| !i.is_empty())
+        .collect();
+    imports.into_iter().collect()
+}
 
-    let locals: HashSet<String> =
-        captures.locals.iter().map(|n| lang::node_text(*n, source).into_owned()).collect();
-    let references: BTreeSet<String> = captures
+/// Referenced identifiers that are not defined, local or builtin, sorted and unique.
+fn references(
+    support: &dyn LanguageSupport,
+    captures: &Captures,
+    items: &[Item],
+    source: &[u8],
+) -> Vec<String> {
+    let defined: HashSet<&str> = items.iter().map(|i| i.name.as_str()).collect();
+    let locals: HashSet<Cow<str>> = captures
+        .locals
+        .iter()
+        .map(|n| lang::node_text(*n, source))
+        .collect();
+    let references: BTreeSet<Cow<str>> = captures
         .references
         .iter()
-        .map(|n| lang::node_text(*n, source).into_owned())
+        .map(|n| lang::node_text(*n, source))
         .filter(|name| {
             text::is_identifier(name)
                 && name != "_"
-                && !defined.contains(name.as_str())
+                && !defined.contains(name.as_ref())
                 && !locals.contains(name)
                 && !support.is_builtin(name)
         })
         .collect();
-
-    FileFacts {
-        symbols,
-        imports: imports.into_iter().collect(),
-        references: references.into_iter().collect(),
-    }
+    references.into_iter().map(Cow::into_owned).collect()
 }
 
 /// The `.`-joined scope that children of `parent` are named in.
@@ -383,7 +486,10 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
     let mut definitions: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         if !item.info.prototype {
-            definitions.entry(item.qualified.as_str()).or_default().push(i);
+            definitions
+                .entry(item.qualified.as_str())
+                .or_default()
+                .push(i);
         }
     }
     let same_overload = |a: Option<usize>, b: Option<usize>| a.is_none() || b.is_none() || a == b;
@@ -446,7 +552,11 @@ fn name_items(items: &mut [Item]) {
         let base = base_name(items, &items[i]);
         let count = counts.entry(base.clone()).or_insert(0);
         *count += 1;
-        items[i].qualified = if *count == 1 { base } else { format!("{base}#{count}") };
+        items[i].qualified = if *count == 1 {
+            base
+        } else {
+            format!("{base}#{count}")
+        };
     }
 }
 
@@ -459,7 +569,10 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
     } else if let Some(body) = item.info.body {
         let body_range = body.byte_range();
         let rest = source.get(body_range.end..range.end).unwrap_or_default();
-        if rest.iter().all(|b| b.is_ascii_whitespace() || *b == b';' || *b == b',') {
+        if rest
+            .iter()
+            .all(|b| b.is_ascii_whitespace() || *b == b';' || *b == b',')
+        {
             range.end = range.end.min(body_range.start).max(range.start);
         } else {
             holes.push((body_range, true));
@@ -508,6 +621,26 @@ fn collect_holes(
         }
         if cursor.node().start_byte() >= range.end {
             descend = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_slots_follow_declaration_order() {
+        assert_eq!(Language::all().len(), CONFIGS.len());
+        for (i, &language) in Language::all().iter().enumerate() {
+            assert_eq!(language as usize, i);
+        }
+    }
+
+    #[test]
+    fn every_query_compiles() {
+        for &language in Language::all() {
+            assert!(config(language).is_ok(), "{}", language.name());
         }
     }
 }

@@ -39,7 +39,7 @@ pub use detect::detect_language;
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "1";
+pub const EXTRACTOR_VERSION: &str = "2";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,7 +76,9 @@ impl Language {
     /// Every supported language, in declaration order.
     pub fn all() -> &'static [Language] {
         use Language::*;
-        &[Rust, Python, Go, JavaScript, TypeScript, Tsx, Java, C, Cpp, CSharp, Ruby, Bash, Php]
+        &[
+            Rust, Python, Go, JavaScript, TypeScript, Tsx, Java, C, Cpp, CSharp, Ruby, Bash, Php,
+        ]
     }
 
     /// The display name used across RepoCue (`"C++"`, `"C#"`, `"Shell"`, …).
@@ -100,7 +102,10 @@ impl Language {
 
     /// The inverse of [`Language::name`]; ASCII case is ignored.
     pub fn from_name(name: &str) -> Option<Language> {
-        Language::all().iter().copied().find(|l| l.name().eq_ignore_ascii_case(name))
+        Language::all()
+            .iter()
+            .copied()
+            .find(|l| l.name().eq_ignore_ascii_case(name))
     }
 }
 
@@ -161,7 +166,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 1 << 20, timeout: Duration::from_secs(2) }
+        Limits {
+            max_bytes: 1 << 20,
+            timeout: Duration::from_secs(2),
+        }
     }
 }
 
@@ -189,7 +197,10 @@ impl fmt::Display for ExtractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExtractError::TooLarge { bytes, limit } => {
-                write!(f, "file too large: {bytes} bytes exceeds the limit of {limit} bytes")
+                write!(
+                    f,
+                    "file too large: {bytes} bytes exceeds the limit of {limit} bytes"
+                )
             }
             ExtractError::Minified => f.write_str("file looks minified"),
             ExtractError::Generated => f.write_str("file is marked as generated"),

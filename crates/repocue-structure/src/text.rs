@@ -111,7 +111,9 @@ fn is_word_char(c: char) -> bool {
 pub(crate) fn is_identifier(name: &str) -> bool {
     let body = name.strip_suffix(['?', '!']).unwrap_or(name);
     let mut chars = body.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
         && chars.all(is_word_char)
 }
 
@@ -124,7 +126,13 @@ impl LineIndex {
     /// Indexes the line starts of `source`.
     pub(crate) fn new(source: &[u8]) -> Self {
         let mut starts = vec![0];
-        starts.extend(source.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            source
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 
@@ -145,7 +153,12 @@ mod tests {
     #[test]
     fn signature_skips_holes_and_collapses() {
         let src = b"int/*c*/foo(/* a */ int a,\n    int b /* b */) {\n}";
-        let holes = [(3..8, false), (12..19, false), (38..45, false), (47..50, false)];
+        let holes = [
+            (3..8, false),
+            (12..19, false),
+            (37..44, false),
+            (46..49, false),
+        ];
         let (sig, first) = signature(src, 0..src.len(), &holes);
         assert_eq!(sig, "int foo(int a, int b)");
         assert_eq!(first, Some(0));

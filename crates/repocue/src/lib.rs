@@ -14,6 +14,7 @@ pub mod delta;
 pub mod error;
 pub mod git;
 mod hint;
+pub mod hooks;
 pub mod model;
 pub mod output;
 pub mod paths;

@@ -352,6 +352,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("metrics", schema::<MetricsOutput>()),
         ("error", schema::<ErrorOutput>()),
         ("cue-request", schema::<CueRequest>()),
+        ("hooks", schema::<crate::hooks::HooksOutput>()),
         ("cue-manifest", schema::<Envelope<ManifestContent>>()),
         ("cue-overview", schema::<Envelope<OverviewContent>>()),
         ("cue-delta", schema::<Envelope<DeltaContent>>()),

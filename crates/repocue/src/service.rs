@@ -164,6 +164,17 @@ impl Service {
         std::mem::take(&mut self.notices.borrow_mut())
     }
 
+    /// Installs Git hooks that refresh the cache after commits, checkouts, merges and
+    /// rewrites; existing hooks are chained, never clobbered.
+    pub fn install_hooks(&self, repocue_exe: &Path) -> Result<crate::hooks::HooksOutput> {
+        crate::hooks::install(&self.git, repocue_exe)
+    }
+
+    /// Removes RepoCue's Git hooks and restores chained ones.
+    pub fn uninstall_hooks(&self) -> Result<crate::hooks::HooksOutput> {
+        crate::hooks::uninstall(&self.git)
+    }
+
     /// Returns how many Git processes this service has started (discovery included).
     pub fn git_processes(&self) -> u32 {
         self.git.processes()

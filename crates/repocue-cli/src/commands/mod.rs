@@ -1,6 +1,7 @@
 //! Subcommands: one file each, with an args struct whose doc comment is the help text.
 
 mod cue;
+mod hooks;
 mod init;
 mod metrics;
 mod rebaseline;
@@ -8,6 +9,7 @@ mod refresh;
 mod search;
 mod serve;
 mod status;
+mod watch;
 
 use std::path::PathBuf;
 
@@ -53,6 +55,8 @@ enum Command {
     Search(search::SearchArgs),
     Metrics(metrics::MetricsArgs),
     Serve(serve::ServeArgs),
+    Hooks(hooks::HooksArgs),
+    Watch(watch::WatchArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -98,6 +102,8 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Cue(a) => cue::run_cue(&service, a),
         Command::Search(a) => search::run_search(&service, a),
         Command::Metrics(a) => metrics::run_metrics(&service, a),
+        Command::Hooks(a) => hooks::run_hooks(&service, a),
+        Command::Watch(a) => watch::run_watch(&service, a),
         Command::Help { .. } | Command::Serve(_) => unreachable!("handled above"),
     };
     drop(progress);

@@ -16,7 +16,11 @@ impl LanguageSupport for C {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_c::TAGS_QUERY, include_str!("../queries/c-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_c::TAGS_QUERY,
+            include_str!("../queries/c-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -91,9 +95,13 @@ const KEYWORDS: &[&str] = &[
 pub(super) fn names(node: Node<'_>) -> Vec<Node<'_>> {
     let typedef = node.kind() == "type_definition";
     let mut cursor = node.walk();
-    let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
-    let mut names: Vec<Node> =
-        declarators.iter().filter_map(|d| declarator_name(*d, typedef)).collect();
+    let declarators: Vec<Node> = node
+        .children_by_field_name("declarator", &mut cursor)
+        .collect();
+    let mut names: Vec<Node> = declarators
+        .iter()
+        .filter_map(|d| declarator_name(*d, typedef))
+        .collect();
     // `__IO uint32_t CONTROL;`: an unknown qualifier macro makes the parser take the type
     // for the name and leave the real name in an ERROR node right after it.
     if let [single] = names.as_mut_slice() {
@@ -101,7 +109,12 @@ pub(super) fn names(node: Node<'_>) -> Vec<Node<'_>> {
             .next_sibling()
             .filter(|e| e.kind() == "ERROR" && e.named_child_count() == 1)
             .and_then(|e| e.named_child(0))
-            .filter(|n| matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier"));
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "identifier" | "field_identifier" | "type_identifier"
+                )
+            });
         if let Some(name) = recovered {
             *single = name;
         }
@@ -125,20 +138,32 @@ fn declarator_name(mut node: Node<'_>, typedef: bool) -> Option<Node<'_>> {
             "parenthesized_declarator" => node.named_child(0)?,
             _ => match node.child_by_field_name("declarator") {
                 Some(inner) => inner,
-                None => node.named_child(u32::try_from(node.named_child_count().checked_sub(1)?).ok()?)?,
+                None => {
+                    node.named_child(u32::try_from(node.named_child_count().checked_sub(1)?).ok()?)?
+                }
             },
         };
     }
 }
 
-/// Whether `node` sits inside a function body.
+/// Whether `node` sits inside a function body: its nearest ancestor that is not a
+/// preprocessor conditional is a statement rather than a file, namespace, `extern "C"`
+/// or class scope. (Only a few `parent()` calls, each of which costs a walk from the root.)
 fn in_function(node: Node<'_>) -> bool {
     let mut current = node.parent();
     while let Some(n) = current {
-        if matches!(n.kind(), "function_definition" | "lambda_expression") {
-            return true;
+        match n.kind() {
+            "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+            | "template_declaration" => current = n.parent(),
+            "translation_unit" | "declaration_list" | "field_declaration_list" | "ERROR" => {
+                return false
+            }
+            _ => return true,
         }
-        current = n.parent();
     }
     false
 }
@@ -158,11 +183,17 @@ pub(super) fn describe<'t>(
         "function_declarator" => {
             // The function_definition/declaration, looking through `template<…>`.
             let declaration = if outer.kind() == "template_declaration" {
-                super::child_of_kind(outer, &["function_definition", "declaration", "field_declaration"])?
+                super::child_of_kind(
+                    outer,
+                    &["function_definition", "declaration", "field_declaration"],
+                )?
             } else {
                 outer
             };
-            let misplaced = matches!(declaration.kind(), "parameter_declaration" | "type_definition");
+            let misplaced = matches!(
+                declaration.kind(),
+                "parameter_declaration" | "type_definition"
+            );
             let local = in_function(outer) && declaration.kind() != "function_definition";
             if misplaced || local || KEYWORDS.contains(&def.name) {
                 return None; // a parameter, a function typedef, a block-scope prototype

@@ -50,7 +50,9 @@ impl LanguageSupport for Cpp {
         }
         let mut info = c::describe(def, parent, source)?;
         if node.kind() == "function_declarator" {
-            info.overload = node.child_by_field_name("parameters").map(|p| p.named_child_count());
+            info.overload = node
+                .child_by_field_name("parameters")
+                .map(|p| p.named_child_count());
         }
         let name_kind = def.name_node.kind();
         if name_kind == "qualified_identifier" {
@@ -72,7 +74,10 @@ impl LanguageSupport for Cpp {
 
     fn is_hole(&self, node: Node<'_>) -> bool {
         super::is_extra(node)
-            || matches!(node.kind(), "comment" | "attribute_declaration" | "attribute_specifier")
+            || matches!(
+                node.kind(),
+                "comment" | "attribute_declaration" | "attribute_specifier"
+            )
     }
 }
 
@@ -133,7 +138,10 @@ mod tests {
     #[test]
     fn qualified_names() {
         assert_eq!(super::split_qualified("a::B<T, U>::f"), ["a", "B", "f"]);
-        assert_eq!(super::split_qualified("Parser::~Parser"), ["Parser", "~Parser"]);
+        assert_eq!(
+            super::split_qualified("Parser::~Parser"),
+            ["Parser", "~Parser"]
+        );
         assert_eq!(super::split_qualified("::g"), ["g"]);
         assert_eq!(super::split_qualified("A::operator<"), ["A", "operator<"]);
     }

@@ -9,7 +9,7 @@ use super::{access_modifier, has_token, node_text, Def, Info, LanguageSupport, P
 
 /// The shipped query's last pattern captures `@module`, which is not a valid tags
 /// capture (tree-sitter-tags refuses the whole query); it is dropped.
-const INVALID_PATTERN: &str = "(namespace_declaration name: (identifier) @name) @module";
+pub(crate) const INVALID_PATTERN: &str = "(namespace_declaration name: (identifier) @name) @module";
 
 /// C# support.
 pub(crate) struct CSharp;
@@ -97,7 +97,20 @@ pub(crate) fn shipped_tags_query() -> String {
 
 /// Types every C# file sees.
 const BUILTINS: &[&str] = &[
-    "String", "Object", "Int32", "Int64", "Boolean", "Double", "Console", "Math", "Exception",
-    "ArgumentException", "ArgumentNullException", "InvalidOperationException", "Task", "var",
-    "nameof", "Obsolete",
+    "String",
+    "Object",
+    "Int32",
+    "Int64",
+    "Boolean",
+    "Double",
+    "Console",
+    "Math",
+    "Exception",
+    "ArgumentException",
+    "ArgumentNullException",
+    "InvalidOperationException",
+    "Task",
+    "var",
+    "nameof",
+    "Obsolete",
 ];

@@ -16,7 +16,11 @@ impl LanguageSupport for Go {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_go::TAGS_QUERY, include_str!("../queries/go-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_go::TAGS_QUERY,
+            include_str!("../queries/go-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -25,10 +29,15 @@ impl LanguageSupport for Go {
 
     /// A spec that is alone in its declaration covers the keyword too: `type X struct`.
     fn outer<'t>(&self, node: Node<'t>) -> Node<'t> {
-        if matches!(node.kind(), "type_spec" | "type_alias" | "const_spec" | "var_spec") {
+        if matches!(
+            node.kind(),
+            "type_spec" | "type_alias" | "const_spec" | "var_spec"
+        ) {
             if let Some(parent) = node.parent() {
-                let declaration =
-                    matches!(parent.kind(), "type_declaration" | "const_declaration" | "var_declaration");
+                let declaration = matches!(
+                    parent.kind(),
+                    "type_declaration" | "const_declaration" | "var_declaration"
+                );
                 if declaration && parent.named_child_count() == 1 {
                     return parent;
                 }
@@ -106,9 +115,44 @@ fn receiver_type(method: Node<'_>, source: &[u8]) -> Option<String> {
 
 /// Predeclared types and functions.
 const BUILTINS: &[&str] = &[
-    "bool", "byte", "rune", "string", "error", "any", "comparable", "int", "int8", "int16",
-    "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "float32",
-    "float64", "complex64", "complex128", "append", "cap", "clear", "close", "complex", "copy",
-    "delete", "imag", "len", "make", "max", "min", "new", "panic", "print", "println", "real",
+    "bool",
+    "byte",
+    "rune",
+    "string",
+    "error",
+    "any",
+    "comparable",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "append",
+    "cap",
+    "clear",
+    "close",
+    "complex",
+    "copy",
+    "delete",
+    "imag",
+    "len",
+    "make",
+    "max",
+    "min",
+    "new",
+    "panic",
+    "print",
+    "println",
+    "real",
     "recover",
 ];

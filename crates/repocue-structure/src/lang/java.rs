@@ -6,7 +6,9 @@ use std::borrow::Cow;
 
 use tree_sitter::Node;
 
-use super::{access_modifier, child_of_kind, has_token, node_text, Def, Info, LanguageSupport, Parent};
+use super::{
+    access_modifier, child_of_kind, has_token, node_text, Def, Info, LanguageSupport, Parent,
+};
 
 /// Java support.
 pub(crate) struct Java;
@@ -17,7 +19,11 @@ impl LanguageSupport for Java {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_java::TAGS_QUERY, include_str!("../queries/java-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_java::TAGS_QUERY,
+            include_str!("../queries/java-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -34,7 +40,11 @@ impl LanguageSupport for Java {
         let modifiers = child_of_kind(node, &["modifiers"]);
         let declared = modifiers.and_then(|m| access_modifier(m, source));
         let in_interface = parent.is_some_and(|p| p.kind == "interface");
-        let visibility = declared.or(if in_interface { Some("public") } else { Some("internal") });
+        let visibility = declared.or(if in_interface {
+            Some("public")
+        } else {
+            Some("internal")
+        });
         let body = node.child_by_field_name("body");
         let info = match node.kind() {
             "class_declaration" | "record_declaration" => Info::new("class").body(body),
@@ -44,8 +54,9 @@ impl LanguageSupport for Java {
             "enum_declaration" => Info::new("enum").body(body),
             "method_declaration" | "constructor_declaration" => Info::new("method").body(body),
             "field_declaration" => {
-                let constant = modifiers
-                    .is_some_and(|m| has_token(m, source, "static") && has_token(m, source, "final"));
+                let constant = modifiers.is_some_and(|m| {
+                    has_token(m, source, "static") && has_token(m, source, "final")
+                });
                 Info::new(if constant { "constant" } else { "field" })
             }
             "constant_declaration" => Info::new("constant"),
@@ -72,15 +83,42 @@ impl LanguageSupport for Java {
 
     fn is_hole(&self, node: Node<'_>) -> bool {
         super::is_extra(node)
-            || matches!(node.kind(), "line_comment" | "block_comment" | "marker_annotation" | "annotation")
+            || matches!(
+                node.kind(),
+                "line_comment" | "block_comment" | "marker_annotation" | "annotation"
+            )
     }
 }
 
 /// `java.lang` types that every file sees.
 const BUILTINS: &[&str] = &[
-    "String", "Object", "Integer", "Long", "Double", "Float", "Boolean", "Character", "Byte",
-    "Short", "Void", "Math", "System", "Override", "Exception", "RuntimeException",
-    "IllegalArgumentException", "IllegalStateException", "Iterable", "Comparable", "Runnable",
-    "Thread", "StringBuilder", "Class", "Enum", "Record", "Deprecated", "FunctionalInterface",
+    "String",
+    "Object",
+    "Integer",
+    "Long",
+    "Double",
+    "Float",
+    "Boolean",
+    "Character",
+    "Byte",
+    "Short",
+    "Void",
+    "Math",
+    "System",
+    "Override",
+    "Exception",
+    "RuntimeException",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "Iterable",
+    "Comparable",
+    "Runnable",
+    "Thread",
+    "StringBuilder",
+    "Class",
+    "Enum",
+    "Record",
+    "Deprecated",
+    "FunctionalInterface",
     "SuppressWarnings",
 ];

@@ -71,12 +71,11 @@ pub(super) fn outer(node: Node<'_>) -> Node<'_> {
 /// The JavaScript/TypeScript judgement of one definition.
 pub(super) fn describe<'t>(
     def: &Def<'_, 't>,
-    parent: Option<&Parent<'_, 't>>,
+    _parent: Option<&Parent<'_, 't>>,
     source: &[u8],
 ) -> Option<Info<'t>> {
     let node = def.node;
     let body = node.child_by_field_name("body");
-    let in_class = parent.is_some_and(|p| matches!(p.kind, "class" | "interface"));
     let member_visibility = || {
         if def.name.starts_with('#') {
             return Some("private");
@@ -97,7 +96,9 @@ pub(super) fn describe<'t>(
         | "generator_function"
         | "function_signature" => Info::new("function").visibility(visibility).body(body),
         "method_definition" | "method_signature" | "abstract_method_signature" => {
-            Info::new("method").visibility(member_visibility()).body(body)
+            Info::new("method")
+                .visibility(member_visibility())
+                .body(body)
         }
         "class_declaration" | "class" | "abstract_class_declaration" => {
             Info::new("class").visibility(visibility).body(body)
@@ -109,18 +110,20 @@ pub(super) fn describe<'t>(
         "field_definition" | "public_field_definition" => {
             Info::new("field").visibility(member_visibility())
         }
-        "property_signature" => Info::new("field").visibility(in_class.then_some("public")),
+        "property_signature" => Info::new("field").visibility(Some("public")),
         "property_identifier" | "enum_assignment" => Info::new("constant"),
         "variable_declarator" => {
             let value = node.child_by_field_name("value");
             match value.map(|v| v.kind()) {
-                Some("arrow_function" | "function_expression" | "function" | "generator_function") => {
-                    Info::new("function")
-                        .visibility(visibility)
-                        .body(value.and_then(|v| v.child_by_field_name("body")))
-                }
+                Some(
+                    "arrow_function" | "function_expression" | "function" | "generator_function",
+                ) => Info::new("function")
+                    .visibility(visibility)
+                    .body(value.and_then(|v| v.child_by_field_name("body"))),
                 _ => {
-                    let constant = node.parent().is_some_and(|d| super::has_token(d, source, "const"));
+                    let constant = node
+                        .parent()
+                        .is_some_and(|d| super::has_token(d, source, "const"));
                     Info::new(if constant { "constant" } else { "variable" })
                         .visibility(visibility)
                         .body(value.filter(|v| v.start_position().row != v.end_position().row))
@@ -128,7 +131,11 @@ pub(super) fn describe<'t>(
             }
         }
         "assignment_expression" | "pair" => {
-            let value = node.child_by_field_name(if node.kind() == "pair" { "value" } else { "right" });
+            let value = node.child_by_field_name(if node.kind() == "pair" {
+                "value"
+            } else {
+                "right"
+            });
             Info::new("function").body(value.and_then(|v| v.child_by_field_name("body")))
         }
         "export_statement" => Info::new("constant").visibility(Some("exported")),
@@ -140,14 +147,45 @@ pub(super) fn describe<'t>(
 /// Whether `outer` is (inside) an `export` statement.
 fn is_exported(outer: Node<'_>) -> bool {
     outer.kind() == "export_statement"
-        || outer.parent().is_some_and(|p| p.kind() == "export_statement")
+        || outer
+            .parent()
+            .is_some_and(|p| p.kind() == "export_statement")
 }
 
 /// Globals of the language and its common runtimes.
 pub(super) const BUILTINS: &[&str] = &[
-    "require", "console", "Object", "Array", "String", "Number", "Boolean", "Symbol", "BigInt",
-    "Error", "TypeError", "RangeError", "Promise", "Map", "Set", "WeakMap", "WeakSet", "JSON",
-    "Math", "Date", "RegExp", "parseInt", "parseFloat", "isNaN", "isFinite", "setTimeout",
-    "clearTimeout", "setInterval", "clearInterval", "encodeURIComponent", "decodeURIComponent",
-    "structuredClone", "fetch", "super",
+    "require",
+    "console",
+    "Object",
+    "Array",
+    "String",
+    "Number",
+    "Boolean",
+    "Symbol",
+    "BigInt",
+    "Error",
+    "TypeError",
+    "RangeError",
+    "Promise",
+    "Map",
+    "Set",
+    "WeakMap",
+    "WeakSet",
+    "JSON",
+    "Math",
+    "Date",
+    "RegExp",
+    "parseInt",
+    "parseFloat",
+    "isNaN",
+    "isFinite",
+    "setTimeout",
+    "clearTimeout",
+    "setInterval",
+    "clearInterval",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "structuredClone",
+    "fetch",
+    "super",
 ];

@@ -115,7 +115,8 @@ pub(crate) trait LanguageSupport: Sync {
     /// `@ignore`, `@doc`, `@local.definition` (names excluded from references).
     fn tags_query(&self) -> Cow<'static, str>;
 
-    /// Captures `@import` nodes, turned into strings by [`LanguageSupport::imports`].
+    /// Captures `@import` nodes, turned into strings by [`LanguageSupport::imports`], and
+    /// `@export` names (top-level symbols of that name become `exported`).
     fn imports_query(&self) -> &'static str;
 
     /// The node whose range a definition covers, e.g. the `export` statement around a
@@ -193,14 +194,19 @@ pub(crate) fn unquote(text: &str) -> &str {
 /// The first named child of `node` whose kind is one of `kinds`.
 pub(crate) fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
     let mut cursor = node.walk();
-    let found = node.named_children(&mut cursor).find(|c| kinds.contains(&c.kind()));
+    let found = node
+        .named_children(&mut cursor)
+        .find(|c| kinds.contains(&c.kind()));
     found
 }
 
 /// Whether `node` has a direct child (named or not) whose text is `word`.
 pub(crate) fn has_token(node: Node<'_>, source: &[u8], word: &str) -> bool {
     let mut cursor = node.walk();
-    let found = node.children(&mut cursor).any(|c| node_text(c, source) == word);
+    let word = Some(word.as_bytes());
+    let found = node
+        .children(&mut cursor)
+        .any(|c| source.get(c.byte_range()) == word);
     found
 }
 
@@ -233,4 +239,58 @@ pub(crate) fn underscore_private(name: &str) -> bool {
 /// ERROR nodes can be extras too; they hold real text and are not.
 pub(crate) fn is_extra(node: Node<'_>) -> bool {
     node.is_extra() && !node.is_error()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each language's tags query (shipped + extras) is a valid tree-sitter-tags
+    /// configuration, so it stays usable by standard tags tooling.
+    #[test]
+    fn tags_queries_are_valid_tags_configurations() {
+        for &language in Language::all() {
+            let support = support(language);
+            let result = tree_sitter_tags::TagsConfiguration::new(
+                support.grammar(),
+                &support.tags_query(),
+                "",
+            );
+            assert!(result.is_ok(), "{}: {:?}", language.name(), result.err());
+        }
+    }
+
+    /// The C# fix removes exactly the pattern that makes tree-sitter-tags fail.
+    #[test]
+    fn csharp_invalid_pattern_is_dropped() {
+        let shipped = tree_sitter_c_sharp::TAGS_QUERY;
+        assert!(
+            shipped.contains(csharp::INVALID_PATTERN),
+            "upstream query changed"
+        );
+        let broken = tree_sitter_tags::TagsConfiguration::new(
+            tree_sitter_c_sharp::LANGUAGE.into(),
+            shipped,
+            "",
+        );
+        assert!(broken.is_err());
+        assert!(!csharp::shipped_tags_query().contains("@module"));
+    }
+
+    #[test]
+    fn unquote_strips_one_pair() {
+        assert_eq!(unquote("\"a\""), "a");
+        assert_eq!(unquote("<stdio.h>"), "stdio.h");
+        assert_eq!(unquote("'x'"), "x");
+        assert_eq!(unquote("plain"), "plain");
+        assert_eq!(unquote("\""), "\"");
+    }
+
+    #[test]
+    fn private_names() {
+        assert!(underscore_private("_x"));
+        assert!(underscore_private("__x"));
+        assert!(!underscore_private("__init__"));
+        assert!(!underscore_private("x"));
+    }
 }

@@ -5,7 +5,9 @@ use std::borrow::Cow;
 
 use tree_sitter::Node;
 
-use super::{access_modifier, child_of_kind, node_text, unquote, Def, Info, LanguageSupport, Parent};
+use super::{
+    access_modifier, child_of_kind, node_text, unquote, Def, Info, LanguageSupport, Parent,
+};
 
 /// PHP support.
 pub(crate) struct Php;
@@ -16,7 +18,11 @@ impl LanguageSupport for Php {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_php::TAGS_QUERY, include_str!("../queries/php-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_php::TAGS_QUERY,
+            include_str!("../queries/php-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -28,7 +34,9 @@ impl LanguageSupport for Php {
         match node.parent() {
             Some(p) if node.kind() == "const_element" && p.kind() == "const_declaration" => {
                 let mut cursor = p.walk();
-                let elements = p.named_children(&mut cursor).filter(|c| c.kind() == "const_element");
+                let elements = p
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() == "const_element");
                 if elements.count() == 1 {
                     p
                 } else {
@@ -46,10 +54,12 @@ impl LanguageSupport for Php {
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
-        let in_type = parent.is_some_and(|p| matches!(p.kind, "class" | "interface" | "trait" | "enum"));
+        let in_type =
+            parent.is_some_and(|p| matches!(p.kind, "class" | "interface" | "trait" | "enum"));
         let member = |n: Node<'_>| {
-            let declared = access_modifier(n, source)
-                .or_else(|| child_of_kind(n, &["visibility_modifier"]).and_then(|m| access_word(m, source)));
+            let declared = access_modifier(n, source).or_else(|| {
+                child_of_kind(n, &["visibility_modifier"]).and_then(|m| access_word(m, source))
+            });
             declared.or(in_type.then_some("public"))
         };
         let body = node.child_by_field_name("body");
@@ -84,7 +94,10 @@ impl LanguageSupport for Php {
             Some(group) => group.named_children(&mut cursor).collect(),
             None => node.named_children(&mut cursor).collect(),
         };
-        for clause in clauses.into_iter().filter(|c| c.kind() == "namespace_use_clause") {
+        for clause in clauses
+            .into_iter()
+            .filter(|c| c.kind() == "namespace_use_clause")
+        {
             let target = child_of_kind(clause, &["qualified_name", "name"]).unwrap_or(clause);
             let target = node_text(target, source);
             match &prefix {
@@ -129,8 +142,32 @@ fn last_string(node: Node<'_>) -> Option<Node<'_>> {
 
 /// Functions and classes every PHP file sees.
 const BUILTINS: &[&str] = &[
-    "array", "isset", "unset", "empty", "count", "strlen", "sprintf", "printf", "implode",
-    "explode", "array_map", "array_filter", "array_merge", "in_array", "is_array", "is_string",
-    "json_encode", "json_decode", "Exception", "self", "static", "parent", "string", "int",
-    "bool", "float", "void", "mixed",
+    "array",
+    "isset",
+    "unset",
+    "empty",
+    "count",
+    "strlen",
+    "sprintf",
+    "printf",
+    "implode",
+    "explode",
+    "array_map",
+    "array_filter",
+    "array_merge",
+    "in_array",
+    "is_array",
+    "is_string",
+    "json_encode",
+    "json_decode",
+    "Exception",
+    "self",
+    "static",
+    "parent",
+    "string",
+    "int",
+    "bool",
+    "float",
+    "void",
+    "mixed",
 ];

@@ -33,7 +33,11 @@ impl LanguageSupport for Python {
         _source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
-        let visibility = Some(if underscore_private(def.name) { "private" } else { "public" });
+        let visibility = Some(if underscore_private(def.name) {
+            "private"
+        } else {
+            "public"
+        });
         let body = node.child_by_field_name("body");
         let kind = match node.kind() {
             "function_definition" if parent.is_some_and(|p| p.kind == "class") => "method",
@@ -74,17 +78,75 @@ impl LanguageSupport for Python {
 /// `MAX_SIZE`, `DEFAULT` (upper case, digits and underscores, at least one letter).
 fn is_constant_name(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// Builtin functions and types.
 const BUILTINS: &[&str] = &[
-    "print", "len", "range", "str", "int", "float", "bool", "bytes", "list", "dict", "set",
-    "tuple", "frozenset", "object", "type", "isinstance", "issubclass", "super", "open",
-    "enumerate", "zip", "map", "filter", "sorted", "reversed", "min", "max", "sum", "any", "all",
-    "abs", "round", "repr", "hash", "id", "iter", "next", "getattr", "setattr", "hasattr",
-    "delattr", "callable", "vars", "dir", "format", "input", "chr", "ord", "hex", "divmod",
-    "Exception", "ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError",
-    "NotImplementedError", "AttributeError", "OSError", "StopIteration", "None", "property",
-    "staticmethod", "classmethod",
+    "print",
+    "len",
+    "range",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "bytes",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "frozenset",
+    "object",
+    "type",
+    "isinstance",
+    "issubclass",
+    "super",
+    "open",
+    "enumerate",
+    "zip",
+    "map",
+    "filter",
+    "sorted",
+    "reversed",
+    "min",
+    "max",
+    "sum",
+    "any",
+    "all",
+    "abs",
+    "round",
+    "repr",
+    "hash",
+    "id",
+    "iter",
+    "next",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "delattr",
+    "callable",
+    "vars",
+    "dir",
+    "format",
+    "input",
+    "chr",
+    "ord",
+    "hex",
+    "divmod",
+    "Exception",
+    "ValueError",
+    "TypeError",
+    "KeyError",
+    "IndexError",
+    "RuntimeError",
+    "NotImplementedError",
+    "AttributeError",
+    "OSError",
+    "StopIteration",
+    "None",
+    "property",
+    "staticmethod",
+    "classmethod",
 ];

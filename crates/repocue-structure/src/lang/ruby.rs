@@ -16,7 +16,11 @@ impl LanguageSupport for Ruby {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_ruby::TAGS_QUERY, include_str!("../queries/ruby-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_ruby::TAGS_QUERY,
+            include_str!("../queries/ruby-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -38,17 +42,35 @@ impl LanguageSupport for Ruby {
             "module" => Info::new("module"),
             "assignment" => Info::new("constant"),
             "call" => {
+                let method = node
+                    .child_by_field_name("method")
+                    .map(|m| node_text(m, source));
+                if !matches!(
+                    method.as_deref(),
+                    Some("attr_reader" | "attr_writer" | "attr_accessor")
+                ) {
+                    return None;
+                }
                 let mut info = Info::new("field").visibility(Some("public"));
                 info.name = Some(def.name.trim_start_matches(':').to_string());
                 return Some(info);
             }
             _ => return None,
         };
-        if matches!(node.kind(), "method" | "singleton_method" | "class" | "module") {
+        if matches!(
+            node.kind(),
+            "method" | "singleton_method" | "class" | "module"
+        ) {
             // Stop at the body, or at `end` when there is none (`def run; end`).
             let mut cursor = node.walk();
-            let end = node.children(&mut cursor).filter(|c| c.kind() == "end").last();
-            info.cut = node.child_by_field_name("body").or(end).map(|n| n.start_byte());
+            let end = node
+                .children(&mut cursor)
+                .filter(|c| c.kind() == "end")
+                .last();
+            info.cut = node
+                .child_by_field_name("body")
+                .or(end)
+                .map(|n| n.start_byte());
         }
         // `class A::B` and `def Foo.bar` name their own scope.
         let name_parent = def.name_node.parent();
@@ -85,7 +107,10 @@ fn method_visibility(method: Node<'_>, source: &[u8]) -> &'static str {
     };
     // `private def foo`: the method is the argument of a `private` call.
     let mut statement = method;
-    if let Some(call) = method.parent().filter(|p| p.kind() == "argument_list").and_then(|a| a.parent())
+    if let Some(call) = method
+        .parent()
+        .filter(|p| p.kind() == "argument_list")
+        .and_then(|a| a.parent())
     {
         if let Some(v) = call.child_by_field_name("method").and_then(word) {
             return v;
@@ -106,11 +131,59 @@ fn method_visibility(method: Node<'_>, source: &[u8]) -> &'static str {
 
 /// Kernel methods and keywords-like calls.
 const BUILTINS: &[&str] = &[
-    "puts", "print", "p", "pp", "require", "require_relative", "load", "raise", "new", "attr_reader",
-    "attr_writer", "attr_accessor", "private", "protected", "public", "include", "extend",
-    "module_function", "lambda", "proc", "loop", "format", "sprintf", "freeze", "self", "nil",
-    "true", "false", "super", "yield", "block_given?", "respond_to?", "is_a?", "nil?", "to_s",
-    "to_i", "to_a", "to_h", "each", "map", "select", "reject", "Integer", "String", "Array",
-    "Hash", "Float", "StandardError", "ArgumentError", "RuntimeError", "Struct", "Comparable",
-    "Enumerable", "Kernel", "Object",
+    "puts",
+    "print",
+    "p",
+    "pp",
+    "require",
+    "require_relative",
+    "load",
+    "raise",
+    "new",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "private",
+    "protected",
+    "public",
+    "include",
+    "extend",
+    "module_function",
+    "lambda",
+    "proc",
+    "loop",
+    "format",
+    "sprintf",
+    "freeze",
+    "self",
+    "nil",
+    "true",
+    "false",
+    "super",
+    "yield",
+    "block_given?",
+    "respond_to?",
+    "is_a?",
+    "nil?",
+    "to_s",
+    "to_i",
+    "to_a",
+    "to_h",
+    "each",
+    "map",
+    "select",
+    "reject",
+    "Integer",
+    "String",
+    "Array",
+    "Hash",
+    "Float",
+    "StandardError",
+    "ArgumentError",
+    "RuntimeError",
+    "Struct",
+    "Comparable",
+    "Enumerable",
+    "Kernel",
+    "Object",
 ];

@@ -15,7 +15,11 @@ impl LanguageSupport for Rust {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        Cow::Owned(format!("{}\n{}", tree_sitter_rust::TAGS_QUERY, include_str!("../queries/rust-tags.scm")))
+        Cow::Owned(format!(
+            "{}\n{}",
+            tree_sitter_rust::TAGS_QUERY,
+            include_str!("../queries/rust-tags.scm")
+        ))
     }
 
     fn imports_query(&self) -> &'static str {
@@ -36,7 +40,11 @@ impl LanguageSupport for Rust {
             Some(p) if p.kind == "impl" => p.node.child_by_field_name("trait").is_some(),
             _ => false,
         };
-        let visibility = if inherits { None } else { Some(visibility(node, source)) };
+        let visibility = if inherits {
+            None
+        } else {
+            Some(visibility(node, source))
+        };
         let body = node.child_by_field_name("body");
         let info = match node.kind() {
             "function_item" | "function_signature_item" => {
@@ -97,7 +105,9 @@ impl LanguageSupport for Rust {
 /// `private`.
 fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
     let mut cursor = node.walk();
-    let modifier = node.children(&mut cursor).find(|c| c.kind() == "visibility_modifier");
+    let modifier = node
+        .children(&mut cursor)
+        .find(|c| c.kind() == "visibility_modifier");
     match modifier.map(|m| node_text(m, source)) {
         Some(text) if text.trim() == "pub" => "public",
         Some(_) => "internal",
@@ -135,7 +145,9 @@ fn use_paths(node: Node<'_>, source: &[u8], prefix: &str, out: &mut Vec<String>)
     };
     match node.kind() {
         "scoped_use_list" => {
-            let path = node.child_by_field_name("path").map(|p| node_text(p, source));
+            let path = node
+                .child_by_field_name("path")
+                .map(|p| node_text(p, source));
             let prefix = join(path.as_deref().unwrap_or(""));
             if let Some(list) = node.child_by_field_name("list") {
                 use_paths(list, source, &prefix, out);
@@ -163,11 +175,64 @@ fn use_paths(node: Node<'_>, source: &[u8], prefix: &str, out: &mut Vec<String>)
 
 /// Prelude names and standard macros that say nothing about the file's dependencies.
 const BUILTINS: &[&str] = &[
-    "Self", "Some", "None", "Ok", "Err", "Option", "Result", "Box", "Vec", "String", "Default",
-    "Clone", "Copy", "Debug", "Send", "Sync", "Sized", "Drop", "Fn", "FnMut", "FnOnce", "From",
-    "Into", "Iterator", "IntoIterator", "ToString", "PartialEq", "Eq", "PartialOrd", "Ord",
-    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "vec", "panic",
-    "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne",
-    "todo", "unimplemented", "unreachable", "matches", "concat", "stringify", "include_str",
-    "include_bytes", "env", "cfg", "dbg", "format_args", "line", "file", "column",
+    "Self",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Option",
+    "Result",
+    "Box",
+    "Vec",
+    "String",
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Send",
+    "Sync",
+    "Sized",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "Iterator",
+    "IntoIterator",
+    "ToString",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "write",
+    "writeln",
+    "vec",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "matches",
+    "concat",
+    "stringify",
+    "include_str",
+    "include_bytes",
+    "env",
+    "cfg",
+    "dbg",
+    "format_args",
+    "line",
+    "file",
+    "column",
 ];

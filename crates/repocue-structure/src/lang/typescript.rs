@@ -24,7 +24,11 @@ impl LanguageSupport for TypeScript {
     }
 
     fn tags_query(&self) -> Cow<'static, str> {
-        let tsx = if self.tsx { include_str!("../queries/tsx-tags.scm") } else { "" };
+        let tsx = if self.tsx {
+            include_str!("../queries/tsx-tags.scm")
+        } else {
+            ""
+        };
         Cow::Owned(format!(
             "{}\n{}\n{}\n{}\n{tsx}",
             tree_sitter_javascript::TAGS_QUERY,
@@ -62,7 +66,23 @@ impl LanguageSupport for TypeScript {
 
 /// Utility types and the like.
 const TS_BUILTINS: &[&str] = &[
-    "Partial", "Required", "Readonly", "Record", "Pick", "Omit", "Exclude", "Extract",
-    "NonNullable", "ReturnType", "Parameters", "InstanceType", "Awaited", "Array",
-    "ReadonlyArray", "Promise", "PromiseLike", "Iterable", "AsyncIterable",
+    "Partial",
+    "Required",
+    "Readonly",
+    "Record",
+    "Pick",
+    "Omit",
+    "Exclude",
+    "Extract",
+    "NonNullable",
+    "ReturnType",
+    "Parameters",
+    "InstanceType",
+    "Awaited",
+    "Array",
+    "ReadonlyArray",
+    "Promise",
+    "PromiseLike",
+    "Iterable",
+    "AsyncIterable",
 ];

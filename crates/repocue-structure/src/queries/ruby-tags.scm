@@ -2,10 +2,10 @@
 
 (assignment left: (constant) @name) @definition.constant
 
+; `attr_reader :name` and friends (the method name is checked in src/lang/ruby.rs).
 (call
-  method: (identifier) @_accessor
-  arguments: (argument_list (simple_symbol) @name)
-  (#match? @_accessor "^attr_(reader|writer|accessor)$")) @definition.field
+  method: (identifier)
+  arguments: (argument_list (simple_symbol) @name)) @definition.field
 
 ; Local variables and parameters: the shipped query reports every bare identifier as a
 ; call unless it is a local; names captured here are never reported as references.

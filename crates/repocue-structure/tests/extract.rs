@@ -1,0 +1,1011 @@
+//! Integration tests: one fixture per language with every definition spelled out, plus
+//! signatures without comments, guards, garbage input and determinism.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use repocue_structure::{
+    detect_language, extract, ExtractError, FileFacts, Language, Limits, Symbol,
+};
+
+fn fixture_path(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(file)
+}
+
+fn read_fixture(file: &str) -> Vec<u8> {
+    std::fs::read(fixture_path(file)).unwrap_or_else(|e| panic!("reading {file}: {e}"))
+}
+
+fn extract_fixture(language: Language, file: &str) -> FileFacts {
+    assert_eq!(detect_language(file, b""), Some(language), "detect {file}");
+    extract(language, &read_fixture(file), &Limits::default())
+        .unwrap_or_else(|e| panic!("extracting {file}: {e}"))
+}
+
+/// All fixtures with their language.
+const FIXTURES: &[(Language, &str)] = &[
+    (Language::Rust, "rust.rs"),
+    (Language::Python, "python.py"),
+    (Language::Go, "go.go"),
+    (Language::JavaScript, "javascript.js"),
+    (Language::TypeScript, "typescript.ts"),
+    (Language::Tsx, "tsx.tsx"),
+    (Language::Java, "java.java"),
+    (Language::C, "c.c"),
+    (Language::Cpp, "cpp.cpp"),
+    (Language::CSharp, "csharp.cs"),
+    (Language::Ruby, "ruby.rb"),
+    (Language::Bash, "bash.sh"),
+    (Language::Php, "php.php"),
+];
+
+/// One symbol on one line: `start-end kind qualified_name [name=…] [in=parent] [visibility]
+/// | signature`. The name is shown only when it is not the last segment of the qualified
+/// name.
+fn render(s: &Symbol) -> String {
+    let last = s.qualified_name.rsplit('.').next().unwrap_or("");
+    let last = last.split('#').next().unwrap_or("");
+    let name = if s.name == last {
+        String::new()
+    } else {
+        format!(" name={}", s.name)
+    };
+    let parent = s
+        .parent
+        .as_ref()
+        .map(|p| format!(" in={p}"))
+        .unwrap_or_default();
+    let visibility = s.visibility.map(|v| format!(" {v}")).unwrap_or_default();
+    format!(
+        "{}-{} {} {}{name}{parent}{visibility} | {}",
+        s.start_line, s.end_line, s.kind, s.qualified_name, s.signature
+    )
+}
+
+/// Asserts the symbols are exactly `expected` (one rendered symbol per line, in order).
+fn assert_symbols(facts: &FileFacts, expected: &str) {
+    let actual: Vec<String> = facts.symbols.iter().map(render).collect();
+    let expected: Vec<&str> = expected
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(actual, expected, "\nactual:\n{}\n", actual.join("\n"));
+}
+
+#[test]
+fn rust_fixture() {
+    let facts = extract_fixture(Language::Rust, "rust.rs");
+    assert_symbols(
+        &facts,
+        r#"
+        7-7 constant MAX_DEPTH public | pub const MAX_DEPTH: usize = 64
+        8-8 variable COUNTER private | static COUNTER: AtomicUsize = AtomicUsize::new(0)
+        12-15 struct Ast public | pub struct Ast
+        13-13 field Ast.nodes in=Ast public | pub nodes: Vec<Node>
+        14-14 field Ast.depth in=Ast private | depth: usize
+        17-20 enum Error public | pub enum Error
+        18-18 constant Error.Eof in=Error | Eof
+        19-19 constant Error.Unexpected in=Error | Unexpected(Token)
+        22-22 type Result internal | pub(crate) type Result<T> = std::result::Result<T, Error>
+        24-28 trait Visitor public | pub trait Visitor
+        26-26 method Visitor.visit in=Visitor | fn visit(&mut self, node: &Node) -> bool
+        27-27 method Visitor.finish in=Visitor | fn finish(&mut self)
+        30-39 impl impl Ast | impl Ast
+        32-34 method Ast.new in=impl Ast public | pub fn new() -> Self
+        36-38 method Ast.push in=impl Ast private | fn push(&mut self, node: Node)
+        41-45 impl impl Display for Ast | impl Display for Ast
+        42-44 method Ast.fmt in=impl Display for Ast | fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result
+        48-53 function parse public | pub fn parse(input: &str) -> Result<Ast>
+        55-59 module util private | mod util
+        56-58 function util.helper in=util public | pub fn helper(tokens: &[Token]) -> usize
+        61-65 macro square | macro_rules! square
+        "#,
+    );
+    assert_eq!(
+        facts.imports,
+        &[
+            "crate::lexer::Lexer",
+            "crate::lexer::Token",
+            "std::collections::HashMap",
+            "std::fmt",
+            "std::fmt::Display"
+        ]
+    );
+}
+
+#[test]
+fn python_fixture() {
+    let facts = extract_fixture(Language::Python, "python.py");
+    assert_symbols(
+        &facts,
+        r#"
+        7-7 constant DEFAULT_NAME public | DEFAULT_NAME = "parser"
+        8-8 variable _cache private | _cache = {}
+        11-17 class Base public | class Base
+        14-14 field Base.kind in=Base public | kind = "base"
+        16-17 method Base.describe in=Base public | def describe(self)
+        20-40 class Parser public | class Parser(Base)
+        23-24 method Parser.__init__ in=Parser public | def __init__(self, name: str = DEFAULT_NAME)
+        27-30 method Parser.parse in=Parser public | def parse(self, text: str) -> List[str]
+        33-34 method Parser._normalise in=Parser private | def _normalise(value: Optional[str]) -> str
+        36-40 class Parser.Config in=Parser public | class Config
+        37-37 field Parser.Config.verbose in=Parser.Config public | verbose = False
+        39-40 method Parser.Config.enable in=Parser.Config public | def enable(self)
+        43-46 function fetch public | async def fetch(url, timeout=10)
+        49-52 function outer public | def outer(x)
+        50-51 function outer.inner in=outer public | def inner(y)
+        55-56 function _private_helper private | def _private_helper()
+        "#,
+    );
+    assert_eq!(facts.imports, &[".util", "json", "os.path", "typing"]);
+}
+
+#[test]
+fn go_fixture() {
+    let facts = extract_fixture(Language::Go, "go.go");
+    assert_symbols(
+        &facts,
+        r#"
+        13-13 constant MaxDepth exported | const MaxDepth = 64
+        16-16 constant modeFast private | modeFast = iota
+        17-17 constant ModeSlow exported | ModeSlow
+        20-20 variable defaultName private | var defaultName = "parser"
+        23-26 struct Parser exported | type Parser struct
+        24-24 field Parser.Name in=Parser exported | Name string
+        25-25 field Parser.depth in=Parser private | depth int
+        29-31 interface Visitor exported | type Visitor interface
+        30-30 method Visitor.Visit in=Visitor exported | Visit(n Node) error
+        33-33 type ID exported | type ID int64
+        36-38 function NewParser exported | func NewParser(name string) *Parser
+        41-47 method Parser.Parse in=Parser exported | func (p *Parser) Parse(s string) error
+        49-52 method Parser.walk in=Parser private | func (p Parser) walk(n Node) error
+        54-56 function helper private | func helper()
+        "#,
+    );
+    assert_eq!(facts.imports, &["errors", "fmt", "os", "strings"]);
+}
+
+#[test]
+fn javascript_fixture() {
+    let facts = extract_fixture(Language::JavaScript, "javascript.js");
+    assert_symbols(
+        &facts,
+        r#"
+        6-6 constant legacy | const legacy = require("legacy-lib")
+        8-8 constant VERSION exported | export const VERSION = "1.0.0"
+        9-9 variable counter | let counter = 0
+        14-36 class Parser exported | export class Parser extends Base
+        15-15 field Parser.#secret name=#secret in=Parser private | #secret = 1
+        16-16 field Parser.name in=Parser public | name = "parser"
+        18-21 method Parser.constructor in=Parser public | constructor(name)
+        24-27 method Parser.parse in=Parser public | parse(text)
+        29-31 method Parser.create in=Parser public | static create()
+        33-35 method Parser.#hidden name=#hidden in=Parser private | #hidden()
+        39-42 function load exported | export async function load(file)
+        44-46 function ids | function* ids()
+        48-48 function double exported | export const double = (x) =>
+        50-55 constant handlers | const handlers
+        51-53 function handlers.onLoad in=handlers | onLoad: function ()
+        54-54 function handlers.onSave in=handlers | onSave: () =>
+        57-60 function main exported | export default function main()
+        "#,
+    );
+    assert_eq!(
+        facts.imports,
+        &[
+            "./helpers.js",
+            "./util.js",
+            "fs/promises",
+            "legacy-lib",
+            "path"
+        ]
+    );
+}
+
+#[test]
+fn typescript_fixture() {
+    let facts = extract_fixture(Language::TypeScript, "typescript.ts");
+    assert_symbols(
+        &facts,
+        r#"
+        5-8 interface Shape exported | export interface Shape
+        6-6 method Shape.area in=Shape public | area(): number
+        7-7 field Shape.name in=Shape public | readonly name: string
+        10-10 type Point exported | export type Point = { x: number; y: number }
+        10-10 field Point.x in=Point public | x: number
+        10-10 field Point.y in=Point public | y: number
+        12-15 enum Color exported | export enum Color
+        13-13 constant Color.Red in=Color | Red
+        14-14 constant Color.Green in=Color | Green = "green"
+        18-20 class Base exported | export abstract class Base
+        19-19 method Base.describe in=Base public | abstract describe(): string
+        22-39 class Circle exported | export class Circle extends Base implements Shape
+        23-23 field Circle.name in=Circle public | readonly name: string = "circle"
+        24-24 field Circle.radius in=Circle private | private radius: number
+        26-29 method Circle.constructor in=Circle public | constructor(radius: number)
+        32-34 method Circle.area in=Circle public | area(): number
+        36-38 method Circle.describe in=Circle protected | protected describe(): string
+        41-43 function makeCircle exported | export function makeCircle<T extends Options>(opts: T): Circle
+        45-47 function internal | function internal(a: number, b: number): number
+        49-49 function scale exported | export const scale = (s: Shape, k: number): number =>
+        51-55 module Geometry | namespace Geometry
+        52-54 function Geometry.origin in=Geometry exported | export function origin(): Point
+        57-57 function overloaded | declare function overloaded(x: string): string
+        "#,
+    );
+    assert_eq!(facts.imports, &["./options", "events"]);
+}
+
+#[test]
+fn tsx_fixture() {
+    let facts = extract_fixture(Language::Tsx, "tsx.tsx");
+    assert_symbols(
+        &facts,
+        r#"
+        5-8 interface CounterProps exported | export interface CounterProps
+        6-6 field CounterProps.initial in=CounterProps public | initial: number
+        7-7 field CounterProps.label in=CounterProps public | label?: string
+        11-19 function Counter exported | export function Counter({ initial, label }: CounterProps)
+        21-21 function Title exported | export const Title = ({ text }: { text: string }) =>
+        23-27 class Legacy exported | class Legacy extends React.Component<CounterProps>
+        24-26 method Legacy.render in=Legacy public | render()
+        "#,
+    );
+    assert_eq!(facts.imports, &["./button", "react"]);
+}
+
+#[test]
+fn java_fixture() {
+    let facts = extract_fixture(Language::Java, "java.java");
+    assert_symbols(
+        &facts,
+        r#"
+        11-51 class Parser public | public class Parser extends Base implements Visitor
+        12-12 constant Parser.MAX_DEPTH in=Parser public | public static final int MAX_DEPTH = 64
+        13-13 field Parser.tokens in=Parser private | private final List<String> tokens = new ArrayList<>()
+        14-14 field Parser.name in=Parser internal | String name
+        16-18 method Parser.Parser in=Parser public | public Parser(String name)
+        22-25 method Parser.parse in=Parser public | public List<String> parse(String text) throws ParseException
+        27-29 method Parser.parse#2 in=Parser protected | protected void parse(int depth)
+        31-33 method Parser.helper in=Parser private | private static List<String> helper(List<String> in)
+        35-41 class Parser.Node in=Parser internal | static class Node
+        36-36 field Parser.Node.kind in=Parser.Node internal | int kind
+        38-40 method Parser.Node.kind#2 in=Parser.Node internal | int kind()
+        43-50 enum Parser.Mode in=Parser public | public enum Mode
+        44-44 constant Parser.Mode.FAST in=Parser.Mode public | FAST
+        45-45 constant Parser.Mode.SLOW in=Parser.Mode public | SLOW
+        47-49 method Parser.Mode.isFast in=Parser.Mode internal | boolean isFast()
+        53-55 interface Visitor internal | interface Visitor
+        54-54 method Visitor.visit in=Visitor public | void visit(Parser.Node node)
+        57-61 class Pair internal | record Pair(String left, String right)
+        58-60 method Pair.joined in=Pair internal | String joined()
+        "#,
+    );
+    assert_eq!(
+        facts.imports,
+        &[
+            "java.io.*",
+            "java.util.ArrayList",
+            "java.util.List",
+            "java.util.Objects.requireNonNull"
+        ]
+    );
+}
+
+#[test]
+fn c_fixture() {
+    let facts = extract_fixture(Language::C, "c.c");
+    assert_symbols(
+        &facts,
+        r#"
+        6-6 macro MAX_DEPTH | #define MAX_DEPTH 64
+        7-7 macro SQUARE | #define SQUARE(x) ((x) * (x))
+        9-12 struct node | struct node
+        9-12 type node_t | typedef struct node { … } node_t
+        10-10 field node.kind in=node | int kind
+        11-11 field node.next in=node | struct node *next
+        14-17 struct parser | struct parser
+        15-15 field parser.name in=parser | const char *name
+        16-16 field parser.depth in=parser | unsigned depth
+        19-19 enum mode | enum mode
+        19-19 constant mode.MODE_FAST in=mode | MODE_FAST
+        19-19 constant mode.MODE_SLOW in=mode | MODE_SLOW = 2
+        21-24 struct value | union value
+        22-22 field value.i in=value | int i
+        23-23 field value.d in=value | double d
+        26-26 type visit_fn | typedef int (*visit_fn)(node_t *node, void *ctx)
+        28-28 variable counter private | static int counter = 0
+        29-29 variable default_name | const char *default_name = "parser"
+        35-42 function parse | int parse(struct parser *p, const char *text)
+        44-48 function helper private | static void helper(void)
+        50-53 function make_array | int *make_array(size_t len)
+        "#,
+    );
+    assert_eq!(facts.imports, &["parser.h", "stdio.h", "stdlib.h"]);
+}
+
+#[test]
+fn cpp_fixture() {
+    let facts = extract_fixture(Language::Cpp, "cpp.cpp");
+    assert_symbols(
+        &facts,
+        r#"
+        6-50 module repo | namespace repo
+        7-11 module repo.detail in=repo | namespace detail
+        9-9 function repo.detail.helper in=repo.detail | int helper(int x)
+        14-24 class repo.Parser in=repo | class Parser : public Base
+        22-22 field repo.Parser.depth_ in=repo.Parser private | int depth_
+        23-23 field repo.Parser.name_ in=repo.Parser private | std::string name_
+        26-29 struct repo.Point in=repo | struct Point
+        27-27 field repo.Point.x in=repo.Point public | int x
+        28-28 field repo.Point.y in=repo.Point public | int y
+        31-34 function repo.max_of in=repo | template <typename T> T max_of(T a, T b)
+        36-36 method repo.Parser.Parser in=repo.Parser public | Parser::Parser(std::string name)
+        38-38 method repo.Parser.~Parser in=repo.Parser public | Parser::~Parser()
+        41-46 method repo.Parser.parse in=repo.Parser public | std::vector<std::string> Parser::parse(const std::string& text) const
+        48-48 enum repo.Mode in=repo | enum class Mode
+        48-48 constant repo.Mode.Fast in=repo.Mode | Fast
+        48-48 constant repo.Mode.Slow in=repo.Mode | Slow
+        52-55 function main | int main()
+        "#,
+    );
+    assert_eq!(facts.imports, &["parser.hpp", "string", "vector"]);
+}
+
+#[test]
+fn csharp_fixture() {
+    let facts = extract_fixture(Language::CSharp, "csharp.cs");
+    assert_symbols(
+        &facts,
+        r#"
+        6-51 module Example.Parsing name=Example.Parsing | namespace Example.Parsing
+        9-12 interface Example.Parsing.IVisitor in=Example.Parsing public | public interface IVisitor
+        11-11 method Example.Parsing.IVisitor.Visit in=Example.Parsing.IVisitor public | void Visit(Node node)
+        14-42 class Example.Parsing.Parser in=Example.Parsing public | public class Parser : Base, IVisitor
+        16-16 constant Example.Parsing.Parser.MaxDepth in=Example.Parsing.Parser public | public const int MaxDepth = 64
+        17-17 field Example.Parsing.Parser.tokens in=Example.Parsing.Parser private | private readonly List<string> tokens = new List<string>()
+        19-19 field Example.Parsing.Parser.Name in=Example.Parsing.Parser public | public string Name
+        21-24 method Example.Parsing.Parser.Parser in=Example.Parsing.Parser public | public Parser(string name)
+        28-32 method Example.Parsing.Parser.Parse in=Example.Parsing.Parser public | public List<string> Parse(string text)
+        34-34 method Example.Parsing.Parser.Helper in=Example.Parsing.Parser private | static List<string> Helper(List<string> input)
+        36-36 method Example.Parsing.Parser.Visit in=Example.Parsing.Parser public | public void Visit(Node node)
+        38-41 struct Example.Parsing.Parser.Position in=Example.Parsing.Parser internal | internal struct Position
+        40-40 field Example.Parsing.Parser.Position.Line in=Example.Parsing.Parser.Position public | public int Line
+        44-48 enum Example.Parsing.Mode in=Example.Parsing public | public enum Mode
+        46-46 constant Example.Parsing.Mode.Fast in=Example.Parsing.Mode public | Fast
+        47-47 constant Example.Parsing.Mode.Slow in=Example.Parsing.Mode public | Slow
+        50-50 class Example.Parsing.Pair in=Example.Parsing internal | record Pair(string Left, string Right)
+        "#,
+    );
+    assert_eq!(
+        facts.imports,
+        &["System", "System.Collections.Generic", "System.IO"]
+    );
+}
+
+#[test]
+fn ruby_fixture() {
+    let facts = extract_fixture(Language::Ruby, "ruby.rb");
+    assert_symbols(
+        &facts,
+        r#"
+        5-42 module Parsing | module Parsing
+        6-6 constant Parsing.VERSION in=Parsing | VERSION = "1.0"
+        9-35 class Parsing.Parser in=Parsing | class Parser < Base
+        10-10 field Parsing.Parser.name in=Parsing.Parser public | attr_reader :name
+        12-14 method Parsing.Parser.initialize in=Parsing.Parser public | def initialize(name)
+        17-20 method Parsing.Parser.parse in=Parsing.Parser public | def parse(text)
+        22-24 method Parsing.Parser.create in=Parsing.Parser public | def self.create
+        28-30 method Parsing.Parser.tokenize in=Parsing.Parser private | def tokenize(text)
+        32-34 method Parsing.Parser.secret in=Parsing.Parser protected | def secret
+        37-41 module Parsing.Util in=Parsing | module Util
+        38-40 method Parsing.Util.helper in=Parsing.Util public | def self.helper(x)
+        44-46 class Parsing.Extra in=Parsing | class Parsing::Extra
+        45-45 method Parsing.Extra.run in=Parsing.Extra public | def run
+        "#,
+    );
+    assert_eq!(facts.imports, &["json", "lib/helper"]);
+}
+
+#[test]
+fn bash_fixture() {
+    let facts = extract_fixture(Language::Bash, "bash.sh");
+    assert_symbols(
+        &facts,
+        r#"
+        11-13 function log | log()
+        15-18 function build | function build
+        20-22 function cleanup | cleanup()
+        24-28 function main | main()
+        "#,
+    );
+    assert_eq!(facts.imports, &["$HOME/.profile", "./lib/common.sh"]);
+}
+
+#[test]
+fn php_fixture() {
+    let facts = extract_fixture(Language::Php, "php.php");
+    assert_symbols(
+        &facts,
+        r#"
+        3-3 module App\Parsing | namespace App\Parsing
+        9-9 constant VERSION | const VERSION = "1.0"
+        11-14 interface Visitable | interface Visitable
+        13-13 method Visitable.accept in=Visitable public | public function accept(Visitor $v): void
+        16-22 trait Loggable | trait Loggable
+        18-21 method Loggable.log in=Loggable protected | protected function log(string $msg): void
+        27-54 class Parser | final class Parser extends Base implements Visitable
+        31-31 constant Parser.MAX_DEPTH in=Parser public | public const MAX_DEPTH = 64
+        32-32 field Parser.tokens in=Parser private | private array $tokens = []
+        34-36 method Parser.__construct in=Parser public | public function __construct(private string $name)
+        39-43 method Parser.parse in=Parser public | public function parse(string $text): array
+        45-48 method Parser.accept in=Parser public | public function accept(Visitor $v): void
+        50-53 method Parser.helper in=Parser private | private static function helper(): int
+        56-59 function make_parser | function make_parser(string $name): Parser
+        "#,
+    );
+    assert_eq!(
+        facts.imports,
+        &[
+            "/helpers.php",
+            "App\\Contracts\\Visitor",
+            "App\\Support\\Arr",
+            "App\\Support\\Str"
+        ]
+    );
+}
+
+#[test]
+fn references_are_external_identifiers() {
+    let expectations: &[(Language, &str, &[&str], &[&str])] = &[
+        // (language, fixture, must contain, must not contain)
+        (
+            Language::Rust,
+            "rust.rs",
+            &["AtomicUsize", "Lexer", "Token"],
+            &["Ast", "helper", "T"],
+        ),
+        (
+            Language::Python,
+            "python.py",
+            &["download", "helper"],
+            &["print", "Parser", "tokens"],
+        ),
+        (
+            Language::Go,
+            "go.go",
+            &["Println", "Node"],
+            &["string", "error", "Parser", "int"],
+        ),
+        (
+            Language::JavaScript,
+            "javascript.js",
+            &["tokenize", "readFile"],
+            &["require", "Parser"],
+        ),
+        (
+            Language::Tsx,
+            "tsx.tsx",
+            &["Button", "useState"],
+            &["div", "span", "Counter"],
+        ),
+        (
+            Language::Java,
+            "java.java",
+            &["ArrayList", "ParseException"],
+            &["String", "T"],
+        ),
+        (
+            Language::C,
+            "c.c",
+            &["malloc", "printf"],
+            &["helper", "node_t"],
+        ),
+        (
+            Language::Cpp,
+            "cpp.cpp",
+            &["Base", "push_back"],
+            &["T", "Parser"],
+        ),
+        (
+            Language::CSharp,
+            "csharp.cs",
+            &["Base", "Node"],
+            &["Helper", "Parser"],
+        ),
+        (
+            Language::Ruby,
+            "ruby.rb",
+            &["Helper", "JSON"],
+            &["tokens", "t", "puts", "private"],
+        ),
+        (
+            Language::Bash,
+            "bash.sh",
+            &["make", "rm"],
+            &["echo", "log", "trap"],
+        ),
+        (
+            Language::Php,
+            "php.php",
+            &["Base", "Visitor"],
+            &["Parser", "error_log2"],
+        ),
+    ];
+    for (language, file, present, absent) in expectations {
+        let facts = extract_fixture(*language, file);
+        for name in *present {
+            assert!(
+                facts.references.iter().any(|r| r == name),
+                "{file}: missing {name}"
+            );
+        }
+        for name in *absent {
+            assert!(
+                !facts.references.iter().any(|r| r == name),
+                "{file}: unexpected {name}"
+            );
+        }
+        let mut sorted = facts.references.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, facts.references, "{file}: sorted and unique");
+        assert!(facts
+            .references
+            .iter()
+            .all(|r| !r.contains(['.', ':', ' ', '('])));
+    }
+}
+
+/// Comment text from a fixture: line comments, block comments, docstrings.
+fn comment_texts(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("/*") {
+        let end = rest[start..]
+            .find("*/")
+            .map_or(rest.len(), |e| start + e + 2);
+        out.extend(
+            rest[start + 2..end.saturating_sub(2).max(start + 2)]
+                .lines()
+                .map(|l| l.trim().trim_start_matches('*').trim().to_string()),
+        );
+        rest = &rest[end..];
+    }
+    for line in source.lines() {
+        let line = line.trim();
+        for marker in ["///", "//", "# ", "\"\"\""] {
+            if let Some(text) = line.strip_prefix(marker) {
+                out.push(text.trim().trim_end_matches("\"\"\"").to_string());
+            }
+        }
+    }
+    out.retain(|t| t.len() >= 8);
+    out
+}
+
+#[test]
+fn signatures_never_contain_comments_or_docstrings() {
+    for (language, file) in FIXTURES {
+        let source = String::from_utf8(read_fixture(file)).expect("fixtures are UTF-8");
+        let comments = comment_texts(&source);
+        assert!(!comments.is_empty(), "{file} has comments to check");
+        let facts = extract_fixture(*language, file);
+        for symbol in &facts.symbols {
+            for comment in &comments {
+                assert!(
+                    !symbol.signature.contains(comment.as_str()),
+                    "{file}: {:?} contains comment {comment:?}",
+                    symbol.signature
+                );
+            }
+            for marker in ["/*", "*/", "//", "\"\"\""] {
+                assert!(
+                    !symbol.signature.contains(marker),
+                    "{file}: {:?}",
+                    symbol.signature
+                );
+            }
+            assert!(
+                !symbol.signature.contains("  "),
+                "{file}: {:?}",
+                symbol.signature
+            );
+            assert!(
+                !symbol.signature.contains('\n'),
+                "{file}: {:?}",
+                symbol.signature
+            );
+        }
+    }
+}
+
+#[test]
+fn documented_definitions_start_after_their_comments() {
+    // (fixture, qualified name, line of the declaration right after its doc comment)
+    let cases = [
+        ("rust.rs", "parse", 48),
+        ("python.py", "Parser.parse", 27),
+        ("go.go", "Parser.Parse", 41),
+        ("javascript.js", "load", 39),
+        ("java.java", "Parser.parse", 22),
+        ("c.c", "parse", 35),
+        ("csharp.cs", "Example.Parsing.Parser.Parse", 28),
+        ("ruby.rb", "Parsing.Parser.parse", 17),
+        ("bash.sh", "log", 11),
+        ("php.php", "Parser.parse", 39),
+    ];
+    for (file, qualified, line) in cases {
+        let language = detect_language(file, b"").expect("fixture language");
+        let facts = extract_fixture(language, file);
+        let symbol = facts.symbols.iter().find(|s| s.qualified_name == qualified);
+        let symbol = symbol.unwrap_or_else(|| panic!("{file}: no {qualified}"));
+        assert_eq!(symbol.start_line, line, "{file}: {qualified}");
+    }
+}
+
+#[test]
+fn symbols_are_sorted_and_well_formed() {
+    for (language, file) in FIXTURES {
+        let facts = extract_fixture(*language, file);
+        assert!(!facts.symbols.is_empty(), "{file}");
+        let keys: Vec<(u32, &str)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.start_line, s.qualified_name.as_str()))
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(
+            keys, sorted,
+            "{file}: sorted by (start_line, qualified_name)"
+        );
+        let mut names: Vec<&str> = facts
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.as_str())
+            .collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "{file}: qualified names are unique");
+        for s in &facts.symbols {
+            assert!(
+                s.start_line >= 1 && s.start_line <= s.end_line,
+                "{file}: {s:?}"
+            );
+            if let Some(parent) = &s.parent {
+                let p = facts.symbols.iter().find(|p| &p.qualified_name == parent);
+                let p = p.unwrap_or_else(|| panic!("{file}: parent {parent} of {s:?}"));
+                // Lexically enclosing, or named as its owner (Go receivers, C++ `A::f`).
+                let encloses = p.start_line <= s.start_line && s.end_line <= p.end_line;
+                let owner = s.qualified_name.starts_with(&format!("{parent}."));
+                assert!(encloses || owner, "{file}: {s:?}");
+            }
+        }
+        let mut imports = facts.imports.clone();
+        imports.sort();
+        imports.dedup();
+        assert_eq!(imports, facts.imports, "{file}: imports sorted and unique");
+    }
+}
+
+#[test]
+fn duplicates_get_numbered_and_prototypes_yield_to_definitions() {
+    let c = b"int f(int x);\nint f(int x) { return x; }\nint g(void);\n";
+    let facts = extract(Language::C, c, &Limits::default()).expect("C");
+    let names: Vec<(&str, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.start_line))
+        .collect();
+    assert_eq!(names, [("f", 2), ("g", 3)]);
+
+    let rust = b"#[cfg(unix)]\nfn f() {}\n#[cfg(not(unix))]\nfn f() {}\n";
+    let facts = extract(Language::Rust, rust, &Limits::default()).expect("Rust");
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names, ["f", "f#2"]);
+}
+
+#[test]
+fn long_signatures_are_cut_with_an_ellipsis() {
+    let params: Vec<String> = (0..100).map(|i| format!("a{i}: u32")).collect();
+    let source = format!("fn wide({}) {{}}\n", params.join(", "));
+    let facts = extract(Language::Rust, source.as_bytes(), &Limits::default()).expect("Rust");
+    let signature = &facts.symbols[0].signature;
+    assert_eq!(signature.chars().count(), 300);
+    assert!(signature.ends_with('…'));
+    assert!(signature.starts_with("fn wide(a0: u32, a1: u32"));
+}
+
+#[test]
+fn guard_too_large() {
+    let limits = Limits {
+        max_bytes: 16,
+        ..Limits::default()
+    };
+    let result = extract(Language::Rust, b"fn main() { let x = 1; }", &limits);
+    assert_eq!(
+        result,
+        Err(ExtractError::TooLarge {
+            bytes: 24,
+            limit: 16
+        })
+    );
+}
+
+#[test]
+fn guard_minified() {
+    let line = format!("var a={};\n", "1+".repeat(6000));
+    let result = extract(Language::JavaScript, line.as_bytes(), &Limits::default());
+    assert_eq!(result, Err(ExtractError::Minified));
+
+    // Average line length over 300 bytes in a file over 4 KiB, any language.
+    let wide = format!("x = [{}]\n", "1, ".repeat(150)).repeat(20);
+    let result = extract(Language::Python, wide.as_bytes(), &Limits::default());
+    assert_eq!(result, Err(ExtractError::Minified));
+
+    // Long lines are fine in small files of other languages.
+    let short = format!("x = [{}]\n", "1, ".repeat(150));
+    assert!(extract(Language::Python, short.as_bytes(), &Limits::default()).is_ok());
+}
+
+#[test]
+fn guard_generated() {
+    let cases: [(Language, &[u8]); 3] = [
+        (
+            Language::Go,
+            b"// Code generated by protoc-gen-go. DO NOT EDIT.\npackage x\n",
+        ),
+        (
+            Language::Python,
+            b"# -*- coding: utf-8 -*-\n# @generated by tool\nx = 1\n",
+        ),
+        (
+            Language::C,
+            b"/*\n * AUTOMATICALLY GENERATED FILE\n */\nint x;\n",
+        ),
+    ];
+    for (language, source) in cases {
+        assert_eq!(
+            extract(language, source, &Limits::default()),
+            Err(ExtractError::Generated)
+        );
+    }
+    // A marker far below the top does not count.
+    let late = format!("{}// generated by hand\nint x;\n", "\n".repeat(10));
+    assert!(extract(Language::C, late.as_bytes(), &Limits::default()).is_ok());
+}
+
+#[test]
+fn guard_timeout() {
+    let body: String = (0..20_000)
+        .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+        .collect();
+    let limits = Limits {
+        timeout: Duration::ZERO,
+        ..Limits::default()
+    };
+    assert_eq!(
+        extract(Language::C, body.as_bytes(), &limits),
+        Err(ExtractError::TimedOut)
+    );
+    // The same thread can parse again afterwards.
+    let facts = extract(
+        Language::C,
+        b"int g(void) { return 0; }",
+        &Limits::default(),
+    );
+    assert_eq!(facts.map(|f| f.symbols.len()), Ok(1));
+}
+
+#[test]
+fn errors_display() {
+    let messages = [
+        ExtractError::TooLarge { bytes: 2, limit: 1 }.to_string(),
+        ExtractError::Minified.to_string(),
+        ExtractError::Generated.to_string(),
+        ExtractError::TimedOut.to_string(),
+        ExtractError::Parse("x".into()).to_string(),
+    ];
+    assert!(messages.iter().all(|m| !m.is_empty()));
+    let error: Box<dyn std::error::Error> = Box::new(ExtractError::Minified);
+    assert_eq!(error.to_string(), "file looks minified");
+}
+
+/// A small deterministic generator (xorshift64*), so the garbage is the same every run.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+
+    /// Random snippets of real syntax, so the parser gets deep into its grammar.
+    fn tokens(&mut self, len: usize) -> Vec<u8> {
+        const TOKENS: &[&str] = &[
+            "fn ",
+            "def ",
+            "class ",
+            "{",
+            "}",
+            "(",
+            ")",
+            "[",
+            "]",
+            "<",
+            ">",
+            ";",
+            ":",
+            "::",
+            ".",
+            ",",
+            "=",
+            "=>",
+            "->",
+            "\"",
+            "'",
+            "`",
+            "/*",
+            "*/",
+            "//",
+            "#",
+            "\n",
+            " ",
+            "\t",
+            "\\",
+            "x",
+            "Foo",
+            "struct ",
+            "impl ",
+            "pub ",
+            "export ",
+            "import ",
+            "#define ",
+            "#if X\n",
+            "#endif\n",
+            "template<",
+            "end\n",
+            "do\n",
+            "$",
+            "@",
+            "é",
+            "\u{feff}",
+            "\0",
+            "\r\n",
+        ];
+        let mut out = Vec::new();
+        while out.len() < len {
+            out.extend_from_slice(TOKENS[(self.next() % TOKENS.len() as u64) as usize].as_bytes());
+        }
+        out
+    }
+}
+
+fn check_never_panics(language: Language, source: &[u8]) {
+    match extract(language, source, &Limits::default()) {
+        Ok(facts) => {
+            for s in &facts.symbols {
+                assert!(
+                    s.start_line >= 1 && s.start_line <= s.end_line,
+                    "{language}: {s:?}"
+                );
+                assert!(s.signature.chars().count() <= 300, "{language}: {s:?}");
+                assert!(
+                    !s.name.is_empty() && !s.qualified_name.is_empty(),
+                    "{language}: {s:?}"
+                );
+            }
+        }
+        Err(
+            ExtractError::Minified
+            | ExtractError::Generated
+            | ExtractError::TooLarge { .. }
+            | ExtractError::TimedOut,
+        ) => {}
+        Err(ExtractError::Parse(message)) => panic!("{language}: parse error {message}"),
+    }
+}
+
+#[test]
+fn garbage_input_never_panics() {
+    let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
+    let fixed: [&[u8]; 8] = [
+        b"",
+        b"\0",
+        b"\xff\xfe\xfd",
+        b"\xc3\x28\xa0\xa1\xe2\x28\xa1",
+        b"(((((((((((((((((((((((((((((((((((((((((((((((((((",
+        b"}}}}}}}}]]]]]]))))))",
+        b"#!/bin/sh\n\xef\xbb\xbf",
+        b"fn \xff() { \xc3 }\nclass \x80:\n def \xfe(self): pass\n",
+    ];
+    for &language in Language::all() {
+        for source in fixed {
+            check_never_panics(language, source);
+        }
+        for len in [1, 7, 64, 500, 3000] {
+            check_never_panics(language, &noise.bytes(len));
+            check_never_panics(language, &noise.tokens(len));
+        }
+        // Every fixture cut at arbitrary byte offsets (mid UTF-8 sequences included).
+        for (_, file) in FIXTURES {
+            let source = read_fixture(file);
+            let cut = (noise.next() as usize) % (source.len() + 1);
+            check_never_panics(language, &source[..cut]);
+        }
+    }
+}
+
+#[test]
+fn extraction_is_deterministic_across_runs_and_threads() {
+    let first: Vec<FileFacts> = FIXTURES
+        .iter()
+        .map(|(language, file)| extract_fixture(*language, file))
+        .collect();
+    let second: Vec<FileFacts> = FIXTURES
+        .iter()
+        .map(|(language, file)| extract_fixture(*language, file))
+        .collect();
+    assert_eq!(first, second);
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(|| {
+                FIXTURES
+                    .iter()
+                    .rev()
+                    .map(|(language, file)| extract_fixture(*language, file))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for handle in threads {
+        let mut facts = handle.join().expect("no panic");
+        facts.reverse();
+        assert_eq!(facts, first);
+    }
+}
+
+#[test]
+fn language_names_round_trip() {
+    assert_eq!(Language::all().len(), 13);
+    for &language in Language::all() {
+        assert_eq!(Language::from_name(language.name()), Some(language));
+        assert_eq!(language.to_string(), language.name());
+    }
+    let names: Vec<&str> = Language::all().iter().map(|l| l.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "Rust",
+            "Python",
+            "Go",
+            "JavaScript",
+            "TypeScript",
+            "TSX",
+            "Java",
+            "C",
+            "C++",
+            "C#",
+            "Ruby",
+            "Shell",
+            "PHP"
+        ]
+    );
+    assert_eq!(Language::from_name("c++"), Some(Language::Cpp));
+    assert_eq!(Language::from_name("Bash"), None);
+}

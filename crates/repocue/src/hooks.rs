@@ -1,0 +1,158 @@
+//! Git hooks that refresh the cache after commits, checkouts, merges and rewrites.
+//!
+//! Installing never clobbers a hook: an existing hook is moved aside to
+//! `<name>.repocue-chained` and called first (with the same arguments and stdin) by the
+//! RepoCue hook, which then starts a refresh in the background. Uninstalling restores it.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::git::Git;
+
+/// The hooks RepoCue installs.
+pub const HOOKS: &[&str] = &["post-commit", "post-checkout", "post-merge", "post-rewrite"];
+const MARKER: &str = "# repocue-hook v1";
+const CHAINED_SUFFIX: &str = ".repocue-chained";
+
+/// What happened to one hook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HookChange {
+    /// Hook name.
+    pub hook: String,
+    /// `installed`, `installed-chained` (an existing hook is kept and called first),
+    /// `already-installed`, `removed`, `restored` (the chained hook is back), `not-installed`.
+    pub action: String,
+}
+
+/// Output of `repocue hooks install|uninstall`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HooksOutput {
+    /// `repocue/hooks-1`.
+    pub schema_version: String,
+    /// The hooks directory.
+    pub hooks_dir: String,
+    /// One entry per hook.
+    pub hooks: Vec<HookChange>,
+}
+
+fn hooks_dir(git: &Git) -> Result<PathBuf> {
+    let out = git.run(&["rev-parse", "--git-path", "hooks"])?;
+    let text = String::from_utf8_lossy(&out)
+        .trim_end_matches('\n')
+        .to_owned();
+    let p = PathBuf::from(text);
+    Ok(if p.is_absolute() {
+        p
+    } else {
+        git.root().join(p)
+    })
+}
+
+fn script(repocue: &str, hook: &str) -> String {
+    format!(
+        r#"#!/bin/sh
+{MARKER}
+# Refreshes the RepoCue cache in the background; remove with `repocue hooks uninstall`.
+hook_dir=$(dirname "$0")
+status=0
+if [ -x "$hook_dir/{hook}{CHAINED_SUFFIX}" ]; then
+    "$hook_dir/{hook}{CHAINED_SUFFIX}" "$@" || status=$?
+fi
+repocue=$(command -v repocue 2>/dev/null || echo '{repocue}')
+root=$(git rev-parse --show-toplevel 2>/dev/null) && \
+    ("$repocue" --repository "$root" refresh >/dev/null 2>&1 &)
+exit $status
+"#
+    )
+}
+
+fn is_ours(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|s| s.contains(MARKER))
+}
+
+fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io { context, source }
+}
+
+/// Installs the refresh hooks, chaining any existing ones.
+pub fn install(git: &Git, repocue_exe: &Path) -> Result<HooksOutput> {
+    let dir = hooks_dir(git)?;
+    std::fs::create_dir_all(&dir).map_err(io(format!("create {}", dir.display())))?;
+    let exe = repocue_exe.display().to_string().replace('\'', "");
+    let mut changes = Vec::new();
+    for hook in HOOKS {
+        let path = dir.join(hook);
+        let action = if is_ours(&path) {
+            "already-installed"
+        } else {
+            let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+            let had = path.exists();
+            if had {
+                if chained.exists() {
+                    return Err(Error::InvalidArgument(format!(
+                        "{} and {} both exist; resolve by hand",
+                        path.display(),
+                        chained.display()
+                    )));
+                }
+                std::fs::rename(&path, &chained)
+                    .map_err(io(format!("move {} aside", path.display())))?;
+            }
+            write_executable(&path, &script(&exe, hook))?;
+            if had {
+                "installed-chained"
+            } else {
+                "installed"
+            }
+        };
+        changes.push(HookChange {
+            hook: (*hook).into(),
+            action: action.into(),
+        });
+    }
+    Ok(HooksOutput {
+        schema_version: "repocue/hooks-1".into(),
+        hooks_dir: dir.display().to_string(),
+        hooks: changes,
+    })
+}
+
+/// Removes the refresh hooks and restores chained ones.
+pub fn uninstall(git: &Git) -> Result<HooksOutput> {
+    let dir = hooks_dir(git)?;
+    let mut changes = Vec::new();
+    for hook in HOOKS {
+        let path = dir.join(hook);
+        let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+        let action = if !is_ours(&path) {
+            "not-installed"
+        } else if chained.exists() {
+            std::fs::rename(&chained, &path)
+                .map_err(io(format!("restore {}", chained.display())))?;
+            "restored"
+        } else {
+            std::fs::remove_file(&path).map_err(io(format!("remove {}", path.display())))?;
+            "removed"
+        };
+        changes.push(HookChange {
+            hook: (*hook).into(),
+            action: action.into(),
+        });
+    }
+    Ok(HooksOutput {
+        schema_version: "repocue/hooks-1".into(),
+        hooks_dir: dir.display().to_string(),
+        hooks: changes,
+    })
+}
+
+fn write_executable(path: &Path, text: &str) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = path.with_extension("repocue-tmp");
+    std::fs::write(&tmp, text).map_err(io(format!("write {}", tmp.display())))?;
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+        .map_err(io(format!("chmod {}", tmp.display())))?;
+    std::fs::rename(&tmp, path).map_err(io(format!("install {}", path.display())))
+}
