@@ -299,6 +299,56 @@ pub struct MetricsOutput {
     pub cues_total: u64,
 }
 
+/// One checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckpointInfo {
+    /// `checkpoint-NNNNNN`.
+    pub id: String,
+    /// The pinned snapshot.
+    pub snapshot: String,
+    /// Label.
+    pub label: String,
+    /// When it was pinned.
+    pub created_at: String,
+}
+
+/// Output of `repocue checkpoint list|pin|delete`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CheckpointOutput {
+    /// `repocue/checkpoint-1`.
+    pub schema_version: String,
+    /// `list`, `pin` or `delete`.
+    pub action: String,
+    /// The checkpoint pinned or deleted, for `pin` and `delete`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointInfo>,
+    /// Every checkpoint after the action.
+    pub checkpoints: Vec<CheckpointInfo>,
+}
+
+/// Output of `repocue prune`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PruneOutput {
+    /// `repocue/prune-1`.
+    pub schema_version: String,
+    /// Whether nothing was deleted (`--dry-run`).
+    pub dry_run: bool,
+    /// Recent snapshots of the active epoch kept.
+    pub keep_recent: u64,
+    /// Snapshots kept.
+    pub kept: Vec<String>,
+    /// Snapshots removed (or that would be).
+    pub removed: Vec<String>,
+    /// File version rows removed.
+    pub file_versions_removed: u64,
+    /// Deltas removed.
+    pub deltas_removed: u64,
+    /// Content facts removed.
+    pub facts_removed: u64,
+    /// Database size after, bytes.
+    pub database_bytes: u64,
+}
+
 /// The single-line JSON error printed first on stderr when a command fails.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorOutput {
@@ -353,6 +403,8 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("error", schema::<ErrorOutput>()),
         ("cue-request", schema::<CueRequest>()),
         ("hooks", schema::<crate::hooks::HooksOutput>()),
+        ("checkpoint", schema::<CheckpointOutput>()),
+        ("prune", schema::<PruneOutput>()),
         ("cue-manifest", schema::<Envelope<ManifestContent>>()),
         ("cue-overview", schema::<Envelope<OverviewContent>>()),
         ("cue-delta", schema::<Envelope<DeltaContent>>()),

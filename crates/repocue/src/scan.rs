@@ -219,7 +219,10 @@ fn scan_one(
 
 fn missing(mut state: FileState) -> Scanned {
     state.file_type = FileType::Missing;
-    state.working_state = WorkingState::Deleted;
+    // Outside a sparse checkout a file is absent by design, not deleted: Git calls it clean.
+    if !state.skip_worktree {
+        state.working_state = WorkingState::Deleted;
+    }
     Scanned {
         state,
         analysis: None,

@@ -21,6 +21,12 @@ use crate::{hint, paths};
 
 /// How many recent commits a snapshot keeps for overviews.
 const RECENT_COMMITS: usize = 10;
+/// Recent snapshots of the active epoch that retention keeps (besides the baseline, the
+/// current snapshot and checkpoints).
+pub const KEEP_RECENT: usize = 20;
+/// Automatic pruning runs once this many snapshots beyond retention have accumulated.
+const PRUNE_SLACK: usize = 10;
+
 /// How often a publish that lost the race to another writer is retried.
 const PUBLISH_ATTEMPTS: usize = 4;
 
@@ -62,6 +68,9 @@ pub struct Service {
     /// Git processes already charged to an earlier operation of this service.
     charged: std::cell::Cell<u32>,
     progress: Option<std::sync::Arc<scan::Progress>>,
+    /// Discovery confirmed an ordinary root but the cache did not exist yet: write the
+    /// location hint once an operation has created it.
+    hint_pending: std::cell::Cell<bool>,
 }
 
 /// Returns the cache root: `--cache-dir` > `REPOCUE_CACHE_DIR` > `$XDG_CACHE_HOME/repocue` >
@@ -131,17 +140,25 @@ impl Service {
             notices: Default::default(),
             charged: Default::default(),
             progress: opts.progress.clone(),
+            hint_pending: Default::default(),
         };
         if discovered {
             service.git.add_processes(1);
-            if service.root == canonical && service.repo_dir.is_dir() {
-                if let Some(w) = hint::write(&service.repo_dir.join("location.json"), &service.root)
-                {
-                    service.notices.borrow_mut().push(w);
+            if service.root == canonical {
+                if service.repo_dir.is_dir() {
+                    service.write_hint();
+                } else {
+                    service.hint_pending.set(true);
                 }
             }
         }
         Ok(service)
+    }
+
+    fn write_hint(&self) {
+        if let Some(w) = hint::write(&self.repo_dir.join("location.json"), &self.root) {
+            self.notices.borrow_mut().push(w);
+        }
     }
 
     /// Returns the work-tree root.
@@ -204,11 +221,13 @@ impl Service {
     pub(crate) fn repository_info(&self, basis: &Basis) -> RepositoryInfo {
         RepositoryInfo {
             id: self.repo_id.clone(),
-            name: self
-                .root
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            name: {
+                use std::os::unix::ffi::OsStrExt;
+                self.root
+                    .file_name()
+                    .map(|n| paths::display(n.as_bytes()))
+                    .unwrap_or_default()
+            },
             branch: basis.branch.clone(),
             head: basis.head.clone(),
             dirty: basis.dirty(),
@@ -277,14 +296,22 @@ impl Service {
             attempt += 1;
             match self.update_once(op) {
                 Err(Error::Conflict { .. }) if attempt < PUBLISH_ATTEMPTS => continue,
-                other => return other,
+                other => {
+                    if other.is_ok() && self.hint_pending.replace(false) {
+                        self.write_hint();
+                    }
+                    return other;
+                }
             }
         }
     }
 
     fn update_once(&self, op: &Operation) -> Result<RefreshOutput> {
         let started = Instant::now();
-        let mut store = self.open_store(true)?.expect("store was created");
+        // A refresh never creates a cache: only init and rebaseline start one.
+        let Some(mut store) = self.open_store(*op != Operation::Refresh)? else {
+            return Err(Error::NotInitialized);
+        };
         let previous = store.current_snapshot()?;
         if previous.is_none() && *op == Operation::Refresh {
             return Err(Error::NotInitialized);
@@ -325,6 +352,18 @@ impl Service {
         // described with content newer than its Git state: flag it like a file that changed
         // while being read. (Future mtimes beyond the scan are clock skew, not a race.)
         let scan_end_ns = crate::time::now_ns();
+        let mut stat_updates = plan.stat_updates;
+        for s in scanned.iter().filter(|s| s.state.stat.is_some() && !full) {
+            // Same content, new stat data (a touch, a rewrite with equal bytes): remember the
+            // new stat so the next status need not hash the file again.
+            let old = prev_files
+                .binary_search_by(|f| f.path.cmp(&s.state.path))
+                .ok()
+                .map(|i| &prev_files[i]);
+            if old.is_some_and(|o| o.same_state(&s.state) && o.stat != s.state.stat) {
+                stat_updates.push((s.state.path.clone(), s.state.stat.expect("filtered")));
+            }
+        }
         for s in scanned {
             bytes += s.bytes_read;
             let raced = s
@@ -388,11 +427,6 @@ impl Service {
             Some(p) if p.head == basis.head => p.recent_commits.clone(),
             _ if basis.head.is_some() => self.git.recent_commits(RECENT_COMMITS)?,
             _ => vec![],
-        };
-        let stat_updates: Vec<(Vec<u8>, crate::model::StatKey)> = if unchanged || !full {
-            plan.stat_updates
-        } else {
-            vec![]
         };
         let git_processes = self.charge_git();
         let operation = OperationRecord {
@@ -459,6 +493,17 @@ impl Service {
         } else {
             Freshness::Current
         };
+        if !unchanged && published.snapshot as usize % PRUNE_SLACK == 0 {
+            // Retention by the documented rule only; a failure here loses nothing.
+            let unpinned = store.snapshot_seqs()?.len();
+            if unpinned > KEEP_RECENT + PRUNE_SLACK {
+                if let Err(e) = store.prune(KEEP_RECENT, false) {
+                    self.notices
+                        .borrow_mut()
+                        .push(format!("automatic prune skipped: {e}"));
+                }
+            }
+        }
         Ok(RefreshOutput {
             schema_version: "repocue/refresh-1".into(),
             operation: kind.into(),
@@ -531,6 +576,9 @@ impl Service {
         let mut all = a.warnings.clone();
         all.extend(warnings);
         let files = store.files_at(&snap)?;
+        all.extend(non_utf8_warning(
+            files.iter().map(|f| &f.path).chain(&snap.untracked),
+        ));
         Ok(ReadState {
             store,
             snapshot: snap,
@@ -554,6 +602,9 @@ impl Service {
         };
         let mut all = caveat_list_warnings(&snap.caveats);
         all.extend(warnings);
+        all.extend(non_utf8_warning(
+            files.iter().map(|f| &f.path).chain(&snap.untracked),
+        ));
         Ok(ReadState {
             store,
             snapshot: snap,
@@ -1101,4 +1152,89 @@ fn search_update(
         remove,
         add,
     })
+}
+
+impl Service {
+    /// Lists, pins (`Some(label)`, current snapshot unless `snapshot` is given) or deletes
+    /// checkpoints.
+    pub fn checkpoint(&self, action: CheckpointAction) -> Result<crate::output::CheckpointOutput> {
+        use crate::output::{CheckpointInfo, CheckpointOutput};
+        let mut store = self.open_store(false)?.ok_or(Error::NotInitialized)?;
+        let info = |c: &crate::store::CheckpointRow| CheckpointInfo {
+            id: seq_id("checkpoint", c.seq),
+            snapshot: seq_id("snapshot", c.snapshot),
+            label: c.label.clone(),
+            created_at: c.created_at.clone(),
+        };
+        let (name, touched) = match action {
+            CheckpointAction::List => ("list", None),
+            CheckpointAction::Pin { snapshot, label } => {
+                if label.trim().is_empty() {
+                    return Err(Error::InvalidArgument(
+                        "a checkpoint needs a non-empty label".into(),
+                    ));
+                }
+                let seq = match snapshot {
+                    Some(id) => crate::model::parse_seq_id("snapshot", &id).ok_or_else(|| {
+                        Error::InvalidArgument(format!("not a snapshot id: {id:?}"))
+                    })?,
+                    None => store.current_snapshot()?.ok_or(Error::NotInitialized)?.seq,
+                };
+                let cp = store.pin(seq, &label)?;
+                (
+                    "pin",
+                    store.checkpoints()?.into_iter().find(|c| c.seq == cp),
+                )
+            }
+            CheckpointAction::Delete { id } => {
+                let seq = crate::model::parse_seq_id("checkpoint", &id).ok_or_else(|| {
+                    Error::InvalidArgument(format!("not a checkpoint id: {id:?}"))
+                })?;
+                ("delete", Some(store.unpin(seq)?))
+            }
+        };
+        Ok(CheckpointOutput {
+            schema_version: "repocue/checkpoint-1".into(),
+            action: name.into(),
+            checkpoint: touched.as_ref().map(info),
+            checkpoints: store.checkpoints()?.iter().map(info).collect(),
+        })
+    }
+
+    /// Removes snapshots outside retention (or only reports them with `dry_run`).
+    pub fn prune(&self, keep_recent: usize, dry_run: bool) -> Result<crate::output::PruneOutput> {
+        let mut store = self.open_store(false)?.ok_or(Error::NotInitialized)?;
+        let plan = store.prune(keep_recent, dry_run)?;
+        let ids = |v: &[i64]| v.iter().map(|s| seq_id("snapshot", *s)).collect();
+        Ok(crate::output::PruneOutput {
+            schema_version: "repocue/prune-1".into(),
+            dry_run,
+            keep_recent: keep_recent as u64,
+            kept: ids(&plan.kept),
+            removed: ids(&plan.removed),
+            file_versions_removed: plan.file_versions,
+            deltas_removed: plan.deltas,
+            facts_removed: plan.facts,
+            database_bytes: store.size_bytes(),
+        })
+    }
+}
+
+/// What `checkpoint` does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckpointAction {
+    /// List checkpoints.
+    List,
+    /// Pin a snapshot (the current one when `None`).
+    Pin {
+        /// Snapshot id.
+        snapshot: Option<String>,
+        /// Label.
+        label: String,
+    },
+    /// Delete a checkpoint.
+    Delete {
+        /// Checkpoint id.
+        id: String,
+    },
 }

@@ -1,9 +1,11 @@
 //! Subcommands: one file each, with an args struct whose doc comment is the help text.
 
+mod checkpoint;
 mod cue;
 mod hooks;
 mod init;
 mod metrics;
+mod prune;
 mod rebaseline;
 mod refresh;
 mod search;
@@ -57,6 +59,8 @@ enum Command {
     Serve(serve::ServeArgs),
     Hooks(hooks::HooksArgs),
     Watch(watch::WatchArgs),
+    Checkpoint(checkpoint::CheckpointArgs),
+    Prune(prune::PruneArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -104,6 +108,8 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Metrics(a) => metrics::run_metrics(&service, a),
         Command::Hooks(a) => hooks::run_hooks(&service, a),
         Command::Watch(a) => watch::run_watch(&service, a),
+        Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
+        Command::Prune(a) => prune::run_prune(&service, a),
         Command::Help { .. } | Command::Serve(_) => unreachable!("handled above"),
     };
     drop(progress);

@@ -7,6 +7,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+mod lifecycle;
+
+pub use lifecycle::{CheckpointRow, PrunePlan};
+
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
 use crate::analyze::{analyzer_version, Analysis};
@@ -23,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_rank_cache.sql"),
     include_str!("migrations/0003_search.sql"),
+    include_str!("migrations/0004_checkpoints.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.

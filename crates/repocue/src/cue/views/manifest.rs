@@ -50,7 +50,21 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         snapshots: vec![],
     };
     let env = super::envelope(state, request, &id, &name, content);
-    let sections = vec![Section::new("views", None), Section::new("snapshots", None)];
+    let more = crate::cue::More {
+        view: crate::cue::View::Manifest,
+        reason: "the complete manifest".into(),
+        path: None,
+        since: None,
+        id: None,
+        query: None,
+        scope: None,
+        max_results: None,
+        max_tokens: crate::cue::round_up(request.max_tokens + 150),
+    };
+    let sections = vec![
+        Section::new("views", Some(more.clone())),
+        Section::new("snapshots", Some(more)),
+    ];
     let mut items: Vec<Item<ManifestContent>> = Vec::new();
     for (i, view) in [
         "overview",

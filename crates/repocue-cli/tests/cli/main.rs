@@ -1,0 +1,12 @@
+//! Integration tests of the `repocue` binary, compiled into one test binary (as jj and
+//! ripgrep do): every case runs the real command against a real temporary Git repository.
+//!
+//! The binary lives in `tests/cli/` (`main.rs` plus modules) rather than as `tests/*.rs`
+//! files: Cargo builds every `tests/*.rs` as a separate test crate, and the modules are not
+//! crates of their own.
+
+mod support;
+
+mod cues;
+mod mcp;
+mod state;
