@@ -12,6 +12,7 @@ pub mod classify;
 pub mod cue;
 pub mod delta;
 pub mod error;
+pub mod evaluate;
 pub mod git;
 mod hint;
 pub mod hooks;

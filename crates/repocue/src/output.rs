@@ -405,6 +405,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("hooks", schema::<crate::hooks::HooksOutput>()),
         ("checkpoint", schema::<CheckpointOutput>()),
         ("prune", schema::<PruneOutput>()),
+        ("evaluation", schema::<crate::evaluate::EvaluationOutput>()),
         ("cue-manifest", schema::<Envelope<ManifestContent>>()),
         ("cue-overview", schema::<Envelope<OverviewContent>>()),
         ("cue-delta", schema::<Envelope<DeltaContent>>()),

@@ -2,6 +2,7 @@
 
 mod checkpoint;
 mod cue;
+mod evaluate;
 mod hooks;
 mod init;
 mod metrics;
@@ -61,6 +62,7 @@ enum Command {
     Watch(watch::WatchArgs),
     Checkpoint(checkpoint::CheckpointArgs),
     Prune(prune::PruneArgs),
+    Evaluate(evaluate::EvaluateArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -89,6 +91,10 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     if let Command::Help { command } = &cli.command {
         return (Ok(help_text(command.as_deref())), vec![]);
     }
+    if let Command::Evaluate(a) = cli.command {
+        // The probe opens its own service on a temporary cache.
+        return (evaluate::run_evaluate(opts, a), vec![]);
+    }
     if let Command::Serve(a) = cli.command {
         // The server opens the repository per request, so each answer sees live state.
         return (serve::run_serve(opts, a), vec![]);
@@ -110,7 +116,9 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Watch(a) => watch::run_watch(&service, a),
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
-        Command::Help { .. } | Command::Serve(_) => unreachable!("handled above"),
+        Command::Help { .. } | Command::Serve(_) | Command::Evaluate(_) => {
+            unreachable!("handled above")
+        }
     };
     drop(progress);
     (result, service.take_notices())
