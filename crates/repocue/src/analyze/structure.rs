@@ -5,6 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use repocue_structure::{ExtractError, Language, Limits};
 
+/// Most symbols stored per file. Register-definition headers hold thousands of macros; the
+/// ones kept are types and functions first, top level first, in source order.
+pub const MAX_SYMBOLS: usize = 200;
+/// Most referenced names stored per file.
+pub const MAX_REFERENCES: usize = 400;
+
 /// Structural facts of one source file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CodeFacts {
@@ -23,6 +29,9 @@ pub struct CodeFacts {
     /// Names referenced but not defined in the file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
+    /// More symbols existed than [`MAX_SYMBOLS`]; the least important were dropped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// One definition. Field names are short: facts of every source file are stored.
@@ -102,8 +111,34 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Co
                     visibility: s.visibility.map(str::to_owned),
                 })
                 .collect();
+            if facts.symbols.len() > MAX_SYMBOLS {
+                let priority = |s: &SymbolFact| {
+                    let kind = match s.kind.as_str() {
+                        "class" | "struct" | "trait" | "interface" | "enum" | "type" | "module" => 0,
+                        "function" | "impl" => 1,
+                        "method" => 2,
+                        "macro" => 4,
+                        _ => 3,
+                    };
+                    (s.parent().is_some(), kind)
+                };
+                let mut order: Vec<usize> = (0..facts.symbols.len()).collect();
+                order.sort_by_key(|&i| (priority(&facts.symbols[i]), i));
+                let mut keep: Vec<usize> = order.into_iter().take(MAX_SYMBOLS).collect();
+                keep.sort_unstable();
+                let all = std::mem::take(&mut facts.symbols);
+                let mut it = keep.into_iter().peekable();
+                facts.symbols = all
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| it.next_if_eq(i).is_some())
+                    .map(|(_, s)| s)
+                    .collect();
+                facts.truncated = true;
+            }
             facts.imports = f.imports;
             facts.references = f.references;
+            facts.references.truncate(MAX_REFERENCES);
         }
         Err(e) => {
             facts.error = Some(

@@ -336,6 +336,12 @@ impl Store {
 
     fn migrate(&mut self) -> Result<()> {
         let supported = MIGRATIONS.len() as i64;
+        // The common case, an up-to-date schema, takes no write lock: many readers and one
+        // publisher may open the database at once.
+        let current: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if current == supported {
+            return Ok(());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -753,6 +759,12 @@ impl Store {
             p.snapshot.is_some(),
         )?;
         tx.commit()?;
+        if p.new_epoch.is_some() {
+            // A baseline writes every page once into the WAL; fold it into the database now so
+            // the cache does not carry a second copy until the next automatic checkpoint.
+            // Best effort: a concurrent reader may keep the WAL, which is only a size issue.
+            let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
         let snapshot =
             snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
         Ok(Published {
