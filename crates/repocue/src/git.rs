@@ -71,6 +71,11 @@ pub struct Basis {
     pub observed_at: String,
     /// The same instant in nanoseconds since the Unix epoch.
     pub observed_ns: i64,
+    /// Whether `index` holds the listing; `false` when an unchanged index file made the
+    /// listing unnecessary (then `index_digest` is the known digest and `index` is empty).
+    pub index_listed: bool,
+    /// Stat signature of the index file, when its location is known.
+    pub index_sig: Option<String>,
 }
 
 impl Basis {
@@ -147,6 +152,31 @@ impl Git {
     /// Costs two Git processes, three when HEAD is detached (to tell a detached HEAD from a
     /// branch literally named `(detached)`).
     pub fn capture_basis(&self) -> Result<Basis> {
+        self.capture_basis_since(None)
+    }
+
+    /// Returns the index file of an ordinary repository (`<root>/.git/index`), `None` for
+    /// linked worktrees, separate Git dirs or environment overrides.
+    pub fn index_file(&self) -> Option<PathBuf> {
+        let overridden = [
+            "GIT_DIR",
+            "GIT_INDEX_FILE",
+            "GIT_WORK_TREE",
+            "GIT_COMMON_DIR",
+        ]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
+        let dot_git = self.root.join(".git");
+        (!overridden && dot_git.is_dir()).then(|| dot_git.join("index"))
+    }
+
+    /// Captures the basis like [`Git::capture_basis`], but skips the index listing when the
+    /// index file's stat signature still equals `known` (signature, listing digest): Git
+    /// replaces the index by rename, so an equal signature means equal contents. The file is
+    /// checked before and after `git status`, so a concurrent `git add` is never missed.
+    pub fn capture_basis_since(&self, known: Option<(&str, &str)>) -> Result<Basis> {
+        let index_file = self.index_file();
+        let sig_before = index_file.as_deref().and_then(index_signature);
         let observed_at = crate::time::now_rfc3339();
         let observed_ns = crate::time::now_ns();
         let status_args = [
@@ -170,13 +200,28 @@ impl Git {
                 basis.branch = Some(String::from_utf8_lossy(trim_newline(&out)).into_owned());
             }
         }
-        let ls_args = ["ls-files", "-z", "--stage", "-v"];
-        let listing = self.run(&ls_args)?;
-        basis.index = parse_ls_files(&listing).map_err(|detail| Error::GitParse {
-            args: ls_args.join(" "),
-            detail,
-        })?;
-        basis.index_digest = hex_sha256(&listing);
+        let sig_after = index_file.as_deref().and_then(index_signature);
+        basis.index_sig = sig_after.clone().filter(|a| Some(a) == sig_before.as_ref());
+        match known {
+            Some((sig, digest)) if basis.index_sig.as_deref() == Some(sig) => {
+                basis.index_digest = digest.to_owned();
+                basis.index_listed = false;
+            }
+            _ => {
+                let ls_args = ["ls-files", "-z", "--stage", "-v"];
+                let listing = self.run(&ls_args)?;
+                basis.index = parse_ls_files(&listing).map_err(|detail| Error::GitParse {
+                    args: ls_args.join(" "),
+                    detail,
+                })?;
+                basis.index_digest = hex_sha256(&listing);
+                basis.index_listed = true;
+                // The listing must describe the file the signature was taken from.
+                if index_file.as_deref().and_then(index_signature) != basis.index_sig {
+                    basis.index_sig = None;
+                }
+            }
+        }
         basis.observed_at = observed_at;
         basis.observed_ns = observed_ns;
         Ok(basis)
@@ -264,6 +309,16 @@ pub fn discover(start: &Path) -> Result<PathBuf> {
     let root = PathBuf::from(std::ffi::OsStr::from_bytes(raw));
     root.canonicalize()
         .map_err(|source| Error::BadPath { path: root, source })
+}
+
+/// Returns `size:mtime_ns:ctime_ns:inode` of the index file, `None` when it is absent.
+fn index_signature(path: &Path) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    let k = crate::scan::stat_key(&m);
+    Some(format!(
+        "{}:{}:{}:{}",
+        k.size, k.mtime_ns, k.ctime_ns, k.ino
+    ))
 }
 
 fn trim_newline(b: &[u8]) -> &[u8] {
@@ -357,6 +412,8 @@ pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
         index_digest: String::new(),
         observed_at: String::new(),
         observed_ns: 0,
+        index_listed: false,
+        index_sig: None,
     })
 }
 

@@ -236,12 +236,14 @@ impl Service {
 
     /// Compares the live repository with the current snapshot without writing anything.
     pub fn status(&self) -> Result<StatusOutput> {
-        let basis = self.git.capture_basis()?;
         let store = self.open_store(false)?;
         let current = match &store {
             Some(s) => s.current_snapshot()?.map(|snap| (s, snap)),
             None => None,
         };
+        let basis = self
+            .git
+            .capture_basis_since(current.as_ref().and_then(|(_, p)| known_index(p)))?;
         let mut out = StatusOutput {
             schema_version: "repocue/status-1".into(),
             repository: self.repository_info(&basis),
@@ -324,15 +326,49 @@ impl Service {
             (_, None) => ("baseline", Some((None, None))),
             (_, Some(_)) => ("refresh", None),
         };
-        let basis = self.git.capture_basis()?;
-        let prev_files = match &previous {
-            Some(s) => store.files_at(s)?,
-            None => vec![],
-        };
         let full = new_epoch.is_some();
+        let basis = self
+            .git
+            .capture_basis_since(previous.as_ref().filter(|_| !full).and_then(known_index))?;
+        // With the index unchanged, the set of tracked paths and their index entries are the
+        // snapshot's: only paths Git reports as changed, and paths that were not clean or are
+        // flagged, can differ. Everything else is neither loaded nor compared.
+        let incremental = !full
+            && previous
+                .as_ref()
+                .is_some_and(|p| p.index_digest == basis.index_digest);
+        let (prev_files, index) = match &previous {
+            Some(p) if incremental => {
+                let mut paths: Vec<Vec<u8>> =
+                    basis.changed.iter().map(|c| c.path.clone()).collect();
+                paths.extend(store.unsettled_files_at(p)?.into_iter().map(|f| f.path));
+                paths.sort();
+                paths.dedup();
+                let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
+                let subset = store.files_by_paths(p, &refs)?;
+                let index = subset
+                    .iter()
+                    .map(|f| IndexEntry {
+                        path: f.path.clone(),
+                        mode: f.index_mode,
+                        oid: f.index_oid.clone(),
+                        stage: 0,
+                        assume_unchanged: f.assume_unchanged,
+                        skip_worktree: f.skip_worktree,
+                    })
+                    .collect();
+                (subset, index)
+            }
+            Some(p) => (store.files_at(p)?, basis.index.clone()),
+            None => (vec![], basis.index.clone()),
+        };
         let scan_started = Instant::now();
-        let plan = plan_scan(&basis, &prev_files, full, &self.root);
-        let known = store.known_digests()?;
+        let plan = plan_scan(&index, &basis.changed, &prev_files, full, &self.root);
+        let known = if plan.to_scan.is_empty() {
+            HashSet::new()
+        } else {
+            store.known_digests()?
+        };
         // REPOCUE_ANALYSIS=off measures hashing alone (benchmarks); facts are then computed
         // later, when those files change.
         let analyze = std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off");
@@ -383,11 +419,36 @@ impl Service {
 
         let mut caveats = Vec::new();
         let mut warnings = Vec::new();
-        caveat_warnings(&files, unstable, &mut caveats, &mut warnings);
+        let (repository_digest, tracked_files) = match &previous {
+            Some(p) if incremental => {
+                // Flags live in the index, which did not change: keep the snapshot's caveats,
+                // except a past scan race, which this scan re-decides.
+                caveats = p
+                    .caveats
+                    .iter()
+                    .filter(|c| *c != "changed_during_scan")
+                    .cloned()
+                    .collect();
+                if unstable > 0 {
+                    caveats.push("changed_during_scan".into());
+                }
+                warnings.extend(scan_race_warning(unstable));
+                warnings.extend(
+                    caveat_list_warnings(&caveats)
+                        .into_iter()
+                        .filter(|w| w.code != "changed_during_scan"),
+                );
+                let digest = update_repository_digest(&p.repository_digest, &prev_files, &files);
+                (digest, store.file_count_at(p)?)
+            }
+            _ => {
+                caveat_warnings(&files, unstable, &mut caveats, &mut warnings);
+                (repository_digest(&files), files.len() as u64)
+            }
+        };
         warnings.extend(non_utf8_warning(
             files.iter().map(|f| &f.path).chain(&basis.untracked),
         ));
-        let repository_digest = repository_digest(&files);
 
         let old_repo = previous.as_ref().map(|p| RepoFacts {
             branch: p.branch.as_deref(),
@@ -438,9 +499,9 @@ impl Service {
             bytes_scanned: Some(bytes as i64),
             files_analyzed: Some(facts.len() as i64),
             changed_files: Some(if full {
-                files.len()
+                tracked_files
             } else {
-                changed_paths.len()
+                changed_paths.len() as u64
             } as i64),
         };
         use std::os::unix::ffi::OsStrExt;
@@ -461,7 +522,7 @@ impl Service {
         });
         // An index that is empty while files exist (a cache from before search existed) is
         // rebuilt whole.
-        let reindex = !files.is_empty() && store.search_entries()? == 0;
+        let reindex = tracked_files > 0 && !incremental && store.search_entries()? == 0;
         let search = if unchanged && !reindex {
             None
         } else {
@@ -480,6 +541,7 @@ impl Service {
                 expected: previous.as_ref().map(|p| p.seq),
                 new_epoch,
                 snapshot,
+                index_stat: basis.index_sig.clone(),
                 stat_updates: &stat_updates,
                 facts: &facts,
                 search,
@@ -515,7 +577,7 @@ impl Service {
             delta: published.delta.map(|d| seq_id("delta", d)),
             changes: count_changes(&items),
             freshness,
-            tracked_files: files.len() as u64,
+            tracked_files,
             files_scanned,
             bytes_scanned: bytes,
             files_analyzed: facts.len() as u64,
@@ -560,7 +622,7 @@ impl Service {
         }
         let store = store.expect("store exists when a snapshot exists");
         let snap = snapshot.take().expect("checked");
-        let basis = self.git.capture_basis()?;
+        let basis = self.git.capture_basis_since(known_index(&snap))?;
         let a = assess(&self.root, &snap, &store.unsettled_files_at(&snap)?, &basis)?;
         if a.freshness == Freshness::RefreshNeeded && refresh {
             let out = self.update(&Operation::Refresh)?;
@@ -615,6 +677,11 @@ impl Service {
     }
 }
 
+/// The index signature and listing digest a snapshot was taken with, if remembered.
+fn known_index(p: &SnapshotRow) -> Option<(&str, &str)> {
+    Some((p.index_stat.as_deref()?, p.index_digest.as_str()))
+}
+
 /// What a read path works from.
 pub(crate) struct ReadState {
     pub store: Store,
@@ -633,19 +700,22 @@ struct Plan {
 /// Decides which paths must be read again. Reuses a previous row when the index entry is the
 /// same and the path was clean then and is clean now, or when it is dirty in the same way and
 /// its stat data is unchanged.
-fn plan_scan(basis: &Basis, prev: &[FileState], full: bool, root: &Path) -> Plan {
-    let status: HashMap<&[u8], &StatusEntry> = basis
-        .changed
-        .iter()
-        .map(|c| (c.path.as_slice(), c))
-        .collect();
+fn plan_scan(
+    index: &[IndexEntry],
+    changed: &[StatusEntry],
+    prev: &[FileState],
+    full: bool,
+    root: &Path,
+) -> Plan {
+    let status: HashMap<&[u8], &StatusEntry> =
+        changed.iter().map(|c| (c.path.as_slice(), c)).collect();
     let prev: HashMap<&[u8], &FileState> = prev.iter().map(|f| (f.path.as_slice(), f)).collect();
     let mut plan = Plan {
         reused: vec![],
         to_scan: vec![],
         stat_updates: vec![],
     };
-    for group in group_index(&basis.index) {
+    for group in group_index(index) {
         let item = scan_item(&group, status.get(group[0].path.as_slice()).copied());
         let old = if full {
             None
@@ -856,17 +926,23 @@ fn caveat_warnings(
     }
     if unstable > 0 {
         caveats.push("changed_during_scan".into());
-        warnings.push(Warning::counted(
-            "changed_during_scan",
-            unstable,
-            "files changed while being read; run `repocue refresh` again when the repository is idle",
-        ));
     }
+    warnings.extend(scan_race_warning(unstable));
     warnings.extend(
         caveat_list_warnings(caveats)
             .into_iter()
             .filter(|w| w.code != "changed_during_scan"),
     );
+}
+
+fn scan_race_warning(unstable: u64) -> Option<Warning> {
+    (unstable > 0).then(|| {
+        Warning::counted(
+            "changed_during_scan",
+            unstable,
+            "files changed while being read; run `repocue refresh` again when the repository is idle",
+        )
+    })
 }
 
 fn caveat_list_warnings(caveats: &[String]) -> Vec<Warning> {
@@ -944,30 +1020,82 @@ fn count_changes(items: &[DeltaItem]) -> ChangeCounts {
     c
 }
 
-/// Digest over every file's indexed state (stat data excluded), in path order.
+/// Digest over every file's indexed state (stat data excluded): the sum modulo 2^256 of one
+/// SHA-256 per file. A sum is order-free and updatable: a refresh that touched three files
+/// subtracts their old hashes and adds their new ones instead of rehashing every file.
 pub fn repository_digest(files: &[FileState]) -> String {
+    let mut acc = [0u8; 32];
+    for f in files {
+        add256(&mut acc, &file_hash(f), false);
+    }
+    git::hex(&acc)
+}
+
+/// Updates a [`repository_digest`] for files whose state went from `old` to `new` (each the
+/// same set of paths' rows before and after, absent rows simply missing).
+fn update_repository_digest(prev: &str, old: &[FileState], new: &[FileState]) -> String {
+    let mut acc = [0u8; 32];
+    for (i, byte) in acc.iter_mut().enumerate() {
+        *byte = prev
+            .get(i * 2..i * 2 + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0);
+    }
+    for f in old {
+        add256(&mut acc, &file_hash(f), true);
+    }
+    for f in new {
+        add256(&mut acc, &file_hash(f), false);
+    }
+    git::hex(&acc)
+}
+
+fn file_hash(f: &FileState) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    for f in files {
-        h.update((f.path.len() as u64).to_le_bytes());
-        h.update(&f.path);
-        let line = format!(
-            "|{:o}|{}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}\n",
-            f.index_mode,
-            f.index_oid,
-            f.worktree_mode,
-            f.size,
-            f.digest,
-            f.file_type.as_str(),
-            f.language,
-            f.is_document,
-            f.working_state.as_str(),
-            f.assume_unchanged,
-            f.skip_worktree
-        );
-        h.update(line.as_bytes());
+    h.update((f.path.len() as u64).to_le_bytes());
+    h.update(&f.path);
+    let line = format!(
+        "|{:o}|{}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}",
+        f.index_mode,
+        f.index_oid,
+        f.worktree_mode,
+        f.size,
+        f.digest,
+        f.file_type.as_str(),
+        f.language,
+        f.is_document,
+        f.working_state.as_str(),
+        f.assume_unchanged,
+        f.skip_worktree
+    );
+    h.update(line.as_bytes());
+    h.finalize().into()
+}
+
+/// Adds (or subtracts) two 256-bit big-endian numbers in place, modulo 2^256.
+fn add256(acc: &mut [u8; 32], x: &[u8; 32], subtract: bool) {
+    let mut carry = 0i16;
+    for i in (0..32).rev() {
+        let v = if subtract {
+            acc[i] as i16 - x[i] as i16 - carry
+        } else {
+            acc[i] as i16 + x[i] as i16 + carry
+        };
+        let (byte, c) = if subtract {
+            if v < 0 {
+                (v + 256, 1)
+            } else {
+                (v, 0)
+            }
+        } else if v > 255 {
+            (v - 256, 1)
+        } else {
+            (v, 0)
+        };
+        acc[i] = byte as u8;
+        carry = c;
     }
-    git::hex(&h.finalize())
 }
 
 impl Service {
@@ -1237,4 +1365,46 @@ pub enum CheckpointAction {
         /// Checkpoint id.
         id: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::FileType;
+
+    fn file(path: &str, digest: &str) -> FileState {
+        FileState {
+            path: path.as_bytes().to_vec(),
+            index_mode: 0o100644,
+            index_oid: "aa".into(),
+            worktree_mode: Some(0o100644),
+            size: Some(1),
+            digest: Some(digest.into()),
+            file_type: FileType::Text,
+            language: None,
+            is_document: false,
+            working_state: WorkingState::Clean,
+            assume_unchanged: false,
+            skip_worktree: false,
+            stat: None,
+        }
+    }
+
+    #[test]
+    fn incremental_repository_digest_equals_a_full_one() {
+        let before = vec![file("a", "1"), file("b", "2"), file("c", "3")];
+        let after = vec![file("a", "1"), file("b", "22"), file("d", "4")];
+        let full_before = repository_digest(&before);
+        let updated = update_repository_digest(
+            &full_before,
+            &[file("b", "2"), file("c", "3")],
+            &[file("b", "22"), file("d", "4")],
+        );
+        assert_eq!(updated, repository_digest(&after));
+        assert_ne!(updated, full_before);
+        // Order does not matter.
+        let mut reversed = after.clone();
+        reversed.reverse();
+        assert_eq!(repository_digest(&reversed), repository_digest(&after));
+    }
 }

@@ -39,14 +39,40 @@ impl Analysis {
 /// Directory names whose contents are vendored or generated: hashed and tracked like every
 /// file, but never analyzed (their symbols would drown the project's own).
 const EXCLUDED_DIRS: &[&str] = &[
-    "vendor", "vendors", "third_party", "thirdparty", "third-party", "3rdparty", "node_modules",
-    "bower_components", "external", "extern", "deps", ".yarn", "Pods", "Carthage", "generated",
+    "vendor",
+    "vendors",
+    "third_party",
+    "thirdparty",
+    "third-party",
+    "3rdparty",
+    "node_modules",
+    "bower_components",
+    "external",
+    "extern",
+    "deps",
+    ".yarn",
+    "Pods",
+    "Carthage",
+    "generated",
     "__generated__",
 ];
 /// File name endings of generated, minified or secret files.
 const EXCLUDED_SUFFIXES: &[&str] = &[
-    ".min.js", ".min.css", ".bundle.js", ".pb.go", "_pb2.py", ".pb.h", ".pb.cc", ".g.dart",
-    ".designer.cs", ".generated.ts", ".lock", ".pem", ".key", ".p12", ".env",
+    ".min.js",
+    ".min.css",
+    ".bundle.js",
+    ".pb.go",
+    "_pb2.py",
+    ".pb.h",
+    ".pb.cc",
+    ".g.dart",
+    ".designer.cs",
+    ".generated.ts",
+    ".lock",
+    ".pem",
+    ".key",
+    ".p12",
+    ".env",
 ];
 
 /// Tells whether a path is excluded from content analysis by default: vendored and generated

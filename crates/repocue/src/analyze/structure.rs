@@ -114,7 +114,9 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Co
             if facts.symbols.len() > MAX_SYMBOLS {
                 let priority = |s: &SymbolFact| {
                     let kind = match s.kind.as_str() {
-                        "class" | "struct" | "trait" | "interface" | "enum" | "type" | "module" => 0,
+                        "class" | "struct" | "trait" | "interface" | "enum" | "type" | "module" => {
+                            0
+                        }
                         "function" | "impl" => 1,
                         "method" => 2,
                         "macro" => 4,

@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_rank_cache.sql"),
     include_str!("migrations/0003_search.sql"),
     include_str!("migrations/0004_checkpoints.sql"),
+    include_str!("migrations/0005_index_stat.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -98,6 +99,8 @@ pub struct SnapshotRow {
     pub observed_at: String,
     /// When the snapshot was published.
     pub created_at: String,
+    /// Stat signature of the index file its listing came from (a cache).
+    pub index_stat: Option<String>,
 }
 
 /// What one publish transaction writes.
@@ -108,6 +111,8 @@ pub struct Publish<'a> {
     pub new_epoch: Option<(Option<String>, Option<String>)>,
     /// The snapshot to publish, `None` for a no-op refresh.
     pub snapshot: Option<NewSnapshot<'a>>,
+    /// Index file signature to remember for the resulting current snapshot.
+    pub index_stat: Option<String>,
     /// Stat data observed for unchanged current rows (cache refresh only).
     pub stat_updates: &'a [(Vec<u8>, StatKey)],
     /// Analysis facts of newly seen digests.
@@ -338,7 +343,9 @@ impl Store {
         let supported = MIGRATIONS.len() as i64;
         // The common case, an up-to-date schema, takes no write lock: many readers and one
         // publisher may open the database at once.
-        let current: i64 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let current: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if current == supported {
             return Ok(());
         }
@@ -411,7 +418,8 @@ impl Store {
             .conn
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
-                        repository_digest, untracked, recent_commits, caveats, observed_at, created_at
+                        repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
+                        index_stat
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -431,6 +439,7 @@ impl Store {
                         caveats: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
                         observed_at: r.get(13)?,
                         created_at: r.get(14)?,
+                        index_stat: r.get(15)?,
                     })
                 },
             )
@@ -485,6 +494,30 @@ impl Store {
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Returns the file states of the given paths in a snapshot (those that exist in it),
+    /// sorted by path.
+    pub fn files_by_paths(
+        &self,
+        snapshot: &SnapshotRow,
+        paths: &[&[u8]],
+    ) -> Result<Vec<FileState>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {FILE_COLUMNS} FROM file_versions
+             WHERE epoch = ?1 AND path = ?3 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)"
+        ))?;
+        let mut out = Vec::with_capacity(paths.len());
+        for p in paths {
+            if let Some(f) = stmt
+                .query_row(params![snapshot.epoch, snapshot.seq, p], file_from_row)
+                .optional()?
+            {
+                out.push(f);
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
     }
 
     /// Returns how many files a snapshot holds.
@@ -747,6 +780,12 @@ impl Store {
                 ])?;
             }
         }
+        if let (Some(seq), Some(sig)) = (snapshot, &p.index_stat) {
+            tx.execute(
+                "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2",
+                params![sig, seq],
+            )?;
+        }
         if let Some(search) = &p.search {
             apply_search(&tx, search)?;
         }
@@ -763,7 +802,9 @@ impl Store {
             // A baseline writes every page once into the WAL; fold it into the database now so
             // the cache does not carry a second copy until the next automatic checkpoint.
             // Best effort: a concurrent reader may keep the WAL, which is only a size issue.
-            let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
         }
         let snapshot =
             snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
