@@ -516,6 +516,7 @@ impl Service {
             recent_commits: &recent_commits,
             caveats: &caveats,
             observed_at: basis.observed_at.clone(),
+            file_count: tracked_files,
             files: &files,
             changed_paths: &changed_paths,
             delta: &items,

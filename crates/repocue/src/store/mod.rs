@@ -101,6 +101,8 @@ pub struct SnapshotRow {
     pub created_at: String,
     /// Stat signature of the index file its listing came from (a cache).
     pub index_stat: Option<String>,
+    /// Tracked files in the snapshot.
+    pub file_count: Option<i64>,
 }
 
 /// What one publish transaction writes.
@@ -175,7 +177,10 @@ pub struct NewSnapshot<'a> {
     pub caveats: &'a [String],
     /// Basis observation time.
     pub observed_at: String,
-    /// Full file set of the new snapshot, sorted by path.
+    /// Tracked files in the new snapshot.
+    pub file_count: u64,
+    /// Full file set of the new snapshot (or, for an incremental refresh, the rows of the
+    /// paths it looked at), sorted by path.
     pub files: &'a [FileState],
     /// Paths whose state differs from the parent (all paths for a new epoch).
     pub changed_paths: &'a HashSet<Vec<u8>>,
@@ -419,7 +424,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat
+                        index_stat, file_count
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -440,6 +445,7 @@ impl Store {
                         observed_at: r.get(13)?,
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
+                        file_count: r.get(16)?,
                     })
                 },
             )
@@ -522,6 +528,9 @@ impl Store {
 
     /// Returns how many files a snapshot holds.
     pub fn file_count_at(&self, snapshot: &SnapshotRow) -> Result<u64> {
+        if let Some(n) = snapshot.file_count {
+            return Ok(n as u64);
+        }
         Ok(self.conn.query_row(
             "SELECT count(*) FROM file_versions
              WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)",
@@ -676,8 +685,9 @@ impl Store {
             };
             tx.execute(
                 "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
-                    index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                    index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
+                    file_count)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                 params![
                     seq,
                     epoch,
@@ -693,7 +703,8 @@ impl Store {
                     serde_json::to_string(s.recent_commits).expect("commits serialize"),
                     serde_json::to_string(s.caveats).expect("caveats serialize"),
                     s.observed_at,
-                    now
+                    now,
+                    s.file_count as i64
                 ],
             )?;
             if p.new_epoch.is_some() {
