@@ -60,7 +60,8 @@ status=0
 if [ -x "$hook_dir/{hook}{CHAINED_SUFFIX}" ]; then
     "$hook_dir/{hook}{CHAINED_SUFFIX}" "$@" || status=$?
 fi
-repocue=$(command -v repocue 2>/dev/null || echo '{repocue}')
+repocue='{repocue}'
+[ -x "$repocue" ] || repocue=$(command -v repocue 2>/dev/null) || exit $status
 root=$(git rev-parse --show-toplevel 2>/dev/null) && \
     ("$repocue" --repository "$root" refresh >/dev/null 2>&1 &)
 exit $status

@@ -41,10 +41,6 @@ fn relevant(root: &Path, path: &Path) -> bool {
 
 pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandError> {
     use std::io::Write;
-    let first = service.update(&Operation::Init)?;
-    print_line(&json_line(&serde_json::json!({
-        "event": "ready", "snapshot": first.snapshot, "freshness": first.freshness, "debounce_ms": args.debounce_ms
-    })));
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(args.debounce_ms), None, tx)
         .map_err(|e| repocue::Error::InvalidArgument(format!("cannot watch: {e}")))?;
@@ -56,6 +52,12 @@ pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandEr
                 service.root().display()
             ))
         })?;
+    // Arm the watcher first, then bring the cache up to date: a change made in between is
+    // either in this refresh or produces an event, never lost.
+    let first = service.update(&Operation::Init)?;
+    print_line(&json_line(&serde_json::json!({
+        "event": "ready", "snapshot": first.snapshot, "freshness": first.freshness, "debounce_ms": args.debounce_ms
+    })));
     let mut refreshes = 0u64;
     for batch in rx {
         let events = match batch {

@@ -8,5 +8,8 @@
 mod support;
 
 mod cues;
+mod lifecycle;
 mod mcp;
+mod search;
 mod state;
+mod structure;

@@ -213,13 +213,26 @@ fn strip_inline(text: &str) -> String {
                 out.push_str(&strip_inline(&label));
                 i = skip_target(&chars, end + 1);
             }
-            '<' => {
+            // An HTML tag starts with a letter, `/` or `!` right after `<`; `Vec<T>` is text.
+            '<' if chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/' || *n == '!')
+                && (i == 0 || !chars[i - 1].is_alphanumeric()) =>
+            {
                 while i < chars.len() && chars[i] != '>' {
                     i += 1;
                 }
                 i += 1;
             }
-            '*' | '_' | '`' => i += 1,
+            '`' | '*' => i += 1,
+            // `_` is emphasis only at a word edge; inside `max_tokens` it is part of the name.
+            '_' if i == 0
+                || i + 1 == chars.len()
+                || !chars[i - 1].is_alphanumeric()
+                || !chars[i + 1].is_alphanumeric() =>
+            {
+                i += 1
+            }
             _ => {
                 out.push(c);
                 i += 1;

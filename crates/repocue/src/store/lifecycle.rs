@@ -212,6 +212,10 @@ impl Store {
         )? as u64;
         tx.execute("DELETE FROM prune_set", [])?;
         tx.commit()?;
+        // Fold the deletions into the database file so its reported size reflects them.
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
         Ok(plan)
     }
 }

@@ -54,7 +54,11 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     };
     let (path, symbol) = if let Some(rest) = id.strip_prefix("symbol:") {
         // Paths may contain ':'; the qualified name never does, so split at the last one.
-        let i = rest.rfind(':').ok_or_else(not_found)?;
+        let i = rest.rfind(':').ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "symbol id {id:?} has no name part; use symbol:<path>:<name>"
+            ))
+        })?;
         (rest[..i].to_owned(), Some(rest[i + 1..].to_owned()))
     } else if let Some(p) = id.strip_prefix("file:") {
         (p.to_owned(), None)
@@ -122,8 +126,10 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             ));
         }
     }
-    if let Some(n) = wanted_name {
-        // Who references this name: every other code file whose facts list it.
+    let wanted_refs: Vec<String> = code.map(|c| c.references.clone()).unwrap_or_default();
+    if wanted_name.is_some() || !wanted_refs.is_empty() {
+        // Symbol: the other files that reference its name. File: the other files that define
+        // a name it references.
         let others: Vec<&crate::model::FileState> = state
             .files
             .iter()
@@ -131,6 +137,14 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             .collect();
         let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
         let all = state.store.facts(&digests)?;
+        let related = |c: &crate::analyze::structure::CodeFacts| match &wanted_name {
+            Some(n) => c.references.binary_search(n).is_ok(),
+            None => c.symbols.iter().any(|s| {
+                wanted_refs
+                    .binary_search_by(|r| r.as_str().cmp(s.name()))
+                    .is_ok()
+            }),
+        };
         let mut refs: Vec<String> = others
             .iter()
             .filter(|f| {
@@ -138,7 +152,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
                     .as_deref()
                     .and_then(|d| all.get(d))
                     .and_then(|a| a.code.as_ref())
-                    .is_some_and(|c| c.references.binary_search(&n).is_ok())
+                    .is_some_and(related)
             })
             .map(|f| paths::display(&f.path))
             .collect();

@@ -64,6 +64,14 @@ pub(crate) struct Ranked<'a> {
     pub score: f64,
 }
 
+/// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
+pub(crate) fn under(path: &[u8], prefix: &[u8]) -> bool {
+    let prefix = prefix.strip_suffix(b"/").unwrap_or(prefix);
+    prefix.is_empty()
+        || path == prefix
+        || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
+}
+
 /// Loads code facts of the files under `prefix` and ranks them; highest score first.
 pub(crate) fn ranked_files<'a>(
     state: &'a ReadState,
@@ -74,7 +82,7 @@ pub(crate) fn ranked_files<'a>(
         .files
         .iter()
         .filter(|f| {
-            f.path.starts_with(prefix)
+            under(&f.path, prefix)
                 && f.digest.is_some()
                 && crate::analyze::structure::parser_language(&f.path, f.language.as_deref())
                     .is_some()
@@ -174,7 +182,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let files_total = state
         .files
         .iter()
-        .filter(|f| f.path.starts_with(prefix.as_bytes()))
+        .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
     let ranked = ranked_files(state, prefix.as_bytes(), &[])?;
     let content = StructureContent {

@@ -1,0 +1,311 @@
+//! Search cases: ranking, scopes, budgets, freshness, query safety and determinism of
+//! `repocue search` and `repocue cue --view search` (docs/cues.md).
+
+use serde_json::Value;
+
+use crate::support::{tokens, warning, TestRepo};
+
+/// A project where `parse_config` is defined once and mentioned elsewhere: in a test file's
+/// name and a symbol name, and in a document's path.
+fn project() -> TestRepo {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/config.rs",
+            "pub fn parse_config(s: &str) -> u32 {\n    s.len() as u32\n}\n\n\
+             pub fn load_settings() -> u32 {\n    parse_config(\"a\")\n}\n",
+        ),
+        (
+            "tests/parse_config_test.rs",
+            "use crate::config::parse_config;\n\n\
+             fn check_parse_config_works() {\n    parse_config(\"x\");\n}\n",
+        ),
+        (
+            "docs/parse_config.md",
+            "# Config\n\nHow parse_config reads files.\n\n## Options\n\nText.\n\n\
+             ## Loading settings\n\nMore text.\n",
+        ),
+        ("README.md", "# Project\n\n## Usage\n\nRun it.\n"),
+        ("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n"),
+    ]);
+    repo.init();
+    repo
+}
+
+fn search(repo: &TestRepo, args: &[&str]) -> Value {
+    let mut all = vec!["search"];
+    all.extend_from_slice(args);
+    repo.json(&all)
+}
+
+fn hits(cue: &Value) -> &Vec<Value> {
+    cue["content"]["hits"].as_array().expect("hits")
+}
+
+fn ids(cue: &Value) -> Vec<&str> {
+    hits(cue)
+        .iter()
+        .map(|h| h["id"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn symbol_name_query_finds_the_definition_first() {
+    let repo = project();
+    let cue = search(&repo, &["parse_config", "--no-refresh"]);
+    assert_eq!(cue["kind"], "search");
+    assert_eq!(cue["content"]["query"], "parse_config");
+    assert_eq!(cue["content"]["matched"], "all");
+    let first = &hits(&cue)[0];
+    assert_eq!(first["id"], "symbol:src/config.rs:parse_config", "{cue:#}");
+    assert_eq!(first["kind"], "symbol");
+    assert_eq!(first["path"], "src/config.rs");
+    assert_eq!(first["line"], 1);
+    assert_eq!(first["title"], "pub fn parse_config(s: &str) -> u32");
+    // The other mentions are found too, after the definition.
+    let found = ids(&cue);
+    for other in [
+        "file:docs/parse_config.md",
+        "file:tests/parse_config_test.rs",
+        "symbol:tests/parse_config_test.rs:check_parse_config_works",
+    ] {
+        assert!(found.contains(&other), "{other} missing: {found:?}");
+    }
+    assert_eq!(cue["content"]["total_hits"], found.len() as u64);
+    // The defining file is what a path query for its name finds first.
+    let by_file = search(&repo, &["config.rs", "--no-refresh"]);
+    assert_eq!(hits(&by_file)[0]["id"], "file:src/config.rs", "{by_file:#}");
+}
+
+#[test]
+fn scopes_restrict_the_kinds_of_hits() {
+    let repo = project();
+    for (scope, kind) in [("code", "symbol"), ("docs", "doc"), ("paths", "path")] {
+        let cue = search(&repo, &["config", "--scope", scope, "--no-refresh"]);
+        assert_eq!(cue["content"]["scopes"], serde_json::json!([scope]));
+        let hits = hits(&cue);
+        assert!(!hits.is_empty(), "{scope}: {cue:#}");
+        assert!(hits.iter().all(|h| h["kind"] == kind), "{scope}: {cue:#}");
+        if kind == "doc" {
+            assert!(
+                hits.iter().all(|h| h["id"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("doc:docs/parse_config.md#")),
+                "{cue:#}"
+            );
+        }
+        if kind == "path" {
+            assert!(hits.iter().all(|h| h.get("title").is_none()), "{cue:#}");
+        }
+    }
+    let both = search(&repo, &["config", "--scope", "code,docs", "--no-refresh"]);
+    assert!(hits(&both).iter().all(|h| h["kind"] != "path"), "{both:#}");
+    assert!(hits(&both).iter().any(|h| h["kind"] == "doc"), "{both:#}");
+    assert!(
+        hits(&both).iter().any(|h| h["kind"] == "symbol"),
+        "{both:#}"
+    );
+
+    for bad in ["bogus", "code,bogus", "", ","] {
+        repo.repocue(&["search", "config", "--scope", bad, "--no-refresh"])
+            .error_code("invalid_argument");
+    }
+    repo.repocue(&[
+        "cue", "--view", "search", "--query", "config", "--scope", "bogus",
+    ])
+    .error_code("invalid_argument");
+    repo.repocue(&["cue", "--view", "search", "--no-refresh"])
+        .error_code("invalid_argument");
+}
+
+#[test]
+fn search_fits_every_budget_and_offers_the_rest() {
+    let repo = project();
+    let mut omitted = 0;
+    let mut complete = 0;
+    for max in [100u64, 150, 200, 250, 300, 400, 500, 1000, 2000] {
+        let m = max.to_string();
+        let ran = repo.repocue(&[
+            "search",
+            "config",
+            "--scope",
+            "code,docs,paths",
+            "--max-tokens",
+            &m,
+            "--no-refresh",
+        ]);
+        if ran.code() != Some(0) {
+            let e = ran.error_code("budget_too_small");
+            assert!(max < 300, "search failed at {max}: {e:?}");
+            continue;
+        }
+        let out = ran.stdout();
+        let json = out.strip_suffix('\n').expect("newline-terminated");
+        let cue: Value = serde_json::from_str(json).unwrap();
+        let est = cue["budget"]["estimated_tokens"].as_u64().unwrap();
+        assert_eq!(est, tokens(json));
+        assert!(est <= max, "{est} tokens over {max}");
+        let total = cue["content"]["total_hits"].as_u64().unwrap();
+        let shown = hits(&cue).len() as u64;
+        match warning(&cue, "omitted") {
+            Some(w) => {
+                omitted += 1;
+                assert_eq!(shown + w["count"].as_u64().unwrap(), total, "{cue:#}");
+                let more = &cue["more"][0];
+                assert_eq!(more["view"], "search", "{cue:#}");
+                assert_eq!(more["query"], "config");
+                assert_eq!(more["scope"], "code,docs,paths");
+                assert!(more["max_tokens"].as_u64().unwrap() > max);
+            }
+            None => {
+                complete += 1;
+                assert_eq!(shown, total, "{cue:#}");
+                assert_eq!(cue["more"], serde_json::json!([]));
+            }
+        }
+    }
+    assert!(omitted > 0 && complete > 0, "{omitted} / {complete}");
+}
+
+#[test]
+fn search_reads_fresh_state_after_a_rename() {
+    let repo = project();
+    let old_id = "symbol:src/config.rs:load_settings";
+    let new_id = "symbol:src/config.rs:read_settings";
+    assert_eq!(
+        ids(&search(&repo, &["load_settings", "--no-refresh"]))[0],
+        old_id
+    );
+    let text = String::from_utf8(repo.read("src/config.rs")).unwrap();
+    repo.write(
+        "src/config.rs",
+        text.replace("load_settings", "read_settings"),
+    );
+
+    let stale = search(&repo, &["load_settings", "--no-refresh"]);
+    assert_eq!(stale["freshness"], "refresh-needed");
+    assert!(warning(&stale, "refresh_needed").is_some(), "{stale:#}");
+    assert_eq!(stale["snapshot"], "snapshot-000001");
+
+    let old = search(&repo, &["load_settings"]);
+    assert!(warning(&old, "refreshed").is_some(), "{old:#}");
+    assert_eq!(old["snapshot"], "snapshot-000002");
+    assert_eq!(old["freshness"], "dirty-but-indexed");
+    assert!(!ids(&old).contains(&old_id), "{old:#}");
+
+    let new = search(&repo, &["read_settings"]);
+    assert_eq!(new["content"]["matched"], "all");
+    assert_eq!(ids(&new)[0], new_id, "{new:#}");
+    assert!(
+        warning(&new, "refreshed").is_none(),
+        "already fresh: {new:#}"
+    );
+}
+
+#[test]
+fn query_syntax_cannot_break_the_index() {
+    let repo = project();
+    let queries = [
+        "\"",
+        "\"unterminated",
+        "AND OR NOT",
+        "NOT",
+        "a OR",
+        "*",
+        "*config*",
+        "a:b",
+        "path:config",
+        "NEAR(x y)",
+        "NEAR(config, 2)",
+        ")",
+        "(",
+        "{config load}",
+        "^config",
+        "config^",
+        "-config",
+        "--",
+        "'",
+        "x\"y",
+        "\\",
+        "%_",
+        "über 日本語",
+        "İstanbul",
+        "config\tload",
+    ];
+    for q in queries {
+        let query = format!("--query={q}");
+        for args in [
+            vec!["search", "--no-refresh", "--", q],
+            vec!["cue", "--view", "search", "--no-refresh", &query],
+        ] {
+            let ran = repo.repocue(&args);
+            if ran.code() == Some(0) {
+                let cue = ran.json();
+                assert_eq!(cue["kind"], "search");
+                assert_eq!(cue["content"]["query"], q);
+            } else {
+                ran.error_code("invalid_argument");
+            }
+        }
+    }
+    // The index still answers.
+    let cue = search(&repo, &["parse_config", "--no-refresh"]);
+    assert_eq!(hits(&cue)[0]["id"], "symbol:src/config.rs:parse_config");
+}
+
+#[test]
+fn search_is_deterministic() {
+    let repo = project();
+    for args in [
+        vec!["search", "config"],
+        vec!["search", "config", "--max-tokens", "250"],
+        vec![
+            "search",
+            "settings",
+            "--scope",
+            "code,docs",
+            "--format",
+            "markdown",
+        ],
+    ] {
+        let a = repo.repocue(&args);
+        let b = repo.repocue(&args);
+        assert_eq!(a.success().stdout(), b.success().stdout(), "{args:?}");
+    }
+}
+
+#[test]
+fn cue_search_view_equals_the_search_command() {
+    let repo = project();
+    for (query, scope, max) in [
+        ("parse_config", None, "500"),
+        ("config", Some("docs,paths"), "2000"),
+        ("settings", Some("code"), "1000"),
+        ("config", None, "250"),
+    ] {
+        let mut a = vec!["search", query, "--max-tokens", max, "--no-refresh"];
+        let mut b = vec![
+            "cue",
+            "--view",
+            "search",
+            "--query",
+            query,
+            "--max-tokens",
+            max,
+            "--no-refresh",
+        ];
+        if let Some(s) = scope {
+            a.extend(["--scope", s]);
+            b.extend(["--scope", s]);
+        }
+        let from_search = repo.json(&a);
+        let from_cue = repo.json(&b);
+        assert_eq!(
+            from_search["content"], from_cue["content"],
+            "{query} {scope:?} {max}"
+        );
+        for key in ["kind", "snapshot", "freshness", "warnings"] {
+            assert_eq!(from_search[key], from_cue[key], "{key}");
+        }
+    }
+}

@@ -1,0 +1,566 @@
+//! Code-structure cases: symbol and import deltas, incremental analysis, and the structure,
+//! entity and overview views over extracted symbols (docs/cues.md).
+
+use repocue::output::Measure;
+use serde_json::{json, Value};
+
+use crate::support::{tokens, warning, TestRepo};
+
+/// A marker placed in comments and docstrings: no cue may ever copy it.
+const MARK: &str = "MARKER_NEVER_COPIED";
+
+/// Returns the sorted (op, entity, import) triples of the `symbol.*` and `import.*`
+/// operations; the import name tells apart several import operations on one file.
+fn structural_ops(ops: &[Value]) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> = ops
+        .iter()
+        .filter_map(|o| {
+            let op = o["op"].as_str()?;
+            if !(op.starts_with("symbol.") || op.starts_with("import.")) {
+                return None;
+            }
+            let import = o["after"]["import"]
+                .as_str()
+                .or_else(|| o["before"]["import"].as_str())
+                .unwrap_or("");
+            Some((
+                op.to_owned(),
+                o["entity"].as_str()?.to_owned(),
+                import.to_owned(),
+            ))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn triple(op: &str, entity: &str, import: &str) -> (String, String, String) {
+    (op.to_owned(), entity.to_owned(), import.to_owned())
+}
+
+#[test]
+fn refresh_records_symbol_and_import_operations() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/lib.rs",
+            "use std::collections::HashMap;\nuse std::fmt;\n\n\
+             pub fn parse_config(s: &str) -> u32 {\n    s.len() as u32\n}\n\n\
+             pub fn old_helper() -> bool {\n    true\n}\n\n\
+             pub fn to_move(x: i32) -> i32 {\n    x + 1\n}\n",
+        ),
+        ("src/other.rs", "pub fn other() -> u8 {\n    0\n}\n"),
+        (
+            "src/util.py",
+            "import os\nimport sys\n\n\nclass Loader:\n    def load(self, path):\n        \
+             return os.path.exists(path)\n\n\nclass Legacy:\n    pass\n\n\n\
+             def keep(a):\n    return a\n\n\ndef drop_me():\n    return 1\n",
+        ),
+    ]);
+    repo.init();
+    // One signature change, a function and a struct added, a function and a class removed,
+    // one import added and one removed per file, and `to_move` moved unchanged to other.rs.
+    repo.write(
+        "src/lib.rs",
+        "use std::collections::HashMap;\nuse std::io;\n\n\
+         pub fn parse_config(s: &str, strict: bool) -> u32 {\n    s.len() as u32\n}\n\n\
+         pub fn new_helper() -> bool {\n    true\n}\n\n\
+         pub struct Config {\n    pub name: String,\n}\n",
+    );
+    repo.write(
+        "src/other.rs",
+        "pub fn other() -> u8 {\n    0\n}\n\npub fn to_move(x: i32) -> i32 {\n    x + 1\n}\n",
+    );
+    repo.write(
+        "src/util.py",
+        "import os\nimport json\n\n\nclass Loader:\n    def load(self, path):\n        \
+         return os.path.exists(path)\n\n\ndef keep(a):\n    return a\n",
+    );
+    repo.commit("restructure");
+    let r = repo.refresh();
+    assert_eq!(r.snapshot, "snapshot-000002");
+    assert_eq!(r.changes.structural, 12, "{:?}", r.changes);
+
+    let cue = repo.cue("delta", &["--max-tokens", "4000"]);
+    assert_eq!(cue["content"]["from"], "snapshot-000001");
+    let ops = cue["content"]["operations"].as_array().expect("operations");
+    let mut expected = vec![
+        triple(
+            "symbol.signature_changed",
+            "symbol:src/lib.rs:parse_config",
+            "",
+        ),
+        triple("symbol.added", "symbol:src/lib.rs:new_helper", ""),
+        triple("symbol.added", "symbol:src/lib.rs:Config", ""),
+        triple("symbol.added", "symbol:src/lib.rs:Config.name", ""),
+        triple("symbol.removed", "symbol:src/lib.rs:old_helper", ""),
+        triple("symbol.removed", "symbol:src/util.py:Legacy", ""),
+        triple("symbol.removed", "symbol:src/util.py:drop_me", ""),
+        triple("symbol.moved", "symbol:src/other.rs:to_move", ""),
+        triple("import.added", "file:src/lib.rs", "std::io"),
+        triple("import.removed", "file:src/lib.rs", "std::fmt"),
+        triple("import.added", "file:src/util.py", "json"),
+        triple("import.removed", "file:src/util.py", "sys"),
+    ];
+    expected.sort();
+    assert_eq!(structural_ops(ops), expected, "{cue:#}");
+
+    let find = |op: &str, entity: &str| {
+        ops.iter()
+            .find(|o| o["op"] == op && o["entity"] == entity)
+            .unwrap_or_else(|| panic!("no {op} on {entity}: {cue:#}"))
+    };
+    let sig = find("symbol.signature_changed", "symbol:src/lib.rs:parse_config");
+    assert_eq!(
+        sig["before"]["signature"],
+        "pub fn parse_config(s: &str) -> u32"
+    );
+    assert_eq!(
+        sig["after"]["signature"],
+        "pub fn parse_config(s: &str, strict: bool) -> u32"
+    );
+    assert_eq!(sig["after"]["kind"], "function");
+    let moved = find("symbol.moved", "symbol:src/other.rs:to_move");
+    assert_eq!(moved["before"]["id"], "symbol:src/lib.rs:to_move");
+    assert_eq!(moved["before"]["path"], "src/lib.rs");
+    assert_eq!(moved["after"]["path"], "src/other.rs");
+    let added = find("symbol.added", "symbol:src/lib.rs:Config");
+    assert_eq!(added["after"]["kind"], "struct");
+    assert_eq!(added["after"]["signature"], "pub struct Config");
+    let removed = find("symbol.removed", "symbol:src/util.py:Legacy");
+    assert_eq!(removed["before"]["kind"], "class");
+    assert!(removed.get("after").is_none(), "{removed}");
+
+    // Counts cover every operation, and file operations rank before symbol operations.
+    assert_eq!(cue["content"]["counts"]["symbol.moved"], 1);
+    assert_eq!(cue["content"]["counts"]["import.added"], 2);
+    let first_symbol = ops
+        .iter()
+        .position(|o| o["op"].as_str().is_some_and(|s| s.starts_with("symbol.")));
+    let last_file = ops
+        .iter()
+        .rposition(|o| o["op"] == "file.content_changed" || o["op"] == "repository.head_changed");
+    assert!(first_symbol > last_file, "{cue:#}");
+}
+
+#[test]
+fn refresh_analyzes_only_the_edited_file() {
+    let files: Vec<(String, String)> = (1..=5)
+        .map(|i| {
+            (
+                format!("src/m{i}.py"),
+                format!("def f{i}():\n    return {i}\n"),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    let init = repo.init();
+    assert_eq!((init.files_scanned, init.files_analyzed), (5, 5));
+
+    repo.write("src/m3.py", "def f3():\n    return 33\n");
+    let r = repo.refresh();
+    assert!(r.published);
+    assert_eq!((r.files_scanned, r.files_analyzed), (1, 1), "{r:?}");
+    let last = repo
+        .metrics()
+        .operations
+        .last()
+        .cloned()
+        .expect("an operation");
+    assert_eq!(last.kind, "refresh");
+    assert_eq!(last.snapshot.as_deref(), Some(r.snapshot.as_str()));
+    assert_eq!(last.files_scanned, Measure::Observed(1.0));
+    assert_eq!(last.files_analyzed, Measure::Observed(1.0));
+    assert_eq!(last.changed_files, Measure::Observed(1.0));
+
+    let noop = repo.refresh();
+    assert!(!noop.published);
+    assert_eq!(
+        (noop.files_scanned, noop.files_analyzed),
+        (0, 0),
+        "{noop:?}"
+    );
+    let last = repo
+        .metrics()
+        .operations
+        .last()
+        .cloned()
+        .expect("an operation");
+    assert_eq!(last.files_analyzed, Measure::Observed(0.0));
+
+    // Content seen before is hashed again but never re-analyzed: facts are kept per digest.
+    repo.write("src/m3.py", "def f3():\n    return 3\n");
+    let back = repo.refresh();
+    assert!(back.published);
+    assert_eq!(
+        (back.files_scanned, back.files_analyzed),
+        (1, 0),
+        "{back:?}"
+    );
+}
+
+/// A small Python project: `core.py` defines `parse` (called by three modules) and a class
+/// whose method `driver.py` calls; `lonely.py` is referenced by nobody; `tools/` lies outside
+/// `src/`. Comments and docstrings carry [`MARK`].
+fn code_project() -> TestRepo {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/core.py".into(),
+            format!(
+                "# {MARK} comment\ndef parse(text):\n    \"\"\"{MARK} docstring.\"\"\"\n    \
+                 return text.split()\n\n\nclass Parser:\n    \"\"\"{MARK} class docstring.\"\"\"\n\n    \
+                 def run(self, text):\n        return parse(text)\n"
+            ),
+        ),
+        (
+            "src/driver.py".into(),
+            "from core import Parser\n\n\ndef go(t):\n    return Parser().run(t)\n".into(),
+        ),
+        (
+            "src/lonely.py".into(),
+            format!("def lonely():\n    # {MARK}\n    return 0\n"),
+        ),
+        ("tools/tool.py".into(), "def tool():\n    return 1\n".into()),
+        ("README.md".into(), "# Demo\n\nDemo parses text.\n".into()),
+    ];
+    for m in ["a", "b", "c"] {
+        files.push((
+            format!("src/use_{m}.py"),
+            format!("from core import parse\n\n\ndef use_{m}(t):\n    return parse(t)\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    repo.init();
+    repo
+}
+
+fn paths_of(list: &Value, key: &str) -> Vec<String> {
+    list.as_array()
+        .expect("array")
+        .iter()
+        .map(|e| e[key].as_str().expect("string").to_owned())
+        .collect()
+}
+
+#[test]
+fn structure_view_ranks_referenced_files_under_the_path() {
+    let repo = code_project();
+    let args = [
+        "cue",
+        "--view",
+        "structure",
+        "--path",
+        "src/",
+        "--max-tokens",
+        "4000",
+        "--no-refresh",
+    ];
+    let ran = repo.repocue(&args);
+    assert!(!ran.stdout().contains(MARK), "{}", ran.stdout());
+    let cue = ran.json();
+    let c = &cue["content"];
+    assert_eq!(c["path"], "src/");
+    assert_eq!(c["files_total"], 6);
+    assert_eq!(c["code_files"], 6);
+    let files = paths_of(&c["files"], "path");
+    assert_eq!(files.len(), 6, "{cue:#}");
+    assert!(files.iter().all(|p| p.starts_with("src/")), "{files:?}");
+    assert_eq!(files[0], "src/core.py", "the most referenced file first");
+    let pos = |p: &str| files.iter().position(|f| f == p).expect(p);
+    assert!(pos("src/core.py") < pos("src/lonely.py"), "{files:?}");
+    let symbols = c["symbols"].as_array().expect("symbols");
+    assert!(symbols
+        .iter()
+        .all(|s| s["id"].as_str().unwrap().starts_with("symbol:src/")));
+    let parse = symbols
+        .iter()
+        .find(|s| s["id"] == "symbol:src/core.py:parse")
+        .unwrap_or_else(|| panic!("parse is listed: {cue:#}"));
+    assert_eq!(
+        parse,
+        &json!({"id": "symbol:src/core.py:parse", "kind": "function",
+                "signature": "def parse(text)", "line": 2})
+    );
+    let run = symbols
+        .iter()
+        .find(|s| s["id"] == "symbol:src/core.py:Parser.run")
+        .unwrap_or_else(|| panic!("Parser.run is listed: {cue:#}"));
+    assert_eq!(run["signature"], "def run(self, text)");
+    assert_eq!(run["kind"], "method");
+    // The same view over the whole repository includes tools/.
+    let all = repo.cue("structure", &["--max-tokens", "4000", "--no-refresh"]);
+    assert!(paths_of(&all["content"]["files"], "path").contains(&"tools/tool.py".to_owned()));
+}
+
+#[test]
+fn structure_view_fits_its_budget_and_counts_omissions() {
+    let repo = code_project();
+    let full = repo.cue(
+        "structure",
+        &["--path", "src/", "--max-tokens", "4000", "--no-refresh"],
+    );
+    let n = |c: &Value| {
+        c["content"]["files"].as_array().unwrap().len()
+            + c["content"]["symbols"].as_array().unwrap().len()
+    };
+    let all_items = n(&full);
+    let mut omitted_somewhere = false;
+    for max in [120u64, 200, 260, 350, 500, 1000] {
+        let m = max.to_string();
+        let ran = repo.repocue(&[
+            "cue",
+            "--view",
+            "structure",
+            "--path",
+            "src/",
+            "--max-tokens",
+            &m,
+            "--no-refresh",
+        ]);
+        if ran.code() != Some(0) {
+            let e = ran.error_code("budget_too_small");
+            assert!(max < 300, "failed at {max}: {e:?}");
+            continue;
+        }
+        let out = ran.stdout();
+        assert!(!out.contains(MARK));
+        let json = out.trim_end_matches('\n');
+        let cue: Value = serde_json::from_str(json).unwrap();
+        let est = cue["budget"]["estimated_tokens"].as_u64().unwrap();
+        assert_eq!(est, tokens(json));
+        assert!(est <= max, "{est} > {max}");
+        let shown = n(&cue);
+        match warning(&cue, "omitted") {
+            Some(w) => {
+                omitted_somewhere = true;
+                assert_eq!(
+                    shown as u64 + w["count"].as_u64().unwrap(),
+                    all_items as u64,
+                    "{cue:#}"
+                );
+                let more = &cue["more"][0];
+                assert_eq!(more["view"], "structure");
+                assert_eq!(more["path"], "src/");
+                assert!(more["max_tokens"].as_u64().unwrap() > max);
+            }
+            None => assert_eq!(shown, all_items, "{cue:#}"),
+        }
+        if let Some(first) = cue["content"]["files"].as_array().unwrap().first() {
+            assert_eq!(
+                first["path"], "src/core.py",
+                "rank order survives the budget"
+            );
+        }
+    }
+    assert!(
+        omitted_somewhere,
+        "no budget was tight enough to omit items"
+    );
+}
+
+#[test]
+fn structure_path_names_a_directory_not_a_name_prefix() {
+    let repo = TestRepo::with_files(&[
+        ("src/a.py", "def a():\n    pass\n"),
+        ("src2/b.py", "def b():\n    pass\n"),
+        ("srcgen.py", "def c():\n    pass\n"),
+    ]);
+    let cue = repo.cue("structure", &["--path", "src", "--max-tokens", "2000"]);
+    assert_eq!(cue["content"]["files_total"], 1, "{cue:#}");
+    assert_eq!(paths_of(&cue["content"]["files"], "path"), ["src/a.py"]);
+}
+
+#[test]
+fn entity_view_describes_symbols_and_files() {
+    let repo = code_project();
+    let entity = |id: &str| repo.cue("entity", &["--id", id, "--no-refresh"]);
+
+    let run = entity("symbol:src/core.py:Parser.run");
+    let c = &run["content"];
+    assert_eq!(c["entity_type"], "symbol");
+    assert_eq!(c["path"], "src/core.py");
+    assert_eq!(c["kind"], "method");
+    assert_eq!(c["signature"], "def run(self, text)");
+    assert_eq!(c["lines"], json!([10, 11]));
+    assert_eq!(c["parent"], "symbol:src/core.py:Parser");
+    assert_eq!(c["referenced_by"], json!(["src/driver.py"]));
+
+    let parse = entity("symbol:src/core.py:parse");
+    assert_eq!(parse["content"]["lines"], json!([2, 4]));
+    assert!(parse["content"].get("parent").is_none(), "{parse:#}");
+    assert_eq!(
+        parse["content"]["referenced_by"],
+        json!(["src/use_a.py", "src/use_b.py", "src/use_c.py"])
+    );
+
+    let class = entity("symbol:src/core.py:Parser");
+    assert_eq!(class["content"]["kind"], "class");
+    assert_eq!(
+        class["content"]["children"],
+        json!(["symbol:src/core.py:Parser.run"])
+    );
+
+    let file = entity("file:src/core.py");
+    let c = &file["content"];
+    assert_eq!(c["entity_type"], "file");
+    assert_eq!(c["kind"], "Python");
+    assert_eq!(
+        c["children"],
+        json!(["symbol:src/core.py:parse", "symbol:src/core.py:Parser"])
+    );
+    let driver = entity("file:src/driver.py");
+    assert_eq!(driver["content"]["imports"], json!(["core"]));
+    for cue in [&run, &parse, &class, &file] {
+        assert!(!cue.to_string().contains(MARK), "{cue:#}");
+    }
+
+    for id in [
+        "symbol:src/core.py:nope",
+        "symbol:src/nope.py:parse",
+        "file:src/nope.py",
+    ] {
+        let e = repo
+            .repocue(&["cue", "--view", "entity", "--id", id, "--no-refresh"])
+            .error_code("not_found");
+        assert!(e.error.message.contains(id), "{e:?}");
+    }
+    for id in ["bogus", "src/core.py", "sym:src/core.py:parse", ""] {
+        repo.repocue(&["cue", "--view", "entity", "--id", id, "--no-refresh"])
+            .error_code("invalid_argument");
+    }
+    repo.repocue(&["cue", "--view", "entity", "--no-refresh"])
+        .error_code("invalid_argument");
+}
+
+#[test]
+fn file_entity_lists_the_files_defining_what_it_references() {
+    let repo = code_project();
+    let cue = repo.cue("entity", &["--id", "file:src/use_a.py", "--no-refresh"]);
+    assert_eq!(
+        cue["content"]["referenced_by"],
+        json!(["src/core.py"]),
+        "{cue:#}"
+    );
+}
+
+#[test]
+fn symbol_id_without_a_name_is_invalid_argument() {
+    let repo = code_project();
+    repo.repocue(&[
+        "cue",
+        "--view",
+        "entity",
+        "--id",
+        "symbol:src",
+        "--no-refresh",
+    ])
+    .error_code("invalid_argument");
+}
+
+#[test]
+fn overview_lists_graph_ranked_symbols() {
+    let repo = code_project();
+    let ran = repo.repocue(&["cue", "--view", "overview", "--max-tokens", "2000"]);
+    assert!(!ran.stdout().contains(MARK), "{}", ran.stdout());
+    let cue = ran.json();
+    let ids = paths_of(&cue["content"]["symbols"], "id");
+    assert!(!ids.is_empty(), "{cue:#}");
+    assert!(
+        ids[0].starts_with("symbol:src/core.py:"),
+        "the most referenced file's symbols first: {ids:?}"
+    );
+    assert!(
+        ids.contains(&"symbol:src/core.py:parse".to_owned()),
+        "{ids:?}"
+    );
+    let pos = |prefix: &str| ids.iter().position(|i| i.starts_with(prefix));
+    assert!(
+        pos("symbol:src/core.py:") < pos("symbol:src/lonely.py:"),
+        "{ids:?}"
+    );
+    for s in cue["content"]["symbols"].as_array().unwrap() {
+        assert!(!s["signature"].as_str().unwrap().is_empty(), "{s}");
+    }
+}
+
+#[test]
+fn every_supported_language_yields_symbols() {
+    const FILES: [(&str, &str, &str); 13] = [
+        ("l/a.rs", "Rust", "pub fn hello() -> u32 {\n    1\n}\n"),
+        ("l/a.py", "Python", "def hello():\n    return 1\n"),
+        (
+            "l/a.go",
+            "Go",
+            "package main\n\nfunc Hello() int {\n\treturn 1\n}\n",
+        ),
+        (
+            "l/a.js",
+            "JavaScript",
+            "function hello() {\n  return 1;\n}\n",
+        ),
+        (
+            "l/a.ts",
+            "TypeScript",
+            "export function hello(): number {\n  return 1;\n}\n",
+        ),
+        (
+            "l/a.tsx",
+            "TSX",
+            "export function Hello(): JSX.Element {\n  return <div />;\n}\n",
+        ),
+        (
+            "l/Hello.java",
+            "Java",
+            "public class Hello {\n    public int hi() { return 1; }\n}\n",
+        ),
+        ("l/a.c", "C", "int hello(void) {\n    return 1;\n}\n"),
+        (
+            "l/a.cpp",
+            "C++",
+            "class Hello {\npublic:\n    int hi() { return 1; }\n};\n",
+        ),
+        (
+            "l/a.cs",
+            "C#",
+            "public class Hello {\n    public int Hi() { return 1; }\n}\n",
+        ),
+        (
+            "l/a.rb",
+            "Ruby",
+            "class Hello\n  def hi\n    1\n  end\nend\n",
+        ),
+        ("l/a.sh", "Shell", "#!/bin/sh\nhello() {\n  echo 1\n}\n"),
+        (
+            "l/a.php",
+            "PHP",
+            "<?php\nfunction hello() {\n    return 1;\n}\n",
+        ),
+    ];
+    let files: Vec<(&str, &str)> = FILES.iter().map(|(p, _, c)| (*p, *c)).collect();
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    let mut failures = Vec::new();
+    for (path, language, _) in FILES {
+        let id = format!("file:{path}");
+        let cue = repo.cue("entity", &["--id", &id, "--no-refresh"]);
+        let c = &cue["content"];
+        let children = c["children"].as_array().cloned().unwrap_or_default();
+        let prefix = format!("symbol:{path}:");
+        if c["kind"] != language
+            || children.is_empty()
+            || !children
+                .iter()
+                .all(|ch| ch.as_str().is_some_and(|s| s.starts_with(&prefix)))
+        {
+            failures.push(format!("{path}: kind {} children {children:?}", c["kind"]));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
