@@ -1,7 +1,8 @@
 //! A progress bar on stderr for scans that take longer than a second, shown only when stderr
 //! is a terminal (indicatif hides itself otherwise), so pipes and agents see clean output.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -15,7 +16,7 @@ const DELAY: Duration = Duration::from_secs(1);
 
 /// Watches the scan counters on a helper thread; dropping it removes the bar.
 pub struct Display {
-    stop: Arc<AtomicBool>,
+    stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -24,11 +25,10 @@ impl Display {
     pub fn start(opts: &mut Options) -> Display {
         let counters = Arc::new(Progress::default());
         opts.progress = Some(counters.clone());
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || watch(&counters, &flag));
+        let (stop, stopped) = mpsc::channel();
+        let thread = std::thread::spawn(move || watch(&counters, &stopped));
         Display {
-            stop,
+            stop: Some(stop),
             thread: Some(thread),
         }
     }
@@ -36,18 +36,18 @@ impl Display {
 
 impl Drop for Display {
     fn drop(&mut self) {
-        self.stop.store(true, Relaxed);
+        // Dropping the sender wakes the watcher at once: a fast command never waits on it.
+        drop(self.stop.take());
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
     }
 }
 
-fn watch(counters: &Progress, stop: &AtomicBool) {
+fn watch(counters: &Progress, stopped: &mpsc::Receiver<()>) {
     let started = Instant::now();
     let mut bar: Option<ProgressBar> = None;
-    while !stop.load(Relaxed) {
-        std::thread::sleep(Duration::from_millis(50));
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(Duration::from_millis(50)) {
         let total = counters.total.load(Relaxed);
         if bar.is_none() && total > 0 && started.elapsed() >= DELAY {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

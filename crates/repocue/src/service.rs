@@ -638,14 +638,11 @@ impl Service {
         }
         let mut all = a.warnings.clone();
         all.extend(warnings);
-        let files = store.files_at(&snap)?;
-        all.extend(non_utf8_warning(
-            files.iter().map(|f| &f.path).chain(&snap.untracked),
-        ));
+        all.extend(snapshot_path_warning(&store, &snap)?);
         Ok(ReadState {
             store,
             snapshot: snap,
-            files,
+            files: Default::default(),
             freshness: a.freshness,
             warnings: all,
         })
@@ -654,7 +651,6 @@ impl Service {
     fn read_after(&self, warnings: Vec<Warning>) -> Result<ReadState> {
         let store = self.open_store(false)?.ok_or(Error::NotInitialized)?;
         let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
-        let files = store.files_at(&snap)?;
         // The update just captured the basis; its snapshot describes it, so no new capture.
         let freshness = if !snap.caveats.is_empty() {
             Freshness::PossiblyStale
@@ -665,13 +661,11 @@ impl Service {
         };
         let mut all = caveat_list_warnings(&snap.caveats);
         all.extend(warnings);
-        all.extend(non_utf8_warning(
-            files.iter().map(|f| &f.path).chain(&snap.untracked),
-        ));
+        all.extend(snapshot_path_warning(&store, &snap)?);
         Ok(ReadState {
             store,
             snapshot: snap,
-            files,
+            files: Default::default(),
             freshness,
             warnings: all,
         })
@@ -687,9 +681,21 @@ fn known_index(p: &SnapshotRow) -> Option<(&str, &str)> {
 pub(crate) struct ReadState {
     pub store: Store,
     pub snapshot: SnapshotRow,
-    pub files: Vec<FileState>,
+    files: std::cell::OnceCell<Vec<FileState>>,
     pub freshness: Freshness,
     pub warnings: Vec<Warning>,
+}
+
+impl ReadState {
+    /// Returns every file state of the snapshot, loaded on first use: views served from
+    /// per-snapshot caches never pay for it.
+    pub fn files(&self) -> Result<&[FileState]> {
+        if let Some(f) = self.files.get() {
+            return Ok(f);
+        }
+        let loaded = self.store.files_at(&self.snapshot)?;
+        Ok(self.files.get_or_init(|| loaded))
+    }
 }
 
 struct Plan {
@@ -961,6 +967,21 @@ fn caveat_list_warnings(caveats: &[String]) -> Vec<Warning> {
             other => Warning::new(other, "the snapshot may not match the repository exactly"),
         })
         .collect()
+}
+
+/// The `non_utf8_path` warning of a snapshot, computed once per snapshot and cached.
+fn snapshot_path_warning(store: &Store, snap: &SnapshotRow) -> Result<Option<Warning>> {
+    if let Some(json) = store.view_cache(snap.seq, "non_utf8")? {
+        if let Ok(w) = serde_json::from_str(&json) {
+            return Ok(w);
+        }
+    }
+    let files = store.files_at(snap)?;
+    let w = non_utf8_warning(files.iter().map(|f| &f.path).chain(&snap.untracked));
+    let json = serde_json::to_string(&w).expect("warning serializes");
+    // A busy or read-only cache only costs the recomputation next time.
+    let _ = store.put_view_cache(snap.seq, "non_utf8", &json);
+    Ok(w)
 }
 
 fn non_utf8_warning<'a>(paths: impl Iterator<Item = &'a Vec<u8>>) -> Option<Warning> {

@@ -29,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_search.sql"),
     include_str!("migrations/0004_checkpoints.sql"),
     include_str!("migrations/0005_index_stat.sql"),
+    include_str!("migrations/0006_view_cache.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -824,6 +825,27 @@ impl Store {
             snapshot,
             delta: delta_seq,
         })
+    }
+
+    /// Returns cached derived data of a view for a snapshot.
+    pub fn view_cache(&self, snapshot: i64, view: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT json FROM view_cache WHERE snapshot = ?1 AND view = ?2",
+                params![snapshot, view],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Stores derived data of a view for a snapshot (first writer wins).
+    pub fn put_view_cache(&self, snapshot: i64, view: &str, json: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO view_cache (snapshot, view, json) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            params![snapshot, view, json],
+        )?;
+        Ok(())
     }
 
     /// Returns the cached ranked-symbols JSON of a snapshot.

@@ -50,7 +50,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let old_files = state.store.files_at(&from)?;
     let (mut ops, changed) = delta::compute(
         &old_files,
-        &state.files,
+        state.files()?,
         &RepoFacts {
             branch: from.branch.as_deref(),
             head: from.head.as_deref(),
@@ -67,7 +67,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     ops.extend(crate::service::structural_delta(
         &state.store,
         &old_files,
-        &state.files,
+        state.files()?,
         &changed,
         &[],
     )?);

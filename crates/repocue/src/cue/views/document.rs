@@ -119,7 +119,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         id: format!("doc:{path}"),
     };
     let file = state
-        .files
+        .files()?
         .iter()
         .find(|f| paths::display(&f.path) == path)
         .ok_or_else(not_found)?;
@@ -133,6 +133,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         None => None,
     }
     .unwrap_or_default();
+    let all_files = state.files()?;
     let mut links: Vec<Link> = Vec::new();
     let mut file_links: Vec<String> = Vec::new();
     for t in &facts.links {
@@ -154,7 +155,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             let resolved = resolve(&path, t);
             let exists = resolved.as_ref().map(|r| {
                 let dir = format!("{r}/");
-                state.files.iter().any(|f| {
+                all_files.iter().any(|f| {
                     let p = paths::display(&f.path);
                     (p == *r && f.exists()) || p.starts_with(&dir)
                 })

@@ -68,7 +68,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         )));
     };
     let file = state
-        .files
+        .files()?
         .iter()
         .find(|f| paths::display(&f.path) == path)
         .ok_or_else(not_found)?;
@@ -131,7 +131,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         // Symbol: the other files that reference its name. File: the other files that define
         // a name it references.
         let others: Vec<&crate::model::FileState> = state
-            .files
+            .files()?
             .iter()
             .filter(|f| f.path != file.path && f.digest.is_some())
             .collect();

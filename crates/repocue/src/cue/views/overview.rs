@@ -151,32 +151,30 @@ const SECTION_NAMES: [&str; 9] = [
     "symbols",
 ];
 
-/// Builds the overview cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, dir_name) = super::identity(state)?;
-    let files = &state.files;
+/// What the overview derives from the whole snapshot: computed once per snapshot and cached,
+/// so a warm overview never loads every file row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct OverviewData {
+    name: String,
+    purpose: Option<(String, String)>,
+    totals: Totals,
+    languages: Vec<LanguageCount>,
+    components: Vec<Component>,
+    entry_points: Vec<String>,
+    commands: Vec<(bool, CommandRef)>,
+    documents: Vec<DocumentRef>,
+    symbols: Vec<super::structure::SymbolEntry>,
+}
+
+fn compute_data(state: &ReadState, dir_name: &str) -> Result<OverviewData> {
+    let files = state.files()?;
     let facts = load_facts(state)?;
     let root_manifests: Vec<(&FileState, &ManifestFacts)> =
         manifests(files, &facts, |p| !p.contains(&b'/'));
     let name = root_manifests
         .iter()
         .find_map(|(_, m)| m.name.clone())
-        .unwrap_or(dir_name.clone());
-    let mut content = OverviewContent {
-        project: Project {
-            name,
-            purpose: None,
-        },
-        ..Default::default()
-    };
-    content.totals = Totals {
-        files: files.len() as u64,
-        bytes: files.iter().filter_map(|f| f.size).sum(),
-        documents: files.iter().filter(|f| f.is_document).count() as u64,
-    };
-    let env = super::envelope(state, request, &id, &dir_name, content);
-    let mut items: Vec<Item<OverviewContent>> = Vec::new();
-
+        .unwrap_or_else(|| dir_name.to_owned());
     // Purpose: README sentence first, then a manifest description.
     let readme = files
         .iter()
@@ -202,16 +200,6 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
                 .iter()
                 .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
         });
-    if let Some((text, source)) = purpose {
-        items.push(Item::new(0, 1000, move |c: &mut OverviewContent| {
-            c.project.purpose = Some(RepositoryText {
-                text: text.clone(),
-                source: source.clone(),
-                label: "repository-text".into(),
-            })
-        }));
-    }
-
     // Languages by file count (documents and data formats count too: they are what is there).
     let mut langs: BTreeMap<&str, u64> = BTreeMap::new();
     for f in files {
@@ -221,66 +209,105 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     }
     let mut langs: Vec<(&str, u64)> = langs.into_iter().collect();
     langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    for (i, (l, n)) in langs.iter().take(12).enumerate() {
-        let lc = LanguageCount {
-            language: (*l).into(),
-            files: *n,
-        };
-        let rank = if i < 3 {
-            900 - i as i64
-        } else {
-            300 - i as i64
-        };
-        items.push(Item::new(1, rank, move |c: &mut OverviewContent| {
-            c.languages.push(lc.clone())
-        }));
-    }
-
-    // Components: workspace members first, then top-level directories by size.
-    let comps = components(files, &root_manifests);
-    let struct_more = More {
-        view: View::Overview,
-        reason: "the complete overview".into(),
-        path: None,
-        since: None,
-        id: None,
-        query: None,
-        scope: None,
-        max_results: None,
-        max_tokens: 0,
-    };
-    for (i, comp) in comps.into_iter().take(40).enumerate() {
-        let rank = if i < 6 {
-            800 - i as i64
-        } else {
-            200 - i as i64
-        };
-        items.push(Item::new(2, rank, move |c: &mut OverviewContent| {
-            c.components.push(comp.clone())
-        }));
-    }
-
     let entries = entry_points(files, &root_manifests);
-    for (i, s) in top_symbols(state, &entries)?.into_iter().enumerate() {
-        let rank = if i < 5 { 600 - i as i64 } else { 90 - i as i64 };
-        items.push(Item::new(8, rank, move |c: &mut OverviewContent| {
-            c.symbols.push(s.clone())
-        }));
-    }
-    for (i, e) in entries.into_iter().take(20).enumerate() {
-        let rank = if i < 4 {
-            750 - i as i64
-        } else {
-            150 - i as i64
-        };
-        items.push(Item::new(3, rank, move |c: &mut OverviewContent| {
-            c.entry_points.push(e.clone())
-        }));
-    }
+    let mut commands = commands(files, &facts, &root_manifests);
+    commands.truncate(30);
+    Ok(OverviewData {
+        name,
+        purpose,
+        totals: Totals {
+            files: files.len() as u64,
+            bytes: files.iter().filter_map(|f| f.size).sum(),
+            documents: files.iter().filter(|f| f.is_document).count() as u64,
+        },
+        languages: langs
+            .iter()
+            .take(12)
+            .map(|(l, n)| LanguageCount {
+                language: (*l).into(),
+                files: *n,
+            })
+            .collect(),
+        components: components(files, &root_manifests)
+            .into_iter()
+            .take(40)
+            .collect(),
+        symbols: top_symbols(state, &entries)?,
+        entry_points: entries.into_iter().take(20).collect(),
+        commands,
+        documents: documents(files, &facts).into_iter().take(20).collect(),
+    })
+}
 
-    let mut cmds = commands(files, &facts, &root_manifests);
-    cmds.truncate(30);
-    for (i, (primary, cmd)) in cmds.into_iter().enumerate() {
+fn data(state: &ReadState, dir_name: &str) -> Result<OverviewData> {
+    if let Some(json) = state.store.view_cache(state.snapshot.seq, "overview")? {
+        if let Ok(d) = serde_json::from_str(&json) {
+            return Ok(d);
+        }
+    }
+    let d = compute_data(state, dir_name)?;
+    let json = serde_json::to_string(&d).expect("overview data serializes");
+    // A busy or read-only cache only costs the recomputation next time.
+    let _ = state
+        .store
+        .put_view_cache(state.snapshot.seq, "overview", &json);
+    Ok(d)
+}
+
+/// Ranks the first few items of a section high and the rest low.
+fn tiered(i: usize, top: usize, high: i64, low: i64) -> i64 {
+    if i < top {
+        high - i as i64
+    } else {
+        low - i as i64
+    }
+}
+
+/// Builds the overview cue.
+pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
+    let (id, dir_name) = super::identity(state)?;
+    let d = data(state, &dir_name)?;
+    let content = OverviewContent {
+        project: Project {
+            name: d.name.clone(),
+            purpose: None,
+        },
+        totals: d.totals.clone(),
+        ..Default::default()
+    };
+    let env = super::envelope(state, request, &id, &dir_name, content);
+    let mut items: Vec<Item<OverviewContent>> = Vec::new();
+    if let Some((text, source)) = d.purpose {
+        items.push(Item::new(0, 1000, move |c: &mut OverviewContent| {
+            c.project.purpose = Some(RepositoryText {
+                text: text.clone(),
+                source: source.clone(),
+                label: "repository-text".into(),
+            })
+        }));
+    }
+    for (i, lc) in d.languages.into_iter().enumerate() {
+        items.push(Item::new(
+            1,
+            tiered(i, 3, 900, 300),
+            move |c: &mut OverviewContent| c.languages.push(lc.clone()),
+        ));
+    }
+    for (i, comp) in d.components.into_iter().enumerate() {
+        items.push(Item::new(
+            2,
+            tiered(i, 6, 800, 200),
+            move |c: &mut OverviewContent| c.components.push(comp.clone()),
+        ));
+    }
+    for (i, e) in d.entry_points.into_iter().enumerate() {
+        items.push(Item::new(
+            3,
+            tiered(i, 4, 750, 150),
+            move |c: &mut OverviewContent| c.entry_points.push(e.clone()),
+        ));
+    }
+    for (i, (primary, cmd)) in d.commands.into_iter().enumerate() {
         let rank = if primary {
             850 - i as i64
         } else {
@@ -290,33 +317,31 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             c.commands.push(cmd.clone())
         }));
     }
-
-    for (i, d) in documents(files, &facts).into_iter().take(20).enumerate() {
-        let rank = if i < 3 {
-            700 - i as i64
-        } else {
-            120 - i as i64
-        };
-        items.push(Item::new(5, rank, move |c: &mut OverviewContent| {
-            c.documents.push(d.clone())
-        }));
+    for (i, doc) in d.documents.into_iter().enumerate() {
+        items.push(Item::new(
+            5,
+            tiered(i, 3, 700, 120),
+            move |c: &mut OverviewContent| c.documents.push(doc.clone()),
+        ));
     }
-
-    for (i, commit) in state.snapshot.recent_commits.iter().enumerate() {
-        let commit = commit.clone();
-        let rank = if i < 3 {
-            650 - i as i64
-        } else {
-            100 - i as i64
-        };
-        items.push(Item::new(6, rank, move |c: &mut OverviewContent| {
-            c.recent_commits.push(commit.clone())
-        }));
+    for (i, s) in d.symbols.into_iter().enumerate() {
+        items.push(Item::new(
+            8,
+            tiered(i, 5, 600, 90),
+            move |c: &mut OverviewContent| c.symbols.push(s.clone()),
+        ));
     }
-
-    // Work-tree paths: the first few of each kind matter as much as structure.
+    for (i, commit) in state.snapshot.recent_commits.iter().cloned().enumerate() {
+        items.push(Item::new(
+            6,
+            tiered(i, 3, 650, 100),
+            move |c: &mut OverviewContent| c.recent_commits.push(commit.clone()),
+        ));
+    }
+    // Work-tree paths: the first few of each kind matter as much as structure. Only the
+    // unsettled rows can be dirty, so the whole file list is not needed.
     let mut wt: Vec<(u8, String)> = Vec::new();
-    for f in files {
+    for f in state.store.unsettled_files_at(&state.snapshot)? {
         let p = paths::display(&f.path);
         match f.working_state {
             WorkingState::Conflicted => wt.push((0, p)),
@@ -353,7 +378,6 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             list.push(p.clone());
         }));
     }
-
     // The follow-up that returns everything: the same view with a budget that fits it all.
     let mut all = env.clone();
     for it in &items {
@@ -364,8 +388,15 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         .unwrap_or(0)
         + 200;
     let more = More {
+        view: View::Overview,
+        reason: "the complete overview".into(),
+        path: None,
+        since: None,
+        id: None,
+        query: None,
+        scope: None,
+        max_results: None,
         max_tokens: round_up(full).min(crate::cue::MAX_MAX_TOKENS),
-        ..struct_more
     };
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
@@ -386,7 +417,7 @@ fn readme_rank(path: &[u8]) -> u8 {
 fn load_facts(state: &ReadState) -> Result<HashMap<String, Analysis>> {
     // Only files the overview can use: documents near the root and manifests.
     let wanted: Vec<&str> = state
-        .files
+        .files()?
         .iter()
         .filter(|f| {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();

@@ -79,7 +79,7 @@ pub(crate) fn ranked_files<'a>(
     entry_points: &[String],
 ) -> Result<Vec<Ranked<'a>>> {
     let files: Vec<&FileState> = state
-        .files
+        .files()?
         .iter()
         .filter(|f| {
             under(&f.path, prefix)
@@ -180,7 +180,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let prefix = request.path.clone().unwrap_or_default();
     let prefix = prefix.trim_start_matches("./").to_owned();
     let files_total = state
-        .files
+        .files()?
         .iter()
         .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
