@@ -5,19 +5,18 @@ use crate::analyze::Analysis;
 use crate::model::FileState;
 use crate::paths;
 
-/// One searchable entry.
+/// One searchable entry. Only what cannot be derived is stored: the entity id, the short
+/// name and the title of path and heading entries come from kind, path and name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// The file it belongs to.
     pub path: Vec<u8>,
     /// `path`, `symbol` or `doc`.
     pub kind: &'static str,
-    /// Entity id.
-    pub entity: String,
-    /// Short name (file name, symbol name, heading).
+    /// Qualified symbol name, heading text, or empty for a path entry.
     pub name: String,
-    /// What a hit shows (path, signature, heading).
-    pub title: String,
+    /// Signature, for symbols.
+    pub title: Option<String>,
     /// Line, when meaningful.
     pub line: Option<u32>,
     /// Indexed text of the `name` column (name plus its identifier parts).
@@ -29,6 +28,29 @@ pub struct Entry {
 /// Most symbols indexed per file (generated tables can hold thousands).
 const MAX_SYMBOLS_PER_FILE: usize = 2_000;
 
+/// Returns the entity id of an entry.
+pub fn entity(kind: &str, path: &[u8], name: &str) -> String {
+    let path = paths::display(path);
+    match kind {
+        "symbol" => format!("symbol:{path}:{name}"),
+        "doc" => format!("doc:{path}#{}", crate::analyze::docs::slug(name)),
+        _ => format!("file:{path}"),
+    }
+}
+
+/// Returns the short name an entry is matched by exactly: a symbol's last segment, a
+/// heading's text, a path's file name.
+pub fn short_name(kind: &str, path: &[u8], name: &str) -> String {
+    match kind {
+        "symbol" => {
+            let q = name.split('#').next().unwrap_or(name);
+            q.rsplit('.').next().unwrap_or(q).to_owned()
+        }
+        "doc" => name.to_owned(),
+        _ => paths::display(paths::file_name(path)),
+    }
+}
+
 /// Returns the entries of one file.
 pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
     let path = paths::display(&file.path);
@@ -36,9 +58,8 @@ pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
     let mut out = vec![Entry {
         path: file.path.clone(),
         kind: "path",
-        entity: format!("file:{path}"),
-        name: name.clone(),
-        title: path.clone(),
+        name: String::new(),
+        title: None,
         line: None,
         index_name: words(&name),
         index_detail: words(&path),
@@ -49,9 +70,8 @@ pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
             out.push(Entry {
                 path: file.path.clone(),
                 kind: "symbol",
-                entity: format!("symbol:{path}:{}", s.qualified_name),
-                name: s.name().to_owned(),
-                title: s.signature.clone(),
+                name: s.qualified_name.clone(),
+                title: Some(s.signature.clone()),
                 line: Some(s.start_line),
                 index_name: words(s.name()),
                 index_detail: format!(
@@ -68,9 +88,8 @@ pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
             out.push(Entry {
                 path: file.path.clone(),
                 kind: "doc",
-                entity: format!("doc:{path}#{}", h.slug),
                 name: h.text.clone(),
-                title: h.text.clone(),
+                title: None,
                 line: Some(h.line),
                 index_name: words(&h.text),
                 index_detail: format!(

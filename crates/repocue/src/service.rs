@@ -523,13 +523,29 @@ impl Service {
         });
         // An index that is empty while files exist (a cache from before search existed) is
         // rebuilt whole.
-        let reindex = tracked_files > 0 && !incremental && store.search_entries()? == 0;
+        let reindex = tracked_files > 0 && store.search_is_empty()?;
         let search = if unchanged && !reindex {
             None
         } else {
+            // An incremental refresh holds only the rows it looked at; a rebuild needs them all.
+            let merged: Option<Vec<FileState>> = match &previous {
+                Some(p) if reindex && incremental => {
+                    let seen: HashSet<&[u8]> = files.iter().map(|f| f.path.as_slice()).collect();
+                    let mut all: Vec<FileState> = store
+                        .files_at(p)?
+                        .into_iter()
+                        .filter(|f| !seen.contains(f.path.as_slice()))
+                        .collect();
+                    all.extend(files.iter().cloned());
+                    all.sort_by(|a, b| a.path.cmp(&b.path));
+                    Some(all)
+                }
+                _ => None,
+            };
+            let targets: &[FileState] = merged.as_deref().unwrap_or(&files);
             Some(search_update(
                 &store,
-                &files,
+                targets,
                 &changed_paths,
                 &facts,
                 full || reindex,

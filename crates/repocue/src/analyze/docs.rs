@@ -30,8 +30,6 @@ pub struct Heading {
     pub level: u8,
     /// Heading text, inline markup removed.
     pub text: String,
-    /// GitHub-style anchor slug.
-    pub slug: String,
     /// 1-based line number.
     pub line: u32,
 }
@@ -90,12 +88,7 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
     if text.is_empty() || facts.headings.len() >= MAX_HEADINGS {
         return;
     }
-    facts.headings.push(Heading {
-        level,
-        slug: slug(&text),
-        text,
-        line,
-    });
+    facts.headings.push(Heading { level, text, line });
 }
 
 fn markdown_heading(line: &str) -> Option<(u8, String)> {
@@ -289,6 +282,13 @@ fn collect_links(line: &str, links: &mut Vec<String>) {
     }
 }
 
+impl Heading {
+    /// Returns the GitHub-style anchor slug (derived, so it is not stored).
+    pub fn slug(&self) -> String {
+        slug(&self.text)
+    }
+}
+
 /// Returns the GitHub-style anchor slug of a heading.
 pub fn slug(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
@@ -328,7 +328,7 @@ mod tests {
             f.links,
             vec!["https://x/badge.svg", "https://x", "docs/cues.md"]
         );
-        assert_eq!(f.headings[1].slug, "quick-start");
+        assert_eq!(f.headings[1].slug(), "quick-start");
     }
 
     #[test]

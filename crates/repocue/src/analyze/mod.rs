@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a4+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a5+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Facts derived from one file's content.

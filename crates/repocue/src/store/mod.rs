@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_checkpoints.sql"),
     include_str!("migrations/0005_index_stat.sql"),
     include_str!("migrations/0006_view_cache.sql"),
+    include_str!("migrations/0007_slim_search.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -872,20 +873,30 @@ impl Store {
     /// Runs a full-text query (an FTS5 match expression) restricted to `kinds`.
     pub fn search(&self, expr: &str, kinds: &[&str], limit: usize) -> Result<Vec<SearchHit>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT e.kind, e.entity, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
+            "SELECT e.kind, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
              WHERE search_fts MATCH ?1
-             ORDER BY score, e.entity LIMIT ?2",
+             ORDER BY score, e.rowid LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![expr, (limit * 4) as i64], |r| {
+            let kind: String = r.get(0)?;
+            let path: Vec<u8> = r.get(1)?;
+            let name: String = r.get(2)?;
+            let title: Option<String> = r.get(3)?;
             Ok(SearchHit {
-                kind: r.get(0)?,
-                entity: r.get(1)?,
-                path: r.get(2)?,
-                name: r.get(3)?,
-                title: r.get(4)?,
-                line: r.get(5)?,
-                score: r.get(6)?,
+                entity: crate::search::entity(&kind, &path, &name),
+                title: title.unwrap_or_else(|| {
+                    if kind == "doc" {
+                        name.clone()
+                    } else {
+                        crate::paths::display(&path)
+                    }
+                }),
+                name: crate::search::short_name(&kind, &path, &name),
+                kind,
+                path,
+                line: r.get(4)?,
+                score: r.get(5)?,
             })
         })?;
         let mut hits: Vec<SearchHit> = rows.collect::<rusqlite::Result<_>>()?;
@@ -899,13 +910,14 @@ impl Store {
         Ok(hits)
     }
 
-    /// Returns how many entries the search index holds.
-    pub fn search_entries(&self) -> Result<u64> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM search_entries", [], |r| {
-                r.get::<_, i64>(0)
-            })? as u64)
+    /// Tells whether the search index holds no entry at all.
+    pub fn search_is_empty(&self) -> Result<bool> {
+        let any: bool =
+            self.conn
+                .query_row("SELECT EXISTS (SELECT 1 FROM search_entries)", [], |r| {
+                    r.get(0)
+                })?;
+        Ok(!any)
     }
 
     /// Records a cue measurement.
@@ -1113,12 +1125,12 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
         }
     }
     let mut entry = tx.prepare_cached(
-        "INSERT INTO search_entries (path, kind, entity, name, title, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO search_entries (path, kind, name, title, line) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
     for e in &s.add {
-        entry.execute(params![e.path, e.kind, e.entity, e.name, e.title, e.line])?;
+        entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
         let id = tx.last_insert_rowid();
         fts.execute(params![id, e.index_name, e.index_detail])?;
     }

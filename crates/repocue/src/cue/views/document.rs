@@ -235,7 +235,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
     for (i, h) in facts.headings.iter().enumerate() {
         let e = OutlineEntry {
-            id: format!("doc:{path}#{}", h.slug),
+            id: format!("doc:{path}#{}", h.slug()),
             level: h.level,
             text: h.text.clone(),
             line: h.line,
