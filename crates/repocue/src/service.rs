@@ -524,25 +524,25 @@ impl Service {
         // An index that is empty while files exist (a cache from before search existed) is
         // rebuilt whole.
         let reindex = tracked_files > 0 && store.search_is_empty()?;
+        // An incremental refresh holds only the rows it looked at; a rebuild needs them all.
+        let merged: Option<Vec<FileState>> = match &previous {
+            Some(p) if reindex && incremental => {
+                let seen: HashSet<&[u8]> = files.iter().map(|f| f.path.as_slice()).collect();
+                let mut all: Vec<FileState> = store
+                    .files_at(p)?
+                    .into_iter()
+                    .filter(|f| !seen.contains(f.path.as_slice()))
+                    .collect();
+                all.extend(files.iter().cloned());
+                all.sort_by(|a, b| a.path.cmp(&b.path));
+                Some(all)
+            }
+            _ => None,
+        };
+        let targets: &[FileState] = merged.as_deref().unwrap_or(&files);
         let search = if unchanged && !reindex {
             None
         } else {
-            // An incremental refresh holds only the rows it looked at; a rebuild needs them all.
-            let merged: Option<Vec<FileState>> = match &previous {
-                Some(p) if reindex && incremental => {
-                    let seen: HashSet<&[u8]> = files.iter().map(|f| f.path.as_slice()).collect();
-                    let mut all: Vec<FileState> = store
-                        .files_at(p)?
-                        .into_iter()
-                        .filter(|f| !seen.contains(f.path.as_slice()))
-                        .collect();
-                    all.extend(files.iter().cloned());
-                    all.sort_by(|a, b| a.path.cmp(&b.path));
-                    Some(all)
-                }
-                _ => None,
-            };
-            let targets: &[FileState] = merged.as_deref().unwrap_or(&files);
             Some(search_update(
                 &store,
                 targets,
@@ -1279,34 +1279,23 @@ pub(crate) fn structural_delta(
 }
 
 /// Index entries for the changed paths (every path for a new epoch).
-fn search_update(
+fn search_update<'a>(
     store: &Store,
-    files: &[FileState],
+    files: &'a [FileState],
     changed: &HashSet<Vec<u8>>,
-    fresh: &[(String, Analysis)],
+    fresh: &'a [(String, Analysis)],
     full: bool,
-) -> Result<crate::store::SearchUpdate> {
-    let targets: Vec<&FileState> = files
+) -> Result<crate::store::SearchUpdate<'a>> {
+    let add: Vec<&FileState> = files
         .iter()
-        .filter(|f| full || changed.contains(&f.path))
+        .filter(|f| (full || changed.contains(&f.path)) && f.exists())
         .collect();
-    let wanted: Vec<&str> = targets
+    let wanted: Vec<&str> = add
         .iter()
         .filter_map(|f| f.digest.as_deref())
         .filter(|d| fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).is_err())
         .collect();
     let stored = store.facts(&wanted)?;
-    let analysis = |d: &str| match fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
-        Ok(i) => Some(&fresh[i].1),
-        Err(_) => stored.get(d),
-    };
-    let mut add = Vec::new();
-    for f in targets.into_iter().filter(|f| f.exists()) {
-        add.extend(crate::search::entries(
-            f,
-            f.digest.as_deref().and_then(analysis),
-        ));
-    }
     let mut remove: Vec<Vec<u8>> = if full {
         vec![]
     } else {
@@ -1317,6 +1306,8 @@ fn search_update(
         reset: full,
         remove,
         add,
+        fresh,
+        stored,
     })
 }
 

@@ -122,20 +122,24 @@ pub struct Publish<'a> {
     /// Analysis facts of newly seen digests.
     pub facts: &'a [(String, Analysis)],
     /// Changes to the full-text search index.
-    pub search: Option<SearchUpdate>,
+    pub search: Option<SearchUpdate<'a>>,
     /// The operation measurement to record.
     pub operation: OperationRecord,
 }
 
 /// How the search index changes with a publish.
-#[derive(Debug, Default)]
-pub struct SearchUpdate {
+pub struct SearchUpdate<'a> {
     /// Drop every entry first (new epoch).
     pub reset: bool,
     /// Paths whose entries are removed.
     pub remove: Vec<Vec<u8>>,
-    /// Entries to add.
-    pub add: Vec<crate::search::Entry>,
+    /// Files whose entries are added; entries are generated one file at a time while they
+    /// are inserted, so a baseline never holds the whole index in memory.
+    pub add: Vec<&'a FileState>,
+    /// Analyses of this publish, sorted by digest.
+    pub fresh: &'a [(String, Analysis)],
+    /// Stored analyses of the other added files' digests.
+    pub stored: HashMap<String, Analysis>,
 }
 
 /// One search hit.
@@ -1106,7 +1110,7 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
+fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
     if s.reset {
         tx.execute("DELETE FROM search_fts", [])?;
         tx.execute("DELETE FROM search_entries", [])?;
@@ -1129,10 +1133,16 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate) -> Result<()> {
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
-    for e in &s.add {
-        entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
-        let id = tx.last_insert_rowid();
-        fts.execute(params![id, e.index_name, e.index_detail])?;
+    let analysis = |d: &str| match s.fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
+        Ok(i) => Some(&s.fresh[i].1),
+        Err(_) => s.stored.get(d),
+    };
+    for f in &s.add {
+        for e in crate::search::entries(f, f.digest.as_deref().and_then(analysis)) {
+            entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
+            let id = tx.last_insert_rowid();
+            fts.execute(params![id, e.index_name, e.index_detail])?;
+        }
     }
     Ok(())
 }
