@@ -57,8 +57,10 @@ pub struct ScanItem {
 pub struct Scanned {
     /// The indexed state.
     pub state: FileState,
-    /// Content analysis, when the content was new to the cache.
+    /// Content analysis, when the content was new to the cache (and not handed to a sink).
     pub analysis: Option<Analysis>,
+    /// The analysis was handed to the sink.
+    pub analyzed: bool,
     /// Bytes read from the file.
     pub bytes_read: u64,
     /// The file changed while it was being read.
@@ -78,6 +80,7 @@ pub fn scan(
     known: &HashSet<String>,
     analyze: bool,
     progress: Option<&Progress>,
+    sink: Option<&std::sync::mpsc::SyncSender<(String, Analysis)>>,
 ) -> Result<Vec<Scanned>> {
     use std::sync::atomic::Ordering::Relaxed;
     if let Some(p) = progress {
@@ -86,8 +89,15 @@ pub fn scan(
     }
     let mut out: Vec<Scanned> = items
         .into_par_iter()
-        .map(|item| {
-            let r = scan_one(root, item, known, analyze);
+        .map_with(sink.cloned(), |sink, item| {
+            let mut r = scan_one(root, item, known, analyze);
+            if let (Ok(s), Some(tx)) = (&mut r, sink.as_ref()) {
+                // Hand analyses to the writer as they are made: memory stays flat however
+                // many files a baseline analyzes.
+                if let (Some(a), Some(d)) = (s.analysis.take(), &s.state.digest) {
+                    s.analyzed = tx.send((d.clone(), a)).is_ok();
+                }
+            }
             if let Some(p) = progress {
                 p.done.fetch_add(1, Relaxed);
             }
@@ -140,6 +150,7 @@ fn scan_one(
         return Ok(Scanned {
             state,
             analysis: None,
+            analyzed: false,
             bytes_read: 0,
             unstable: false,
         });
@@ -157,6 +168,7 @@ fn scan_one(
         return Ok(Scanned {
             state,
             analysis: None,
+            analyzed: false,
             bytes_read: bytes.len() as u64,
             unstable: false,
         });
@@ -212,6 +224,7 @@ fn scan_one(
     Ok(Scanned {
         state,
         analysis,
+        analyzed: false,
         bytes_read: read.size,
         unstable,
     })
@@ -226,6 +239,7 @@ fn missing(mut state: FileState) -> Scanned {
     Scanned {
         state,
         analysis: None,
+        analyzed: false,
         bytes_read: 0,
         unstable: false,
     }

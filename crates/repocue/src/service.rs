@@ -372,13 +372,46 @@ impl Service {
         // REPOCUE_ANALYSIS=off measures hashing alone (benchmarks); facts are then computed
         // later, when those files change.
         let analyze = std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off");
+        // A baseline streams its analyses to a writer thread (facts are content-keyed and
+        // immutable, so committing them before the snapshot is safe: an interrupted baseline
+        // leaves only facts that the next one reuses, or that prune removes).
+        let (sink, writer) = if full && analyze {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<(String, Analysis)>(256);
+            let db = self.db_path();
+            let writer = std::thread::spawn(move || -> Result<u64> {
+                let store = Store::open(&db, false)?.ok_or(Error::NotInitialized)?;
+                let mut batch = Vec::with_capacity(512);
+                let mut written = 0u64;
+                for item in rx {
+                    batch.push(item);
+                    if batch.len() == 512 {
+                        written += store.put_facts(&batch)?;
+                        batch.clear();
+                    }
+                }
+                written += store.put_facts(&batch)?;
+                Ok(written)
+            });
+            (Some(tx), Some(writer))
+        } else {
+            (None, None)
+        };
         let scanned = scan::scan(
             &self.root,
             plan.to_scan,
             &known,
             analyze,
             self.progress.as_deref(),
-        )?;
+            sink.as_ref(),
+        );
+        drop(sink);
+        let streamed = match writer {
+            Some(w) => w
+                .join()
+                .map_err(|_| Error::InvalidArgument("facts writer panicked".into()))??,
+            None => 0,
+        };
+        let scanned = scanned?;
         let scan_us = scan_started.elapsed().as_micros() as i64;
 
         let mut facts: Vec<(String, Analysis)> = Vec::new();
@@ -497,7 +530,7 @@ impl Service {
             git_processes: Some(git_processes as i64),
             files_scanned: Some(files_scanned as i64),
             bytes_scanned: Some(bytes as i64),
-            files_analyzed: Some(facts.len() as i64),
+            files_analyzed: Some((facts.len() as u64 + streamed) as i64),
             changed_files: Some(if full {
                 tracked_files
             } else {
@@ -544,12 +577,11 @@ impl Service {
             None
         } else {
             Some(search_update(
-                &store,
                 targets,
                 &changed_paths,
                 &facts,
                 full || reindex,
-            )?)
+            ))
         };
         let published = store.publish(
             &self.repo_id,
@@ -597,7 +629,7 @@ impl Service {
             tracked_files,
             files_scanned,
             bytes_scanned: bytes,
-            files_analyzed: facts.len() as u64,
+            files_analyzed: facts.len() as u64 + streamed,
             git_processes,
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             warnings,
@@ -1280,35 +1312,27 @@ pub(crate) fn structural_delta(
 
 /// Index entries for the changed paths (every path for a new epoch).
 fn search_update<'a>(
-    store: &Store,
     files: &'a [FileState],
     changed: &HashSet<Vec<u8>>,
     fresh: &'a [(String, Analysis)],
     full: bool,
-) -> Result<crate::store::SearchUpdate<'a>> {
+) -> crate::store::SearchUpdate<'a> {
     let add: Vec<&FileState> = files
         .iter()
         .filter(|f| (full || changed.contains(&f.path)) && f.exists())
         .collect();
-    let wanted: Vec<&str> = add
-        .iter()
-        .filter_map(|f| f.digest.as_deref())
-        .filter(|d| fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).is_err())
-        .collect();
-    let stored = store.facts(&wanted)?;
     let mut remove: Vec<Vec<u8>> = if full {
         vec![]
     } else {
         changed.iter().cloned().collect()
     };
     remove.sort();
-    Ok(crate::store::SearchUpdate {
+    crate::store::SearchUpdate {
         reset: full,
         remove,
         add,
         fresh,
-        stored,
-    })
+    }
 }
 
 impl Service {

@@ -136,10 +136,8 @@ pub struct SearchUpdate<'a> {
     /// Files whose entries are added; entries are generated one file at a time while they
     /// are inserted, so a baseline never holds the whole index in memory.
     pub add: Vec<&'a FileState>,
-    /// Analyses of this publish, sorted by digest.
+    /// Analyses of this publish, sorted by digest; others are read from the store.
     pub fresh: &'a [(String, Analysis)],
-    /// Stored analyses of the other added files' digests.
-    pub stored: HashMap<String, Analysis>,
 }
 
 /// One search hit.
@@ -832,6 +830,26 @@ impl Store {
         })
     }
 
+    /// Stores analysis facts in their own transaction; returns how many were written.
+    pub fn put_facts(&self, facts: &[(String, Analysis)]) -> Result<u64> {
+        if facts.is_empty() {
+            return Ok(0);
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
+            )?;
+            for (digest, facts) in facts {
+                let json = serde_json::to_string(facts).expect("analysis serializes");
+                stmt.execute(params![digest, analyzer_version(), json])?;
+            }
+        }
+        tx.commit()?;
+        Ok(facts.len() as u64)
+    }
+
     /// Returns cached derived data of a view for a snapshot.
     pub fn view_cache(&self, snapshot: i64, view: &str) -> Result<Option<String>> {
         Ok(self
@@ -1133,12 +1151,22 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
-    let analysis = |d: &str| match s.fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
-        Ok(i) => Some(&s.fresh[i].1),
-        Err(_) => s.stored.get(d),
-    };
+    let mut stored = tx.prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
     for f in &s.add {
-        for e in crate::search::entries(f, f.digest.as_deref().and_then(analysis)) {
+        // One file's facts at a time: a baseline never holds them all.
+        let loaded: Option<Analysis>;
+        let analysis = match f.digest.as_deref() {
+            Some(d) => match s.fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
+                Ok(i) => Some(&s.fresh[i].1),
+                Err(_) => {
+                    let json: Option<String> = stored.query_row([d], |r| r.get(0)).optional()?;
+                    loaded = json.and_then(|j| serde_json::from_str(&j).ok());
+                    loaded.as_ref()
+                }
+            },
+            None => None,
+        };
+        for e in crate::search::entries(f, analysis) {
             entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
             let id = tx.last_insert_rowid();
             fts.execute(params![id, e.index_name, e.index_detail])?;
