@@ -254,13 +254,12 @@ fn data(state: &ReadState, dir_name: &str) -> Result<OverviewData> {
     Ok(d)
 }
 
-/// Ranks the first few items of a section high and the rest low.
-fn tiered(i: usize, top: usize, high: i64, low: i64) -> i64 {
-    if i < top {
-        high - i as i64
-    } else {
-        low - i as i64
-    }
+/// Ranks items so that sections interleave: every section's first item comes before any
+/// section's second, and so on, with `order` breaking ties between sections (0 first). Past
+/// `top` items a section drops below every other section's top items.
+fn tiered(i: usize, top: usize, order: i64) -> i64 {
+    let round = if i < top { i as i64 } else { 10 + i as i64 };
+    10_000 - round * 100 - order
 }
 
 /// Builds the overview cue.
@@ -278,7 +277,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let env = super::envelope(state, request, &id, &dir_name, content);
     let mut items: Vec<Item<OverviewContent>> = Vec::new();
     if let Some((text, source)) = d.purpose {
-        items.push(Item::new(0, 1000, move |c: &mut OverviewContent| {
+        items.push(Item::new(0, 20_000, move |c: &mut OverviewContent| {
             c.project.purpose = Some(RepositoryText {
                 text: text.clone(),
                 source: source.clone(),
@@ -289,30 +288,26 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     for (i, lc) in d.languages.into_iter().enumerate() {
         items.push(Item::new(
             1,
-            tiered(i, 3, 900, 300),
+            tiered(i, 3, 2),
             move |c: &mut OverviewContent| c.languages.push(lc.clone()),
         ));
     }
     for (i, comp) in d.components.into_iter().enumerate() {
         items.push(Item::new(
             2,
-            tiered(i, 6, 800, 200),
+            tiered(i, 6, 4),
             move |c: &mut OverviewContent| c.components.push(comp.clone()),
         ));
     }
     for (i, e) in d.entry_points.into_iter().enumerate() {
         items.push(Item::new(
             3,
-            tiered(i, 4, 750, 150),
+            tiered(i, 4, 5),
             move |c: &mut OverviewContent| c.entry_points.push(e.clone()),
         ));
     }
     for (i, (primary, cmd)) in d.commands.into_iter().enumerate() {
-        let rank = if primary {
-            850 - i as i64
-        } else {
-            250 - i as i64
-        };
+        let rank = tiered(i, if primary { 4 } else { 0 }, 3);
         items.push(Item::new(4, rank, move |c: &mut OverviewContent| {
             c.commands.push(cmd.clone())
         }));
@@ -320,21 +315,21 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     for (i, doc) in d.documents.into_iter().enumerate() {
         items.push(Item::new(
             5,
-            tiered(i, 3, 700, 120),
+            tiered(i, 3, 6),
             move |c: &mut OverviewContent| c.documents.push(doc.clone()),
         ));
     }
     for (i, s) in d.symbols.into_iter().enumerate() {
         items.push(Item::new(
             8,
-            tiered(i, 5, 600, 90),
+            tiered(i, 5, 8),
             move |c: &mut OverviewContent| c.symbols.push(s.clone()),
         ));
     }
     for (i, commit) in state.snapshot.recent_commits.iter().cloned().enumerate() {
         items.push(Item::new(
             6,
-            tiered(i, 3, 650, 100),
+            tiered(i, 3, 7),
             move |c: &mut OverviewContent| c.recent_commits.push(commit.clone()),
         ));
     }
@@ -361,11 +356,8 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let mut per_kind = [0i64; 5];
     for (kind, p) in wt {
         let k = kind as usize;
-        let rank = if per_kind[k] < 5 {
-            870 - per_kind[k] * 10 - k as i64
-        } else {
-            50 - per_kind[k].min(40)
-        };
+        // Kinds interleave too: the first conflicted, staged, unstaged... path each come first.
+        let rank = tiered(per_kind[k] as usize, 5, 1) - k as i64 * 10 + 9;
         per_kind[k] += 1;
         items.push(Item::new(7, rank, move |c: &mut OverviewContent| {
             let list = match kind {
