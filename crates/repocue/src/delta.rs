@@ -375,24 +375,10 @@ pub fn structural(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{FileType, WorkingState};
+    use crate::model::FileType;
 
     fn file(path: &str, digest: &str) -> FileState {
-        FileState {
-            path: path.as_bytes().to_vec(),
-            index_mode: 0o100644,
-            index_oid: "aa".into(),
-            worktree_mode: Some(0o100644),
-            size: Some(digest.len() as u64),
-            digest: Some(digest.into()),
-            file_type: FileType::Text,
-            language: None,
-            is_document: false,
-            working_state: WorkingState::Clean,
-            assume_unchanged: false,
-            skip_worktree: false,
-            stat: None,
-        }
+        crate::model::sample_file(path, digest)
     }
 
     fn repo() -> RepoFacts<'static> {

@@ -212,3 +212,23 @@ pub fn parse_seq_id(prefix: &str, id: &str) -> Option<i64> {
 pub fn mode_str(mode: u32) -> String {
     format!("{mode:06o}")
 }
+
+/// A clean, tracked text file for unit tests.
+#[cfg(test)]
+pub(crate) fn sample_file(path: &str, digest: &str) -> FileState {
+    FileState {
+        path: path.as_bytes().to_vec(),
+        index_mode: 0o100644,
+        index_oid: "aa".into(),
+        worktree_mode: Some(0o100644),
+        size: Some(digest.len() as u64),
+        digest: Some(digest.into()),
+        file_type: FileType::Text,
+        language: None,
+        is_document: false,
+        working_state: WorkingState::Clean,
+        assume_unchanged: false,
+        skip_worktree: false,
+        stat: None,
+    }
+}

@@ -148,6 +148,24 @@ pub struct More {
     pub max_tokens: u64,
 }
 
+impl More {
+    /// Creates a follow-up request for a view with no parameters; set the ones it needs with
+    /// struct update syntax.
+    pub fn of(view: View, reason: &str, max_tokens: u64) -> Self {
+        More {
+            view,
+            reason: reason.into(),
+            path: None,
+            since: None,
+            id: None,
+            query: None,
+            scope: None,
+            max_results: None,
+            max_tokens: max_tokens.min(MAX_MAX_TOKENS),
+        }
+    }
+}
+
 /// Provenance of the snapshot a cue describes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CueBasis {

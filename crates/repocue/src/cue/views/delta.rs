@@ -88,15 +88,12 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         .map(|s| s.len() as u64 / 4)
         .unwrap_or(0);
     let more = More {
-        view: View::Delta,
-        reason: "all operations of this delta".into(),
-        path: None,
         since: Some(seq_id("snapshot", from.seq)),
-        id: None,
-        query: None,
-        scope: None,
-        max_results: None,
-        max_tokens: round_up(full + request.max_tokens).min(crate::cue::MAX_MAX_TOKENS),
+        ..More::of(
+            View::Delta,
+            "all operations of this delta",
+            round_up(full + request.max_tokens),
+        )
     };
     let sections = vec![Section::new("operations", Some(more))];
     let n = ops.len() as i64;

@@ -69,17 +69,11 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     content.views.clear();
     content.snapshots.clear();
     let env = super::envelope(state, request, &id, &name, content);
-    let more = crate::cue::More {
-        view: crate::cue::View::Manifest,
-        reason: "the complete manifest".into(),
-        path: None,
-        since: None,
-        id: None,
-        query: None,
-        scope: None,
-        max_results: None,
-        max_tokens: crate::cue::round_up(request.max_tokens + 150),
-    };
+    let more = crate::cue::More::of(
+        crate::cue::View::Manifest,
+        "the complete manifest",
+        crate::cue::round_up(request.max_tokens + 150),
+    );
     let sections = vec![
         Section::new("views", Some(more.clone())),
         Section::new("snapshots", Some(more)),

@@ -379,17 +379,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         .map(|s| s.len() as u64 / 4)
         .unwrap_or(0)
         + 200;
-    let more = More {
-        view: View::Overview,
-        reason: "the complete overview".into(),
-        path: None,
-        since: None,
-        id: None,
-        query: None,
-        scope: None,
-        max_results: None,
-        max_tokens: round_up(full).min(crate::cue::MAX_MAX_TOKENS),
-    };
+    let more = More::of(View::Overview, "the complete overview", round_up(full));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
         .map(|n| Section::new(n, Some(more.clone())))

@@ -156,15 +156,14 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         })
         .collect();
     let more = More {
-        view: View::Search,
-        reason: "the remaining hits".into(),
-        path: None,
-        since: None,
-        id: None,
         query: Some(query),
         scope: request.scope.clone(),
         max_results: request.max_results,
-        max_tokens: crate::cue::round_up(request.max_tokens * 2).min(crate::cue::MAX_MAX_TOKENS),
+        ..More::of(
+            View::Search,
+            "the remaining hits",
+            crate::cue::round_up(request.max_tokens * 2),
+        )
     };
     fit(env, &[Section::new("hits", Some(more))], items)
 }

@@ -223,15 +223,12 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         }));
     }
     let more = More {
-        view: View::Structure,
-        reason: "a narrower path, or a larger budget".into(),
         path: Some(prefix),
-        since: None,
-        id: None,
-        query: None,
-        scope: None,
-        max_results: None,
-        max_tokens: round_up(request.max_tokens * 2).min(crate::cue::MAX_MAX_TOKENS),
+        ..More::of(
+            View::Structure,
+            "a narrower path, or a larger budget",
+            round_up(request.max_tokens * 2),
+        )
     };
     let sections = vec![
         Section::new("files", Some(more.clone())),
