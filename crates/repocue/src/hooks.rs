@@ -113,11 +113,15 @@ pub fn install(git: &Git, repocue_exe: &Path) -> Result<HooksOutput> {
             action: action.into(),
         });
     }
-    Ok(HooksOutput {
+    Ok(output(&dir, changes))
+}
+
+fn output(dir: &Path, hooks: Vec<HookChange>) -> HooksOutput {
+    HooksOutput {
         schema_version: "repocue/hooks-1".into(),
         hooks_dir: dir.display().to_string(),
-        hooks: changes,
-    })
+        hooks,
+    }
 }
 
 /// Removes the refresh hooks and restores chained ones.
@@ -142,11 +146,7 @@ pub fn uninstall(git: &Git) -> Result<HooksOutput> {
             action: action.into(),
         });
     }
-    Ok(HooksOutput {
-        schema_version: "repocue/hooks-1".into(),
-        hooks_dir: dir.display().to_string(),
-        hooks: changes,
-    })
+    Ok(output(&dir, changes))
 }
 
 fn write_executable(path: &Path, text: &str) -> Result<()> {
