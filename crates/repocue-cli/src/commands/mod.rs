@@ -3,6 +3,7 @@
 mod checkpoint;
 mod cue;
 mod evaluate;
+mod experiment;
 mod hooks;
 mod init;
 mod metrics;
@@ -63,6 +64,7 @@ enum Command {
     Checkpoint(checkpoint::CheckpointArgs),
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
+    Experiment(experiment::ExperimentArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -95,6 +97,10 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         // The probe opens its own service on a temporary cache.
         return (evaluate::run_evaluate(opts, a), vec![]);
     }
+    if let Command::Experiment(a) = cli.command {
+        // Experiments build their own cache inside the set; no service on the user's cache.
+        return (experiment::run_experiment(opts, a), vec![]);
+    }
     if let Command::Serve(a) = cli.command {
         // The server opens the repository per request, so each answer sees live state.
         return (serve::run_serve(opts, a), vec![]);
@@ -116,7 +122,10 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Watch(a) => watch::run_watch(&service, a),
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
-        Command::Help { .. } | Command::Serve(_) | Command::Evaluate(_) => {
+        Command::Help { .. }
+        | Command::Serve(_)
+        | Command::Evaluate(_)
+        | Command::Experiment(_) => {
             unreachable!("handled above")
         }
     };
@@ -136,6 +145,20 @@ fn help_text(command: Option<&str>) -> String {
     };
     let mut target = target;
     format!("{}\n", target.render_long_help())
+}
+
+/// Converts an error of the measuring half into the CLI's error output.
+pub(crate) fn eval_error(e: repocue_eval::EvalError) -> CommandError {
+    CommandError {
+        output: repocue::output::ErrorOutput {
+            error: repocue::output::ErrorBody {
+                code: e.code.into(),
+                message: e.message,
+                hint: e.hint,
+                retryable: false,
+            },
+        },
+    }
 }
 
 /// Serializes a command result as one line of JSON.
