@@ -24,7 +24,6 @@ pub mod error;
 pub mod experiment;
 pub mod facts;
 pub mod measure;
-#[doc(hidden)]
 pub mod report;
 pub mod runners;
 pub mod stats;
@@ -49,6 +48,7 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("experiment-summary", schema::<experiment::Summary>()),
         ("calibration", schema::<calibration::Calibration>()),
         ("calibration-import", schema::<calibration::ImportOutput>()),
+        ("savings-report", schema::<report::Report>()),
     ]
 }
 

@@ -1,5 +1,6 @@
 //! Subcommands: one file each, with an args struct whose doc comment is the help text.
 
+mod calibration;
 mod checkpoint;
 mod cue;
 mod evaluate;
@@ -10,6 +11,7 @@ mod metrics;
 mod prune;
 mod rebaseline;
 mod refresh;
+mod report;
 mod search;
 mod serve;
 mod status;
@@ -65,6 +67,8 @@ enum Command {
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
     Experiment(experiment::ExperimentArgs),
+    Calibration(calibration::CalibrationArgs),
+    Report(report::ReportArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -101,6 +105,13 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         // Experiments build their own cache inside the set; no service on the user's cache.
         return (experiment::run_experiment(opts, a), vec![]);
     }
+    if let Command::Calibration(a) = cli.command {
+        return (calibration::run_calibration(opts, a), vec![]);
+    }
+    if let Command::Report(a) = cli.command {
+        // Read-only: no service that could refresh or migrate the user's cache.
+        return (report::run_report(opts, a), vec![]);
+    }
     if let Command::Serve(a) = cli.command {
         // The server opens the repository per request, so each answer sees live state.
         return (serve::run_serve(opts, a), vec![]);
@@ -125,7 +136,9 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Help { .. }
         | Command::Serve(_)
         | Command::Evaluate(_)
-        | Command::Experiment(_) => {
+        | Command::Experiment(_)
+        | Command::Calibration(_)
+        | Command::Report(_) => {
             unreachable!("handled above")
         }
     };
