@@ -9,6 +9,9 @@ pub mod claude;
 pub mod codex;
 pub mod synthetic;
 
+#[cfg(test)]
+mod tests;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
