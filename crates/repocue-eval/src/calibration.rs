@@ -246,14 +246,14 @@ pub fn import(opts: &repocue::Options, sets: &[PathBuf], assisted: &str) -> Resu
                     format!("{:?}", c.runner),
                 ),
                 (
-                    "assisted arm",
-                    format!("{:?}", prev.assisted_argv),
-                    format!("{:?}", c.assisted_argv),
-                ),
-                (
                     "cue budget",
                     format!("{:?}", prev.max_tokens),
                     format!("{:?}", c.max_tokens),
+                ),
+                (
+                    "assisted arm",
+                    format!("{:?}", prev.assisted_argv),
+                    format!("{:?}", c.assisted_argv),
                 ),
                 ("task", prev.task.clone(), c.task.clone()),
                 (

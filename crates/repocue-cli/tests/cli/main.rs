@@ -8,6 +8,7 @@
 mod support;
 
 mod cues;
+mod eval;
 mod lifecycle;
 mod mcp;
 mod search;
