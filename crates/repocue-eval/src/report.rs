@@ -656,7 +656,7 @@ pub fn report(opts: &repocue::Options, ro: &ReportOptions) -> Result<Report> {
         (Some(c), true) => project(c, &h, &scenarios),
         _ => vec![],
     };
-    let calibration = cal.as_ref().map(|c| evidence(c));
+    let calibration = cal.as_ref().map(evidence);
     let mut limitations = vec![
         "projections are estimates from dated calibration evidence of one model and task; they are not observed savings".to_owned(),
         "consumer counts are scenarios chosen by the reader; cue runs are not users".to_owned(),
