@@ -764,6 +764,14 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
         ));
     }
     let cue_binary = PathBuf::from(&exp.cue_binary.path);
+    let resolved = match runner {
+        Some(r) => Some(RunnerSpec {
+            exe: resolve_exe(&r.exe)?,
+            args: r.args.clone(),
+        }),
+        None => None,
+    };
+    let runner = resolved.as_ref();
     let runner_digest = match runner {
         Some(r) => Some(util::file_digest(&r.exe)?),
         None => None,
@@ -880,6 +888,22 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
         }
     }
     Ok(out)
+}
+
+/// Resolves a runner executable to an absolute path: a path with a `/` against the current
+/// directory (the runner itself starts in the repository root), a bare name through `PATH`.
+fn resolve_exe(exe: &Path) -> Result<PathBuf> {
+    let bad = |why: String| EvalError::arg(format!("--runner {}: {why}", exe.display()));
+    if exe.components().count() > 1 || exe.is_absolute() {
+        return exe.canonicalize().map_err(|e| bad(e.to_string()));
+    }
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| d.join(exe))
+        .find(|p| p.is_file())
+        .ok_or_else(|| bad("not found on PATH".into()))
 }
 
 fn completed_runner(set: &Path, name: &str) -> Option<RunnerInfo> {
@@ -1702,6 +1726,19 @@ mod tests {
         assert_eq!(a, schedule(&arms, 5, "seeded:7").unwrap());
         assert_ne!(a, schedule(&arms, 5, "seeded:8").unwrap());
         assert!(schedule(&arms, 1, "random").is_err());
+    }
+
+    #[test]
+    fn runner_paths_resolve_before_the_working_directory_changes() {
+        let rel = resolve_exe(Path::new("src/lib.rs")).unwrap();
+        assert!(rel.is_absolute() && rel.ends_with("src/lib.rs"));
+        assert!(resolve_exe(Path::new("sh")).unwrap().is_absolute());
+        assert_eq!(
+            resolve_exe(Path::new("no-such-runner-xyz"))
+                .unwrap_err()
+                .code,
+            "invalid_argument"
+        );
     }
 
     #[test]
