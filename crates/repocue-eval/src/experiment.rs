@@ -16,6 +16,7 @@
 //!                          runner.stdout, runner.stderr, artifacts/
 //! ```
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -1132,6 +1133,7 @@ fn launch_runner(
     let mut child = Command::new(&r.exe)
         .args(&r.args)
         .current_dir(root)
+        .process_group(0)
         .env(contract::REQUEST_ENV, request)
         .stdin(Stdio::null())
         .stdout(out)
@@ -1154,7 +1156,7 @@ fn launch_runner(
         }
         if clock.elapsed() >= limit {
             timed_out = true;
-            let _ = child.kill();
+            crate::runners::kill_group(&mut child);
             break child
                 .wait()
                 .map_err(|e| EvalError::new("runner_failed", e.to_string()))?;

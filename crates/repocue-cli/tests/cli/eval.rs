@@ -684,3 +684,40 @@ fn report_refuses_a_tampered_calibration_and_suppresses_after_refresh() {
     std::fs::write(&artifact, bytes).unwrap();
     repo.repocue(&["report"]).error_code("artifact_tampered");
 }
+
+#[test]
+fn runner_past_its_time_limit_is_killed_and_recorded() {
+    let repo = repo();
+    let set = prepare(&repo, &["--timeout", "1"]);
+    let pid_file = repo.outside().join("sleep.pid");
+    let slow = python_runner(
+        &repo,
+        "slow.py",
+        &format!(
+            "import subprocess, time\np = subprocess.Popen(['sleep', '60'])\nopen({:?}, 'w').write(str(p.pid))\ntime.sleep(60)",
+            pid_file.to_str().unwrap()
+        ),
+        "",
+    );
+    let started = std::time::Instant::now();
+    run(&repo, &set, &["--runner", slow.to_str().unwrap()]).error_code("attempt_failed");
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+    let rec: Value = serde_json::from_slice(
+        &std::fs::read(set.join("attempts/pair-01_direct/record.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(rec["error"]["code"], "runner_timeout");
+    assert_eq!(rec["runner"]["timed_out"], true);
+    // The runner's own children die with it (the whole process group is killed).
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.contains(") Z "),
+        "sleep {pid} survived: {stat}"
+    );
+}

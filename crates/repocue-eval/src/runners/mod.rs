@@ -13,6 +13,7 @@ pub mod synthetic;
 mod tests;
 
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -104,6 +105,7 @@ pub fn run_agent(
     let mut child = Command::new(exe)
         .args(args)
         .current_dir(cwd)
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -141,7 +143,7 @@ pub fn run_agent(
         }
         if clock.elapsed() >= timeout {
             timed_out = true;
-            let _ = child.kill();
+            kill_group(&mut child);
             break child
                 .wait()
                 .map_err(|e| EvalError::new("agent_failed", e.to_string()))?;
@@ -172,6 +174,18 @@ pub fn run_agent(
         code: status.code(),
         wall_ms,
     })
+}
+
+/// Kills a child started with `process_group(0)` together with everything it started (an
+/// agent's shell commands would otherwise outlive it and hold its output pipes open).
+pub fn kill_group(child: &mut std::process::Child) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{}", child.id())])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
 }
 
 /// Returns the first line of `exe --version`, when it prints one.

@@ -183,7 +183,7 @@ fn codex_failures_are_errors() {
     let f = Fake::new();
     let cases = [
         ("exit", codex_stream(""), 3, 0, "agent_failed"),
-        ("timeout", codex_stream(""), 0, 5, "agent_timeout"),
+        ("timeout", codex_stream(""), 0, 30, "agent_timeout"),
         ("noturn", "{\"type\":\"thread.started\"}\n".to_owned(), 0, 0, "invalid_event_stream"),
         ("garbage", "not json\n".to_owned(), 0, 0, "invalid_event_stream"),
         (
@@ -213,8 +213,15 @@ fn codex_failures_are_errors() {
     ];
     for (name, stream, code, sleep, expected) in cases {
         let bin = f.agent(&format!("codex-{name}"), &stream, code, sleep);
+        let started = std::time::Instant::now();
         let e = super::codex::observe_with(&f.request(1), &codex_cfg(&bin)).unwrap_err();
         assert_eq!(e.code, expected, "{name}: {e}");
+        // The whole process group is killed: a grandchild (`sleep`) does not keep it alive.
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "{name} took {:?}",
+            started.elapsed()
+        );
     }
 }
 
@@ -293,7 +300,7 @@ fn claude_failures_are_errors() {
     let error_result = "{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true}\n";
     let cases = [
         ("exit", claude_stream("{}"), 1, 0, "agent_failed"),
-        ("timeout", claude_stream("{}"), 0, 5, "agent_timeout"),
+        ("timeout", claude_stream("{}"), 0, 30, "agent_timeout"),
         (
             "noresult",
             "{\"type\":\"system\"}\n".to_owned(),
