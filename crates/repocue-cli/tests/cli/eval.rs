@@ -702,7 +702,7 @@ fn runner_past_its_time_limit_is_killed_and_recorded() {
     let started = std::time::Instant::now();
     run(&repo, &set, &["--runner", slow.to_str().unwrap()]).error_code("attempt_failed");
     assert!(
-        started.elapsed().as_secs() < 30,
+        started.elapsed().as_secs() < 50,
         "took {:?}",
         started.elapsed()
     );
