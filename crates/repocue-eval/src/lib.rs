@@ -44,6 +44,8 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("eval-runner-request", schema::<contract::RunnerRequest>()),
         ("eval-runner-observation", schema::<contract::Observation>()),
         ("experiment", schema::<experiment::Experiment>()),
+        ("experiment-prepare", schema::<experiment::PrepareOutput>()),
+        ("experiment-run", schema::<experiment::RunOutput>()),
         ("experiment-attempt", schema::<experiment::AttemptRecord>()),
         ("experiment-summary", schema::<experiment::Summary>()),
         ("calibration", schema::<calibration::Calibration>()),

@@ -151,6 +151,7 @@ fn synthetic_pairs_import_and_report_end_to_end() {
     let ran = run(&repo, &set, &["--synthetic"]);
     ran.success();
     let out = ran.json();
+    validate_schema("experiment-run", &out);
     assert_eq!(out["attempts"].as_array().unwrap().len(), 6);
 
     // Every attempt: journal written, context = measured cue stdout, raw streams by digest.
@@ -159,6 +160,8 @@ fn synthetic_pairs_import_and_report_end_to_end() {
     )
     .unwrap();
     assert_eq!(rec["status"], "completed");
+    validate_schema("experiment-attempt", &rec);
+    validate_schema("experiment", &manifest);
     assert!(set.join("journal/pair-02_basic.json").is_file());
     assert_eq!(rec["cue"]["stdout_sha256"], rec["context"]["sha256"]);
     let ctx = std::fs::read(set.join(rec["context"]["path"].as_str().unwrap())).unwrap();
