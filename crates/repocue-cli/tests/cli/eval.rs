@@ -691,7 +691,8 @@ fn report_refuses_a_tampered_calibration_and_suppresses_after_refresh() {
 #[test]
 fn runner_past_its_time_limit_is_killed_and_recorded() {
     let repo = repo();
-    let set = prepare(&repo, &["--timeout", "1"]);
+    // Five seconds leave a loaded machine time to start Python and the child before the kill.
+    let set = prepare(&repo, &["--timeout", "5"]);
     let pid_file = repo.outside().join("sleep.pid");
     let slow = python_runner(
         &repo,
@@ -716,7 +717,8 @@ fn runner_past_its_time_limit_is_killed_and_recorded() {
     assert_eq!(rec["error"]["code"], "runner_timeout");
     assert_eq!(rec["runner"]["timed_out"], true);
     // The runner's own children die with it (the whole process group is killed).
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid =
+        std::fs::read_to_string(&pid_file).expect("the runner started its child before the limit");
     std::thread::sleep(std::time::Duration::from_millis(300));
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     assert!(
