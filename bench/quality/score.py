@@ -435,6 +435,31 @@ def markdown(results: dict) -> str:
                     lines.append(f"| {label(r)} | {view} | {fmt} | " + " | ".join(cells) + " |")
         lines.append("")
 
+    lines += ["## Targets of issue 10", "",
+              "| repository | overview@250 ≥ 0.80 | overview@500 ≥ 0.90 | real tokens of overview@500 ≤ 560 | delta@300 all paths + symbol ops | search hits@1 5/5 | outputs over budget |",
+              "|---|---|---|---|---|---|---|"]
+    for r in repos:
+        def ov(b, fmt="json"):
+            return next((x for x in r["views"] if x["view"] == "overview" and x["format"] == fmt
+                         and x["budget"] == b and x.get("rc") == 0), None)
+        marks = []
+        for b, goal in ((250, 0.80), (500, 0.90)):
+            row = ov(b)
+            marks.append(f"{'✓' if row and row['recall'] >= goal else '✗'} {row['recall']:.2f}" if row else "✗ err")
+        real = [f"{f} {ov(500, f)['real_tokens']}" for f in formats
+                if ov(500, f) and ov(500, f).get("real_tokens") is not None]
+        marks.append(", ".join(real) or "n/a")
+        runs = [x for x in (r["delta"] or {}).get("runs", []) if x["budget"] == 300 and x.get("rc") == 0]
+        marks.append(", ".join(f"{'✓' if x['paths_found'] == x['paths_total'] and x['symbols_found'] == x['symbols_total'] else '✗'} "
+                               f"{x['format']} {x['paths_found']}/{x['paths_total']}+{x['symbols_found']}/{x['symbols_total']}"
+                               for x in runs) or "—")
+        ok = sum(1 for c in r["search"] if c.get("hit_at_1"))
+        marks.append(f"{'✓' if ok == len(r['search']) else '✗'} {ok}/{len(r['search'])}")
+        over = [f"{x['view']}@{x['budget']} {x['format']} ({x['est_tokens']})" for x in r["views"] if x.get("over_budget")]
+        marks.append(", ".join(over) or "none")
+        lines.append(f"| {label(r)} | " + " | ".join(marks) + " |")
+    lines += ["", "Over budget = ceil(stdout bytes / 4) > --max-tokens, the printed output including its final newline.", ""]
+
     lines += ["## Overview recall per category (json)", ""]
     for b in budgets:
         lines += [f"### {b} tokens", "", "| repository | " + " | ".join(CATEGORIES) + " | overall |",
@@ -497,7 +522,16 @@ def main() -> None:
     parser.add_argument("--budgets", default="250,500,1000,2000")
     parser.add_argument("--tokcount", help="path of a built tokcount binary")
     parser.add_argument("--no-tokcount", action="store_true", help="report real tokens as n/a")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite DIR/results/quality.md from DIR/results/quality.json without running anything")
     args = parser.parse_args()
+    if args.report_only:
+        with open(os.path.join(os.path.abspath(args.work), "results", "quality.json")) as handle:
+            report = markdown(json.load(handle))
+        with open(os.path.join(os.path.abspath(args.work), "results", "quality.md"), "w") as handle:
+            handle.write(report)
+        print(report)
+        return
     args.bin = os.path.abspath(args.bin)
     args.budgets = [int(b) for b in args.budgets.split(",")]
     work = os.path.abspath(args.work)
