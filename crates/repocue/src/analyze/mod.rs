@@ -16,6 +16,12 @@ pub fn analyzer_version() -> &'static str {
     VERSION.get_or_init(|| format!("a5+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
+/// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
+/// alone; facts are then computed later, when those files change).
+pub fn enabled() -> bool {
+    std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off")
+}
+
 /// Facts derived from one file's content.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {

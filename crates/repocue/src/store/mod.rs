@@ -7,16 +7,14 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-mod lifecycle;
-
-pub use lifecycle::{CheckpointRow, PrunePlan};
+pub(crate) mod lifecycle;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
 use crate::analyze::{analyzer_version, Analysis};
-use crate::delta::DeltaItem;
+use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
+use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::git::Commit;
 use crate::model::{FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
@@ -31,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0005_index_stat.sql"),
     include_str!("migrations/0006_view_cache.sql"),
     include_str!("migrations/0007_slim_search.sql"),
+    include_str!("migrations/0008_derived_versions.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -96,7 +95,7 @@ pub struct SnapshotRow {
     /// Recent commits at HEAD.
     pub recent_commits: Vec<Commit>,
     /// Reasons the snapshot may not describe everything (e.g. `assume_unchanged`).
-    pub caveats: Vec<String>,
+    pub caveats: Vec<Caveat>,
     /// When the Git basis was observed.
     pub observed_at: String,
     /// When the snapshot was published.
@@ -125,6 +124,9 @@ pub struct Publish<'a> {
     pub search: Option<SearchUpdate<'a>>,
     /// The operation measurement to record.
     pub operation: OperationRecord,
+    /// The analyzer version every digest of the resulting snapshot now has facts of, when
+    /// this publish brought them all up to it.
+    pub facts_checked: Option<&'a str>,
 }
 
 /// How the search index changes with a publish.
@@ -138,21 +140,40 @@ pub struct SearchUpdate<'a> {
     pub add: Vec<&'a FileState>,
     /// Analyses of this publish, sorted by digest; others are read from the store.
     pub fresh: &'a [(String, Analysis)],
+    /// Turns one file and its analysis into its search rows (the store only stores them).
+    pub rows: fn(&FileState, Option<&Analysis>) -> Vec<SearchRow>,
 }
 
-/// One search hit.
+/// One search entry to store: what is shown, and the indexed text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRow {
+    /// The file it belongs to.
+    pub path: Vec<u8>,
+    /// `path`, `symbol` or `doc`.
+    pub kind: &'static str,
+    /// Qualified symbol name, heading text, or empty for a path entry.
+    pub name: String,
+    /// Signature, for symbols.
+    pub title: Option<String>,
+    /// Line, when meaningful.
+    pub line: Option<u32>,
+    /// Indexed text of the `name` column.
+    pub index_name: String,
+    /// Indexed text of the `detail` column.
+    pub index_detail: String,
+}
+
+/// One stored entry matched by a full-text query.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SearchHit {
+pub struct MatchRow {
     /// `path`, `symbol` or `doc`.
     pub kind: String,
-    /// Entity id.
-    pub entity: String,
     /// File path bytes.
     pub path: Vec<u8>,
-    /// Short name.
+    /// Qualified symbol name, heading text, or empty for a path entry.
     pub name: String,
-    /// Signature, heading or path.
-    pub title: String,
+    /// Signature, for symbols.
+    pub title: Option<String>,
     /// Line.
     pub line: Option<u32>,
     /// bm25 score (lower is better).
@@ -178,7 +199,7 @@ pub struct NewSnapshot<'a> {
     /// Recent commits.
     pub recent_commits: &'a [Commit],
     /// Caveats.
-    pub caveats: &'a [String],
+    pub caveats: &'a [Caveat],
     /// Basis observation time.
     pub observed_at: String,
     /// Tracked files in the new snapshot.
@@ -188,15 +209,13 @@ pub struct NewSnapshot<'a> {
     pub files: &'a [FileState],
     /// Paths whose state differs from the parent (all paths for a new epoch).
     pub changed_paths: &'a HashSet<Vec<u8>>,
-    /// Delta items from the parent snapshot (empty for a baseline).
-    pub delta: &'a [DeltaItem],
 }
 
 /// One operation measurement.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct OperationRecord {
-    /// `baseline`, `refresh` or `rebaseline`.
-    pub kind: String,
+    /// The operation.
+    pub kind: OperationKind,
     /// Total duration in microseconds.
     pub duration_us: i64,
     /// Scan duration in microseconds.
@@ -258,7 +277,26 @@ pub struct Published {
     pub delta: Option<i64>,
 }
 
+impl SnapshotRow {
+    /// The index signature and listing digest the snapshot was taken with, if remembered.
+    pub fn known_index(&self) -> Option<(&str, &str)> {
+        Some((self.index_stat.as_deref()?, self.index_digest.as_str()))
+    }
+}
+
 impl Store {
+    /// Turns a value this version cannot decode into a `corrupt_cache` error: stored data is
+    /// never silently replaced by a default.
+    fn decoded<T>(&self, r: rusqlite::Result<T>) -> Result<T> {
+        r.map_err(|e| match e {
+            rusqlite::Error::FromSqlConversionFailure(col, _, detail) => Error::CorruptCache {
+                path: self.path.clone(),
+                detail: format!("column {col}: {detail}"),
+            },
+            other => other.into(),
+        })
+    }
+
     /// Opens the database at `path`. With `create`, creates it (and its directory) when
     /// missing; without, returns `Ok(None)` when there is no database.
     pub fn open(path: &Path, create: bool) -> Result<Option<Store>> {
@@ -421,9 +459,9 @@ impl Store {
         }
     }
 
-    /// Returns a snapshot by sequence.
+    /// Returns a snapshot by sequence. A row that does not decode is a corrupt cache.
     pub fn snapshot(&self, seq: i64) -> Result<Option<SnapshotRow>> {
-        Ok(self
+        let found = self
             .conn
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
@@ -443,9 +481,10 @@ impl Store {
                         status_digest: r.get(7)?,
                         index_digest: r.get(8)?,
                         repository_digest: r.get(9)?,
-                        untracked: json_paths(&r.get::<_, String>(10)?),
-                        recent_commits: serde_json::from_str(&r.get::<_, String>(11)?).unwrap_or_default(),
-                        caveats: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
+                        untracked: json_paths(&r.get::<_, String>(10)?)
+                            .ok_or_else(|| bad(10, "untracked paths are not a hex string list"))?,
+                        recent_commits: decode(11, &r.get::<_, String>(11)?)?,
+                        caveats: decode(12, &r.get::<_, String>(12)?)?,
                         observed_at: r.get(13)?,
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
@@ -453,7 +492,8 @@ impl Store {
                     })
                 },
             )
-            .optional()?)
+            .optional();
+        self.decoded(found)
     }
 
     /// Returns all retained snapshot sequences, oldest first.
@@ -490,6 +530,37 @@ impl Store {
              ORDER BY path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
+    }
+
+    /// Returns the analyzer version the current snapshot's facts were last brought up to.
+    pub fn facts_checked(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM settings WHERE name = 'facts_checked'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Returns the paths of a snapshot whose content facts were derived by another analyzer
+    /// version than `analyzer`, sorted.
+    pub fn paths_with_facts_other_than(
+        &self,
+        snapshot: &SnapshotRow,
+        analyzer: &str,
+    ) -> Result<Vec<Vec<u8>>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path FROM file_versions f JOIN content_facts c ON c.digest = f.digest
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
+               AND c.analyzer != ?3
+             ORDER BY f.path",
+        )?;
+        let rows = stmt.query_map(params![snapshot.epoch, snapshot.seq, analyzer], |r| {
+            r.get(0)
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -503,7 +574,7 @@ impl Store {
              ORDER BY path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
@@ -586,43 +657,11 @@ impl Store {
                 continue;
             }
             if let Some(json) = stmt.query_row([d], |r| r.get::<_, String>(0)).optional()? {
-                if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-                    out.insert((*d).to_owned(), a);
-                }
+                let a = self.decoded(decode::<Analysis>(0, &json))?;
+                out.insert((*d).to_owned(), a);
             }
         }
         Ok(out)
-    }
-
-    /// Returns the stored delta items of the delta that produced `snapshot`.
-    pub fn delta_items(&self, snapshot: i64) -> Result<Option<(i64, Vec<DeltaItem>)>> {
-        let Some(delta): Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT seq FROM deltas WHERE snapshot = ?1",
-                [snapshot],
-                |r| r.get(0),
-            )
-            .optional()?
-        else {
-            return Ok(None);
-        };
-        let mut stmt = self.conn.prepare(
-            "SELECT op, entity, before, after FROM delta_items WHERE delta = ?1 ORDER BY ordinal",
-        )?;
-        let rows = stmt.query_map([delta], |r| {
-            Ok(DeltaItem {
-                op: r.get(0)?,
-                entity: r.get(1)?,
-                before: r
-                    .get::<_, Option<String>>(2)?
-                    .and_then(|s| serde_json::from_str(&s).ok()),
-                after: r
-                    .get::<_, Option<String>>(3)?
-                    .and_then(|s| serde_json::from_str(&s).ok()),
-            })
-        })?;
-        Ok(Some((delta, rows.collect::<rusqlite::Result<_>>()?)))
     }
 
     /// Publishes in one immediate transaction, after checking that the current snapshot is
@@ -641,7 +680,7 @@ impl Store {
                 detail: format!(
                     "expected {:?}, found {:?}",
                     p.expected.map(snap_id),
-                    current.map(snap_id)
+                    current.map(snap_id),
                 ),
             });
         }
@@ -761,19 +800,6 @@ impl Store {
                     "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
                     params![d, seq, current, now],
                 )?;
-                let mut item = tx.prepare_cached(
-                    "INSERT INTO delta_items (delta, ordinal, op, entity, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?;
-                for (i, it) in s.delta.iter().enumerate() {
-                    item.execute(params![
-                        d,
-                        i as i64,
-                        it.op,
-                        it.entity,
-                        it.before.as_ref().map(|v| v.to_string()),
-                        it.after.as_ref().map(|v| v.to_string())
-                    ])?;
-                }
                 delta_seq = Some(d);
             }
             tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
@@ -803,6 +829,13 @@ impl Store {
         }
         if let Some(search) = &p.search {
             apply_search(&tx, search)?;
+        }
+        if let Some(version) = p.facts_checked {
+            tx.execute(
+                "INSERT INTO settings (name, value) VALUES ('facts_checked', ?1)
+                 ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                [version],
+            )?;
         }
         insert_operation(
             &tx,
@@ -892,44 +925,26 @@ impl Store {
         Ok(())
     }
 
-    /// Runs a full-text query (an FTS5 match expression) restricted to `kinds`.
-    pub fn search(&self, expr: &str, kinds: &[&str], limit: usize) -> Result<Vec<SearchHit>> {
+    /// Runs a full-text query (an FTS5 match expression); returns up to `limit` matches, best
+    /// bm25 score first.
+    pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT e.kind, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
              WHERE search_fts MATCH ?1
              ORDER BY score, e.rowid LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![expr, (limit * 4) as i64], |r| {
-            let kind: String = r.get(0)?;
-            let path: Vec<u8> = r.get(1)?;
-            let name: String = r.get(2)?;
-            let title: Option<String> = r.get(3)?;
-            Ok(SearchHit {
-                entity: crate::search::entity(&kind, &path, &name),
-                title: title.unwrap_or_else(|| {
-                    if kind == "doc" {
-                        name.clone()
-                    } else {
-                        crate::paths::display(&path)
-                    }
-                }),
-                name: crate::search::short_name(&kind, &path, &name),
-                kind,
-                path,
+        let rows = stmt.query_map(params![expr, limit as i64], |r| {
+            Ok(MatchRow {
+                kind: r.get(0)?,
+                path: r.get(1)?,
+                name: r.get(2)?,
+                title: r.get(3)?,
                 line: r.get(4)?,
                 score: r.get(5)?,
             })
         })?;
-        let mut hits: Vec<SearchHit> = rows.collect::<rusqlite::Result<_>>()?;
-        // Signatures of fields mention their type's name; a member match is worth less.
-        for h in &mut hits {
-            if h.kind == "symbol" && h.entity.rsplit(':').next().is_some_and(|q| q.contains('.')) {
-                h.score *= 0.5;
-            }
-        }
-        hits.retain(|h| kinds.contains(&h.kind.as_str()));
-        Ok(hits)
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Tells whether the search index holds no entry at all.
@@ -960,9 +975,10 @@ impl Store {
              FROM operations ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| {
+            let kind: String = r.get(0)?;
             Ok(OperationRow {
                 record: OperationRecord {
-                    kind: r.get(0)?,
+                    kind: kind.parse().map_err(|e: String| bad(0, &e))?,
                     duration_us: r.get(2)?,
                     scan_duration_us: r.get(3)?,
                     git_processes: r.get(4)?,
@@ -977,7 +993,7 @@ impl Store {
                 published: r.get(11)?,
             })
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns recorded cue measurements, oldest first.
@@ -1002,8 +1018,22 @@ impl Store {
 }
 
 /// Formats a snapshot sequence as its public id.
-pub fn snap_id(seq: i64) -> String {
-    crate::model::seq_id("snapshot", seq)
+fn snap_id(seq: i64) -> String {
+    SnapshotId(seq).to_string()
+}
+
+/// Decodes a JSON column; a value that does not decode is a conversion failure.
+fn decode<T: serde::de::DeserializeOwned>(col: usize, json: &str) -> rusqlite::Result<T> {
+    serde_json::from_str(json).map_err(|e| bad(col, &format!("undecodable JSON: {e}")))
+}
+
+/// A column value this version cannot read.
+fn bad(col: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        col,
+        rusqlite::types::Type::Text,
+        what.to_owned().into(),
+    )
 }
 
 fn insert_operation(
@@ -1019,7 +1049,7 @@ fn insert_operation(
             files_scanned, bytes_scanned, files_analyzed, changed_files, epoch, snapshot, published)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
-            op.kind,
+            op.kind.as_str(),
             now,
             op.duration_us,
             op.scan_duration_us,
@@ -1052,13 +1082,6 @@ const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, di
     is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
 
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
-    let bad = |i: usize, what: &str| {
-        rusqlite::Error::FromSqlConversionFailure(
-            i,
-            rusqlite::types::Type::Text,
-            what.to_owned().into(),
-        )
-    };
     let file_type: String = r.get(6)?;
     let working: String = r.get(9)?;
     let st_size: Option<i64> = r.get(12)?;
@@ -1091,13 +1114,13 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
 /// Paths are bytes; JSON arrays of numbers would be wasteful, so untracked paths are stored
 /// as hex strings.
 fn paths_json(paths: &[Vec<u8>]) -> String {
-    let hex: Vec<String> = paths.iter().map(|p| crate::git::hex(p)).collect();
+    let hex: Vec<String> = paths.iter().map(|p| hex(p)).collect();
     serde_json::to_string(&hex).expect("strings serialize")
 }
 
-fn json_paths(json: &str) -> Vec<Vec<u8>> {
-    let hex: Vec<String> = serde_json::from_str(json).unwrap_or_default();
-    hex.iter().filter_map(|h| unhex(h)).collect()
+fn json_paths(json: &str) -> Option<Vec<Vec<u8>>> {
+    let hex: Vec<String> = serde_json::from_str(json).ok()?;
+    hex.iter().map(|h| unhex(h)).collect()
 }
 
 fn unhex(h: &str) -> Option<Vec<u8>> {
@@ -1160,13 +1183,16 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
                 Ok(i) => Some(&s.fresh[i].1),
                 Err(_) => {
                     let json: Option<String> = stored.query_row([d], |r| r.get(0)).optional()?;
-                    loaded = json.and_then(|j| serde_json::from_str(&j).ok());
+                    loaded = match json {
+                        Some(j) => Some(decode(0, &j)?),
+                        None => None,
+                    };
                     loaded.as_ref()
                 }
             },
             None => None,
         };
-        for e in crate::search::entries(f, analysis) {
+        for e in (s.rows)(f, analysis) {
             entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
             let id = tx.last_insert_rowid();
             fts.execute(params![id, e.index_name, e.index_detail])?;

@@ -5,78 +5,14 @@
 //! epoch's history) makes it possibly stale. Without checkable references the verdict is
 //! `unknown`, never a guess.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::api::views::*;
+use crate::api::SnapshotId;
+use crate::api::{Cue, CueRequest};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
-use crate::model::seq_id;
 use crate::paths;
-use crate::service::ReadState;
-
-/// How far a document can be trusted to describe the code it references.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum DocFreshness {
-    /// Every referenced file exists and none changed after the document.
-    Current,
-    /// Every referenced file exists; the history does not say which changed last.
-    LikelyCurrent,
-    /// A referenced file changed after the document.
-    PossiblyStale,
-    /// The document references a path that does not exist.
-    StaleConfirmed,
-    /// The document references no repository path.
-    Unknown,
-}
-
-/// Content of the `document` view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct DocumentContent {
-    /// Document path.
-    pub path: String,
-    /// First top-level heading.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Staleness verdict.
-    pub staleness: DocFreshness,
-    /// Why (each item names a path and a snapshot).
-    pub evidence: Vec<String>,
-    /// Snapshot in which the document last changed (within the epoch).
-    pub last_changed: Option<String>,
-    /// Headings in order.
-    pub outline: Vec<OutlineEntry>,
-    /// Links: repository paths first, then URLs.
-    pub links: Vec<Link>,
-}
-
-/// One heading.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct OutlineEntry {
-    /// `doc:<path>#<slug>`.
-    pub id: String,
-    /// Level (1 = title).
-    pub level: u8,
-    /// Heading text.
-    pub text: String,
-    /// Line.
-    pub line: u32,
-}
-
-/// One link target.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Link {
-    /// Target as written.
-    pub target: String,
-    /// `file` (resolved repository path), `url` or `anchor`.
-    pub kind: String,
-    /// For files: the resolved repository path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// For files: whether it exists in the snapshot (as a file or directory).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exists: Option<bool>,
-}
+use crate::read::Reader;
 
 /// Resolves a relative link against the document's directory; `None` if it escapes the root.
 fn resolve(doc: &str, target: &str) -> Option<String> {
@@ -107,8 +43,7 @@ fn resolve(doc: &str, target: &str) -> Option<String> {
 }
 
 /// Builds the document cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let path = request
         .path
         .clone()
@@ -202,7 +137,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         for (p, s) in &newer {
             evidence.push(format!(
                 "{p} changed in {} after the document",
-                seq_id("snapshot", *s)
+                SnapshotId(*s)
             ));
         }
         let baseline_only = doc_seq.is_some_and(|d| {
@@ -227,11 +162,11 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         title: facts.title.clone(),
         staleness,
         evidence,
-        last_changed: doc_seq.map(|s| seq_id("snapshot", s)),
+        last_changed: doc_seq.map(|s| SnapshotId(s).to_string()),
         outline: vec![],
         links: vec![],
     };
-    let env = super::envelope(state, request, &id, &name, content);
+    let env = envelope(state, request, content);
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
     for (i, h) in facts.headings.iter().enumerate() {
         let e = OutlineEntry {

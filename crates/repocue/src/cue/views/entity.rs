@@ -1,48 +1,15 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::api::views::*;
+use crate::api::{Cue, CueRequest};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
 use crate::paths;
-use crate::service::ReadState;
-
-/// Content of the `entity` view.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct EntityContent {
-    /// The entity id asked for.
-    pub id: String,
-    /// `symbol` or `file`.
-    pub entity_type: String,
-    /// The file that holds it.
-    pub path: String,
-    /// Symbol kind, or the file's language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// Declaration without body or comments (symbols).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-    /// First and last line (symbols).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lines: Option<[u32; 2]>,
-    /// Visibility where the language has it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub visibility: Option<String>,
-    /// Enclosing symbol id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
-    /// Symbols defined inside it (for a file: its top-level symbols).
-    pub children: Vec<String>,
-    /// Imports of the defining file.
-    pub imports: Vec<String>,
-    /// Files that reference its name (symbols) or define names it references (files).
-    pub referenced_by: Vec<String>,
-}
+use crate::read::Reader;
 
 /// Builds the entity cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (repo_id, name) = super::identity(state)?;
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let id = request.id.clone().ok_or_else(|| {
         Error::InvalidArgument(
             "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
@@ -102,7 +69,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             wanted_name = None;
         }
     }
-    let env = super::envelope(state, request, &repo_id, &name, content);
+    let env = envelope(state, request, content);
     let mut items: Vec<Item<EntityContent>> = Vec::new();
     if let Some(c) = code {
         let children: Vec<String> = c
