@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
-use crate::api::{DeltaItem, DeltaOp};
+use crate::api::{DeltaItem, DeltaOp, EntityId};
 use crate::model::{mode_str, FileState};
 use crate::paths;
 
@@ -212,7 +212,8 @@ pub fn structural(
     let mut added: Vec<(String, &SymbolFact)> = Vec::new();
     let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
     let mut items = Vec::new();
-    let sym = |path: &str, s: &SymbolFact| format!("symbol:{path}:{}", s.qualified_name);
+    let sym =
+        |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
     let desc = |path: &str, s: &SymbolFact| json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line});
     for (path, old, new) in changes {
         let path = paths::display(path);
@@ -263,7 +264,7 @@ pub fn structural(
                     };
                     items.push(DeltaItem {
                         op,
-                        entity: format!("file:{path}"),
+                        entity: EntityId::file(path.clone()).to_string(),
                         before,
                         after,
                     });

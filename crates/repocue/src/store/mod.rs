@@ -904,27 +904,6 @@ impl Store {
         Ok(())
     }
 
-    /// Returns the cached ranked-symbols JSON of a snapshot.
-    pub fn rank_cache(&self, snapshot: i64) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT symbols FROM rank_cache WHERE snapshot = ?1",
-                [snapshot],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    /// Stores the ranked-symbols JSON of a snapshot (first writer wins).
-    pub fn put_rank_cache(&self, snapshot: i64, json: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO rank_cache (snapshot, symbols) VALUES (?1, ?2) ON CONFLICT(snapshot) DO NOTHING",
-            params![snapshot, json],
-        )?;
-        Ok(())
-    }
-
     /// Runs a full-text query (an FTS5 match expression); returns up to `limit` matches, best
     /// bm25 score first.
     pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {

@@ -6,8 +6,8 @@
 //! `unknown`, never a guess.
 
 use crate::api::views::*;
-use crate::api::SnapshotId;
 use crate::api::{Cue, CueRequest};
+use crate::api::{EntityId, SnapshotId};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
@@ -51,7 +51,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let path = path.trim_start_matches("./").to_owned();
     let not_found = || Error::NotFound {
         kind: "document",
-        id: format!("doc:{path}"),
+        id: EntityId::doc(path.clone(), None).to_string(),
     };
     let file = state
         .files()?
@@ -170,7 +170,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
     for (i, h) in facts.headings.iter().enumerate() {
         let e = OutlineEntry {
-            id: format!("doc:{path}#{}", h.slug()),
+            id: EntityId::doc(path.clone(), Some(h.slug())).to_string(),
             level: h.level,
             text: h.text.clone(),
             line: h.line,

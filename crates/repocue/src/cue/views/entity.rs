@@ -1,7 +1,7 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
 use crate::api::views::*;
-use crate::api::{Cue, CueRequest};
+use crate::api::{Cue, CueRequest, EntityId};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
@@ -60,7 +60,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             content.signature = Some(s.signature.clone());
             content.lines = Some([s.start_line, s.end_line]);
             content.visibility = s.visibility.clone();
-            content.parent = s.parent().map(|p| format!("symbol:{path}:{p}"));
+            content.parent = s
+                .parent()
+                .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
         }
         None => {
@@ -76,7 +78,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             .symbols
             .iter()
             .filter(|s| s.parent() == symbol.as_deref())
-            .map(|s| format!("symbol:{path}:{}", s.qualified_name))
+            .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
             .collect();
         for (i, ch) in children.into_iter().enumerate() {
             items.push(Item::new(

@@ -11,40 +11,25 @@ use crate::read::Reader;
 
 /// Builds the manifest cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
-    let key = "manifest";
-    let mut content = match state
-        .store
-        .view_cache(state.snapshot.seq, key)?
-        .and_then(|j| serde_json::from_str::<ManifestContent>(&j).ok())
-    {
-        Some(c) => c,
-        None => {
-            let files = state.files()?;
-            let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
-            langs.sort_unstable();
-            langs.dedup();
-            let c = ManifestContent {
-                files: files.len() as u64,
-                bytes: files.iter().filter_map(|f| f.size).sum(),
-                documents: files.iter().filter(|f| f.is_document).count() as u64,
-                languages: langs.len() as u64,
-                dirty_paths: files
-                    .iter()
-                    .filter(|f| f.working_state != WorkingState::Clean)
-                    .count() as u64,
-                untracked_paths: state.snapshot.untracked.len() as u64,
-                views: vec![],
-                snapshots: vec![],
-            };
-            // Counts are per snapshot; a busy cache only costs the recomputation next time.
-            let _ = state.store.put_view_cache(
-                state.snapshot.seq,
-                key,
-                &serde_json::to_string(&c).expect("serializes"),
-            );
-            c
-        }
-    };
+    let mut content = state.cached("manifest", |state| {
+        let files = state.files()?;
+        let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
+        langs.sort_unstable();
+        langs.dedup();
+        Ok(ManifestContent {
+            files: files.len() as u64,
+            bytes: files.iter().filter_map(|f| f.size).sum(),
+            documents: files.iter().filter(|f| f.is_document).count() as u64,
+            languages: langs.len() as u64,
+            dirty_paths: files
+                .iter()
+                .filter(|f| f.working_state != WorkingState::Clean)
+                .count() as u64,
+            untracked_paths: state.snapshot.untracked.len() as u64,
+            views: vec![],
+            snapshots: vec![],
+        })
+    })?;
     content.views.clear();
     content.snapshots.clear();
     let env = envelope(state, request, content);

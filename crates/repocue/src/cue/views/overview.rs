@@ -120,18 +120,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
 }
 
 fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
-    if let Some(json) = state.store.view_cache(state.snapshot.seq, "overview")? {
-        if let Ok(d) = serde_json::from_str(&json) {
-            return Ok(d);
-        }
-    }
-    let d = compute_data(state, dir_name)?;
-    let json = serde_json::to_string(&d).expect("overview data serializes");
-    // A busy or read-only cache only costs the recomputation next time.
-    let _ = state
-        .store
-        .put_view_cache(state.snapshot.seq, "overview", &json);
-    Ok(d)
+    state.cached("overview", |state| compute_data(state, dir_name))
 }
 
 /// Ranks items so that sections interleave: every section's first item comes before any
@@ -551,18 +540,13 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
 /// The most important symbols of the snapshot: cached per snapshot, since ranking reads the
 /// code facts of every source file.
 fn top_symbols(state: &Reader, entries: &[String]) -> Result<Vec<SymbolEntry>> {
-    if let Some(json) = state.store.rank_cache(state.snapshot.seq)? {
-        if let Ok(v) = serde_json::from_str(&json) {
-            return Ok(v);
-        }
-    }
-    let ranked = super::structure::ranked_files(state, b"", entries)?;
-    let top: Vec<_> = super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2)
-        .into_iter()
-        .take(20)
-        .collect();
-    let json = serde_json::to_string(&top).expect("symbols serialize");
-    // A read-only cache or a busy writer only costs the recomputation next time.
-    let _ = state.store.put_rank_cache(state.snapshot.seq, &json);
-    Ok(top)
+    state.cached("ranked_symbols", |state| {
+        let ranked = super::structure::ranked_files(state, b"", entries)?;
+        Ok(
+            super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2)
+                .into_iter()
+                .take(20)
+                .collect(),
+        )
+    })
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::analyze::graph::{self, Node};
 use crate::analyze::Analysis;
 use crate::api::views::*;
-use crate::api::{Cue, CueRequest, More, View};
+use crate::api::{Cue, CueRequest, EntityId, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
@@ -123,7 +123,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
         });
         for s in syms.into_iter().take(per_file) {
             out.push(SymbolEntry {
-                id: format!("symbol:{path}:{}", s.qualified_name),
+                id: EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string(),
                 kind: s.kind.clone(),
                 signature: s.signature.clone(),
                 line: s.start_line,
