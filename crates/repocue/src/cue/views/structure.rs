@@ -108,12 +108,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
             .unwrap_or_else(Vec::new);
         syms.sort_by_key(|s| {
             let vis = matches!(s.visibility.as_deref(), Some("public" | "exported")) as u8;
-            let kind = match s.kind.as_str() {
-                "class" | "struct" | "trait" | "interface" | "enum" | "type" => 0,
-                "function" | "impl" | "module" | "macro" => 1,
-                "method" => 2,
-                _ => 3,
-            };
+            let kind = repocue_structure::symbol_priority(&s.kind);
             (
                 s.parent().is_some(),
                 std::cmp::Reverse(vis),
