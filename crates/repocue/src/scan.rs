@@ -108,6 +108,11 @@ pub fn scan(
     Ok(out)
 }
 
+/// Reads one path: lstat, then the content (whole or streamed), classification, analysis and
+/// the check that the file did not change while it was read.
+///
+/// long-fn: the system calls on one path in their order, kept in one place so the
+/// open/read/re-stat sequence that detects races can be read top to bottom.
 fn scan_one(
     root: &Path,
     item: ScanItem,

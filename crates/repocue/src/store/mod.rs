@@ -671,156 +671,18 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = crate::time::now_rfc3339();
-        let current: Option<i64> = tx
-            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
-            .optional()?
-            .flatten();
-        if current != p.expected {
-            return Err(Error::Conflict {
-                detail: format!(
-                    "expected {:?}, found {:?}",
-                    p.expected.map(snap_id),
-                    current.map(snap_id),
-                ),
-            });
-        }
-        tx.execute(
-            "INSERT INTO repository (singleton, repo_id, root, created_at) VALUES (1, ?1, ?2, ?3)
-             ON CONFLICT(singleton) DO NOTHING",
-            params![repo_id, root, now],
-        )?;
-        let mut epoch: Option<i64> = tx
-            .query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        if let Some((label, reason)) = &p.new_epoch {
-            tx.execute(
-                "UPDATE epochs SET status = 'superseded' WHERE status = 'active'",
-                [],
-            )?;
-            let seq = next_seq(&tx, "epoch")?;
-            tx.execute(
-                "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
-                params![seq, label, reason, now],
-            )?;
-            epoch = Some(seq);
-        }
-        let epoch = epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
-            )?;
-            for (digest, facts) in p.facts {
-                let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, analyzer_version(), json])?;
-            }
-        }
+        let current = check_current(&tx, p.expected)?;
+        let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
+        write_facts(&tx, p.facts)?;
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
-            let seq = next_seq(&tx, "snapshot")?;
-            let kind = if p.new_epoch.is_some() {
-                "baseline"
-            } else {
-                "refresh"
-            };
-            tx.execute(
-                "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
-                    index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                    file_count)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-                params![
-                    seq,
-                    epoch,
-                    current,
-                    kind,
-                    s.branch,
-                    s.head,
-                    s.dirty,
-                    s.status_digest,
-                    s.index_digest,
-                    s.repository_digest,
-                    paths_json(s.untracked),
-                    serde_json::to_string(s.recent_commits).expect("commits serialize"),
-                    serde_json::to_string(s.caveats).expect("caveats serialize"),
-                    s.observed_at,
-                    now,
-                    s.file_count as i64
-                ],
-            )?;
-            if p.new_epoch.is_some() {
-                tx.execute(
-                    "UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2",
-                    [seq, epoch],
-                )?;
-            } else {
-                let mut close = tx.prepare_cached(
-                    "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
-                )?;
-                for path in s.changed_paths {
-                    close.execute(params![seq, epoch, path])?;
-                }
-            }
-            let mut insert = tx.prepare_cached(&format!(
-                "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
-            ))?;
-            for f in s
-                .files
-                .iter()
-                .filter(|f| p.new_epoch.is_some() || s.changed_paths.contains(&f.path))
-            {
-                let st = f.stat;
-                insert.execute(params![
-                    epoch,
-                    seq,
-                    f.path,
-                    f.index_mode,
-                    f.index_oid,
-                    f.worktree_mode,
-                    f.size.map(|v| v as i64),
-                    f.digest,
-                    f.file_type.as_str(),
-                    f.language,
-                    f.is_document,
-                    f.working_state.as_str(),
-                    f.assume_unchanged,
-                    f.skip_worktree,
-                    st.map(|s| s.size as i64),
-                    st.map(|s| s.mtime_ns),
-                    st.map(|s| s.ctime_ns),
-                    st.map(|s| s.ino as i64),
-                ])?;
-            }
-            if p.new_epoch.is_none() {
-                let d = next_seq(&tx, "delta")?;
-                tx.execute(
-                    "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
-                    params![d, seq, current, now],
-                )?;
-                delta_seq = Some(d);
-            }
-            tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
+            let baseline = p.new_epoch.is_some();
+            let (seq, delta) = insert_snapshot(&tx, s, epoch, current, baseline, &now)?;
             snapshot = Some(seq);
+            delta_seq = delta;
         }
-        if !p.stat_updates.is_empty() {
-            let mut stmt = tx.prepare_cached(
-                "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
-                 WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
-            )?;
-            for (path, st) in p.stat_updates {
-                stmt.execute(params![
-                    st.size as i64,
-                    st.mtime_ns,
-                    st.ctime_ns,
-                    st.ino as i64,
-                    epoch,
-                    path
-                ])?;
-            }
-        }
+        update_stats(&tx, epoch, p.stat_updates)?;
         if let (Some(seq), Some(sig)) = (snapshot, &p.index_stat) {
             tx.execute(
                 "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2",
@@ -1013,6 +875,197 @@ fn bad(col: usize, what: &str) -> rusqlite::Error {
         rusqlite::types::Type::Text,
         what.to_owned().into(),
     )
+}
+
+/// Returns the current snapshot, failing with `concurrent_update` unless it is `expected`.
+fn check_current(tx: &Transaction<'_>, expected: Option<i64>) -> Result<Option<i64>> {
+    let current: Option<i64> = tx
+        .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
+        .optional()?
+        .flatten();
+    if current != expected {
+        return Err(Error::Conflict {
+            detail: format!(
+                "expected {:?}, found {:?}",
+                expected.map(snap_id),
+                current.map(snap_id),
+            ),
+        });
+    }
+    Ok(current)
+}
+
+/// Records the repository (first publish) and returns the active epoch, starting a new one
+/// (and superseding the old) when asked.
+fn active_epoch(
+    tx: &Transaction<'_>,
+    repo_id: &str,
+    root: &[u8],
+    new_epoch: Option<&(Option<String>, Option<String>)>,
+    now: &str,
+) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO repository (singleton, repo_id, root, created_at) VALUES (1, ?1, ?2, ?3)
+         ON CONFLICT(singleton) DO NOTHING",
+        params![repo_id, root, now],
+    )?;
+    let mut epoch: Option<i64> = tx
+        .query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if let Some((label, reason)) = new_epoch {
+        tx.execute(
+            "UPDATE epochs SET status = 'superseded' WHERE status = 'active'",
+            [],
+        )?;
+        let seq = next_seq(tx, "epoch")?;
+        tx.execute(
+            "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
+            params![seq, label, reason, now],
+        )?;
+        epoch = Some(seq);
+    }
+    epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))
+}
+
+/// Stores analysis facts under the current analyzer version.
+fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)]) -> Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
+         ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
+    )?;
+    for (digest, facts) in facts {
+        let json = serde_json::to_string(facts).expect("analysis serializes");
+        stmt.execute(params![digest, analyzer_version(), json])?;
+    }
+    Ok(())
+}
+
+/// Inserts a snapshot, its changed file versions and (for a refresh) its delta id, and makes
+/// it current. Returns the snapshot and delta sequences.
+fn insert_snapshot(
+    tx: &Transaction<'_>,
+    s: &NewSnapshot<'_>,
+    epoch: i64,
+    parent: Option<i64>,
+    baseline: bool,
+    now: &str,
+) -> Result<(i64, Option<i64>)> {
+    let seq = next_seq(tx, "snapshot")?;
+    let kind = if baseline { "baseline" } else { "refresh" };
+    tx.execute(
+        "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
+            index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
+            file_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            seq,
+            epoch,
+            parent,
+            kind,
+            s.branch,
+            s.head,
+            s.dirty,
+            s.status_digest,
+            s.index_digest,
+            s.repository_digest,
+            paths_json(s.untracked),
+            serde_json::to_string(s.recent_commits).expect("commits serialize"),
+            serde_json::to_string(s.caveats).expect("caveats serialize"),
+            s.observed_at,
+            now,
+            s.file_count as i64
+        ],
+    )?;
+    if baseline {
+        tx.execute(
+            "UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2",
+            [seq, epoch],
+        )?;
+    } else {
+        let mut close = tx.prepare_cached(
+            "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
+        )?;
+        for path in s.changed_paths {
+            close.execute(params![seq, epoch, path])?;
+        }
+    }
+    let changed = s
+        .files
+        .iter()
+        .filter(|f| baseline || s.changed_paths.contains(&f.path));
+    insert_file_versions(tx, epoch, seq, changed)?;
+    let mut delta = None;
+    if !baseline {
+        let d = next_seq(tx, "delta")?;
+        tx.execute(
+            "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![d, seq, parent, now],
+        )?;
+        delta = Some(d);
+    }
+    tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
+    Ok((seq, delta))
+}
+
+/// Inserts file rows valid from snapshot `seq` on.
+fn insert_file_versions<'f>(
+    tx: &Transaction<'_>,
+    epoch: i64,
+    seq: i64,
+    files: impl Iterator<Item = &'f FileState>,
+) -> Result<()> {
+    let mut insert = tx.prepare_cached(&format!(
+        "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+    ))?;
+    for f in files {
+        let st = f.stat;
+        insert.execute(params![
+            epoch,
+            seq,
+            f.path,
+            f.index_mode,
+            f.index_oid,
+            f.worktree_mode,
+            f.size.map(|v| v as i64),
+            f.digest,
+            f.file_type.as_str(),
+            f.language,
+            f.is_document,
+            f.working_state.as_str(),
+            f.assume_unchanged,
+            f.skip_worktree,
+            st.map(|s| s.size as i64),
+            st.map(|s| s.mtime_ns),
+            st.map(|s| s.ctime_ns),
+            st.map(|s| s.ino as i64),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Remembers new stat data of current rows whose indexed state did not change.
+fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]) -> Result<()> {
+    if updates.is_empty() {
+        return Ok(());
+    }
+    let mut stmt = tx.prepare_cached(
+        "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
+         WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
+    )?;
+    for (path, st) in updates {
+        stmt.execute(params![
+            st.size as i64,
+            st.mtime_ns,
+            st.ctime_ns,
+            st.ino as i64,
+            epoch,
+            path
+        ])?;
+    }
+    Ok(())
 }
 
 fn insert_operation(

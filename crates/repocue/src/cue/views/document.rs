@@ -42,36 +42,16 @@ fn resolve(doc: &str, target: &str) -> Option<String> {
     (!out.is_empty()).then(|| out.join("/"))
 }
 
-/// Builds the document cue.
-pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
-    let path = request
-        .path
-        .clone()
-        .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
-    let path = path.trim_start_matches("./").to_owned();
-    let not_found = || Error::NotFound {
-        kind: "document",
-        id: EntityId::doc(path.clone(), None).to_string(),
-    };
-    let file = state
-        .files()?
-        .iter()
-        .find(|f| paths::display(&f.path) == path)
-        .ok_or_else(not_found)?;
-    if !file.is_document {
-        return Err(Error::InvalidArgument(format!(
-            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
-        )));
-    }
-    let facts = match file.digest.as_deref() {
-        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
-        None => None,
-    }
-    .unwrap_or_default();
-    let all_files = state.files()?;
+/// Classifies a document's link targets (files resolved against its path, URLs, anchors),
+/// files first; returns them with the resolved file paths.
+fn links_of(
+    path: &str,
+    targets: &[String],
+    all_files: &[crate::model::FileState],
+) -> (Vec<Link>, Vec<String>) {
     let mut links: Vec<Link> = Vec::new();
     let mut file_links: Vec<String> = Vec::new();
-    for t in &facts.links {
+    for t in targets {
         let link = if t.contains("://") || t.starts_with("mailto:") {
             Link {
                 target: t.clone(),
@@ -87,7 +67,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 exists: None,
             }
         } else {
-            let resolved = resolve(&path, t);
+            let resolved = resolve(path, t);
             let exists = resolved.as_ref().map(|r| {
                 let dir = format!("{r}/");
                 all_files.iter().any(|f| {
@@ -112,12 +92,24 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         "anchor" => 2,
         _ => 1,
     });
+    (links, file_links)
+}
+
+/// The document's staleness from its links: a missing target confirms it stale, a target
+/// changed after it makes it possibly stale. Returns the evidence and the snapshot the
+/// document last changed in.
+fn staleness(
+    state: &Reader,
+    doc: &[u8],
+    links: &[Link],
+    file_links: &[String],
+) -> Result<(DocFreshness, Vec<String>, Option<i64>)> {
     let mut evidence = Vec::new();
     let missing: Vec<&Link> = links.iter().filter(|l| l.exists == Some(false)).collect();
     let mut wanted: Vec<&[u8]> = file_links.iter().map(|p| p.as_bytes()).collect();
-    wanted.push(&file.path);
+    wanted.push(doc);
     let changed = state.store.last_changed(&state.snapshot, &wanted)?;
-    let doc_seq = changed.get(&file.path).copied();
+    let doc_seq = changed.get(doc).copied();
     let staleness = if !missing.is_empty() {
         for l in &missing {
             evidence.push(format!(
@@ -157,6 +149,37 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             DocFreshness::Current
         }
     };
+    Ok((staleness, evidence, doc_seq))
+}
+
+/// Builds the document cue.
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    let path = request
+        .path
+        .clone()
+        .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
+    let path = path.trim_start_matches("./").to_owned();
+    let not_found = || Error::NotFound {
+        kind: "document",
+        id: EntityId::doc(path.clone(), None).to_string(),
+    };
+    let file = state
+        .files()?
+        .iter()
+        .find(|f| paths::display(&f.path) == path)
+        .ok_or_else(not_found)?;
+    if !file.is_document {
+        return Err(Error::InvalidArgument(format!(
+            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
+        )));
+    }
+    let facts = match file.digest.as_deref() {
+        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
+        None => None,
+    }
+    .unwrap_or_default();
+    let (links, file_links) = links_of(&path, &facts.links, state.files()?);
+    let (staleness, evidence, doc_seq) = staleness(state, &file.path, &links, &file_links)?;
     let content = DocumentContent {
         path: path.clone(),
         title: facts.title.clone(),

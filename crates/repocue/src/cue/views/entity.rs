@@ -8,18 +8,9 @@ use crate::error::{Error, Result};
 use crate::paths;
 use crate::read::Reader;
 
-/// Builds the entity cue.
-pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
-    let id = request.id.clone().ok_or_else(|| {
-        Error::InvalidArgument(
-            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
-        )
-    })?;
-    let not_found = || Error::NotFound {
-        kind: "entity",
-        id: id.clone(),
-    };
-    let (path, symbol) = if let Some(rest) = id.strip_prefix("symbol:") {
+/// Splits an entity id into its path and, for a symbol, its qualified name.
+fn parse_id(id: &str) -> Result<(String, Option<String>)> {
+    Ok(if let Some(rest) = id.strip_prefix("symbol:") {
         // Paths may contain ':'; the qualified name never does, so split at the last one.
         let i = rest.rfind(':').ok_or_else(|| {
             Error::InvalidArgument(format!(
@@ -33,7 +24,61 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         return Err(Error::InvalidArgument(format!(
             "unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>"
         )));
+    })
+}
+
+/// For a symbol (`wanted_name`): the other files that reference its name. For a file: the
+/// other files that define a name it references (`wanted_refs`, sorted). Sorted paths.
+fn referenced_by(
+    state: &Reader,
+    file: &crate::model::FileState,
+    wanted_name: Option<&str>,
+    wanted_refs: &[String],
+) -> Result<Vec<String>> {
+    // Symbol: the other files that reference its name. File: the other files that define
+    // a name it references.
+    let others: Vec<&crate::model::FileState> = state
+        .files()?
+        .iter()
+        .filter(|f| f.path != file.path && f.digest.is_some())
+        .collect();
+    let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let all = state.store.facts(&digests)?;
+    let related = |c: &crate::analyze::structure::CodeFacts| match wanted_name {
+        Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
+        None => c.symbols.iter().any(|s| {
+            wanted_refs
+                .binary_search_by(|r| r.as_str().cmp(s.name()))
+                .is_ok()
+        }),
     };
+    let mut refs: Vec<String> = others
+        .iter()
+        .filter(|f| {
+            f.digest
+                .as_deref()
+                .and_then(|d| all.get(d))
+                .and_then(|a| a.code.as_ref())
+                .is_some_and(related)
+        })
+        .map(|f| paths::display(&f.path))
+        .collect();
+    refs.sort();
+    Ok(refs)
+}
+
+/// Builds the entity cue.
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    let id = request.id.clone().ok_or_else(|| {
+        Error::InvalidArgument(
+            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
+        )
+    })?;
+    let not_found = || Error::NotFound {
+        kind: "entity",
+        id: id.clone(),
+    };
+    let (path, symbol) = parse_id(&id)?;
     let file = state
         .files()?
         .iter()
@@ -97,35 +142,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let wanted_refs: Vec<String> = code.map(|c| c.references.clone()).unwrap_or_default();
     if wanted_name.is_some() || !wanted_refs.is_empty() {
-        // Symbol: the other files that reference its name. File: the other files that define
-        // a name it references.
-        let others: Vec<&crate::model::FileState> = state
-            .files()?
-            .iter()
-            .filter(|f| f.path != file.path && f.digest.is_some())
-            .collect();
-        let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
-        let all = state.store.facts(&digests)?;
-        let related = |c: &crate::analyze::structure::CodeFacts| match &wanted_name {
-            Some(n) => c.references.binary_search(n).is_ok(),
-            None => c.symbols.iter().any(|s| {
-                wanted_refs
-                    .binary_search_by(|r| r.as_str().cmp(s.name()))
-                    .is_ok()
-            }),
-        };
-        let mut refs: Vec<String> = others
-            .iter()
-            .filter(|f| {
-                f.digest
-                    .as_deref()
-                    .and_then(|d| all.get(d))
-                    .and_then(|a| a.code.as_ref())
-                    .is_some_and(related)
-            })
-            .map(|f| paths::display(&f.path))
-            .collect();
-        refs.sort();
+        let refs = referenced_by(state, file, wanted_name.as_deref(), &wanted_refs)?;
         for (i, r) in refs.into_iter().enumerate() {
             items.push(Item::new(
                 2,

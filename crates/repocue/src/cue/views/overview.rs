@@ -132,6 +132,9 @@ fn tiered(i: usize, top: usize, order: i64) -> i64 {
 }
 
 /// Builds the overview cue.
+///
+/// long-fn: one list of the overview's sections in their output order (content first, then
+/// each section's ranked items); splitting it would scatter the order the output depends on.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let dir_name = state.name.clone();
     let d = data(state, &dir_name)?;
