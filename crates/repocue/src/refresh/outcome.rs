@@ -40,7 +40,7 @@ pub(crate) fn scan(repo: &Repo, store: &Store, start: &Start, plan: Plan) -> Res
     let known = if plan.to_scan.is_empty() {
         HashSet::new()
     } else {
-        store.known_digests()?
+        store.known_digests(crate::analyze::analyzer_version())?
     };
     let analyze = crate::analyze::enabled();
     // A baseline streams its analyses to a writer thread (facts are content-keyed and
@@ -88,16 +88,17 @@ fn facts_writer(db: PathBuf) -> (SyncSender<(String, Analysis)>, JoinHandle<Resu
     let (tx, rx) = sync_channel::<(String, Analysis)>(256);
     let handle = std::thread::spawn(move || -> Result<u64> {
         let store = Store::open(Path::new(&db), false)?.ok_or(Error::NotInitialized)?;
+        let analyzer = crate::analyze::analyzer_version();
         let mut batch = Vec::with_capacity(512);
         let mut written = 0u64;
         for item in rx {
             batch.push(item);
             if batch.len() == 512 {
-                written += store.put_facts(&batch)?;
+                written += store.put_facts(&batch, analyzer)?;
                 batch.clear();
             }
         }
-        written += store.put_facts(&batch)?;
+        written += store.put_facts(&batch, analyzer)?;
         Ok(written)
     });
     (tx, handle)

@@ -102,6 +102,7 @@ pub(crate) fn publish(
             index_stat: basis.index_sig.clone(),
             stat_updates: &outcome.stat_updates,
             facts: &outcome.facts,
+            analyzer,
             search,
             operation,
             facts_checked,

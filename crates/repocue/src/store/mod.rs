@@ -11,7 +11,7 @@ pub(crate) mod lifecycle;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use crate::analyze::{analyzer_version, Analysis};
+use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
@@ -120,6 +120,8 @@ pub struct Publish<'a> {
     pub stat_updates: &'a [(Vec<u8>, StatKey)],
     /// Analysis facts of newly seen digests.
     pub facts: &'a [(String, Analysis)],
+    /// The analyzer version that derived `facts`.
+    pub analyzer: &'a str,
     /// Changes to the full-text search index.
     pub search: Option<SearchUpdate<'a>>,
     /// The operation measurement to record.
@@ -637,12 +639,12 @@ impl Store {
         Ok(out)
     }
 
-    /// Returns the digests whose facts are stored with the current analyzer version.
-    pub fn known_digests(&self) -> Result<HashSet<String>> {
+    /// Returns the digests whose facts are stored with analyzer version `analyzer`.
+    pub fn known_digests(&self, analyzer: &str) -> Result<HashSet<String>> {
         let mut stmt = self
             .conn
             .prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
-        let rows = stmt.query_map([analyzer_version()], |r| r.get(0))?;
+        let rows = stmt.query_map([analyzer], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -673,7 +675,7 @@ impl Store {
         let now = crate::time::now_rfc3339();
         let current = check_current(&tx, p.expected)?;
         let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
-        write_facts(&tx, p.facts)?;
+        write_facts(&tx, p.facts, p.analyzer)?;
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
@@ -725,8 +727,9 @@ impl Store {
         })
     }
 
-    /// Stores analysis facts in their own transaction; returns how many were written.
-    pub fn put_facts(&self, facts: &[(String, Analysis)]) -> Result<u64> {
+    /// Stores analysis facts derived by analyzer version `analyzer` in their own transaction;
+    /// returns how many were written.
+    pub fn put_facts(&self, facts: &[(String, Analysis)], analyzer: &str) -> Result<u64> {
         if facts.is_empty() {
             return Ok(0);
         }
@@ -738,7 +741,7 @@ impl Store {
             )?;
             for (digest, facts) in facts {
                 let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, analyzer_version(), json])?;
+                stmt.execute(params![digest, analyzer, json])?;
             }
         }
         tx.commit()?;
@@ -929,15 +932,15 @@ fn active_epoch(
     epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))
 }
 
-/// Stores analysis facts under the current analyzer version.
-fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)]) -> Result<()> {
+/// Stores analysis facts derived by analyzer version `analyzer`.
+fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)], analyzer: &str) -> Result<()> {
     let mut stmt = tx.prepare_cached(
         "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
          ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
     )?;
     for (digest, facts) in facts {
         let json = serde_json::to_string(facts).expect("analysis serializes");
-        stmt.execute(params![digest, analyzer_version(), json])?;
+        stmt.execute(params![digest, analyzer, json])?;
     }
     Ok(())
 }
