@@ -315,7 +315,6 @@ bench_repo() {
     # Big operations (seconds) get no extra warm-up run: the sha256sum warm-up has already
     # read every tracked file, so the page cache is warm for the baseline and ctags.
     local big_warmup=0 big_runs=${baseline_runs:-$runs}
-    ((smoke)) && big_warmup=1
 
     # Reference: parallel SHA-256 of the regular tracked files (symlinks and submodules are
     # left out: sha256sum would follow or fail on them).
