@@ -7,6 +7,7 @@
 
 mod support;
 
+mod bench;
 mod cues;
 mod lifecycle;
 mod mcp;
