@@ -722,3 +722,110 @@ mod protocol {
         );
     }
 }
+
+/// The planted values of a secret fixture of the extractor: every `sk-…-Q7` token and every
+/// number of nine or more digits starting with `7777`.
+fn planted_values(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in source.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        let number = word.len() >= 9 && word.starts_with("7777");
+        if (word.starts_with("sk-") && word.ends_with("-Q7"))
+            || (number && word.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+/// Tool answers and resources never carry a literal value written in code: the extractor's
+/// secret fixtures (every language) are planted, and no `context_get` view, `context_search`
+/// answer or resource read shows any of their values.
+#[test]
+fn tool_answers_never_carry_planted_literal_values() {
+    let repo = TestRepo::new();
+    // Initialised before planting, so that the delta view lists the planted symbols.
+    repo.get(json!({ "view": "overview" }));
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../repocue-structure/tests/fixtures/secrets");
+    let mut planted = Vec::new();
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let content = std::fs::read_to_string(&path).unwrap();
+        let rel = format!(
+            "src/planted/{}",
+            path.file_name().unwrap().to_string_lossy()
+        );
+        repo.write(&rel, &content);
+        planted.extend(planted_values(&content));
+        paths.push(rel);
+    }
+    paths.sort();
+    assert!(planted.len() > 50, "{planted:?}");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "planted"]);
+
+    let mut answers: Vec<(String, String)> = Vec::new();
+    let mut get = |args: Value| {
+        let answer = repo.call("context_get", args.clone()).unwrap();
+        answers.push((args.to_string(), answer.to_string()));
+        answer
+    };
+    get(json!({ "view": "overview", "max_tokens": 20000 }));
+    get(json!({ "view": "manifest", "max_tokens": 20000 }));
+    get(json!({ "view": "delta", "since": "snapshot-000001", "max_tokens": 20000 }));
+    get(json!({ "view": "structure", "path": "src/", "max_tokens": 20000 }));
+    let mut ids = Vec::new();
+    for path in &paths {
+        let cue = get(json!({ "view": "structure", "path": path, "max_tokens": 20000 }));
+        for symbol in cue["content"]["symbols"].as_array().unwrap() {
+            ids.push(symbol["id"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(ids.len() > 100, "{ids:?}");
+    for id in &ids {
+        get(json!({ "view": "entity", "id": id, "max_tokens": 20000 }));
+    }
+    for query in [
+        "SECRET_KEY",
+        "token",
+        "password",
+        "apiKey",
+        "sk",
+        "Q7",
+        "const",
+        "key",
+    ] {
+        let answer = repo
+            .call(
+                "context_search",
+                json!({ "query": query, "max_tokens": 20000, "max_results": 200 }),
+            )
+            .unwrap();
+        answers.push((query.to_string(), answer.to_string()));
+    }
+    for suffix in ["overview/current", "snapshot/snapshot-000002"] {
+        answers.push((
+            suffix.into(),
+            repo.read(&repo.uri(suffix)).unwrap().to_string(),
+        ));
+    }
+    let all: String = answers.iter().map(|(_, a)| a.as_str()).collect();
+    assert!(all.contains("AWS_SECRET_ACCESS_KEY") && all.contains("apiKey"));
+    let leaks: Vec<String> = answers
+        .iter()
+        .flat_map(|(args, answer)| {
+            planted
+                .iter()
+                .filter(|v| answer.contains(v.as_str()))
+                .map(move |v| format!("{v} in {args}"))
+        })
+        .collect();
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}

@@ -1124,5 +1124,9 @@ fn planted_literal_values_never_reach_symbols() {
         }
     }
     println!("{}", matrix.join("\n"));
-    assert!(leaks.is_empty(), "planted values leaked:\n{}", leaks.join("\n"));
+    assert!(
+        leaks.is_empty(),
+        "planted values leaked:\n{}",
+        leaks.join("\n")
+    );
 }

@@ -11,5 +11,6 @@ mod cues;
 mod lifecycle;
 mod mcp;
 mod search;
+mod secrets;
 mod state;
 mod structure;
