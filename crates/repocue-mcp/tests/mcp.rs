@@ -829,3 +829,91 @@ fn tool_answers_never_carry_planted_literal_values() {
         leaks.join("\n")
     );
 }
+
+/// The errors of `value` against `docs/schema/<name>.schema.json`, read at test time.
+fn schema_errors(name: &str, value: &Value) -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/schema")
+        .join(format!("{name}.schema.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("{} is not a valid schema: {e}", path.display()));
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+#[track_caller]
+fn assert_valid(name: &str, value: &Value) {
+    let errors = schema_errors(name, value);
+    assert!(
+        errors.is_empty(),
+        "answer does not match docs/schema/{name}.schema.json:\n{}\n{value:#}",
+        errors.join("\n")
+    );
+}
+
+/// Every tool answer (and every error answer) matches the checked-in JSON Schema of the
+/// CLI output it mirrors.
+#[test]
+fn tool_answers_match_the_checked_in_schemas() {
+    assert!(!schema_errors("refresh", &json!({ "published": "yes" })).is_empty());
+    let repo = TestRepo::new();
+    assert_valid("status", &repo.call("context_status", json!({})).unwrap());
+    assert_valid("refresh", &repo.call("context_refresh", json!({})).unwrap());
+    repo.write(
+        "src/lib.rs",
+        "pub fn answer() -> u32 {\n    43\n}\n\npub fn more() {}\n",
+    );
+    assert_valid("refresh", &repo.call("context_refresh", json!({})).unwrap());
+    assert_valid("status", &repo.call("context_status", json!({})).unwrap());
+    let views = [
+        json!({ "view": "manifest" }),
+        json!({ "view": "overview" }),
+        json!({ "view": "delta" }),
+        json!({ "view": "delta", "since": "snapshot-000001" }),
+        json!({ "view": "structure", "path": "src/" }),
+        json!({ "view": "entity", "id": "symbol:src/lib.rs:answer" }),
+        json!({ "view": "entity", "id": "file:src/lib.rs" }),
+        json!({ "view": "search", "query": "answer" }),
+        json!({ "view": "document", "path": "README.md" }),
+    ];
+    for args in views {
+        let view = args["view"].as_str().unwrap().to_string();
+        let cue = repo.call("context_get", args).unwrap();
+        assert_valid(&format!("cue-{view}"), &cue);
+    }
+    let hits = repo
+        .call(
+            "context_search",
+            json!({ "query": "widget", "max_results": 5 }),
+        )
+        .unwrap();
+    assert_valid("cue-search", &hits);
+    assert_valid(
+        "refresh",
+        &repo
+            .call(
+                "context_rebaseline",
+                json!({ "label": "again", "reason": "schema test" }),
+            )
+            .unwrap(),
+    );
+    for (name, args) in [
+        (
+            "context_get",
+            json!({ "view": "entity", "id": "symbol:nope:x" }),
+        ),
+        (
+            "context_get",
+            json!({ "view": "delta", "since": "snapshot-999999" }),
+        ),
+        ("context_search", json!({ "query": "x", "max_results": 0 })),
+    ] {
+        let error = repo.call(name, args).unwrap_err();
+        let line: Value = serde_json::from_str(&tools::error_line(&error)).unwrap();
+        assert_valid("error", &line);
+    }
+}

@@ -10,6 +10,7 @@ mod support;
 mod cues;
 mod lifecycle;
 mod mcp;
+mod schemas;
 mod search;
 mod secrets;
 mod state;

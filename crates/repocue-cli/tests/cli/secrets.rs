@@ -114,7 +114,7 @@ fn planted_literal_values_reach_no_cue_search_answer_or_database_byte() {
 
     // Every output, labelled, in the order it was produced.
     let mut outputs: Vec<(String, String)> = Vec::new();
-    let mut run = |outputs: &mut Vec<(String, String)>, args: &[&str]| -> String {
+    let run = |outputs: &mut Vec<(String, String)>, args: &[&str]| -> String {
         let ran = repo.repocue(args);
         ran.success();
         let text = format!("{}{}", ran.stdout(), ran.stderr());
