@@ -279,25 +279,25 @@ fn check_snapshot_id(id: &str) -> Result<(), String> {
     }
 }
 
-/// Percent-decodes one URI component; fails on a bad escape or a result that is not UTF-8.
+/// Percent-decodes one URI component; fails on a bad escape (a `%` not followed by two hex
+/// digits) or a result that is not UTF-8.
 fn decode(s: &str) -> Result<String, String> {
+    // `percent_decode_str` passes a bad escape through unchanged; a URI holding one is
+    // malformed, so it is refused before decoding.
     let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s
+    let bad_escape = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !bytes
                 .get(i + 1..i + 3)
-                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
-            let hex = hex.ok_or_else(|| format!("bad percent escape in {s:?}"))?;
-            out.push(u8::from_str_radix(hex, 16).expect("checked hex digits"));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if bad_escape {
+        return Err(format!("bad percent escape in {s:?}"));
     }
-    String::from_utf8(out).map_err(|_| format!("{s:?} does not decode to UTF-8"))
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .map(|decoded| decoded.into_owned())
+        .map_err(|_| format!("{s:?} does not decode to UTF-8"))
 }
 
 #[cfg(test)]
