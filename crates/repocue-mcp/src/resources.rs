@@ -390,3 +390,39 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Decoding undoes encoding, for any text.
+        #[test]
+        fn decoding_undoes_encoding(s in any::<String>()) {
+            let encoded = utf8_percent_encode(&s, NON_ALPHANUMERIC).to_string();
+            prop_assert_eq!(decode(&encoded), Ok(s));
+        }
+
+        /// Text without `%` decodes to itself.
+        #[test]
+        fn plain_text_is_unchanged(s in "[^%]*") {
+            prop_assert_eq!(decode(&s), Ok(s.clone()));
+        }
+
+        /// Any input either decodes or is refused with a message; never a panic. A URI
+        /// built from any entity id parses back to that id.
+        #[test]
+        fn any_input_is_handled(s in any::<String>()) {
+            if let Err(message) = decode(&s) {
+                prop_assert!(!message.is_empty());
+            }
+            let id = format!("doc:{s}");
+            let encoded = utf8_percent_encode(&id, NON_ALPHANUMERIC).to_string();
+            let uri = format!("repocue://repo-0123456789abcdef01234567/entity/{encoded}");
+            let parsed = parse_uri(&uri).map(|u| u.target);
+            prop_assert_eq!(parsed, Ok(Target::Entity(id)));
+        }
+    }
+}

@@ -68,6 +68,9 @@ struct Builder {
     first: Option<usize>,
     pending_space: bool,
     pending_separator: bool,
+    /// Inside a `"…"` or `` `…` `` run the grammar did not recognise as a literal (error
+    /// recovery): its closing quote, and whether the previous character was a backslash.
+    quote: Option<(char, bool)>,
 }
 
 impl Builder {
@@ -89,7 +92,40 @@ impl Builder {
     fn push(&mut self, source: &[u8], piece: Range<usize>) {
         let text = String::from_utf8_lossy(&source[piece.clone()]);
         let mut chars = text.char_indices().peekable();
+        let mut prev = self.out.chars().next_back();
+        let mut skip_until = 0;
         while let Some((index, c)) = chars.next() {
+            let before = prev.replace(c);
+            if index < skip_until {
+                continue;
+            }
+            // Literal nodes are holes already; a quote left in the text comes from a misparse
+            // and what follows it up to the closing quote is a value all the same.
+            if let Some((close, escaped)) = self.quote {
+                self.quote = match (escaped, c) {
+                    (false, '\\') => Some((close, true)),
+                    (false, c) if c == close => None,
+                    _ => Some((close, false)),
+                };
+                continue;
+            }
+            if c == '"' || c == '`' {
+                self.push_text("…", piece.start + index);
+                self.quote = Some((c, false));
+                continue;
+            }
+            // Likewise a long number the grammar did not see as one (a shell word).
+            if c.is_ascii_digit() && !before.is_some_and(is_word_char) {
+                let rest = &text[index..];
+                let run = rest
+                    .find(|ch: char| !(is_word_char(ch) || ch == '.'))
+                    .unwrap_or(rest.len());
+                if rest[..run].chars().count() > crate::lang::MAX_KEPT_NUMBER_CHARS {
+                    self.push_text("…", piece.start + index);
+                    skip_until = index + run;
+                    continue;
+                }
+            }
             // A backslash-newline (C macro continuation) is whitespace too.
             let continuation = c == '\\' && matches!(chars.peek(), Some((_, '\n' | '\r')));
             if c.is_whitespace() || continuation {
@@ -217,6 +253,13 @@ mod tests {
         assert_eq!(first, Some(0));
         let (sig, first) = signature(b"\"x\" y", 0..5, &[(0..3, Hole::Value)]);
         assert_eq!((sig.as_str(), first), ("… y", Some(0)));
+        // Quotes the grammar did not see as a literal (a misparse) hide their content too.
+        let src = br#"f "a\"b" `c` "open"#;
+        let (sig, _) = signature(src, 0..src.len(), &[]);
+        assert_eq!(sig, "f … … …");
+        let src = b"f() 123456789 0x7fffffff x12345 [u8; 32] 1.5";
+        let (sig, _) = signature(src, 0..src.len(), &[]);
+        assert_eq!(sig, "f() … … x12345 [u8; 32] 1.5");
     }
 
     #[test]

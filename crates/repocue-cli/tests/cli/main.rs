@@ -10,6 +10,7 @@ mod support;
 mod cues;
 mod lifecycle;
 mod mcp;
+mod release;
 mod schemas;
 mod search;
 mod secrets;
