@@ -1,6 +1,7 @@
 //! Subcommands: one file each, with an args struct whose doc comment is the help text.
 
 mod checkpoint;
+mod completions;
 mod cue;
 mod evaluate;
 mod hooks;
@@ -26,7 +27,7 @@ use crate::CommandError;
 #[derive(Debug, Parser)]
 #[command(
     name = "repocue",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("REPOCUE_COMMIT"), ")"),
     propagate_version = true,
     disable_help_subcommand = true
 )]
@@ -63,6 +64,8 @@ enum Command {
     Checkpoint(checkpoint::CheckpointArgs),
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
+    Completions(completions::CompletionsArgs),
+    Man(completions::ManArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -91,6 +94,12 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     if let Command::Help { command } = &cli.command {
         return (Ok(help_text(command.as_deref())), vec![]);
     }
+    if let Command::Completions(a) = cli.command {
+        return (completions::run_completions(a), vec![]);
+    }
+    if let Command::Man(a) = cli.command {
+        return (completions::run_man(a), vec![]);
+    }
     if let Command::Evaluate(a) = cli.command {
         // The probe opens its own service on a temporary cache.
         return (evaluate::run_evaluate(opts, a), vec![]);
@@ -116,7 +125,11 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Watch(a) => watch::run_watch(&service, a),
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
-        Command::Help { .. } | Command::Serve(_) | Command::Evaluate(_) => {
+        Command::Help { .. }
+        | Command::Serve(_)
+        | Command::Evaluate(_)
+        | Command::Completions(_)
+        | Command::Man(_) => {
             unreachable!("handled above")
         }
     };

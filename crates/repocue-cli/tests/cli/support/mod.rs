@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod schema;
+
 use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
