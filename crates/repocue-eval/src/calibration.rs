@@ -289,8 +289,8 @@ pub fn import(opts: &repocue::Options, sets: &[PathBuf], assisted: &str) -> Resu
     drop(conn);
     let binding = Binding {
         repository_id: service.repo_id().to_owned(),
-        epoch: repocue::model::seq_id("epoch", epoch),
-        snapshot: repocue::model::seq_id("snapshot", snapshot),
+        epoch: repocue::api::EpochId(epoch).to_string(),
+        snapshot: repocue::api::SnapshotId(snapshot).to_string(),
         fingerprint_algorithm: live.algorithm.clone(),
         content_fingerprint: live.value.clone(),
         bound_at,
@@ -358,7 +358,7 @@ pub fn import(opts: &repocue::Options, sets: &[PathBuf], assisted: &str) -> Resu
         }
         created = true;
     }
-    let inserted = service.record_calibration(&repocue::store::CalibrationReference {
+    let inserted = service.record_calibration(&repocue::CalibrationReference {
         calibration_id: calibration_id.clone(),
         epoch,
         snapshot,

@@ -120,7 +120,7 @@ impl Arm {
                     .and_then(|v| v.parse().ok())
                     .ok_or_else(|| EvalError::arg(format!("arm {name:?}: bad --max-tokens")))?,
             ),
-            None => Some(repocue::cue::DEFAULT_MAX_TOKENS),
+            None => Some(repocue::DEFAULT_MAX_TOKENS),
         };
         Ok(Arm {
             name: name.into(),
@@ -527,7 +527,7 @@ fn prepare_in(
     } else {
         format!("custom-{}", &task_file.sha256[7..19])
     };
-    let repo_id = repocue::service::repo_id(&repo.root);
+    let repo_id = repocue::repo_id(&repo.root);
     let created_at = util::now();
     let experiment_id = format!(
         "exp-{}",
@@ -758,7 +758,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
     let exp = load(&set)?;
     let root = PathBuf::from(&exp.repository.root);
     let repo = facts::discover(&root)?;
-    if repo.root != root || repocue::service::repo_id(&repo.root) != exp.repository.id {
+    if repo.root != root || repocue::repo_id(&repo.root) != exp.repository.id {
         return Err(EvalError::new(
             "evidence_mismatch",
             "the set's repository no longer resolves to the same root",
@@ -1699,7 +1699,7 @@ mod tests {
         let a = Arm::parse("structure=cue --view structure --path src/").unwrap();
         assert_eq!(a.kind, ArmKind::Cue);
         assert!(a.argv.contains(&"--no-refresh".to_owned()));
-        assert_eq!(a.max_tokens, Some(repocue::cue::DEFAULT_MAX_TOKENS));
+        assert_eq!(a.max_tokens, Some(repocue::DEFAULT_MAX_TOKENS));
         assert_eq!(
             Arm::parse("p=placebo:basic").unwrap().matches.as_deref(),
             Some("basic")

@@ -438,7 +438,7 @@ fn maintenance_cost(ops: &[db::Operation], epoch: Option<i64>, cutoff: i64) -> M
         (Metric::missing(why), Metric::missing(why))
     };
     MaintenanceCost {
-        epoch: epoch.map(|e| repocue::model::seq_id("epoch", e)),
+        epoch: epoch.map(|e| repocue::api::EpochId(e).to_string()),
         operations: rows.iter().map(|o| o.id).collect(),
         duration_us,
         git_processes,
@@ -477,8 +477,8 @@ pub fn report(opts: &repocue::Options, ro: &ReportOptions) -> Result<Report> {
             .as_deref()
             .unwrap_or(std::path::Path::new(".")),
     )?;
-    let repo_id = repocue::service::repo_id(&repo.root);
-    let cache = repocue::service::cache_root(opts.cache_dir.as_deref())?;
+    let repo_id = repocue::repo_id(&repo.root);
+    let cache = repocue::cache_root(opts.cache_dir.as_deref())?;
     let repo_dir: PathBuf = cache.join(&repo_id);
     let db_path = repo_dir.join("state.db");
     let conn = db::open(&db_path)?;
@@ -549,8 +549,8 @@ pub fn report(opts: &repocue::Options, ro: &ReportOptions) -> Result<Report> {
             calibration_id: r.calibration_id.clone(),
             model: r.model.clone(),
             benchmark: r.benchmark.clone(),
-            epoch: repocue::model::seq_id("epoch", r.epoch),
-            snapshot: repocue::model::seq_id("snapshot", r.snapshot),
+            epoch: repocue::api::EpochId(r.epoch).to_string(),
+            snapshot: repocue::api::SnapshotId(r.snapshot).to_string(),
             bound_at: r.bound_at.clone(),
             artifact_sha256: r.artifact_digest.clone(),
         })
@@ -685,8 +685,8 @@ pub fn report(opts: &repocue::Options, ro: &ReportOptions) -> Result<Report> {
                 .unwrap_or_default(),
         },
         described_state: described.map(|s| DescribedState {
-            epoch: repocue::model::seq_id("epoch", s.epoch),
-            snapshot: repocue::model::seq_id("snapshot", s.seq),
+            epoch: repocue::api::EpochId(s.epoch).to_string(),
+            snapshot: repocue::api::SnapshotId(s.seq).to_string(),
             observed_at: s.observed_at.clone(),
         }),
         current,

@@ -1,70 +1,25 @@
 //! `evaluate`: a model-neutral probe of what RepoCue costs and returns on a repository, run
 //! against a temporary cache so the user's cache and the repository are left untouched.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{CueRequest, View};
+use crate::api::{CueRequest, CueStep, EvaluationOutput, Step, View};
 use crate::error::{Error, Result};
-use crate::service::{Operation, Options, Service};
-
-/// Output of `repocue evaluate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct EvaluationOutput {
-    /// `repocue/evaluation-1`.
-    pub schema_version: String,
-    /// Repository id.
-    pub repository: String,
-    /// Tracked files.
-    pub tracked_files: u64,
-    /// Baseline measurements.
-    pub baseline: Step,
-    /// No-op refresh right after the baseline.
-    pub noop_refresh: Step,
-    /// Warm overview cue.
-    pub overview: CueStep,
-    /// Warm manifest cue.
-    pub manifest: CueStep,
-    /// Database size after the probe, bytes.
-    pub database_bytes: u64,
-    /// The repository's Git basis was the same before and after the probe.
-    pub repository_unchanged: bool,
-}
-
-/// One state operation of the probe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Step {
-    /// Wall time, milliseconds.
-    pub wall_ms: f64,
-    /// Git processes started.
-    pub git_processes: u32,
-    /// Files read.
-    pub files_read: u64,
-    /// Bytes read.
-    pub bytes_read: u64,
-}
-
-/// One cue of the probe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct CueStep {
-    /// Wall time, milliseconds.
-    pub wall_ms: f64,
-    /// Budget asked for.
-    pub max_tokens: u64,
-    /// Exact output bytes.
-    pub output_bytes: u64,
-    /// `ceil(bytes / 4)`.
-    pub estimated_tokens: u64,
-}
+use crate::refresh::Operation;
+use crate::service::{Options, Service};
 
 /// Runs the probe on the repository of `opts` with a fresh temporary cache.
 pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
-    let tmp = TempDir::new()?;
+    // A private (0700) directory, removed when the probe ends, however it ends.
+    let tmp = tempfile::Builder::new()
+        .prefix("repocue-eval-")
+        .tempdir()
+        .map_err(|source| Error::CacheUnwritable {
+            path: std::env::temp_dir(),
+            source,
+        })?;
     let probe_opts = Options {
-        cache_dir: Some(tmp.0.clone()),
+        cache_dir: Some(tmp.path().to_path_buf()),
         progress: None,
         ..opts.clone()
     };
@@ -101,7 +56,7 @@ pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
     let overview = cue(View::Overview)?;
     let manifest = cue(View::Manifest)?;
     let after = service.status()?;
-    let database_bytes = service.open_store(false)?.map_or(0, |s| s.size_bytes());
+    let database_bytes = service.database_bytes()?;
     Ok(EvaluationOutput {
         schema_version: "repocue/evaluation-1".into(),
         repository: service.repo_id().into(),
@@ -114,34 +69,4 @@ pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
         repository_unchanged: before.repository == after.repository
             && before.working_tree == after.working_tree,
     })
-}
-
-/// A private temporary directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir> {
-        let base = std::env::temp_dir();
-        for n in 0..100u32 {
-            let p = base.join(format!(
-                "repocue-eval-{}-{}-{n}",
-                std::process::id(),
-                crate::time::now_ns()
-            ));
-            match std::fs::create_dir(&p) {
-                Ok(()) => return Ok(TempDir(p)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(source) => return Err(Error::CacheUnwritable { path: p, source }),
-            }
-        }
-        Err(Error::InvalidArgument(
-            "cannot create a temporary directory".into(),
-        ))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }

@@ -2,6 +2,7 @@
 
 mod calibration;
 mod checkpoint;
+mod completions;
 mod cue;
 mod evaluate;
 mod experiment;
@@ -29,7 +30,7 @@ use crate::CommandError;
 #[derive(Debug, Parser)]
 #[command(
     name = "repocue",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("REPOCUE_COMMIT"), ")"),
     propagate_version = true,
     disable_help_subcommand = true
 )]
@@ -69,6 +70,8 @@ enum Command {
     Experiment(experiment::ExperimentArgs),
     Calibration(calibration::CalibrationArgs),
     Report(report::ReportArgs),
+    Completions(completions::CompletionsArgs),
+    Man(completions::ManArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -96,6 +99,12 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     }
     if let Command::Help { command } = &cli.command {
         return (Ok(help_text(command.as_deref())), vec![]);
+    }
+    if let Command::Completions(a) = cli.command {
+        return (completions::run_completions(a), vec![]);
+    }
+    if let Command::Man(a) = cli.command {
+        return (completions::run_man(a), vec![]);
     }
     if let Command::Evaluate(a) = cli.command {
         // The probe opens its own service on a temporary cache.
@@ -136,6 +145,8 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Help { .. }
         | Command::Serve(_)
         | Command::Evaluate(_)
+        | Command::Completions(_)
+        | Command::Man(_)
         | Command::Experiment(_)
         | Command::Calibration(_)
         | Command::Report(_) => {
@@ -163,8 +174,8 @@ fn help_text(command: Option<&str>) -> String {
 /// Converts an error of the measuring half into the CLI's error output.
 pub(crate) fn eval_error(e: repocue_eval::EvalError) -> CommandError {
     CommandError {
-        output: repocue::output::ErrorOutput {
-            error: repocue::output::ErrorBody {
+        output: repocue::api::ErrorOutput {
+            error: repocue::api::ErrorBody {
                 code: e.code.into(),
                 message: e.message,
                 hint: e.hint,

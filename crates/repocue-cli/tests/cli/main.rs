@@ -7,10 +7,14 @@
 
 mod support;
 
+mod bench;
 mod cues;
 mod eval;
 mod lifecycle;
 mod mcp;
+mod release;
+mod schemas;
 mod search;
+mod secrets;
 mod state;
 mod structure;

@@ -5,8 +5,8 @@
 
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
+use super::Store;
 use crate::error::{Error, Result};
-use crate::Service;
 
 /// One calibration reference row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,12 +37,11 @@ pub struct CalibrationReference {
     pub created_at: String,
 }
 
-impl Service {
+impl Store {
     /// Returns the active epoch and current snapshot sequences; `None` before the first
-    /// baseline. Fails with `not_initialized` when there is no database.
-    pub fn calibration_binding(&self) -> Result<Option<(i64, i64)>> {
-        let store = self.open_store(false)?.ok_or(Error::NotInitialized)?;
-        Ok(store.current_snapshot()?.map(|snap| (snap.epoch, snap.seq)))
+    /// baseline.
+    pub(crate) fn calibration_binding(&self) -> Result<Option<(i64, i64)>> {
+        Ok(self.current_snapshot()?.map(|snap| (snap.epoch, snap.seq)))
     }
 
     /// Inserts a calibration reference when the bound epoch and snapshot are still the
@@ -50,9 +49,8 @@ impl Service {
     ///
     /// A concurrent refresh or rebaseline between validation and this call fails with
     /// `concurrent_update` and writes nothing.
-    pub fn record_calibration(&self, r: &CalibrationReference) -> Result<bool> {
-        let mut store = self.open_store(false)?.ok_or(Error::NotInitialized)?;
-        let tx = store
+    pub(crate) fn record_calibration(&mut self, r: &CalibrationReference) -> Result<bool> {
+        let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let current: Option<(i64, i64)> = tx
@@ -81,7 +79,7 @@ impl Service {
         if let Some(d) = existing {
             if d != r.artifact_digest {
                 return Err(Error::CorruptCache {
-                    path: store.path.clone(),
+                    path: self.path.clone(),
                     detail: format!(
                         "calibration {} is recorded with digest {d}, not {}",
                         r.calibration_id, r.artifact_digest
