@@ -10,6 +10,7 @@ mod support;
 mod cues;
 mod lifecycle;
 mod mcp;
+mod quality;
 mod search;
 mod state;
 mod structure;
