@@ -255,7 +255,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .map(|s| s.len() as u64 / 4)
         .unwrap_or(0)
         + 200;
-    let more = More::of(View::Overview, "the complete overview", round_up(full));
+    let more = More::of(View::Overview, round_up(full));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
         .map(|n| Section::new(n, Some(more.clone())))

@@ -204,11 +204,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let more = More {
         path: Some(prefix),
-        ..More::of(
-            View::Structure,
-            "a narrower path, or a larger budget",
-            round_up(request.max_tokens * 2),
-        )
+        ..More::of(View::Structure, round_up(request.max_tokens * 2))
     };
     let sections = vec![
         Section::new("files", Some(more.clone())),
