@@ -142,11 +142,13 @@ fn assert_code(result: Result<Value, ErrorOutput>, code: &str) -> ErrorOutput {
 fn context_get_overview_initializes_and_fits_the_default_budget() {
     let repo = TestRepo::new();
     let cue = repo.get(json!({ "view": "overview" }));
-    assert_eq!(cue["schema_version"], "repocue/cue-1");
+    assert_eq!(cue["schema_version"], "repocue/cue-2");
     assert_eq!(cue["kind"], "overview");
     assert_eq!(cue["freshness"], "current");
     assert_eq!(cue["snapshot"], "snapshot-000001");
-    assert_eq!(cue["repository"]["id"], repo.repo_id());
+    assert_eq!(cue["provenance"], Value::Null, "lean by default");
+    let full = repo.get(json!({ "view": "overview", "provenance": true }));
+    assert_eq!(full["provenance"]["repository_id"], repo.repo_id());
     assert_eq!(cue["budget"]["max_tokens"], 500);
     assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
     let codes: Vec<&str> = cue["warnings"]

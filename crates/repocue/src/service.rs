@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::api::{
     CheckpointId, CheckpointInfo, CheckpointOutput, Cue, CueMetric, CueRequest, EpochId, EpochInfo,
     Freshness, Measure, MetricsOutput, OperationKind, OperationMetric, OperationSummary,
-    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, WorkingCounts, MAX_MAX_TOKENS,
+    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, WorkingCounts,
 };
 use crate::error::{Error, Result};
 use crate::git::{self, Basis};
@@ -171,12 +171,7 @@ impl Service {
     /// first (initialized or refreshed, noted in warnings). Records a cue measurement.
     pub fn cue(&self, request: &CueRequest) -> Result<Cue> {
         let started = Instant::now();
-        if request.max_tokens == 0 || request.max_tokens > MAX_MAX_TOKENS {
-            return Err(Error::InvalidArgument(format!(
-                "max_tokens must be between 1 and {MAX_MAX_TOKENS}, got {}",
-                request.max_tokens
-            )));
-        }
+        cue::validate(request)?;
         let reader = read::prepare(&self.repo, request.refresh);
         if reader.is_ok() {
             self.settle_hint();
@@ -187,7 +182,7 @@ impl Service {
             view: request.view.as_str().into(),
             recorded_at: crate::time::now_rfc3339(),
             max_tokens: request.max_tokens as i64,
-            output_bytes: cue.json.len() as i64,
+            output_bytes: cue.output.len() as i64,
             estimated_tokens: cue.estimated_tokens as i64,
             duration_us: started.elapsed().as_micros() as i64,
             snapshot: Some(reader.snapshot.seq),

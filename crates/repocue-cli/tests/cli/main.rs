@@ -12,6 +12,7 @@ mod cues;
 mod eval;
 mod lifecycle;
 mod mcp;
+mod quality;
 mod release;
 mod schemas;
 mod search;

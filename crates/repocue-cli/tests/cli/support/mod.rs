@@ -356,7 +356,14 @@ impl TestRepo {
     pub fn delta_ops(&self, since: &str) -> Vec<Value> {
         let cue = self.cue(
             "delta",
-            &["--since", since, "--max-tokens", "20000", "--no-refresh"],
+            &[
+                "--since",
+                since,
+                "--max-tokens",
+                "20000",
+                "--no-refresh",
+                "--provenance",
+            ],
         );
         assert_no_omissions(&cue);
         cue["content"]["operations"]
