@@ -217,9 +217,8 @@ fn no_refresh_serves_the_stored_snapshot_as_refresh_needed() {
     let cue = repo.cue("manifest", &["--max-tokens", "1000", "--no-refresh"]);
     assert_eq!(cue["snapshot"], "snapshot-000001");
     assert_eq!(cue["freshness"], "refresh-needed");
-    assert_eq!(
-        cue["repository"]["dirty"].as_bool().unwrap_or(false),
-        false,
+    assert!(
+        !cue["repository"]["dirty"].as_bool().unwrap_or(false),
         "the repository as the snapshot saw it"
     );
     assert!(warning(&cue, "refresh_needed").is_some(), "{cue:#}");
