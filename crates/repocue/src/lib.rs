@@ -23,6 +23,8 @@ pub mod scan;
 pub mod search;
 pub mod service;
 pub mod store;
+#[allow(dead_code)] // wired into the service and the cue views in a following change
+mod task;
 pub mod time;
 
 pub use error::{Error, Result};
