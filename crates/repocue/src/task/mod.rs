@@ -291,7 +291,7 @@ mod tests {
         while let Some(i) = rest.find("DIGEST:") {
             let end = i + rest[i..].find('"').unwrap();
             fixed.push_str(&rest[..i]);
-            fixed.push_str(&digest_of(rest[i..end].as_bytes()));
+            fixed.push_str(&digest_of(&rest.as_bytes()[i..end]));
             rest = &rest[end..];
         }
         fixed.push_str(rest);
