@@ -173,6 +173,16 @@ pub enum Error {
         /// First line with an invalid sequence (1-based).
         line: u64,
     },
+    /// `task-context check` found pins that no longer match their files.
+    #[error("{stale} of {pins} pins in {path} are stale")]
+    StalePins {
+        /// The declaration.
+        path: String,
+        /// Stale pins.
+        stale: usize,
+        /// All pins.
+        pins: usize,
+    },
     /// A line range reaches past the end of its file.
     #[error("lines {start}-{end} of {path} are out of bounds: the file has {lines} lines")]
     RangeOutOfBounds {
@@ -224,7 +234,7 @@ impl Error {
             Error::NotTracked { .. } => "not_tracked",
             Error::NotRegular { .. } => "not_regular",
             Error::SymlinkRejected { .. } => "symlink_rejected",
-            Error::StalePin { .. } => "stale_pin",
+            Error::StalePin { .. } | Error::StalePins { .. } => "stale_pin",
             Error::InvalidUtf8 { .. } => "invalid_utf8",
             Error::RangeOutOfBounds { .. } => "range_out_of_bounds",
             Error::RefreshNeeded { .. } => "refresh_needed",
@@ -261,7 +271,7 @@ impl Error {
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
             }
-            Error::StalePin { .. } => Some(
+            Error::StalePin { .. } | Error::StalePins { .. } => Some(
                 "review the changed source, then run `repocue task-context pin --update`".into(),
             ),
             _ if self.is_retryable() => Some("retry the command".into()),
