@@ -19,7 +19,7 @@ pub use commands::Cli;
 #[derive(Debug)]
 pub struct CommandError {
     /// The JSON error object to print.
-    pub output: repocue::output::ErrorOutput,
+    pub output: repocue::api::ErrorOutput,
 }
 
 impl From<repocue::Error> for CommandError {

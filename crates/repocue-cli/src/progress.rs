@@ -8,8 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use repocue::scan::Progress;
 use repocue::Options;
+use repocue::Progress;
 
 /// Scans shorter than this never show a bar.
 const DELAY: Duration = Duration::from_secs(1);

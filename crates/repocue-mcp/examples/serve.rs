@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     match repocue_mcp::serve_stdio(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let out = repocue::output::ErrorOutput::from(&e);
+            let out = repocue::api::ErrorOutput::from(&e);
             eprintln!("{}", serde_json::to_string(&out).expect("error serializes"));
             ExitCode::from(1)
         }

@@ -15,8 +15,8 @@
 
 use std::fmt;
 
-use repocue::cue::{CueRequest, View};
-use repocue::output::ErrorOutput;
+use repocue::api::ErrorOutput;
+use repocue::{CueRequest, View};
 use repocue::{Options, Service};
 
 use crate::tools::error_output;
@@ -273,7 +273,7 @@ fn is_repo_id(s: &str) -> bool {
 }
 
 fn check_snapshot_id(id: &str) -> Result<(), String> {
-    match repocue::model::parse_seq_id("snapshot", id) {
+    match id.parse::<repocue::api::SnapshotId>().ok() {
         Some(_) => Ok(()),
         None => Err(format!("{id:?} is not a snapshot id like snapshot-000001")),
     }

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use repocue::output::ErrorOutput;
+use repocue::api::ErrorOutput;
 use repocue::{Error, Options};
 use rmcp::handler::server::common::schema_for_input;
 use rmcp::model::{
@@ -187,7 +187,7 @@ impl RepoCueServer {
 
 fn internal(message: String) -> ErrorOutput {
     ErrorOutput {
-        error: repocue::output::ErrorBody {
+        error: repocue::api::ErrorBody {
             code: "internal_error".into(),
             message,
             hint: None,

@@ -5,9 +5,9 @@
 //! Handlers are synchronous and do repository work; the rmcp glue runs them on the blocking
 //! pool. They keep no state between calls: every answer carries the live freshness.
 
-use repocue::cue::{CueRequest, View, DEFAULT_MAX_TOKENS};
-use repocue::output::ErrorOutput;
-use repocue::service::Operation;
+use repocue::api::ErrorOutput;
+use repocue::Operation;
+use repocue::{CueRequest, View, DEFAULT_MAX_TOKENS};
 use repocue::{Error, Options, Service};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use repocue::output::ErrorOutput;
+use repocue::api::ErrorOutput;
 use repocue::Options;
 use repocue_mcp::resources::{self, ResourceError};
 use repocue_mcp::tools::{self, GetArgs, NoArgs, RebaselineArgs, SearchArgs};
@@ -159,7 +159,7 @@ fn context_get_overview_initializes_and_fits_the_default_budget() {
 
     // The text is the library's cue, byte for byte.
     let service = repocue::Service::open(&repo.opts()).unwrap();
-    let request = repocue::cue::CueRequest::new(repocue::cue::View::Overview);
+    let request = repocue::CueRequest::new(repocue::View::Overview);
     let direct = service.cue(&request).unwrap();
     let via_tool = tools::handle_get(
         &repo.opts(),
@@ -325,7 +325,7 @@ fn search_requests_carry_query_and_scope() {
     )
     .unwrap();
     let r = args.to_request();
-    assert_eq!(r.view, repocue::cue::View::Search);
+    assert_eq!(r.view, repocue::View::Search);
     assert_eq!(
         (
             r.query.as_deref(),
@@ -339,7 +339,7 @@ fn search_requests_carry_query_and_scope() {
         serde_json::from_value(json!({ "query": "answer", "scope": ["code", "docs"] })).unwrap();
     assert_eq!(list.to_request().scope.as_deref(), Some("code,docs"));
     let args: SearchArgs = serde_json::from_value(json!({ "query": "answer" })).unwrap();
-    let mut expected = repocue::cue::CueRequest::new(repocue::cue::View::Search);
+    let mut expected = repocue::CueRequest::new(repocue::View::Search);
     expected.query = Some("answer".into());
     assert_eq!(args.to_request(), expected);
 
@@ -379,7 +379,7 @@ fn get_args_default_to_the_cli_defaults() {
     let args: GetArgs = serde_json::from_value(json!({ "view": "overview" })).unwrap();
     assert_eq!(
         args.to_request(),
-        repocue::cue::CueRequest::new(repocue::cue::View::Overview)
+        repocue::CueRequest::new(repocue::View::Overview)
     );
     let args: GetArgs = serde_json::from_value(json!({
         "view": "entity", "id": "symbol:src/lib.rs:answer", "max_tokens": null, "refresh": false

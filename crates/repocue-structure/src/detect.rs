@@ -1,4 +1,5 @@
-//! Language detection from a path and the first bytes of a file.
+//! Language detection from a path and the first bytes of a file: the one language table
+//! shared by the scanner (display names) and the extractor (parsers).
 
 use crate::Language;
 
@@ -15,55 +16,181 @@ use crate::Language;
 /// assert_eq!(detect_language("README.md", b""), None);
 /// ```
 pub fn detect_language(path: &str, head: &[u8]) -> Option<Language> {
-    let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    by_file_name(file_name).or_else(|| by_shebang(head))
+    language_name(path.as_bytes(), head).and_then(Language::from_name)
 }
 
-fn by_file_name(file_name: &str) -> Option<Language> {
-    match file_name {
-        "Rakefile" | "Gemfile" | "Guardfile" | "Vagrantfile" => return Some(Language::Ruby),
-        _ => {}
+/// One language of the table: its display name and how it is recognized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LanguageInfo {
+    /// Display name, as stored and shown (`"C++"`, `"Shell"`); [`Language::from_name`]
+    /// maps it to a parser when there is one.
+    pub name: &'static str,
+    /// Exact file names (`Makefile`).
+    pub file_names: &'static [&'static str],
+    /// Lowercase extensions without the dot.
+    pub extensions: &'static [&'static str],
+    /// Interpreters of a shebang line, version digits removed (`python3.12` is `python`).
+    pub interpreters: &'static [&'static str],
+}
+
+const fn lang(
+    name: &'static str,
+    file_names: &'static [&'static str],
+    extensions: &'static [&'static str],
+    interpreters: &'static [&'static str],
+) -> LanguageInfo {
+    LanguageInfo {
+        name,
+        file_names,
+        extensions,
+        interpreters,
     }
-    let (_, ext) = file_name.rsplit_once('.')?;
-    let language = match ext {
-        "rs" => Language::Rust,
-        "py" | "pyi" | "pyw" => Language::Python,
-        "go" => Language::Go,
-        "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
-        "ts" | "mts" | "cts" => Language::TypeScript,
-        "tsx" => Language::Tsx,
-        "java" => Language::Java,
-        "c" | "h" => Language::C,
-        "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" => Language::Cpp,
-        "cs" => Language::CSharp,
-        "rb" | "rake" | "gemspec" => Language::Ruby,
-        "sh" | "bash" => Language::Bash,
-        "php" => Language::Php,
-        _ => return None,
-    };
-    Some(language)
 }
 
-fn by_shebang(head: &[u8]) -> Option<Language> {
+/// The one language table of RepoCue: the scanner classifies every file with it and the
+/// extractor picks its parser from the same answer.
+pub const LANGUAGES: &[LanguageInfo] = &[
+    lang("Rust", &[], &["rs"], &[]),
+    lang("Python", &[], &["py", "pyi", "pyw"], &["python", "pypy"]),
+    lang("Go", &[], &["go"], &[]),
+    lang(
+        "JavaScript",
+        &[],
+        &["js", "mjs", "cjs", "jsx"],
+        &["node", "nodejs", "deno", "bun"],
+    ),
+    lang("TypeScript", &[], &["ts", "mts", "cts"], &[]),
+    lang("TSX", &[], &["tsx"], &[]),
+    lang("Java", &[], &["java"], &[]),
+    lang("C", &[], &["c", "h"], &[]),
+    lang(
+        "C++",
+        &[],
+        &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp"],
+        &[],
+    ),
+    lang("C#", &[], &["cs"], &[]),
+    lang(
+        "Ruby",
+        &["Rakefile", "Gemfile", "Guardfile", "Vagrantfile"],
+        &["rb", "rake", "gemspec"],
+        &["ruby"],
+    ),
+    lang(
+        "Shell",
+        &[],
+        &["sh", "bash", "zsh"],
+        &["sh", "bash", "zsh", "dash", "ksh", "ash"],
+    ),
+    lang("PHP", &[], &["php"], &["php"]),
+    lang(
+        "Makefile",
+        &["Makefile", "makefile", "GNUmakefile"],
+        &["mk"],
+        &[],
+    ),
+    lang("Dockerfile", &["Dockerfile", "Containerfile"], &[], &[]),
+    lang("CMake", &["CMakeLists.txt"], &["cmake"], &[]),
+    lang("Meson", &["meson.build"], &[], &[]),
+    lang("Starlark", &["BUILD", "BUILD.bazel", "WORKSPACE"], &[], &[]),
+    lang("Just", &["justfile", "Justfile"], &[], &[]),
+    lang("Kotlin", &[], &["kt", "kts"], &[]),
+    lang("Swift", &[], &["swift"], &[]),
+    lang("Scala", &[], &["scala"], &[]),
+    lang("Objective-C", &[], &["m"], &[]),
+    lang("Objective-C++", &[], &["mm"], &[]),
+    lang("Lua", &[], &["lua"], &[]),
+    lang("Perl", &[], &["pl", "pm"], &["perl"]),
+    lang("R", &[], &["r"], &[]),
+    lang("Dart", &[], &["dart"], &[]),
+    lang("Elixir", &[], &["ex", "exs"], &[]),
+    lang("Erlang", &[], &["erl", "hrl"], &[]),
+    lang("Haskell", &[], &["hs"], &[]),
+    lang("OCaml", &[], &["ml", "mli"], &[]),
+    lang("Clojure", &[], &["clj", "cljs"], &[]),
+    lang("Zig", &[], &["zig"], &[]),
+    lang("Nim", &[], &["nim"], &[]),
+    lang("Vue", &[], &["vue"], &[]),
+    lang("Svelte", &[], &["svelte"], &[]),
+    lang("SQL", &[], &["sql"], &[]),
+    lang("HTML", &[], &["html", "htm"], &[]),
+    lang("CSS", &[], &["css"], &[]),
+    lang("SCSS", &[], &["scss", "sass"], &[]),
+    lang("Markdown", &[], &["md", "markdown", "mdx"], &[]),
+    lang("reStructuredText", &[], &["rst"], &[]),
+    lang("AsciiDoc", &[], &["adoc", "asciidoc"], &[]),
+    lang("Text", &[], &["txt"], &[]),
+    lang("TOML", &[], &["toml"], &[]),
+    lang("YAML", &[], &["yaml", "yml"], &[]),
+    lang("JSON", &[], &["json", "jsonc"], &[]),
+    lang("XML", &[], &["xml"], &[]),
+    lang("Protocol Buffers", &[], &["proto"], &[]),
+    lang("Nix", &[], &["nix"], &[]),
+    lang("HCL", &[], &["tf"], &[]),
+    lang("Gradle", &[], &["gradle"], &[]),
+    lang("PowerShell", &[], &["ps1"], &[]),
+    lang("Batchfile", &[], &["bat", "cmd"], &[]),
+    lang("Assembly", &[], &["asm", "s"], &[]),
+];
+
+/// Returns the display name of the language of `path` (bytes; `/` or `\\` separated): by
+/// exact file name, then by extension (ASCII case ignored; a leading-dot name has none),
+/// then by the shebang on the first line of `head`.
+pub fn language_name(path: &[u8], head: &[u8]) -> Option<&'static str> {
+    let name = path
+        .rsplit(|&b| b == b'/' || b == b'\\')
+        .next()
+        .unwrap_or(path);
+    if let Some(l) = LANGUAGES
+        .iter()
+        .find(|l| l.file_names.iter().any(|n| n.as_bytes() == name))
+    {
+        return Some(l.name);
+    }
+    if let Some(ext) = extension(name) {
+        if let Some(l) = LANGUAGES
+            .iter()
+            .find(|l| l.extensions.contains(&ext.as_str()))
+        {
+            return Some(l.name);
+        }
+    }
+    let program = interpreter(head)?;
+    LANGUAGES
+        .iter()
+        .find(|l| l.interpreters.contains(&program.as_str()))
+        .map(|l| l.name)
+}
+
+/// The lowercase extension of a file name; `None` without a dot, for a leading-dot name, or
+/// when it is not UTF-8.
+fn extension(name: &[u8]) -> Option<String> {
+    let dot = name.iter().rposition(|&b| b == b'.')?;
+    if dot == 0 {
+        return None;
+    }
+    std::str::from_utf8(&name[dot + 1..])
+        .ok()
+        .map(|s| s.to_ascii_lowercase())
+}
+
+/// The interpreter a shebang line names, version digits removed.
+fn interpreter(head: &[u8]) -> Option<String> {
     let rest = head.strip_prefix(b"#!")?;
     let line = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
     let line = String::from_utf8_lossy(line);
     let mut words = line.split_whitespace();
     let mut program = words.next()?.rsplit('/').next()?;
     if program == "env" {
-        // `#!/usr/bin/env -S python3 -u`: skip env's own options.
+        // `#!/usr/bin/env -S python3 -u`: skip env's own options and assignments.
         program = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
     }
     // `python3.12` -> `python`, `ruby2.7` -> `ruby`.
-    let program = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    match program {
-        "python" | "pypy" => Some(Language::Python),
-        "node" | "nodejs" | "deno" | "bun" => Some(Language::JavaScript),
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => Some(Language::Bash),
-        "ruby" => Some(Language::Ruby),
-        "php" => Some(Language::Php),
-        _ => None,
-    }
+    Some(
+        program
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]
@@ -92,6 +219,31 @@ mod tests {
         }
         assert_eq!(detect_language("Makefile", b""), None);
         assert_eq!(detect_language("x.txt", b"no shebang"), None);
+    }
+
+    #[test]
+    fn the_table_names_every_parser_language_and_has_no_duplicates() {
+        for l in Language::all() {
+            assert!(
+                LANGUAGES.iter().any(|i| i.name == l.name()),
+                "{l} is missing from the table"
+            );
+        }
+        let mut exts: Vec<&str> = LANGUAGES
+            .iter()
+            .flat_map(|l| l.extensions.iter().copied())
+            .collect();
+        let n = exts.len();
+        exts.sort_unstable();
+        exts.dedup();
+        assert_eq!(exts.len(), n, "an extension maps to two languages");
+        assert_eq!(language_name(b"X.RS", b""), Some("Rust"));
+        assert_eq!(language_name(b".bashrc", b""), None);
+        assert_eq!(language_name(b"Makefile", b""), Some("Makefile"));
+        assert_eq!(
+            language_name(b"tool", b"#!/usr/bin/env perl\n"),
+            Some("Perl")
+        );
     }
 
     #[test]

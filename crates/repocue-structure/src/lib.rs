@@ -33,7 +33,7 @@ mod text;
 use std::fmt;
 use std::time::Duration;
 
-pub use detect::detect_language;
+pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 
 /// A version string that changes whenever extraction output could change.
 ///
@@ -106,6 +106,18 @@ impl Language {
             .iter()
             .copied()
             .find(|l| l.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// How important a symbol kind is when symbols must be chosen (lower comes first): types,
+/// then functions, implementations, modules and macros, then methods, then the rest. The one
+/// order used wherever RepoCue ranks or drops symbols by kind.
+pub fn symbol_priority(kind: &str) -> u8 {
+    match kind {
+        "class" | "struct" | "trait" | "interface" | "enum" | "type" => 0,
+        "function" | "impl" | "module" | "macro" => 1,
+        "method" => 2,
+        _ => 3,
     }
 }
 

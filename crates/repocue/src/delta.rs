@@ -6,45 +6,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::api::{DeltaItem, DeltaOp, EntityId};
 use crate::model::{mode_str, FileState};
 use crate::paths;
-
-/// A file was added to the index.
-pub const FILE_ADDED: &str = "file.added";
-/// A file was removed from the index or from the working tree.
-pub const FILE_DELETED: &str = "file.deleted";
-/// A file missing from the working tree exists again.
-pub const FILE_RESTORED: &str = "file.restored";
-/// The working-tree content changed.
-pub const FILE_CONTENT_CHANGED: &str = "file.content_changed";
-/// Mode, type, language, document flag or index flags changed, content did not.
-pub const FILE_METADATA_CHANGED: &str = "file.metadata_changed";
-/// The working state or staged object changed, content did not.
-pub const FILE_STATE_CHANGED: &str = "file.state_changed";
-/// The checked-out branch changed.
-pub const BRANCH_CHANGED: &str = "repository.branch_changed";
-/// HEAD moved to another commit.
-pub const HEAD_CHANGED: &str = "repository.head_changed";
-/// Dirty flag or untracked paths changed.
-pub const WORKING_TREE_CHANGED: &str = "repository.working_tree_changed";
-
-/// One delta operation with before/after values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct DeltaItem {
-    /// Operation name, e.g. `file.content_changed`.
-    pub op: String,
-    /// Entity id, e.g. `file:src/lib.rs` or `repository`.
-    pub entity: String,
-    /// Values before, for the fields that changed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub before: Option<Value>,
-    /// Values after, for the fields that changed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<Value>,
-}
 
 /// The repository-level facts compared between two snapshots.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,22 +55,22 @@ pub fn compute(
 
 fn repository_ops(a: &RepoFacts<'_>, b: &RepoFacts<'_>) -> Vec<DeltaItem> {
     let mut items = Vec::new();
-    let item = |op: &str, before: Value, after: Value| DeltaItem {
-        op: op.into(),
+    let item = |op: DeltaOp, before: Value, after: Value| DeltaItem {
+        op,
         entity: "repository".into(),
         before: Some(before),
         after: Some(after),
     };
     if a.branch != b.branch {
         items.push(item(
-            BRANCH_CHANGED,
+            DeltaOp::BranchChanged,
             json!({"branch": a.branch}),
             json!({"branch": b.branch}),
         ));
     }
     if a.head != b.head {
         items.push(item(
-            HEAD_CHANGED,
+            DeltaOp::HeadChanged,
             json!({"head": a.head}),
             json!({"head": b.head}),
         ));
@@ -132,7 +98,7 @@ fn repository_ops(a: &RepoFacts<'_>, b: &RepoFacts<'_>) -> Vec<DeltaItem> {
         if !added.is_empty() {
             after["untracked_added"] = json!(added);
         }
-        items.push(item(WORKING_TREE_CHANGED, before, after));
+        items.push(item(DeltaOp::WorkingTreeChanged, before, after));
     }
     items
 }
@@ -140,28 +106,28 @@ fn repository_ops(a: &RepoFacts<'_>, b: &RepoFacts<'_>) -> Vec<DeltaItem> {
 fn file_op(old: Option<&FileState>, new: Option<&FileState>) -> Option<DeltaItem> {
     let (op, before, after) = match (old, new) {
         (None, None) => return None,
-        (None, Some(n)) => (FILE_ADDED, None, Some(summary(n))),
-        (Some(o), None) => (FILE_DELETED, Some(summary(o)), None),
+        (None, Some(n)) => (DeltaOp::FileAdded, None, Some(summary(n))),
+        (Some(o), None) => (DeltaOp::FileDeleted, Some(summary(o)), None),
         (Some(o), Some(n)) if o.same_state(n) => return None,
         (Some(o), Some(n)) => {
             let (b, a) = changed_fields(o, n);
             let op = if o.exists() && !n.exists() {
-                FILE_DELETED
+                DeltaOp::FileDeleted
             } else if !o.exists() && n.exists() {
-                FILE_RESTORED
+                DeltaOp::FileRestored
             } else if o.digest != n.digest || o.size != n.size {
-                FILE_CONTENT_CHANGED
+                DeltaOp::FileContentChanged
             } else if o.working_state != n.working_state || o.index_oid != n.index_oid {
-                FILE_STATE_CHANGED
+                DeltaOp::FileStateChanged
             } else {
-                FILE_METADATA_CHANGED
+                DeltaOp::FileMetadataChanged
             };
             (op, Some(b), Some(a))
         }
     };
     let entity = new.or(old).map(FileState::entity_id).unwrap_or_default();
     Some(DeltaItem {
-        op: op.into(),
+        op,
         entity,
         before,
         after,
@@ -232,34 +198,6 @@ fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
     (Value::Object(b), Value::Object(a))
 }
 
-/// Ranks delta items for display: repository operations, then content changes, additions,
-/// deletions and restorations, then state and metadata changes; stable within a rank.
-pub fn rank(op: &str) -> u8 {
-    match op {
-        BRANCH_CHANGED | HEAD_CHANGED => 0,
-        FILE_CONTENT_CHANGED | FILE_ADDED | FILE_DELETED => 1,
-        FILE_RESTORED => 2,
-        WORKING_TREE_CHANGED => 3,
-        FILE_STATE_CHANGED => 4,
-        FILE_METADATA_CHANGED => 5,
-        _ if op.starts_with("symbol.") => 2,
-        _ => 6,
-    }
-}
-
-/// A symbol was added.
-pub const SYMBOL_ADDED: &str = "symbol.added";
-/// A symbol was removed.
-pub const SYMBOL_REMOVED: &str = "symbol.removed";
-/// A symbol's declaration changed.
-pub const SYMBOL_SIGNATURE_CHANGED: &str = "symbol.signature_changed";
-/// A symbol left one file and appeared, with the same declaration, in another.
-pub const SYMBOL_MOVED: &str = "symbol.moved";
-/// A file gained an import.
-pub const IMPORT_ADDED: &str = "import.added";
-/// A file lost an import.
-pub const IMPORT_REMOVED: &str = "import.removed";
-
 /// Computes symbol and import operations for changed files, given each side's code facts
 /// (`None` when the file is absent or has no code facts on that side). Files are visited in
 /// the order given; the result is deterministic.
@@ -274,7 +212,8 @@ pub fn structural(
     let mut added: Vec<(String, &SymbolFact)> = Vec::new();
     let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
     let mut items = Vec::new();
-    let sym = |path: &str, s: &SymbolFact| format!("symbol:{path}:{}", s.qualified_name);
+    let sym =
+        |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
     let desc = |path: &str, s: &SymbolFact| json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line});
     for (path, old, new) in changes {
         let path = paths::display(path);
@@ -290,7 +229,7 @@ pub fn structural(
                 None => added.push((path.clone(), s)),
                 Some(o) if o.signature != s.signature || o.kind != s.kind => {
                     items.push(DeltaItem {
-                        op: SYMBOL_SIGNATURE_CHANGED.into(),
+                        op: DeltaOp::SymbolSignatureChanged,
                         entity: sym(&path, s),
                         before: Some(
                             json!({"kind": o.kind, "signature": o.signature, "line": o.start_line}),
@@ -311,18 +250,21 @@ pub fn structural(
         }
         let oi: HashSet<&String> = old.map(|f| f.imports.iter().collect()).unwrap_or_default();
         let ni: HashSet<&String> = new.map(|f| f.imports.iter().collect()).unwrap_or_default();
-        for (op, list, other) in [(IMPORT_ADDED, new, &oi), (IMPORT_REMOVED, old, &ni)] {
+        for (op, list, other) in [
+            (DeltaOp::ImportAdded, new, &oi),
+            (DeltaOp::ImportRemoved, old, &ni),
+        ] {
             for imp in list.map(|f| f.imports.as_slice()).unwrap_or_default() {
                 if !other.contains(imp) {
                     let v = Some(json!({"import": imp}));
-                    let (before, after) = if op == IMPORT_ADDED {
+                    let (before, after) = if op == DeltaOp::ImportAdded {
                         (None, v)
                     } else {
                         (v, None)
                     };
                     items.push(DeltaItem {
-                        op: op.into(),
-                        entity: format!("file:{path}"),
+                        op,
+                        entity: EntityId::file(path.clone()).to_string(),
                         before,
                         after,
                     });
@@ -344,14 +286,14 @@ pub fn structural(
             Some((i, (rpath, r))) => {
                 moved_from.insert(i);
                 items.push(DeltaItem {
-                    op: SYMBOL_MOVED.into(),
+                    op: DeltaOp::SymbolMoved,
                     entity: sym(apath, a),
                     before: Some(json!({"id": sym(rpath, r), "path": rpath, "line": r.start_line})),
                     after: Some(json!({"path": apath, "line": a.start_line})),
                 });
             }
             None => items.push(DeltaItem {
-                op: SYMBOL_ADDED.into(),
+                op: DeltaOp::SymbolAdded,
                 entity: sym(apath, a),
                 before: None,
                 after: Some(desc(apath, a)),
@@ -361,15 +303,69 @@ pub fn structural(
     for (i, (rpath, r)) in removed.iter().enumerate() {
         if !moved_from.contains(&i) {
             items.push(DeltaItem {
-                op: SYMBOL_REMOVED.into(),
+                op: DeltaOp::SymbolRemoved,
                 entity: sym(rpath, r),
                 before: Some(desc(rpath, r)),
                 after: None,
             });
         }
     }
-    items.sort_by(|a, b| (rank(&a.op), &a.entity, &a.op).cmp(&(rank(&b.op), &b.entity, &b.op)));
+    items.sort_by(|a, b| {
+        (a.op.rank(), &a.entity, a.op.as_str()).cmp(&(b.op.rank(), &b.entity, b.op.as_str()))
+    });
     items
+}
+
+/// The digests whose code facts [`structural_between`] needs for `changed` paths: each side's
+/// digest of every changed path.
+pub fn digests_for(
+    old: &[FileState],
+    new: &[FileState],
+    changed: &HashSet<Vec<u8>>,
+) -> Vec<String> {
+    sides(old, new, changed)
+        .into_iter()
+        .flat_map(|(_, a, b)| [a, b])
+        .flatten()
+        .collect()
+}
+
+/// Each changed path (sorted) with its digest before and after.
+fn sides(
+    old: &[FileState],
+    new: &[FileState],
+    changed: &HashSet<Vec<u8>>,
+) -> Vec<(Vec<u8>, Option<String>, Option<String>)> {
+    let digest_of = |files: &[FileState], p: &[u8]| {
+        files
+            .binary_search_by(|f| f.path.as_slice().cmp(p))
+            .ok()
+            .and_then(|i| files[i].digest.clone())
+    };
+    let mut paths: Vec<&Vec<u8>> = changed.iter().collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| (p.clone(), digest_of(old, p), digest_of(new, p)))
+        .collect()
+}
+
+/// Symbol and import operations for the changed paths (both file lists sorted by path), from
+/// the code facts of their old and new digests as `facts` finds them.
+pub fn structural_between<'a>(
+    old: &[FileState],
+    new: &[FileState],
+    changed: &HashSet<Vec<u8>>,
+    facts: impl Fn(&str) -> Option<&'a crate::analyze::Analysis>,
+) -> Vec<DeltaItem> {
+    let code = |d: &Option<String>| facts(d.as_deref()?)?.code.as_ref();
+    let changes: Vec<_> = sides(old, new, changed)
+        .iter()
+        .filter(|(_, a, b)| a != b)
+        .map(|(p, a, b)| (p.clone(), code(a), code(b)))
+        .filter(|(_, a, b)| a.is_some() || b.is_some())
+        .collect();
+    structural(&changes)
 }
 
 #[cfg(test)]
@@ -399,17 +395,14 @@ mod tests {
         missing.file_type = FileType::Missing;
         let new = vec![changed, missing, file("d", "4")];
         let (items, paths) = compute(&old, &new, &repo(), &repo());
-        let ops: Vec<(&str, &str)> = items
-            .iter()
-            .map(|i| (i.op.as_str(), i.entity.as_str()))
-            .collect();
+        let ops: Vec<(DeltaOp, &str)> = items.iter().map(|i| (i.op, i.entity.as_str())).collect();
         assert_eq!(
             ops,
             vec![
-                (FILE_CONTENT_CHANGED, "file:a"),
-                (FILE_DELETED, "file:b"),
-                (FILE_DELETED, "file:c"),
-                (FILE_ADDED, "file:d")
+                (DeltaOp::FileContentChanged, "file:a"),
+                (DeltaOp::FileDeleted, "file:b"),
+                (DeltaOp::FileDeleted, "file:c"),
+                (DeltaOp::FileAdded, "file:d")
             ]
         );
         assert_eq!(items[0].after.as_ref().unwrap()["worktree_mode"], "100755");

@@ -4,61 +4,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{CueRequest, View};
+use crate::api::{CueRequest, CueStep, EvaluationOutput, Step, View};
 use crate::error::{Error, Result};
-use crate::service::{Operation, Options, Service};
-
-/// Output of `repocue evaluate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct EvaluationOutput {
-    /// `repocue/evaluation-1`.
-    pub schema_version: String,
-    /// Repository id.
-    pub repository: String,
-    /// Tracked files.
-    pub tracked_files: u64,
-    /// Baseline measurements.
-    pub baseline: Step,
-    /// No-op refresh right after the baseline.
-    pub noop_refresh: Step,
-    /// Warm overview cue.
-    pub overview: CueStep,
-    /// Warm manifest cue.
-    pub manifest: CueStep,
-    /// Database size after the probe, bytes.
-    pub database_bytes: u64,
-    /// The repository's Git basis was the same before and after the probe.
-    pub repository_unchanged: bool,
-}
-
-/// One state operation of the probe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Step {
-    /// Wall time, milliseconds.
-    pub wall_ms: f64,
-    /// Git processes started.
-    pub git_processes: u32,
-    /// Files read.
-    pub files_read: u64,
-    /// Bytes read.
-    pub bytes_read: u64,
-}
-
-/// One cue of the probe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct CueStep {
-    /// Wall time, milliseconds.
-    pub wall_ms: f64,
-    /// Budget asked for.
-    pub max_tokens: u64,
-    /// Exact output bytes.
-    pub output_bytes: u64,
-    /// `ceil(bytes / 4)`.
-    pub estimated_tokens: u64,
-}
+use crate::refresh::Operation;
+use crate::service::{Options, Service};
 
 /// Runs the probe on the repository of `opts` with a fresh temporary cache.
 pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
@@ -101,7 +50,7 @@ pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
     let overview = cue(View::Overview)?;
     let manifest = cue(View::Manifest)?;
     let after = service.status()?;
-    let database_bytes = service.open_store(false)?.map_or(0, |s| s.size_bytes());
+    let database_bytes = service.database_bytes()?;
     Ok(EvaluationOutput {
         schema_version: "repocue/evaluation-1".into(),
         repository: service.repo_id().into(),

@@ -7,9 +7,11 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use sha2::{Digest, Sha256};
-
+use crate::api::Commit;
+use crate::digest::{hex, hex_sha256};
 use crate::error::{Error, Result};
+use crate::model::WorkingState;
+use sha2::{Digest, Sha256};
 
 /// A Git runner bound to one work tree, counting the processes it starts.
 #[derive(Debug)]
@@ -85,19 +87,6 @@ impl Basis {
     }
 }
 
-/// One commit of the recent history shown in overviews.
-#[derive(
-    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-pub struct Commit {
-    /// Abbreviated commit id (12 hex digits).
-    pub id: String,
-    /// Commit date, strict ISO 8601.
-    pub date: String,
-    /// First line of the message (repository text).
-    pub subject: String,
-}
-
 impl Git {
     /// Creates a runner for the work tree at `root` (already resolved).
     pub fn new(root: PathBuf) -> Self {
@@ -147,14 +136,6 @@ impl Git {
         Ok((out.status.success(), out.stdout, stderr))
     }
 
-    /// Captures the basis: status (branch, HEAD, changed and untracked paths) and the index.
-    ///
-    /// Costs two Git processes, three when HEAD is detached (to tell a detached HEAD from a
-    /// branch literally named `(detached)`).
-    pub fn capture_basis(&self) -> Result<Basis> {
-        self.capture_basis_since(None)
-    }
-
     /// Returns the index file of an ordinary repository (`<root>/.git/index`), `None` for
     /// linked worktrees, separate Git dirs or environment overrides.
     pub fn index_file(&self) -> Option<PathBuf> {
@@ -170,7 +151,9 @@ impl Git {
         (!overridden && dot_git.is_dir()).then(|| dot_git.join("index"))
     }
 
-    /// Captures the basis like [`Git::capture_basis`], but skips the index listing when the
+    /// Captures the basis: status (branch, HEAD, changed and untracked paths) and the index.
+    /// Costs two Git processes, three when HEAD is detached (to tell a detached HEAD from a
+    /// branch literally named `(detached)`). Skips the index listing when the
     /// index file's stat signature still equals `known` (signature, listing digest): Git
     /// replaces the index by rename, so an equal signature means equal contents. The file is
     /// checked before and after `git status`, so a concurrent `git add` is never missed.
@@ -257,6 +240,23 @@ impl Git {
 
 /// Builds a Git command that never prompts, never pages, never writes the index as a side
 /// effect and prints stable, untranslated output.
+/// The working state Git status reports for a path (clean when it reports nothing).
+pub fn working_state(status: Option<&StatusEntry>) -> WorkingState {
+    let Some(s) = status else {
+        return WorkingState::Clean;
+    };
+    if s.unmerged {
+        return WorkingState::Conflicted;
+    }
+    match (s.x != b'.', s.y != b'.') {
+        _ if s.y == b'D' => WorkingState::Deleted,
+        (true, true) => WorkingState::StagedUnstaged,
+        (true, false) => WorkingState::Staged,
+        (false, true) => WorkingState::Unstaged,
+        (false, false) => WorkingState::Clean,
+    }
+}
+
 fn command(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(dir)
@@ -314,7 +314,7 @@ pub fn discover(start: &Path) -> Result<PathBuf> {
 /// Returns `size:mtime_ns:ctime_ns:inode` of the index file, `None` when it is absent.
 fn index_signature(path: &Path) -> Option<String> {
     let m = std::fs::metadata(path).ok()?;
-    let k = crate::scan::stat_key(&m);
+    let k = crate::model::StatKey::of(&m);
     Some(format!(
         "{}:{}:{}:{}",
         k.size, k.mtime_ns, k.ctime_ns, k.ino
@@ -323,22 +323,6 @@ fn index_signature(path: &Path) -> Option<String> {
 
 fn trim_newline(b: &[u8]) -> &[u8] {
     b.strip_suffix(b"\n").unwrap_or(b)
-}
-
-/// Returns the lowercase hex SHA-256 of `bytes`.
-pub fn hex_sha256(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Formats bytes as lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
-    }
-    s
 }
 
 /// Parses `git status --porcelain=v2 -z --branch` output.

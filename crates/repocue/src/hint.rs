@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::git::hex_sha256;
+use crate::digest::{hex, hex_sha256};
 
 const HINT_VERSION: u32 = 1;
 const MAX_HINT_BYTES: u64 = 4096;
@@ -54,7 +54,7 @@ fn observe(root: &Path) -> Option<Hint> {
     use std::os::unix::ffi::OsStrExt;
     Some(Hint {
         version: HINT_VERSION,
-        root_hex: crate::git::hex(root.as_os_str().as_bytes()),
+        root_hex: hex(root.as_os_str().as_bytes()),
         git_dir_dev: meta.dev(),
         git_dir_ino: meta.ino(),
         config_digest: hex_sha256(&config),

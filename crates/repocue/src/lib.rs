@@ -4,28 +4,56 @@
 //! refreshes that understanding incrementally from Git status and content digests, and
 //! projects small, token-budgeted, freshness-aware JSON cues from the store.
 //!
-//! Front ends (the `repocue` CLI, the MCP server) talk to [`Service`] and nothing deeper.
+//! Front ends (the `repocue` CLI, the MCP server) talk to [`Service`] and nothing deeper; the
+//! types they exchange with it live in [`api`]. Dependencies between the modules point one
+//! way (`scripts/module-cycles.py` checks it):
+//!
+//! ```text
+//! service ─► refresh · read · cue
+//!              ▼
+//! freshness · delta · search · analyze · scan · git · store · repo
+//!              ▼
+//! api · model · digest · paths · time · error
+//! ```
 #![warn(missing_docs)]
 
-pub mod analyze;
-pub mod classify;
-pub mod cue;
-pub mod delta;
-pub mod error;
-pub mod evaluate;
-pub mod git;
+pub mod api;
+
+mod analyze;
+mod classify;
+mod cue;
+mod delta;
+mod digest;
+mod error;
+mod evaluate;
+mod freshness;
+mod git;
 mod hint;
-pub mod hooks;
-pub mod model;
-pub mod output;
-pub mod paths;
-pub mod scan;
-pub mod search;
-pub mod service;
-pub mod store;
+mod hooks;
+mod model;
+mod paths;
+mod read;
+mod refresh;
+mod repo;
+mod scan;
+mod schema;
+mod search;
+mod service;
+mod store;
 #[allow(dead_code)] // wired into the service and the cue views in a following change
 mod task;
-pub mod time;
+#[cfg(test)]
+mod testing;
+mod time;
 
+pub use api::{CueRequest, Format, View, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS};
+pub use cue::markdown::render as render_markdown;
+pub use digest::hex_sha256;
 pub use error::{Error, Result};
-pub use service::{Options, Service};
+pub use evaluate::evaluate;
+pub use hooks::HooksOutput;
+pub use refresh::{Operation, KEEP_RECENT};
+pub use repo::repo_id;
+pub use scan::Progress;
+pub use schema::schemas;
+pub use service::{cache_root, CheckpointAction, Options, Service};

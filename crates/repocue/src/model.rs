@@ -109,6 +109,19 @@ pub struct StatKey {
     pub ino: u64,
 }
 
+impl StatKey {
+    /// Returns the stat key of already-fetched metadata.
+    pub fn of(meta: &std::fs::Metadata) -> StatKey {
+        use std::os::unix::fs::MetadataExt;
+        StatKey {
+            size: meta.len(),
+            mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
+            ino: meta.ino(),
+        }
+    }
+}
+
 /// The indexed state of one tracked path in one snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileState {
@@ -160,52 +173,8 @@ impl FileState {
 
     /// Returns the public entity id `file:<path>`.
     pub fn entity_id(&self) -> String {
-        format!("file:{}", crate::paths::display(&self.path))
+        crate::api::EntityId::file(crate::paths::display(&self.path)).to_string()
     }
-}
-
-/// How far a cue or status can be trusted to describe the live repository.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Freshness {
-    /// The snapshot equals a clean working tree.
-    Current,
-    /// The snapshot equals a dirty working tree.
-    DirtyButIndexed,
-    /// The live repository differs from the snapshot; refresh before trusting details.
-    RefreshNeeded,
-    /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
-    /// skip-worktree) or the scan saw files change underneath it.
-    PossiblyStale,
-    /// No snapshot exists yet.
-    Uninitialized,
-}
-
-impl Freshness {
-    /// Returns the public name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Freshness::Current => "current",
-            Freshness::DirtyButIndexed => "dirty-but-indexed",
-            Freshness::RefreshNeeded => "refresh-needed",
-            Freshness::PossiblyStale => "possibly-stale",
-            Freshness::Uninitialized => "uninitialized",
-        }
-    }
-}
-
-/// Formats a sequenced public id such as `snapshot-000042`.
-pub fn seq_id(prefix: &str, n: i64) -> String {
-    format!("{prefix}-{n:06}")
-}
-
-/// Parses a sequenced public id such as `snapshot-000042` into its number.
-pub fn parse_seq_id(prefix: &str, id: &str) -> Option<i64> {
-    let digits = id.strip_prefix(prefix)?.strip_prefix('-')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
 }
 
 /// Formats an octal mode the way Git prints it (`100644`).

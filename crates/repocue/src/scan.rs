@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 
 use crate::analyze::{self, Analysis};
 use crate::classify;
+use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::git::hex;
 use crate::model::{FileState, FileType, StatKey, WorkingState};
 use crate::paths;
 
@@ -108,6 +108,11 @@ pub fn scan(
     Ok(out)
 }
 
+/// Reads one path: lstat, then the content (whole or streamed), classification, analysis and
+/// the check that the file did not change while it was read.
+///
+/// long-fn: the system calls on one path in their order, kept in one place so the
+/// open/read/re-stat sequence that detects races can be read top to bottom.
 fn scan_one(
     root: &Path,
     item: ScanItem,
@@ -155,7 +160,7 @@ fn scan_one(
             unstable: false,
         });
     }
-    state.stat = Some(stat_key(&meta));
+    state.stat = Some(StatKey::of(&meta));
     let ft = meta.file_type();
     if ft.is_symlink() {
         let target = std::fs::read_link(&full).map_err(unreadable)?;
@@ -198,7 +203,7 @@ fn scan_one(
     }
     .map_err(unreadable)?;
     let after = file.metadata().map_err(unreadable)?;
-    let unstable = stat_key(&after) != stat_key(&meta) || after.len() != read.size;
+    let unstable = StatKey::of(&after) != StatKey::of(&meta) || after.len() != read.size;
     if unstable {
         // Never cache stat data that does not belong to the bytes we hashed.
         state.stat = None;
@@ -250,16 +255,6 @@ fn is_absent(e: &std::io::Error) -> bool {
         e.kind(),
         std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
     ) || e.raw_os_error() == Some(libc::ELOOP)
-}
-
-/// Returns the stat key of already-fetched metadata.
-pub fn stat_key(meta: &std::fs::Metadata) -> StatKey {
-    StatKey {
-        size: meta.len(),
-        mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
-        ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
-        ino: meta.ino(),
-    }
 }
 
 struct FileRead {
@@ -345,7 +340,7 @@ pub fn digest_of(root: &Path, path: &[u8]) -> Result<Option<(String, StatKey)>> 
             })
         }
     };
-    let key = stat_key(&meta);
+    let key = StatKey::of(&meta);
     if meta.file_type().is_symlink() {
         let target = std::fs::read_link(&full).map_err(|source| Error::UnreadableFile {
             path: paths::display(path),
@@ -376,5 +371,5 @@ pub fn digest_of(root: &Path, path: &[u8]) -> Result<Option<(String, StatKey)>> 
 pub fn stat_of(root: &Path, path: &[u8]) -> Option<StatKey> {
     std::fs::symlink_metadata(paths::join(root, path))
         .ok()
-        .map(|m| stat_key(&m))
+        .map(|m| StatKey::of(&m))
 }

@@ -1,58 +1,112 @@
-//! Full-text search entries: what gets indexed for each file (its path, its symbols, its
-//! document headings) and how a user query becomes an FTS5 query.
+//! Full-text search: what gets indexed for each file (its path, its symbols, its document
+//! headings), how a user query becomes an FTS5 query, and how stored matches become scored
+//! hits. The store only stores the rows and runs the match.
 
 use crate::analyze::Analysis;
+use crate::api::{EntityId, SearchKind};
+use crate::error::{Error, Result};
 use crate::model::FileState;
 use crate::paths;
+use crate::store::{MatchRow, SearchRow, Store};
 
 /// One searchable entry. Only what cannot be derived is stored: the entity id, the short
 /// name and the title of path and heading entries come from kind, path and name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The file it belongs to.
+pub type Entry = SearchRow;
+
+/// One scored search hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// What it is.
+    pub kind: SearchKind,
+    /// Entity id.
+    pub entity: String,
+    /// File path bytes.
     pub path: Vec<u8>,
-    /// `path`, `symbol` or `doc`.
-    pub kind: &'static str,
-    /// Qualified symbol name, heading text, or empty for a path entry.
+    /// Short name.
     pub name: String,
-    /// Signature, for symbols.
-    pub title: Option<String>,
-    /// Line, when meaningful.
+    /// Signature, heading or path.
+    pub title: String,
+    /// Line.
     pub line: Option<u32>,
-    /// Indexed text of the `name` column (name plus its identifier parts).
-    pub index_name: String,
-    /// Indexed text of the `detail` column.
-    pub index_detail: String,
+    /// bm25 score (lower is better), adjusted.
+    pub score: f64,
+}
+
+/// Runs a match expression and returns the hits of the given kinds, scored: a member match
+/// (a field or method, whose signature mentions its type's name) is worth half.
+pub fn find(
+    store: &Store,
+    expr: &str,
+    kinds: &[SearchKind],
+    limit: usize,
+) -> Result<Vec<SearchHit>> {
+    let rows = store.search(expr, limit * 4)?;
+    let mut hits = Vec::with_capacity(rows.len());
+    for r in rows {
+        hits.push(hit(store, r)?);
+    }
+    for h in &mut hits {
+        if h.kind == SearchKind::Symbol
+            && h.entity.rsplit(':').next().is_some_and(|q| q.contains('.'))
+        {
+            h.score *= 0.5;
+        }
+    }
+    hits.retain(|h| kinds.contains(&h.kind));
+    Ok(hits)
+}
+
+fn hit(store: &Store, r: MatchRow) -> Result<SearchHit> {
+    let kind: SearchKind = r.kind.parse().map_err(|e: String| Error::CorruptCache {
+        path: store.path().to_owned(),
+        detail: e,
+    })?;
+    Ok(SearchHit {
+        entity: entity(kind, &r.path, &r.name),
+        title: r.title.unwrap_or_else(|| {
+            if kind == SearchKind::Doc {
+                r.name.clone()
+            } else {
+                paths::display(&r.path)
+            }
+        }),
+        name: short_name(kind, &r.path, &r.name),
+        kind,
+        path: r.path,
+        line: r.line,
+        score: r.score,
+    })
 }
 
 /// Most symbols indexed per file (generated tables can hold thousands).
 const MAX_SYMBOLS_PER_FILE: usize = 2_000;
 
 /// Returns the entity id of an entry.
-pub fn entity(kind: &str, path: &[u8], name: &str) -> String {
+pub fn entity(kind: SearchKind, path: &[u8], name: &str) -> String {
     let path = paths::display(path);
     match kind {
-        "symbol" => format!("symbol:{path}:{name}"),
-        "doc" => format!("doc:{path}#{}", crate::analyze::docs::slug(name)),
-        _ => format!("file:{path}"),
+        SearchKind::Symbol => EntityId::symbol(path, name),
+        SearchKind::Doc => EntityId::doc(path, Some(crate::analyze::docs::slug(name))),
+        SearchKind::Path => EntityId::file(path),
     }
+    .to_string()
 }
 
 /// Returns the short name an entry is matched by exactly: a symbol's last segment, a
 /// heading's text, a path's file name.
-pub fn short_name(kind: &str, path: &[u8], name: &str) -> String {
+pub fn short_name(kind: SearchKind, path: &[u8], name: &str) -> String {
     match kind {
-        "symbol" => {
+        SearchKind::Symbol => {
             let q = name.split('#').next().unwrap_or(name);
             q.rsplit('.').next().unwrap_or(q).to_owned()
         }
-        "doc" => name.to_owned(),
-        _ => paths::display(paths::file_name(path)),
+        SearchKind::Doc => name.to_owned(),
+        SearchKind::Path => paths::display(paths::file_name(path)),
     }
 }
 
-/// Returns the entries of one file.
-pub fn entries(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
+/// Returns the search rows of one file.
+pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
     let path = paths::display(&file.path);
     let name = paths::display(paths::file_name(&file.path));
     let mut out = vec![Entry {

@@ -1,4 +1,4 @@
-use repocue::service::CheckpointAction;
+use repocue::CheckpointAction;
 use repocue::Service;
 
 use super::json_line;

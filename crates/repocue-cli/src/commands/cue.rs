@@ -1,5 +1,5 @@
-use repocue::cue::{markdown, CueRequest, Format, View};
 use repocue::Service;
+use repocue::{render_markdown, CueRequest, Format, View};
 
 use crate::CommandError;
 
@@ -10,7 +10,7 @@ pub struct CueArgs {
     #[arg(long, value_enum, default_value = "overview")]
     pub view: ViewArg,
     /// Token budget: ceil(output bytes / 4) never exceeds it
-    #[arg(long, default_value_t = repocue::cue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::cue::MAX_MAX_TOKENS))]
+    #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: u64,
     /// For delta: the earlier snapshot (default: the current snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
@@ -79,6 +79,6 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
     let cue = service.cue(&request)?;
     Ok(match format {
         Format::Json => format!("{}\n", cue.json),
-        Format::Markdown => markdown::render(&cue.value),
+        Format::Markdown => render_markdown(&cue.value),
     })
 }

@@ -6,13 +6,10 @@ use crate::CommandError;
 #[derive(Debug, clap::Args)]
 pub struct EvaluateArgs {
     /// Budget of the probed cues
-    #[arg(long, default_value_t = repocue::cue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::cue::MAX_MAX_TOKENS))]
+    #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: u64,
 }
 
 pub fn run_evaluate(opts: repocue::Options, args: EvaluateArgs) -> Result<String, CommandError> {
-    Ok(json_line(&repocue::evaluate::evaluate(
-        &opts,
-        args.max_tokens,
-    )?))
+    Ok(json_line(&repocue::evaluate(&opts, args.max_tokens)?))
 }

@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use repocue::service::Operation;
+use repocue::Operation;
 use repocue::Service;
 
 use super::json_line;

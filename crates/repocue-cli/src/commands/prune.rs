@@ -11,7 +11,7 @@ pub struct PruneArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Recent snapshots of the active epoch to keep
-    #[arg(long, default_value_t = repocue::service::KEEP_RECENT)]
+    #[arg(long, default_value_t = repocue::KEEP_RECENT)]
     pub keep: usize,
 }
 

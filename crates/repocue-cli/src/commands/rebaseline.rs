@@ -1,4 +1,4 @@
-use repocue::service::Operation;
+use repocue::Operation;
 use repocue::Service;
 
 use super::json_line;

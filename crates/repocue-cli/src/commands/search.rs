@@ -1,5 +1,5 @@
-use repocue::cue::{markdown, CueRequest, View};
 use repocue::Service;
+use repocue::{render_markdown, CueRequest, View};
 
 use super::cue::FormatArg;
 use crate::CommandError;
@@ -16,7 +16,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub max_results: u32,
     /// Token budget: ceil(output bytes / 4) never exceeds it
-    #[arg(long, default_value_t = repocue::cue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::cue::MAX_MAX_TOKENS))]
+    #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: u64,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
@@ -38,6 +38,6 @@ pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, Command
     let cue = service.cue(&request)?;
     Ok(match args.format {
         FormatArg::Json => format!("{}\n", cue.json),
-        FormatArg::Markdown => markdown::render(&cue.value),
+        FormatArg::Markdown => render_markdown(&cue.value),
     })
 }

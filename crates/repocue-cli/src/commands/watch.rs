@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult};
-use repocue::service::Operation;
+use repocue::Operation;
 use repocue::Service;
 
 use super::json_line;
@@ -89,8 +89,7 @@ pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandEr
             Err(e) => {
                 eprintln!(
                     "{}",
-                    serde_json::to_string(&repocue::output::ErrorOutput::from(&e))
-                        .unwrap_or_default()
+                    serde_json::to_string(&repocue::api::ErrorOutput::from(&e)).unwrap_or_default()
                 );
                 continue;
             }

@@ -7,9 +7,9 @@ use std::process::Child;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use repocue::hooks::HooksOutput;
-use repocue::model::Freshness;
-use repocue::output::{CheckpointOutput, PruneOutput};
+use repocue::api::Freshness;
+use repocue::api::{CheckpointOutput, PruneOutput};
+use repocue::HooksOutput;
 use serde_json::{json, Value};
 
 use crate::support::{TestRepo, BIN};

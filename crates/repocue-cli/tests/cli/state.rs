@@ -4,13 +4,13 @@
 use std::os::unix::ffi::OsStrExt;
 use std::time::Duration;
 
-use repocue::model::Freshness;
-use repocue::output::{Measure, RefreshOutput, StatusOutput};
+use repocue::api::Freshness;
+use repocue::api::{Measure, RefreshOutput, StatusOutput};
 use serde_json::{json, Value};
 
 use crate::support::{op_on, op_pairs, running_as_root, sha256, warning, TestRepo};
 
-fn codes(warnings: &[repocue::output::Warning]) -> Vec<&str> {
+fn codes(warnings: &[repocue::api::Warning]) -> Vec<&str> {
     warnings.iter().map(|w| w.code.as_str()).collect()
 }
 

@@ -1,7 +1,7 @@
 //! Code-structure cases: symbol and import deltas, incremental analysis, and the structure,
 //! entity and overview views over extracted symbols (docs/cues.md).
 
-use repocue::output::Measure;
+use repocue::api::Measure;
 use serde_json::{json, Value};
 
 use crate::support::{tokens, warning, TestRepo};

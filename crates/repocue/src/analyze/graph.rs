@@ -10,8 +10,6 @@ const ITERATIONS: usize = 30;
 
 /// One node of the graph: a file with its code facts and a personalisation weight.
 pub struct Node<'a> {
-    /// Path bytes.
-    pub path: &'a [u8],
     /// Code facts.
     pub facts: &'a CodeFacts,
     /// Personalisation weight (1.0 normal; more for entry points and changed files).
@@ -108,17 +106,14 @@ mod tests {
         let b = facts(&["b"], &["parse", "a"]);
         let nodes = [
             Node {
-                path: b"a.rs",
                 facts: &a,
                 boost: 1.0,
             },
             Node {
-                path: b"b.rs",
                 facts: &b,
                 boost: 1.0,
             },
             Node {
-                path: b"core.rs",
                 facts: &core,
                 boost: 1.0,
             },

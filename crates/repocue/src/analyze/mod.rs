@@ -13,7 +13,13 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a5+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a6+s{}", repocue_structure::EXTRACTOR_VERSION))
+}
+
+/// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
+/// alone; facts are then computed later, when those files change).
+pub fn enabled() -> bool {
+    std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off")
 }
 
 /// Facts derived from one file's content.

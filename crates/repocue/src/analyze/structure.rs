@@ -113,16 +113,10 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Co
                 .collect();
             if facts.symbols.len() > MAX_SYMBOLS {
                 let priority = |s: &SymbolFact| {
-                    let kind = match s.kind.as_str() {
-                        "class" | "struct" | "trait" | "interface" | "enum" | "type" | "module" => {
-                            0
-                        }
-                        "function" | "impl" => 1,
-                        "method" => 2,
-                        "macro" => 4,
-                        _ => 3,
-                    };
-                    (s.parent().is_some(), kind)
+                    (
+                        s.parent().is_some(),
+                        repocue_structure::symbol_priority(&s.kind),
+                    )
                 };
                 let mut order: Vec<usize> = (0..facts.symbols.len()).collect();
                 order.sort_by_key(|&i| (priority(&facts.symbols[i]), i));

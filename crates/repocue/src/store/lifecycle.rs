@@ -82,7 +82,7 @@ impl Store {
             .optional()?
             .ok_or_else(|| Error::NotFound {
                 kind: "checkpoint",
-                id: crate::model::seq_id("checkpoint", checkpoint),
+                id: crate::api::CheckpointId(checkpoint).to_string(),
             })?;
         tx.execute("DELETE FROM checkpoints WHERE seq = ?1", [checkpoint])?;
         tx.execute(
@@ -187,7 +187,6 @@ impl Store {
             )? as u64;
             return Ok(plan);
         }
-        tx.execute("DELETE FROM delta_items WHERE delta IN (SELECT seq FROM deltas WHERE snapshot IN (SELECT seq FROM prune_set) OR parent IN (SELECT seq FROM prune_set))", [])?;
         tx.execute("DELETE FROM deltas WHERE snapshot IN (SELECT seq FROM prune_set) OR parent IN (SELECT seq FROM prune_set)", [])?;
         tx.execute(
             &format!("DELETE FROM file_versions WHERE id IN ({orphan_versions})"),
@@ -200,6 +199,10 @@ impl Store {
         tx.execute("UPDATE epochs SET baseline_snapshot = NULL WHERE baseline_snapshot IN (SELECT seq FROM prune_set)", [])?;
         tx.execute(
             "DELETE FROM rank_cache WHERE snapshot IN (SELECT seq FROM prune_set)",
+            [],
+        )?;
+        tx.execute(
+            "DELETE FROM view_cache WHERE snapshot IN (SELECT seq FROM prune_set)",
             [],
         )?;
         tx.execute(

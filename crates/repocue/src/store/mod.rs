@@ -7,16 +7,14 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-mod lifecycle;
-
-pub use lifecycle::{CheckpointRow, PrunePlan};
+pub(crate) mod lifecycle;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use crate::analyze::{analyzer_version, Analysis};
-use crate::delta::DeltaItem;
+use crate::analyze::Analysis;
+use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
+use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::git::Commit;
 use crate::model::{FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
@@ -31,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0005_index_stat.sql"),
     include_str!("migrations/0006_view_cache.sql"),
     include_str!("migrations/0007_slim_search.sql"),
+    include_str!("migrations/0008_derived_versions.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.
@@ -96,7 +95,7 @@ pub struct SnapshotRow {
     /// Recent commits at HEAD.
     pub recent_commits: Vec<Commit>,
     /// Reasons the snapshot may not describe everything (e.g. `assume_unchanged`).
-    pub caveats: Vec<String>,
+    pub caveats: Vec<Caveat>,
     /// When the Git basis was observed.
     pub observed_at: String,
     /// When the snapshot was published.
@@ -121,10 +120,15 @@ pub struct Publish<'a> {
     pub stat_updates: &'a [(Vec<u8>, StatKey)],
     /// Analysis facts of newly seen digests.
     pub facts: &'a [(String, Analysis)],
+    /// The analyzer version that derived `facts`.
+    pub analyzer: &'a str,
     /// Changes to the full-text search index.
     pub search: Option<SearchUpdate<'a>>,
     /// The operation measurement to record.
     pub operation: OperationRecord,
+    /// The analyzer version every digest of the resulting snapshot now has facts of, when
+    /// this publish brought them all up to it.
+    pub facts_checked: Option<&'a str>,
 }
 
 /// How the search index changes with a publish.
@@ -138,21 +142,40 @@ pub struct SearchUpdate<'a> {
     pub add: Vec<&'a FileState>,
     /// Analyses of this publish, sorted by digest; others are read from the store.
     pub fresh: &'a [(String, Analysis)],
+    /// Turns one file and its analysis into its search rows (the store only stores them).
+    pub rows: fn(&FileState, Option<&Analysis>) -> Vec<SearchRow>,
 }
 
-/// One search hit.
+/// One search entry to store: what is shown, and the indexed text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRow {
+    /// The file it belongs to.
+    pub path: Vec<u8>,
+    /// `path`, `symbol` or `doc`.
+    pub kind: &'static str,
+    /// Qualified symbol name, heading text, or empty for a path entry.
+    pub name: String,
+    /// Signature, for symbols.
+    pub title: Option<String>,
+    /// Line, when meaningful.
+    pub line: Option<u32>,
+    /// Indexed text of the `name` column.
+    pub index_name: String,
+    /// Indexed text of the `detail` column.
+    pub index_detail: String,
+}
+
+/// One stored entry matched by a full-text query.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SearchHit {
+pub struct MatchRow {
     /// `path`, `symbol` or `doc`.
     pub kind: String,
-    /// Entity id.
-    pub entity: String,
     /// File path bytes.
     pub path: Vec<u8>,
-    /// Short name.
+    /// Qualified symbol name, heading text, or empty for a path entry.
     pub name: String,
-    /// Signature, heading or path.
-    pub title: String,
+    /// Signature, for symbols.
+    pub title: Option<String>,
     /// Line.
     pub line: Option<u32>,
     /// bm25 score (lower is better).
@@ -178,7 +201,7 @@ pub struct NewSnapshot<'a> {
     /// Recent commits.
     pub recent_commits: &'a [Commit],
     /// Caveats.
-    pub caveats: &'a [String],
+    pub caveats: &'a [Caveat],
     /// Basis observation time.
     pub observed_at: String,
     /// Tracked files in the new snapshot.
@@ -188,15 +211,13 @@ pub struct NewSnapshot<'a> {
     pub files: &'a [FileState],
     /// Paths whose state differs from the parent (all paths for a new epoch).
     pub changed_paths: &'a HashSet<Vec<u8>>,
-    /// Delta items from the parent snapshot (empty for a baseline).
-    pub delta: &'a [DeltaItem],
 }
 
 /// One operation measurement.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct OperationRecord {
-    /// `baseline`, `refresh` or `rebaseline`.
-    pub kind: String,
+    /// The operation.
+    pub kind: OperationKind,
     /// Total duration in microseconds.
     pub duration_us: i64,
     /// Scan duration in microseconds.
@@ -258,7 +279,26 @@ pub struct Published {
     pub delta: Option<i64>,
 }
 
+impl SnapshotRow {
+    /// The index signature and listing digest the snapshot was taken with, if remembered.
+    pub fn known_index(&self) -> Option<(&str, &str)> {
+        Some((self.index_stat.as_deref()?, self.index_digest.as_str()))
+    }
+}
+
 impl Store {
+    /// Turns a value this version cannot decode into a `corrupt_cache` error: stored data is
+    /// never silently replaced by a default.
+    fn decoded<T>(&self, r: rusqlite::Result<T>) -> Result<T> {
+        r.map_err(|e| match e {
+            rusqlite::Error::FromSqlConversionFailure(col, _, detail) => Error::CorruptCache {
+                path: self.path.clone(),
+                detail: format!("column {col}: {detail}"),
+            },
+            other => other.into(),
+        })
+    }
+
     /// Opens the database at `path`. With `create`, creates it (and its directory) when
     /// missing; without, returns `Ok(None)` when there is no database.
     pub fn open(path: &Path, create: bool) -> Result<Option<Store>> {
@@ -421,9 +461,9 @@ impl Store {
         }
     }
 
-    /// Returns a snapshot by sequence.
+    /// Returns a snapshot by sequence. A row that does not decode is a corrupt cache.
     pub fn snapshot(&self, seq: i64) -> Result<Option<SnapshotRow>> {
-        Ok(self
+        let found = self
             .conn
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
@@ -443,9 +483,10 @@ impl Store {
                         status_digest: r.get(7)?,
                         index_digest: r.get(8)?,
                         repository_digest: r.get(9)?,
-                        untracked: json_paths(&r.get::<_, String>(10)?),
-                        recent_commits: serde_json::from_str(&r.get::<_, String>(11)?).unwrap_or_default(),
-                        caveats: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
+                        untracked: json_paths(&r.get::<_, String>(10)?)
+                            .ok_or_else(|| bad(10, "untracked paths are not a hex string list"))?,
+                        recent_commits: decode(11, &r.get::<_, String>(11)?)?,
+                        caveats: decode(12, &r.get::<_, String>(12)?)?,
                         observed_at: r.get(13)?,
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
@@ -453,7 +494,8 @@ impl Store {
                     })
                 },
             )
-            .optional()?)
+            .optional();
+        self.decoded(found)
     }
 
     /// Returns all retained snapshot sequences, oldest first.
@@ -490,6 +532,37 @@ impl Store {
              ORDER BY path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
+    }
+
+    /// Returns the analyzer version the current snapshot's facts were last brought up to.
+    pub fn facts_checked(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM settings WHERE name = 'facts_checked'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Returns the paths of a snapshot whose content facts were derived by another analyzer
+    /// version than `analyzer`, sorted.
+    pub fn paths_with_facts_other_than(
+        &self,
+        snapshot: &SnapshotRow,
+        analyzer: &str,
+    ) -> Result<Vec<Vec<u8>>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path FROM file_versions f JOIN content_facts c ON c.digest = f.digest
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
+               AND c.analyzer != ?3
+             ORDER BY f.path",
+        )?;
+        let rows = stmt.query_map(params![snapshot.epoch, snapshot.seq, analyzer], |r| {
+            r.get(0)
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -503,7 +576,7 @@ impl Store {
              ORDER BY path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
@@ -566,12 +639,12 @@ impl Store {
         Ok(out)
     }
 
-    /// Returns the digests whose facts are stored with the current analyzer version.
-    pub fn known_digests(&self) -> Result<HashSet<String>> {
+    /// Returns the digests whose facts are stored with analyzer version `analyzer`.
+    pub fn known_digests(&self, analyzer: &str) -> Result<HashSet<String>> {
         let mut stmt = self
             .conn
             .prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
-        let rows = stmt.query_map([analyzer_version()], |r| r.get(0))?;
+        let rows = stmt.query_map([analyzer], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -586,43 +659,11 @@ impl Store {
                 continue;
             }
             if let Some(json) = stmt.query_row([d], |r| r.get::<_, String>(0)).optional()? {
-                if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-                    out.insert((*d).to_owned(), a);
-                }
+                let a = self.decoded(decode::<Analysis>(0, &json))?;
+                out.insert((*d).to_owned(), a);
             }
         }
         Ok(out)
-    }
-
-    /// Returns the stored delta items of the delta that produced `snapshot`.
-    pub fn delta_items(&self, snapshot: i64) -> Result<Option<(i64, Vec<DeltaItem>)>> {
-        let Some(delta): Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT seq FROM deltas WHERE snapshot = ?1",
-                [snapshot],
-                |r| r.get(0),
-            )
-            .optional()?
-        else {
-            return Ok(None);
-        };
-        let mut stmt = self.conn.prepare(
-            "SELECT op, entity, before, after FROM delta_items WHERE delta = ?1 ORDER BY ordinal",
-        )?;
-        let rows = stmt.query_map([delta], |r| {
-            Ok(DeltaItem {
-                op: r.get(0)?,
-                entity: r.get(1)?,
-                before: r
-                    .get::<_, Option<String>>(2)?
-                    .and_then(|s| serde_json::from_str(&s).ok()),
-                after: r
-                    .get::<_, Option<String>>(3)?
-                    .and_then(|s| serde_json::from_str(&s).ok()),
-            })
-        })?;
-        Ok(Some((delta, rows.collect::<rusqlite::Result<_>>()?)))
     }
 
     /// Publishes in one immediate transaction, after checking that the current snapshot is
@@ -632,169 +673,18 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = crate::time::now_rfc3339();
-        let current: Option<i64> = tx
-            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
-            .optional()?
-            .flatten();
-        if current != p.expected {
-            return Err(Error::Conflict {
-                detail: format!(
-                    "expected {:?}, found {:?}",
-                    p.expected.map(snap_id),
-                    current.map(snap_id)
-                ),
-            });
-        }
-        tx.execute(
-            "INSERT INTO repository (singleton, repo_id, root, created_at) VALUES (1, ?1, ?2, ?3)
-             ON CONFLICT(singleton) DO NOTHING",
-            params![repo_id, root, now],
-        )?;
-        let mut epoch: Option<i64> = tx
-            .query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        if let Some((label, reason)) = &p.new_epoch {
-            tx.execute(
-                "UPDATE epochs SET status = 'superseded' WHERE status = 'active'",
-                [],
-            )?;
-            let seq = next_seq(&tx, "epoch")?;
-            tx.execute(
-                "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
-                params![seq, label, reason, now],
-            )?;
-            epoch = Some(seq);
-        }
-        let epoch = epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
-            )?;
-            for (digest, facts) in p.facts {
-                let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, analyzer_version(), json])?;
-            }
-        }
+        let current = check_current(&tx, p.expected)?;
+        let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
+        write_facts(&tx, p.facts, p.analyzer)?;
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
-            let seq = next_seq(&tx, "snapshot")?;
-            let kind = if p.new_epoch.is_some() {
-                "baseline"
-            } else {
-                "refresh"
-            };
-            tx.execute(
-                "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
-                    index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                    file_count)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-                params![
-                    seq,
-                    epoch,
-                    current,
-                    kind,
-                    s.branch,
-                    s.head,
-                    s.dirty,
-                    s.status_digest,
-                    s.index_digest,
-                    s.repository_digest,
-                    paths_json(s.untracked),
-                    serde_json::to_string(s.recent_commits).expect("commits serialize"),
-                    serde_json::to_string(s.caveats).expect("caveats serialize"),
-                    s.observed_at,
-                    now,
-                    s.file_count as i64
-                ],
-            )?;
-            if p.new_epoch.is_some() {
-                tx.execute(
-                    "UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2",
-                    [seq, epoch],
-                )?;
-            } else {
-                let mut close = tx.prepare_cached(
-                    "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
-                )?;
-                for path in s.changed_paths {
-                    close.execute(params![seq, epoch, path])?;
-                }
-            }
-            let mut insert = tx.prepare_cached(&format!(
-                "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
-            ))?;
-            for f in s
-                .files
-                .iter()
-                .filter(|f| p.new_epoch.is_some() || s.changed_paths.contains(&f.path))
-            {
-                let st = f.stat;
-                insert.execute(params![
-                    epoch,
-                    seq,
-                    f.path,
-                    f.index_mode,
-                    f.index_oid,
-                    f.worktree_mode,
-                    f.size.map(|v| v as i64),
-                    f.digest,
-                    f.file_type.as_str(),
-                    f.language,
-                    f.is_document,
-                    f.working_state.as_str(),
-                    f.assume_unchanged,
-                    f.skip_worktree,
-                    st.map(|s| s.size as i64),
-                    st.map(|s| s.mtime_ns),
-                    st.map(|s| s.ctime_ns),
-                    st.map(|s| s.ino as i64),
-                ])?;
-            }
-            if p.new_epoch.is_none() {
-                let d = next_seq(&tx, "delta")?;
-                tx.execute(
-                    "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
-                    params![d, seq, current, now],
-                )?;
-                let mut item = tx.prepare_cached(
-                    "INSERT INTO delta_items (delta, ordinal, op, entity, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?;
-                for (i, it) in s.delta.iter().enumerate() {
-                    item.execute(params![
-                        d,
-                        i as i64,
-                        it.op,
-                        it.entity,
-                        it.before.as_ref().map(|v| v.to_string()),
-                        it.after.as_ref().map(|v| v.to_string())
-                    ])?;
-                }
-                delta_seq = Some(d);
-            }
-            tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
+            let baseline = p.new_epoch.is_some();
+            let (seq, delta) = insert_snapshot(&tx, s, epoch, current, baseline, &now)?;
             snapshot = Some(seq);
+            delta_seq = delta;
         }
-        if !p.stat_updates.is_empty() {
-            let mut stmt = tx.prepare_cached(
-                "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
-                 WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
-            )?;
-            for (path, st) in p.stat_updates {
-                stmt.execute(params![
-                    st.size as i64,
-                    st.mtime_ns,
-                    st.ctime_ns,
-                    st.ino as i64,
-                    epoch,
-                    path
-                ])?;
-            }
-        }
+        update_stats(&tx, epoch, p.stat_updates)?;
         if let (Some(seq), Some(sig)) = (snapshot, &p.index_stat) {
             tx.execute(
                 "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2",
@@ -803,6 +693,13 @@ impl Store {
         }
         if let Some(search) = &p.search {
             apply_search(&tx, search)?;
+        }
+        if let Some(version) = p.facts_checked {
+            tx.execute(
+                "INSERT INTO settings (name, value) VALUES ('facts_checked', ?1)
+                 ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                [version],
+            )?;
         }
         insert_operation(
             &tx,
@@ -830,8 +727,9 @@ impl Store {
         })
     }
 
-    /// Stores analysis facts in their own transaction; returns how many were written.
-    pub fn put_facts(&self, facts: &[(String, Analysis)]) -> Result<u64> {
+    /// Stores analysis facts derived by analyzer version `analyzer` in their own transaction;
+    /// returns how many were written.
+    pub fn put_facts(&self, facts: &[(String, Analysis)], analyzer: &str) -> Result<u64> {
         if facts.is_empty() {
             return Ok(0);
         }
@@ -843,7 +741,7 @@ impl Store {
             )?;
             for (digest, facts) in facts {
                 let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, analyzer_version(), json])?;
+                stmt.execute(params![digest, analyzer, json])?;
             }
         }
         tx.commit()?;
@@ -871,65 +769,26 @@ impl Store {
         Ok(())
     }
 
-    /// Returns the cached ranked-symbols JSON of a snapshot.
-    pub fn rank_cache(&self, snapshot: i64) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT symbols FROM rank_cache WHERE snapshot = ?1",
-                [snapshot],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    /// Stores the ranked-symbols JSON of a snapshot (first writer wins).
-    pub fn put_rank_cache(&self, snapshot: i64, json: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO rank_cache (snapshot, symbols) VALUES (?1, ?2) ON CONFLICT(snapshot) DO NOTHING",
-            params![snapshot, json],
-        )?;
-        Ok(())
-    }
-
-    /// Runs a full-text query (an FTS5 match expression) restricted to `kinds`.
-    pub fn search(&self, expr: &str, kinds: &[&str], limit: usize) -> Result<Vec<SearchHit>> {
+    /// Runs a full-text query (an FTS5 match expression); returns up to `limit` matches, best
+    /// bm25 score first.
+    pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT e.kind, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
              WHERE search_fts MATCH ?1
              ORDER BY score, e.rowid LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![expr, (limit * 4) as i64], |r| {
-            let kind: String = r.get(0)?;
-            let path: Vec<u8> = r.get(1)?;
-            let name: String = r.get(2)?;
-            let title: Option<String> = r.get(3)?;
-            Ok(SearchHit {
-                entity: crate::search::entity(&kind, &path, &name),
-                title: title.unwrap_or_else(|| {
-                    if kind == "doc" {
-                        name.clone()
-                    } else {
-                        crate::paths::display(&path)
-                    }
-                }),
-                name: crate::search::short_name(&kind, &path, &name),
-                kind,
-                path,
+        let rows = stmt.query_map(params![expr, limit as i64], |r| {
+            Ok(MatchRow {
+                kind: r.get(0)?,
+                path: r.get(1)?,
+                name: r.get(2)?,
+                title: r.get(3)?,
                 line: r.get(4)?,
                 score: r.get(5)?,
             })
         })?;
-        let mut hits: Vec<SearchHit> = rows.collect::<rusqlite::Result<_>>()?;
-        // Signatures of fields mention their type's name; a member match is worth less.
-        for h in &mut hits {
-            if h.kind == "symbol" && h.entity.rsplit(':').next().is_some_and(|q| q.contains('.')) {
-                h.score *= 0.5;
-            }
-        }
-        hits.retain(|h| kinds.contains(&h.kind.as_str()));
-        Ok(hits)
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Tells whether the search index holds no entry at all.
@@ -960,9 +819,10 @@ impl Store {
              FROM operations ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| {
+            let kind: String = r.get(0)?;
             Ok(OperationRow {
                 record: OperationRecord {
-                    kind: r.get(0)?,
+                    kind: kind.parse().map_err(|e: String| bad(0, &e))?,
                     duration_us: r.get(2)?,
                     scan_duration_us: r.get(3)?,
                     git_processes: r.get(4)?,
@@ -977,7 +837,7 @@ impl Store {
                 published: r.get(11)?,
             })
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns recorded cue measurements, oldest first.
@@ -1002,8 +862,213 @@ impl Store {
 }
 
 /// Formats a snapshot sequence as its public id.
-pub fn snap_id(seq: i64) -> String {
-    crate::model::seq_id("snapshot", seq)
+fn snap_id(seq: i64) -> String {
+    SnapshotId(seq).to_string()
+}
+
+/// Decodes a JSON column; a value that does not decode is a conversion failure.
+fn decode<T: serde::de::DeserializeOwned>(col: usize, json: &str) -> rusqlite::Result<T> {
+    serde_json::from_str(json).map_err(|e| bad(col, &format!("undecodable JSON: {e}")))
+}
+
+/// A column value this version cannot read.
+fn bad(col: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        col,
+        rusqlite::types::Type::Text,
+        what.to_owned().into(),
+    )
+}
+
+/// Returns the current snapshot, failing with `concurrent_update` unless it is `expected`.
+fn check_current(tx: &Transaction<'_>, expected: Option<i64>) -> Result<Option<i64>> {
+    let current: Option<i64> = tx
+        .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
+        .optional()?
+        .flatten();
+    if current != expected {
+        return Err(Error::Conflict {
+            detail: format!(
+                "expected {:?}, found {:?}",
+                expected.map(snap_id),
+                current.map(snap_id),
+            ),
+        });
+    }
+    Ok(current)
+}
+
+/// Records the repository (first publish) and returns the active epoch, starting a new one
+/// (and superseding the old) when asked.
+fn active_epoch(
+    tx: &Transaction<'_>,
+    repo_id: &str,
+    root: &[u8],
+    new_epoch: Option<&(Option<String>, Option<String>)>,
+    now: &str,
+) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO repository (singleton, repo_id, root, created_at) VALUES (1, ?1, ?2, ?3)
+         ON CONFLICT(singleton) DO NOTHING",
+        params![repo_id, root, now],
+    )?;
+    let mut epoch: Option<i64> = tx
+        .query_row("SELECT seq FROM epochs WHERE status = 'active'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if let Some((label, reason)) = new_epoch {
+        tx.execute(
+            "UPDATE epochs SET status = 'superseded' WHERE status = 'active'",
+            [],
+        )?;
+        let seq = next_seq(tx, "epoch")?;
+        tx.execute(
+            "INSERT INTO epochs (seq, status, label, reason, created_at) VALUES (?1, 'active', ?2, ?3, ?4)",
+            params![seq, label, reason, now],
+        )?;
+        epoch = Some(seq);
+    }
+    epoch.ok_or_else(|| Error::InvalidArgument("no active epoch".into()))
+}
+
+/// Stores analysis facts derived by analyzer version `analyzer`.
+fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)], analyzer: &str) -> Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
+         ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
+    )?;
+    for (digest, facts) in facts {
+        let json = serde_json::to_string(facts).expect("analysis serializes");
+        stmt.execute(params![digest, analyzer, json])?;
+    }
+    Ok(())
+}
+
+/// Inserts a snapshot, its changed file versions and (for a refresh) its delta id, and makes
+/// it current. Returns the snapshot and delta sequences.
+fn insert_snapshot(
+    tx: &Transaction<'_>,
+    s: &NewSnapshot<'_>,
+    epoch: i64,
+    parent: Option<i64>,
+    baseline: bool,
+    now: &str,
+) -> Result<(i64, Option<i64>)> {
+    let seq = next_seq(tx, "snapshot")?;
+    let kind = if baseline { "baseline" } else { "refresh" };
+    tx.execute(
+        "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
+            index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
+            file_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            seq,
+            epoch,
+            parent,
+            kind,
+            s.branch,
+            s.head,
+            s.dirty,
+            s.status_digest,
+            s.index_digest,
+            s.repository_digest,
+            paths_json(s.untracked),
+            serde_json::to_string(s.recent_commits).expect("commits serialize"),
+            serde_json::to_string(s.caveats).expect("caveats serialize"),
+            s.observed_at,
+            now,
+            s.file_count as i64
+        ],
+    )?;
+    if baseline {
+        tx.execute(
+            "UPDATE epochs SET baseline_snapshot = ?1 WHERE seq = ?2",
+            [seq, epoch],
+        )?;
+    } else {
+        let mut close = tx.prepare_cached(
+            "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
+        )?;
+        for path in s.changed_paths {
+            close.execute(params![seq, epoch, path])?;
+        }
+    }
+    let changed = s
+        .files
+        .iter()
+        .filter(|f| baseline || s.changed_paths.contains(&f.path));
+    insert_file_versions(tx, epoch, seq, changed)?;
+    let mut delta = None;
+    if !baseline {
+        let d = next_seq(tx, "delta")?;
+        tx.execute(
+            "INSERT INTO deltas (seq, snapshot, parent, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![d, seq, parent, now],
+        )?;
+        delta = Some(d);
+    }
+    tx.execute("UPDATE repository SET current_snapshot = ?1", [seq])?;
+    Ok((seq, delta))
+}
+
+/// Inserts file rows valid from snapshot `seq` on.
+fn insert_file_versions<'f>(
+    tx: &Transaction<'_>,
+    epoch: i64,
+    seq: i64,
+    files: impl Iterator<Item = &'f FileState>,
+) -> Result<()> {
+    let mut insert = tx.prepare_cached(&format!(
+        "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+    ))?;
+    for f in files {
+        let st = f.stat;
+        insert.execute(params![
+            epoch,
+            seq,
+            f.path,
+            f.index_mode,
+            f.index_oid,
+            f.worktree_mode,
+            f.size.map(|v| v as i64),
+            f.digest,
+            f.file_type.as_str(),
+            f.language,
+            f.is_document,
+            f.working_state.as_str(),
+            f.assume_unchanged,
+            f.skip_worktree,
+            st.map(|s| s.size as i64),
+            st.map(|s| s.mtime_ns),
+            st.map(|s| s.ctime_ns),
+            st.map(|s| s.ino as i64),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Remembers new stat data of current rows whose indexed state did not change.
+fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]) -> Result<()> {
+    if updates.is_empty() {
+        return Ok(());
+    }
+    let mut stmt = tx.prepare_cached(
+        "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
+         WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
+    )?;
+    for (path, st) in updates {
+        stmt.execute(params![
+            st.size as i64,
+            st.mtime_ns,
+            st.ctime_ns,
+            st.ino as i64,
+            epoch,
+            path
+        ])?;
+    }
+    Ok(())
 }
 
 fn insert_operation(
@@ -1019,7 +1084,7 @@ fn insert_operation(
             files_scanned, bytes_scanned, files_analyzed, changed_files, epoch, snapshot, published)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
-            op.kind,
+            op.kind.as_str(),
             now,
             op.duration_us,
             op.scan_duration_us,
@@ -1052,13 +1117,6 @@ const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, di
     is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
 
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
-    let bad = |i: usize, what: &str| {
-        rusqlite::Error::FromSqlConversionFailure(
-            i,
-            rusqlite::types::Type::Text,
-            what.to_owned().into(),
-        )
-    };
     let file_type: String = r.get(6)?;
     let working: String = r.get(9)?;
     let st_size: Option<i64> = r.get(12)?;
@@ -1091,13 +1149,13 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
 /// Paths are bytes; JSON arrays of numbers would be wasteful, so untracked paths are stored
 /// as hex strings.
 fn paths_json(paths: &[Vec<u8>]) -> String {
-    let hex: Vec<String> = paths.iter().map(|p| crate::git::hex(p)).collect();
+    let hex: Vec<String> = paths.iter().map(|p| hex(p)).collect();
     serde_json::to_string(&hex).expect("strings serialize")
 }
 
-fn json_paths(json: &str) -> Vec<Vec<u8>> {
-    let hex: Vec<String> = serde_json::from_str(json).unwrap_or_default();
-    hex.iter().filter_map(|h| unhex(h)).collect()
+fn json_paths(json: &str) -> Option<Vec<Vec<u8>>> {
+    let hex: Vec<String> = serde_json::from_str(json).ok()?;
+    hex.iter().map(|h| unhex(h)).collect()
 }
 
 fn unhex(h: &str) -> Option<Vec<u8>> {
@@ -1160,13 +1218,16 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
                 Ok(i) => Some(&s.fresh[i].1),
                 Err(_) => {
                     let json: Option<String> = stored.query_row([d], |r| r.get(0)).optional()?;
-                    loaded = json.and_then(|j| serde_json::from_str(&j).ok());
+                    loaded = match json {
+                        Some(j) => Some(decode(0, &j)?),
+                        None => None,
+                    };
                     loaded.as_ref()
                 }
             },
             None => None,
         };
-        for e in crate::search::entries(f, analysis) {
+        for e in (s.rows)(f, analysis) {
             entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
             let id = tx.last_insert_rowid();
             fts.execute(params![id, e.index_name, e.index_detail])?;

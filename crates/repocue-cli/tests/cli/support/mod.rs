@@ -12,7 +12,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use repocue::output::{ErrorOutput, MetricsOutput, RefreshOutput, StatusOutput};
+use repocue::api::{ErrorOutput, MetricsOutput, RefreshOutput, StatusOutput};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -53,7 +53,7 @@ pub fn tokens(text: &str) -> u64 {
 
 /// Returns the lowercase hex SHA-256 of `bytes`.
 pub fn sha256(bytes: &[u8]) -> String {
-    repocue::git::hex_sha256(bytes)
+    repocue::hex_sha256(bytes)
 }
 
 /// A temporary Git repository with its own RepoCue cache.
@@ -365,7 +365,7 @@ impl TestRepo {
 
     /// Returns the path of this repository's state database.
     pub fn db_path(&self) -> PathBuf {
-        let id = repocue::service::repo_id(&self.root);
+        let id = repocue::repo_id(&self.root);
         self.cache.join(id).join("state.db")
     }
 }

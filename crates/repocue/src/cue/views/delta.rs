@@ -2,34 +2,20 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, round_up, Cue, CueRequest, Item, More, Section, View};
-use crate::delta::{self, DeltaItem, RepoFacts};
+use crate::api::views::*;
+use crate::api::SnapshotId;
+use crate::api::{Cue, CueRequest, More, View};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, round_up, Item, Section};
+use crate::delta::{self, RepoFacts};
 use crate::error::{Error, Result};
-use crate::model::{parse_seq_id, seq_id};
-use crate::service::ReadState;
-
-/// Content of the `delta` view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct DeltaContent {
-    /// The earlier snapshot.
-    pub from: String,
-    /// The current snapshot.
-    pub to: String,
-    /// Number of operations by name (all of them, including those left out).
-    pub counts: BTreeMap<String, u64>,
-    /// Operations, ranked: repository and content changes first.
-    pub operations: Vec<DeltaItem>,
-}
+use crate::read::Reader;
 
 /// Builds the delta cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let current = &state.snapshot;
     let since = match &request.since {
-        Some(s) => parse_seq_id("snapshot", s).ok_or_else(|| {
+        Some(s) => s.parse::<SnapshotId>().ok().map(|i| i.0).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "--since must be a snapshot id like snapshot-000001, got {s:?}"
             ))
@@ -45,7 +31,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         .snapshot(since)?
         .ok_or_else(|| Error::NotFound {
             kind: "snapshot",
-            id: seq_id("snapshot", since),
+            id: SnapshotId(since).to_string(),
         })?;
     let old_files = state.store.files_at(&from)?;
     let (mut ops, changed) = delta::compute(
@@ -64,31 +50,33 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             untracked: &current.untracked,
         },
     );
-    ops.extend(crate::service::structural_delta(
-        &state.store,
+    let wanted = delta::digests_for(&old_files, state.files()?, &changed);
+    let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+    let facts = state.store.facts(&refs)?;
+    ops.extend(delta::structural_between(
         &old_files,
         state.files()?,
         &changed,
-        &[],
-    )?);
-    ops.sort_by_key(|o| delta::rank(&o.op));
+        |d| facts.get(d),
+    ));
+    ops.sort_by_key(|o| o.op.rank());
     let mut counts = BTreeMap::new();
     for o in &ops {
-        *counts.entry(o.op.clone()).or_insert(0) += 1;
+        *counts.entry(o.op.as_str().to_owned()).or_insert(0) += 1;
     }
     let content = DeltaContent {
-        from: seq_id("snapshot", from.seq),
-        to: seq_id("snapshot", current.seq),
+        from: SnapshotId(from.seq).to_string(),
+        to: SnapshotId(current.seq).to_string(),
         counts,
         operations: vec![],
     };
-    let env = super::envelope(state, request, &id, &name, content);
+    let env = envelope(state, request, content);
     // What a complete answer would need, for the follow-up request.
     let full = serde_json::to_string(&ops)
         .map(|s| s.len() as u64 / 4)
         .unwrap_or(0);
     let more = More {
-        since: Some(seq_id("snapshot", from.seq)),
+        since: Some(SnapshotId(from.seq).to_string()),
         ..More::of(
             View::Delta,
             "all operations of this delta",

@@ -5,78 +5,14 @@
 //! epoch's history) makes it possibly stale. Without checkable references the verdict is
 //! `unknown`, never a guess.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::api::views::*;
+use crate::api::{Cue, CueRequest};
+use crate::api::{EntityId, SnapshotId};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
-use crate::model::seq_id;
 use crate::paths;
-use crate::service::ReadState;
-
-/// How far a document can be trusted to describe the code it references.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum DocFreshness {
-    /// Every referenced file exists and none changed after the document.
-    Current,
-    /// Every referenced file exists; the history does not say which changed last.
-    LikelyCurrent,
-    /// A referenced file changed after the document.
-    PossiblyStale,
-    /// The document references a path that does not exist.
-    StaleConfirmed,
-    /// The document references no repository path.
-    Unknown,
-}
-
-/// Content of the `document` view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct DocumentContent {
-    /// Document path.
-    pub path: String,
-    /// First top-level heading.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Staleness verdict.
-    pub staleness: DocFreshness,
-    /// Why (each item names a path and a snapshot).
-    pub evidence: Vec<String>,
-    /// Snapshot in which the document last changed (within the epoch).
-    pub last_changed: Option<String>,
-    /// Headings in order.
-    pub outline: Vec<OutlineEntry>,
-    /// Links: repository paths first, then URLs.
-    pub links: Vec<Link>,
-}
-
-/// One heading.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct OutlineEntry {
-    /// `doc:<path>#<slug>`.
-    pub id: String,
-    /// Level (1 = title).
-    pub level: u8,
-    /// Heading text.
-    pub text: String,
-    /// Line.
-    pub line: u32,
-}
-
-/// One link target.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Link {
-    /// Target as written.
-    pub target: String,
-    /// `file` (resolved repository path), `url` or `anchor`.
-    pub kind: String,
-    /// For files: the resolved repository path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// For files: whether it exists in the snapshot (as a file or directory).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exists: Option<bool>,
-}
+use crate::read::Reader;
 
 /// Resolves a relative link against the document's directory; `None` if it escapes the root.
 fn resolve(doc: &str, target: &str) -> Option<String> {
@@ -106,37 +42,16 @@ fn resolve(doc: &str, target: &str) -> Option<String> {
     (!out.is_empty()).then(|| out.join("/"))
 }
 
-/// Builds the document cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
-    let path = request
-        .path
-        .clone()
-        .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
-    let path = path.trim_start_matches("./").to_owned();
-    let not_found = || Error::NotFound {
-        kind: "document",
-        id: format!("doc:{path}"),
-    };
-    let file = state
-        .files()?
-        .iter()
-        .find(|f| paths::display(&f.path) == path)
-        .ok_or_else(not_found)?;
-    if !file.is_document {
-        return Err(Error::InvalidArgument(format!(
-            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
-        )));
-    }
-    let facts = match file.digest.as_deref() {
-        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
-        None => None,
-    }
-    .unwrap_or_default();
-    let all_files = state.files()?;
+/// Classifies a document's link targets (files resolved against its path, URLs, anchors),
+/// files first; returns them with the resolved file paths.
+fn links_of(
+    path: &str,
+    targets: &[String],
+    all_files: &[crate::model::FileState],
+) -> (Vec<Link>, Vec<String>) {
     let mut links: Vec<Link> = Vec::new();
     let mut file_links: Vec<String> = Vec::new();
-    for t in &facts.links {
+    for t in targets {
         let link = if t.contains("://") || t.starts_with("mailto:") {
             Link {
                 target: t.clone(),
@@ -152,7 +67,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
                 exists: None,
             }
         } else {
-            let resolved = resolve(&path, t);
+            let resolved = resolve(path, t);
             let exists = resolved.as_ref().map(|r| {
                 let dir = format!("{r}/");
                 all_files.iter().any(|f| {
@@ -177,12 +92,24 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         "anchor" => 2,
         _ => 1,
     });
+    (links, file_links)
+}
+
+/// The document's staleness from its links: a missing target confirms it stale, a target
+/// changed after it makes it possibly stale. Returns the evidence and the snapshot the
+/// document last changed in.
+fn staleness(
+    state: &Reader,
+    doc: &[u8],
+    links: &[Link],
+    file_links: &[String],
+) -> Result<(DocFreshness, Vec<String>, Option<i64>)> {
     let mut evidence = Vec::new();
     let missing: Vec<&Link> = links.iter().filter(|l| l.exists == Some(false)).collect();
     let mut wanted: Vec<&[u8]> = file_links.iter().map(|p| p.as_bytes()).collect();
-    wanted.push(&file.path);
+    wanted.push(doc);
     let changed = state.store.last_changed(&state.snapshot, &wanted)?;
-    let doc_seq = changed.get(&file.path).copied();
+    let doc_seq = changed.get(doc).copied();
     let staleness = if !missing.is_empty() {
         for l in &missing {
             evidence.push(format!(
@@ -202,7 +129,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         for (p, s) in &newer {
             evidence.push(format!(
                 "{p} changed in {} after the document",
-                seq_id("snapshot", *s)
+                SnapshotId(*s)
             ));
         }
         let baseline_only = doc_seq.is_some_and(|d| {
@@ -222,20 +149,51 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             DocFreshness::Current
         }
     };
+    Ok((staleness, evidence, doc_seq))
+}
+
+/// Builds the document cue.
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    let path = request
+        .path
+        .clone()
+        .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
+    let path = path.trim_start_matches("./").to_owned();
+    let not_found = || Error::NotFound {
+        kind: "document",
+        id: EntityId::doc(path.clone(), None).to_string(),
+    };
+    let file = state
+        .files()?
+        .iter()
+        .find(|f| paths::display(&f.path) == path)
+        .ok_or_else(not_found)?;
+    if !file.is_document {
+        return Err(Error::InvalidArgument(format!(
+            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
+        )));
+    }
+    let facts = match file.digest.as_deref() {
+        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
+        None => None,
+    }
+    .unwrap_or_default();
+    let (links, file_links) = links_of(&path, &facts.links, state.files()?);
+    let (staleness, evidence, doc_seq) = staleness(state, &file.path, &links, &file_links)?;
     let content = DocumentContent {
         path: path.clone(),
         title: facts.title.clone(),
         staleness,
         evidence,
-        last_changed: doc_seq.map(|s| seq_id("snapshot", s)),
+        last_changed: doc_seq.map(|s| SnapshotId(s).to_string()),
         outline: vec![],
         links: vec![],
     };
-    let env = super::envelope(state, request, &id, &name, content);
+    let env = envelope(state, request, content);
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
     for (i, h) in facts.headings.iter().enumerate() {
         let e = OutlineEntry {
-            id: format!("doc:{path}#{}", h.slug()),
+            id: EntityId::doc(path.clone(), Some(h.slug())).to_string(),
             level: h.level,
             text: h.text.clone(),
             line: h.line,

@@ -1,58 +1,16 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::api::views::*;
+use crate::api::{Cue, CueRequest, EntityId};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
 use crate::paths;
-use crate::service::ReadState;
+use crate::read::Reader;
 
-/// Content of the `entity` view.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct EntityContent {
-    /// The entity id asked for.
-    pub id: String,
-    /// `symbol` or `file`.
-    pub entity_type: String,
-    /// The file that holds it.
-    pub path: String,
-    /// Symbol kind, or the file's language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// Declaration without body or comments (symbols).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-    /// First and last line (symbols).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lines: Option<[u32; 2]>,
-    /// Visibility where the language has it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub visibility: Option<String>,
-    /// Enclosing symbol id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
-    /// Symbols defined inside it (for a file: its top-level symbols).
-    pub children: Vec<String>,
-    /// Imports of the defining file.
-    pub imports: Vec<String>,
-    /// Files that reference its name (symbols) or define names it references (files).
-    pub referenced_by: Vec<String>,
-}
-
-/// Builds the entity cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (repo_id, name) = super::identity(state)?;
-    let id = request.id.clone().ok_or_else(|| {
-        Error::InvalidArgument(
-            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
-        )
-    })?;
-    let not_found = || Error::NotFound {
-        kind: "entity",
-        id: id.clone(),
-    };
-    let (path, symbol) = if let Some(rest) = id.strip_prefix("symbol:") {
+/// Splits an entity id into its path and, for a symbol, its qualified name.
+fn parse_id(id: &str) -> Result<(String, Option<String>)> {
+    Ok(if let Some(rest) = id.strip_prefix("symbol:") {
         // Paths may contain ':'; the qualified name never does, so split at the last one.
         let i = rest.rfind(':').ok_or_else(|| {
             Error::InvalidArgument(format!(
@@ -66,7 +24,61 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         return Err(Error::InvalidArgument(format!(
             "unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>"
         )));
+    })
+}
+
+/// For a symbol (`wanted_name`): the other files that reference its name. For a file: the
+/// other files that define a name it references (`wanted_refs`, sorted). Sorted paths.
+fn referenced_by(
+    state: &Reader,
+    file: &crate::model::FileState,
+    wanted_name: Option<&str>,
+    wanted_refs: &[String],
+) -> Result<Vec<String>> {
+    // Symbol: the other files that reference its name. File: the other files that define
+    // a name it references.
+    let others: Vec<&crate::model::FileState> = state
+        .files()?
+        .iter()
+        .filter(|f| f.path != file.path && f.digest.is_some())
+        .collect();
+    let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let all = state.store.facts(&digests)?;
+    let related = |c: &crate::analyze::structure::CodeFacts| match wanted_name {
+        Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
+        None => c.symbols.iter().any(|s| {
+            wanted_refs
+                .binary_search_by(|r| r.as_str().cmp(s.name()))
+                .is_ok()
+        }),
     };
+    let mut refs: Vec<String> = others
+        .iter()
+        .filter(|f| {
+            f.digest
+                .as_deref()
+                .and_then(|d| all.get(d))
+                .and_then(|a| a.code.as_ref())
+                .is_some_and(related)
+        })
+        .map(|f| paths::display(&f.path))
+        .collect();
+    refs.sort();
+    Ok(refs)
+}
+
+/// Builds the entity cue.
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    let id = request.id.clone().ok_or_else(|| {
+        Error::InvalidArgument(
+            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
+        )
+    })?;
+    let not_found = || Error::NotFound {
+        kind: "entity",
+        id: id.clone(),
+    };
+    let (path, symbol) = parse_id(&id)?;
     let file = state
         .files()?
         .iter()
@@ -93,7 +105,9 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             content.signature = Some(s.signature.clone());
             content.lines = Some([s.start_line, s.end_line]);
             content.visibility = s.visibility.clone();
-            content.parent = s.parent().map(|p| format!("symbol:{path}:{p}"));
+            content.parent = s
+                .parent()
+                .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
         }
         None => {
@@ -102,14 +116,14 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             wanted_name = None;
         }
     }
-    let env = super::envelope(state, request, &repo_id, &name, content);
+    let env = envelope(state, request, content);
     let mut items: Vec<Item<EntityContent>> = Vec::new();
     if let Some(c) = code {
         let children: Vec<String> = c
             .symbols
             .iter()
             .filter(|s| s.parent() == symbol.as_deref())
-            .map(|s| format!("symbol:{path}:{}", s.qualified_name))
+            .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
             .collect();
         for (i, ch) in children.into_iter().enumerate() {
             items.push(Item::new(
@@ -128,35 +142,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     }
     let wanted_refs: Vec<String> = code.map(|c| c.references.clone()).unwrap_or_default();
     if wanted_name.is_some() || !wanted_refs.is_empty() {
-        // Symbol: the other files that reference its name. File: the other files that define
-        // a name it references.
-        let others: Vec<&crate::model::FileState> = state
-            .files()?
-            .iter()
-            .filter(|f| f.path != file.path && f.digest.is_some())
-            .collect();
-        let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
-        let all = state.store.facts(&digests)?;
-        let related = |c: &crate::analyze::structure::CodeFacts| match &wanted_name {
-            Some(n) => c.references.binary_search(n).is_ok(),
-            None => c.symbols.iter().any(|s| {
-                wanted_refs
-                    .binary_search_by(|r| r.as_str().cmp(s.name()))
-                    .is_ok()
-            }),
-        };
-        let mut refs: Vec<String> = others
-            .iter()
-            .filter(|f| {
-                f.digest
-                    .as_deref()
-                    .and_then(|d| all.get(d))
-                    .and_then(|a| a.code.as_ref())
-                    .is_some_and(related)
-            })
-            .map(|f| paths::display(&f.path))
-            .collect();
-        refs.sort();
+        let refs = referenced_by(state, file, wanted_name.as_deref(), &wanted_refs)?;
         for (i, r) in refs.into_iter().enumerate() {
             items.push(Item::new(
                 2,

@@ -1,78 +1,42 @@
 //! The `manifest` view: identity, freshness, counts, and the views and entities to ask next.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, Section};
+use crate::api::views::*;
+use crate::api::SnapshotId;
+use crate::api::{Cue, CueRequest};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::Result;
-use crate::model::{seq_id, WorkingState};
-use crate::service::ReadState;
-
-/// Content of the `manifest` view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ManifestContent {
-    /// Tracked files.
-    pub files: u64,
-    /// Tracked bytes (working-tree sizes).
-    pub bytes: u64,
-    /// Documents among them.
-    pub documents: u64,
-    /// Distinct languages.
-    pub languages: u64,
-    /// Tracked paths not clean.
-    pub dirty_paths: u64,
-    /// Untracked paths.
-    pub untracked_paths: u64,
-    /// Views that can be asked for next (`repocue cue --view <name>`).
-    pub views: Vec<String>,
-    /// Retained snapshots usable as `--since` (most recent first).
-    pub snapshots: Vec<String>,
-}
+use crate::model::WorkingState;
+use crate::read::Reader;
 
 /// Builds the manifest cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
-    let key = "manifest";
-    let mut content = match state
-        .store
-        .view_cache(state.snapshot.seq, key)?
-        .and_then(|j| serde_json::from_str::<ManifestContent>(&j).ok())
-    {
-        Some(c) => c,
-        None => {
-            let files = state.files()?;
-            let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
-            langs.sort_unstable();
-            langs.dedup();
-            let c = ManifestContent {
-                files: files.len() as u64,
-                bytes: files.iter().filter_map(|f| f.size).sum(),
-                documents: files.iter().filter(|f| f.is_document).count() as u64,
-                languages: langs.len() as u64,
-                dirty_paths: files
-                    .iter()
-                    .filter(|f| f.working_state != WorkingState::Clean)
-                    .count() as u64,
-                untracked_paths: state.snapshot.untracked.len() as u64,
-                views: vec![],
-                snapshots: vec![],
-            };
-            // Counts are per snapshot; a busy cache only costs the recomputation next time.
-            let _ = state.store.put_view_cache(
-                state.snapshot.seq,
-                key,
-                &serde_json::to_string(&c).expect("serializes"),
-            );
-            c
-        }
-    };
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    let mut content = state.cached("manifest", |state| {
+        let files = state.files()?;
+        let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
+        langs.sort_unstable();
+        langs.dedup();
+        Ok(ManifestContent {
+            files: files.len() as u64,
+            bytes: files.iter().filter_map(|f| f.size).sum(),
+            documents: files.iter().filter(|f| f.is_document).count() as u64,
+            languages: langs.len() as u64,
+            dirty_paths: files
+                .iter()
+                .filter(|f| f.working_state != WorkingState::Clean)
+                .count() as u64,
+            untracked_paths: state.snapshot.untracked.len() as u64,
+            views: vec![],
+            snapshots: vec![],
+        })
+    })?;
     content.views.clear();
     content.snapshots.clear();
-    let env = super::envelope(state, request, &id, &name, content);
-    let more = crate::cue::More::of(
-        crate::cue::View::Manifest,
+    let env = envelope(state, request, content);
+    let more = crate::api::More::of(
+        crate::api::View::Manifest,
         "the complete manifest",
-        crate::cue::round_up(request.max_tokens + 150),
+        crate::cue::fit::round_up(request.max_tokens + 150),
     );
     let sections = vec![
         Section::new("views", Some(more.clone())),
@@ -98,7 +62,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     }
     let seqs = state.store.snapshot_seqs()?;
     for (i, seq) in seqs.iter().rev().take(3).enumerate() {
-        let id = seq_id("snapshot", *seq);
+        let id = SnapshotId(*seq).to_string();
         items.push(Item::new(
             1,
             50 - i as i64,

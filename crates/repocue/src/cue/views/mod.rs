@@ -8,98 +8,144 @@ pub mod overview;
 pub mod search;
 pub mod structure;
 
-use std::time::Instant;
+use crate::api::{Cue, CueRequest, View};
+use crate::error::Result;
+use crate::read::Reader;
 
-use super::{
-    Budget, Cue, CueBasis, CueRequest, Envelope, View, CUE_SCHEMA_VERSION, MAX_MAX_TOKENS,
-};
-use crate::error::{Error, Result};
-use crate::model::seq_id;
-use crate::output::RepositoryInfo;
-use crate::service::{ReadState, Service};
-use crate::store::CueRow;
-
-impl Service {
-    /// Produces a cue. Unless `request.refresh` is false, the cache is brought up to date
-    /// first (initialized or refreshed, noted in warnings). Records a cue measurement.
-    pub fn cue(&self, request: &CueRequest) -> Result<Cue> {
-        let started = Instant::now();
-        if request.max_tokens == 0 || request.max_tokens > MAX_MAX_TOKENS {
-            return Err(Error::InvalidArgument(format!(
-                "max_tokens must be between 1 and {MAX_MAX_TOKENS}, got {}",
-                request.max_tokens
-            )));
-        }
-        let state = self.prepare_read(request.refresh)?;
-        let cue = match request.view {
-            View::Manifest => manifest::build(&state, request)?,
-            View::Overview => overview::build(&state, request)?,
-            View::Delta => delta::build(&state, request)?,
-            View::Structure => structure::build(&state, request)?,
-            View::Entity => entity::build(&state, request)?,
-            View::Search => search::build(&state, request)?,
-            View::Document => document::build(&state, request)?,
-        };
-        state.store.record_cue(&CueRow {
-            view: request.view.as_str().into(),
-            recorded_at: crate::time::now_rfc3339(),
-            max_tokens: request.max_tokens as i64,
-            output_bytes: cue.json.len() as i64,
-            estimated_tokens: cue.estimated_tokens as i64,
-            duration_us: started.elapsed().as_micros() as i64,
-            snapshot: Some(state.snapshot.seq),
-        })?;
-        Ok(cue)
+/// Builds the cue a request asks for from a prepared snapshot.
+pub(crate) fn build(reader: &Reader, request: &CueRequest) -> Result<Cue> {
+    match request.view {
+        View::Manifest => manifest::build(reader, request),
+        View::Overview => overview::build(reader, request),
+        View::Delta => delta::build(reader, request),
+        View::Structure => structure::build(reader, request),
+        View::Entity => entity::build(reader, request),
+        View::Search => search::build(reader, request),
+        View::Document => document::build(reader, request),
     }
 }
 
-/// Builds the envelope of a view around `content` with the state's provenance.
-pub(crate) fn envelope<C>(
-    state: &ReadState,
-    request: &CueRequest,
-    repo_id: &str,
-    name: &str,
-    content: C,
-) -> Envelope<C> {
-    let snap = &state.snapshot;
-    Envelope {
-        schema_version: CUE_SCHEMA_VERSION.into(),
-        kind: request.view,
-        repository: RepositoryInfo {
-            id: repo_id.into(),
-            name: name.into(),
-            branch: snap.branch.clone(),
-            head: snap.head.clone(),
-            dirty: snap.dirty,
-        },
-        epoch: seq_id("epoch", snap.epoch),
-        snapshot: seq_id("snapshot", snap.seq),
-        basis: CueBasis {
-            status_digest: short_digest(&snap.status_digest),
-            repository_digest: short_digest(&snap.repository_digest),
-            observed_at: snap.observed_at.clone(),
-        },
-        freshness: state.freshness,
-        budget: Budget {
-            max_tokens: request.max_tokens,
-            estimated_tokens: 0,
-        },
-        content,
-        warnings: state.warnings.clone(),
-        more: vec![],
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::read::{self, Reader};
+    use crate::testing::{git, temp_repo, TempRepo};
+
+    fn repo() -> TempRepo {
+        temp_repo(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"demo\"\nversion = \"0.1.0\"\ndescription = \"A demo crate.\"\n",
+            ),
+            ("README.md", "# Demo\n\nA demo crate.\n\n## Usage\n\nSee [lib](src/lib.rs).\n"),
+            (
+                "src/lib.rs",
+                "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) -> u32 {\n        1\n    }\n}\n",
+            ),
+            ("src/util.rs", "use crate::Parser;\n\npub fn helper(p: &Parser) -> u32 {\n    p.parse()\n}\n"),
+        ])
     }
-}
 
-/// Returns (repository id, root directory name) stored for the state.
-pub(crate) fn identity(state: &ReadState) -> Result<(String, String)> {
-    let repo = state.store.repository()?.ok_or(Error::NotInitialized)?;
-    let root = crate::paths::display(&repo.root);
-    let name = root.rsplit('/').next().unwrap_or_default().to_owned();
-    Ok((repo.repo_id, name))
-}
+    fn reader(t: &TempRepo) -> Reader {
+        read::prepare(&t.repo, true).unwrap()
+    }
 
-/// Digests in cues are 16-hex-digit (64-bit) prefixes of the stored SHA-256: enough to tell
-/// states apart, a quarter of the tokens.
-pub(crate) fn short_digest(d: &str) -> String {
-    d.chars().take(16).collect()
+    fn cue(r: &Reader, view: View, f: impl FnOnce(&mut CueRequest)) -> Value {
+        let mut req = CueRequest::new(view);
+        req.max_tokens = 4000;
+        f(&mut req);
+        let c = build(r, &req).unwrap();
+        assert!(c.estimated_tokens <= req.max_tokens);
+        assert_eq!(c.value["kind"], view.as_str());
+        c.value
+    }
+
+    #[test]
+    fn manifest_counts_the_snapshot() {
+        let t = repo();
+        let v = cue(&reader(&t), View::Manifest, |_| {});
+        assert_eq!(v["content"]["files"], 4);
+        assert_eq!(v["snapshot"], "snapshot-000001");
+    }
+
+    #[test]
+    fn overview_names_the_project_and_its_symbols() {
+        let t = repo();
+        let v = cue(&reader(&t), View::Overview, |_| {});
+        assert_eq!(v["content"]["project"]["name"], "demo");
+        let symbols = v["content"]["symbols"].to_string();
+        assert!(symbols.contains("symbol:src/lib.rs:Parser"), "{symbols}");
+    }
+
+    #[test]
+    fn structure_lists_files_under_a_path() {
+        let t = repo();
+        let v = cue(&reader(&t), View::Structure, |r| {
+            r.path = Some("src".into())
+        });
+        let files: Vec<&str> = v["content"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        assert!(
+            files.contains(&"src/lib.rs") && files.contains(&"src/util.rs"),
+            "{files:?}"
+        );
+        assert!(!files.contains(&"README.md"));
+    }
+
+    #[test]
+    fn entity_describes_a_symbol_and_rejects_bad_ids() {
+        let t = repo();
+        let r = reader(&t);
+        let v = cue(&r, View::Entity, |q| {
+            q.id = Some("symbol:src/lib.rs:Parser".into())
+        });
+        assert_eq!(v["content"]["kind"], "struct");
+        let mut bad = CueRequest::new(View::Entity);
+        bad.id = Some("thing:x".into());
+        assert_eq!(build(&r, &bad).unwrap_err().code(), "invalid_argument");
+    }
+
+    #[test]
+    fn search_ranks_the_definition_first() {
+        let t = repo();
+        let v = cue(&reader(&t), View::Search, |q| {
+            q.query = Some("Parser".into())
+        });
+        assert_eq!(v["content"]["hits"][0]["id"], "symbol:src/lib.rs:Parser");
+        assert_eq!(v["content"]["hits"][0]["kind"], "symbol");
+    }
+
+    #[test]
+    fn document_outlines_headings_and_links() {
+        let t = repo();
+        let v = cue(&reader(&t), View::Document, |q| {
+            q.path = Some("README.md".into())
+        });
+        assert_eq!(v["content"]["title"], "Demo");
+        assert_eq!(v["content"]["outline"][1]["text"], "Usage");
+    }
+
+    #[test]
+    fn delta_lists_file_and_symbol_operations() {
+        let t = repo();
+        reader(&t);
+        std::fs::write(
+            t.repo.root.join("src/util.rs"),
+            "use crate::Parser;\n\npub fn helper(p: &Parser) -> u32 {\n    p.parse()\n}\n\npub fn extra() {}\n",
+        )
+        .unwrap();
+        git(&t.repo.root, &["commit", "-q", "-am", "extra"]);
+        let v = cue(&reader(&t), View::Delta, |_| {});
+        assert_eq!(v["content"]["from"], "snapshot-000001");
+        let counts = &v["content"]["counts"];
+        assert_eq!(counts["file.content_changed"], 1, "{counts}");
+        assert_eq!(counts["symbol.added"], 1, "{counts}");
+        assert_eq!(counts["repository.head_changed"], 1, "{counts}");
+    }
 }

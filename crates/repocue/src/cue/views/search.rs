@@ -1,61 +1,30 @@
 //! The `search` view: ranked hits over paths, symbols and document headings (SQLite FTS5,
 //! bm25), within the token budget.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use crate::cue::{fit, Cue, CueRequest, Item, More, Section, View};
+use crate::api::views::*;
+use crate::api::SearchKind;
+use crate::api::{Cue, CueRequest, More, View};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
 use crate::paths;
-use crate::search::match_expressions;
-use crate::service::ReadState;
-
-/// Content of the `search` view.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct SearchContent {
-    /// The query as given.
-    pub query: String,
-    /// Scopes searched.
-    pub scopes: Vec<String>,
-    /// `all` when every term matched, `any` when the fallback (any term) was used.
-    pub matched: String,
-    /// Hits found (before the budget).
-    pub total_hits: u64,
-    /// Ranked hits.
-    pub hits: Vec<Hit>,
-}
-
-/// One search hit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Hit {
-    /// Entity id: `file:…`, `symbol:…:…` or `doc:…#slug`.
-    pub id: String,
-    /// `path`, `symbol` or `doc`.
-    pub kind: String,
-    /// File path.
-    pub path: String,
-    /// Line, when meaningful.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// Signature (symbols) or heading (docs); omitted for path hits.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-}
+use crate::read::Reader;
+use crate::search::{self, match_expressions, SearchHit};
 
 const DEFAULT_RESULTS: u32 = 20;
 const MAX_RESULTS: u32 = 200;
 
 /// Parses a scope list into index kinds.
-pub fn scopes(scope: Option<&str>) -> Result<Vec<&'static str>> {
+pub fn scopes(scope: Option<&str>) -> Result<Vec<SearchKind>> {
     let Some(scope) = scope else {
-        return Ok(vec!["symbol", "doc", "path"]);
+        return Ok(vec![SearchKind::Symbol, SearchKind::Doc, SearchKind::Path]);
     };
     let mut kinds = Vec::new();
     for s in scope.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let k = match s {
-            "code" | "symbols" => "symbol",
-            "docs" | "doc" => "doc",
-            "paths" | "path" | "files" => "path",
+            "code" | "symbols" => SearchKind::Symbol,
+            "docs" | "doc" => SearchKind::Doc,
+            "paths" | "path" | "files" => SearchKind::Path,
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "unknown search scope {other:?}; use code, docs or paths"
@@ -73,8 +42,7 @@ pub fn scopes(scope: Option<&str>) -> Result<Vec<&'static str>> {
 }
 
 /// Builds the search cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let query = request
         .query
         .clone()
@@ -90,10 +58,10 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
     let (all, any) = match_expressions(&query)
         .ok_or_else(|| Error::InvalidArgument(format!("query {query:?} has no searchable word")))?;
     let mut matched = "all";
-    let mut hits = state.store.search(&all, &kinds, limit as usize)?;
+    let mut hits = search::find(&state.store, &all, &kinds, limit as usize)?;
     if hits.is_empty() {
         matched = "any";
-        hits = state.store.search(&any, &kinds, limit as usize)?;
+        hits = search::find(&state.store, &any, &kinds, limit as usize)?;
     }
     // Exact name matches first (a symbol-name query finds its definition first), then bm25;
     // ties broken by kind and id so the order is total and deterministic.
@@ -107,10 +75,10 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
             2
         }
     };
-    let kind_order = |h: &crate::store::SearchHit| match h.kind.as_str() {
-        "symbol" => 0,
-        "doc" => 1,
-        _ => 2,
+    let kind_order = |h: &SearchHit| match h.kind {
+        SearchKind::Symbol => 0,
+        SearchKind::Doc => 1,
+        SearchKind::Path => 2,
     };
     hits.sort_by(|a, b| {
         exactness(&a.name)
@@ -125,10 +93,10 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         scopes: kinds
             .iter()
             .map(|k| {
-                match *k {
-                    "symbol" => "code",
-                    "doc" => "docs",
-                    _ => "paths",
+                match k {
+                    SearchKind::Symbol => "code",
+                    SearchKind::Doc => "docs",
+                    SearchKind::Path => "paths",
                 }
                 .to_owned()
             })
@@ -137,7 +105,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         total_hits: hits.len() as u64,
         hits: vec![],
     };
-    let env = super::envelope(state, request, &id, &name, content);
+    let env = envelope(state, request, content);
     let n = hits.len() as i64;
     let items = hits
         .into_iter()
@@ -147,7 +115,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
                 id: h.entity,
                 path: paths::display(&h.path),
                 line: h.line,
-                title: (h.kind != "path").then_some(h.title),
+                title: (h.kind != SearchKind::Path).then_some(h.title),
                 kind: h.kind,
             };
             Item::new(0, n - i as i64, move |c: &mut SearchContent| {
@@ -162,7 +130,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         ..More::of(
             View::Search,
             "the remaining hits",
-            crate::cue::round_up(request.max_tokens * 2),
+            crate::cue::fit::round_up(request.max_tokens * 2),
         )
     };
     fit(env, &[Section::new("hits", Some(more))], items)

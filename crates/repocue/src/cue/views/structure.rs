@@ -3,59 +3,19 @@
 
 use std::collections::HashMap;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
 use crate::analyze::graph::{self, Node};
 use crate::analyze::Analysis;
-use crate::cue::{fit, round_up, Cue, CueRequest, Item, More, Section, View};
+use crate::api::views::*;
+use crate::api::{Cue, CueRequest, EntityId, More, View};
+use crate::cue::envelope::envelope;
+use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
 use crate::model::{FileState, WorkingState};
 use crate::paths;
-use crate::service::ReadState;
+use crate::read::Reader;
 
 /// Most code files ranked in one request; beyond it the graph costs more than it tells.
 const MAX_RANKED_FILES: usize = 20_000;
-
-/// Content of the `structure` view.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct StructureContent {
-    /// The path prefix described (`""` for the whole repository).
-    pub path: String,
-    /// Tracked files under it.
-    pub files_total: u64,
-    /// Files with extracted symbols under it.
-    pub code_files: u64,
-    /// Ranked files.
-    pub files: Vec<FileEntry>,
-    /// Ranked symbols.
-    pub symbols: Vec<SymbolEntry>,
-}
-
-/// A ranked file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct FileEntry {
-    /// Path.
-    pub path: String,
-    /// Language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
-    /// Number of symbols defined.
-    pub symbols: u64,
-}
-
-/// A ranked symbol.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct SymbolEntry {
-    /// `symbol:<path>:<qualified.name>`.
-    pub id: String,
-    /// Kind.
-    pub kind: String,
-    /// Declaration without body or comments.
-    pub signature: String,
-    /// First line.
-    pub line: u32,
-}
 
 /// A file with its code facts and graph score.
 pub(crate) struct Ranked<'a> {
@@ -74,7 +34,7 @@ pub(crate) fn under(path: &[u8], prefix: &[u8]) -> bool {
 
 /// Loads code facts of the files under `prefix` and ranks them; highest score first.
 pub(crate) fn ranked_files<'a>(
-    state: &'a ReadState,
+    state: &'a Reader,
     prefix: &[u8],
     entry_points: &[String],
 ) -> Result<Vec<Ranked<'a>>> {
@@ -116,7 +76,6 @@ pub(crate) fn ranked_files<'a>(
                 boost += 2.0;
             }
             Node {
-                path: &r.file.path,
                 facts: r.analysis.code.as_ref().expect("filtered"),
                 boost,
             }
@@ -149,12 +108,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
             .unwrap_or_else(Vec::new);
         syms.sort_by_key(|s| {
             let vis = matches!(s.visibility.as_deref(), Some("public" | "exported")) as u8;
-            let kind = match s.kind.as_str() {
-                "class" | "struct" | "trait" | "interface" | "enum" | "type" => 0,
-                "function" | "impl" | "module" | "macro" => 1,
-                "method" => 2,
-                _ => 3,
-            };
+            let kind = repocue_structure::symbol_priority(&s.kind);
             (
                 s.parent().is_some(),
                 std::cmp::Reverse(vis),
@@ -164,7 +118,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
         });
         for s in syms.into_iter().take(per_file) {
             out.push(SymbolEntry {
-                id: format!("symbol:{path}:{}", s.qualified_name),
+                id: EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string(),
                 kind: s.kind.clone(),
                 signature: s.signature.clone(),
                 line: s.start_line,
@@ -175,8 +129,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<Symb
 }
 
 /// Builds the structure cue.
-pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
-    let (id, name) = super::identity(state)?;
+pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let prefix = request.path.clone().unwrap_or_default();
     let prefix = prefix.trim_start_matches("./").to_owned();
     let files_total = state
@@ -191,7 +144,7 @@ pub(crate) fn build(state: &ReadState, request: &CueRequest) -> Result<Cue> {
         code_files: ranked.len() as u64,
         ..Default::default()
     };
-    let env = super::envelope(state, request, &id, &name, content);
+    let env = envelope(state, request, content);
     let mut items: Vec<Item<StructureContent>> = Vec::new();
     for (i, r) in ranked.iter().take(200).enumerate() {
         let e = FileEntry {

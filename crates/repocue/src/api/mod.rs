@@ -1,10 +1,26 @@
-//! Public JSON shapes of every command's output. They derive `JsonSchema`; the generated
-//! schemas are checked in under `docs/schema/` and a test fails when they drift.
+//! The public contract: every serialised type of RepoCue (command outputs, cue envelopes and
+//! view contents, delta operations, warnings) with its closed vocabularies as enums and its ids
+//! as newtypes. They derive `JsonSchema`; the generated schemas are checked in under
+//! `docs/schema/` and a test fails when they drift.
+//!
+//! This module depends on nothing else in the crate but the error type: everything else may
+//! use it. (`HooksOutput` still lives in `hooks.rs`; the crate root re-exports it.)
+
+pub mod codes;
+pub mod cue;
+pub mod ids;
+pub mod views;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::model::Freshness;
+pub use codes::{Caveat, DeltaOp, OperationKind, SearchKind, WarningCode};
+pub use cue::{
+    Budget, Cue, CueBasis, CueRequest, Envelope, Format, More, View, CUE_SCHEMA_VERSION,
+    DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS,
+};
+pub use ids::{CheckpointId, DeltaId, EntityId, EpochId, SnapshotId};
 
 /// A measurement that may be missing: a number, or the string `not_observed` (never 0 for
 /// "unknown").
@@ -59,7 +75,7 @@ pub struct RepositoryInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Warning {
     /// Stable machine-readable code.
-    pub code: String,
+    pub code: WarningCode,
     /// How many items it concerns, when countable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
@@ -70,18 +86,18 @@ pub struct Warning {
 
 impl Warning {
     /// Creates a warning with a detail.
-    pub fn new(code: &str, detail: impl Into<String>) -> Self {
+    pub fn new(code: WarningCode, detail: impl Into<String>) -> Self {
         Warning {
-            code: code.into(),
+            code,
             count: None,
             detail: Some(detail.into()),
         }
     }
 
     /// Creates a counted warning with a detail.
-    pub fn counted(code: &str, count: u64, detail: impl Into<String>) -> Self {
+    pub fn counted(code: WarningCode, count: u64, detail: impl Into<String>) -> Self {
         Warning {
-            code: code.into(),
+            code,
             count: Some(count),
             detail: Some(detail.into()),
         }
@@ -159,7 +175,7 @@ pub struct RefreshOutput {
     /// `repocue/refresh-1`.
     pub schema_version: String,
     /// `baseline`, `refresh` or `rebaseline`.
-    pub operation: String,
+    pub operation: OperationKind,
     /// Whether a new snapshot was published (false for a no-op refresh).
     pub published: bool,
     /// Repository identity and Git state at scan time.
@@ -196,7 +212,7 @@ pub struct RefreshOutput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OperationMetric {
     /// `baseline`, `refresh` or `rebaseline`.
-    pub kind: String,
+    pub kind: OperationKind,
     /// When it was recorded.
     pub recorded_at: String,
     /// Whether it published a snapshot.
@@ -244,7 +260,7 @@ pub struct CueMetric {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct OperationSummary {
     /// Operation kind.
-    pub kind: String,
+    pub kind: OperationKind,
     /// How many were recorded.
     pub count: u64,
     /// Median wall time.
@@ -370,8 +386,8 @@ pub struct ErrorBody {
     pub retryable: bool,
 }
 
-impl From<&crate::Error> for ErrorOutput {
-    fn from(e: &crate::Error) -> Self {
+impl From<&crate::error::Error> for ErrorOutput {
+    fn from(e: &crate::error::Error) -> Self {
         ErrorOutput {
             error: ErrorBody {
                 code: e.code().into(),
@@ -383,62 +399,107 @@ impl From<&crate::Error> for ErrorOutput {
     }
 }
 
-/// Returns every public output schema as `(file stem, JSON Schema)`, in a stable order.
-///
-/// The checked-in copies live in `docs/schema/<stem>.json`; a test fails when they drift.
-pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    use crate::cue::views::{
-        delta::DeltaContent, document::DocumentContent, entity::EntityContent,
-        manifest::ManifestContent, overview::OverviewContent, search::SearchContent,
-        structure::StructureContent,
-    };
-    use crate::cue::{CueRequest, Envelope};
-    fn schema<T: JsonSchema>() -> serde_json::Value {
-        serde_json::to_value(schemars::schema_for!(T)).expect("schema serializes")
-    }
-    vec![
-        ("status", schema::<StatusOutput>()),
-        ("refresh", schema::<RefreshOutput>()),
-        ("metrics", schema::<MetricsOutput>()),
-        ("error", schema::<ErrorOutput>()),
-        ("cue-request", schema::<CueRequest>()),
-        ("hooks", schema::<crate::hooks::HooksOutput>()),
-        ("checkpoint", schema::<CheckpointOutput>()),
-        ("prune", schema::<PruneOutput>()),
-        ("evaluation", schema::<crate::evaluate::EvaluationOutput>()),
-        ("cue-manifest", schema::<Envelope<ManifestContent>>()),
-        ("cue-overview", schema::<Envelope<OverviewContent>>()),
-        ("cue-delta", schema::<Envelope<DeltaContent>>()),
-        ("cue-structure", schema::<Envelope<StructureContent>>()),
-        ("cue-entity", schema::<Envelope<EntityContent>>()),
-        ("cue-search", schema::<Envelope<SearchContent>>()),
-        ("cue-document", schema::<Envelope<DocumentContent>>()),
-    ]
+/// How far a cue or status can be trusted to describe the live repository.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Freshness {
+    /// The snapshot equals a clean working tree.
+    Current,
+    /// The snapshot equals a dirty working tree.
+    DirtyButIndexed,
+    /// The live repository differs from the snapshot; refresh before trusting details.
+    RefreshNeeded,
+    /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
+    /// skip-worktree) or the scan saw files change underneath it.
+    PossiblyStale,
+    /// No snapshot exists yet.
+    Uninitialized,
 }
 
-#[cfg(test)]
-mod schema_tests {
-    use std::path::PathBuf;
-
-    /// Fails when `docs/schema/` differs from the types; `REPOCUE_BLESS=1` rewrites it.
-    #[test]
-    fn checked_in_schemas_match_the_types() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema");
-        let bless = std::env::var_os("REPOCUE_BLESS").is_some();
-        let mut stale = Vec::new();
-        for (stem, schema) in super::schemas() {
-            let path = dir.join(format!("{stem}.schema.json"));
-            let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
-            if bless {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                stale.push(path.display().to_string());
-            }
+impl Freshness {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Freshness::Current => "current",
+            Freshness::DirtyButIndexed => "dirty-but-indexed",
+            Freshness::RefreshNeeded => "refresh-needed",
+            Freshness::PossiblyStale => "possibly-stale",
+            Freshness::Uninitialized => "uninitialized",
         }
-        assert!(
-            stale.is_empty(),
-            "schemas drifted from the Rust types: {stale:?}\nregenerate with: REPOCUE_BLESS=1 cargo test -p repocue schema"
-        );
     }
+}
+
+/// One delta operation with before/after values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DeltaItem {
+    /// Operation name, e.g. `file.content_changed`.
+    pub op: DeltaOp,
+    /// Entity id, e.g. `file:src/lib.rs` or `repository`.
+    pub entity: String,
+    /// Values before, for the fields that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Value>,
+    /// Values after, for the fields that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+}
+
+/// One commit of the recent history shown in overviews.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Commit {
+    /// Abbreviated commit id (12 hex digits).
+    pub id: String,
+    /// Commit date, strict ISO 8601.
+    pub date: String,
+    /// First line of the message (repository text).
+    pub subject: String,
+}
+
+/// Output of `repocue evaluate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluationOutput {
+    /// `repocue/evaluation-1`.
+    pub schema_version: String,
+    /// Repository id.
+    pub repository: String,
+    /// Tracked files.
+    pub tracked_files: u64,
+    /// Baseline measurements.
+    pub baseline: Step,
+    /// No-op refresh right after the baseline.
+    pub noop_refresh: Step,
+    /// Warm overview cue.
+    pub overview: CueStep,
+    /// Warm manifest cue.
+    pub manifest: CueStep,
+    /// Database size after the probe, bytes.
+    pub database_bytes: u64,
+    /// The repository's Git basis was the same before and after the probe.
+    pub repository_unchanged: bool,
+}
+
+/// One state operation of the probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Step {
+    /// Wall time, milliseconds.
+    pub wall_ms: f64,
+    /// Git processes started.
+    pub git_processes: u32,
+    /// Files read.
+    pub files_read: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+}
+
+/// One cue of the probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CueStep {
+    /// Wall time, milliseconds.
+    pub wall_ms: f64,
+    /// Budget asked for.
+    pub max_tokens: u64,
+    /// Exact output bytes.
+    pub output_bytes: u64,
+    /// `ceil(bytes / 4)`.
+    pub estimated_tokens: u64,
 }

@@ -1,0 +1,217 @@
+//! The cue request and the envelope every cue view shares.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Freshness, RepositoryInfo, Warning};
+
+/// Version of the cue envelope contract.
+pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-1";
+
+/// Budget used when none is given.
+pub const DEFAULT_MAX_TOKENS: u64 = 500;
+
+/// Largest budget accepted; MCP answers stay far below 25,000 tokens.
+pub const MAX_MAX_TOKENS: u64 = 20_000;
+
+/// Which projection to produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// Identity, freshness, counts and what to ask next (~200 tokens).
+    Manifest,
+    /// What the project is, where to start, how to build it, what state it is in.
+    Overview,
+    /// What changed since an earlier snapshot.
+    Delta,
+    /// Files and ranked symbols under a path.
+    Structure,
+    /// One symbol, file or document with its relations.
+    Entity,
+    /// One document's outline, links and staleness.
+    Document,
+    /// Ranked hits over paths, symbols and document sections.
+    Search,
+}
+
+impl View {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Manifest => "manifest",
+            View::Overview => "overview",
+            View::Delta => "delta",
+            View::Structure => "structure",
+            View::Entity => "entity",
+            View::Document => "document",
+            View::Search => "search",
+        }
+    }
+}
+
+/// Output format of a cue.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Canonical JSON.
+    #[default]
+    Json,
+    /// The same data rendered for a person.
+    Markdown,
+}
+
+/// A cue request: the view and its parameters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CueRequest {
+    /// The view.
+    pub view: View,
+    /// Token budget (`ceil(bytes / 4)` of the output).
+    pub max_tokens: u64,
+    /// For `delta`: the earlier snapshot id (default: the parent of the current snapshot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// For `structure` and `document`: a repository path or directory prefix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// For `entity`: an entity id such as `symbol:src/lib.rs:Parser.parse`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// For `search`: the query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// For `search`: comma-separated scopes among `code`, `docs`, `paths` (default all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// For `search`: most hits to consider (default 20, at most 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<u32>,
+    /// Bring the cache up to date first (default true).
+    #[serde(default = "yes")]
+    pub refresh: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl CueRequest {
+    /// Creates a request for a view with the default budget.
+    pub fn new(view: View) -> Self {
+        CueRequest {
+            view,
+            max_tokens: DEFAULT_MAX_TOKENS,
+            since: None,
+            path: None,
+            id: None,
+            query: None,
+            scope: None,
+            max_results: None,
+            refresh: true,
+        }
+    }
+}
+
+/// A follow-up request that returns what a cue left out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct More {
+    /// View to ask for.
+    pub view: View,
+    /// What the follow-up returns.
+    pub reason: String,
+    /// Path parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Since parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Id parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Scope parameter (search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Result limit (search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<u32>,
+    /// Budget that fits it.
+    pub max_tokens: u64,
+}
+
+impl More {
+    /// Creates a follow-up request for a view with no parameters; set the ones it needs with
+    /// struct update syntax.
+    pub fn of(view: View, reason: &str, max_tokens: u64) -> Self {
+        More {
+            view,
+            reason: reason.into(),
+            path: None,
+            since: None,
+            id: None,
+            query: None,
+            scope: None,
+            max_results: None,
+            max_tokens: max_tokens.min(MAX_MAX_TOKENS),
+        }
+    }
+}
+
+/// Provenance of the snapshot a cue describes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CueBasis {
+    /// Digest of Git's status records at the snapshot (first 16 hex digits of SHA-256).
+    pub status_digest: String,
+    /// Digest over all indexed file states (first 16 hex digits of SHA-256).
+    pub repository_digest: String,
+    /// When the snapshot's Git basis was observed.
+    pub observed_at: String,
+}
+
+/// The token budget and the estimate of the exact output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Budget {
+    /// The budget asked for.
+    pub max_tokens: u64,
+    /// `ceil(bytes / 4)` of this exact JSON document: an estimate, not a tokenizer count.
+    pub estimated_tokens: u64,
+}
+
+/// The envelope every cue view shares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Envelope<C> {
+    /// `repocue/cue-1`.
+    pub schema_version: String,
+    /// The view.
+    pub kind: View,
+    /// Repository identity and Git state at the snapshot.
+    pub repository: RepositoryInfo,
+    /// Epoch id.
+    pub epoch: String,
+    /// Snapshot id.
+    pub snapshot: String,
+    /// Snapshot provenance.
+    pub basis: CueBasis,
+    /// How far this cue describes the live repository.
+    pub freshness: Freshness,
+    /// Budget and estimate.
+    pub budget: Budget,
+    /// The view's content.
+    pub content: C,
+    /// Everything omitted or uncertain.
+    pub warnings: Vec<Warning>,
+    /// Follow-up requests that return what was left out.
+    pub more: Vec<More>,
+}
+
+/// A rendered cue.
+#[derive(Debug, Clone)]
+pub struct Cue {
+    /// The canonical JSON document (no trailing newline).
+    pub json: String,
+    /// Estimated tokens of `json`.
+    pub estimated_tokens: u64,
+    /// The envelope as a JSON value (for rendering and adapters).
+    pub value: serde_json::Value,
+}

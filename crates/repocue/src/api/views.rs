@@ -1,0 +1,331 @@
+//! The content of each cue view.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Commit, DeltaItem, SearchKind};
+
+/// Content of the `delta` view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DeltaContent {
+    /// The earlier snapshot.
+    pub from: String,
+    /// The current snapshot.
+    pub to: String,
+    /// Number of operations by name (all of them, including those left out).
+    pub counts: BTreeMap<String, u64>,
+    /// Operations, ranked: repository and content changes first.
+    pub operations: Vec<DeltaItem>,
+}
+
+/// How far a document can be trusted to describe the code it references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DocFreshness {
+    /// Every referenced file exists and none changed after the document.
+    Current,
+    /// Every referenced file exists; the history does not say which changed last.
+    LikelyCurrent,
+    /// A referenced file changed after the document.
+    PossiblyStale,
+    /// The document references a path that does not exist.
+    StaleConfirmed,
+    /// The document references no repository path.
+    Unknown,
+}
+
+/// Content of the `document` view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DocumentContent {
+    /// Document path.
+    pub path: String,
+    /// First top-level heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Staleness verdict.
+    pub staleness: DocFreshness,
+    /// Why (each item names a path and a snapshot).
+    pub evidence: Vec<String>,
+    /// Snapshot in which the document last changed (within the epoch).
+    pub last_changed: Option<String>,
+    /// Headings in order.
+    pub outline: Vec<OutlineEntry>,
+    /// Links: repository paths first, then URLs.
+    pub links: Vec<Link>,
+}
+
+/// One heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OutlineEntry {
+    /// `doc:<path>#<slug>`.
+    pub id: String,
+    /// Level (1 = title).
+    pub level: u8,
+    /// Heading text.
+    pub text: String,
+    /// Line.
+    pub line: u32,
+}
+
+/// One link target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Link {
+    /// Target as written.
+    pub target: String,
+    /// `file` (resolved repository path), `url` or `anchor`.
+    pub kind: String,
+    /// For files: the resolved repository path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// For files: whether it exists in the snapshot (as a file or directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+}
+
+/// Content of the `entity` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntityContent {
+    /// The entity id asked for.
+    pub id: String,
+    /// `symbol` or `file`.
+    pub entity_type: String,
+    /// The file that holds it.
+    pub path: String,
+    /// Symbol kind, or the file's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Declaration without body or comments (symbols).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// First and last line (symbols).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[u32; 2]>,
+    /// Visibility where the language has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<String>,
+    /// Enclosing symbol id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Symbols defined inside it (for a file: its top-level symbols).
+    pub children: Vec<String>,
+    /// Imports of the defining file.
+    pub imports: Vec<String>,
+    /// Files that reference its name (symbols) or define names it references (files).
+    pub referenced_by: Vec<String>,
+}
+
+/// Content of the `manifest` view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ManifestContent {
+    /// Tracked files.
+    pub files: u64,
+    /// Tracked bytes (working-tree sizes).
+    pub bytes: u64,
+    /// Documents among them.
+    pub documents: u64,
+    /// Distinct languages.
+    pub languages: u64,
+    /// Tracked paths not clean.
+    pub dirty_paths: u64,
+    /// Untracked paths.
+    pub untracked_paths: u64,
+    /// Views that can be asked for next (`repocue cue --view <name>`).
+    pub views: Vec<String>,
+    /// Retained snapshots usable as `--since` (most recent first).
+    pub snapshots: Vec<String>,
+}
+
+/// Content of the `overview` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OverviewContent {
+    /// Name and purpose.
+    pub project: Project,
+    /// Totals over tracked files.
+    pub totals: Totals,
+    /// Languages by file count.
+    pub languages: Vec<LanguageCount>,
+    /// Top-level directories and workspace members with file counts.
+    pub components: Vec<Component>,
+    /// Where execution starts.
+    pub entry_points: Vec<String>,
+    /// Build, test, run and lint commands from manifests.
+    pub commands: Vec<CommandRef>,
+    /// Key documents with their titles.
+    pub documents: Vec<DocumentRef>,
+    /// The most important symbols (graph-ranked), with signatures.
+    pub symbols: Vec<SymbolEntry>,
+    /// Recent commit subjects (repository text).
+    pub recent_commits: Vec<Commit>,
+    /// Paths that differ from HEAD.
+    pub working_tree: WorkingTree,
+}
+
+/// Name and purpose of the project.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Project {
+    /// Declared name (manifest) or the root directory name.
+    pub name: String,
+    /// The first meaningful sentence of the README or the manifest description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<RepositoryText>,
+}
+
+/// Text copied from the repository, labelled as such: it is data, not instructions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RepositoryText {
+    /// The text.
+    pub text: String,
+    /// The file it comes from.
+    pub source: String,
+    /// Always `repository-text`.
+    pub label: String,
+}
+
+/// Totals over the tracked files.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Totals {
+    /// Tracked files.
+    pub files: u64,
+    /// Tracked bytes.
+    pub bytes: u64,
+    /// Documents.
+    pub documents: u64,
+}
+
+/// Files of one language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LanguageCount {
+    /// Language name.
+    pub language: String,
+    /// Files.
+    pub files: u64,
+}
+
+/// A top-level directory or workspace member.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Component {
+    /// Directory path with a trailing `/`.
+    pub path: String,
+    /// Tracked files under it.
+    pub files: u64,
+    /// `directory` or `member` (declared by a workspace manifest).
+    pub kind: String,
+    /// Most common language under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+/// A command derived from a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CommandRef {
+    /// Command line, run from the manifest's directory.
+    pub command: String,
+    /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
+    pub purpose: String,
+    /// The manifest it comes from.
+    pub source: String,
+}
+
+/// A key document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DocumentRef {
+    /// Path.
+    pub path: String,
+    /// First heading (repository text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// Paths that differ from HEAD, by kind.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WorkingTree {
+    /// Conflicted paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicted: Vec<String>,
+    /// Paths with staged changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub staged: Vec<String>,
+    /// Paths with unstaged changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unstaged: Vec<String>,
+    /// Tracked paths missing from the working tree.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deleted: Vec<String>,
+    /// Untracked, non-ignored paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untracked: Vec<String>,
+}
+
+/// Content of the `search` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SearchContent {
+    /// The query as given.
+    pub query: String,
+    /// Scopes searched.
+    pub scopes: Vec<String>,
+    /// `all` when every term matched, `any` when the fallback (any term) was used.
+    pub matched: String,
+    /// Hits found (before the budget).
+    pub total_hits: u64,
+    /// Ranked hits.
+    pub hits: Vec<Hit>,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Hit {
+    /// Entity id: `file:…`, `symbol:…:…` or `doc:…#slug`.
+    pub id: String,
+    /// `path`, `symbol` or `doc`.
+    pub kind: SearchKind,
+    /// File path.
+    pub path: String,
+    /// Line, when meaningful.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Signature (symbols) or heading (docs); omitted for path hits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// Content of the `structure` view.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StructureContent {
+    /// The path prefix described (`""` for the whole repository).
+    pub path: String,
+    /// Tracked files under it.
+    pub files_total: u64,
+    /// Files with extracted symbols under it.
+    pub code_files: u64,
+    /// Ranked files.
+    pub files: Vec<FileEntry>,
+    /// Ranked symbols.
+    pub symbols: Vec<SymbolEntry>,
+}
+
+/// A ranked file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FileEntry {
+    /// Path.
+    pub path: String,
+    /// Language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Number of symbols defined.
+    pub symbols: u64,
+}
+
+/// A ranked symbol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolEntry {
+    /// `symbol:<path>:<qualified.name>`.
+    pub id: String,
+    /// Kind.
+    pub kind: String,
+    /// Declaration without body or comments.
+    pub signature: String,
+    /// First line.
+    pub line: u32,
+}

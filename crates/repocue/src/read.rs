@@ -1,0 +1,238 @@
+//! Preparing a snapshot to read: the refresh-on-read policy, and the [`Reader`] every view
+//! works from, with the snapshot's rows loaded on first use and per-snapshot derived values
+//! cached in the store.
+
+use std::cell::OnceCell;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::api::{Freshness, Warning, WarningCode};
+use crate::error::{Error, Result};
+use crate::freshness;
+use crate::model::FileState;
+use crate::refresh::{self, Operation};
+use crate::repo::Repo;
+use crate::store::{SnapshotRow, Store};
+
+/// Version of the values derived from a snapshot and cached with it (view caches). It names
+/// the code that derives them: an upgraded binary misses the old entries and derives them
+/// again instead of serving values an older version computed.
+pub(crate) fn derived_version() -> String {
+    format!(
+        "{}+{}",
+        env!("CARGO_PKG_VERSION"),
+        crate::analyze::analyzer_version()
+    )
+}
+
+/// A snapshot prepared for reading: what every view is a function of.
+pub(crate) struct Reader {
+    pub store: Store,
+    pub snapshot: SnapshotRow,
+    files: OnceCell<Vec<FileState>>,
+    pub freshness: Freshness,
+    pub warnings: Vec<Warning>,
+    /// Repository id and root directory name, as stored.
+    pub repo_id: String,
+    pub name: String,
+}
+
+impl Reader {
+    /// A reader over a snapshot with its freshness and warnings.
+    pub fn new(
+        store: Store,
+        snapshot: SnapshotRow,
+        freshness: Freshness,
+        warnings: Vec<Warning>,
+    ) -> Result<Reader> {
+        let repo = store.repository()?.ok_or(Error::NotInitialized)?;
+        let root = crate::paths::display(&repo.root);
+        let name = root.rsplit('/').next().unwrap_or_default().to_owned();
+        Ok(Reader {
+            store,
+            snapshot,
+            files: OnceCell::new(),
+            freshness,
+            warnings,
+            repo_id: repo.repo_id,
+            name,
+        })
+    }
+
+    /// Returns every file state of the snapshot, loaded on first use: views served from
+    /// per-snapshot caches never pay for it.
+    pub fn files(&self) -> Result<&[FileState]> {
+        if let Some(f) = self.files.get() {
+            return Ok(f);
+        }
+        let loaded = self.store.files_at(&self.snapshot)?;
+        Ok(self.files.get_or_init(|| loaded))
+    }
+
+    /// Returns a value derived from this snapshot, computed once and cached in the store under
+    /// `key` and [`derived_version`]. A snapshot never changes, so entries never go stale;
+    /// they are pruned with their snapshot. An entry that does not decode is recomputed.
+    pub fn cached<T: Serialize + DeserializeOwned>(
+        &self,
+        key: &str,
+        compute: impl FnOnce(&Reader) -> Result<T>,
+    ) -> Result<T> {
+        let key = format!("{key}@{}", derived_version());
+        if let Some(json) = self.store.view_cache(self.snapshot.seq, &key)? {
+            if let Ok(v) = serde_json::from_str(&json) {
+                return Ok(v);
+            }
+        }
+        let v = compute(self)?;
+        let json = serde_json::to_string(&v).expect("derived values serialize");
+        // A busy or read-only cache only costs the recomputation next time.
+        let _ = self.store.put_view_cache(self.snapshot.seq, &key, &json);
+        Ok(v)
+    }
+}
+
+/// Brings the cache up to date for a read (initializes or refreshes when `refresh` allows and
+/// the state needs it) and returns a reader over the current snapshot, with warnings that say
+/// what was done and how far the snapshot describes the live repository.
+pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
+    let store = repo.open_store(refresh)?;
+    let snapshot = match &store {
+        Some(s) => s.current_snapshot()?,
+        None => None,
+    };
+    let (Some(store), Some(snap)) = (store, snapshot) else {
+        if !refresh {
+            return Err(Error::NotInitialized);
+        }
+        let out = refresh::run(repo, &Operation::Init)?;
+        let w = Warning::new(
+            WarningCode::Initialized,
+            format!(
+                "no cache existed: baseline {} of {} files recorded",
+                out.snapshot, out.tracked_files
+            ),
+        );
+        return after_update(repo, w);
+    };
+    let basis = repo.git.capture_basis_since(snap.known_index())?;
+    let unsettled = store.unsettled_files_at(&snap)?;
+    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
+    let a = freshness::assess(&snap, &unsettled, &basis, content);
+    if a.freshness == Freshness::RefreshNeeded && refresh {
+        let out = refresh::run(repo, &Operation::Refresh)?;
+        let w = Warning::new(
+            WarningCode::Refreshed,
+            format!(
+                "cache was stale: refreshed to {} ({} files scanned)",
+                out.snapshot, out.files_scanned
+            ),
+        );
+        return after_update(repo, w);
+    }
+    let mut warnings = a.warnings;
+    let reader = Reader::new(store, snap, a.freshness, vec![])?;
+    warnings.extend(path_warning(&reader)?);
+    Ok(Reader { warnings, ..reader })
+}
+
+/// The reader right after an update: the update just captured the basis and its snapshot
+/// describes it, so no new capture.
+fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
+    let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
+    let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
+    let fresh = freshness::of_snapshot(&snap.caveats, snap.dirty);
+    let mut warnings = freshness::caveat_warnings(&snap.caveats);
+    warnings.push(done);
+    let reader = Reader::new(store, snap, fresh, vec![])?;
+    warnings.extend(path_warning(&reader)?);
+    Ok(Reader { warnings, ..reader })
+}
+
+/// The `non_utf8_path` warning of a snapshot, computed once per snapshot and cached.
+fn path_warning(reader: &Reader) -> Result<Option<Warning>> {
+    reader.cached("non_utf8", |r| {
+        let files = r.store.files_at(&r.snapshot)?;
+        Ok(freshness::non_utf8_warning(
+            files.iter().map(|f| &f.path).chain(&r.snapshot.untracked),
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{git, raw_db, temp_repo};
+
+    fn commit_change(t: &crate::testing::TempRepo, content: &str) {
+        std::fs::write(t.repo.root.join("a.txt"), content).unwrap();
+        git(&t.repo.root, &["commit", "-q", "-am", content]);
+    }
+
+    #[test]
+    fn cached_values_are_keyed_by_the_deriving_version() {
+        let t = temp_repo(&[("a.txt", "one\n")]);
+        let reader = prepare(&t.repo, true).unwrap();
+        let seq = reader.snapshot.seq;
+        // An entry an older binary wrote under the same name is not served.
+        reader
+            .store
+            .put_view_cache(seq, "answer@0.0.0+old", "41")
+            .unwrap();
+        reader.store.put_view_cache(seq, "answer", "40").unwrap();
+        let mut computed = 0;
+        let v: u32 = reader
+            .cached("answer", |_| {
+                computed += 1;
+                Ok(42)
+            })
+            .unwrap();
+        assert_eq!((v, computed), (42, 1));
+        // The current version's entry is served from now on.
+        let v: u32 = reader.cached("answer", |_| Ok(0)).unwrap();
+        assert_eq!(v, 42);
+    }
+
+    #[test]
+    fn view_cache_rows_are_pruned_with_their_snapshot() {
+        let t = temp_repo(&[("a.txt", "one\n")]);
+        prepare(&t.repo, true).unwrap();
+        commit_change(&t, "two\n");
+        let middle = prepare(&t.repo, true).unwrap();
+        assert_eq!(middle.snapshot.seq, 2);
+        let _: u32 = middle.cached("answer", |_| Ok(7)).unwrap();
+        commit_change(&t, "three\n");
+        let mut current = prepare(&t.repo, true).unwrap();
+        assert_eq!(current.snapshot.seq, 3);
+        let count = |seq: i64| -> i64 {
+            raw_db(&t.repo)
+                .query_row(
+                    "SELECT count(*) FROM view_cache WHERE snapshot = ?1",
+                    [seq],
+                    |r| r.get(0),
+                )
+                .unwrap()
+        };
+        assert!(count(2) >= 1);
+        let plan = current.store.prune(0, false).unwrap();
+        assert_eq!(plan.removed, [2]);
+        assert_eq!(count(2), 0, "pruning removed the snapshot's cached values");
+    }
+
+    #[test]
+    fn a_stale_snapshot_is_refreshed_on_read_and_served_as_is_without_refresh() {
+        let t = temp_repo(&[("a.txt", "one\n")]);
+        let first = prepare(&t.repo, true).unwrap();
+        assert_eq!(first.warnings[0].code, WarningCode::Initialized);
+        assert_eq!(first.freshness, Freshness::Current);
+        commit_change(&t, "two\n");
+        let stale = prepare(&t.repo, false).unwrap();
+        assert_eq!(stale.freshness, Freshness::RefreshNeeded);
+        assert_eq!(stale.snapshot.seq, 1);
+        assert_eq!(stale.warnings[0].code, WarningCode::RefreshNeeded);
+        let fresh = prepare(&t.repo, true).unwrap();
+        assert_eq!(fresh.snapshot.seq, 2);
+        assert_eq!(fresh.freshness, Freshness::Current);
+        assert_eq!(fresh.warnings[0].code, WarningCode::Refreshed);
+    }
+}

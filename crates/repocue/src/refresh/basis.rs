@@ -1,0 +1,212 @@
+//! Stage 1 of a refresh: what kind of operation runs, the Git basis captured once, and the
+//! previous snapshot's rows the rest of the pipeline compares with.
+
+use crate::analyze::analyzer_version;
+use crate::api::OperationKind;
+use crate::error::{Error, Result};
+use crate::git::{Basis, IndexEntry};
+use crate::model::FileState;
+use crate::repo::Repo;
+use crate::store::{SnapshotRow, Store};
+
+/// What kind of state-changing operation to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operation {
+    /// Baseline when uninitialized, refresh otherwise.
+    Init,
+    /// Incremental refresh; fails when uninitialized.
+    Refresh,
+    /// New epoch with a full baseline.
+    Rebaseline {
+        /// Label of the new epoch.
+        label: String,
+        /// Why it was started.
+        reason: String,
+    },
+}
+
+/// The label and reason of a new epoch.
+pub(crate) type NewEpoch = (Option<String>, Option<String>);
+
+/// Where a refresh starts from.
+pub(crate) struct Start {
+    /// The current snapshot before this operation.
+    pub previous: Option<SnapshotRow>,
+    pub kind: OperationKind,
+    /// A new epoch starts (baseline, rebaseline).
+    pub new_epoch: Option<NewEpoch>,
+    pub basis: Basis,
+    /// The index did not change: only paths Git reports as changed, and the snapshot's
+    /// unsettled paths, can differ; nothing else is loaded or compared.
+    pub incremental: bool,
+    /// The previous rows the plan compares with (a subset when incremental), sorted by path.
+    pub prev_files: Vec<FileState>,
+    /// Index entries to plan over (those of `prev_files` when incremental).
+    pub index: Vec<IndexEntry>,
+    /// Paths whose stored facts another analyzer version derived: read and analyzed again
+    /// even when their state did not change (an upgraded binary, no rebaseline needed).
+    pub reanalyze: Vec<Vec<u8>>,
+}
+
+impl Start {
+    /// Whether every path is scanned and a new epoch starts.
+    pub fn full(&self) -> bool {
+        self.new_epoch.is_some()
+    }
+}
+
+/// Decides the operation kind. A refresh never creates a cache.
+pub(crate) fn kind_of(
+    op: &Operation,
+    previous: Option<&SnapshotRow>,
+) -> Result<(OperationKind, Option<NewEpoch>)> {
+    Ok(match (op, previous) {
+        (Operation::Rebaseline { label, reason }, _) => (
+            OperationKind::Rebaseline,
+            Some((Some(label.clone()), Some(reason.clone()))),
+        ),
+        (Operation::Refresh, None) => return Err(Error::NotInitialized),
+        (_, None) => (OperationKind::Baseline, Some((None, None))),
+        (_, Some(_)) => (OperationKind::Refresh, None),
+    })
+}
+
+/// Index entries equivalent to stored rows (used when the index itself did not change).
+pub(crate) fn index_of(rows: &[FileState]) -> Vec<IndexEntry> {
+    rows.iter()
+        .map(|f| IndexEntry {
+            path: f.path.clone(),
+            mode: f.index_mode,
+            oid: f.index_oid.clone(),
+            stage: 0,
+            assume_unchanged: f.assume_unchanged,
+            skip_worktree: f.skip_worktree,
+        })
+        .collect()
+}
+
+/// Paths an incremental refresh looks at: those Git reports as changed and the snapshot's
+/// unsettled ones, sorted and unique.
+pub(crate) fn paths_to_check(
+    basis: &Basis,
+    unsettled: Vec<FileState>,
+    reanalyze: &[Vec<u8>],
+) -> Vec<Vec<u8>> {
+    let mut paths: Vec<Vec<u8>> = basis.changed.iter().map(|c| c.path.clone()).collect();
+    paths.extend(unsettled.into_iter().map(|f| f.path));
+    paths.extend(reanalyze.iter().cloned());
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Captures the basis and loads what the plan compares with.
+pub(crate) fn capture(repo: &Repo, store: &Store, op: &Operation) -> Result<Start> {
+    let previous = store.current_snapshot()?;
+    let (kind, new_epoch) = kind_of(op, previous.as_ref())?;
+    let full = new_epoch.is_some();
+    let basis = repo.git.capture_basis_since(
+        previous
+            .as_ref()
+            .filter(|_| !full)
+            .and_then(SnapshotRow::known_index),
+    )?;
+    let incremental = !full
+        && previous
+            .as_ref()
+            .is_some_and(|p| p.index_digest == basis.index_digest);
+    let reanalyze = match &previous {
+        Some(p) if !full => outdated_facts(store, p)?,
+        _ => vec![],
+    };
+    let (prev_files, index) = match &previous {
+        Some(p) if incremental => {
+            let paths = paths_to_check(&basis, store.unsettled_files_at(p)?, &reanalyze);
+            let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
+            let subset = store.files_by_paths(p, &refs)?;
+            let index = index_of(&subset);
+            (subset, index)
+        }
+        Some(p) => (store.files_at(p)?, basis.index.clone()),
+        None => (vec![], basis.index.clone()),
+    };
+    Ok(Start {
+        previous,
+        kind,
+        new_epoch,
+        basis,
+        incremental,
+        prev_files,
+        index,
+        reanalyze,
+    })
+}
+
+/// Paths of the snapshot whose facts an older (or other) analyzer derived. Checked once per
+/// analyzer version: the store remembers the version it last brought every digest up to.
+fn outdated_facts(store: &Store, snapshot: &SnapshotRow) -> Result<Vec<Vec<u8>>> {
+    let current = analyzer_version();
+    if !crate::analyze::enabled() || store.facts_checked()?.as_deref() == Some(current) {
+        return Ok(vec![]);
+    }
+    store.paths_with_facts_other_than(snapshot, current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operation_kind_follows_the_request_and_the_cache() {
+        let (k, e) = kind_of(&Operation::Init, None).unwrap();
+        assert_eq!((k, e.is_some()), (OperationKind::Baseline, true));
+        assert!(matches!(
+            kind_of(&Operation::Refresh, None),
+            Err(Error::NotInitialized)
+        ));
+        let rb = Operation::Rebaseline {
+            label: "l".into(),
+            reason: "r".into(),
+        };
+        let (k, e) = kind_of(&rb, None).unwrap();
+        assert_eq!(k, OperationKind::Rebaseline);
+        assert_eq!(e, Some((Some("l".into()), Some("r".into()))));
+    }
+
+    #[test]
+    fn rows_become_stage_zero_index_entries_and_paths_are_unique() {
+        let mut f = crate::model::sample_file("a", "1");
+        f.skip_worktree = true;
+        let idx = index_of(std::slice::from_ref(&f));
+        assert_eq!(idx[0].stage, 0);
+        assert!(idx[0].skip_worktree);
+        assert_eq!(idx[0].oid, f.index_oid);
+        let basis = Basis {
+            branch: None,
+            head: None,
+            changed: vec![crate::git::StatusEntry {
+                path: b"b".to_vec(),
+                orig_path: None,
+                x: b'M',
+                y: b'.',
+                unmerged: false,
+            }],
+            untracked: vec![],
+            status_digest: String::new(),
+            index: vec![],
+            index_digest: String::new(),
+            observed_at: String::new(),
+            observed_ns: 0,
+            index_listed: false,
+            index_sig: None,
+        };
+        let unsettled = vec![
+            crate::model::sample_file("b", "2"),
+            crate::model::sample_file("a", "1"),
+        ];
+        assert_eq!(
+            paths_to_check(&basis, unsettled, &[b"c".to_vec()]),
+            [b"a".to_vec(), b"b".to_vec(), b"c".to_vec()]
+        );
+    }
+}

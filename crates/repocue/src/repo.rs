@@ -1,0 +1,102 @@
+//! A repository bound to its cache: the context every request stage works in (root, ids,
+//! cache paths, the Git runner, notices for the user, Git process accounting).
+
+use std::cell::{Cell, RefCell};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::api::RepositoryInfo;
+use crate::digest::hex_sha256;
+use crate::error::{Error, Result};
+use crate::git::{Basis, Git};
+use crate::paths;
+use crate::scan::Progress;
+use crate::store::Store;
+
+/// The repository and its cache.
+pub(crate) struct Repo {
+    pub root: PathBuf,
+    pub repo_id: String,
+    pub repo_dir: PathBuf,
+    pub git: Git,
+    /// Messages for the user that are not part of any result (e.g. hint write failures).
+    pub notices: RefCell<Vec<String>>,
+    /// Git processes already charged to an earlier operation.
+    charged: Cell<u32>,
+    pub progress: Option<Arc<Progress>>,
+}
+
+impl Repo {
+    pub fn new(root: PathBuf, cache: &Path, progress: Option<Arc<Progress>>) -> Repo {
+        let repo_id = repo_id(&root);
+        Repo {
+            git: Git::new(root.clone()),
+            repo_dir: cache.join(&repo_id),
+            root,
+            repo_id,
+            notices: Default::default(),
+            charged: Default::default(),
+            progress,
+        }
+    }
+
+    /// The state database path.
+    pub fn db_path(&self) -> PathBuf {
+        self.repo_dir.join("state.db")
+    }
+
+    /// Records a message for the user.
+    pub fn notice(&self, message: String) {
+        self.notices.borrow_mut().push(message);
+    }
+
+    /// Opens the store; `None` when the repository was never initialized. A store that
+    /// belongs to another repository is a corrupt cache.
+    pub fn open_store(&self, create: bool) -> Result<Option<Store>> {
+        let store = Store::open(&self.db_path(), create)?;
+        if let Some(s) = &store {
+            if let Some(repo) = s.repository()? {
+                if repo.root != self.root.as_os_str().as_bytes() || repo.repo_id != self.repo_id {
+                    return Err(Error::CorruptCache {
+                        path: self.db_path(),
+                        detail: format!(
+                            "it belongs to {} at {}",
+                            repo.repo_id,
+                            paths::display(&repo.root)
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(store)
+    }
+
+    /// Identity and live Git state for an output.
+    pub fn repository_info(&self, basis: &Basis) -> RepositoryInfo {
+        RepositoryInfo {
+            id: self.repo_id.clone(),
+            name: self
+                .root
+                .file_name()
+                .map(|n| paths::display(n.as_bytes()))
+                .unwrap_or_default(),
+            branch: basis.branch.clone(),
+            head: basis.head.clone(),
+            dirty: basis.dirty(),
+        }
+    }
+
+    /// Returns the Git processes started since the last charge (discovery is charged to the
+    /// first operation) and marks them charged.
+    pub fn charge_git(&self) -> u32 {
+        let n = self.git.processes() - self.charged.get();
+        self.charged.set(self.git.processes());
+        n
+    }
+}
+
+/// Returns the repository id of a canonical root: `repo-` + 24 hex digits of its SHA-256.
+pub fn repo_id(root: &Path) -> String {
+    format!("repo-{}", &hex_sha256(root.as_os_str().as_bytes())[..24])
+}
