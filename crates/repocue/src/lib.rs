@@ -40,7 +40,6 @@ mod schema;
 mod search;
 mod service;
 mod store;
-#[allow(dead_code)] // wired into the service and the cue views in a following change
 mod task;
 #[cfg(test)]
 mod testing;

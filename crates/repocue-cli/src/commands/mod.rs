@@ -12,6 +12,7 @@ mod refresh;
 mod search;
 mod serve;
 mod status;
+mod task_context;
 mod watch;
 
 use std::path::PathBuf;
@@ -63,6 +64,7 @@ enum Command {
     Checkpoint(checkpoint::CheckpointArgs),
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
+    TaskContext(task_context::TaskContextArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -116,6 +118,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Watch(a) => watch::run_watch(&service, a),
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
+        Command::TaskContext(a) => task_context::run_task_context(&service, a),
         Command::Help { .. } | Command::Serve(_) | Command::Evaluate(_) => {
             unreachable!("handled above")
         }

@@ -13,3 +13,4 @@ mod mcp;
 mod search;
 mod state;
 mod structure;
+mod task;

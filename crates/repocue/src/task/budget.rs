@@ -10,102 +10,13 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
-use super::declaration::{Item, ItemKind, Lines, TaskKind};
+use super::declaration::{Item, Lines};
 use super::extract::Source;
+pub use crate::api::task::{
+    DeclarationRef, ItemRecord, Omitted, OmittedItem, SourceRecord, TaskContent, TaskRequest,
+    ORIGIN,
+};
 use crate::error::{Error, Result};
-
-/// Label every delivered source carries: the text is the repository's, not RepoCue's.
-pub const ORIGIN: &str = "repository_text";
-
-/// The declaration a task cue was built from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct DeclarationRef {
-    /// Repository-relative path of the declaration.
-    pub path: String,
-    /// `sha256:<hex>` of the declaration file.
-    pub content_digest: String,
-}
-
-/// The normalised task request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TaskRequest {
-    /// The task kind.
-    pub task_kind: TaskKind,
-    /// Target paths, sorted and de-duplicated.
-    pub targets: Vec<String>,
-}
-
-/// One delivered item: its declared identity and the ids of its sources.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ItemRecord {
-    /// Item id.
-    pub id: String,
-    /// The author's classification.
-    pub kind: ItemKind,
-    /// Whether the item is required.
-    pub required: bool,
-    /// Id of the primary source in `sources`.
-    pub source: String,
-    /// Ids of the check sources in `sources`.
-    pub checks: Vec<String>,
-}
-
-/// Original repository text of one pinned reference.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct SourceRecord {
-    /// Source id (hash of path, full-file digest and range).
-    pub id: String,
-    /// Always `repository_text`: quoted from the repository, not written by RepoCue.
-    pub origin: String,
-    /// Repository-relative path.
-    pub path: String,
-    /// `sha256:<hex>` of the whole file.
-    pub content_digest: String,
-    /// Inclusive 1-based line range; `null` is the whole file.
-    pub lines: Option<Lines>,
-    /// The original text of the range, byte for byte.
-    pub text: String,
-    /// `sha256:<hex>` of `text`.
-    pub text_digest: String,
-}
-
-/// An optional item left out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct OmittedItem {
-    /// Item id.
-    pub id: String,
-    /// Why: `budget`.
-    pub reason: String,
-}
-
-/// The omission accounting.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Omitted {
-    /// Number of omitted items.
-    pub count: u64,
-    /// Omitted items in id order.
-    pub items: Vec<OmittedItem>,
-}
-
-/// The content of a task cue.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TaskContent {
-    /// The declaration used.
-    pub declaration: DeclarationRef,
-    /// The normalised request.
-    pub request: TaskRequest,
-    /// Ids of the selected required items (all of them are in `items`).
-    pub required_ids: Vec<String>,
-    /// Delivered items in id order.
-    pub items: Vec<ItemRecord>,
-    /// Delivered sources, ordered by path then range; each appears once.
-    pub sources: Vec<SourceRecord>,
-    /// Selected optional items left out.
-    pub omitted: Omitted,
-}
 
 /// One selected item with its validated sources (primary first, then checks).
 pub struct Selected<'a> {
@@ -121,7 +32,8 @@ pub type Render<'r> = dyn Fn(&TaskContent, u64, u64) -> String + 'r;
 /// A fitted cue.
 #[derive(Debug, Clone)]
 pub struct Fitted {
-    /// The content that went in.
+    /// The content that went in (read by the unit tests; callers use the JSON).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub content: TaskContent,
     /// The rendered document.
     pub json: String,
@@ -293,7 +205,7 @@ fn round_up(t: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::declaration::Reference;
+    use crate::task::declaration::{ItemKind, Reference, TaskKind};
     use crate::task::{digest_of, source_id};
 
     fn source(path: &str, text: &str) -> Source {

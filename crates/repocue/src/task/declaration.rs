@@ -9,84 +9,16 @@
 
 use std::collections::BTreeSet;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 
 use super::{DECLARATION_SCHEMA_VERSION, DIGEST_PREFIX};
+pub use crate::api::task::{ItemKind, Lines, TaskKind};
 use crate::error::{Error, Result};
 
 /// Largest declaration accepted, in bytes.
 pub const MAX_DECLARATION_BYTES: usize = 1 << 20;
 /// Longest item id accepted.
 pub const MAX_ID_LEN: usize = 128;
-
-/// A task kind known to `repocue/task-context-1`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskKind {
-    /// Finding where something is and how the repository is laid out.
-    Discovery,
-    /// Explaining how something works or why it is so.
-    Explanation,
-    /// Checking that a change is correct: builds, tests, procedures.
-    Verification,
-}
-
-impl TaskKind {
-    /// Every known kind, in order.
-    pub const ALL: [TaskKind; 3] = [
-        TaskKind::Discovery,
-        TaskKind::Explanation,
-        TaskKind::Verification,
-    ];
-
-    /// Returns the public name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::Discovery => "discovery",
-            TaskKind::Explanation => "explanation",
-            TaskKind::Verification => "verification",
-        }
-    }
-
-    /// Parses the public name; `None` for anything else (no case folding).
-    pub fn parse(s: &str) -> Option<Self> {
-        TaskKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// Returns the known names, comma separated, for error messages.
-    pub fn names() -> String {
-        TaskKind::ALL.map(TaskKind::as_str).join(", ")
-    }
-}
-
-/// What an item is, as its author classifies it; RepoCue only reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ItemKind {
-    /// A rule or convention to follow.
-    Instruction,
-    /// A design decision and its reasons.
-    Decision,
-    /// A procedure: how to build, test, release.
-    Procedure,
-    /// Background reference material.
-    Reference,
-}
-
-/// An inclusive, 1-based line range.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(deny_unknown_fields)]
-pub struct Lines {
-    /// First line (1-based).
-    pub start: u64,
-    /// Last line, inclusive.
-    pub end: u64,
-}
 
 /// A pinned reference to original repository text.
 #[derive(Debug, Clone, PartialEq, Eq)]

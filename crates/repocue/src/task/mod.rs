@@ -128,6 +128,12 @@ pub fn load(
     Ok((decl, read.digest, bytes))
 }
 
+/// Parses rewritten declaration bytes once more: a rewrite must never produce a file that no
+/// longer parses.
+pub fn parse_again(path: &str, bytes: &[u8]) -> crate::Result<declaration::Declaration> {
+    declaration::parse(path, bytes)
+}
+
 /// Builds a task cue: loads the declaration, selects the items, validates and extracts every
 /// selected source (even those whose text the budget will leave out), then fits them.
 /// `render(content, max_tokens, estimated_tokens)` returns the whole document.

@@ -8,49 +8,10 @@
 use std::ops::Range;
 use std::path::Path;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
 use super::declaration::{Declaration, Lines};
 use super::extract::{check_tracked, read, SnapshotFiles};
+pub use crate::api::task::{Pin, Role};
 use crate::error::{Error, Result};
-
-/// Which reference of an item a pin belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// The item's primary source.
-    Source,
-    /// One of the item's checks.
-    Check,
-}
-
-/// The state of one pinned reference.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Pin {
-    /// Item id.
-    pub item: String,
-    /// Primary source or check.
-    pub role: Role,
-    /// Position among the item's checks (for `check`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub index: Option<usize>,
-    /// Repository-relative path.
-    pub path: String,
-    /// The declared range.
-    pub lines: Option<Lines>,
-    /// Declared digest.
-    pub expected: String,
-    /// Digest of the file now (equal to the snapshot's).
-    pub actual: String,
-}
-
-impl Pin {
-    /// Tells whether the declared digest no longer matches the file.
-    pub fn is_stale(&self) -> bool {
-        self.expected != self.actual
-    }
-}
 
 /// Reads every reference of the declaration and returns its pin state, items in id order.
 ///
