@@ -580,6 +580,19 @@ mod tests {
         assert!(check_path("..", true).is_err());
     }
 
+    /// The worked example of this repository stays a valid declaration (its pins are checked
+    /// with `repocue task-context check`, not here: they change with every README edit).
+    #[test]
+    fn the_repository_example_parses() {
+        let text = include_str!("../../../../docs/task-context.example.json");
+        let d = parse("docs/task-context.example.json", text.as_bytes()).unwrap();
+        assert_eq!(d.items[0].id, "agent-skill");
+        assert!(d
+            .items
+            .iter()
+            .any(|i| i.id == "repository-context" && i.required));
+    }
+
     #[test]
     fn task_kinds_parse_exactly() {
         assert_eq!(
