@@ -440,7 +440,7 @@ def raw_checks(r: Report, cmd: list[str]) -> None:
             msg = json.loads(line)
             answers[msg.get("id")] = msg
         r.check("garbage line and unknown method do not kill the server",
-                3 in answers and len(answers[3].get("result", {}).get("tools", [])) == 5,
+                3 in answers and len(answers[3].get("result", {}).get("tools", [])) == len(TOOLS),
                 f"unknown method answered with {answers.get(2, {}).get('error', {}).get('code')}")
         p.stdin.close()
         rest = p.stdout.read()
