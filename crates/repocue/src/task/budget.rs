@@ -206,7 +206,7 @@ fn round_up(t: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::task::declaration::{ItemKind, Reference, TaskKind};
-    use crate::task::{digest_of, source_id};
+    use crate::task::ident::{digest_of, source_id};
 
     fn source(path: &str, text: &str) -> Source {
         let d = digest_of(text.as_bytes());

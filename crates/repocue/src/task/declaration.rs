@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Deserializer};
 
-use super::{DECLARATION_SCHEMA_VERSION, DIGEST_PREFIX};
+use super::ident::{DECLARATION_SCHEMA_VERSION, DIGEST_PREFIX};
 pub use crate::api::task::{ItemKind, Lines, TaskKind};
 use crate::error::{Error, Result};
 

@@ -16,7 +16,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::declaration::{Lines, Reference};
-use super::{digest_string, source_id, DIGEST_PREFIX};
+use super::ident::{digest_string, source_id, DIGEST_PREFIX};
 use crate::error::{Error, Result};
 use crate::model::FileType;
 
@@ -298,7 +298,7 @@ pub fn extract(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::digest_of;
+    use crate::task::ident::digest_of;
 
     fn lines(start: u64, end: u64) -> Option<Lines> {
         Some(Lines { start, end })

@@ -255,8 +255,8 @@ mod tests {
     use super::*;
     use crate::model::FileType;
     use crate::task::declaration::parse;
-    use crate::task::digest_of;
     use crate::task::extract::Entry;
+    use crate::task::ident::digest_of;
 
     const OLD: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000000";
 

@@ -98,7 +98,7 @@ mod tests {
             paths: paths.map(|p| p.iter().map(|s| s.to_string()).collect()),
             source: Reference {
                 path: "README.md".into(),
-                content_digest: crate::task::digest_of(b""),
+                content_digest: crate::task::ident::digest_of(b""),
                 lines: None,
             },
             checks: vec![],
