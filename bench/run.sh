@@ -3,10 +3,11 @@
 #
 #   bench/run.sh [--smoke] [--runs N] [--baseline-runs N] [--repo PATH ...]
 #                [--synthetic N_FILES] [--out FILE] [--bin PATH] [--release] [--keep]
+#                [--refreshes N] [--agents N] [--agent-seconds S] [--lock-timeout S]
 #
-#   --smoke          CI mode: 1 run, a ~300-file synthetic repository, no timing judgement
-#                    beyond the printed table; exits 0 unless something crashed. Uses the dev
-#                    build (already built by `cargo test`) unless --release or --bin is given.
+#   --smoke          CI mode: 1 run, a ~300-file synthetic repository, short loops, no timing
+#                    judgement beyond the printed table; exits 0 unless something crashed. Uses
+#                    the dev build (already built by `cargo test`) unless --release or --bin.
 #   --runs N         timed runs per operation (default 7; 1 with --smoke)
 #   --baseline-runs N  timed runs of the two `repocue init` baselines (default: --runs);
 #                    for repositories where one baseline takes minutes
@@ -17,24 +18,30 @@
 #   --bin PATH       measure this repocue binary instead of building one
 #   --release        with --smoke: build and measure the release binary
 #   --keep           keep the scratch directory (caches, raw hyperfine files, logs)
+#   --refreshes N    one-file-edit refreshes of the database-growth loop (default 1000; 10 smoke)
+#   --agents N       concurrent agent processes (default 8; 3 with --smoke)
+#   --agent-seconds S  how long they run (default 40; 3 with --smoke)
+#   --lock-timeout S   a read under another process's write lock fails after S seconds
+#                    (default 10; 3 with --smoke)
 #
-# Environment (to exercise the fallbacks): BENCH_NO_HYPERFINE=1, BENCH_NO_GNU_TIME=1,
-# BENCH_NO_CTAGS=1.
+# Environment: BENCH_NO_HYPERFINE=1, BENCH_NO_GNU_TIME=1, BENCH_NO_CTAGS=1 exercise the
+# fallbacks; BENCH_SHAPE=js|c|none and BENCH_DB_TARGET=PCT override the database target.
 #
 # Needs bash, git, python3 (bench/bench.py), coreutils, xargs. Optional: hyperfine (else a
 # timing loop of our own), universal-ctags (else no ctags rows), GNU time (else peak RSS by
-# polling /proc/PID/status).
+# polling /proc/PID/status). Each is looked up on PATH; the log says which fallback is used.
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 
 usage() {
-    sed -n '3,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '3,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
 smoke=0 runs="" baseline_runs="" synthetic="" out="" bin="" release=0 keep=0
+refreshes="" agents="" agent_seconds="" lock_timeout=""
 repos=()
 while (($#)); do
     case $1 in
@@ -47,6 +54,10 @@ while (($#)); do
         --bin) bin=${2:?--bin needs a path}; shift ;;
         --release) release=1 ;;
         --keep) keep=1 ;;
+        --refreshes) refreshes=${2:?--refreshes needs a count}; shift ;;
+        --agents) agents=${2:?--agents needs a count}; shift ;;
+        --agent-seconds) agent_seconds=${2:?--agent-seconds needs a value}; shift ;;
+        --lock-timeout) lock_timeout=${2:?--lock-timeout needs a value}; shift ;;
         -h | --help) usage ;;
         *) echo "run.sh: unknown argument '$1'" >&2; usage ;;
     esac
@@ -55,9 +66,17 @@ done
 if ((smoke)); then
     runs=${runs:-1}
     if [[ -z $synthetic && ${#repos[@]} -eq 0 ]]; then synthetic=300; fi
+    refreshes=${refreshes:-10} agents=${agents:-3} agent_seconds=${agent_seconds:-3}
+    lock_timeout=${lock_timeout:-3}
 fi
 runs=${runs:-7}
+refreshes=${refreshes:-1000} agents=${agents:-8} agent_seconds=${agent_seconds:-40}
+lock_timeout=${lock_timeout:-10}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --runs must be a positive integer" >&2; exit 2; }
+[[ $refreshes =~ ^[0-9]+$ ]] || { echo "run.sh: --refreshes must be an integer" >&2; exit 2; }
+[[ $agents =~ ^[0-9]+$ ]] || { echo "run.sh: --agents must be an integer" >&2; exit 2; }
+[[ $agent_seconds =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "run.sh: --agent-seconds must be a number" >&2; exit 2; }
+[[ $lock_timeout =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "run.sh: --lock-timeout must be a number" >&2; exit 2; }
 [[ -z $baseline_runs || $baseline_runs =~ ^[1-9][0-9]*$ ]] ||
     { echo "run.sh: --baseline-runs must be a positive integer" >&2; exit 2; }
 if [[ -z $synthetic && ${#repos[@]} -eq 0 ]]; then
@@ -67,6 +86,9 @@ fi
 
 log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# Under `set -e` a failing command ends the script silently: name it first.
+set -E
+trap 'log "error: exit $? from line $LINENO: $BASH_COMMAND"' ERR
 
 for tool in git python3 sha256sum xargs; do
     command -v "$tool" >/dev/null || die "$tool is required"
@@ -74,17 +96,34 @@ done
 NPROC=$(nproc)
 
 # --- Optional tools ------------------------------------------------------------------------
-have_hyperfine=0
-if [[ -z ${BENCH_NO_HYPERFINE:-} ]] && command -v hyperfine >/dev/null; then have_hyperfine=1; fi
-have_ctags=0
-if [[ -z ${BENCH_NO_CTAGS:-} ]] && command -v ctags >/dev/null &&
-    ctags --version 2>/dev/null | grep -q 'Universal Ctags'; then
-    have_ctags=1
+# Each one is looked up on PATH only (a test hides them by PATH), and every lookup either
+# succeeds or says which fallback is used: under `set -e` nothing here may fail.
+have_hyperfine=0 timer="own loop (EPOCHREALTIME / date +%s%N)"
+if [[ -n ${BENCH_NO_HYPERFINE:-} ]]; then
+    log "hyperfine: disabled by BENCH_NO_HYPERFINE; timing with our own loop"
+elif hyperfine_version=$(hyperfine --version 2>/dev/null); then
+    have_hyperfine=1 timer="hyperfine ${hyperfine_version#hyperfine }"
+else
+    log "hyperfine: not found on PATH; timing with our own loop"
+fi
+have_ctags=0 ctags_version="not found: ctags rows skipped"
+if [[ -n ${BENCH_NO_CTAGS:-} ]]; then
+    ctags_version="disabled by BENCH_NO_CTAGS: ctags rows skipped"
+    log "ctags: disabled by BENCH_NO_CTAGS; no ctags reference rows"
+elif ctags_out=$(ctags --version 2>/dev/null) && grep -q 'Universal Ctags' <<<"$ctags_out"; then
+    have_ctags=1 ctags_version=$(head -1 <<<"$ctags_out")
+else
+    log "ctags: no universal-ctags on PATH; no ctags reference rows"
 fi
 # GNU time's -f %M is the peak RSS in KiB; busybox's or the shell keyword's `time` cannot.
-rss_method=poll
-if [[ -z ${BENCH_NO_GNU_TIME:-} && -x /usr/bin/time ]] && /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then
+rss_method=poll gnu_time=""
+if [[ -n ${BENCH_NO_GNU_TIME:-} ]]; then
+    log "GNU time: disabled by BENCH_NO_GNU_TIME; peak RSS by polling /proc/PID/status"
+elif gnu_time=$(type -P time) && "$gnu_time" -f %M -o /dev/null true 2>/dev/null; then
     rss_method=gnu-time
+else
+    gnu_time=""
+    log "GNU time: not found on PATH; peak RSS by polling /proc/PID/status"
 fi
 
 # --- Scratch space; the edited file is always restored ---------------------------------------
@@ -129,15 +168,11 @@ BIN=$WORK/repocue
 
 # --- Machine facts ---------------------------------------------------------------------------
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-changed=$(git -C "$ROOT" status --porcelain --untracked-files=no -- crates Cargo.toml Cargo.lock 2>/dev/null | wc -l)
+changed=$({ git -C "$ROOT" status --porcelain --untracked-files=no -- crates Cargo.toml Cargo.lock 2>/dev/null || true; } | wc -l)
 ((changed > 0)) && commit="$commit (+ uncommitted changes in $changed files under crates/ or Cargo.*)"
 ((bin_given)) && commit="checkout at $commit; the binary came from --bin and may be older"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
-timer="hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2)"
-((have_hyperfine)) || timer="own loop (EPOCHREALTIME / date +%s%N)"
-ctags_version="not found: ctags rows skipped"
-((have_ctags)) && ctags_version=$(ctags --version | head -1)
 mode="full"
 ((smoke)) && mode="smoke (no targets judged)"
 notes=()
@@ -270,7 +305,7 @@ bench_repo() {
     # and every `git status` re-reads them until an index write after that second. The
     # reference git status may write the index (optional locks); RepoCue's never does.
     local index_age
-    index_age=$(($(date +%s) - $(stat -c %Y "$(git -C "$repo" rev-parse --git-path index)")))
+    index_age=$(($(date +%s) - $(stat -c %Y "$(git -C "$repo" rev-parse --path-format=absolute --git-path index)")))
     ((index_age < 2)) && sleep 2
     git -C "$repo" status --porcelain >/dev/null
     git -C "$repo" status --porcelain >/dev/null
@@ -280,7 +315,6 @@ bench_repo() {
     # Big operations (seconds) get no extra warm-up run: the sha256sum warm-up has already
     # read every tracked file, so the page cache is warm for the baseline and ctags.
     local big_warmup=0 big_runs=${baseline_runs:-$runs}
-    ((smoke)) && big_warmup=1
 
     # Reference: parallel SHA-256 of the regular tracked files (symlinks and submodules are
     # left out: sha256sum would follow or fail on them).
@@ -310,7 +344,7 @@ EOF
     if [[ $rss_method == gnu-time ]]; then
         # GNU time adds one fork+wait around each run and appends the peak RSS of each run.
         measure baseline "$opdir" "$big_warmup" "$big_runs" "$WORK/scripts/fresh-cache-$idx.sh" -- \
-            /usr/bin/time -f %M -a -o "$rdir/rss.kib" "${base_cmd[@]}"
+            "$gnu_time" -f %M -a -o "$rdir/rss.kib" "${base_cmd[@]}"
     else
         measure baseline "$opdir" "$big_warmup" "$big_runs" "$WORK/scripts/fresh-cache-$idx.sh" -- "${base_cmd[@]}"
         bash "$WORK/scripts/fresh-cache-$idx.sh"
@@ -319,6 +353,8 @@ EOF
     # The cache of the last baseline run is still there: its size, and the run's own record.
     "$BIN" --repository "$repo" --cache-dir "$cache_base" metrics >"$rdir/outputs/metrics_after_baseline.json"
     log "  database after baseline: $(json_field "$rdir/outputs/metrics_after_baseline.json" database_bytes) bytes"
+    python3 "$BENCH_DIR/bench.py" dbstat "$(json_field "$rdir/outputs/metrics_after_baseline.json" database_path)" \
+        "$rdir/outputs/dbstat_after_baseline.json"
     # That cache becomes the warm cache below: one baseline fewer (minutes on big trees).
     mv "$cache_base" "$cache"
 
@@ -330,9 +366,15 @@ EOF
         cat >"$WORK/scripts/ctags-$idx.sh" <<EOF
 cd $(printf '%q' "$repo") && exec ctags --options=NONE -L $(printf '%q' "$rdir/regular.txt") -f $(printf '%q' "$WORK/tags-$idx") 2>>$(printf '%q' "$WORK/logs/ctags.stderr")
 EOF
-        measure ctags "$opdir" "$big_warmup" "$runs" "" -- bash "$WORK/scripts/ctags-$idx.sh"
+        measure ctags "$opdir" "$big_warmup" "$big_runs" "" -- bash "$WORK/scripts/ctags-$idx.sh"
         rm -f "$WORK/tags-$idx"
     fi
+
+    # Time to first overview on a cold repository: the overview cue into an empty cache,
+    # which initializes first (the whole baseline today; less if structure comes later).
+    measure first_overview "$opdir" "$big_warmup" "$big_runs" "$WORK/scripts/fresh-cache-$idx.sh" -- \
+        "$BIN" --repository "$repo" --cache-dir "$cache_base" cue --view overview --max-tokens 500
+    rm -rf "$cache_base"
 
     # The warm cache for everything below: the last baseline's, brought up to date (ctags
     # ran in between; nothing should have changed).
@@ -358,6 +400,29 @@ EOF
         echo "the warm overview refreshed the cache first" >>"$rdir/notes.txt"
     fi
 
+    # The read paths that scale with the repository: an entity (a symbol of the edited file
+    # when its structure cue names one) and the whole-repository structure cue.
+    local entity_id
+    if [[ -n $edit_file ]]; then
+        entity_id=$(python3 "$BENCH_DIR/bench.py" entity "$BIN" "$repo" "$cache" "$edit_file")
+    else
+        entity_id="file:$(head -1 "$rdir/regular.txt")"
+    fi
+    echo "entity cue id: $entity_id" >>"$rdir/notes.txt"
+    measure cue_entity "$opdir" 1 "$runs" "" -- "$BIN" "${rc[@]}" cue --view entity --id "$entity_id"
+    "$BIN" "${rc[@]}" cue --view entity --id "$entity_id" >"$rdir/outputs/cue_entity.json"
+    measure cue_structure "$opdir" 1 "$runs" "" -- "$BIN" "${rc[@]}" cue --view structure
+    "$BIN" "${rc[@]}" cue --view structure >"$rdir/outputs/cue_structure.json"
+
+    # Reads while another process holds the write lock (a python3 sqlite3 connection in
+    # BEGIN IMMEDIATE): cue and search with --no-refresh, and status.
+    local query
+    query=$(basename "${edit_file:-$(head -1 "$rdir/regular.txt")}")
+    query=${query%%.*}
+    log "  reads under a held write lock (query '$query', timeout ${lock_timeout} s)"
+    python3 "$BENCH_DIR/bench.py" lockread "$rdir/outputs/lockread.json" "$BIN" "$repo" "$cache" \
+        "$query" "$runs" "$lock_timeout"
+
     if [[ -n $edit_file ]]; then
         edit_file=$repo/$edit_file
         edit_backup=$WORK/edit-backup-$idx
@@ -375,6 +440,24 @@ EOF
         bash "$WORK/scripts/edit-$idx.sh"
         "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_edit.json"
         cp -p "$edit_backup" "$edit_file"
+        "$BIN" "${rc[@]}" refresh >/dev/null
+
+        # Concurrent agents on one cache while the file changes every 0.2 s; then the
+        # database over many one-file-edit refreshes. Both restore the file themselves (and
+        # the EXIT trap from the backup if they are interrupted).
+        local rel=${edit_file#"$repo"/}
+        if ((agents > 0)); then
+            log "  $agents concurrent agents for $agent_seconds s"
+            python3 "$BENCH_DIR/bench.py" agents "$rdir/outputs/agents.json" "$BIN" "$repo" "$cache" \
+                "$rel" "$edit_comment" "$agents" "$agent_seconds"
+            cp -p "$edit_backup" "$edit_file"
+        fi
+        if ((refreshes > 0)); then
+            log "  $refreshes one-file-edit refreshes (database growth)"
+            python3 "$BENCH_DIR/bench.py" churn "$rdir/outputs/churn.json" "$BIN" "$repo" "$cache" \
+                "$rel" "$edit_comment" "$refreshes"
+            cp -p "$edit_backup" "$edit_file"
+        fi
         rm -f "$edit_backup"
         edit_file="" edit_backup=""
         # Let Git record the restored file's new stat data, so the tree is as we found it.

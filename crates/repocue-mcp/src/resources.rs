@@ -279,25 +279,25 @@ fn check_snapshot_id(id: &str) -> Result<(), String> {
     }
 }
 
-/// Percent-decodes one URI component; fails on a bad escape or a result that is not UTF-8.
+/// Percent-decodes one URI component; fails on a bad escape (a `%` not followed by two hex
+/// digits) or a result that is not UTF-8.
 fn decode(s: &str) -> Result<String, String> {
+    // `percent_decode_str` passes a bad escape through unchanged; a URI holding one is
+    // malformed, so it is refused before decoding.
     let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s
+    let bad_escape = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !bytes
                 .get(i + 1..i + 3)
-                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
-            let hex = hex.ok_or_else(|| format!("bad percent escape in {s:?}"))?;
-            out.push(u8::from_str_radix(hex, 16).expect("checked hex digits"));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if bad_escape {
+        return Err(format!("bad percent escape in {s:?}"));
     }
-    String::from_utf8(out).map_err(|_| format!("{s:?} does not decode to UTF-8"))
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .map(|decoded| decoded.into_owned())
+        .map_err(|_| format!("{s:?} does not decode to UTF-8"))
 }
 
 #[cfg(test)]
@@ -388,5 +388,41 @@ mod tests {
             overview_uri(REPO),
             format!("repocue://{REPO}/overview/current")
         );
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Decoding undoes encoding, for any text.
+        #[test]
+        fn decoding_undoes_encoding(s in any::<String>()) {
+            let encoded = utf8_percent_encode(&s, NON_ALPHANUMERIC).to_string();
+            prop_assert_eq!(decode(&encoded), Ok(s));
+        }
+
+        /// Text without `%` decodes to itself.
+        #[test]
+        fn plain_text_is_unchanged(s in "[^%]*") {
+            prop_assert_eq!(decode(&s), Ok(s.clone()));
+        }
+
+        /// Any input either decodes or is refused with a message; never a panic. A URI
+        /// built from any entity id parses back to that id.
+        #[test]
+        fn any_input_is_handled(s in any::<String>()) {
+            if let Err(message) = decode(&s) {
+                prop_assert!(!message.is_empty());
+            }
+            let id = format!("doc:{s}");
+            let encoded = utf8_percent_encode(&id, NON_ALPHANUMERIC).to_string();
+            let uri = format!("repocue://repo-0123456789abcdef01234567/entity/{encoded}");
+            let parsed = parse_uri(&uri).map(|u| u.target);
+            prop_assert_eq!(parsed, Ok(Target::Entity(id)));
+        }
     }
 }

@@ -7,7 +7,7 @@
 
 use repocue::api::ErrorOutput;
 use repocue::Operation;
-use repocue::{CueRequest, View, DEFAULT_MAX_TOKENS};
+use repocue::{CueRequest, Format, View, DEFAULT_MAX_TOKENS};
 use repocue::{Error, Options, Service};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -54,6 +54,14 @@ pub struct GetArgs {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub refresh: Option<bool>,
+    /// `json` (default, canonical), `text` (the same items in a terse layout for agents,
+    /// typically a third fewer tokens, budgeted on its own bytes) or `markdown` (for people).
+    #[serde(default)]
+    pub format: Option<Format>,
+    /// Add the full provenance (repository id, epoch, full head, digests, observation time);
+    /// on `delta` also every operation with digests and object ids (default false).
+    #[serde(default)]
+    pub provenance: Option<bool>,
     /// Ignored. Accepted so that an entry of a cue's `more` list can be passed unchanged.
     #[serde(default)]
     pub reason: Option<String>,
@@ -92,6 +100,8 @@ impl GetArgs {
             scope: self.scope.as_ref().map(Scope::joined),
             max_results: self.max_results,
             refresh: self.refresh.unwrap_or(true),
+            format: self.format.unwrap_or_default(),
+            provenance: self.provenance.unwrap_or(false),
             ..CueRequest::new(self.view)
         }
     }
@@ -209,7 +219,7 @@ pub fn parse_args<T: DeserializeOwned>(
 /// Answers `context_get`: the exact cue JSON.
 pub fn handle_get(opts: &Options, args: GetArgs) -> Result<String, ErrorOutput> {
     let request = args.to_request();
-    with_service(opts, |s| s.cue(&request).map(|cue| cue.json))
+    with_service(opts, |s| s.cue(&request).map(|cue| cue.output))
 }
 
 /// Answers `context_search`: the search cue JSON.

@@ -142,11 +142,13 @@ fn assert_code(result: Result<Value, ErrorOutput>, code: &str) -> ErrorOutput {
 fn context_get_overview_initializes_and_fits_the_default_budget() {
     let repo = TestRepo::new();
     let cue = repo.get(json!({ "view": "overview" }));
-    assert_eq!(cue["schema_version"], "repocue/cue-1");
+    assert_eq!(cue["schema_version"], "repocue/cue-2");
     assert_eq!(cue["kind"], "overview");
     assert_eq!(cue["freshness"], "current");
     assert_eq!(cue["snapshot"], "snapshot-000001");
-    assert_eq!(cue["repository"]["id"], repo.repo_id());
+    assert_eq!(cue["provenance"], Value::Null, "lean by default");
+    let full = repo.get(json!({ "view": "overview", "provenance": true }));
+    assert_eq!(full["provenance"]["repository_id"], repo.repo_id());
     assert_eq!(cue["budget"]["max_tokens"], 500);
     assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
     let codes: Vec<&str> = cue["warnings"]
@@ -721,6 +723,201 @@ mod protocol {
             matches!(reason, rmcp::service::QuitReason::Closed),
             "{reason:?}"
         );
+    }
+}
+
+/// The planted values of a secret fixture of the extractor: every `sk-…-Q7` token and every
+/// number of nine or more digits starting with `7777`.
+fn planted_values(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in source.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        let number = word.len() >= 9 && word.starts_with("7777");
+        if (word.starts_with("sk-") && word.ends_with("-Q7"))
+            || (number && word.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+/// Tool answers and resources never carry a literal value written in code: the extractor's
+/// secret fixtures (every language) are planted, and no `context_get` view, `context_search`
+/// answer or resource read shows any of their values.
+#[test]
+fn tool_answers_never_carry_planted_literal_values() {
+    let repo = TestRepo::new();
+    // Initialised before planting, so that the delta view lists the planted symbols.
+    repo.get(json!({ "view": "overview" }));
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../repocue-structure/tests/fixtures/secrets");
+    let mut planted = Vec::new();
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let content = std::fs::read_to_string(&path).unwrap();
+        let rel = format!(
+            "src/planted/{}",
+            path.file_name().unwrap().to_string_lossy()
+        );
+        repo.write(&rel, &content);
+        planted.extend(planted_values(&content));
+        paths.push(rel);
+    }
+    paths.sort();
+    assert!(planted.len() > 50, "{planted:?}");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "planted"]);
+
+    let mut answers: Vec<(String, String)> = Vec::new();
+    let mut get = |args: Value| {
+        let answer = repo.call("context_get", args.clone()).unwrap();
+        answers.push((args.to_string(), answer.to_string()));
+        answer
+    };
+    get(json!({ "view": "overview", "max_tokens": 20000 }));
+    get(json!({ "view": "manifest", "max_tokens": 20000 }));
+    get(json!({ "view": "delta", "since": "snapshot-000001", "max_tokens": 20000 }));
+    get(json!({ "view": "structure", "path": "src/", "max_tokens": 20000 }));
+    let mut ids = Vec::new();
+    for path in &paths {
+        let cue = get(json!({ "view": "structure", "path": path, "max_tokens": 20000 }));
+        for symbol in cue["content"]["symbols"].as_array().unwrap() {
+            ids.push(symbol["id"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(ids.len() > 100, "{ids:?}");
+    for id in &ids {
+        get(json!({ "view": "entity", "id": id, "max_tokens": 20000 }));
+    }
+    for query in [
+        "SECRET_KEY",
+        "token",
+        "password",
+        "apiKey",
+        "sk",
+        "Q7",
+        "const",
+        "key",
+    ] {
+        let answer = repo
+            .call(
+                "context_search",
+                json!({ "query": query, "max_tokens": 20000, "max_results": 200 }),
+            )
+            .unwrap();
+        answers.push((query.to_string(), answer.to_string()));
+    }
+    for suffix in ["overview/current", "snapshot/snapshot-000002"] {
+        answers.push((
+            suffix.into(),
+            repo.read(&repo.uri(suffix)).unwrap().to_string(),
+        ));
+    }
+    let all: String = answers.iter().map(|(_, a)| a.as_str()).collect();
+    assert!(all.contains("AWS_SECRET_ACCESS_KEY") && all.contains("apiKey"));
+    let leaks: Vec<String> = answers
+        .iter()
+        .flat_map(|(args, answer)| {
+            planted
+                .iter()
+                .filter(|v| answer.contains(v.as_str()))
+                .map(move |v| format!("{v} in {args}"))
+        })
+        .collect();
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+/// The errors of `value` against `docs/schema/<name>.schema.json`, read at test time.
+fn schema_errors(name: &str, value: &Value) -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/schema")
+        .join(format!("{name}.schema.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("{} is not a valid schema: {e}", path.display()));
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+#[track_caller]
+fn assert_valid(name: &str, value: &Value) {
+    let errors = schema_errors(name, value);
+    assert!(
+        errors.is_empty(),
+        "answer does not match docs/schema/{name}.schema.json:\n{}\n{value:#}",
+        errors.join("\n")
+    );
+}
+
+/// Every tool answer (and every error answer) matches the checked-in JSON Schema of the
+/// CLI output it mirrors.
+#[test]
+fn tool_answers_match_the_checked_in_schemas() {
+    assert!(!schema_errors("refresh", &json!({ "published": "yes" })).is_empty());
+    let repo = TestRepo::new();
+    assert_valid("status", &repo.call("context_status", json!({})).unwrap());
+    assert_valid("refresh", &repo.call("context_refresh", json!({})).unwrap());
+    repo.write(
+        "src/lib.rs",
+        "pub fn answer() -> u32 {\n    43\n}\n\npub fn more() {}\n",
+    );
+    assert_valid("refresh", &repo.call("context_refresh", json!({})).unwrap());
+    assert_valid("status", &repo.call("context_status", json!({})).unwrap());
+    let views = [
+        json!({ "view": "manifest" }),
+        json!({ "view": "overview" }),
+        json!({ "view": "delta" }),
+        json!({ "view": "delta", "since": "snapshot-000001" }),
+        json!({ "view": "structure", "path": "src/" }),
+        json!({ "view": "entity", "id": "symbol:src/lib.rs:answer" }),
+        json!({ "view": "entity", "id": "file:src/lib.rs" }),
+        json!({ "view": "search", "query": "answer" }),
+        json!({ "view": "document", "path": "README.md" }),
+    ];
+    for args in views {
+        let view = args["view"].as_str().unwrap().to_string();
+        let cue = repo.call("context_get", args).unwrap();
+        assert_valid(&format!("cue-{view}"), &cue);
+    }
+    let hits = repo
+        .call(
+            "context_search",
+            json!({ "query": "widget", "max_results": 5 }),
+        )
+        .unwrap();
+    assert_valid("cue-search", &hits);
+    assert_valid(
+        "refresh",
+        &repo
+            .call(
+                "context_rebaseline",
+                json!({ "label": "again", "reason": "schema test" }),
+            )
+            .unwrap(),
+    );
+    for (name, args) in [
+        (
+            "context_get",
+            json!({ "view": "entity", "id": "symbol:nope:x" }),
+        ),
+        (
+            "context_get",
+            json!({ "view": "delta", "since": "snapshot-999999" }),
+        ),
+        ("context_search", json!({ "query": "x", "max_results": 0 })),
+    ] {
+        let error = repo.call(name, args).unwrap_err();
+        let line: Value = serde_json::from_str(&tools::error_line(&error)).unwrap();
+        assert_valid("error", &line);
     }
 }
 

@@ -216,7 +216,8 @@ async def check_tools(session, r: Report, repo: Path, probe: Path) -> dict:
     res, cue, text = await t.call("context_get", {"view": "overview"}, "context_get overview (cold: baseline)")
     ok, detail = is_cue(cue, "overview", 500)
     r.check("context_get overview", ok and not res.is_error, detail)
-    state["repo_id"] = (cue or {}).get("repository", {}).get("id")
+    res, manifest, _ = await t.call("context_get", {"view": "manifest"}, "context_get manifest")
+    state["repo_id"] = ((manifest or {}).get("provenance") or {}).get("repository_id")
     r.check("context_get overview: one line of JSON, exact estimate", "\n" not in text
             and cue is not None and cue["budget"]["estimated_tokens"] == math.ceil(len(text.encode()) / 4))
 
@@ -249,8 +250,9 @@ async def check_tools(session, r: Report, repo: Path, probe: Path) -> dict:
     ok, detail = is_cue(cue, "delta", 800)
     content = (cue or {}).get("content", {})
     r.check("context_get delta since the first snapshot", ok and content.get("from") == first_snapshot
-            and content.get("to") == current and bool(content.get("counts")),
-            f"{detail} counts={content.get('counts')}")
+            and content.get("to") == current
+            and bool(content.get("paths") or content.get("repository")),
+            f"{detail} paths={content.get('paths')}")
 
     res, cue, _ = await t.call("context_search", {"query": "widget"}, "context_search widget")
     ok, detail = is_cue(cue, "search", 500)

@@ -13,7 +13,7 @@ use tree_sitter::{
 };
 
 use crate::lang::{self, Def, Info, LanguageSupport, Parent};
-use crate::text::{self, LineIndex};
+use crate::text::{self, Hole, LineIndex};
 use crate::{ExtractError, FileFacts, Language, Symbol};
 
 /// What a capture of the combined query means.
@@ -563,7 +563,7 @@ fn name_items(items: &mut [Item]) {
 /// The signature of `item` and the byte offset where it starts.
 fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (String, Option<usize>) {
     let mut range = item.range.clone();
-    let mut holes: Vec<(Range<usize>, bool)> = Vec::new();
+    let mut holes: Vec<(Range<usize>, Hole)> = Vec::new();
     if let Some(cut) = item.info.cut {
         range.end = cut.clamp(range.start, range.end);
     } else if let Some(body) = item.info.body {
@@ -575,7 +575,13 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
         {
             range.end = range.end.min(body_range.start).max(range.start);
         } else {
-            holes.push((body_range, true));
+            holes.push((body_range, Hole::Body));
+        }
+    }
+    // A constant's, variable's or field's initialiser is never shown, whatever it is.
+    if matches!(item.info.kind, "constant" | "variable" | "field") {
+        if let Some(value) = initializer(support, item.def_node) {
+            holes.push((value, Hole::Value));
         }
     }
     collect_holes(support, item.outer, &range, &mut holes);
@@ -583,13 +589,48 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
     text::signature(source, range, &holes)
 }
 
-/// Adds the ranges of comments/annotations inside `range` to `holes`, without descending
-/// into the elided body.
+/// The source range of the value after the first `=` in `node` (outside holes such as
+/// annotations): `"x"` in `const A: &str = "x";`, `B = 2` in Python's `A = B = 2`.
+fn initializer(support: &dyn LanguageSupport, node: Node<'_>) -> Option<Range<usize>> {
+    let mut cursor = node.walk();
+    loop {
+        let current = cursor.node();
+        let skip = current.id() != node.id() && support.is_hole(current);
+        if !current.is_named() && current.kind() == "=" {
+            let parent = current.parent()?;
+            let start = current.next_named_sibling()?.start_byte();
+            let mut walk = parent.walk();
+            let end = parent
+                .named_children(&mut walk)
+                .map(|c| c.end_byte())
+                .max()?;
+            return (start < end).then_some(start..end);
+        }
+        if !skip && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                return None;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// Adds the ranges of comments/annotations (gaps) and literal values inside `range` to
+/// `holes`, without descending into the holes already there (the elided body, the
+/// initialiser).
 fn collect_holes(
     support: &dyn LanguageSupport,
     root: Node<'_>,
     range: &Range<usize>,
-    holes: &mut Vec<(Range<usize>, bool)>,
+    holes: &mut Vec<(Range<usize>, Hole)>,
 ) {
     let elided: Vec<Range<usize>> = holes.iter().map(|(r, _)| r.clone()).collect();
     let mut cursor = root.walk();
@@ -601,7 +642,9 @@ fn collect_holes(
         let inside_elided = elided.iter().any(|e| e.start <= r.start && r.end <= e.end);
         if descend && overlaps && !inside_elided {
             if support.is_hole(node) && node.id() != root.id() {
-                holes.push((r, false));
+                holes.push((r, Hole::Gap));
+            } else if lang::is_literal(node) && node.id() != root.id() {
+                holes.push((r, Hole::Value));
             } else if cursor.goto_first_child() {
                 continue;
             }

@@ -5,31 +5,50 @@ use std::ops::Range;
 /// Maximum signature length in characters, the ellipsis included.
 pub(crate) const MAX_SIGNATURE_CHARS: usize = 300;
 
+/// What a hole in a signature's source range stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hole {
+    /// Left out without a trace (comments, annotations): a space only where it separates
+    /// two identifier characters.
+    Gap,
+    /// An elided body, shown as `{ … }`.
+    Body,
+    /// A literal value or an initialiser, shown as `…`: signatures never carry the values
+    /// written in code (they may be secrets).
+    Value,
+}
+
 /// Builds a signature from `source[range]`, leaving out the `holes` (comments, annotations,
-/// elided bodies; sorted, non-overlapping, inside `range`).
+/// elided bodies, literal values; sorted by start, inside `range`; a hole inside an earlier
+/// one is skipped).
 ///
 /// Whitespace runs collapse to one space (none just inside `(`/`[` … `)`/`]`); a hole
-/// becomes a space only where it separates two identifier characters, or `{ … }` when
-/// `elide` says so. Trailing `{`, `:`, `;`, `,`
+/// is shown as its [`Hole`] kind says. Trailing `{`, `:`, `;`, `,`
 /// and `=` are trimmed. Returns the signature and the byte offset of its first character
 /// (`None` when the signature is empty).
 pub(crate) fn signature(
     source: &[u8],
     range: Range<usize>,
-    holes: &[(Range<usize>, bool)],
+    holes: &[(Range<usize>, Hole)],
 ) -> (String, Option<usize>) {
     let mut builder = Builder::default();
     let mut cursor = range.start;
-    for (hole, elide) in holes {
+    for (hole, kind) in holes {
+        if hole.start < cursor || hole.start >= range.end {
+            // Inside an earlier hole, or past the end.
+            continue;
+        }
         let end = hole.start.min(range.end);
         if cursor < end {
             builder.push(source, cursor..end);
         }
-        if *elide && !builder.out.is_empty() {
-            builder.out.push_str(" { … }");
-            builder.pending_space = true;
-        } else {
-            builder.pending_separator = !builder.out.is_empty();
+        match kind {
+            Hole::Body if !builder.out.is_empty() => {
+                builder.out.push_str(" { … }");
+                builder.pending_space = true;
+            }
+            Hole::Value => builder.push_text("…", hole.start),
+            _ => builder.pending_separator = !builder.out.is_empty(),
         }
         cursor = cursor.max(hole.end);
     }
@@ -49,14 +68,64 @@ struct Builder {
     first: Option<usize>,
     pending_space: bool,
     pending_separator: bool,
+    /// Inside a `"…"` or `` `…` `` run the grammar did not recognise as a literal (error
+    /// recovery): its closing quote, and whether the previous character was a backslash.
+    quote: Option<(char, bool)>,
 }
 
 impl Builder {
+    /// Appends `text`, which stands for source starting at byte `offset`, as one token.
+    fn push_text(&mut self, text: &str, offset: usize) {
+        if self.pending_space {
+            let prev = self.out.chars().next_back();
+            if !matches!(prev, Some('(' | '[')) {
+                self.out.push(' ');
+            }
+            self.pending_space = false;
+        }
+        self.pending_separator = false;
+        self.first.get_or_insert(offset);
+        self.out.push_str(text);
+    }
+
     /// Appends `source[piece]`.
     fn push(&mut self, source: &[u8], piece: Range<usize>) {
         let text = String::from_utf8_lossy(&source[piece.clone()]);
         let mut chars = text.char_indices().peekable();
+        let mut prev = self.out.chars().next_back();
+        let mut skip_until = 0;
         while let Some((index, c)) = chars.next() {
+            let before = prev.replace(c);
+            if index < skip_until {
+                continue;
+            }
+            // Literal nodes are holes already; a quote left in the text comes from a misparse
+            // and what follows it up to the closing quote is a value all the same.
+            if let Some((close, escaped)) = self.quote {
+                self.quote = match (escaped, c) {
+                    (false, '\\') => Some((close, true)),
+                    (false, c) if c == close => None,
+                    _ => Some((close, false)),
+                };
+                continue;
+            }
+            if c == '"' || c == '`' {
+                self.push_text("…", piece.start + index);
+                self.quote = Some((c, false));
+                continue;
+            }
+            // Likewise a long number the grammar did not see as one (a shell word).
+            if c.is_ascii_digit() && !before.is_some_and(is_word_char) {
+                let rest = &text[index..];
+                let run = rest
+                    .find(|ch: char| !(is_word_char(ch) || ch == '.'))
+                    .unwrap_or(rest.len());
+                if rest[..run].chars().count() > crate::lang::MAX_KEPT_NUMBER_CHARS {
+                    self.push_text("…", piece.start + index);
+                    skip_until = index + run;
+                    continue;
+                }
+            }
             // A backslash-newline (C macro continuation) is whitespace too.
             let continuation = c == '\\' && matches!(chars.peek(), Some((_, '\n' | '\r')));
             if c.is_whitespace() || continuation {
@@ -154,10 +223,10 @@ mod tests {
     fn signature_skips_holes_and_collapses() {
         let src = b"int/*c*/foo(/* a */ int a,\n    int b /* b */) {\n}";
         let holes = [
-            (3..8, false),
-            (12..19, false),
-            (37..44, false),
-            (46..49, false),
+            (3..8, Hole::Gap),
+            (12..19, Hole::Gap),
+            (37..44, Hole::Gap),
+            (46..49, Hole::Gap),
         ];
         let (sig, first) = signature(src, 0..src.len(), &holes);
         assert_eq!(sig, "int foo(int a, int b)");
@@ -167,8 +236,30 @@ mod tests {
     #[test]
     fn signature_elides_inner_bodies() {
         let src = b"typedef struct n { int a; } n_t;";
-        let (sig, _) = signature(src, 0..src.len(), &[(17..27, true)]);
+        let (sig, _) = signature(src, 0..src.len(), &[(17..27, Hole::Body)]);
         assert_eq!(sig, "typedef struct n { … } n_t");
+    }
+
+    #[test]
+    fn signature_shows_values_as_ellipses() {
+        let src = br#"const KEY: &str = "sk-1" ;"#;
+        let holes = [(18..24, Hole::Value), (19..23, Hole::Value)];
+        let (sig, _) = signature(src, 0..src.len(), &holes);
+        assert_eq!(sig, "const KEY: &str = …");
+        let src = b"f(a=\"x\",b='y')";
+        let holes = [(4..7, Hole::Value), (10..13, Hole::Value)];
+        let (sig, first) = signature(src, 0..src.len(), &holes);
+        assert_eq!(sig, "f(a=…,b=…)");
+        assert_eq!(first, Some(0));
+        let (sig, first) = signature(b"\"x\" y", 0..5, &[(0..3, Hole::Value)]);
+        assert_eq!((sig.as_str(), first), ("… y", Some(0)));
+        // Quotes the grammar did not see as a literal (a misparse) hide their content too.
+        let src = br#"f "a\"b" `c` "open"#;
+        let (sig, _) = signature(src, 0..src.len(), &[]);
+        assert_eq!(sig, "f … … …");
+        let src = b"f() 123456789 0x7fffffff x12345 [u8; 32] 1.5";
+        let (sig, _) = signature(src, 0..src.len(), &[]);
+        assert_eq!(sig, "f() … … x12345 [u8; 32] 1.5");
     }
 
     #[test]

@@ -81,8 +81,8 @@ fn rust_fixture() {
     assert_symbols(
         &facts,
         r#"
-        7-7 constant MAX_DEPTH public | pub const MAX_DEPTH: usize = 64
-        8-8 variable COUNTER private | static COUNTER: AtomicUsize = AtomicUsize::new(0)
+        7-7 constant MAX_DEPTH public | pub const MAX_DEPTH: usize = …
+        8-8 variable COUNTER private | static COUNTER: AtomicUsize = …
         12-15 struct Ast public | pub struct Ast
         13-13 field Ast.nodes in=Ast public | pub nodes: Vec<Node>
         14-14 field Ast.depth in=Ast private | depth: usize
@@ -122,17 +122,17 @@ fn python_fixture() {
     assert_symbols(
         &facts,
         r#"
-        7-7 constant DEFAULT_NAME public | DEFAULT_NAME = "parser"
-        8-8 variable _cache private | _cache = {}
+        7-7 constant DEFAULT_NAME public | DEFAULT_NAME = …
+        8-8 variable _cache private | _cache = …
         11-17 class Base public | class Base
-        14-14 field Base.kind in=Base public | kind = "base"
+        14-14 field Base.kind in=Base public | kind = …
         16-17 method Base.describe in=Base public | def describe(self)
         20-40 class Parser public | class Parser(Base)
         23-24 method Parser.__init__ in=Parser public | def __init__(self, name: str = DEFAULT_NAME)
         27-30 method Parser.parse in=Parser public | def parse(self, text: str) -> List[str]
         33-34 method Parser._normalise in=Parser private | def _normalise(value: Optional[str]) -> str
         36-40 class Parser.Config in=Parser public | class Config
-        37-37 field Parser.Config.verbose in=Parser.Config public | verbose = False
+        37-37 field Parser.Config.verbose in=Parser.Config public | verbose = …
         39-40 method Parser.Config.enable in=Parser.Config public | def enable(self)
         43-46 function fetch public | async def fetch(url, timeout=10)
         49-52 function outer public | def outer(x)
@@ -149,10 +149,10 @@ fn go_fixture() {
     assert_symbols(
         &facts,
         r#"
-        13-13 constant MaxDepth exported | const MaxDepth = 64
-        16-16 constant modeFast private | modeFast = iota
+        13-13 constant MaxDepth exported | const MaxDepth = …
+        16-16 constant modeFast private | modeFast = …
         17-17 constant ModeSlow exported | ModeSlow
-        20-20 variable defaultName private | var defaultName = "parser"
+        20-20 variable defaultName private | var defaultName = …
         23-26 struct Parser exported | type Parser struct
         24-24 field Parser.Name in=Parser exported | Name string
         25-25 field Parser.depth in=Parser private | depth int
@@ -174,12 +174,12 @@ fn javascript_fixture() {
     assert_symbols(
         &facts,
         r#"
-        6-6 constant legacy | const legacy = require("legacy-lib")
-        8-8 constant VERSION exported | export const VERSION = "1.0.0"
-        9-9 variable counter | let counter = 0
+        6-6 constant legacy | const legacy = …
+        8-8 constant VERSION exported | export const VERSION = …
+        9-9 variable counter | let counter = …
         14-36 class Parser exported | export class Parser extends Base
-        15-15 field Parser.#secret name=#secret in=Parser private | #secret = 1
-        16-16 field Parser.name in=Parser public | name = "parser"
+        15-15 field Parser.#secret name=#secret in=Parser private | #secret = …
+        16-16 field Parser.name in=Parser public | name = …
         18-21 method Parser.constructor in=Parser public | constructor(name)
         24-27 method Parser.parse in=Parser public | parse(text)
         29-31 method Parser.create in=Parser public | static create()
@@ -219,11 +219,11 @@ fn typescript_fixture() {
         10-10 field Point.y in=Point public | y: number
         12-15 enum Color exported | export enum Color
         13-13 constant Color.Red in=Color | Red
-        14-14 constant Color.Green in=Color | Green = "green"
+        14-14 constant Color.Green in=Color | Green = …
         18-20 class Base exported | export abstract class Base
         19-19 method Base.describe in=Base public | abstract describe(): string
         22-39 class Circle exported | export class Circle extends Base implements Shape
-        23-23 field Circle.name in=Circle public | readonly name: string = "circle"
+        23-23 field Circle.name in=Circle public | readonly name: string = …
         24-24 field Circle.radius in=Circle private | private radius: number
         26-29 method Circle.constructor in=Circle public | constructor(radius: number)
         32-34 method Circle.area in=Circle public | area(): number
@@ -264,8 +264,8 @@ fn java_fixture() {
         &facts,
         r#"
         11-51 class Parser public | public class Parser extends Base implements Visitor
-        12-12 constant Parser.MAX_DEPTH in=Parser public | public static final int MAX_DEPTH = 64
-        13-13 field Parser.tokens in=Parser private | private final List<String> tokens = new ArrayList<>()
+        12-12 constant Parser.MAX_DEPTH in=Parser public | public static final int MAX_DEPTH = …
+        13-13 field Parser.tokens in=Parser private | private final List<String> tokens = …
         14-14 field Parser.name in=Parser internal | String name
         16-18 method Parser.Parser in=Parser public | public Parser(String name)
         22-25 method Parser.parse in=Parser public | public List<String> parse(String text) throws ParseException
@@ -301,8 +301,8 @@ fn c_fixture() {
     assert_symbols(
         &facts,
         r#"
-        6-6 macro MAX_DEPTH | #define MAX_DEPTH 64
-        7-7 macro SQUARE | #define SQUARE(x) ((x) * (x))
+        6-6 macro MAX_DEPTH | #define MAX_DEPTH …
+        7-7 macro SQUARE | #define SQUARE(x) …
         9-12 struct node | struct node
         9-12 type node_t | typedef struct node { … } node_t
         10-10 field node.kind in=node | int kind
@@ -312,13 +312,13 @@ fn c_fixture() {
         16-16 field parser.depth in=parser | unsigned depth
         19-19 enum mode | enum mode
         19-19 constant mode.MODE_FAST in=mode | MODE_FAST
-        19-19 constant mode.MODE_SLOW in=mode | MODE_SLOW = 2
+        19-19 constant mode.MODE_SLOW in=mode | MODE_SLOW = …
         21-24 struct value | union value
         22-22 field value.i in=value | int i
         23-23 field value.d in=value | double d
         26-26 type visit_fn | typedef int (*visit_fn)(node_t *node, void *ctx)
-        28-28 variable counter private | static int counter = 0
-        29-29 variable default_name | const char *default_name = "parser"
+        28-28 variable counter private | static int counter = …
+        29-29 variable default_name | const char *default_name = …
         35-42 function parse | int parse(struct parser *p, const char *text)
         44-48 function helper private | static void helper(void)
         50-53 function make_array | int *make_array(size_t len)
@@ -365,8 +365,8 @@ fn csharp_fixture() {
         9-12 interface Example.Parsing.IVisitor in=Example.Parsing public | public interface IVisitor
         11-11 method Example.Parsing.IVisitor.Visit in=Example.Parsing.IVisitor public | void Visit(Node node)
         14-42 class Example.Parsing.Parser in=Example.Parsing public | public class Parser : Base, IVisitor
-        16-16 constant Example.Parsing.Parser.MaxDepth in=Example.Parsing.Parser public | public const int MaxDepth = 64
-        17-17 field Example.Parsing.Parser.tokens in=Example.Parsing.Parser private | private readonly List<string> tokens = new List<string>()
+        16-16 constant Example.Parsing.Parser.MaxDepth in=Example.Parsing.Parser public | public const int MaxDepth = …
+        17-17 field Example.Parsing.Parser.tokens in=Example.Parsing.Parser private | private readonly List<string> tokens = …
         19-19 field Example.Parsing.Parser.Name in=Example.Parsing.Parser public | public string Name
         21-24 method Example.Parsing.Parser.Parser in=Example.Parsing.Parser public | public Parser(string name)
         28-32 method Example.Parsing.Parser.Parse in=Example.Parsing.Parser public | public List<string> Parse(string text)
@@ -393,7 +393,7 @@ fn ruby_fixture() {
         &facts,
         r#"
         5-42 module Parsing | module Parsing
-        6-6 constant Parsing.VERSION in=Parsing | VERSION = "1.0"
+        6-6 constant Parsing.VERSION in=Parsing | VERSION = …
         9-35 class Parsing.Parser in=Parsing | class Parser < Base
         10-10 field Parsing.Parser.name in=Parsing.Parser public | attr_reader :name
         12-14 method Parsing.Parser.initialize in=Parsing.Parser public | def initialize(name)
@@ -432,14 +432,14 @@ fn php_fixture() {
         &facts,
         r#"
         3-3 module App\Parsing | namespace App\Parsing
-        9-9 constant VERSION | const VERSION = "1.0"
+        9-9 constant VERSION | const VERSION = …
         11-14 interface Visitable | interface Visitable
         13-13 method Visitable.accept in=Visitable public | public function accept(Visitor $v): void
         16-22 trait Loggable | trait Loggable
         18-21 method Loggable.log in=Loggable protected | protected function log(string $msg): void
         27-54 class Parser | final class Parser extends Base implements Visitable
-        31-31 constant Parser.MAX_DEPTH in=Parser public | public const MAX_DEPTH = 64
-        32-32 field Parser.tokens in=Parser private | private array $tokens = []
+        31-31 constant Parser.MAX_DEPTH in=Parser public | public const MAX_DEPTH = …
+        32-32 field Parser.tokens in=Parser private | private array $tokens = …
         34-36 method Parser.__construct in=Parser public | public function __construct(private string $name)
         39-43 method Parser.parse in=Parser public | public function parse(string $text): array
         45-48 method Parser.accept in=Parser public | public function accept(Visitor $v): void
@@ -1008,4 +1008,125 @@ fn language_names_round_trip() {
     );
     assert_eq!(Language::from_name("c++"), Some(Language::Cpp));
     assert_eq!(Language::from_name("Bash"), None);
+}
+
+/// The planted-secret fixtures (`tests/fixtures/secrets/`), one per language; the RepoCue CLI
+/// tests plant the same files in a repository.
+const SECRET_FIXTURES: &[(Language, &str)] = &[
+    (Language::Rust, "rust.rs"),
+    (Language::Python, "python.py"),
+    (Language::Go, "go.go"),
+    (Language::JavaScript, "javascript.js"),
+    (Language::TypeScript, "typescript.ts"),
+    (Language::Tsx, "tsx.tsx"),
+    (Language::Java, "java.java"),
+    (Language::C, "c.c"),
+    (Language::Cpp, "cpp.cpp"),
+    (Language::CSharp, "csharp.cs"),
+    (Language::Ruby, "ruby.rb"),
+    (Language::Bash, "bash.sh"),
+    (Language::Php, "php.php"),
+];
+
+/// The planted values of a secrets fixture with their 1-based line: every `sk-…-Q7` string
+/// body and every number of nine or more digits starting with `7777`.
+fn planted_values(source: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let line_no = i as u32 + 1;
+        let mut rest = line;
+        while let Some(at) = rest.find("sk-") {
+            let tail = &rest[at..];
+            let len = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(tail.len());
+            let token = &tail[..len];
+            if token.ends_with("-Q7") {
+                out.push((token.to_string(), line_no));
+            }
+            rest = &tail[len.max(1)..];
+        }
+        let bytes = line.as_bytes();
+        let mut j = 0;
+        while j < bytes.len() {
+            if bytes[j].is_ascii_digit() && (j == 0 || !bytes[j - 1].is_ascii_alphanumeric()) {
+                let end = (j..bytes.len())
+                    .find(|&k| !bytes[k].is_ascii_digit())
+                    .unwrap_or(bytes.len());
+                let digits = &line[j..end];
+                if digits.len() >= 9 && digits.starts_with("7777") {
+                    out.push((digits.to_string(), line_no));
+                }
+                j = end;
+            } else {
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Every text a symbol carries.
+fn symbol_texts(s: &Symbol) -> [&str; 4] {
+    [
+        &s.name,
+        &s.qualified_name,
+        &s.signature,
+        s.parent.as_deref().unwrap_or(""),
+    ]
+}
+
+/// No symbol text (name, qualified name, signature, parent) holds a planted value, in any
+/// language or construct: constants, statics, default parameters, object fields, class
+/// attributes, enum values, annotations, struct tags, macros. Each construct must really be
+/// extracted (a symbol covers the planted line), so the check is not vacuous.
+#[test]
+fn planted_literal_values_never_reach_symbols() {
+    let mut leaks = Vec::new();
+    let mut matrix = Vec::new();
+    for &(language, file) in SECRET_FIXTURES {
+        let path = format!("secrets/{file}");
+        let source = String::from_utf8(read_fixture(&path)).unwrap();
+        let facts = extract(language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("extracting {path}: {e}"));
+        let planted = planted_values(&source);
+        assert!(planted.len() >= 3, "{path}: too few planted values");
+        let mut covered = 0;
+        for (value, line) in &planted {
+            let leaked: Vec<&Symbol> = facts
+                .symbols
+                .iter()
+                .filter(|s| symbol_texts(s).iter().any(|t| t.contains(value.as_str())))
+                .collect();
+            let on_line = facts
+                .symbols
+                .iter()
+                .any(|s| s.start_line <= *line && *line <= s.end_line);
+            covered += usize::from(on_line);
+            matrix.push(format!(
+                "{:<10} {:<28} line {:>2} {:<9} {}",
+                language.name(),
+                value,
+                line,
+                if on_line { "in-symbol" } else { "no-symbol" },
+                if leaked.is_empty() { "ok" } else { "LEAKED" }
+            ));
+            for s in leaked {
+                leaks.push(format!("{}: {} ← {}", language.name(), value, render(s)));
+            }
+        }
+        if language != Language::Bash {
+            assert!(
+                covered * 2 >= planted.len(),
+                "{path}: only {covered} of {} planted values sit in extracted symbols",
+                planted.len()
+            );
+        }
+    }
+    println!("{}", matrix.join("\n"));
+    assert!(
+        leaks.is_empty(),
+        "planted values leaked:\n{}",
+        leaks.join("\n")
+    );
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
+use crate::api::views::{PathChange, RepoChange, SymbolChange};
 use crate::api::{DeltaItem, DeltaOp, EntityId};
 use crate::model::{mode_str, FileState};
 use crate::paths;
@@ -368,10 +369,210 @@ pub fn structural_between<'a>(
     structural(&changes)
 }
 
+/// Folds operations into the compact form of the delta view: repository changes first, then
+/// one entry per path in path order with its symbol and import operations nested under it, in
+/// the order given. Digests and object ids stay out.
+pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
+    let mut repository = Vec::new();
+    let mut by_path: BTreeMap<String, PathChange> = BTreeMap::new();
+    for it in items {
+        if it.op.is_repository() {
+            repository.push(RepoChange {
+                op: it.op,
+                before: it.before.clone().map(abbreviate_heads),
+                after: it.after.clone().map(abbreviate_heads),
+            });
+            continue;
+        }
+        let (path, name) = split_entity(&it.entity);
+        let pc = by_path
+            .entry(path.to_owned())
+            .or_insert_with(|| PathChange::bare(path));
+        let text = |v: &Option<Value>, k: &str| {
+            v.as_ref()
+                .and_then(|v| v.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let change = |name: String| SymbolChange {
+            op: it.op,
+            name,
+            signature: None,
+            before: None,
+            from: None,
+        };
+        let change = match it.op {
+            DeltaOp::FileAdded
+            | DeltaOp::FileDeleted
+            | DeltaOp::FileRestored
+            | DeltaOp::FileContentChanged
+            | DeltaOp::FileMetadataChanged
+            | DeltaOp::FileStateChanged => {
+                fill_file_change(pc, it);
+                continue;
+            }
+            DeltaOp::ImportAdded => change(text(&it.after, "import").unwrap_or_default()),
+            DeltaOp::ImportRemoved => change(text(&it.before, "import").unwrap_or_default()),
+            DeltaOp::SymbolSignatureChanged => SymbolChange {
+                signature: text(&it.after, "signature"),
+                before: text(&it.before, "signature"),
+                ..change(name.to_owned())
+            },
+            DeltaOp::SymbolMoved => SymbolChange {
+                from: text(&it.before, "path"),
+                ..change(name.to_owned())
+            },
+            DeltaOp::SymbolRemoved => change(name.to_owned()),
+            DeltaOp::SymbolAdded => SymbolChange {
+                signature: text(&it.after, "signature"),
+                ..change(name.to_owned())
+            },
+            DeltaOp::BranchChanged | DeltaOp::HeadChanged | DeltaOp::WorkingTreeChanged => continue,
+        };
+        pc.changes.push(change);
+    }
+    (repository, by_path.into_values().collect())
+}
+
+/// Splits `file:<path>` or `symbol:<path>:<qualified.name>` into path and name.
+fn split_entity(entity: &str) -> (&str, &str) {
+    if let Some(rest) = entity.strip_prefix("symbol:") {
+        return rest.rsplit_once(':').unwrap_or((rest, ""));
+    }
+    (entity.strip_prefix("file:").unwrap_or(entity), "")
+}
+
+/// Sets a path's file operation, its size or size change, its new working state and the
+/// other metadata fields that changed.
+fn fill_file_change(pc: &mut PathChange, it: &DeltaItem) {
+    pc.op = Some(it.op);
+    let num =
+        |v: &Option<Value>, k: &str| v.as_ref().and_then(|v| v.get(k)).and_then(Value::as_i64);
+    let added = matches!(it.op, DeltaOp::FileAdded | DeltaOp::FileRestored);
+    if added {
+        pc.size = num(&it.after, "size");
+        return;
+    }
+    if let (Some(a), Some(b)) = (num(&it.before, "size"), num(&it.after, "size")) {
+        pc.size_delta = Some(b - a);
+    }
+    for (k, v) in it
+        .after
+        .as_ref()
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        match k.as_str() {
+            "digest" | "index_oid" | "size" => {}
+            "working_state" => pc.state = v.as_str().map(str::to_owned),
+            other => pc.fields.push(other.to_owned()),
+        }
+    }
+}
+
+/// Shortens 40-hex HEAD values of repository operations to 10 digits.
+fn abbreviate_heads(mut v: Value) -> Value {
+    if let Some(Value::String(h)) = v.get_mut("head") {
+        h.truncate(10);
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::FileType;
+
+    #[test]
+    fn compact_nests_symbol_operations_under_their_path_without_digests() {
+        let item = |op: DeltaOp, entity: &str, before: Value, after: Value| DeltaItem {
+            op,
+            entity: entity.into(),
+            before: Some(before).filter(|v| !v.is_null()),
+            after: Some(after).filter(|v| !v.is_null()),
+        };
+        let head = "0123456789abcdef0123456789abcdef01234567";
+        let items = vec![
+            item(
+                DeltaOp::HeadChanged,
+                "repository",
+                json!({"head": head}),
+                json!({"head": head}),
+            ),
+            item(
+                DeltaOp::FileContentChanged,
+                "file:src/a.rs",
+                json!({"digest": "d1", "size": 10, "index_oid": "o1", "working_state": "clean"}),
+                json!({"digest": "d2", "size": 25, "index_oid": "o2", "working_state": "staged"}),
+            ),
+            item(
+                DeltaOp::FileAdded,
+                "file:src/b.rs",
+                Value::Null,
+                json!({"digest": "d3", "size": 7}),
+            ),
+            item(
+                DeltaOp::SymbolSignatureChanged,
+                "symbol:src/a.rs:Parser.parse",
+                json!({"kind": "method", "signature": "fn parse(&self)"}),
+                json!({"kind": "method", "signature": "fn parse(&self, strict: bool)"}),
+            ),
+            item(
+                DeltaOp::SymbolAdded,
+                "symbol:src/b.rs:Config",
+                Value::Null,
+                json!({"kind": "struct", "signature": "pub struct Config"}),
+            ),
+            item(
+                DeltaOp::SymbolMoved,
+                "symbol:src/b.rs:helper",
+                json!({"path": "src/a.rs"}),
+                json!({"path": "src/b.rs"}),
+            ),
+            item(
+                DeltaOp::ImportAdded,
+                "file:src/b.rs",
+                Value::Null,
+                json!({"import": "std::fs"}),
+            ),
+        ];
+        let (repo, paths) = compact(&items);
+        assert_eq!(repo.len(), 1);
+        assert_eq!(repo[0].after.as_ref().unwrap()["head"], "0123456789");
+        assert_eq!(paths.len(), 2);
+        let a = &paths[0];
+        assert_eq!(
+            (a.path.as_str(), a.op, a.size_delta),
+            ("src/a.rs", Some(DeltaOp::FileContentChanged), Some(15))
+        );
+        assert_eq!(a.state.as_deref(), Some("staged"));
+        assert!(a.fields.is_empty(), "{:?}", a.fields);
+        assert_eq!(a.changes[0].name, "Parser.parse");
+        assert_eq!(a.changes[0].before.as_deref(), Some("fn parse(&self)"));
+        assert_eq!(
+            a.changes[0].signature.as_deref(),
+            Some("fn parse(&self, strict: bool)")
+        );
+        let b = &paths[1];
+        assert_eq!((b.op, b.size), (Some(DeltaOp::FileAdded), Some(7)));
+        let names: Vec<(&str, &str)> = b
+            .changes
+            .iter()
+            .map(|c| (c.op.as_str(), c.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("symbol.added", "Config"),
+                ("symbol.moved", "helper"),
+                ("import.added", "std::fs")
+            ]
+        );
+        assert_eq!(b.changes[1].from.as_deref(), Some("src/a.rs"));
+        let text = serde_json::to_string(&paths).unwrap();
+        assert!(!text.contains("d1") && !text.contains("o2"), "{text}");
+    }
 
     fn file(path: &str, digest: &str) -> FileState {
         crate::model::sample_file(path, digest)

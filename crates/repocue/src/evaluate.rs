@@ -1,7 +1,6 @@
 //! `evaluate`: a model-neutral probe of what RepoCue costs and returns on a repository, run
 //! against a temporary cache so the user's cache and the repository are left untouched.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::api::{CueRequest, CueStep, EvaluationOutput, Step, View};
@@ -11,9 +10,16 @@ use crate::service::{Options, Service};
 
 /// Runs the probe on the repository of `opts` with a fresh temporary cache.
 pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
-    let tmp = TempDir::new()?;
+    // A private (0700) directory, removed when the probe ends, however it ends.
+    let tmp = tempfile::Builder::new()
+        .prefix("repocue-eval-")
+        .tempdir()
+        .map_err(|source| Error::CacheUnwritable {
+            path: std::env::temp_dir(),
+            source,
+        })?;
     let probe_opts = Options {
-        cache_dir: Some(tmp.0.clone()),
+        cache_dir: Some(tmp.path().to_path_buf()),
         progress: None,
         ..opts.clone()
     };
@@ -63,34 +69,4 @@ pub fn evaluate(opts: &Options, max_tokens: u64) -> Result<EvaluationOutput> {
         repository_unchanged: before.repository == after.repository
             && before.working_tree == after.working_tree,
     })
-}
-
-/// A private temporary directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir> {
-        let base = std::env::temp_dir();
-        for n in 0..100u32 {
-            let p = base.join(format!(
-                "repocue-eval-{}-{}-{n}",
-                std::process::id(),
-                crate::time::now_ns()
-            ));
-            match std::fs::create_dir(&p) {
-                Ok(()) => return Ok(TempDir(p)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(source) => return Err(Error::CacheUnwritable { path: p, source }),
-            }
-        }
-        Err(Error::InvalidArgument(
-            "cannot create a temporary directory".into(),
-        ))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }

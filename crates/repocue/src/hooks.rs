@@ -50,27 +50,45 @@ fn hooks_dir(git: &Git) -> Result<PathBuf> {
     })
 }
 
-fn script(repocue: &str, hook: &str) -> String {
-    format!(
+/// The hook script. `repocue` is the absolute path of the binary, quoted for the shell byte
+/// for byte (any character, `'` included, survives). The hook runs `repocue init`, which
+/// records the first baseline of a repository that was never initialised and is an ordinary
+/// incremental refresh afterwards, so the cache appears after the first commit or checkout.
+fn script(repocue: &Path, hook: &str) -> Result<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let quoted = shlex::bytes::try_quote(repocue.as_os_str().as_bytes()).map_err(|e| {
+        Error::InvalidArgument(format!(
+            "cannot quote the repocue path {} for a hook: {e}",
+            repocue.display()
+        ))
+    })?;
+    let head = format!(
         r#"#!/bin/sh
 {MARKER}
-# Refreshes the RepoCue cache in the background; remove with `repocue hooks uninstall`.
+# Refreshes the RepoCue cache in the background (the first run records the baseline);
+# remove with `repocue hooks uninstall`.
 hook_dir=$(dirname "$0")
 status=0
 if [ -x "$hook_dir/{hook}{CHAINED_SUFFIX}" ]; then
     "$hook_dir/{hook}{CHAINED_SUFFIX}" "$@" || status=$?
 fi
-repocue='{repocue}'
+repocue="#
+    );
+    let tail = r#"
 [ -x "$repocue" ] || repocue=$(command -v repocue 2>/dev/null) || exit $status
 root=$(git rev-parse --show-toplevel 2>/dev/null) && \
-    ("$repocue" --repository "$root" refresh >/dev/null 2>&1 &)
+    ("$repocue" --repository "$root" init >/dev/null 2>&1 &)
 exit $status
-"#
-    )
+"#;
+    let mut out = head.into_bytes();
+    out.extend_from_slice(&quoted);
+    out.extend_from_slice(tail.as_bytes());
+    Ok(out)
 }
 
 fn is_ours(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|s| s.contains(MARKER))
+    // Bytes, not text: the quoted binary path need not be UTF-8.
+    std::fs::read(path).is_ok_and(|s| s.windows(MARKER.len()).any(|w| w == MARKER.as_bytes()))
 }
 
 fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
@@ -81,7 +99,6 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
 pub fn install(git: &Git, repocue_exe: &Path) -> Result<HooksOutput> {
     let dir = hooks_dir(git)?;
     std::fs::create_dir_all(&dir).map_err(io(format!("create {}", dir.display())))?;
-    let exe = repocue_exe.display().to_string().replace('\'', "");
     let mut changes = Vec::new();
     for hook in HOOKS {
         let path = dir.join(hook);
@@ -101,7 +118,7 @@ pub fn install(git: &Git, repocue_exe: &Path) -> Result<HooksOutput> {
                 std::fs::rename(&path, &chained)
                     .map_err(io(format!("move {} aside", path.display())))?;
             }
-            write_executable(&path, &script(&exe, hook))?;
+            write_executable(&path, &script(repocue_exe, hook)?)?;
             if had {
                 "installed-chained"
             } else {
@@ -149,11 +166,35 @@ pub fn uninstall(git: &Git) -> Result<HooksOutput> {
     Ok(output(&dir, changes))
 }
 
-fn write_executable(path: &Path, text: &str) -> Result<()> {
+fn write_executable(path: &Path, text: &[u8]) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension("repocue-tmp");
     std::fs::write(&tmp, text).map_err(io(format!("write {}", tmp.display())))?;
     std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
         .map_err(io(format!("chmod {}", tmp.display())))?;
     std::fs::rename(&tmp, path).map_err(io(format!("install {}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quoted path reads back byte for byte in `sh`, whatever it holds.
+    #[test]
+    fn script_quotes_any_path() {
+        for name in ["plain", "it's", "a b", "\"$(x)\"`y`\\", "'", "é'\n'"] {
+            let exe = PathBuf::from(format!("/tmp/{name}/repocue"));
+            let text = script(&exe, "post-commit").unwrap();
+            let text = String::from_utf8(text).unwrap();
+            let line = text.lines().find(|l| l.starts_with("repocue=")).unwrap();
+            let assignment = &text[text.find(line).unwrap()..text.find("\n[ -x").unwrap()];
+            let out = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("{assignment}\nprintf %s \"$repocue\""))
+                .output()
+                .unwrap();
+            assert_eq!(out.stdout, exe.as_os_str().as_encoded_bytes(), "{name:?}");
+        }
+        assert!(script(Path::new("/a\0b"), "post-commit").is_err());
+    }
 }

@@ -43,7 +43,7 @@ mod store;
 mod task;
 #[cfg(test)]
 mod testing;
-mod time;
+pub mod time;
 
 pub use api::{CueRequest, Format, View, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS};
 pub use cue::markdown::render as render_markdown;
@@ -56,3 +56,4 @@ pub use repo::repo_id;
 pub use scan::Progress;
 pub use schema::schemas;
 pub use service::{cache_root, CheckpointAction, Options, Service};
+pub use store::CalibrationReference;

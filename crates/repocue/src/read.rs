@@ -20,11 +20,15 @@ use crate::store::{SnapshotRow, Store};
 /// again instead of serving values an older version computed.
 pub(crate) fn derived_version() -> String {
     format!(
-        "{}+{}",
+        "{}+{}+{DERIVATION}",
         env!("CARGO_PKG_VERSION"),
         crate::analyze::analyzer_version()
     )
 }
+
+/// Version of how views derive their cached values from the facts (ranking rules, section
+/// data): bump it with any change to them, so existing caches derive them again.
+const DERIVATION: &str = "d2";
 
 /// A snapshot prepared for reading: what every view is a function of.
 pub(crate) struct Reader {

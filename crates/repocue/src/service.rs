@@ -13,7 +13,7 @@ use crate::api::task::{
 use crate::api::{
     CheckpointId, CheckpointInfo, CheckpointOutput, Cue, CueMetric, CueRequest, EpochId, EpochInfo,
     Freshness, Measure, MetricsOutput, OperationKind, OperationMetric, OperationSummary,
-    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, WorkingCounts, MAX_MAX_TOKENS,
+    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, WorkingCounts,
 };
 use crate::error::{Error, Result};
 use crate::git::{self, Basis};
@@ -21,7 +21,7 @@ use crate::model::WorkingState;
 use crate::refresh::{self, Operation};
 use crate::repo::Repo;
 use crate::scan::Progress;
-use crate::store::{CueRow, OperationRecord};
+use crate::store::{CalibrationReference, CueRow, OperationRecord};
 use crate::{cue, freshness, hint, paths, read, task};
 
 /// Where to find the repository and the cache.
@@ -211,13 +211,9 @@ impl Service {
     /// first (initialized or refreshed, noted in warnings). Records a cue measurement.
     pub fn cue(&self, request: &CueRequest) -> Result<Cue> {
         let started = Instant::now();
-        if request.max_tokens == 0 || request.max_tokens > MAX_MAX_TOKENS {
-            return Err(Error::InvalidArgument(format!(
-                "max_tokens must be between 1 and {MAX_MAX_TOKENS}, got {}",
-                request.max_tokens
-            )));
-        }
+        // The task view's own check first: it names the flags as the command line spells them.
         let task = cue::views::task::check_flags(request)?;
+        cue::validate(request)?;
         let reader = read::prepare(&self.repo, request.refresh);
         if reader.is_ok() {
             self.settle_hint();
@@ -242,7 +238,7 @@ impl Service {
             view: request.view.as_str().into(),
             recorded_at: crate::time::now_rfc3339(),
             max_tokens: request.max_tokens as i64,
-            output_bytes: cue.json.len() as i64,
+            output_bytes: cue.output.len() as i64,
             estimated_tokens: cue.estimated_tokens as i64,
             duration_us: started.elapsed().as_micros() as i64,
             snapshot: Some(reader.snapshot.seq),
@@ -529,6 +525,21 @@ impl Service {
             facts_removed: plan.facts,
             database_bytes: store.size_bytes(),
         })
+    }
+
+    /// Returns the active epoch and current snapshot sequences a calibration would bind to;
+    /// `None` before the first baseline. Fails with `not_initialized` without a database.
+    pub fn calibration_binding(&self) -> Result<Option<(i64, i64)>> {
+        let store = self.repo.open_store(false)?.ok_or(Error::NotInitialized)?;
+        store.calibration_binding()
+    }
+
+    /// Records a calibration reference when its epoch and snapshot are still the active
+    /// ones; returns `false` when the same id was already recorded (idempotent). A refresh or
+    /// rebaseline in between fails with `concurrent_update` and writes nothing.
+    pub fn record_calibration(&self, r: &CalibrationReference) -> Result<bool> {
+        let mut store = self.repo.open_store(false)?.ok_or(Error::NotInitialized)?;
+        store.record_calibration(r)
     }
 }
 

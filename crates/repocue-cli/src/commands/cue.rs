@@ -1,18 +1,19 @@
 use repocue::Service;
-use repocue::{render_markdown, CueRequest, Format, View};
+use repocue::{CueRequest, Format, View};
 
 use crate::CommandError;
 
 /// Print a token-budgeted cue: manifest, overview, delta, structure, entity, search, document or task
 #[derive(Debug, clap::Args)]
 pub struct CueArgs {
-    /// Which projection
-    #[arg(long, value_enum, default_value = "overview")]
-    pub view: ViewArg,
+    /// Which projection [default: overview, or delta with --since]
+    #[arg(long, value_enum)]
+    pub view: Option<ViewArg>,
     /// Token budget: ceil(output bytes / 4) never exceeds it
     #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: u64,
-    /// For delta: the earlier snapshot (default: the current snapshot's parent)
+    /// What changed since this snapshot (implies --view delta; default: the current
+    /// snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
     pub since: Option<String>,
     /// For structure: a directory or file prefix; for document: the document path
@@ -42,6 +43,10 @@ pub struct CueArgs {
     /// Serve the stored snapshot as it is, with its true freshness
     #[arg(long)]
     pub no_refresh: bool,
+    /// Add the full provenance (repository id, epoch, full head, digests, observation time);
+    /// on a delta also every operation with digests and object ids
+    #[arg(long)]
+    pub provenance: bool,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -58,12 +63,42 @@ pub enum ViewArg {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum FormatArg {
+    /// Canonical JSON
     Json,
+    /// The same data laid out for people (budgeted on the JSON)
     Markdown,
+    /// Terse layout for agents, budgeted on its own bytes
+    Text,
+}
+
+impl FormatArg {
+    /// Returns the library's format.
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Text => Format::Text,
+        }
+    }
+}
+
+/// Returns a cue's output with a final newline.
+pub fn print(cue: &repocue::api::Cue) -> String {
+    let mut out = cue.output.clone();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError> {
-    let view = match args.view {
+    // `cue --since S` asks what changed since S, as in the reference tool.
+    let chosen = args.view.unwrap_or(if args.since.is_some() {
+        ViewArg::Delta
+    } else {
+        ViewArg::Overview
+    });
+    let view = match chosen {
         ViewArg::Manifest => View::Manifest,
         ViewArg::Overview => View::Overview,
         ViewArg::Delta => View::Delta,
@@ -72,10 +107,6 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Search => View::Search,
         ViewArg::Document => View::Document,
         ViewArg::Task => View::Task,
-    };
-    let format = match args.format {
-        FormatArg::Json => Format::Json,
-        FormatArg::Markdown => Format::Markdown,
     };
     let request = CueRequest {
         max_tokens: args.max_tokens,
@@ -88,11 +119,9 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         task_kind: args.task_kind,
         targets: args.targets,
         refresh: !args.no_refresh,
+        format: args.format.format(),
+        provenance: args.provenance,
         ..CueRequest::new(view)
     };
-    let cue = service.cue(&request)?;
-    Ok(match format {
-        Format::Json => format!("{}\n", cue.json),
-        Format::Markdown => render_markdown(&cue.value),
-    })
+    Ok(print(&service.cue(&request)?))
 }

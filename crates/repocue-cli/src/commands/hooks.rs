@@ -13,7 +13,8 @@ pub struct HooksArgs {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum HooksAction {
-    /// Install post-commit, post-checkout, post-merge and post-rewrite hooks
+    /// Install post-commit, post-checkout, post-merge and post-rewrite hooks; each runs
+    /// `repocue init` in the background (the baseline the first time, then a refresh)
     Install,
     /// Remove RepoCue's hooks and restore the ones they chained
     Uninstall,

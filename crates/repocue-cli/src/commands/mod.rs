@@ -1,14 +1,18 @@
 //! Subcommands: one file each, with an args struct whose doc comment is the help text.
 
+mod calibration;
 mod checkpoint;
+mod completions;
 mod cue;
 mod evaluate;
+mod experiment;
 mod hooks;
 mod init;
 mod metrics;
 mod prune;
 mod rebaseline;
 mod refresh;
+mod report;
 mod search;
 mod serve;
 mod status;
@@ -27,7 +31,7 @@ use crate::CommandError;
 #[derive(Debug, Parser)]
 #[command(
     name = "repocue",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("REPOCUE_COMMIT"), ")"),
     propagate_version = true,
     disable_help_subcommand = true
 )]
@@ -65,6 +69,11 @@ enum Command {
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
     TaskContext(task_context::TaskContextArgs),
+    Experiment(experiment::ExperimentArgs),
+    Calibration(calibration::CalibrationArgs),
+    Report(report::ReportArgs),
+    Completions(completions::CompletionsArgs),
+    Man(completions::ManArgs),
     /// Print help for repocue or one of its commands
     Help {
         /// The command to explain
@@ -93,9 +102,26 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     if let Command::Help { command } = &cli.command {
         return (Ok(help_text(command.as_deref())), vec![]);
     }
+    if let Command::Completions(a) = cli.command {
+        return (completions::run_completions(a), vec![]);
+    }
+    if let Command::Man(a) = cli.command {
+        return (completions::run_man(a), vec![]);
+    }
     if let Command::Evaluate(a) = cli.command {
         // The probe opens its own service on a temporary cache.
         return (evaluate::run_evaluate(opts, a), vec![]);
+    }
+    if let Command::Experiment(a) = cli.command {
+        // Experiments build their own cache inside the set; no service on the user's cache.
+        return (experiment::run_experiment(opts, a), vec![]);
+    }
+    if let Command::Calibration(a) = cli.command {
+        return (calibration::run_calibration(opts, a), vec![]);
+    }
+    if let Command::Report(a) = cli.command {
+        // Read-only: no service that could refresh or migrate the user's cache.
+        return (report::run_report(opts, a), vec![]);
     }
     if let Command::Serve(a) = cli.command {
         // The server opens the repository per request, so each answer sees live state.
@@ -119,7 +145,14 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
         Command::TaskContext(a) => task_context::run_task_context(&service, a),
-        Command::Help { .. } | Command::Serve(_) | Command::Evaluate(_) => {
+        Command::Help { .. }
+        | Command::Serve(_)
+        | Command::Evaluate(_)
+        | Command::Completions(_)
+        | Command::Man(_)
+        | Command::Experiment(_)
+        | Command::Calibration(_)
+        | Command::Report(_) => {
             unreachable!("handled above")
         }
     };
@@ -139,6 +172,21 @@ fn help_text(command: Option<&str>) -> String {
     };
     let mut target = target;
     format!("{}\n", target.render_long_help())
+}
+
+/// Converts an error of the measuring half into the CLI's error output.
+pub(crate) fn eval_error(e: repocue_eval::EvalError) -> CommandError {
+    CommandError {
+        output: repocue::api::ErrorOutput {
+            error: repocue::api::ErrorBody {
+                code: e.code.into(),
+                message: e.message,
+                hint: e.hint,
+                retryable: false,
+            },
+        },
+        stdout: None,
+    }
 }
 
 /// Serializes a command result as one line of JSON.

@@ -1,7 +1,7 @@
 use repocue::Service;
-use repocue::{render_markdown, CueRequest, View};
+use repocue::{CueRequest, View};
 
-use super::cue::FormatArg;
+use super::cue::{print, FormatArg};
 use crate::CommandError;
 
 /// Search paths, symbols and document headings (bm25-ranked), within a token budget
@@ -33,11 +33,8 @@ pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, Command
         scope: args.scope,
         max_results: Some(args.max_results),
         refresh: !args.no_refresh,
+        format: args.format.format(),
         ..CueRequest::new(View::Search)
     };
-    let cue = service.cue(&request)?;
-    Ok(match args.format {
-        FormatArg::Json => format!("{}\n", cue.json),
-        FormatArg::Markdown => render_markdown(&cue.value),
-    })
+    Ok(print(&service.cue(&request)?))
 }

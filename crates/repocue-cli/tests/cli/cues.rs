@@ -3,7 +3,9 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{assert_no_omissions, op_on, tokens, warning, warning_codes, TestRepo};
+use crate::support::{
+    assert_no_omissions, op_on, sha256, tokens, warning, warning_codes, TestRepo,
+};
 
 const VIEWS: [&str; 3] = ["manifest", "overview", "delta"];
 const BUDGETS: [u64; 6] = [100, 150, 300, 500, 1000, 4000];
@@ -111,7 +113,7 @@ fn every_view_fits_every_budget_or_states_a_minimum() {
             if ran.code() == Some(0) {
                 let cue = check_budget(&ran.stdout(), max);
                 assert_eq!(cue["kind"], view);
-                assert_eq!(cue["schema_version"], "repocue/cue-1");
+                assert_eq!(cue["schema_version"], "repocue/cue-2");
                 let m = repo.metrics();
                 let last = m.cues.last().unwrap();
                 assert_eq!((last.view.as_str(), last.max_tokens), (view, max));
@@ -216,7 +218,8 @@ fn no_refresh_serves_the_stored_snapshot_as_refresh_needed() {
     assert_eq!(cue["snapshot"], "snapshot-000001");
     assert_eq!(cue["freshness"], "refresh-needed");
     assert_eq!(
-        cue["repository"]["dirty"], false,
+        cue["repository"]["dirty"].as_bool().unwrap_or(false),
+        false,
         "the repository as the snapshot saw it"
     );
     assert!(warning(&cue, "refresh_needed").is_some(), "{cue:#}");
@@ -367,11 +370,21 @@ fn omitted_items_are_counted_and_reachable_through_more() {
     let count = warning(&small, "omitted").expect("omitted warning")["count"]
         .as_u64()
         .unwrap();
-    let shown = small["content"]["operations"].as_array().unwrap().len() as u64;
-    assert_eq!(shown + count, 41, "40 files and the HEAD move");
+    let c = &small["content"];
+    let shown = ["repository", "directories", "paths"]
+        .iter()
+        .map(|k| c[*k].as_array().map_or(0, Vec::len) as u64)
+        .sum::<u64>();
     assert_eq!(
-        small["content"]["counts"]["file.added"], 40,
-        "counts cover everything"
+        shown + count,
+        42,
+        "40 files, the HEAD move and the directory summary: {small:#}"
+    );
+    assert_eq!(c["totals"]["paths"], 40, "totals cover everything");
+    assert_eq!(
+        c["directories"],
+        json!([{"path": "src/", "paths": 40}]),
+        "a large delta summarises by directory first"
     );
     let request = &small["more"][0];
     assert_eq!(request["view"], "delta");
@@ -388,7 +401,7 @@ fn omitted_items_are_counted_and_reachable_through_more() {
         ],
     );
     assert_no_omissions(&full);
-    assert_eq!(full["content"]["operations"].as_array().unwrap().len(), 41);
+    assert_eq!(full["content"]["paths"].as_array().unwrap().len(), 40);
 }
 
 #[test]
@@ -405,6 +418,22 @@ fn delta_after_a_commit_lists_content_and_head_changes() {
     );
     assert_eq!(cue["content"]["from"], "snapshot-000001");
     assert_eq!(cue["content"]["to"], "snapshot-000002");
+    // The compact form: the HEAD move, one entry for the changed path, no digests.
+    let c = &cue["content"];
+    assert_eq!(c["repository"][0]["op"], "repository.head_changed");
+    assert_eq!(c["repository"][0]["before"]["head"], before[..10]);
+    assert_eq!(c["repository"][0]["after"]["head"], after[..10]);
+    assert_eq!(
+        c["paths"],
+        json!([{"path": "a.txt", "op": "file.content_changed", "size_delta": 7}])
+    );
+    assert_eq!(c["totals"], json!({"paths": 1, "changes": 0}));
+    assert!(
+        !cue.to_string().contains(&sha256(b"one\n")),
+        "no digests: {cue:#}"
+    );
+    // Everything, digests included, on request.
+    let cue = repo.cue("delta", &["--max-tokens", "1000", "--provenance"]);
     let ops = cue["content"]["operations"].as_array().unwrap();
     assert_eq!(
         ops[0]["op"], "repository.head_changed",
@@ -419,10 +448,7 @@ fn delta_after_a_commit_lists_content_and_head_changes() {
         "clean before and after"
     );
     assert!(ops.iter().all(|o| o["entity"] != "file:b.txt"));
-    assert_eq!(
-        cue["content"]["counts"],
-        json!({"file.content_changed": 1, "repository.head_changed": 1})
-    );
+    assert_eq!(ops.len(), 2);
 
     let e = repo
         .repocue(&["cue", "--view", "delta", "--since", "snapshot-999999"])
@@ -532,7 +558,10 @@ fn cues_listing_a_non_utf8_path_warn_about_it() {
         refresh.warnings.iter().any(|w| w.code == "non_utf8_path"),
         "{refresh:?}"
     );
-    let delta = repo.cue("delta", &["--max-tokens", "4000", "--no-refresh"]);
+    let delta = repo.cue(
+        "delta",
+        &["--max-tokens", "4000", "--no-refresh", "--provenance"],
+    );
     op_on(
         delta["content"]["operations"].as_array().unwrap(),
         "file:bad\\xFF.txt",
@@ -619,12 +648,22 @@ fn delta_since_a_superseded_epoch_still_works() {
     repo.write("a.txt", "edited\n");
     repo.json(&["rebaseline", "--label", "next", "--reason", "test"]);
     let cue = repo.cue("delta", &["--max-tokens", "2000", "--no-refresh"]);
-    assert_eq!(cue["epoch"], "epoch-000002");
+    assert_eq!(cue["provenance"], Value::Null, "only on request");
+    let full = repo.cue(
+        "delta",
+        &["--max-tokens", "2000", "--no-refresh", "--provenance"],
+    );
+    assert_eq!(full["provenance"]["epoch"], "epoch-000002");
     assert_eq!(
         cue["content"]["from"], "snapshot-000001",
         "the parent is the old epoch's snapshot"
     );
-    let ops = cue["content"]["operations"].as_array().unwrap();
+    let paths = cue["content"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 1, "{cue:#}");
+    assert_eq!(paths[0]["path"], "a.txt");
+    assert_eq!(paths[0]["op"], "file.content_changed");
+    assert_eq!(paths[0]["size_delta"], 3);
+    let ops = full["content"]["operations"].as_array().unwrap();
     assert_eq!(op_on(ops, "file:a.txt")["op"], "file.content_changed");
     assert!(ops.iter().all(|o| o["entity"] != "file:b.txt"), "{ops:?}");
 }

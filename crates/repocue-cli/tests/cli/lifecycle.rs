@@ -273,9 +273,10 @@ fn prune_removes_what_it_reports_and_keeps_checkpoints() {
     assert_eq!(cue["content"]["from"], "snapshot-000002");
     assert_eq!(cue["content"]["to"], "snapshot-000008");
     assert_eq!(
-        cue["content"]["counts"]["file.content_changed"], 1,
+        cue["content"]["paths"][0]["op"], "file.content_changed",
         "{cue:#}"
     );
+    assert_eq!(cue["content"]["totals"]["paths"], 1, "{cue:#}");
     for s in &removed {
         let e = delta_since(&repo, s).error_code("not_found");
         assert!(e.error.message.contains(s.as_str()), "{e:?}");
@@ -397,7 +398,8 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let stored = repo.cue("manifest", &["--no-refresh"]);
-    assert_eq!(stored["repository"]["head"], head.as_str());
+    assert_eq!(stored["provenance"]["head"], head.as_str());
+    assert_eq!(stored["repository"]["head"], head[..10]);
     // Let the background refresh finish recording before the directory goes away.
     let deadline = Instant::now() + Duration::from_secs(5);
     while repo.metrics().operations_total < 2 && Instant::now() < deadline {
@@ -518,5 +520,82 @@ fn watch_sees_an_edit_made_right_after_ready() {
             .expect("the edit made right after `ready` was never refreshed");
         assert_eq!(event(&line)["published"], true, "{line}");
         assert_eq!(exit_code(proc), Some(0));
+    }
+}
+
+/// A hook installed in a repository that was never initialised, by a binary whose path holds
+/// a `'` and other shell metacharacters: the path survives quoting (no `repocue` on `PATH`
+/// to fall back to) and the first commit records the baseline.
+#[test]
+fn hooks_quote_any_binary_path_and_initialise_a_new_repository() {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n")]);
+    let dir = repo.tmp().join("it's \"odd\" $HOME `x`");
+    std::fs::create_dir(&dir).unwrap();
+    let exe = dir.join("repocue");
+    std::fs::copy(BIN, &exe).unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let mut cmd = std::process::Command::new(&exe);
+    repo.hermetic(&mut cmd);
+    cmd.current_dir(repo.root())
+        .arg("--repository")
+        .arg(repo.root())
+        .arg("--cache-dir")
+        .arg(repo.cache_dir())
+        .args(["hooks", "install"]);
+    let installed: HooksOutput = repo.run(cmd).typed();
+    assert!(installed.hooks.iter().all(|h| h.action == "installed"));
+    assert!(repo.status().snapshot.is_none(), "not initialised yet");
+
+    // Only Git's own directory on PATH: the hook must use the quoted path.
+    let git = std::process::Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let git_dir = std::path::Path::new(String::from_utf8_lossy(&git.stdout).trim())
+        .parent()
+        .unwrap()
+        .to_owned();
+    assert!(!git_dir.join("repocue").exists());
+    repo.write("a.txt", "two\n");
+    repo.git(&["add", "-A"]);
+    let out = repo
+        .git_command()
+        .args(["commit", "-q", "-m", "hooked"])
+        .env("REPOCUE_CACHE_DIR", repo.cache_dir())
+        .env("PATH", format!("{}:/usr/bin:/bin", git_dir.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let head = repo.head();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        // `status` may race the background baseline's first write; retry until it answers.
+        let ran = repo.repocue(&["status"]);
+        if ran.code() != Some(0) {
+            eprintln!("status during the hook's baseline:{}", ran.describe());
+            assert!(Instant::now() < deadline, "status kept failing");
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        let st: repocue::api::StatusOutput = ran.typed();
+        if st.snapshot.is_some() && st.freshness == Freshness::Current {
+            assert_eq!(st.repository.head.as_deref(), Some(head.as_str()));
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the hook did not initialise the cache within 20 s: {st:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Let the background run finish recording before the directory goes away.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while repo.metrics().operations_total < 1 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -7,10 +7,16 @@
 
 mod support;
 
+mod bench;
 mod cues;
+mod eval;
 mod lifecycle;
 mod mcp;
+mod quality;
+mod release;
+mod schemas;
 mod search;
+mod secrets;
 mod state;
 mod structure;
 mod task;

@@ -405,12 +405,12 @@ fn revert_publishes_a_new_snapshot_equal_to_the_first() {
     let third = repo.cue("manifest", &["--max-tokens", "1000", "--no-refresh"]);
     assert_eq!(third["snapshot"], "snapshot-000003");
     assert_eq!(
-        third["basis"]["repository_digest"],
-        first["basis"]["repository_digest"]
+        third["provenance"]["repository_digest"],
+        first["provenance"]["repository_digest"]
     );
     assert_eq!(
-        third["basis"]["status_digest"],
-        first["basis"]["status_digest"]
+        third["provenance"]["status_digest"],
+        first["provenance"]["status_digest"]
     );
     let since_first = repo.cue(
         "delta",
@@ -423,11 +423,14 @@ fn revert_publishes_a_new_snapshot_equal_to_the_first() {
         ],
     );
     assert_eq!(
-        since_first["content"]["operations"],
+        since_first["content"]["paths"],
         json!([]),
         "{since_first:#}"
     );
-    assert_eq!(since_first["content"]["counts"], json!({}));
+    assert_eq!(
+        since_first["content"]["totals"],
+        json!({"paths": 0, "changes": 0})
+    );
 }
 
 #[test]

@@ -80,7 +80,7 @@ fn refresh_records_symbol_and_import_operations() {
     assert_eq!(r.snapshot, "snapshot-000002");
     assert_eq!(r.changes.structural, 12, "{:?}", r.changes);
 
-    let cue = repo.cue("delta", &["--max-tokens", "4000"]);
+    let cue = repo.cue("delta", &["--max-tokens", "4000", "--provenance"]);
     assert_eq!(cue["content"]["from"], "snapshot-000001");
     let ops = cue["content"]["operations"].as_array().expect("operations");
     let mut expected = vec![
@@ -130,9 +130,7 @@ fn refresh_records_symbol_and_import_operations() {
     assert_eq!(removed["before"]["kind"], "class");
     assert!(removed.get("after").is_none(), "{removed}");
 
-    // Counts cover every operation, and file operations rank before symbol operations.
-    assert_eq!(cue["content"]["counts"]["symbol.moved"], 1);
-    assert_eq!(cue["content"]["counts"]["import.added"], 2);
+    // File operations rank before symbol operations.
     let first_symbol = ops
         .iter()
         .position(|o| o["op"].as_str().is_some_and(|s| s.starts_with("symbol.")));

@@ -119,7 +119,11 @@ fn the_example_delivers_the_readme_as_required_repository_context() {
         &["--max-tokens", "5000"],
     )
     .json();
-    assert_eq!(cue["schema_version"], "repocue/cue-1");
+    assert_eq!(cue["schema_version"], "repocue/cue-2");
+    assert!(
+        cue["provenance"].is_object(),
+        "the task view always carries provenance"
+    );
     assert_eq!(cue["kind"], "task");
     assert_eq!(cue["freshness"], "current");
     let content = &cue["content"];

@@ -235,6 +235,41 @@ pub(crate) fn underscore_private(name: &str) -> bool {
     name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__") && name.len() > 4)
 }
 
+/// Numeric literals of at most this many characters stay in signatures (`[u8; 32]`,
+/// `port = 8080`); longer ones are shown as `…`.
+pub(crate) const MAX_KEPT_NUMBER_CHARS: usize = 4;
+
+/// Whether `node` is a literal value that signatures show as `…`: every string, character,
+/// regular-expression, heredoc or macro-body literal of any supported grammar, and numbers
+/// longer than [`MAX_KEPT_NUMBER_CHARS`]. Values written in code may be secrets.
+pub(crate) fn is_literal(node: Node<'_>) -> bool {
+    let kind = node.kind();
+    if !node.is_named() {
+        return false;
+    }
+    let textual = kind.contains("string")
+        || kind.contains("heredoc")
+        || kind.contains("nowdoc")
+        || kind.contains("regex")
+        || matches!(
+            kind,
+            "char_literal"
+                | "character_literal"
+                | "rune_literal"
+                | "text_block"
+                | "delimited_symbol"
+                | "preproc_arg"
+        );
+    let numeric = kind.contains("integer")
+        || kind.contains("float")
+        || kind.contains("number")
+        || matches!(
+            kind,
+            "int_literal" | "imaginary_literal" | "real_literal" | "rational" | "complex"
+        );
+    textual || (numeric && node.byte_range().len() > MAX_KEPT_NUMBER_CHARS)
+}
+
 /// Whether `node` is an "extra" (a comment and the like) rather than part of the syntax.
 /// ERROR nodes can be extras too; they hold real text and are not.
 pub(crate) fn is_extra(node: Node<'_>) -> bool {

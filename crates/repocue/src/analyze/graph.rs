@@ -1,8 +1,13 @@
 //! Ranking: a PageRank-style score over files, where a file that references a name defined in
-//! another file links to it. Personalised toward entry points and files that are dirty now.
+//! another file links to it. A name defined in several files is resolved through the
+//! referencing file's imports where they name a module path; test files never receive links
+//! from the project's own code. Personalised toward entry points and package roots, files that
+//! are dirty now, and paths the documentation names; tests, examples and vendored code are
+//! ranked down (see [`importance`]).
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::analyze::importance::{self, Role};
 use crate::analyze::structure::CodeFacts;
 
 const DAMPING: f64 = 0.85;
@@ -10,19 +15,35 @@ const ITERATIONS: usize = 30;
 
 /// One node of the graph: a file with its code facts and a personalisation weight.
 pub struct Node<'a> {
+    /// Path bytes.
+    pub path: &'a [u8],
     /// Code facts.
     pub facts: &'a CodeFacts,
     /// Personalisation weight (1.0 normal; more for entry points and changed files).
     pub boost: f64,
 }
 
-/// Returns a score per node (same order), summing to 1. Deterministic: nodes are visited in
-/// the order given and name lookups use ordered maps.
-pub fn rank(nodes: &[Node<'_>]) -> Vec<f64> {
+/// The result of ranking: a score per node and, per node, how many other non-test files use
+/// each name it defines.
+pub struct Ranking {
+    /// Score per node (same order as the nodes), summing to 1 before role factors; after
+    /// them, comparable only with each other.
+    pub scores: Vec<f64>,
+    /// Per node: defined name → number of other non-test files that reference it.
+    pub used_by: Vec<HashMap<String, u32>>,
+}
+
+/// Ranks the nodes. Deterministic: nodes are visited in the order given and name lookups use
+/// ordered maps.
+pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let n = nodes.len();
     if n == 0 {
-        return vec![];
+        return Ranking {
+            scores: vec![],
+            used_by: vec![],
+        };
     }
+    let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
     let mut defined: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
@@ -32,14 +53,30 @@ pub fn rank(nodes: &[Node<'_>]) -> Vec<f64> {
             }
         }
     }
-    // Edges with weights: a reference to a name defined in k files splits over those k.
+    // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<HashMap<usize, f64>> = vec![HashMap::new(); n];
+    let mut used_by: Vec<HashMap<String, u32>> = vec![HashMap::new(); n];
     for (i, node) in nodes.iter().enumerate() {
+        let imports: Vec<Vec<String>> = node
+            .facts
+            .imports
+            .iter()
+            .map(|imp| importance::import_components(node.path, imp))
+            .filter(|c| !c.is_empty())
+            .collect();
         for r in &node.facts.references {
-            if let Some(targets) = defined.get(r.as_str()) {
-                let w = 1.0 / targets.len() as f64;
-                for &t in targets.iter().filter(|&&t| t != i) {
-                    *out_edges[i].entry(t).or_default() += w;
+            let Some(all) = defined.get(r.as_str()) else {
+                continue;
+            };
+            let targets = resolve(i, all, &roles, &imports, nodes);
+            if targets.is_empty() {
+                continue;
+            }
+            let w = 1.0 / targets.len() as f64;
+            for &t in &targets {
+                *out_edges[i].entry(t).or_default() += w;
+                if roles[i] == Role::Source {
+                    *used_by[t].entry(r.clone()).or_default() += 1;
                 }
             }
         }
@@ -72,7 +109,47 @@ pub fn rank(nodes: &[Node<'_>]) -> Vec<f64> {
         }
         score = next;
     }
-    score
+    for (s, r) in score.iter_mut().zip(&roles) {
+        *s *= r.factor();
+    }
+    Ranking {
+        scores: score,
+        used_by,
+    }
+}
+
+/// Narrows the files defining a referenced name to the ones the reference can mean: never
+/// the referencing file itself, never a test file from non-test code, and, when the
+/// referencing file's imports name some of the candidates, only those.
+fn resolve(
+    from: usize,
+    candidates: &[usize],
+    roles: &[Role],
+    imports: &[Vec<String>],
+    nodes: &[Node<'_>],
+) -> Vec<usize> {
+    let plausible: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&t| t != from && (roles[from] != Role::Source || roles[t] != Role::Test))
+        .collect();
+    if plausible.len() <= 1 || imports.is_empty() {
+        return plausible;
+    }
+    let imported: Vec<usize> = plausible
+        .iter()
+        .copied()
+        .filter(|&t| {
+            imports
+                .iter()
+                .any(|imp| importance::import_matches(imp, nodes[t].path))
+        })
+        .collect();
+    if imported.is_empty() {
+        plausible
+    } else {
+        imported
+    }
 }
 
 #[cfg(test)]
@@ -106,20 +183,81 @@ mod tests {
         let b = facts(&["b"], &["parse", "a"]);
         let nodes = [
             Node {
+                path: b"a.rs",
                 facts: &a,
                 boost: 1.0,
             },
             Node {
+                path: b"b.rs",
                 facts: &b,
                 boost: 1.0,
             },
             Node {
+                path: b"core.rs",
                 facts: &core,
                 boost: 1.0,
             },
         ];
-        let s = rank(&nodes);
+        let s = rank(&nodes).scores;
         assert!(s[2] > s[0] && s[0] > s[1], "{s:?}");
         assert!((s.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn imports_pick_the_definition_a_reference_means() {
+        let app = facts(&["Flask"], &[]);
+        let fixture = facts(&["Flask"], &[]);
+        let mut views = facts(&["View"], &["Flask"]);
+        views.imports = vec![".app".into()];
+        let nodes = [
+            Node {
+                path: b"src/flask/app.py",
+                facts: &app,
+                boost: 1.0,
+            },
+            Node {
+                path: b"src/flask/other.py",
+                facts: &fixture,
+                boost: 1.0,
+            },
+            Node {
+                path: b"src/flask/views.py",
+                facts: &views,
+                boost: 1.0,
+            },
+        ];
+        let r = rank(&nodes);
+        assert!(r.scores[0] > r.scores[1], "{:?}", r.scores);
+        assert_eq!(r.used_by[0].get("Flask"), Some(&1));
+        assert_eq!(r.used_by[1].get("Flask"), None);
+    }
+
+    #[test]
+    fn a_test_helper_never_outranks_the_definition_it_shadows() {
+        let lib = facts(&["parse"], &[]);
+        let helper = facts(&["parse"], &["parse"]);
+        let user = facts(&["main"], &["parse"]);
+        let nodes = [
+            Node {
+                path: b"tests/helpers.rs",
+                facts: &helper,
+                boost: 1.0,
+            },
+            Node {
+                path: b"src/parse.rs",
+                facts: &lib,
+                boost: 1.0,
+            },
+            Node {
+                path: b"src/main.rs",
+                facts: &user,
+                boost: 1.0,
+            },
+        ];
+        let r = rank(&nodes);
+        assert!(r.scores[1] > r.scores[0], "{:?}", r.scores);
+        // The source file's use counts for the library, never for the test helper.
+        assert_eq!(r.used_by[1].get("parse"), Some(&1));
+        assert!(r.used_by[0].is_empty());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod docs;
 pub mod graph;
+pub mod importance;
 pub mod manifest;
 pub mod structure;
 

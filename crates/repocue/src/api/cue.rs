@@ -3,14 +3,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Freshness, RepositoryInfo, Warning};
+use super::{Freshness, Warning};
 
-/// Version of the cue envelope contract.
-pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-1";
-
+/// Version of the cue envelope contract. `cue-2`: lean envelope (abbreviated head, no ids,
+/// digests or timestamps unless provenance is asked for), volatile fields last.
+pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-2";
 /// Budget used when none is given.
 pub const DEFAULT_MAX_TOKENS: u64 = 500;
-
 /// Largest budget accepted; MCP answers stay far below 25,000 tokens.
 pub const MAX_MAX_TOKENS: u64 = 20_000;
 
@@ -59,8 +58,10 @@ pub enum Format {
     /// Canonical JSON.
     #[default]
     Json,
-    /// The same data rendered for a person.
+    /// The same data rendered for a person (budgeted on the JSON).
     Markdown,
+    /// The same items in a terse layout for agents, budgeted on its own bytes.
+    Text,
 }
 
 /// A cue request: the view and its parameters.
@@ -100,6 +101,17 @@ pub struct CueRequest {
     /// Bring the cache up to date first (default true).
     #[serde(default = "yes")]
     pub refresh: bool,
+    /// Output format; `text` is budgeted on its own bytes, the others on the JSON.
+    #[serde(default, skip_serializing_if = "is_json")]
+    pub format: Format,
+    /// Add the full provenance (repository id, epoch, full head, digests, observation time)
+    /// to the envelope, and the full operations with digests to a delta.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provenance: bool,
+}
+
+fn is_json(f: &Format) -> bool {
+    *f == Format::Json
 }
 
 fn yes() -> bool {
@@ -122,6 +134,8 @@ impl CueRequest {
             task_kind: None,
             targets: vec![],
             refresh: true,
+            format: Format::Json,
+            provenance: false,
         }
     }
 }
@@ -131,8 +145,6 @@ impl CueRequest {
 pub struct More {
     /// View to ask for.
     pub view: View,
-    /// What the follow-up returns.
-    pub reason: String,
     /// Path parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -158,10 +170,9 @@ pub struct More {
 impl More {
     /// Creates a follow-up request for a view with no parameters; set the ones it needs with
     /// struct update syntax.
-    pub fn of(view: View, reason: &str, max_tokens: u64) -> Self {
+    pub fn of(view: View, max_tokens: u64) -> Self {
         More {
             view,
-            reason: reason.into(),
             path: None,
             since: None,
             id: None,
@@ -173,9 +184,16 @@ impl More {
     }
 }
 
-/// Provenance of the snapshot a cue describes.
+/// The full provenance of the snapshot a cue describes: always in `manifest` and `status`,
+/// on any view with `provenance`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct CueBasis {
+pub struct Provenance {
+    /// `repo-<24 hex>`, derived from the canonical root path.
+    pub repository_id: String,
+    /// Epoch id.
+    pub epoch: String,
+    /// Full HEAD commit, `null` before the first commit.
+    pub head: Option<String>,
     /// Digest of Git's status records at the snapshot (first 16 hex digits of SHA-256).
     pub status_digest: String,
     /// Digest over all indexed file states (first 16 hex digits of SHA-256).
@@ -189,35 +207,54 @@ pub struct CueBasis {
 pub struct Budget {
     /// The budget asked for.
     pub max_tokens: u64,
-    /// `ceil(bytes / 4)` of this exact JSON document: an estimate, not a tokenizer count.
+    /// `ceil(bytes / 4)` of this exact output: an estimate, not a tokenizer count.
     pub estimated_tokens: u64,
 }
 
-/// The envelope every cue view shares.
+/// Repository identity and Git state at the snapshot, abbreviated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CueRepository {
+    /// Directory name of the root.
+    pub name: String,
+    /// Branch, `null` when HEAD is detached.
+    pub branch: Option<String>,
+    /// HEAD commit abbreviated to 10 hex digits, `null` before the first commit.
+    pub head: Option<String>,
+    /// Present and true when anything differs from HEAD.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dirty: bool,
+}
+
+/// The envelope every cue view shares. Stable fields first, volatile ones (budget estimate,
+/// head, snapshot, freshness) last, so consecutive cues share a long byte prefix (friendly to
+/// prompt caching and diffs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Envelope<C> {
-    /// `repocue/cue-1`.
+    /// `repocue/cue-2`.
     pub schema_version: String,
     /// The view.
     pub kind: View,
-    /// Repository identity and Git state at the snapshot.
-    pub repository: RepositoryInfo,
-    /// Epoch id.
-    pub epoch: String,
-    /// Snapshot id.
-    pub snapshot: String,
-    /// Snapshot provenance.
-    pub basis: CueBasis,
-    /// How far this cue describes the live repository.
-    pub freshness: Freshness,
-    /// Budget and estimate.
-    pub budget: Budget,
     /// The view's content.
     pub content: C,
     /// Everything omitted or uncertain.
     pub warnings: Vec<Warning>,
     /// Follow-up requests that return what was left out.
     pub more: Vec<More>,
+    /// Budget and estimate.
+    pub budget: Budget,
+    /// Repository name and Git state at the snapshot.
+    pub repository: CueRepository,
+    /// Snapshot id.
+    pub snapshot: String,
+    /// How far this cue describes the live repository.
+    pub freshness: Freshness,
+    /// Full provenance, when asked for (always in `manifest`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+    /// The format the budget is measured in (not serialized).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub format: Format,
 }
 
 /// A rendered cue.
@@ -225,8 +262,12 @@ pub struct Envelope<C> {
 pub struct Cue {
     /// The canonical JSON document (no trailing newline).
     pub json: String,
-    /// Estimated tokens of `json`.
+    /// Estimated tokens of the output in the requested format (`json` unless `text`).
     pub estimated_tokens: u64,
     /// The envelope as a JSON value (for rendering and adapters).
     pub value: serde_json::Value,
+    /// The output in the requested format: `json`, the Markdown rendering, or the text.
+    pub output: String,
+    /// The requested format.
+    pub format: Format,
 }

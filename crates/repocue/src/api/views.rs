@@ -1,23 +1,124 @@
 //! The content of each cue view.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Commit, DeltaItem, SearchKind};
+use super::{Commit, DeltaItem, DeltaOp, SearchKind};
 
-/// Content of the `delta` view.
+/// Content of the `delta` view: one entry per changed path with symbol and import
+/// operations nested under it; the full operations (digests, object ids) with `provenance`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeltaContent {
     /// The earlier snapshot.
     pub from: String,
     /// The current snapshot.
     pub to: String,
-    /// Number of operations by name (all of them, including those left out).
-    pub counts: BTreeMap<String, u64>,
-    /// Operations, ranked: repository and content changes first.
+    /// Changed paths and symbol/import operations in the whole delta (including those left
+    /// out).
+    pub totals: DeltaTotals,
+    /// Branch, HEAD (abbreviated) and working-tree changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repository: Vec<RepoChange>,
+    /// Changed paths per directory, when more paths changed than a small delta has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directories: Vec<DirectoryCount>,
+    /// What happened to each path, with its symbol and import operations.
+    pub paths: Vec<PathChange>,
+    /// Every operation with before/after values (digests, object ids): with `provenance`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<DeltaItem>,
+}
+
+/// Totals of a delta.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DeltaTotals {
+    /// Changed paths.
+    pub paths: u64,
+    /// Symbol and import operations.
+    pub changes: u64,
+}
+
+/// Number of changed paths in one directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DirectoryCount {
+    /// Directory with a trailing `/` (`""` for the root).
+    pub path: String,
+    /// Changed paths directly in it.
+    pub paths: u64,
+}
+
+/// A repository-level change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RepoChange {
+    /// `repository.branch_changed`, `repository.head_changed` or
+    /// `repository.working_tree_changed`.
+    pub op: DeltaOp,
+    /// Values before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<serde_json::Value>,
+    /// Values after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<serde_json::Value>,
+}
+
+/// What happened to one path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PathChange {
+    /// Repository path.
+    pub path: String,
+    /// The file operation (`file.added`, `file.content_changed`, ...); absent when only the
+    /// path's symbols or imports changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op: Option<DeltaOp>,
+    /// Size of an added or restored file, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Size change of a changed file, in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_delta: Option<i64>,
+    /// Working state after the change (`staged`, `unstaged`, ...), when it changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Other metadata fields that changed (`index_mode`, `file_type`, `language`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
+    /// Symbol and import operations in this file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<SymbolChange>,
+}
+
+impl PathChange {
+    /// An entry for a path with nothing recorded yet.
+    pub fn bare(path: &str) -> Self {
+        PathChange {
+            path: path.to_owned(),
+            op: None,
+            size: None,
+            size_delta: None,
+            state: None,
+            fields: vec![],
+            changes: vec![],
+        }
+    }
+}
+
+/// A symbol or import operation under its path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolChange {
+    /// `symbol.added`, `symbol.removed`, `symbol.signature_changed`, `symbol.moved`,
+    /// `import.added` or `import.removed`.
+    pub op: DeltaOp,
+    /// Qualified symbol name, or the import as written.
+    pub name: String,
+    /// The (new) declaration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The old declaration of a `symbol.signature_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// The path a moved symbol came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 /// How far a document can be trusted to describe the code it references.
@@ -142,8 +243,6 @@ pub struct ManifestContent {
 pub struct OverviewContent {
     /// Name and purpose.
     pub project: Project,
-    /// Totals over tracked files.
-    pub totals: Totals,
     /// Languages by file count.
     pub languages: Vec<LanguageCount>,
     /// Top-level directories and workspace members with file counts.
@@ -156,6 +255,8 @@ pub struct OverviewContent {
     pub documents: Vec<DocumentRef>,
     /// The most important symbols (graph-ranked), with signatures.
     pub symbols: Vec<SymbolEntry>,
+    /// Totals over tracked files (after the structure: sizes change with every edit).
+    pub totals: Totals,
     /// Recent commit subjects (repository text).
     pub recent_commits: Vec<Commit>,
     /// Paths that differ from HEAD.

@@ -1,38 +1,51 @@
-//! The envelope every view shares, filled from the snapshot being read.
+//! The envelope every view shares, filled from the snapshot being read: lean by default, the
+//! full provenance on request (always on `manifest`).
 
 use crate::api::{
-    Budget, CueBasis, CueRequest, Envelope, EpochId, RepositoryInfo, SnapshotId, CUE_SCHEMA_VERSION,
+    Budget, CueRepository, CueRequest, Envelope, EpochId, Provenance, SnapshotId, View,
+    CUE_SCHEMA_VERSION,
 };
 use crate::read::Reader;
 
-/// Builds the envelope of a view around `content` with the state's provenance.
+/// Digits of HEAD an envelope shows: enough to name a commit in large repositories.
+const HEAD_DIGITS: usize = 10;
+
+/// Builds the envelope of a view around `content`.
 pub(crate) fn envelope<C>(state: &Reader, request: &CueRequest, content: C) -> Envelope<C> {
     let snap = &state.snapshot;
-    Envelope {
-        schema_version: CUE_SCHEMA_VERSION.into(),
-        kind: request.view,
-        repository: RepositoryInfo {
-            id: state.repo_id.clone(),
-            name: state.name.clone(),
-            branch: snap.branch.clone(),
+    // The task view always carries it: its mandatory envelope pins what the text was read from.
+    let provenance = (request.provenance || matches!(request.view, View::Manifest | View::Task))
+        .then(|| Provenance {
+            repository_id: state.repo_id.clone(),
+            epoch: EpochId(snap.epoch).to_string(),
             head: snap.head.clone(),
-            dirty: snap.dirty,
-        },
-        epoch: EpochId(snap.epoch).to_string(),
-        snapshot: SnapshotId(snap.seq).to_string(),
-        basis: CueBasis {
             status_digest: short_digest(&snap.status_digest),
             repository_digest: short_digest(&snap.repository_digest),
             observed_at: snap.observed_at.clone(),
-        },
-        freshness: state.freshness,
+        });
+    Envelope {
+        schema_version: CUE_SCHEMA_VERSION.into(),
+        kind: request.view,
+        content,
+        warnings: state.warnings.clone(),
+        more: vec![],
         budget: Budget {
             max_tokens: request.max_tokens,
             estimated_tokens: 0,
         },
-        content,
-        warnings: state.warnings.clone(),
-        more: vec![],
+        repository: CueRepository {
+            name: state.name.clone(),
+            branch: snap.branch.clone(),
+            head: snap
+                .head
+                .as_deref()
+                .map(|h| h.chars().take(HEAD_DIGITS).collect()),
+            dirty: snap.dirty,
+        },
+        snapshot: SnapshotId(snap.seq).to_string(),
+        freshness: state.freshness,
+        provenance,
+        format: request.format,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::api::{Cue, Envelope, More, Warning, WarningCode};
+use crate::api::{Cue, Envelope, Format, More, Warning, WarningCode};
 use crate::error::{Error, Result};
 
 /// A unit of content admitted whole or not at all.
@@ -94,7 +94,15 @@ pub fn fit<C: Serialize + Clone>(
     // Worst case first: everything omitted. If even that does not fit, the budget is too small.
     envelope.budget.estimated_tokens = max;
     decorate(&mut envelope, &omitted);
-    let floor = tokens(&to_json(&envelope));
+    let measure = |env: &Envelope<C>| -> u64 {
+        match env.format {
+            Format::Text => tokens(&super::text::render(
+                &serde_json::to_value(env).expect("cue serializes"),
+            )),
+            Format::Json | Format::Markdown => tokens(&to_json(env)),
+        }
+    };
+    let floor = measure(&envelope);
     if floor > max {
         return Err(Error::BudgetTooSmall {
             max_tokens: max,
@@ -106,7 +114,7 @@ pub fn fit<C: Serialize + Clone>(
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
         decorate(&mut trial, &omitted);
-        if tokens(&to_json(&trial)) <= max {
+        if measure(&trial) <= max {
             envelope = trial;
         } else {
             omitted[it.section] += 1;
@@ -115,21 +123,39 @@ pub fn fit<C: Serialize + Clone>(
     decorate(&mut envelope, &omitted);
     // The estimate is part of the document it estimates: iterate to a fixed point. Bytes only
     // shrink from the upper bound `max`, so this converges in a step or two.
-    let mut json = to_json(&envelope);
     loop {
-        let t = tokens(&json);
+        let t = measure(&envelope);
         if envelope.budget.estimated_tokens == t {
             break;
         }
         envelope.budget.estimated_tokens = t;
-        json = to_json(&envelope);
     }
-    let value = serde_json::from_str(&json).expect("own JSON parses");
+    let json = to_json(&envelope);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("own JSON parses");
+    let output = render(envelope.format, &value, &json);
     Ok(Cue {
         estimated_tokens: envelope.budget.estimated_tokens,
         json,
         value,
+        output,
+        format: envelope.format,
     })
+}
+
+/// Changes the order of items a cue already admitted (never their set, so the byte count and
+/// the estimate stay the same) and renders it again.
+pub(crate) fn reorder(cue: &mut Cue, f: impl FnOnce(&mut serde_json::Value)) {
+    f(&mut cue.value);
+    cue.json = to_json(&cue.value);
+    cue.output = render(cue.format, &cue.value, &cue.json);
+}
+
+fn render(format: Format, value: &serde_json::Value, json: &str) -> String {
+    match format {
+        Format::Json => json.to_owned(),
+        Format::Markdown => super::markdown::render(value),
+        Format::Text => super::text::render(value),
+    }
 }
 
 fn to_json<T: Serialize>(v: &T) -> String {

@@ -12,17 +12,24 @@ pub fn render(envelope: &Value) -> String {
         repo["name"].as_str().unwrap_or("")
     ));
     out.push_str(&format!(
-        "- freshness: **{}**\n- snapshot: {} ({}), observed {}\n- branch: {}, HEAD {}, dirty: {}\n- budget: {} of {} estimated tokens\n",
+        "- freshness: **{}**\n- snapshot: {}\n- branch: {}, HEAD {}, dirty: {}\n- budget: {} of {} estimated tokens\n",
         scalar(&envelope["freshness"]),
         scalar(&envelope["snapshot"]),
-        scalar(&envelope["epoch"]),
-        scalar(&envelope["basis"]["observed_at"]),
         scalar(&repo["branch"]),
         scalar(&repo["head"]),
-        scalar(&repo["dirty"]),
+        repo["dirty"].as_bool().unwrap_or(false),
         scalar(&envelope["budget"]["estimated_tokens"]),
         scalar(&envelope["budget"]["max_tokens"]),
     ));
+    if let Some(p) = envelope["provenance"].as_object() {
+        out.push_str(&format!(
+            "- provenance: {}\n",
+            p.iter()
+                .map(|(k, v)| format!("{k} {}", scalar(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if let Value::Object(content) = &envelope["content"] {
         for (key, value) in content {
             match (key.as_str(), value) {
@@ -46,11 +53,7 @@ pub fn render(envelope: &Value) -> String {
     if let Some(m) = envelope["more"].as_array().filter(|m| !m.is_empty()) {
         out.push_str("\n## More\n\n");
         for m in m {
-            out.push_str(&format!(
-                "- {}: `{}`\n",
-                m["reason"].as_str().unwrap_or(""),
-                compact(m)
-            ));
+            out.push_str(&format!("- `{}`\n", compact(m)));
         }
     }
     out

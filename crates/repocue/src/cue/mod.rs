@@ -8,6 +8,7 @@
 pub(crate) mod envelope;
 pub(crate) mod fit;
 pub mod markdown;
+pub mod text;
 pub(crate) mod views;
 
-pub(crate) use views::build;
+pub(crate) use views::{build, validate};

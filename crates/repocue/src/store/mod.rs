@@ -7,7 +7,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+mod calibration;
 pub(crate) mod lifecycle;
+
+pub use calibration::CalibrationReference;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
@@ -30,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0006_view_cache.sql"),
     include_str!("migrations/0007_slim_search.sql"),
     include_str!("migrations/0008_derived_versions.sql"),
+    include_str!("migrations/0009_calibration.sql"),
 ];
 
 /// How long a writer waits for another one before reporting a busy database.

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod schema;
+
 use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -354,7 +356,14 @@ impl TestRepo {
     pub fn delta_ops(&self, since: &str) -> Vec<Value> {
         let cue = self.cue(
             "delta",
-            &["--since", since, "--max-tokens", "20000", "--no-refresh"],
+            &[
+                "--since",
+                since,
+                "--max-tokens",
+                "20000",
+                "--no-refresh",
+                "--provenance",
+            ],
         );
         assert_no_omissions(&cue);
         cue["content"]["operations"]

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::api::views::*;
 use crate::api::SnapshotId;
-use crate::api::{Cue, CueRequest, More, View};
+use crate::api::{Cue, CueRequest, DeltaItem, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::delta::{self, RepoFacts};
@@ -60,39 +60,134 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         |d| facts.get(d),
     ));
     ops.sort_by_key(|o| o.op.rank());
-    let mut counts = BTreeMap::new();
-    for o in &ops {
-        *counts.entry(o.op.as_str().to_owned()).or_insert(0) += 1;
-    }
+    let (repository, paths) = delta::compact(&ops);
     let content = DeltaContent {
         from: SnapshotId(from.seq).to_string(),
         to: SnapshotId(current.seq).to_string(),
-        counts,
+        totals: DeltaTotals {
+            paths: paths.len() as u64,
+            changes: paths.iter().map(|p| p.changes.len() as u64).sum(),
+        },
+        repository: vec![],
+        directories: vec![],
+        paths: vec![],
         operations: vec![],
     };
     let env = envelope(state, request, content);
+    let full_ops = if request.provenance { ops } else { vec![] };
     // What a complete answer would need, for the follow-up request.
-    let full = serde_json::to_string(&ops)
-        .map(|s| s.len() as u64 / 4)
-        .unwrap_or(0);
+    let full = [
+        serde_json::to_string(&(&repository, &paths)),
+        serde_json::to_string(&full_ops),
+    ]
+    .iter()
+    .map(|s| s.as_ref().map_or(0, |s| s.len() as u64 / 4))
+    .sum::<u64>();
     let more = More {
         since: Some(SnapshotId(from.seq).to_string()),
-        ..More::of(
-            View::Delta,
-            "all operations of this delta",
-            round_up(full + request.max_tokens),
-        )
+        ..More::of(View::Delta, round_up(full + request.max_tokens))
     };
-    let sections = vec![Section::new("operations", Some(more))];
-    let n = ops.len() as i64;
-    let items = ops
+    let sections: Vec<Section> = SECTIONS
+        .iter()
+        .map(|n| Section::new(n, Some(more.clone())))
+        .collect();
+    fit(env, &sections, items(repository, paths, full_ops))
+}
+
+/// Sections of the delta view, in the order of [`items`]' section indices.
+const SECTIONS: [&str; 5] = [
+    "repository",
+    "directories",
+    "paths",
+    "changes",
+    "operations",
+];
+
+/// Deltas touching more paths than this start with changed paths per directory.
+const SMALL_DELTA_PATHS: usize = 5;
+
+/// Ranks the delta's items: repository changes, the directory summary of a large delta, every
+/// path (what happened to it), then the symbol and import operations nested under the paths,
+/// then the full operations. A small delta shows everything; a large one every path it can
+/// before any detail.
+fn items(
+    repository: Vec<RepoChange>,
+    paths: Vec<PathChange>,
+    full_ops: Vec<DeltaItem>,
+) -> Vec<Item<DeltaContent>> {
+    let mut items: Vec<Item<DeltaContent>> = Vec::new();
+    for r in repository {
+        items.push(Item::new(0, 4_000_000, move |c: &mut DeltaContent| {
+            c.repository.push(r.clone())
+        }));
+    }
+    if paths.len() > SMALL_DELTA_PATHS {
+        for (i, d) in directories(&paths).into_iter().enumerate() {
+            items.push(Item::new(
+                1,
+                3_000_000 - i as i64,
+                move |c: &mut DeltaContent| c.directories.push(d.clone()),
+            ));
+        }
+    }
+    let mut changes: Vec<(String, SymbolChange)> = Vec::new();
+    for (i, mut p) in paths.into_iter().enumerate() {
+        changes.extend(
+            std::mem::take(&mut p.changes)
+                .into_iter()
+                .map(|ch| (p.path.clone(), ch)),
+        );
+        items.push(Item::new(
+            2,
+            2_000_000 - i as i64,
+            move |c: &mut DeltaContent| c.paths.push(p.clone()),
+        ));
+    }
+    for (i, (path, ch)) in changes.into_iter().enumerate() {
+        items.push(Item::new(
+            3,
+            1_000_000 - i as i64,
+            move |c: &mut DeltaContent| {
+                // The path ranks above its changes, so it is normally there already; if it was
+                // left out, the change brings a bare entry with it (and pays for it).
+                let at = match c.paths.iter().position(|p| p.path == path) {
+                    Some(at) => at,
+                    None => {
+                        c.paths.push(PathChange::bare(&path));
+                        c.paths.sort_by(|a, b| a.path.cmp(&b.path));
+                        c.paths
+                            .iter()
+                            .position(|p| p.path == path)
+                            .expect("just added")
+                    }
+                };
+                c.paths[at].changes.push(ch.clone());
+            },
+        ));
+    }
+    let n = full_ops.len() as i64;
+    for (i, op) in full_ops.into_iter().enumerate() {
+        items.push(Item::new(4, n - i as i64, move |c: &mut DeltaContent| {
+            c.operations.push(op.clone())
+        }));
+    }
+    items
+}
+
+/// Counts changed paths per directory, most first (ties by path).
+fn directories(paths: &[PathChange]) -> Vec<DirectoryCount> {
+    let mut by_dir: BTreeMap<&str, u64> = BTreeMap::new();
+    for p in paths {
+        let dir = p.path.rfind('/').map_or("", |i| &p.path[..=i]);
+        *by_dir.entry(dir).or_default() += 1;
+    }
+    let mut out: Vec<DirectoryCount> = by_dir
         .into_iter()
-        .enumerate()
-        .map(|(i, op)| {
-            Item::new(0, n - i as i64, move |c: &mut DeltaContent| {
-                c.operations.push(op.clone())
-            })
+        .map(|(d, n)| DirectoryCount {
+            path: d.to_owned(),
+            paths: n,
         })
         .collect();
-    fit(env, &sections, items)
+    out.sort_by(|a, b| b.paths.cmp(&a.paths).then(a.path.cmp(&b.path)));
+    out
 }

@@ -220,10 +220,11 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     )?;
     // Admission follows rank (top-level headings first); display follows the document.
     // Reordering the same items leaves the byte count, and so the estimate, unchanged.
-    if let Some(outline) = cue.value["content"]["outline"].as_array_mut() {
-        outline.sort_by_key(|h| h["line"].as_u64());
-        cue.json = serde_json::to_string(&cue.value).expect("cue serializes");
-    }
+    crate::cue::fit::reorder(&mut cue, |v| {
+        if let Some(outline) = v["content"]["outline"].as_array_mut() {
+            outline.sort_by_key(|h| h["line"].as_u64());
+        }
+    });
     Ok(cue)
 }
 

@@ -35,7 +35,6 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let env = envelope(state, request, content);
     let more = crate::api::More::of(
         crate::api::View::Manifest,
-        "the complete manifest",
         crate::cue::fit::round_up(request.max_tokens + 150),
     );
     let sections = vec![

@@ -9,9 +9,47 @@ pub mod search;
 pub mod structure;
 pub mod task;
 
-use crate::api::{Cue, CueRequest, View};
-use crate::error::Result;
+use crate::api::{Cue, CueRequest, View, MAX_MAX_TOKENS};
+use crate::error::{Error, Result};
 use crate::read::Reader;
+
+/// Checks that every parameter given is one the view uses: a flag that would be silently
+/// ignored is an error, never dropped.
+pub(crate) fn validate(request: &CueRequest) -> Result<()> {
+    if request.max_tokens == 0 || request.max_tokens > MAX_MAX_TOKENS {
+        return Err(Error::InvalidArgument(format!(
+            "max_tokens must be between 1 and {MAX_MAX_TOKENS}, got {}",
+            request.max_tokens
+        )));
+    }
+    let given = [
+        ("since", request.since.is_some(), &[View::Delta][..]),
+        (
+            "path",
+            request.path.is_some(),
+            &[View::Structure, View::Document][..],
+        ),
+        ("id", request.id.is_some(), &[View::Entity][..]),
+        ("query", request.query.is_some(), &[View::Search][..]),
+        ("scope", request.scope.is_some(), &[View::Search][..]),
+        (
+            "max_results",
+            request.max_results.is_some(),
+            &[View::Search][..],
+        ),
+    ];
+    for (name, present, views) in given {
+        if present && !views.contains(&request.view) {
+            let uses: Vec<&str> = views.iter().map(|v| v.as_str()).collect();
+            return Err(Error::InvalidArgument(format!(
+                "{name} is not used by the {} view (only by {})",
+                request.view.as_str(),
+                uses.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// Builds the cue a request asks for from a prepared snapshot.
 pub(crate) fn build(reader: &Reader, request: &CueRequest) -> Result<Cue> {
@@ -147,9 +185,37 @@ mod tests {
         git(&t.repo.root, &["commit", "-q", "-am", "extra"]);
         let v = cue(&reader(&t), View::Delta, |_| {});
         assert_eq!(v["content"]["from"], "snapshot-000001");
-        let counts = &v["content"]["counts"];
-        assert_eq!(counts["file.content_changed"], 1, "{counts}");
-        assert_eq!(counts["symbol.added"], 1, "{counts}");
-        assert_eq!(counts["repository.head_changed"], 1, "{counts}");
+        let c = &v["content"];
+        assert_eq!(c["repository"][0]["op"], "repository.head_changed", "{c}");
+        assert_eq!(c["paths"][0]["path"], "src/util.rs", "{c}");
+        assert_eq!(c["paths"][0]["op"], "file.content_changed", "{c}");
+        assert_eq!(c["paths"][0]["changes"][0]["op"], "symbol.added", "{c}");
+        assert_eq!(c["paths"][0]["changes"][0]["name"], "extra", "{c}");
+        assert_eq!(
+            c["paths"][0]["changes"][0]["signature"], "pub fn extra()",
+            "{c}"
+        );
+        assert_eq!(c["totals"], serde_json::json!({"paths": 1, "changes": 1}));
+        assert!(
+            !v.to_string().contains("digest"),
+            "no digests by default: {v}"
+        );
+    }
+
+    #[test]
+    fn flags_a_view_does_not_use_are_invalid() {
+        let mut r = CueRequest::new(View::Overview);
+        r.since = Some("snapshot-000001".into());
+        let e = validate(&r).unwrap_err();
+        assert!(e.to_string().contains("since"), "{e}");
+        let mut r = CueRequest::new(View::Structure);
+        r.query = Some("x".into());
+        assert!(validate(&r).is_err());
+        let mut r = CueRequest::new(View::Delta);
+        r.since = Some("snapshot-000001".into());
+        assert!(validate(&r).is_ok());
+        let mut r = CueRequest::new(View::Document);
+        r.path = Some("README.md".into());
+        assert!(validate(&r).is_ok());
     }
 }

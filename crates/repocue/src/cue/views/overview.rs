@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use crate::analyze::importance;
 use crate::analyze::manifest::ManifestFacts;
 use crate::analyze::Analysis;
 use crate::api::views::*;
@@ -89,7 +90,10 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     }
     let mut langs: Vec<(&str, u64)> = langs.into_iter().collect();
     langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let entries = entry_points(files, &root_manifests);
+    let member_manifests = manifests(files, &facts, |p| {
+        (1..=2).contains(&p.iter().filter(|&&b| b == b'/').count())
+    });
+    let entries = entry_points(files, &root_manifests, &member_manifests);
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
     Ok(OverviewData {
@@ -251,7 +255,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .map(|s| s.len() as u64 / 4)
         .unwrap_or(0)
         + 200;
-    let more = More::of(View::Overview, "the complete overview", round_up(full));
+    let more = More::of(View::Overview, round_up(full));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
         .map(|n| Section::new(n, Some(more.clone())))
@@ -333,13 +337,76 @@ fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec
                 .map(|(l, _)| l.to_owned()),
         })
         .collect();
+    // Workspace members, then source roots, then everything else; tests, examples and
+    // documentation last: a new contributor looks for the code first.
     out.sort_by(|a, b| {
-        (a.kind != "member")
-            .cmp(&(b.kind != "member"))
-            .then(b.files.cmp(&a.files))
-            .then(a.path.cmp(&b.path))
+        (
+            a.kind != "member",
+            component_rank(&a.path),
+            b.files,
+            &a.path,
+        )
+            .cmp(&(
+                b.kind != "member",
+                component_rank(&b.path),
+                a.files,
+                &b.path,
+            ))
     });
     out
+}
+
+/// Orders top-level directories by what they hold: 0 source roots, 1 unknown, 2 support
+/// (tests, examples, documentation, tooling, CI).
+fn component_rank(dir: &str) -> u8 {
+    const SOURCE: &[&str] = &[
+        "src",
+        "lib",
+        "libs",
+        "pkg",
+        "cmd",
+        "internal",
+        "crates",
+        "packages",
+        "app",
+        "apps",
+        "include",
+        "core",
+        "server",
+        "client",
+        "modules",
+        "components",
+        "builtin",
+        "source",
+    ];
+    const SUPPORT: &[&str] = &[
+        "docs",
+        "doc",
+        "documentation",
+        "scripts",
+        "script",
+        "tools",
+        "ci",
+        ".github",
+        ".circleci",
+        "contrib",
+        "misc",
+        "assets",
+        "resources",
+        "po",
+        "translations",
+    ];
+    let d = dir.trim_end_matches('/');
+    let name = d.rsplit('/').next().unwrap_or(d).to_ascii_lowercase();
+    if importance::role(format!("{d}/x").as_bytes()) != importance::Role::Source
+        || SUPPORT.contains(&name.as_str())
+    {
+        2
+    } else if SOURCE.contains(&name.as_str()) || d.contains('/') {
+        0
+    } else {
+        1
+    }
 }
 
 /// Expands workspace member patterns (`crates/*`, `packages/**`, plain paths) against the
@@ -376,7 +443,15 @@ fn expand_members(files: &[FileState], patterns: &[&str]) -> Vec<Vec<u8>> {
     out
 }
 
-fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<String> {
+/// Where execution starts and what a package's users import first, per ecosystem: declared
+/// entry points of the root manifest, conventional mains, crate and package roots (`lib.rs`,
+/// a top-level package's `__init__.py`, a Go module's root file), then the entry points that
+/// workspace members' manifests declare.
+fn entry_points(
+    files: &[FileState],
+    root: &[(&FileState, &ManifestFacts)],
+    members: &[(&FileState, &ManifestFacts)],
+) -> Vec<String> {
     const CONVENTIONAL: &[&str] = &[
         "src/main.rs",
         "src/lib.rs",
@@ -411,18 +486,31 @@ fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> V
             }
         }
     }
+    // A Go module's root package file is named after the module's last path component.
+    let go_roots: Vec<String> = root
+        .iter()
+        .filter(|(_, m)| m.kind == "go")
+        .filter_map(|(_, m)| Some(format!("{}.go", m.name.as_deref()?.rsplit('/').next()?)))
+        .collect();
     let mut conventional: Vec<(usize, String)> = Vec::new();
     for f in files {
         let p = paths::display(&f.path);
         let name = paths::display(paths::file_name(&f.path));
         let depth = f.path.iter().filter(|&&b| b == b'/').count();
+        let first = p.split('/').next().unwrap_or_default();
         let hit = CONVENTIONAL.iter().position(|c| p == *c).or_else(|| {
             // Member crates' and commands' mains: crates/x/src/main.rs, cmd/tool/main.go.
-            (depth <= 3
+            let main = depth <= 3
                 && (p.ends_with("/src/main.rs")
                     || (p.starts_with("cmd/") && name == "main.go")
-                    || name == "__main__.py"))
-                .then_some(CONVENTIONAL.len())
+                    || name == "__main__.py");
+            // Package roots: a member crate's lib.rs, a top-level Python package.
+            let root = (depth <= 3 && p.ends_with("/src/lib.rs"))
+                || (name == "__init__.py"
+                    && (depth == 1 || (depth == 2 && first == "src"))
+                    && importance::role(&f.path) == importance::Role::Source)
+                || go_roots.contains(&p);
+            (main || root).then_some(CONVENTIONAL.len() + usize::from(root))
         });
         if let Some(rank) = hit {
             conventional.push((rank, p));
@@ -432,6 +520,22 @@ fn entry_points(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> V
     for (_, p) in conventional {
         if !out.contains(&p) {
             out.push(p);
+        }
+    }
+    // Members' declared entry points (package.json `main`/`bin`, pyproject scripts are names,
+    // not paths: only existing files count), relative to the member's directory.
+    let tracked: std::collections::HashSet<&[u8]> =
+        files.iter().map(|f| f.path.as_slice()).collect();
+    for (f, m) in members {
+        let dir = match f.path.iter().rposition(|&b| b == b'/') {
+            Some(i) => paths::display(&f.path[..=i]),
+            None => continue,
+        };
+        for e in &m.entry_points {
+            let p = format!("{dir}{}", e.trim_start_matches("./"));
+            if !out.contains(&p) && tracked.contains(p.as_bytes()) {
+                out.push(p);
+            }
         }
     }
     out
@@ -545,11 +649,10 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
 fn top_symbols(state: &Reader, entries: &[String]) -> Result<Vec<SymbolEntry>> {
     state.cached("ranked_symbols", |state| {
         let ranked = super::structure::ranked_files(state, b"", entries)?;
-        Ok(
-            super::structure::ranked_symbols(&ranked[..ranked.len().min(15)], 2)
-                .into_iter()
-                .take(20)
-                .collect(),
-        )
+        Ok(super::structure::ranked_symbols(
+            &ranked[..ranked.len().min(60)],
+            2,
+            20,
+        ))
     })
 }

@@ -129,7 +129,6 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         max_results: request.max_results,
         ..More::of(
             View::Search,
-            "the remaining hits",
             crate::cue::fit::round_up(request.max_tokens * 2),
         )
     };

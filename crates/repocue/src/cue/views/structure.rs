@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::analyze::graph::{self, Node};
+use crate::analyze::importance;
 use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, EntityId, More, View};
@@ -22,6 +23,8 @@ pub(crate) struct Ranked<'a> {
     pub file: &'a FileState,
     pub analysis: Analysis,
     pub score: f64,
+    /// Defined name → number of other non-test files that use it.
+    pub used_by: HashMap<String, u32>,
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -60,6 +63,7 @@ pub(crate) fn ranked_files<'a>(
                 file: f,
                 analysis: a,
                 score: 0.0,
+                used_by: HashMap::new(),
             })
         })
         .collect();
@@ -71,20 +75,24 @@ pub(crate) fn ranked_files<'a>(
             let mut boost = 1.0;
             if entry_points.contains(&p) {
                 boost += 4.0;
+            } else if is_package_root(&r.file.path) {
+                boost += 2.0;
             }
             if r.file.working_state != WorkingState::Clean {
                 boost += 2.0;
             }
             Node {
+                path: &r.file.path,
                 facts: r.analysis.code.as_ref().expect("filtered"),
                 boost,
             }
         })
         .collect();
-    let scores = graph::rank(&nodes);
+    let ranking = graph::rank(&nodes);
     drop(nodes);
-    for (r, s) in out.iter_mut().zip(scores) {
+    for ((r, s), u) in out.iter_mut().zip(ranking.scores).zip(ranking.used_by) {
         r.score = s;
+        r.used_by = u;
     }
     out.sort_by(|a, b| {
         b.score
@@ -94,38 +102,61 @@ pub(crate) fn ranked_files<'a>(
     Ok(out)
 }
 
-/// Returns the symbols of ranked files in rank order: exported and type-like first within a
-/// file, members after their containers.
-pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize) -> Vec<SymbolEntry> {
-    let mut out = Vec::new();
-    for r in ranked {
-        let path = paths::display(&r.file.path);
-        let mut syms: Vec<_> = r
+/// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
+/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`).
+pub(crate) fn is_package_root(path: &[u8]) -> bool {
+    let name = paths::file_name(path);
+    let depth = path.iter().filter(|&&b| b == b'/').count();
+    match name {
+        b"lib.rs" => true,
+        b"__init__.py" => depth <= 2,
+        b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
+        _ => false,
+    }
+}
+
+/// Returns the symbols of the ranked files, most important first: each symbol's weight
+/// (visibility, kind, top level, use by other non-test files) times its file's rank, picked
+/// so that no single file or directory fills the list (at most `per_file` from one file).
+pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -> Vec<SymbolEntry> {
+    let mut candidates: Vec<(f64, usize, &[u8])> = Vec::new();
+    let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact)> = Vec::new();
+    // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
+    // files: the pick stays linear in what it can return.
+    for (file, r) in ranked.iter().take(n.max(8) * 2).enumerate() {
+        let path = &r.file.path;
+        let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = r
             .analysis
             .code
-            .as_ref()
-            .map(|c| c.symbols.iter().collect())
-            .unwrap_or_else(Vec::new);
-        syms.sort_by_key(|s| {
-            let vis = matches!(s.visibility.as_deref(), Some("public" | "exported")) as u8;
-            let kind = repocue_structure::symbol_priority(&s.kind);
-            (
-                s.parent().is_some(),
-                std::cmp::Reverse(vis),
-                kind,
-                s.start_line,
-            )
-        });
-        for s in syms.into_iter().take(per_file) {
-            out.push(SymbolEntry {
-                id: EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string(),
+            .iter()
+            .flat_map(|c| &c.symbols)
+            .map(|s| {
+                let used = r.used_by.get(s.name()).copied().unwrap_or(0);
+                (importance::symbol_weight(s, used) * r.score, s)
+            })
+            .collect();
+        // Stable: equal weights keep source order.
+        own.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (w, s) in own.into_iter().take(per_file) {
+            candidates.push((w, file, dir));
+            symbols.push((r, s));
+        }
+    }
+    // Equal scores keep candidate order: the files' rank order, then source order.
+    importance::diverse(&candidates, n, per_file)
+        .into_iter()
+        .map(|i| {
+            let (r, s) = symbols[i];
+            SymbolEntry {
+                id: EntityId::symbol(paths::display(&r.file.path), s.qualified_name.clone())
+                    .to_string(),
                 kind: s.kind.clone(),
                 signature: s.signature.clone(),
                 line: s.start_line,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// Builds the structure cue.
@@ -165,11 +196,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             c.files.push(e.clone())
         }));
     }
-    for (i, s) in ranked_symbols(&ranked, 12)
-        .into_iter()
-        .take(400)
-        .enumerate()
-    {
+    for (i, s) in ranked_symbols(&ranked, 12, 400).into_iter().enumerate() {
         let rank = 5_000 - i as i64;
         items.push(Item::new(1, rank, move |c: &mut StructureContent| {
             c.symbols.push(s.clone())
@@ -177,11 +204,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let more = More {
         path: Some(prefix),
-        ..More::of(
-            View::Structure,
-            "a narrower path, or a larger budget",
-            round_up(request.max_tokens * 2),
-        )
+        ..More::of(View::Structure, round_up(request.max_tokens * 2))
     };
     let sections = vec![
         Section::new("files", Some(more.clone())),

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::api::task::TaskContent;
-use crate::api::{Cue, CueRequest, View, Warning, WarningCode, MAX_MAX_TOKENS};
+use crate::api::{Cue, CueRequest, Format, View, Warning, WarningCode, MAX_MAX_TOKENS};
 use crate::cue::envelope::envelope;
 use crate::error::{Error, Result};
 use crate::read::Reader;
@@ -44,6 +44,13 @@ pub(crate) fn check_flags(request: &CueRequest) -> Result<Option<TaskQuery>> {
         return Err(Error::InvalidArgument(format!(
             "{flag} does not apply to the task view (even empty)"
         )));
+    }
+    if request.format == Format::Text {
+        // The text format is budgeted on its own rendering; the task view budgets the JSON
+        // that carries the original bytes, so it offers JSON and Markdown only.
+        return Err(Error::InvalidArgument(
+            "the task view is available as json or markdown, not text".into(),
+        ));
     }
     let need = |v: &Option<String>, flag: &str| {
         v.clone()
@@ -94,9 +101,15 @@ pub(crate) fn build(
     };
     let fitted = task::build(&files, root, q, RETAIN_LIMIT, &render)?;
     let value = serde_json::from_str(&fitted.json).expect("own JSON parses");
+    let output = match request.format {
+        Format::Markdown => crate::cue::markdown::render(&value),
+        Format::Json | Format::Text => fitted.json.clone(),
+    };
     Ok(Cue {
         json: fitted.json,
         estimated_tokens: fitted.estimated_tokens,
         value,
+        output,
+        format: request.format,
     })
 }

@@ -1,0 +1,289 @@
+//! Cue quality per token: the ranking rules that put what a new contributor needs first, and
+//! the terse text format's budget.
+
+use serde_json::Value;
+
+use crate::support::{tokens, TestRepo};
+
+fn symbol_ids(cue: &Value) -> Vec<String> {
+    cue["content"]["symbols"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A Python library: a package whose public class is used by other modules, private helpers
+/// in the same files, and a test helper that shadows the public name.
+fn python_library() -> TestRepo {
+    let mut helpers = String::new();
+    for i in 0..12 {
+        helpers.push_str(&format!("def _helper_{i}(x):\n    return x\n\n\n"));
+    }
+    TestRepo::with_files(&[
+        ("README.md", "# Shop\n\nA small shop library.\n"),
+        ("pyproject.toml", "[project]\nname = \"shop\"\n"),
+        (
+            "shop/__init__.py",
+            "from .cart import Cart\nfrom .pricing import price\n",
+        ),
+        (
+            "shop/cart.py",
+            &format!(
+                "from .pricing import price\n\n\n{helpers}class Cart:\n    def total(self):\n        return price(self)\n"
+            ),
+        ),
+        (
+            "shop/pricing.py",
+            "def price(cart):\n    return 0\n\n\ndef _round(x):\n    return x\n",
+        ),
+        (
+            "shop/checkout.py",
+            "from .cart import Cart\n\n\ndef checkout():\n    return Cart().total()\n",
+        ),
+        (
+            "shop/orders.py",
+            "from .cart import Cart\n\n\ndef order():\n    return Cart()\n",
+        ),
+        (
+            "tests/helpers.py",
+            "class Cart:\n    pass\n\n\ndef make_cart():\n    return Cart()\n",
+        ),
+        (
+            "tests/test_cart.py",
+            "from shop.cart import Cart\nfrom helpers import make_cart\n\n\ndef test_total():\n    assert Cart().total() == 0\n    make_cart()\n",
+        ),
+        ("docs/index.md", "# Docs\n"),
+    ])
+}
+
+#[test]
+fn a_public_class_used_by_other_files_outranks_private_helpers() {
+    let repo = python_library();
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let cart = ids
+        .iter()
+        .position(|i| i == "symbol:shop/cart.py:Cart")
+        .unwrap_or_else(|| panic!("Cart missing from {ids:?}"));
+    for (i, id) in ids.iter().enumerate() {
+        if id.contains(":_") {
+            assert!(i > cart, "private {id} before Cart: {ids:?}");
+        }
+    }
+}
+
+#[test]
+fn a_test_helper_never_outranks_the_definition_it_shadows() {
+    let repo = python_library();
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let library = ids.iter().position(|i| i == "symbol:shop/cart.py:Cart");
+    let helper = ids.iter().position(|i| i == "symbol:tests/helpers.py:Cart");
+    assert!(library.is_some(), "{ids:?}");
+    if let Some(h) = helper {
+        assert!(h > library.unwrap(), "{ids:?}");
+    }
+    // Structure of the whole repository too.
+    let st = repo.cue("structure", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&st);
+    let library = ids
+        .iter()
+        .position(|i| i == "symbol:shop/cart.py:Cart")
+        .unwrap();
+    if let Some(h) = ids.iter().position(|i| i == "symbol:tests/helpers.py:Cart") {
+        assert!(h > library, "{ids:?}");
+    }
+}
+
+#[test]
+fn one_file_cannot_fill_a_section() {
+    let repo = python_library();
+    for (view, budget) in [("overview", "3000"), ("structure", "3000")] {
+        let cue = repo.cue(view, &["--max-tokens", budget]);
+        let ids = symbol_ids(&cue);
+        assert!(ids.len() >= 8, "{view}: {ids:?}");
+        // Whatever the budget admits first: the best-ranked eight.
+        let top = &ids[..8];
+        let from_cart = top
+            .iter()
+            .filter(|i| i.starts_with("symbol:shop/cart.py:"))
+            .count();
+        assert!(
+            from_cart <= 4,
+            "{view}: cart.py has {from_cart} of the first 8: {ids:?}"
+        );
+    }
+}
+
+#[test]
+fn components_list_source_roots_before_tests_and_docs() {
+    let repo = python_library();
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    let pos = |p: &str| comps.iter().position(|c| *c == p).unwrap();
+    assert!(pos("shop/") < pos("tests/"), "{comps:?}");
+    assert!(pos("shop/") < pos("docs/"), "{comps:?}");
+}
+
+fn entry_points(repo: &TestRepo) -> Vec<String> {
+    repo.cue("overview", &["--max-tokens", "3000"])["content"]["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn entry_points_per_ecosystem() {
+    // Python package root.
+    let e = entry_points(&python_library());
+    assert!(e.contains(&"shop/__init__.py".to_owned()), "{e:?}");
+    // Rust workspace: member crates' lib.rs and main.rs.
+    let rust = TestRepo::with_files(&[
+        ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+        ("crates/core/Cargo.toml", "[package]\nname = \"core\"\n"),
+        ("crates/core/src/lib.rs", "pub fn run() {}\n"),
+        ("crates/cli/Cargo.toml", "[package]\nname = \"cli\"\n"),
+        ("crates/cli/src/main.rs", "fn main() { core::run() }\n"),
+    ]);
+    let e = entry_points(&rust);
+    assert!(e.contains(&"crates/core/src/lib.rs".to_owned()), "{e:?}");
+    assert!(e.contains(&"crates/cli/src/main.rs".to_owned()), "{e:?}");
+    // Go module: the root package file and cmd mains.
+    let go = TestRepo::with_files(&[
+        ("go.mod", "module example.com/acme/widget\n\ngo 1.22\n"),
+        (
+            "widget.go",
+            "package widget\n\nfunc New() int { return 1 }\n",
+        ),
+        ("cmd/widgetctl/main.go", "package main\n\nfunc main() {}\n"),
+    ]);
+    let e = entry_points(&go);
+    assert!(e.contains(&"widget.go".to_owned()), "{e:?}");
+    assert!(e.contains(&"cmd/widgetctl/main.go".to_owned()), "{e:?}");
+    // JS monorepo: workspace members' declared main.
+    let js = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{\"name\": \"mono\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+        ),
+        (
+            "packages/core/package.json",
+            "{\"name\": \"@mono/core\", \"main\": \"src/index.js\"}\n",
+        ),
+        ("packages/core/src/index.js", "export function core() {}\n"),
+    ]);
+    let e = entry_points(&js);
+    assert!(
+        e.contains(&"packages/core/src/index.js".to_owned()),
+        "{e:?}"
+    );
+    // C program: main.c.
+    let c = TestRepo::with_files(&[
+        ("Makefile", "all:\n\tcc -o tool main.c\n"),
+        ("main.c", "int main(void) { return 0; }\n"),
+    ]);
+    let e = entry_points(&c);
+    assert!(e.contains(&"main.c".to_owned()), "{e:?}");
+}
+
+/// Parses the `~N/Mt` budget of a text cue's header line.
+fn text_budget(text: &str) -> (u64, u64) {
+    let head = text.lines().next().unwrap();
+    let b = head.rsplit(' ').next().unwrap();
+    let b = b.trim_start_matches('~').trim_end_matches('t');
+    let (n, m) = b.split_once('/').unwrap();
+    (n.parse().unwrap(), m.parse().unwrap())
+}
+
+#[test]
+fn text_format_is_budgeted_on_its_own_bytes() {
+    let repo = python_library();
+    for view in [
+        vec!["--view", "overview"],
+        vec!["--view", "manifest"],
+        vec!["--view", "structure"],
+        vec!["--view", "search", "--query", "cart"],
+        vec!["--view", "entity", "--id", "symbol:shop/cart.py:Cart"],
+        vec!["--view", "document", "--path", "README.md"],
+    ] {
+        for budget in ["120", "250", "500", "2000"] {
+            let mut args = vec!["cue", "--format", "text", "--max-tokens", budget];
+            args.extend(&view);
+            let ran = repo.repocue(&args);
+            if ran.code() != Some(0) {
+                assert_eq!(
+                    ran.error().error.code,
+                    "budget_too_small",
+                    "{}",
+                    ran.describe()
+                );
+                continue;
+            }
+            let text = ran.stdout();
+            let (estimated, max) = text_budget(&text);
+            assert_eq!(estimated, tokens(&text), "{view:?} {budget}: {text}");
+            assert!(estimated <= max, "{view:?} {budget}: {text}");
+            assert_eq!(max.to_string(), budget);
+            assert!(!text.trim_start().starts_with('{'), "{text}");
+        }
+    }
+}
+
+#[test]
+fn text_format_costs_a_third_less_than_json_for_the_same_items() {
+    let repo = python_library();
+    repo.write("shop/new.py", "x = 1\n");
+    for view in [
+        vec!["--view", "overview"],
+        vec!["--view", "structure"],
+        vec!["--view", "search", "--query", "cart"],
+    ] {
+        // A budget that fits everything: both formats carry every item.
+        let mut args = vec!["cue", "--max-tokens", "20000"];
+        args.extend(&view);
+        let json = repo.repocue(&args).success().stdout();
+        args.extend(["--format", "text"]);
+        let text = repo.repocue(&args).success().stdout();
+        assert!(!text.contains("! omitted"), "{text}");
+        assert!(
+            tokens(&text) * 100 <= tokens(&json) * 65,
+            "{view:?}: text {} vs json {} estimated tokens\n{text}",
+            tokens(&text),
+            tokens(&json)
+        );
+    }
+}
+
+#[test]
+fn text_format_is_deterministic_and_lists_symbols_under_their_path() {
+    let repo = python_library();
+    repo.init();
+    let a = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "800"])
+        .success()
+        .stdout();
+    let b = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "800"])
+        .success()
+        .stdout();
+    assert_eq!(a, b);
+    let lines: Vec<&str> = a.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == "shop/cart.py")
+        .unwrap_or_else(|| panic!("{a}"));
+    assert!(
+        lines[at + 1].starts_with("      ") || lines[at + 1].starts_with("    "),
+        "{a}"
+    );
+    assert!(lines[at + 1].contains("class Cart"), "{a}");
+}

@@ -1,0 +1,433 @@
+//! What a new contributor needs first: the signals that rank files and symbols beyond the raw
+//! reference graph. Each signal is a small pure function so its rule can be read and tested
+//! alone:
+//!
+//! - [`role`]: tests, examples, benchmarks, fixtures and vendored code are ranked down (still
+//!   reachable through `structure` and `search`);
+//! - [`import_matches`]: a reference is resolved through the referencing file's imports where
+//!   the import names a module path, so `Flask` used in `views.py` points at `app.py` and not
+//!   at a test fixture that happens to define a class of the same name;
+//! - [`symbol_weight`]: exported/public definitions, type-like and top-level first, more for
+//!   definitions that other non-test files use;
+//! - [`diverse`]: a greedy pick that keeps any one file or directory from filling a section.
+
+use std::collections::HashMap;
+
+use crate::analyze::structure::SymbolFact;
+
+/// What a path is for, as far as its name tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// The project's own code.
+    Source,
+    /// Tests, test helpers, fixtures and test data.
+    Test,
+    /// Examples, samples, demos and benchmarks.
+    Example,
+    /// Vendored, generated or third-party code.
+    Vendored,
+}
+
+impl Role {
+    /// Returns the factor a file's rank is multiplied with.
+    pub fn factor(self) -> f64 {
+        match self {
+            Role::Source => 1.0,
+            Role::Example => 0.08,
+            Role::Test => 0.04,
+            Role::Vendored => 0.02,
+        }
+    }
+}
+
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "__tests__",
+    "spec",
+    "specs",
+    "testdata",
+    "test-data",
+    "test_data",
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "__mocks__",
+    "mocks",
+    "e2e",
+    "t",
+];
+const EXAMPLE_DIRS: &[&str] = &[
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "playground",
+];
+const VENDORED_DIRS: &[&str] = &[
+    "vendor",
+    "vendors",
+    "third_party",
+    "thirdparty",
+    "third-party",
+    "3rdparty",
+    "node_modules",
+    "external",
+    "extern",
+    "generated",
+    "__generated__",
+    "dist",
+];
+
+/// Classifies a repository path by its directory components and file name.
+pub fn role(path: &[u8]) -> Role {
+    let path = String::from_utf8_lossy(path);
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    let dir_is = |set: &[&str]| {
+        parts
+            .iter()
+            .any(|p| set.iter().any(|s| p.eq_ignore_ascii_case(s)))
+    };
+    if dir_is(VENDORED_DIRS) {
+        return Role::Vendored;
+    }
+    if dir_is(TEST_DIRS) || is_test_file_name(name) {
+        return Role::Test;
+    }
+    if dir_is(EXAMPLE_DIRS) {
+        return Role::Example;
+    }
+    Role::Source
+}
+
+fn is_test_file_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    let lower = name.to_ascii_lowercase();
+    stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem.ends_with("_spec")
+        || stem == "conftest"
+        || lower.contains(".test.")
+        || lower.contains(".spec.")
+        || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
+}
+
+/// Splits an import as written into the module path components it names, resolving relative
+/// imports (`./x`, `../x`, Python's `.x`) against the importing file's directory. Returns an
+/// empty list when the import names no path (a bare `*`, an empty string).
+pub fn import_components(importer: &[u8], import: &str) -> Vec<String> {
+    let raw = import
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '\'' | '<' | '>' | '`'));
+    let dir: Vec<String> = {
+        let p = String::from_utf8_lossy(importer);
+        let mut parts: Vec<String> = p.split('/').map(str::to_owned).collect();
+        parts.pop();
+        parts
+    };
+    let mut out: Vec<String>;
+    if raw.starts_with("./") || raw.starts_with("../") {
+        out = dir.clone();
+        for part in raw.split('/') {
+            match part {
+                "." | "" => {}
+                ".." => {
+                    out.pop();
+                }
+                p => out.push(p.to_owned()),
+            }
+        }
+    } else if let Some(rest) = raw.strip_prefix('.') {
+        // Python relative import: one leading dot is the current package, each extra one a
+        // parent.
+        out = dir.clone();
+        let mut rest = rest;
+        while let Some(r) = rest.strip_prefix('.') {
+            out.pop();
+            rest = r;
+        }
+        out.extend(rest.split('.').filter(|p| !p.is_empty()).map(str::to_owned));
+    } else {
+        let sep: &[_] = if raw.contains("::") {
+            &["::"]
+        } else if raw.contains('/') {
+            &["/"]
+        } else {
+            &["."]
+        };
+        out = raw
+            .split(sep[0])
+            .filter(|p| !p.is_empty() && !matches!(*p, "crate" | "self" | "super" | "*"))
+            .map(str::to_owned)
+            .collect();
+        // `foo.h`, `foo.js`: a file name, not two module components.
+        if sep[0] == "." && out.len() == 2 && is_source_extension(&out[1]) {
+            out = vec![format!("{}.{}", out[0], out[1])];
+        }
+    }
+    for c in &mut out {
+        if let Some((stem, ext)) = c.rsplit_once('.') {
+            if is_source_extension(ext) {
+                *c = stem.to_owned();
+            }
+        }
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+fn is_source_extension(ext: &str) -> bool {
+    matches!(
+        ext,
+        "h" | "hh"
+            | "hpp"
+            | "hxx"
+            | "c"
+            | "cc"
+            | "cpp"
+            | "js"
+            | "jsx"
+            | "mjs"
+            | "cjs"
+            | "ts"
+            | "tsx"
+            | "mts"
+            | "cts"
+            | "py"
+            | "rb"
+            | "php"
+            | "rs"
+            | "go"
+    )
+}
+
+/// Returns the module path components of a file: its path without the extension, and
+/// without a trailing package-index name (`__init__`, `mod`, `index`, `lib`).
+pub fn module_components(path: &[u8]) -> Vec<String> {
+    let p = String::from_utf8_lossy(path);
+    let mut parts: Vec<String> = p.split('/').map(str::to_owned).collect();
+    if let Some(last) = parts.last_mut() {
+        if let Some((stem, _)) = last.rsplit_once('.') {
+            *last = stem.to_owned();
+        }
+    }
+    if parts.len() > 1
+        && matches!(
+            parts.last().map(String::as_str),
+            Some("__init__" | "mod" | "index" | "lib")
+        )
+    {
+        parts.pop();
+    }
+    parts
+}
+
+/// Tells whether an import (as components, see [`import_components`]) can name the file
+/// `target`: some prefix of the import ends with the file's module path (the import may go on
+/// to name an item inside the module), or names the file's directory (Go and Java import
+/// packages, which are directories).
+pub fn import_matches(import: &[String], target: &[u8]) -> bool {
+    if import.is_empty() {
+        return false;
+    }
+    let module = module_components(target);
+    let ends_with = |prefix: &[String], m: &[String]| {
+        let k = prefix.len().min(m.len());
+        // At least the last component must agree, and every overlapping one.
+        k >= 1 && prefix[prefix.len() - k..] == m[m.len() - k..]
+    };
+    // The import names the module, perhaps followed by an item inside it.
+    if (1..=import.len()).any(|j| ends_with(&import[..j], &module)) {
+        return true;
+    }
+    // The whole import names the file's directory: a Go or Java package.
+    module.len() > 1 && ends_with(import, &module[..module.len() - 1])
+}
+
+/// Returns how much a definition matters to a reader of the project's API, before the file's
+/// rank is applied: exported and public first, type-like and top-level first, more when other
+/// files use it.
+pub fn symbol_weight(symbol: &SymbolFact, used_by: u32) -> f64 {
+    let visibility = match symbol.visibility.as_deref() {
+        Some("public" | "exported") => 1.0,
+        Some("private" | "protected" | "internal" | "fileprivate") => 0.12,
+        _ => 0.5,
+    };
+    // The one symbol-priority order of the project, as a factor. An `impl` block shares
+    // the functions' priority when symbols are kept, but it is a container named after its
+    // header, not an API a reader calls: ranked like a member.
+    let kind = match repocue_structure::symbol_priority(&symbol.kind) {
+        _ if symbol.kind == "impl" => 0.2,
+        0 => 1.0,
+        1 => 0.8,
+        2 => 0.45,
+        _ => 0.25,
+    };
+    let member = if symbol.parent().is_some() { 0.5 } else { 1.0 };
+    let private_name = symbol.name().starts_with('_') as u8 as f64;
+    visibility * kind * member * (1.0 - 0.7 * private_name) * (1.0 + (used_by as f64).ln_1p())
+}
+
+/// Picks up to `n` candidates in order of score, while each further pick from a file or
+/// directory that already has picks counts for less, so no single file or directory fills
+/// the list. Candidates are `(score, file key, directory key)`; returns indices, in pick
+/// order. Deterministic: ties keep candidate order.
+pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
+    candidates: &[(f64, F, D)],
+    n: usize,
+    per_file: usize,
+) -> Vec<usize> {
+    let mut picked: Vec<usize> = Vec::new();
+    let mut taken = vec![false; candidates.len()];
+    let mut by_file: HashMap<&F, usize> = HashMap::new();
+    let mut by_dir: HashMap<&D, usize> = HashMap::new();
+    while picked.len() < n {
+        let mut best: Option<(f64, usize)> = None;
+        for (i, (score, file, dir)) in candidates.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            let f = by_file.get(file).copied().unwrap_or(0);
+            if f >= per_file {
+                continue;
+            }
+            let d = by_dir.get(dir).copied().unwrap_or(0);
+            let adjusted = score * 0.6f64.powi(f as i32) * 0.75f64.powi(d as i32);
+            if best.is_none_or(|(b, _)| adjusted > b) {
+                best = Some((adjusted, i));
+            }
+        }
+        let Some((_, i)) = best else { break };
+        taken[i] = true;
+        picked.push(i);
+        *by_file.entry(&candidates[i].1).or_default() += 1;
+        *by_dir.entry(&candidates[i].2).or_default() += 1;
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(q: &str, kind: &str, vis: Option<&str>) -> SymbolFact {
+        SymbolFact {
+            qualified_name: q.into(),
+            kind: kind.into(),
+            signature: String::new(),
+            start_line: 1,
+            end_line: 1,
+            visibility: vis.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn roles_follow_directory_and_file_names() {
+        assert_eq!(role(b"src/flask/app.py"), Role::Source);
+        assert_eq!(role(b"tests/test_app.py"), Role::Test);
+        assert_eq!(role(b"src/test_utils.py"), Role::Test);
+        assert_eq!(role(b"cmd/root_test.go"), Role::Test);
+        assert_eq!(role(b"packages/x/src/a.spec.ts"), Role::Test);
+        assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
+        assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
+        assert_eq!(role(b"benches/parse.rs"), Role::Example);
+        assert_eq!(role(b"vendor/lib/x.c"), Role::Vendored);
+        assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);
+        // A name that merely contains "test" is source.
+        assert_eq!(role(b"src/attestation.rs"), Role::Source);
+        assert_eq!(role(b"src/Contest.java"), Role::Source);
+    }
+
+    #[test]
+    fn imports_resolve_per_ecosystem() {
+        let m = |importer: &[u8], import: &str, target: &[u8]| {
+            import_matches(&import_components(importer, import), target)
+        };
+        // Python absolute and relative imports, package __init__.
+        assert!(m(b"src/flask/views.py", "flask.app", b"src/flask/app.py"));
+        assert!(m(b"src/flask/views.py", ".app", b"src/flask/app.py"));
+        assert!(m(b"src/flask/json/tag.py", "..app", b"src/flask/app.py"));
+        assert!(m(b"src/x.py", "flask", b"src/flask/__init__.py"));
+        assert!(!m(b"src/flask/views.py", "flask.app", b"tests/app.py"));
+        assert!(!m(b"src/flask/views.py", ".app", b"tests/test_app.py"));
+        // Rust paths, with an item after the module.
+        assert!(m(
+            b"crates/core/src/main.rs",
+            "crate::cue::views::overview::build",
+            b"crates/core/src/cue/views/overview.rs"
+        ));
+        assert!(m(b"src/main.rs", "crate::cue::fit", b"src/cue/mod.rs"));
+        // JS relative imports with and without extensions, index files.
+        assert!(m(
+            b"packages/a/src/x.ts",
+            "./util/y",
+            b"packages/a/src/util/y.ts"
+        ));
+        assert!(m(
+            b"packages/a/src/x.ts",
+            "../lib",
+            b"packages/a/lib/index.js"
+        ));
+        assert!(!m(
+            b"packages/a/src/x.ts",
+            "./util/y",
+            b"packages/b/src/util/z.ts"
+        ));
+        // C includes, Java and Go packages.
+        assert!(m(
+            b"builtin/add.c",
+            "\"git-compat-util.h\"",
+            b"git-compat-util.h"
+        ));
+        assert!(m(
+            b"a/B.java",
+            "com.google.gson.Gson",
+            b"gson/src/main/java/com/google/gson/Gson.java"
+        ));
+        assert!(m(b"doc/md_docs.go", "github.com/spf13/cobra", b"cobra.go"));
+        assert!(m(b"main.go", "github.com/x/y/pkg/cli", b"pkg/cli/root.go"));
+        assert!(import_components(b"a.py", "*").is_empty());
+    }
+
+    #[test]
+    fn public_types_used_elsewhere_outweigh_private_helpers() {
+        let public_type = symbol_weight(&sym("Flask", "class", Some("public")), 5);
+        let unused_public = symbol_weight(&sym("Flask", "class", Some("public")), 0);
+        let private_helper = symbol_weight(&sym("_split", "function", Some("private")), 5);
+        let method = symbol_weight(&sym("Flask.route", "method", Some("public")), 5);
+        let private_struct = symbol_weight(&sym("Inner", "struct", Some("private")), 0);
+        assert!(public_type > unused_public);
+        assert!(unused_public > private_helper);
+        assert!(public_type > method);
+        assert!(unused_public > private_struct * 5.0);
+    }
+
+    #[test]
+    fn diverse_picks_keep_one_file_from_filling_the_list() {
+        let c = [
+            (10.0, "a.rs", "src"),
+            (9.0, "a.rs", "src"),
+            (8.5, "a.rs", "src"),
+            (8.0, "a.rs", "src"),
+            (2.0, "b.rs", "src"),
+            (1.0, "c.rs", "lib"),
+        ];
+        let picks = diverse(&c, 4, 2);
+        assert_eq!(picks.len(), 4);
+        let from_a = picks.iter().filter(|&&i| c[i].1 == "a.rs").count();
+        assert_eq!(from_a, 2, "{picks:?}");
+        assert_eq!(picks[0], 0);
+        assert!(picks.contains(&4) && picks.contains(&5));
+        // Deterministic.
+        assert_eq!(picks, diverse(&c, 4, 2));
+    }
+}

@@ -1,0 +1,402 @@
+//! The terse text format for agents: the same items as the JSON, in a layout that costs far
+//! fewer tokens — one header line, one line per section or item, symbols grouped under their
+//! path like a repository map, follow-ups as runnable commands. The budget fitter measures
+//! these bytes when this format is asked for, so `--max-tokens` holds for the text itself.
+//!
+//! Rendering works on the envelope as a JSON value, so every view (and every field a view
+//! adds later) renders without a per-type renderer; a few shapes get a dedicated layout.
+
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+/// Renders a cue envelope (as produced by [`super::fit`]) as terse text. Deterministic: the
+/// output follows the value's key order.
+pub fn render(envelope: &Value) -> String {
+    let mut out = String::new();
+    header(&mut out, envelope);
+    if let Value::Object(content) = &envelope["content"] {
+        for (key, value) in content {
+            field(&mut out, "", key, value);
+        }
+    }
+    if let Some(warnings) = envelope["warnings"].as_array() {
+        for w in warnings {
+            let _ = write!(out, "! {}", scalar(&w["code"]));
+            if let Some(n) = w["count"].as_u64() {
+                let _ = write!(out, " {n}");
+            }
+            if let Some(d) = w["detail"].as_str() {
+                let _ = write!(out, ": {d}");
+            }
+            out.push('\n');
+        }
+    }
+    if let Some(more) = envelope["more"].as_array() {
+        for m in more {
+            let _ = writeln!(out, "more: {}", more_command(m));
+        }
+    }
+    out
+}
+
+fn header(out: &mut String, env: &Value) {
+    let repo = &env["repository"];
+    let _ = write!(
+        out,
+        "repocue {} {}",
+        scalar(&env["kind"]),
+        scalar(&repo["name"])
+    );
+    if let Some(branch) = repo["branch"].as_str() {
+        let _ = write!(out, " {branch}");
+    }
+    if let Some(head) = repo["head"].as_str() {
+        let _ = write!(out, "@{}", &head[..head.len().min(12)]);
+    }
+    if repo["dirty"].as_bool() == Some(true) {
+        out.push_str(" dirty");
+    }
+    let _ = writeln!(
+        out,
+        " {} {} ~{}/{}t",
+        scalar(&env["snapshot"]),
+        scalar(&env["freshness"]),
+        scalar(&env["budget"]["estimated_tokens"]),
+        scalar(&env["budget"]["max_tokens"]),
+    );
+}
+
+/// Writes one content field at an indentation.
+fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
+    match value {
+        Value::Null => {}
+        Value::Array(a) if a.is_empty() => {}
+        Value::Object(o) if o.is_empty() => {}
+        Value::Object(o) if o.contains_key("label") && o.contains_key("text") => {
+            // Repository text: quoted, with its source, so it never reads as an instruction.
+            let _ = writeln!(
+                out,
+                "{indent}{key}: \"{}\" ({} text)",
+                scalar(&o["text"]),
+                scalar(&o["source"])
+            );
+        }
+        Value::Object(o) if o.values().all(is_scalar_list) => {
+            // A map of short lists (working tree by kind, counts): one line.
+            let parts: Vec<String> = o
+                .iter()
+                .filter(|(_, v)| !is_empty(v))
+                .map(|(k, v)| format!("{k} {}", inline(v)))
+                .collect();
+            let _ = writeln!(out, "{indent}{key}: {}", parts.join("; "));
+        }
+        Value::Object(o) => {
+            let _ = writeln!(out, "{indent}{key}:");
+            let deeper = format!("{indent}  ");
+            for (k, v) in o {
+                field(out, &deeper, k, v);
+            }
+        }
+        Value::Array(a) if a.iter().all(is_symbol) => symbols(out, indent, key, a),
+        Value::Array(a) if a.iter().all(|v| !v.is_object() && !v.is_array()) => {
+            let _ = writeln!(out, "{indent}{key}: {}", inline(value));
+        }
+        Value::Array(a)
+            if a.iter()
+                .all(|v| v.get("path").is_some() && v.get("changes").is_some()) =>
+        {
+            changes(out, indent, key, a)
+        }
+        Value::Array(a) => {
+            let _ = writeln!(out, "{indent}{key}:");
+            for item in a {
+                let _ = writeln!(out, "{indent}  {}", item_line(key, item));
+            }
+        }
+        v => {
+            let _ = writeln!(out, "{indent}{key}: {}", scalar(v));
+        }
+    }
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+fn is_scalar_list(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.iter().all(|x| !x.is_object() && !x.is_array()),
+        Value::Object(_) => false,
+        _ => true,
+    }
+}
+
+fn is_symbol(v: &Value) -> bool {
+    v["id"].as_str().is_some_and(|id| id.starts_with("symbol:")) && v.get("signature").is_some()
+}
+
+/// Symbols grouped under their path, like a repository map: a path line, then one indented
+/// line per symbol with its first line number and signature.
+fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
+    let _ = writeln!(out, "{indent}{key}:");
+    // Paths in order of their first (best-ranked) symbol; a path's symbols in rank order.
+    let mut groups: Vec<(&str, Vec<&Value>)> = Vec::new();
+    for s in list {
+        let (path, _) = split_symbol_id(s["id"].as_str().unwrap_or_default());
+        match groups.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, g)) => g.push(s),
+            None => groups.push((path, vec![s])),
+        }
+    }
+    for (path, group) in groups {
+        let _ = writeln!(out, "{indent}  {path}");
+        for s in group {
+            let _ = writeln!(
+                out,
+                "{indent}    {} {}",
+                scalar(&s["line"]),
+                scalar(&s["signature"])
+            );
+        }
+    }
+}
+
+/// Splits `symbol:<path>:<qualified.name>` into path and name.
+fn split_symbol_id(id: &str) -> (&str, &str) {
+    let rest = id.strip_prefix("symbol:").unwrap_or(id);
+    rest.rsplit_once(':').unwrap_or((rest, ""))
+}
+
+/// Per-path changes of a compact delta: `op path (size)` then indented symbol operations.
+fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
+    let _ = writeln!(out, "{indent}{key}:");
+    for c in list {
+        let _ = write!(out, "{indent}  {} {}", scalar(&c["op"]), scalar(&c["path"]));
+        if let Some(obj) = c.as_object() {
+            let extra: Vec<String> = obj
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "op" | "path" | "changes"))
+                .filter(|(_, v)| !is_empty(v))
+                .map(|(k, v)| format!("{k}={}", inline(v)))
+                .collect();
+            if !extra.is_empty() {
+                let _ = write!(out, " {}", extra.join(" "));
+            }
+        }
+        out.push('\n');
+        for ch in c["changes"].as_array().into_iter().flatten() {
+            let _ = writeln!(out, "{indent}    {}", item_line("changes", ch));
+        }
+    }
+}
+
+/// One object as one line: its scalar values in key order, nested values as `key=value`.
+fn item_line(section: &str, item: &Value) -> String {
+    let Value::Object(o) = item else {
+        return scalar(item);
+    };
+    match section {
+        "commands" => {
+            return format!(
+                "{} ({}, {})",
+                scalar(&o["command"]),
+                scalar(&o["purpose"]),
+                scalar(&o["source"])
+            )
+        }
+        "documents" => {
+            return match o.get("title").and_then(Value::as_str) {
+                Some(t) => format!("{} \"{t}\"", scalar(&o["path"])),
+                None => scalar(&o["path"]),
+            }
+        }
+        "components" => {
+            let mut line = format!("{} {}", scalar(&o["path"]), scalar(&o["files"]));
+            if o.get("kind").and_then(Value::as_str) == Some("member") {
+                line.push_str(" member");
+            }
+            if let Some(l) = o.get("language").and_then(Value::as_str) {
+                let _ = write!(line, " {l}");
+            }
+            return line;
+        }
+        "recent_commits" => {
+            // The day is what a reader needs; the JSON keeps the full timestamp.
+            let date = scalar(&o["date"]);
+            return format!(
+                "{} {} {}",
+                scalar(&o["id"]),
+                &date[..date.len().min(10)],
+                scalar(&o["subject"])
+            );
+        }
+        "hits" => {
+            // The id already names the path; the kind shows in the id's prefix.
+            let mut line = scalar(&o["id"]);
+            if let Some(l) = o.get("line").filter(|l| !l.is_null()) {
+                let _ = write!(line, " L{}", scalar(l));
+            }
+            if let Some(t) = o.get("title").and_then(Value::as_str) {
+                let _ = write!(line, " {t}");
+            }
+            return line;
+        }
+        _ => {}
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for (k, v) in o {
+        match v {
+            Value::Null => {}
+            Value::Array(a) if a.is_empty() => {}
+            Value::Object(m) if m.is_empty() => {}
+            Value::Array(_) | Value::Object(_) => parts.push(format!("{k}={}", inline(v))),
+            Value::String(s) if s.is_empty() => {}
+            v => parts.push(scalar(v)),
+        }
+    }
+    parts.join(" ")
+}
+
+/// A value on one line: lists joined with `, `, objects as `k=v`.
+fn inline(v: &Value) -> String {
+    match v {
+        Value::Array(a) => a.iter().map(inline).collect::<Vec<_>>().join(", "),
+        Value::Object(o) => object_inline(o),
+        v => scalar(v),
+    }
+}
+
+fn object_inline(o: &Map<String, Value>) -> String {
+    o.iter()
+        .filter(|(_, v)| !is_empty(v))
+        .map(|(k, v)| format!("{k}={}", inline(v)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".into(),
+        v => v.to_string(),
+    }
+}
+
+/// A follow-up request as the command line that runs it.
+fn more_command(m: &Value) -> String {
+    let view = scalar(&m["view"]);
+    // `search` has its own command, the only one that takes a result limit.
+    let (mut cmd, keys): (String, &[&str]) = if view == "search" {
+        let q = quote(&scalar(&m["query"]));
+        (
+            format!("repocue search {q}"),
+            &["scope", "max_results", "max_tokens"],
+        )
+    } else {
+        (
+            format!("repocue cue --view {view}"),
+            &["since", "path", "id", "query", "scope", "max_tokens"],
+        )
+    };
+    for key in keys {
+        if let Some(v) = m.get(key).filter(|v| !v.is_null()) {
+            let _ = write!(cmd, " --{} {}", key.replace('_', "-"), quote(&scalar(v)));
+        }
+    }
+    cmd
+}
+
+/// Quotes a shell word when it needs it (POSIX single quotes).
+fn quote(v: &str) -> String {
+    let plain = !v.is_empty()
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:,@+=".contains(&b));
+    if plain {
+        v.to_owned()
+    } else {
+        format!("'{}'", v.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn envelope(content: Value) -> Value {
+        json!({
+            "schema_version": "repocue/cue-1",
+            "kind": "overview",
+            "repository": {"name": "demo", "branch": "main", "head": "0123456789abcdef0123", "dirty": true},
+            "snapshot": "snapshot-000002",
+            "freshness": "dirty-but-indexed",
+            "budget": {"max_tokens": 500, "estimated_tokens": 120},
+            "content": content,
+            "warnings": [{"code": "omitted", "count": 3, "detail": "symbols 3"}],
+            "more": [{"view": "overview", "reason": "the complete overview", "max_tokens": 900}]
+        })
+    }
+
+    #[test]
+    fn symbols_group_under_their_path_like_a_repository_map() {
+        let text = render(&envelope(json!({
+            "symbols": [
+                {"id": "symbol:src/app.py:Flask", "kind": "class", "signature": "class Flask(App)", "line": 109},
+                {"id": "symbol:src/app.py:Flask.run", "kind": "method", "signature": "def run(self)", "line": 540},
+                {"id": "symbol:src/cli.py:main", "kind": "function", "signature": "def main()", "line": 3},
+                {"id": "symbol:src/app.py:App", "kind": "class", "signature": "class App", "line": 9}
+            ]
+        })));
+        assert_eq!(
+            text,
+            "repocue overview demo main@0123456789ab dirty snapshot-000002 dirty-but-indexed ~120/500t\n\
+             symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
+             ! omitted 3: symbols 3\n\
+             more: repocue cue --view overview --max-tokens 900\n"
+        );
+    }
+
+    #[test]
+    fn sections_render_one_line_each() {
+        let text = render(&envelope(json!({
+            "project": {"name": "demo", "purpose": {"text": "A demo.", "source": "README.md", "label": "repository-text"}},
+            "languages": [{"language": "Rust", "files": 3}],
+            "commands": [{"command": "cargo test", "purpose": "test", "source": "Cargo.toml"}],
+            "documents": [{"path": "README.md", "title": "Demo"}, {"path": "LICENSE"}],
+            "working_tree": {"unstaged": ["src/a.rs"], "untracked": ["new.txt", "b c.txt"]},
+            "entry_points": ["src/main.rs"]
+        })));
+        assert!(
+            text.contains("project:\n  name: demo\n  purpose: \"A demo.\" (README.md text)\n"),
+            "{text}"
+        );
+        assert!(text.contains("languages:\n  Rust 3\n"), "{text}");
+        assert!(text.contains("  cargo test (test, Cargo.toml)\n"), "{text}");
+        assert!(text.contains("  README.md \"Demo\"\n  LICENSE\n"), "{text}");
+        assert!(
+            text.contains("working_tree: unstaged src/a.rs; untracked new.txt, b c.txt\n"),
+            "{text}"
+        );
+        assert!(text.contains("entry_points: src/main.rs\n"), "{text}");
+    }
+
+    #[test]
+    fn follow_ups_are_runnable_commands_with_quoting() {
+        let m = json!({"view": "search", "query": "parse config", "max_results": 50, "max_tokens": 800});
+        assert_eq!(
+            more_command(&m),
+            "repocue search 'parse config' --max-results 50 --max-tokens 800"
+        );
+        let m = json!({"view": "structure", "path": "it's/", "max_tokens": 800});
+        assert_eq!(
+            more_command(&m),
+            "repocue cue --view structure --path 'it'\\''s/' --max-tokens 800"
+        );
+    }
+}
