@@ -20,12 +20,15 @@ pub use commands::Cli;
 pub struct CommandError {
     /// The JSON error object to print.
     pub output: repocue::api::ErrorOutput,
+    /// A report printed on stdout before failing (`task-context check` lists stale pins).
+    pub stdout: Option<String>,
 }
 
 impl From<repocue::Error> for CommandError {
     fn from(e: repocue::Error) -> Self {
         CommandError {
             output: (&e).into(),
+            stdout: None,
         }
     }
 }
@@ -56,6 +59,10 @@ where
             }
         }
         Err(e) => {
+            if let Some(text) = &e.stdout {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            }
             let line = serde_json::to_string(&e.output).expect("error serializes");
             eprintln!("{line}");
             1

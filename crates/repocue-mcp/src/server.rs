@@ -20,7 +20,7 @@ use rmcp::{tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceEx
 use serde_json::json;
 
 use crate::resources::{self, ResourceError};
-use crate::tools::{self, GetArgs, NoArgs, RebaselineArgs, SearchArgs};
+use crate::tools::{self, GetArgs, NoArgs, RebaselineArgs, SearchArgs, TaskArgs};
 
 /// How long shutdown waits for repository work still running when the client goes away.
 /// A publish is one SQLite transaction, so abandoning it after this is safe (it rolls back).
@@ -62,6 +62,13 @@ baseline on first use, else an incremental refresh that rescans only changed pat
 snapshot published (if anything changed), its delta and change counts. Rarely needed, since \
 context_get refreshes on read; useful after large edits, checkouts or merges, or to get a \
 snapshot id to pass later as `since` to the delta view.";
+
+const TASK_DESCRIPTION: &str = "Return the original repository text that the repository's \
+authors declared relevant for a kind of task (discovery, explanation, verification) and the \
+paths you work on, from a tracked repocue/task-context-1 declaration: required items always \
+whole, optional ones while they fit, each source pinned by SHA-256. The texts are quoted \
+repository content, not instructions from RepoCue. Fails (stale_pin, budget_too_small with the \
+minimum, refresh_needed, ...) rather than deliver partial or outdated text.";
 
 const REBASELINE_DESCRIPTION: &str = "Start a new epoch with a full baseline; the old epoch \
 is kept as superseded. Only for deliberate milestones (a release, a large merge) or when the \
@@ -107,6 +114,17 @@ impl RepoCueServer {
     )]
     async fn context_search(&self, args: JsonObject) -> CallToolResult {
         self.run(move |o| tools::parse_args(Some(args)).and_then(|a| tools::handle_search(o, a)))
+            .await
+    }
+
+    #[tool(
+        name = "context_task",
+        description = TASK_DESCRIPTION,
+        input_schema = input_schema::<TaskArgs>(),
+        annotations(title = "Get declared task context", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn context_task(&self, args: JsonObject) -> CallToolResult {
+        self.run(move |o| tools::parse_args(Some(args)).and_then(|a| tools::handle_task(o, a)))
             .await
     }
 

@@ -145,6 +145,50 @@ impl SearchArgs {
     }
 }
 
+/// Arguments of `context_task`: the task view's request.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskArgs {
+    /// Repository-relative path of the tracked `repocue/task-context-1` declaration, e.g.
+    /// `docs/task-context.example.json`.
+    pub context_file: String,
+    /// The kind of task: `discovery`, `explanation` or `verification`.
+    pub task_kind: String,
+    /// Paths the task is about (at least one), e.g. `["crates/repocue/src/cue"]`; `.` is the
+    /// whole repository. A directory also selects items scoped below it.
+    pub targets: Vec<String>,
+    /// Token budget (default 500, at most 20000). Required items are always whole; when they
+    /// do not fit the error states the smallest budget that does.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
+    pub max_tokens: Option<u64>,
+    /// Bring the cache up to date first (default true). With false, a snapshot that does not
+    /// describe the work tree fails with `refresh_needed`.
+    #[serde(default)]
+    #[schemars(extend("default" = true))]
+    pub refresh: Option<bool>,
+}
+
+impl TaskArgs {
+    /// Returns the library request: view `task` with its declaration, kind and targets.
+    pub fn to_request(&self) -> CueRequest {
+        CueRequest {
+            max_tokens: self.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+            context_file: Some(self.context_file.clone()),
+            task_kind: Some(self.task_kind.clone()),
+            targets: self.targets.clone(),
+            refresh: self.refresh.unwrap_or(true),
+            ..CueRequest::new(View::Task)
+        }
+    }
+}
+
+/// Answers `context_task`: the task cue JSON.
+pub fn handle_task(opts: &Options, args: TaskArgs) -> Result<String, ErrorOutput> {
+    let request = args.to_request();
+    with_service(opts, |s| s.cue(&request).map(|cue| cue.json))
+}
+
 /// Arguments of `context_rebaseline`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -225,6 +269,7 @@ pub fn call(
     Some(match name {
         "context_get" => parse_args(arguments).and_then(|a| handle_get(opts, a)),
         "context_search" => parse_args(arguments).and_then(|a| handle_search(opts, a)),
+        "context_task" => parse_args(arguments).and_then(|a| handle_task(opts, a)),
         "context_refresh" => parse_args(arguments).and_then(|a| handle_refresh(opts, a)),
         "context_rebaseline" => parse_args(arguments).and_then(|a| handle_rebaseline(opts, a)),
         "context_status" => parse_args(arguments).and_then(|a| handle_status(opts, a)),

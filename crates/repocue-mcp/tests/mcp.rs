@@ -602,7 +602,8 @@ mod protocol {
                 "context_rebaseline",
                 "context_refresh",
                 "context_search",
-                "context_status"
+                "context_status",
+                "context_task"
             ]
         );
         let get = tools.iter().find(|t| t["name"] == "context_get").unwrap();
@@ -918,4 +919,61 @@ fn tool_answers_match_the_checked_in_schemas() {
         let line: Value = serde_json::from_str(&tools::error_line(&error)).unwrap();
         assert_valid("error", &line);
     }
+}
+
+/// `context_task` delivers the declared README text whole, refuses a stale pin, states the
+/// minimum budget, and rejects what the task view does not take.
+#[test]
+fn context_task_delivers_declared_text_and_fails_cleanly() {
+    let repo = TestRepo::new();
+    let readme = std::fs::read(repo.root.join("README.md")).unwrap();
+    let pin = format!("sha256:{}", repocue::hex_sha256(&readme));
+    let declaration = json!({
+        "schema_version": "repocue/task-context-1",
+        "items": [{
+            "id": "repository-context", "kind": "instruction", "required": true,
+            "tasks": null, "paths": ["."],
+            "source": {"path": "README.md", "content_digest": pin, "lines": null}
+        }]
+    });
+    repo.write("ctx.json", &declaration.to_string());
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "declare"]);
+    let args = json!({
+        "context_file": "ctx.json", "task_kind": "discovery", "targets": ["src"],
+        "max_tokens": 2000
+    });
+    let cue = repo.call("context_task", args.clone()).unwrap();
+    assert_eq!(cue["kind"], "task");
+    assert_eq!(
+        cue["content"]["required_ids"],
+        json!(["repository-context"])
+    );
+    assert_eq!(
+        cue["content"]["sources"][0]["text"],
+        String::from_utf8(readme).unwrap()
+    );
+    assert_eq!(cue["content"]["sources"][0]["content_digest"], pin);
+    // context_get with view task but no task arguments is refused.
+    let args_get: GetArgs = serde_json::from_value(json!({"view": "task"})).unwrap();
+    assert_code(
+        tools::handle_get(&repo.opts(), args_get).map(|t| parse(&t)),
+        "invalid_argument",
+    );
+    let mut small = args.clone();
+    small["max_tokens"] = json!(50);
+    let e = assert_code(repo.call("context_task", small), "budget_too_small");
+    assert!(e.error.message.contains("at least"), "{}", e.error.message);
+    for bad in [
+        json!({"context_file": "ctx.json", "task_kind": "deploy", "targets": ["."]}),
+        json!({"context_file": "ctx.json", "task_kind": "discovery", "targets": []}),
+        json!({"context_file": "/ctx.json", "task_kind": "discovery", "targets": ["."]}),
+        json!({"context_file": "ctx.json", "task_kind": "discovery", "targets": ["a/../b"]}),
+        json!({"context_file": "ctx.json", "task_kind": "discovery"}),
+        json!({"context_file": "ctx.json", "task_kind": "discovery", "targets": ["."], "path": ""}),
+    ] {
+        assert_code(repo.call("context_task", bad), "invalid_argument");
+    }
+    repo.write("README.md", "# Widget\n\nChanged.\n");
+    assert_code(repo.call("context_task", args), "stale_pin");
 }

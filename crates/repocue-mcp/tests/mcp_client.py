@@ -38,7 +38,7 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-TOOLS = ["context_get", "context_rebaseline", "context_refresh", "context_search", "context_status"]
+TOOLS = ["context_get", "context_rebaseline", "context_refresh", "context_search", "context_status", "context_task"]
 FRESHNESS = {"current", "dirty-but-indexed", "refresh-needed", "possibly-stale", "uninitialized"}
 # -32002 (resource not found) for handshake-era protocol versions, -32602 from 2026-07-28 on.
 NOT_FOUND_CODES = {-32002, -32602}
@@ -442,7 +442,7 @@ def raw_checks(r: Report, cmd: list[str]) -> None:
             msg = json.loads(line)
             answers[msg.get("id")] = msg
         r.check("garbage line and unknown method do not kill the server",
-                3 in answers and len(answers[3].get("result", {}).get("tools", [])) == 5,
+                3 in answers and len(answers[3].get("result", {}).get("tools", [])) == len(TOOLS),
                 f"unknown method answered with {answers.get(2, {}).get('error', {}).get('code')}")
         p.stdin.close()
         rest = p.stdout.read()

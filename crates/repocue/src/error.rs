@@ -123,6 +123,90 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// A task-context declaration does not follow `repocue/task-context-1`.
+    #[error("invalid task-context declaration {path}: {detail}")]
+    InvalidDeclaration {
+        /// The declaration path.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A path a task context needs is not tracked in the current snapshot.
+    #[error("{path} is not tracked in the current snapshot")]
+    NotTracked {
+        /// Repository-relative path.
+        path: String,
+    },
+    /// A path a task context needs is not a regular file (a gitlink, deleted, a directory).
+    #[error("{path} is not a regular file: {detail}")]
+    NotRegular {
+        /// Repository-relative path.
+        path: String,
+        /// What it is instead.
+        detail: String,
+    },
+    /// A path a task context needs is, or lies below, a symbolic link.
+    #[error("{path} is or lies below a symbolic link ({link})")]
+    SymlinkRejected {
+        /// Repository-relative path.
+        path: String,
+        /// The component that is a symbolic link.
+        link: String,
+    },
+    /// A pinned digest does not match the snapshot or the file.
+    #[error("stale pin for {path}: declared {expected}, snapshot {snapshot}, file {actual}")]
+    StalePin {
+        /// Repository-relative path.
+        path: String,
+        /// Digest declared (or, for the declaration itself, the snapshot's).
+        expected: String,
+        /// Digest in the current snapshot.
+        snapshot: String,
+        /// Digest of the bytes read now.
+        actual: String,
+    },
+    /// A file that must be text is not valid UTF-8.
+    #[error("{path} is not valid UTF-8 (line {line})")]
+    InvalidUtf8 {
+        /// Repository-relative path.
+        path: String,
+        /// First line with an invalid sequence (1-based).
+        line: u64,
+    },
+    /// `task-context check` found pins that no longer match their files.
+    #[error("{stale} of {pins} pins in {path} are stale")]
+    StalePins {
+        /// The declaration.
+        path: String,
+        /// Stale pins.
+        stale: usize,
+        /// All pins.
+        pins: usize,
+    },
+    /// A line range reaches past the end of its file.
+    #[error("lines {start}-{end} of {path} are out of bounds: the file has {lines} lines")]
+    RangeOutOfBounds {
+        /// Repository-relative path.
+        path: String,
+        /// First line asked for.
+        start: u64,
+        /// Last line asked for.
+        end: u64,
+        /// Lines in the file.
+        lines: u64,
+    },
+    /// The snapshot does not describe the working tree and the command may not refresh it.
+    #[error("the snapshot is not current ({detail}); run `repocue refresh` or drop --no-refresh")]
+    RefreshNeeded {
+        /// Why it is not current.
+        detail: String,
+    },
+    /// The repository changed while a cue was read from it.
+    #[error("the repository changed while reading: {detail}; retry when it is quiet")]
+    ChangedDuringRead {
+        /// What changed.
+        detail: String,
+    },
 }
 
 impl Error {
@@ -146,6 +230,15 @@ impl Error {
             Error::Sqlite(e) if is_busy(e) => "database_busy",
             Error::Sqlite(_) => "database_error",
             Error::Io { .. } => "io_error",
+            Error::InvalidDeclaration { .. } => "invalid_declaration",
+            Error::NotTracked { .. } => "not_tracked",
+            Error::NotRegular { .. } => "not_regular",
+            Error::SymlinkRejected { .. } => "symlink_rejected",
+            Error::StalePin { .. } | Error::StalePins { .. } => "stale_pin",
+            Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::RangeOutOfBounds { .. } => "range_out_of_bounds",
+            Error::RefreshNeeded { .. } => "refresh_needed",
+            Error::ChangedDuringRead { .. } => "changed_during_read",
         }
     }
 
@@ -178,6 +271,9 @@ impl Error {
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
             }
+            Error::StalePin { .. } | Error::StalePins { .. } => Some(
+                "review the changed source, then run `repocue task-context pin --update`".into(),
+            ),
             _ if self.is_retryable() => Some("retry the command".into()),
             _ => None,
         }

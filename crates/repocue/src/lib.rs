@@ -40,6 +40,7 @@ mod schema;
 mod search;
 mod service;
 mod store;
+mod task;
 #[cfg(test)]
 mod testing;
 pub mod time;

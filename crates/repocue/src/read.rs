@@ -140,6 +140,16 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
     Ok(Reader { warnings, ..reader })
 }
 
+/// Compares the live repository with the reader's snapshot again, without refreshing: what a
+/// view that reads working-tree files checks after reading them.
+pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> {
+    let snap = &reader.snapshot;
+    let basis = repo.git.capture_basis_since(snap.known_index())?;
+    let unsettled = reader.store.unsettled_files_at(snap)?;
+    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
+    Ok(freshness::assess(snap, &unsettled, &basis, content).freshness)
+}
+
 /// The reader right after an update: the update just captured the basis and its snapshot
 /// describes it, so no new capture.
 fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {

@@ -32,6 +32,9 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("cue-entity", schema::<Envelope<EntityContent>>()),
         ("cue-search", schema::<Envelope<SearchContent>>()),
         ("cue-document", schema::<Envelope<DocumentContent>>()),
+        ("cue-task", schema::<Envelope<task::TaskContent>>()),
+        ("task-context-check", schema::<task::TaskContextCheck>()),
+        ("task-context-pin", schema::<task::TaskContextPinOutput>()),
     ]
 }
 

@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::api::task::{
+    DeclarationRef, TaskContextCheck, TaskContextPinOutput, TASK_CONTEXT_CHECK_SCHEMA_VERSION,
+    TASK_CONTEXT_PIN_SCHEMA_VERSION,
+};
 use crate::api::{
     CheckpointId, CheckpointInfo, CheckpointOutput, Cue, CueMetric, CueRequest, EpochId, EpochInfo,
     Freshness, Measure, MetricsOutput, OperationKind, OperationMetric, OperationSummary,
@@ -18,7 +22,7 @@ use crate::refresh::{self, Operation};
 use crate::repo::Repo;
 use crate::scan::Progress;
 use crate::store::{CalibrationReference, CueRow, OperationRecord};
-use crate::{cue, freshness, hint, paths, read};
+use crate::{cue, freshness, hint, paths, read, task};
 
 /// Where to find the repository and the cache.
 #[derive(Debug, Clone, Default)]
@@ -62,6 +66,42 @@ pub fn cache_root(explicit: Option<&Path>) -> Result<PathBuf> {
     Err(Error::InvalidArgument(
         "no cache directory: set REPOCUE_CACHE_DIR or pass --cache-dir".into(),
     ))
+}
+
+/// Fails with `refresh_needed` when a snapshot does not describe the work tree.
+fn refuse_refresh_needed(reader: &read::Reader) -> Result<()> {
+    if reader.freshness != Freshness::RefreshNeeded {
+        return Ok(());
+    }
+    let detail = reader
+        .warnings
+        .iter()
+        .find(|w| w.code == crate::api::WarningCode::RefreshNeeded)
+        .and_then(|w| w.detail.clone())
+        .unwrap_or_else(|| "the live repository differs from the snapshot".into());
+    Err(Error::RefreshNeeded { detail })
+}
+
+/// Replaces a file by writing a sibling and renaming it over the original, keeping its
+/// permissions: a reader sees the old or the new bytes, never a half-written file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let io = |context: String| move |source| Error::Io { context, source };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.repocue-{}", std::process::id()));
+    let perms = std::fs::metadata(path)
+        .map_err(io(format!("cannot read {}", path.display())))?
+        .permissions();
+    std::fs::write(&tmp, bytes).map_err(io(format!("cannot write {}", tmp.display())))?;
+    let done = std::fs::set_permissions(&tmp, perms)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(io(format!("cannot replace {}", path.display())));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -171,13 +211,29 @@ impl Service {
     /// first (initialized or refreshed, noted in warnings). Records a cue measurement.
     pub fn cue(&self, request: &CueRequest) -> Result<Cue> {
         let started = Instant::now();
+        // The task view's own check first: it names the flags as the command line spells them.
+        let task = cue::views::task::check_flags(request)?;
         cue::validate(request)?;
         let reader = read::prepare(&self.repo, request.refresh);
         if reader.is_ok() {
             self.settle_hint();
         }
         let reader = reader?;
-        let cue = cue::build(&reader, request)?;
+        let cue = match &task {
+            None => cue::build(&reader, request)?,
+            Some(q) => {
+                // Original text is delivered only from a snapshot that describes the work tree,
+                // before and after the files are read.
+                refuse_refresh_needed(&reader)?;
+                let cue = cue::views::task::build(&reader, request, q, &self.repo.root)?;
+                if read::live_freshness(&self.repo, &reader)? == Freshness::RefreshNeeded {
+                    return Err(Error::ChangedDuringRead {
+                        detail: "the work tree no longer matches the snapshot".into(),
+                    });
+                }
+                cue
+            }
+        };
         reader.store.record_cue(&CueRow {
             view: request.view.as_str().into(),
             recorded_at: crate::time::now_rfc3339(),
@@ -188,6 +244,71 @@ impl Service {
             snapshot: Some(reader.snapshot.seq),
         })?;
         Ok(cue)
+    }
+
+    /// Compares every pinned digest of a task-context declaration with the files (after
+    /// refresh-on-read) and lists the stale ones. Writes nothing but the refresh.
+    pub fn task_context_check(&self, context_file: &str) -> Result<TaskContextCheck> {
+        let (reader, files, decl, digest, _) = self.task_context(context_file)?;
+        let pins = task::pin::pins(&decl, &files, &self.repo.root)?;
+        Ok(TaskContextCheck {
+            schema_version: TASK_CONTEXT_CHECK_SCHEMA_VERSION.into(),
+            declaration: DeclarationRef {
+                path: context_file.into(),
+                content_digest: digest,
+            },
+            snapshot: SnapshotId(reader.snapshot.seq).to_string(),
+            pins: pins.len() as u64,
+            stale: pins.into_iter().filter(|p| p.is_stale()).collect(),
+        })
+    }
+
+    /// Rewrites the stale digests of a task-context declaration to the files' digests: the
+    /// author's explicit renewal, never done by refresh. Only the digest strings change; the
+    /// file is replaced atomically, and left untouched when nothing is stale.
+    pub fn task_context_pin_update(&self, context_file: &str) -> Result<TaskContextPinOutput> {
+        let (_, files, decl, digest, bytes) = self.task_context(context_file)?;
+        let pins = task::pin::pins(&decl, &files, &self.repo.root)?;
+        let updated: Vec<_> = pins.iter().filter(|p| p.is_stale()).cloned().collect();
+        let mut content_digest = digest;
+        if !updated.is_empty() {
+            let new = task::pin::rewrite(&bytes, &pins)?;
+            task::parse_again(context_file, &new)?;
+            write_atomically(&self.repo.root.join(context_file), &new)?;
+            content_digest = task::digest_of(&new);
+        }
+        Ok(TaskContextPinOutput {
+            schema_version: TASK_CONTEXT_PIN_SCHEMA_VERSION.into(),
+            declaration: DeclarationRef {
+                path: context_file.into(),
+                content_digest,
+            },
+            pins: pins.len() as u64,
+            updated,
+        })
+    }
+
+    /// Prepares a current snapshot and loads a declaration from it.
+    #[allow(clippy::type_complexity)]
+    fn task_context(
+        &self,
+        context_file: &str,
+    ) -> Result<(
+        read::Reader,
+        std::collections::BTreeMap<String, task::extract::Entry>,
+        task::declaration::Declaration,
+        String,
+        Vec<u8>,
+    )> {
+        task::declaration::check_path(context_file, false).map_err(|d| {
+            Error::InvalidArgument(format!("invalid --context-file {context_file:?}: {d}"))
+        })?;
+        let reader = read::prepare(&self.repo, true)?;
+        self.settle_hint();
+        refuse_refresh_needed(&reader)?;
+        let files = cue::views::task::snapshot_files(&reader)?;
+        let (decl, digest, bytes) = task::load(&files, &self.repo.root, context_file)?;
+        Ok((reader, files, decl, digest, bytes))
     }
 
     /// Compares the live repository with the current snapshot without writing anything.

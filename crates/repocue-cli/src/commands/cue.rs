@@ -3,7 +3,7 @@ use repocue::{CueRequest, Format, View};
 
 use crate::CommandError;
 
-/// Print a token-budgeted cue: manifest, overview, delta, structure, entity, search or document
+/// Print a token-budgeted cue: manifest, overview, delta, structure, entity, search, document or task
 #[derive(Debug, clap::Args)]
 pub struct CueArgs {
     /// Which projection [default: overview, or delta with --since]
@@ -28,6 +28,15 @@ pub struct CueArgs {
     /// For search: comma-separated scopes among code, docs, paths
     #[arg(long, value_name = "SCOPES")]
     pub scope: Option<String>,
+    /// For task: the repository-relative path of the task-context declaration
+    #[arg(long, value_name = "PATH")]
+    pub context_file: Option<String>,
+    /// For task: discovery, explanation or verification
+    #[arg(long, value_name = "KIND")]
+    pub task_kind: Option<String>,
+    /// For task: a target path (repeatable; `.` is the whole repository)
+    #[arg(long = "target", value_name = "PATH")]
+    pub targets: Vec<String>,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
     pub format: FormatArg,
@@ -49,6 +58,7 @@ pub enum ViewArg {
     Entity,
     Search,
     Document,
+    Task,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -96,6 +106,7 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Entity => View::Entity,
         ViewArg::Search => View::Search,
         ViewArg::Document => View::Document,
+        ViewArg::Task => View::Task,
     };
     let request = CueRequest {
         max_tokens: args.max_tokens,
@@ -104,6 +115,9 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         id: args.id,
         query: args.query,
         scope: args.scope,
+        context_file: args.context_file,
+        task_kind: args.task_kind,
+        targets: args.targets,
         refresh: !args.no_refresh,
         format: args.format.format(),
         provenance: args.provenance,

@@ -16,6 +16,7 @@ mod report;
 mod search;
 mod serve;
 mod status;
+mod task_context;
 mod watch;
 
 use std::path::PathBuf;
@@ -67,6 +68,7 @@ enum Command {
     Checkpoint(checkpoint::CheckpointArgs),
     Prune(prune::PruneArgs),
     Evaluate(evaluate::EvaluateArgs),
+    TaskContext(task_context::TaskContextArgs),
     Experiment(experiment::ExperimentArgs),
     Calibration(calibration::CalibrationArgs),
     Report(report::ReportArgs),
@@ -142,6 +144,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         Command::Watch(a) => watch::run_watch(&service, a),
         Command::Checkpoint(a) => checkpoint::run_checkpoint(&service, a),
         Command::Prune(a) => prune::run_prune(&service, a),
+        Command::TaskContext(a) => task_context::run_task_context(&service, a),
         Command::Help { .. }
         | Command::Serve(_)
         | Command::Evaluate(_)
@@ -182,6 +185,7 @@ pub(crate) fn eval_error(e: repocue_eval::EvalError) -> CommandError {
                 retryable: false,
             },
         },
+        stdout: None,
     }
 }
 

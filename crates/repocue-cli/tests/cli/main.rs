@@ -19,3 +19,4 @@ mod search;
 mod secrets;
 mod state;
 mod structure;
+mod task;

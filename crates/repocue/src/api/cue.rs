@@ -31,6 +31,8 @@ pub enum View {
     Document,
     /// Ranked hits over paths, symbols and document sections.
     Search,
+    /// Author-declared original repository text for a task kind and target paths.
+    Task,
 }
 
 impl View {
@@ -44,6 +46,7 @@ impl View {
             View::Entity => "entity",
             View::Document => "document",
             View::Search => "search",
+            View::Task => "task",
         }
     }
 }
@@ -86,6 +89,15 @@ pub struct CueRequest {
     /// For `search`: most hits to consider (default 20, at most 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_results: Option<u32>,
+    /// For `task`: repository-relative path of the `repocue/task-context-1` declaration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_file: Option<String>,
+    /// For `task`: `discovery`, `explanation` or `verification`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_kind: Option<String>,
+    /// For `task`: target paths (at least one; `.` is the whole repository).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
     /// Bring the cache up to date first (default true).
     #[serde(default = "yes")]
     pub refresh: bool,
@@ -118,6 +130,9 @@ impl CueRequest {
             query: None,
             scope: None,
             max_results: None,
+            context_file: None,
+            task_kind: None,
+            targets: vec![],
             refresh: true,
             format: Format::Json,
             provenance: false,

@@ -9,6 +9,7 @@
 pub mod codes;
 pub mod cue;
 pub mod ids;
+pub mod task;
 pub mod views;
 
 use schemars::JsonSchema;

@@ -13,14 +13,16 @@ const HEAD_DIGITS: usize = 10;
 /// Builds the envelope of a view around `content`.
 pub(crate) fn envelope<C>(state: &Reader, request: &CueRequest, content: C) -> Envelope<C> {
     let snap = &state.snapshot;
-    let provenance = (request.provenance || request.view == View::Manifest).then(|| Provenance {
-        repository_id: state.repo_id.clone(),
-        epoch: EpochId(snap.epoch).to_string(),
-        head: snap.head.clone(),
-        status_digest: short_digest(&snap.status_digest),
-        repository_digest: short_digest(&snap.repository_digest),
-        observed_at: snap.observed_at.clone(),
-    });
+    // The task view always carries it: its mandatory envelope pins what the text was read from.
+    let provenance = (request.provenance || matches!(request.view, View::Manifest | View::Task))
+        .then(|| Provenance {
+            repository_id: state.repo_id.clone(),
+            epoch: EpochId(snap.epoch).to_string(),
+            head: snap.head.clone(),
+            status_digest: short_digest(&snap.status_digest),
+            repository_digest: short_digest(&snap.repository_digest),
+            observed_at: snap.observed_at.clone(),
+        });
     Envelope {
         schema_version: CUE_SCHEMA_VERSION.into(),
         kind: request.view,

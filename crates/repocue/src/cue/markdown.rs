@@ -32,7 +32,12 @@ pub fn render(envelope: &Value) -> String {
     }
     if let Value::Object(content) = &envelope["content"] {
         for (key, value) in content {
-            section(&mut out, 2, key, value);
+            match (key.as_str(), value) {
+                ("sources", Value::Array(sources)) if kind == "task" => {
+                    task_sources(&mut out, sources)
+                }
+                _ => section(&mut out, 2, key, value),
+            }
         }
     }
     if let Some(w) = envelope["warnings"].as_array().filter(|w| !w.is_empty()) {
@@ -52,6 +57,29 @@ pub fn render(envelope: &Value) -> String {
         }
     }
     out
+}
+
+/// Renders task sources as quoted repository text: one fenced block each, the fence longer
+/// than any backtick run inside, so the original bytes read back unchanged.
+fn task_sources(out: &mut String, sources: &[Value]) {
+    out.push_str("\n## sources (repository text)\n");
+    for s in sources {
+        let text = s["text"].as_str().unwrap_or("");
+        let lines = match &s["lines"] {
+            Value::Null => "whole file".to_owned(),
+            l => format!("lines {}-{}", scalar(&l["start"]), scalar(&l["end"])),
+        };
+        let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        out.push_str(&format!(
+            "\n### `{}` ({lines})\n\n- id: {} · content digest: {} · text digest: {}\n\n{fence}\n{text}{}{fence}\n",
+            scalar(&s["path"]),
+            scalar(&s["id"]),
+            scalar(&s["content_digest"]),
+            scalar(&s["text_digest"]),
+            if text.is_empty() || text.ends_with('\n') { "" } else { "\n" },
+        ));
+    }
 }
 
 fn section(out: &mut String, level: usize, key: &str, value: &Value) {

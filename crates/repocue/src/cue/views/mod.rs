@@ -7,6 +7,7 @@ pub mod manifest;
 pub mod overview;
 pub mod search;
 pub mod structure;
+pub mod task;
 
 use crate::api::{Cue, CueRequest, View, MAX_MAX_TOKENS};
 use crate::error::{Error, Result};
@@ -60,6 +61,9 @@ pub(crate) fn build(reader: &Reader, request: &CueRequest) -> Result<Cue> {
         View::Entity => entity::build(reader, request),
         View::Search => search::build(reader, request),
         View::Document => document::build(reader, request),
+        View::Task => Err(crate::error::Error::InvalidArgument(
+            "the task view is built by the service, which checks the work tree around it".into(),
+        )),
     }
 }
 
