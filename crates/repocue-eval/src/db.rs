@@ -7,8 +7,9 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use crate::error::{EvalError, Result};
 
-/// The newest schema (`PRAGMA user_version`) this crate knows how to read.
-pub const KNOWN_SCHEMA: i64 = 8;
+/// The newest schema (`PRAGMA user_version`) this crate knows how to read: the core's own, so
+/// the two never drift apart.
+pub const KNOWN_SCHEMA: i64 = repocue::SCHEMA_VERSION;
 
 /// Opens `path` read-only; `not_initialized` when it does not exist.
 pub fn open(path: &Path) -> Result<Connection> {
@@ -220,7 +221,7 @@ pub struct Reference {
     pub benchmark: String,
 }
 
-/// Returns the calibration references; none on a database older than migration 0008.
+/// Returns the calibration references; none on a database older than the calibration migration (0009).
 pub fn references(c: &Connection) -> Result<Vec<Reference>> {
     let exists: bool = c.query_row(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'calibration_references'",

@@ -187,7 +187,14 @@ fn context_get_passes_budget_and_refresh_through() {
 
     let delta = repo.get(json!({ "view": "delta", "since": "snapshot-000001", "max_tokens": 800 }));
     assert_eq!(delta["kind"], "delta");
-    let ops = delta["content"]["operations"].as_array().unwrap();
+    let paths = delta["content"]["paths"].as_array().unwrap();
+    assert!(paths.iter().any(|p| p["path"] == "src/lib.rs"), "{paths:?}");
+    // The full operations, digests included, only with provenance.
+    assert_eq!(delta["content"]["operations"], Value::Null);
+    let full = repo.get(json!({
+        "view": "delta", "since": "snapshot-000001", "max_tokens": 2000, "provenance": true
+    }));
+    let ops = full["content"]["operations"].as_array().unwrap();
     assert!(
         ops.iter().any(|o| o["entity"] == "file:src/lib.rs"),
         "{ops:?}"

@@ -56,4 +56,5 @@ pub use repo::repo_id;
 pub use scan::Progress;
 pub use schema::schemas;
 pub use service::{cache_root, CheckpointAction, Options, Service};
-pub use store::CalibrationReference;
+pub use store::calibration::CalibrationReference;
+pub use store::SCHEMA_VERSION;

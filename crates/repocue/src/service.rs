@@ -21,7 +21,8 @@ use crate::model::WorkingState;
 use crate::refresh::{self, Operation};
 use crate::repo::Repo;
 use crate::scan::Progress;
-use crate::store::{CalibrationReference, CueRow, OperationRecord};
+use crate::store::calibration::CalibrationReference;
+use crate::store::{CueRow, OperationRecord};
 use crate::{cue, freshness, hint, paths, read, task};
 
 /// Where to find the repository and the cache.

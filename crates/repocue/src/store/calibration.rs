@@ -1,4 +1,4 @@
-//! Calibration reference rows (migration 0008): the only part of the evaluation half that
+//! Calibration reference rows (migration 0009): the only part of the evaluation half that
 //! lives in the core store. The experiment engine, validation and artifacts are in the
 //! `repocue-eval` crate; the core only records which immutable artifact is bound to which
 //! epoch and snapshot, inside one write transaction that re-checks that binding.

@@ -7,10 +7,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-mod calibration;
+pub(crate) mod calibration;
 pub(crate) mod lifecycle;
-
-pub use calibration::CalibrationReference;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
@@ -35,6 +33,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0008_derived_versions.sql"),
     include_str!("migrations/0009_calibration.sql"),
 ];
+
+/// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// How long a writer waits for another one before reporting a busy database.
 const BUSY_TIMEOUT_MS: u64 = 15_000;
@@ -393,7 +394,7 @@ impl Store {
     }
 
     fn migrate(&mut self) -> Result<()> {
-        let supported = MIGRATIONS.len() as i64;
+        let supported = SCHEMA_VERSION;
         // The common case, an up-to-date schema, takes no write lock: many readers and one
         // publisher may open the database at once.
         let current: i64 = self
