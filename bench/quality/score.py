@@ -169,9 +169,24 @@ def error_code(stderr: str) -> str:
 
 def supported_formats(binary: str) -> list[str]:
     helptext = subprocess.run([binary, "cue", "--help"], capture_output=True, text=True).stdout
-    line = next((l for l in helptext.splitlines() if "--format" in l), "")
-    values = re.search(r"possible values: ([^\]]*)", line)
-    names = [v.strip() for v in values.group(1).split(",")] if values else ["json"]
+    lines = helptext.splitlines()
+    at = next((i for i, l in enumerate(lines) if "--format" in l), None)
+    if at is None:
+        return ["json"]
+    # Short help: `[possible values: json, markdown]` on the flag's line; long help (values
+    # with descriptions): one `- name: ...` line per value below it, up to the next flag.
+    values = re.search(r"possible values: ([^\]]*)", lines[at])
+    if values:
+        names = [v.strip() for v in values.group(1).split(",")]
+    else:
+        names = []
+        for l in lines[at + 1:]:
+            if l.strip().startswith("--"):
+                break
+            m = re.match(r"\s*- ([a-z]+):", l)
+            if m:
+                names.append(m.group(1))
+    names = names or ["json"]
     return [f for f in ("json", "markdown", "text") if f in names]
 
 

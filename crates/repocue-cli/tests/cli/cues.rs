@@ -100,6 +100,10 @@ fn check_budget(stdout: &str, max: u64) -> Value {
         estimated <= max,
         "{estimated} tokens over a budget of {max}"
     );
+    assert!(
+        tokens(stdout) <= max,
+        "the printed output, newline included, fits the budget"
+    );
     cue
 }
 

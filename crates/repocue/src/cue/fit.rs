@@ -94,15 +94,21 @@ pub fn fit<C: Serialize + Clone>(
     // Worst case first: everything omitted. If even that does not fit, the budget is too small.
     envelope.budget.estimated_tokens = max;
     decorate(&mut envelope, &omitted);
+    // Bytes of the output in its format. The estimate is `ceil(bytes / 4)`; what is admitted
+    // must also fit with the newline a terminal or a pipe receives after a JSON document
+    // (the text format ends with its own), so the printed output never exceeds the budget.
     let measure = |env: &Envelope<C>| -> u64 {
         match env.format {
-            Format::Text => tokens(&super::text::render(
-                &serde_json::to_value(env).expect("cue serializes"),
-            )),
-            Format::Json | Format::Markdown => tokens(&to_json(env)),
+            Format::Text => {
+                super::text::render(&serde_json::to_value(env).expect("cue serializes")).len()
+                    as u64
+            }
+            Format::Json | Format::Markdown => to_json(env).len() as u64,
         }
     };
-    let floor = measure(&envelope);
+    let newline = u64::from(envelope.format != Format::Text);
+    let printed = |env: &Envelope<C>| (measure(env) + newline).div_ceil(4);
+    let floor = printed(&envelope);
     if floor > max {
         return Err(Error::BudgetTooSmall {
             max_tokens: max,
@@ -114,7 +120,7 @@ pub fn fit<C: Serialize + Clone>(
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
         decorate(&mut trial, &omitted);
-        if measure(&trial) <= max {
+        if printed(&trial) <= max {
             envelope = trial;
         } else {
             omitted[it.section] += 1;
@@ -124,7 +130,7 @@ pub fn fit<C: Serialize + Clone>(
     // The estimate is part of the document it estimates: iterate to a fixed point. Bytes only
     // shrink from the upper bound `max`, so this converges in a step or two.
     loop {
-        let t = measure(&envelope);
+        let t = measure(&envelope).div_ceil(4);
         if envelope.budget.estimated_tokens == t {
             break;
         }
