@@ -29,8 +29,10 @@ pub struct Ranking {
     /// Score per node (same order as the nodes), summing to 1 before role factors; after
     /// them, comparable only with each other.
     pub scores: Vec<f64>,
-    /// Per node: defined name → number of other non-test files that reference it.
-    pub used_by: Vec<HashMap<String, u32>>,
+    /// Per node: defined name → how much other non-test files use it: each using file counts
+    /// with its personalisation weight, so a name that a package root re-exports, an entry
+    /// point calls or a file changed right now uses counts more.
+    pub used_by: Vec<HashMap<String, f64>>,
 }
 
 /// Ranks the nodes. Deterministic: nodes are visited in the order given and name lookups use
@@ -55,7 +57,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     }
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<HashMap<usize, f64>> = vec![HashMap::new(); n];
-    let mut used_by: Vec<HashMap<String, u32>> = vec![HashMap::new(); n];
+    let mut used_by: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
     for (i, node) in nodes.iter().enumerate() {
         let imports: Vec<Vec<String>> = node
             .facts
@@ -76,7 +78,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
                 if roles[i] == Role::Source {
-                    *used_by[t].entry(r.clone()).or_default() += 1;
+                    *used_by[t].entry(r.clone()).or_default() += node.boost;
                 }
             }
         }
@@ -228,7 +230,7 @@ mod tests {
         ];
         let r = rank(&nodes);
         assert!(r.scores[0] > r.scores[1], "{:?}", r.scores);
-        assert_eq!(r.used_by[0].get("Flask"), Some(&1));
+        assert_eq!(r.used_by[0].get("Flask"), Some(&1.0));
         assert_eq!(r.used_by[1].get("Flask"), None);
     }
 
@@ -257,7 +259,38 @@ mod tests {
         let r = rank(&nodes);
         assert!(r.scores[1] > r.scores[0], "{:?}", r.scores);
         // The source file's use counts for the library, never for the test helper.
-        assert_eq!(r.used_by[1].get("parse"), Some(&1));
+        assert_eq!(r.used_by[1].get("parse"), Some(&1.0));
         assert!(r.used_by[0].is_empty());
+    }
+
+    #[test]
+    fn names_a_package_root_uses_count_more() {
+        let helpers = facts(&["url_for", "get_debug_flag"], &[]);
+        let root = facts(&[], &["url_for"]);
+        let user = facts(&["view"], &["get_debug_flag"]);
+        let nodes = [
+            Node {
+                path: b"flask/helpers.py",
+                facts: &helpers,
+                boost: 1.0,
+            },
+            Node {
+                path: b"flask/__init__.py",
+                facts: &root,
+                boost: 3.0,
+            },
+            Node {
+                path: b"flask/views.py",
+                facts: &user,
+                boost: 1.0,
+            },
+        ];
+        let r = rank(&nodes);
+        let used = |name: &str| r.used_by[0].get(name).copied().unwrap_or(0.0);
+        assert!(
+            used("url_for") > used("get_debug_flag"),
+            "{:?}",
+            r.used_by[0]
+        );
     }
 }

@@ -256,7 +256,7 @@ pub fn import_matches(import: &[String], target: &[u8]) -> bool {
 /// Returns how much a definition matters to a reader of the project's API, before the file's
 /// rank is applied: exported and public first, type-like and top-level first, more when other
 /// files use it.
-pub fn symbol_weight(symbol: &SymbolFact, used_by: u32) -> f64 {
+pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
     let visibility = match symbol.visibility.as_deref() {
         Some("public" | "exported") => 1.0,
         Some("private" | "protected" | "internal" | "fileprivate") => 0.12,
@@ -274,7 +274,7 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: u32) -> f64 {
     };
     let member = if symbol.parent().is_some() { 0.5 } else { 1.0 };
     let private_name = symbol.name().starts_with('_') as u8 as f64;
-    visibility * kind * member * (1.0 - 0.7 * private_name) * (1.0 + (used_by as f64).ln_1p())
+    visibility * kind * member * (1.0 - 0.7 * private_name) * (1.0 + used_by.ln_1p())
 }
 
 /// Picks up to `n` candidates in order of score, while each further pick from a file or
@@ -400,11 +400,11 @@ mod tests {
 
     #[test]
     fn public_types_used_elsewhere_outweigh_private_helpers() {
-        let public_type = symbol_weight(&sym("Flask", "class", Some("public")), 5);
-        let unused_public = symbol_weight(&sym("Flask", "class", Some("public")), 0);
-        let private_helper = symbol_weight(&sym("_split", "function", Some("private")), 5);
-        let method = symbol_weight(&sym("Flask.route", "method", Some("public")), 5);
-        let private_struct = symbol_weight(&sym("Inner", "struct", Some("private")), 0);
+        let public_type = symbol_weight(&sym("Flask", "class", Some("public")), 5.0);
+        let unused_public = symbol_weight(&sym("Flask", "class", Some("public")), 0.0);
+        let private_helper = symbol_weight(&sym("_split", "function", Some("private")), 5.0);
+        let method = symbol_weight(&sym("Flask.route", "method", Some("public")), 5.0);
+        let private_struct = symbol_weight(&sym("Inner", "struct", Some("private")), 0.0);
         assert!(public_type > unused_public);
         assert!(unused_public > private_helper);
         assert!(public_type > method);

@@ -23,8 +23,8 @@ pub(crate) struct Ranked<'a> {
     pub file: &'a FileState,
     pub analysis: Analysis,
     pub score: f64,
-    /// Defined name → number of other non-test files that use it.
-    pub used_by: HashMap<String, u32>,
+    /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
+    pub used_by: HashMap<String, f64>,
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -132,7 +132,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
             .iter()
             .flat_map(|c| &c.symbols)
             .map(|s| {
-                let used = r.used_by.get(s.name()).copied().unwrap_or(0);
+                let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
                 (importance::symbol_weight(s, used) * r.score, s)
             })
             .collect();
