@@ -168,11 +168,6 @@ fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("cue serializes")
 }
 
-/// Returns `ceil(bytes / 4)`.
-pub fn tokens(json: &str) -> u64 {
-    (json.len() as u64).div_ceil(4)
-}
-
 /// Rounds a token count up to a friendly budget (next multiple of 50).
 pub fn round_up(t: u64) -> u64 {
     t.div_ceil(50) * 50
