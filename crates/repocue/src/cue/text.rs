@@ -104,7 +104,7 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
         }
         Value::Array(a)
             if a.iter()
-                .all(|v| v.get("path").is_some() && v.get("changes").is_some()) =>
+                .all(|v| v.get("path").is_some() && v.get("op").is_some()) =>
         {
             changes(out, indent, key, a)
         }
@@ -173,11 +173,15 @@ fn split_symbol_id(id: &str) -> (&str, &str) {
     rest.rsplit_once(':').unwrap_or((rest, ""))
 }
 
-/// Per-path changes of a compact delta: `op path (size)` then indented symbol operations.
+/// Per-path changes of a compact delta: `op path key=value...` then one indented line per
+/// symbol or import operation: `op name: signature (was: old)` or `op name from path`.
 fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     let _ = writeln!(out, "{indent}{key}:");
     for c in list {
-        let _ = write!(out, "{indent}  {} {}", scalar(&c["op"]), scalar(&c["path"]));
+        let op = c
+            .get("op")
+            .map_or_else(|| "file.analyzed".to_owned(), scalar);
+        let _ = write!(out, "{indent}  {op} {}", scalar(&c["path"]));
         if let Some(obj) = c.as_object() {
             let extra: Vec<String> = obj
                 .iter()
@@ -191,7 +195,22 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         }
         out.push('\n');
         for ch in c["changes"].as_array().into_iter().flatten() {
-            let _ = writeln!(out, "{indent}    {}", item_line("changes", ch));
+            let _ = write!(
+                out,
+                "{indent}    {} {}",
+                scalar(&ch["op"]),
+                scalar(&ch["name"])
+            );
+            if let Some(sig) = ch.get("signature").and_then(Value::as_str) {
+                let _ = write!(out, ": {sig}");
+            }
+            if let Some(old) = ch.get("before").and_then(Value::as_str) {
+                let _ = write!(out, " (was: {old})");
+            }
+            if let Some(from) = ch.get("from").and_then(Value::as_str) {
+                let _ = write!(out, " from {from}");
+            }
+            out.push('\n');
         }
     }
 }
@@ -384,6 +403,26 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("entry_points: src/main.rs\n"), "{text}");
+    }
+
+    #[test]
+    fn delta_paths_nest_their_symbol_changes() {
+        let text = render(&envelope(json!({
+            "paths": [
+                {"path": "a.py", "op": "file.deleted"},
+                {"path": "b.py", "op": "file.content_changed", "size_delta": 12, "changes": [
+                    {"op": "symbol.signature_changed", "name": "f", "signature": "def f(x, y)", "before": "def f(x)"},
+                    {"op": "symbol.moved", "name": "g", "from": "a.py"}
+                ]}
+            ]
+        })));
+        assert!(
+            text.contains(
+                "paths:\n  file.deleted a.py\n  file.content_changed b.py size_delta=12\n    \
+                 symbol.signature_changed f: def f(x, y) (was: def f(x))\n    symbol.moved g from a.py\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
             .flat_map(|c| &c.symbols)
             .map(|s| {
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
-                (importance::symbol_weight(s, used) * r.score, s)
+                (importance::symbol_weight(s, used) * r.score / cost(s), s)
             })
             .collect();
         // Stable: equal weights keep source order.
@@ -157,6 +157,12 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
             }
         })
         .collect()
+}
+
+/// What showing a symbol costs, relative to a typical one: a signature of hundreds of
+/// characters (a generic TypeScript interface) buys one fact for the tokens of several.
+fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
+    1.0 + s.signature.len() as f64 / 160.0
 }
 
 /// Builds the structure cue.
