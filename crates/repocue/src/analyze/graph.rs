@@ -12,6 +12,8 @@ use crate::analyze::structure::CodeFacts;
 
 const DAMPING: f64 = 0.85;
 const ITERATIONS: usize = 30;
+/// Most candidate definitions a reference is resolved among through imports.
+const MAX_NARROWED: usize = 32;
 
 /// One node of the graph: a file with its code facts and a personalisation weight.
 pub struct Node<'a> {
@@ -46,6 +48,10 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         };
     }
     let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
+    let modules: Vec<Vec<String>> = nodes
+        .iter()
+        .map(|n| importance::module_components(n.path))
+        .collect();
     let mut defined: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
@@ -70,15 +76,22 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let Some(all) = defined.get(r.as_str()) else {
                 continue;
             };
-            let targets = resolve(i, all, &roles, &imports, nodes);
+            let targets = resolve(i, all, &roles, &imports, &modules);
             if targets.is_empty() {
                 continue;
             }
             let w = 1.0 / targets.len() as f64;
+            // A use that could mean any of dozens of definitions says nothing about each.
+            let counts = roles[i] == Role::Source && targets.len() <= MAX_NARROWED;
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
-                if roles[i] == Role::Source {
-                    *used_by[t].entry(r.clone()).or_default() += node.boost;
+                if counts {
+                    match used_by[t].get_mut(r.as_str()) {
+                        Some(u) => *u += node.boost,
+                        None => {
+                            used_by[t].insert(r.clone(), node.boost);
+                        }
+                    }
                 }
             }
         }
@@ -128,14 +141,16 @@ fn resolve(
     candidates: &[usize],
     roles: &[Role],
     imports: &[Vec<String>],
-    nodes: &[Node<'_>],
+    modules: &[Vec<String>],
 ) -> Vec<usize> {
     let plausible: Vec<usize> = candidates
         .iter()
         .copied()
         .filter(|&t| t != from && (roles[from] != Role::Source || roles[t] != Role::Test))
         .collect();
-    if plausible.len() <= 1 || imports.is_empty() {
+    // A name defined in dozens of files (C's file-static helpers) is not one an import can
+    // pick out: matching would cost time and change nothing.
+    if plausible.len() <= 1 || plausible.len() > MAX_NARROWED || imports.is_empty() {
         return plausible;
     }
     let imported: Vec<usize> = plausible
@@ -144,7 +159,7 @@ fn resolve(
         .filter(|&t| {
             imports
                 .iter()
-                .any(|imp| importance::import_matches(imp, nodes[t].path))
+                .any(|imp| importance::import_names_module(imp, &modules[t]))
         })
         .collect();
     if imported.is_empty() {

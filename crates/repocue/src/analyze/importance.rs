@@ -236,17 +236,22 @@ pub fn module_components(path: &[u8]) -> Vec<String> {
 /// to name an item inside the module), or names the file's directory (Go and Java import
 /// packages, which are directories).
 pub fn import_matches(import: &[String], target: &[u8]) -> bool {
-    if import.is_empty() {
+    import_names_module(import, &module_components(target))
+}
+
+/// [`import_matches`] against a file's precomputed [`module_components`]: ranking asks it
+/// for every ambiguous reference, so the target's components are computed once per file.
+pub fn import_names_module(import: &[String], module: &[String]) -> bool {
+    if import.is_empty() || module.is_empty() {
         return false;
     }
-    let module = module_components(target);
     let ends_with = |prefix: &[String], m: &[String]| {
         let k = prefix.len().min(m.len());
         // At least the last component must agree, and every overlapping one.
         k >= 1 && prefix[prefix.len() - k..] == m[m.len() - k..]
     };
     // The import names the module, perhaps followed by an item inside it.
-    if (1..=import.len()).any(|j| ends_with(&import[..j], &module)) {
+    if (1..=import.len()).any(|j| ends_with(&import[..j], module)) {
         return true;
     }
     // The whole import names the file's directory: a Go or Java package.
@@ -286,28 +291,51 @@ pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
     n: usize,
     per_file: usize,
 ) -> Vec<usize> {
-    let mut picked: Vec<usize> = Vec::new();
-    let mut taken = vec![false; candidates.len()];
+    use std::cmp::{Ordering, Reverse};
+    use std::collections::BinaryHeap;
+
+    /// A score with a total order; equal scores prefer the earlier candidate.
+    #[derive(PartialEq)]
+    struct Key(f64, Reverse<usize>);
+    impl Eq for Key {}
+    impl PartialOrd for Key {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Key {
+        fn cmp(&self, other: &Self) -> Ordering {
+            self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+        }
+    }
+
     let mut by_file: HashMap<&F, usize> = HashMap::new();
     let mut by_dir: HashMap<&D, usize> = HashMap::new();
+    let adjusted = |i: usize, by_file: &HashMap<&F, usize>, by_dir: &HashMap<&D, usize>| {
+        let (score, file, dir) = &candidates[i];
+        let f = by_file.get(file).copied().unwrap_or(0);
+        let d = by_dir.get(dir).copied().unwrap_or(0);
+        (f < per_file).then(|| score * 0.6f64.powi(f as i32) * 0.75f64.powi(d as i32))
+    };
+    // Lazy greedy: an adjusted score only ever falls as picks accumulate, so a popped entry
+    // whose fresh score still beats the best stale one is the true best.
+    let mut heap: BinaryHeap<Key> = (0..candidates.len())
+        .map(|i| Key(candidates[i].0, Reverse(i)))
+        .collect();
+    let mut picked: Vec<usize> = Vec::new();
     while picked.len() < n {
-        let mut best: Option<(f64, usize)> = None;
-        for (i, (score, file, dir)) in candidates.iter().enumerate() {
-            if taken[i] {
+        let Some(Key(stale, Reverse(i))) = heap.pop() else {
+            break;
+        };
+        let Some(fresh) = adjusted(i, &by_file, &by_dir) else {
+            continue;
+        };
+        if fresh < stale {
+            if heap.peek().is_some_and(|top| Key(fresh, Reverse(i)) < *top) {
+                heap.push(Key(fresh, Reverse(i)));
                 continue;
-            }
-            let f = by_file.get(file).copied().unwrap_or(0);
-            if f >= per_file {
-                continue;
-            }
-            let d = by_dir.get(dir).copied().unwrap_or(0);
-            let adjusted = score * 0.6f64.powi(f as i32) * 0.75f64.powi(d as i32);
-            if best.is_none_or(|(b, _)| adjusted > b) {
-                best = Some((adjusted, i));
             }
         }
-        let Some((_, i)) = best else { break };
-        taken[i] = true;
         picked.push(i);
         *by_file.entry(&candidates[i].1).or_default() += 1;
         *by_dir.entry(&candidates[i].2).or_default() += 1;
@@ -409,6 +437,55 @@ mod tests {
         assert!(unused_public > private_helper);
         assert!(public_type > method);
         assert!(unused_public > private_struct * 5.0);
+    }
+
+    /// The plain quadratic greedy pick that [`diverse`] must equal.
+    fn naive(c: &[(f64, usize, usize)], n: usize, per_file: usize) -> Vec<usize> {
+        let mut picked = vec![];
+        let (mut f, mut d) = (HashMap::new(), HashMap::new());
+        while picked.len() < n {
+            let mut best: Option<(f64, usize)> = None;
+            for (i, (s, file, dir)) in c.iter().enumerate() {
+                let nf = *f.get(file).unwrap_or(&0);
+                if picked.contains(&i) || nf >= per_file {
+                    continue;
+                }
+                let nd = *d.get(dir).unwrap_or(&0);
+                let adj = s * 0.6f64.powi(nf as i32) * 0.75f64.powi(nd as i32);
+                if best.is_none_or(|(b, _)| adj > b) {
+                    best = Some((adj, i));
+                }
+            }
+            let Some((_, i)) = best else { break };
+            picked.push(i);
+            *f.entry(c[i].1).or_insert(0) += 1;
+            *d.entry(c[i].2).or_insert(0) += 1;
+        }
+        picked
+    }
+
+    #[test]
+    fn lazy_diverse_pick_equals_the_plain_greedy_one() {
+        // A deterministic pseudo-random spread of scores, files and directories, ties included.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut c = vec![];
+        for _ in 0..300 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            c.push((
+                (x % 50) as f64 / 7.0,
+                (x >> 8) as usize % 23,
+                (x >> 16) as usize % 5,
+            ));
+        }
+        for (n, per_file) in [(1, 1), (20, 2), (150, 12), (400, 3)] {
+            assert_eq!(
+                diverse(&c, n, per_file),
+                naive(&c, n, per_file),
+                "{n} {per_file}"
+            );
+        }
     }
 
     #[test]
