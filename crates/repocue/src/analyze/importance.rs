@@ -4,7 +4,7 @@
 //!
 //! - [`role`]: tests, examples, benchmarks, fixtures and vendored code are ranked down (still
 //!   reachable through `structure` and `search`);
-//! - [`import_matches`]: a reference is resolved through the referencing file's imports where
+//! - [`import_names_module`]: a reference is resolved through the referencing file's imports where
 //!   the import names a module path, so `Flask` used in `views.py` points at `app.py` and not
 //!   at a test fixture that happens to define a class of the same name;
 //! - [`symbol_weight`]: exported/public definitions, type-like and top-level first, more for
@@ -235,11 +235,12 @@ pub fn module_components(path: &[u8]) -> Vec<String> {
 /// `target`: some prefix of the import ends with the file's module path (the import may go on
 /// to name an item inside the module), or names the file's directory (Go and Java import
 /// packages, which are directories).
+#[cfg(test)]
 pub fn import_matches(import: &[String], target: &[u8]) -> bool {
     import_names_module(import, &module_components(target))
 }
 
-/// [`import_matches`] against a file's precomputed [`module_components`]: ranking asks it
+/// Tells whether an import names a file, given the file's precomputed [`module_components`]: ranking asks it
 /// for every ambiguous reference, so the target's components are computed once per file.
 pub fn import_names_module(import: &[String], module: &[String]) -> bool {
     if import.is_empty() || module.is_empty() {
@@ -330,11 +331,9 @@ pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
         let Some(fresh) = adjusted(i, &by_file, &by_dir) else {
             continue;
         };
-        if fresh < stale {
-            if heap.peek().is_some_and(|top| Key(fresh, Reverse(i)) < *top) {
-                heap.push(Key(fresh, Reverse(i)));
-                continue;
-            }
+        if fresh < stale && heap.peek().is_some_and(|top| Key(fresh, Reverse(i)) < *top) {
+            heap.push(Key(fresh, Reverse(i)));
+            continue;
         }
         picked.push(i);
         *by_file.entry(&candidates[i].1).or_default() += 1;
@@ -442,7 +441,8 @@ mod tests {
     /// The plain quadratic greedy pick that [`diverse`] must equal.
     fn naive(c: &[(f64, usize, usize)], n: usize, per_file: usize) -> Vec<usize> {
         let mut picked = vec![];
-        let (mut f, mut d) = (HashMap::new(), HashMap::new());
+        let (mut f, mut d): (HashMap<usize, usize>, HashMap<usize, usize>) =
+            (HashMap::new(), HashMap::new());
         while picked.len() < n {
             let mut best: Option<(f64, usize)> = None;
             for (i, (s, file, dir)) in c.iter().enumerate() {
