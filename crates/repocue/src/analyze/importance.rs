@@ -71,20 +71,13 @@ const EXAMPLE_DIRS: &[&str] = &[
     "benchmarks",
     "playground",
 ];
-const VENDORED_DIRS: &[&str] = &[
-    "vendor",
-    "vendors",
-    "third_party",
-    "thirdparty",
-    "third-party",
-    "3rdparty",
-    "node_modules",
-    "external",
-    "extern",
-    "generated",
-    "__generated__",
-    "dist",
-];
+/// Vendored and generated code: the directories analysis skips, plus build output.
+fn is_vendored_dir(name: &str) -> bool {
+    name.eq_ignore_ascii_case("dist")
+        || super::EXCLUDED_DIRS
+            .iter()
+            .any(|d| name.eq_ignore_ascii_case(d))
+}
 
 /// Classifies a repository path by its directory components and file name.
 pub fn role(path: &[u8]) -> Role {
@@ -96,7 +89,7 @@ pub fn role(path: &[u8]) -> Role {
             .iter()
             .any(|p| set.iter().any(|s| p.eq_ignore_ascii_case(s)))
     };
-    if dir_is(VENDORED_DIRS) {
+    if parts.iter().any(|p| is_vendored_dir(p)) {
         return Role::Vendored;
     }
     if dir_is(TEST_DIRS) || is_test_file_name(name) {

@@ -45,7 +45,7 @@ impl Analysis {
 
 /// Directory names whose contents are vendored or generated: hashed and tracked like every
 /// file, but never analyzed (their symbols would drown the project's own).
-const EXCLUDED_DIRS: &[&str] = &[
+pub(crate) const EXCLUDED_DIRS: &[&str] = &[
     "vendor",
     "vendors",
     "third_party",
