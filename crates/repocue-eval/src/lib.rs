@@ -62,17 +62,7 @@ mod schema_tests {
     #[test]
     fn checked_in_schemas_match_the_types() {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema");
-        let bless = std::env::var_os("REPOCUE_BLESS").is_some();
-        let mut stale = Vec::new();
-        for (stem, schema) in super::schemas() {
-            let path = dir.join(format!("{stem}.schema.json"));
-            let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
-            if bless {
-                std::fs::write(&path, &text).unwrap();
-            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                stale.push(path.display().to_string());
-            }
-        }
+        let stale = repocue::schema_drift(&dir, &super::schemas());
         assert!(
             stale.is_empty(),
             "schemas drifted from the Rust types: {stale:?}\nregenerate with: REPOCUE_BLESS=1 cargo test -p repocue-eval schema"

@@ -54,7 +54,7 @@ pub use hooks::HooksOutput;
 pub use refresh::{Operation, KEEP_RECENT};
 pub use repo::repo_id;
 pub use scan::Progress;
-pub use schema::schemas;
+pub use schema::{schema_drift, schemas};
 pub use service::{cache_root, CheckpointAction, Options, Service};
 pub use store::calibration::CalibrationReference;
 pub use store::SCHEMA_VERSION;

@@ -38,6 +38,27 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     ]
 }
 
+/// Compares schemas with their checked-in copies `dir/<stem>.schema.json` and returns the
+/// paths that differ; with `REPOCUE_BLESS` set it rewrites them instead. The drift test of
+/// every crate that owns public output types runs through it.
+pub fn schema_drift(dir: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> Vec<String> {
+    let bless = std::env::var_os("REPOCUE_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (stem, schema) in schemas {
+        let path = dir.join(format!("{stem}.schema.json"));
+        let text = serde_json::to_string_pretty(schema).expect("schemas serialize") + "\n";
+        if bless {
+            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &text));
+            if written.is_err() {
+                stale.push(path.display().to_string());
+            }
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    stale
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -46,18 +67,7 @@ mod tests {
     #[test]
     fn checked_in_schemas_match_the_types() {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema");
-        let bless = std::env::var_os("REPOCUE_BLESS").is_some();
-        let mut stale = Vec::new();
-        for (stem, schema) in super::schemas() {
-            let path = dir.join(format!("{stem}.schema.json"));
-            let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
-            if bless {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                stale.push(path.display().to_string());
-            }
-        }
+        let stale = super::schema_drift(&dir, &super::schemas());
         assert!(
             stale.is_empty(),
             "schemas drifted from the Rust types: {stale:?}\nregenerate with: REPOCUE_BLESS=1 cargo test -p repocue schema"
