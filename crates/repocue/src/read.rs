@@ -119,19 +119,21 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         );
         return after_update(repo, w);
     };
-    let basis = repo.git.capture_basis_since(snap.known_index())?;
-    let unsettled = store.unsettled_files_at(&snap)?;
-    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
-    let a = freshness::assess(&snap, &unsettled, &basis, content);
+    let a = assess_live(repo, &store, &snap)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
-        let out = refresh::run(repo, &Operation::Refresh)?;
-        let w = Warning::new(
-            WarningCode::Refreshed,
-            format!(
-                "cache was stale: refreshed to {} ({} files scanned)",
-                out.snapshot, out.files_scanned
+        let w = match refresh::run(repo, &Operation::Refresh) {
+            Ok(out) => Warning::new(
+                WarningCode::Refreshed,
+                format!(
+                    "cache was stale: refreshed to {} ({} files scanned)",
+                    out.snapshot, out.files_scanned
+                ),
             ),
-        );
+            // Other writers kept publishing while this refresh ran: serve the newest of their
+            // snapshots, with the freshness it has against the live repository now.
+            Err(Error::Conflict { detail }) => return lost_race(repo, &detail),
+            Err(e) => return Err(e),
+        };
         return after_update(repo, w);
     }
     let mut warnings = a.warnings;
@@ -143,11 +145,32 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
 /// Compares the live repository with the reader's snapshot again, without refreshing: what a
 /// view that reads working-tree files checks after reading them.
 pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> {
-    let snap = &reader.snapshot;
+    Ok(assess_live(repo, &reader.store, &reader.snapshot)?.freshness)
+}
+
+/// Compares the live repository (one Git basis capture, the snapshot's unsettled files read
+/// again) with a snapshot.
+fn assess_live(repo: &Repo, store: &Store, snap: &SnapshotRow) -> Result<freshness::Assessment> {
     let basis = repo.git.capture_basis_since(snap.known_index())?;
-    let unsettled = reader.store.unsettled_files_at(snap)?;
+    let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
-    Ok(freshness::assess(snap, &unsettled, &basis, content).freshness)
+    Ok(freshness::assess(snap, &unsettled, &basis, content))
+}
+
+/// The reader after a refresh that lost every race to other writers: the current snapshot
+/// (theirs), assessed against the live repository again, never claimed fresher than it is.
+fn lost_race(repo: &Repo, detail: &str) -> Result<Reader> {
+    let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
+    let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
+    let a = assess_live(repo, &store, &snap)?;
+    let mut warnings = a.warnings;
+    warnings.push(Warning::new(
+        WarningCode::RefreshLostRace,
+        format!("other processes published while this refresh ran ({detail}): serving their newest snapshot"),
+    ));
+    let reader = Reader::new(store, snap, a.freshness, vec![])?;
+    warnings.extend(path_warning(&reader)?);
+    Ok(Reader { warnings, ..reader })
 }
 
 /// The reader right after an update: the update just captured the basis and its snapshot

@@ -834,51 +834,16 @@ fn sigkill_during_refresh_leaves_a_usable_cache() {
 }
 
 #[test]
-fn concurrent_refreshes_publish_one_snapshot() {
-    let (repo, _) = initialized(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
-    repo.write("a.txt", "edited\n");
-    let children: Vec<_> = (0..5).map(|_| repo.spawn(&["refresh"])).collect();
-    let mut published = 0;
-    for child in children {
-        let ran = repo.finish(child, &["refresh"]);
-        if ran.code() == Some(0) {
-            let r: RefreshOutput = ran.typed();
-            assert_eq!(r.snapshot, "snapshot-000002");
-            published += r.published as u32;
-        } else {
-            let e = ran.error();
-            assert!(
-                e.error.retryable,
-                "a losing writer's error must be retryable{}",
-                ran.describe()
-            );
-        }
-    }
-    assert_eq!(published, 1, "exactly one process publishes the change");
-    let m = repo.metrics();
-    assert_eq!(m.snapshots, vec!["snapshot-000001", "snapshot-000002"]);
-    assert_eq!(repo.status().freshness, Freshness::DirtyButIndexed);
-}
-
-#[test]
 fn concurrent_inits_create_one_baseline() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n")]);
     let children: Vec<_> = (0..5).map(|_| repo.spawn(&["init"])).collect();
     let mut baselines = 0;
     for child in children {
         let ran = repo.finish(child, &["init"]);
-        if ran.code() == Some(0) {
-            let r: RefreshOutput = ran.typed();
-            assert_eq!(r.snapshot, "snapshot-000001");
-            baselines += (r.operation == "baseline") as u32;
-        } else {
-            let e = ran.error();
-            assert!(
-                e.error.retryable,
-                "concurrent init failed for good{}",
-                ran.describe()
-            );
-        }
+        // Every process answers: the losers adopt the winner's baseline.
+        let r: RefreshOutput = ran.typed();
+        assert_eq!(r.snapshot, "snapshot-000001");
+        baselines += (r.operation == "baseline" && r.published) as u32;
     }
     assert_eq!(baselines, 1);
     let m = repo.metrics();

@@ -7,8 +7,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::time::Instant;
 
 use crate::api::Commit;
-use crate::api::{ChangeCounts, DeltaId, DeltaItem, DeltaOp, EpochId, RefreshOutput, SnapshotId};
-use crate::error::Result;
+use crate::api::{
+    ChangeCounts, DeltaId, DeltaItem, DeltaOp, EpochId, OperationKind, RefreshOutput, SnapshotId,
+    Warning, WarningCode,
+};
+use crate::error::{Error, Result};
 use crate::freshness;
 use crate::model::FileState;
 use crate::repo::Repo;
@@ -92,7 +95,7 @@ pub(crate) fn publish(
         .then(|| search_update(targets, &touched, &outcome.facts, full || reindex));
     let analyzer = crate::analyze::analyzer_version();
     let facts_checked = crate::analyze::enabled().then_some(analyzer);
-    let published = store.publish(
+    let published = match store.publish(
         &repo.repo_id,
         repo.root.as_os_str().as_bytes(),
         Publish {
@@ -107,7 +110,19 @@ pub(crate) fn publish(
             operation,
             facts_checked,
         },
-    )?;
+    ) {
+        Err(Error::Conflict { detail }) => {
+            return adopt(repo, store, start, detail).map(|adopted| RefreshOutput {
+                files_scanned: outcome.files_scanned,
+                bytes_scanned: outcome.bytes,
+                files_analyzed,
+                git_processes,
+                duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
+                ..adopted
+            })
+        }
+        other => other?,
+    };
     if !changes.unchanged && published.snapshot as usize % PRUNE_SLACK == 0 {
         auto_prune(repo, store)?;
     }
@@ -132,6 +147,57 @@ pub(crate) fn publish(
         git_processes,
         duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
         warnings: changes.warnings,
+    })
+}
+
+/// Another process published first. When its snapshot was observed no earlier than this
+/// operation's basis, it describes the repository at least as recently as this one would:
+/// the operation adopts it (published `false`, warning `adopted`) instead of publishing an
+/// older view or failing. Otherwise the conflict stands and the caller retries from a new
+/// basis. A rebaseline never adopts: it was asked to start a new epoch.
+fn adopt(repo: &Repo, store: &Store, start: &Start, detail: String) -> Result<RefreshOutput> {
+    let conflict = || Error::Conflict {
+        detail: detail.clone(),
+    };
+    if start.kind == OperationKind::Rebaseline {
+        return Err(conflict());
+    }
+    let winner = store.current_snapshot()?.ok_or_else(conflict)?;
+    if winner.observed_at < start.basis.observed_at {
+        return Err(conflict());
+    }
+    let mut repository = repo.repository_info(&start.basis);
+    repository.branch = winner.branch.clone();
+    repository.head = winner.head.clone();
+    repository.dirty = winner.dirty;
+    Ok(RefreshOutput {
+        schema_version: "repocue/refresh-1".into(),
+        operation: start.kind,
+        published: false,
+        repository,
+        epoch: EpochId(winner.epoch).to_string(),
+        snapshot: SnapshotId(winner.seq).to_string(),
+        previous_snapshot: start
+            .previous
+            .as_ref()
+            .map(|p| SnapshotId(p.seq).to_string()),
+        delta: None,
+        changes: ChangeCounts::default(),
+        freshness: freshness::of_snapshot(&winner.caveats, winner.dirty),
+        tracked_files: winner.file_count.unwrap_or_default() as u64,
+        files_scanned: 0,
+        bytes_scanned: 0,
+        files_analyzed: 0,
+        git_processes: 0,
+        duration_ms: 0.0,
+        warnings: vec![Warning::new(
+            WarningCode::Adopted,
+            format!(
+                "another process published {} from a basis observed no earlier than this one's: \
+                 adopted it instead of publishing",
+                SnapshotId(winner.seq)
+            ),
+        )],
     })
 }
 

@@ -765,13 +765,34 @@ impl Store {
             .optional()?)
     }
 
-    /// Stores derived data of a view for a snapshot (first writer wins).
-    pub fn put_view_cache(&self, snapshot: i64, view: &str, json: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO view_cache (snapshot, view, json) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-            params![snapshot, view, json],
-        )?;
-        Ok(())
+    /// Stores derived data of a view for a snapshot (first writer wins). Best effort: with
+    /// another process holding the write lock nothing is stored and `Ok(false)` returned.
+    pub fn put_view_cache(&self, snapshot: i64, view: &str, json: &str) -> Result<bool> {
+        self.best_effort(|conn| {
+            conn.execute(
+                "INSERT INTO view_cache (snapshot, view, json) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                params![snapshot, view, json],
+            )
+        })
+    }
+
+    /// Runs a write a read path makes on the side (a cue measurement, a cached view value)
+    /// without waiting: while another process holds the write lock (a long baseline, a hook's
+    /// background refresh) the write is skipped and `Ok(false)` returned, so reads never
+    /// stall behind writers.
+    fn best_effort(
+        &self,
+        write: impl FnOnce(&Connection) -> rusqlite::Result<usize>,
+    ) -> Result<bool> {
+        self.conn.busy_timeout(std::time::Duration::ZERO)?;
+        let done = write(&self.conn);
+        self.conn
+            .busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
+        match done.map_err(Error::Sqlite) {
+            Ok(_) => Ok(true),
+            Err(e) if e.is_retryable() => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// Runs a full-text query (an FTS5 match expression); returns up to `limit` matches, best
@@ -806,14 +827,16 @@ impl Store {
         Ok(!any)
     }
 
-    /// Records a cue measurement.
-    pub fn record_cue(&self, row: &CueRow) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO cue_metrics (view, recorded_at, max_tokens, output_bytes, estimated_tokens, duration_us, snapshot)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![row.view, row.recorded_at, row.max_tokens, row.output_bytes, row.estimated_tokens, row.duration_us, row.snapshot],
-        )?;
-        Ok(())
+    /// Records a cue measurement. Best effort (see [`Store::best_effort`]): a cue is never
+    /// held back to be counted; `Ok(false)` says the measurement was dropped.
+    pub fn record_cue(&self, row: &CueRow) -> Result<bool> {
+        self.best_effort(|conn| {
+            conn.execute(
+                "INSERT INTO cue_metrics (view, recorded_at, max_tokens, output_bytes, estimated_tokens, duration_us, snapshot)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![row.view, row.recorded_at, row.max_tokens, row.output_bytes, row.estimated_tokens, row.duration_us, row.snapshot],
+            )
+        })
     }
 
     /// Returns recorded operations, oldest first.

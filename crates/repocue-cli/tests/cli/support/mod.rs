@@ -9,10 +9,10 @@
 
 pub mod schema;
 
-use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use repocue::api::{ErrorOutput, MetricsOutput, RefreshOutput, StatusOutput};
 use serde::de::DeserializeOwned;
@@ -68,7 +68,7 @@ pub struct TestRepo {
     cache: PathBuf,
     home: PathBuf,
     outside: PathBuf,
-    commits: Cell<u32>,
+    commits: AtomicU32,
 }
 
 impl TestRepo {
@@ -99,7 +99,7 @@ impl TestRepo {
             cache,
             home,
             outside,
-            commits: Cell::new(0),
+            commits: AtomicU32::new(0),
         };
         repo.git(&["-c", "init.defaultBranch=main", "init", "-q"]);
         repo
@@ -202,8 +202,7 @@ impl TestRepo {
 
     /// Commits what is staged with a fixed, increasing date; returns the new HEAD.
     pub fn commit_staged(&self, msg: &str) -> String {
-        let n = self.commits.get() + 1;
-        self.commits.set(n);
+        let n = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
         let date = format!("2001-02-03T04:{:02}:{:02}Z", n / 60, n % 60);
         let out = self
             .git_command()
