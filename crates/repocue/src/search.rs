@@ -41,9 +41,17 @@ pub fn find(
     limit: usize,
 ) -> Result<Vec<SearchHit>> {
     let rows = store.search(expr, limit * 4)?;
+    // Signatures are not stored with the entries: they come from the matched files' facts.
+    let digests: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.kind == "symbol")
+        .filter_map(|r| r.digest.as_deref())
+        .collect();
+    let facts = store.facts(&digests)?;
     let mut hits = Vec::with_capacity(rows.len());
-    for r in rows {
-        hits.push(hit(store, r)?);
+    for r in &rows {
+        let analysis = r.digest.as_deref().and_then(|d| facts.get(d));
+        hits.push(hit(store, r, analysis)?);
     }
     for h in &mut hits {
         if h.kind == SearchKind::Symbol
@@ -56,26 +64,38 @@ pub fn find(
     Ok(hits)
 }
 
-fn hit(store: &Store, r: MatchRow) -> Result<SearchHit> {
+fn hit(store: &Store, r: &MatchRow, analysis: Option<&Analysis>) -> Result<SearchHit> {
     let kind: SearchKind = r.kind.parse().map_err(|e: String| Error::CorruptCache {
         path: store.path().to_owned(),
         detail: e,
     })?;
+    let title = match kind {
+        SearchKind::Symbol => {
+            signature(analysis, &r.name, r.line).unwrap_or_else(|| r.name.clone())
+        }
+        SearchKind::Doc => r.name.clone(),
+        SearchKind::Path => paths::display(&r.path),
+    };
     Ok(SearchHit {
         entity: entity(kind, &r.path, &r.name),
-        title: r.title.unwrap_or_else(|| {
-            if kind == SearchKind::Doc {
-                r.name.clone()
-            } else {
-                paths::display(&r.path)
-            }
-        }),
+        title,
         name: short_name(kind, &r.path, &r.name),
         kind,
-        path: r.path,
+        path: r.path.clone(),
         line: r.line,
         score: r.score,
     })
+}
+
+/// The signature of the symbol an entry names (qualified name and line), from its file's facts.
+fn signature(analysis: Option<&Analysis>, qualified: &str, line: Option<u32>) -> Option<String> {
+    analysis?
+        .code
+        .as_ref()?
+        .symbols
+        .iter()
+        .find(|s| s.qualified_name == qualified && Some(s.start_line) == line)
+        .map(|s| s.signature.clone())
 }
 
 /// Most symbols indexed per file (generated tables can hold thousands).
@@ -113,7 +133,6 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
         path: file.path.clone(),
         kind: "path",
         name: String::new(),
-        title: None,
         line: None,
         index_name: words(&name),
         index_detail: words(&path),
@@ -125,7 +144,6 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 path: file.path.clone(),
                 kind: "symbol",
                 name: s.qualified_name.clone(),
-                title: Some(s.signature.clone()),
                 line: Some(s.start_line),
                 index_name: words(s.name()),
                 index_detail: format!(
@@ -143,7 +161,6 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 path: file.path.clone(),
                 kind: "doc",
                 name: h.text.clone(),
-                title: None,
                 line: Some(h.line),
                 index_name: words(&h.text),
                 index_detail: format!(

@@ -94,9 +94,10 @@ mod tests {
         assert_eq!((noop.files_scanned, noop.published), (0, false));
         // Pretend an older binary derived a.rs's facts.
         let db = raw_db(&t.repo);
-        let a_digest: String = db
+        let a_digest: Vec<u8> = db
             .query_row(
-                "SELECT digest FROM file_versions WHERE path = CAST('a.rs' AS BLOB)",
+                "SELECT f.digest FROM file_versions f JOIN paths p ON p.id = f.path
+                 WHERE p.path = CAST('a.rs' AS BLOB)",
                 [],
                 |r| r.get(0),
             )
@@ -160,8 +161,6 @@ mod tests {
         );
         db.execute("UPDATE snapshots SET caveats = '[]'", [])
             .unwrap();
-        db.execute("UPDATE content_facts SET facts = '{not json'", [])
-            .unwrap();
         let digests: Vec<String> = store
             .files_at(&store.current_snapshot().unwrap().unwrap())
             .unwrap()
@@ -169,7 +168,16 @@ mod tests {
             .filter_map(|f| f.digest)
             .collect();
         let refs: Vec<&str> = digests.iter().map(String::as_str).collect();
-        assert_eq!(store.facts(&refs).unwrap_err().code(), "corrupt_cache");
+        // Stored facts whose tag, deflate stream or JSON is broken.
+        for broken in ["'{not json'", "X'00' || '{not json'", "X'01FF00'"] {
+            db.execute(&format!("UPDATE content_facts SET facts = {broken}"), [])
+                .unwrap();
+            assert_eq!(
+                store.facts(&refs).unwrap_err().code(),
+                "corrupt_cache",
+                "{broken}"
+            );
+        }
         // A refresh that reads the snapshot fails the same way instead of publishing a guess.
         db.execute("UPDATE snapshots SET recent_commits = 'x'", [])
             .unwrap();

@@ -213,6 +213,12 @@ impl Store {
             "DELETE FROM content_facts WHERE digest NOT IN (SELECT digest FROM file_versions WHERE digest IS NOT NULL)",
             [],
         )? as u64;
+        // Paths no retained version or search entry refers to.
+        tx.execute(
+            "DELETE FROM paths WHERE id NOT IN (SELECT path FROM file_versions)
+               AND id NOT IN (SELECT path FROM search_entries)",
+            [],
+        )?;
         tx.execute("DELETE FROM prune_set", [])?;
         tx.commit()?;
         // Fold the deletions into the database file so its reported size reflects them.

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub(crate) mod calibration;
+mod compact;
 pub(crate) mod lifecycle;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
@@ -21,17 +22,25 @@ use crate::model::{FileState, FileType, StatKey, WorkingState};
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
 
+/// One schema migration: a SQL script, or code for what SQL alone cannot do.
+enum Migration {
+    Sql(&'static str),
+    Code(fn(&Transaction<'_>) -> Result<()>),
+}
+
 /// Numbered migrations; the database's `user_version` is how many have been applied.
-const MIGRATIONS: &[&str] = &[
-    include_str!("migrations/0001_initial.sql"),
-    include_str!("migrations/0002_rank_cache.sql"),
-    include_str!("migrations/0003_search.sql"),
-    include_str!("migrations/0004_checkpoints.sql"),
-    include_str!("migrations/0005_index_stat.sql"),
-    include_str!("migrations/0006_view_cache.sql"),
-    include_str!("migrations/0007_slim_search.sql"),
-    include_str!("migrations/0008_derived_versions.sql"),
-    include_str!("migrations/0009_calibration.sql"),
+const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(include_str!("migrations/0001_initial.sql")),
+    Migration::Sql(include_str!("migrations/0002_rank_cache.sql")),
+    Migration::Sql(include_str!("migrations/0003_search.sql")),
+    Migration::Sql(include_str!("migrations/0004_checkpoints.sql")),
+    Migration::Sql(include_str!("migrations/0005_index_stat.sql")),
+    Migration::Sql(include_str!("migrations/0006_view_cache.sql")),
+    Migration::Sql(include_str!("migrations/0007_slim_search.sql")),
+    Migration::Sql(include_str!("migrations/0008_derived_versions.sql")),
+    Migration::Sql(include_str!("migrations/0009_calibration.sql")),
+    // migrations/0010_compact.sql, and the data moved into its tables.
+    Migration::Code(compact::migrate),
 ];
 
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
@@ -160,8 +169,6 @@ pub struct SearchRow {
     pub kind: &'static str,
     /// Qualified symbol name, heading text, or empty for a path entry.
     pub name: String,
-    /// Signature, for symbols.
-    pub title: Option<String>,
     /// Line, when meaningful.
     pub line: Option<u32>,
     /// Indexed text of the `name` column.
@@ -179,12 +186,12 @@ pub struct MatchRow {
     pub path: Vec<u8>,
     /// Qualified symbol name, heading text, or empty for a path entry.
     pub name: String,
-    /// Signature, for symbols.
-    pub title: Option<String>,
     /// Line.
     pub line: Option<u32>,
     /// bm25 score (lower is better).
     pub score: f64,
+    /// Content digest of the file's current version (a symbol's signature is in its facts).
+    pub digest: Option<String>,
 }
 
 /// A snapshot to publish.
@@ -414,8 +421,11 @@ impl Store {
                 supported,
             });
         }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            tx.execute_batch(sql)?;
+        for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            match step {
+                Migration::Sql(sql) => tx.execute_batch(sql)?,
+                Migration::Code(run) => run(&tx)?,
+            }
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
         }
         if version == 0 {
@@ -532,9 +542,9 @@ impl Store {
     /// Returns the file states of a snapshot, sorted by path.
     pub fn files_at(&self, snapshot: &SnapshotRow) -> Result<Vec<FileState>> {
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {FILE_COLUMNS} FROM file_versions
-             WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)
-             ORDER BY path"
+            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
+             ORDER BY p.path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
         self.decoded(rows.collect::<rusqlite::Result<_>>())
@@ -560,10 +570,11 @@ impl Store {
         analyzer: &str,
     ) -> Result<Vec<Vec<u8>>> {
         let mut stmt = self.conn.prepare(
-            "SELECT f.path FROM file_versions f JOIN content_facts c ON c.digest = f.digest
+            "SELECT p.path FROM file_versions f JOIN paths p ON p.id = f.path
+               JOIN content_facts c ON c.digest = f.digest
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
                AND c.analyzer != ?3
-             ORDER BY f.path",
+             ORDER BY p.path",
         )?;
         let rows = stmt.query_map(params![snapshot.epoch, snapshot.seq, analyzer], |r| {
             r.get(0)
@@ -575,10 +586,10 @@ impl Store {
     /// clean, or flagged assume-unchanged / skip-worktree. Sorted by path.
     pub fn unsettled_files_at(&self, snapshot: &SnapshotRow) -> Result<Vec<FileState>> {
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {FILE_COLUMNS} FROM file_versions
-             WHERE epoch = ?1 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)
-               AND (working_state != 'clean' OR assume_unchanged OR skip_worktree)
-             ORDER BY path"
+            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
+               AND (f.working_state != 'clean' OR f.assume_unchanged OR f.skip_worktree)
+             ORDER BY p.path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
         self.decoded(rows.collect::<rusqlite::Result<_>>())
@@ -592,13 +603,16 @@ impl Store {
         paths: &[&[u8]],
     ) -> Result<Vec<FileState>> {
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {FILE_COLUMNS} FROM file_versions
-             WHERE epoch = ?1 AND path = ?3 AND start_seq <= ?2 AND (end_seq IS NULL OR end_seq > ?2)"
+            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.path = ?3 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)"
         ))?;
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
+            let Some(id) = compact::path_id(&self.conn, p)? else {
+                continue;
+            };
             if let Some(f) = stmt
-                .query_row(params![snapshot.epoch, snapshot.seq, p], file_from_row)
+                .query_row(params![snapshot.epoch, snapshot.seq, id], file_from_row)
                 .optional()?
             {
                 out.push(f);
@@ -634,8 +648,11 @@ impl Store {
         )?;
         let mut out = HashMap::new();
         for p in paths {
+            let Some(id) = compact::path_id(&self.conn, p)? else {
+                continue;
+            };
             if let Some(seq) = stmt
-                .query_row(params![snapshot.epoch, snapshot.seq, p], |r| r.get(0))
+                .query_row(params![snapshot.epoch, snapshot.seq, id], |r| r.get(0))
                 .optional()?
             {
                 out.insert(p.to_vec(), seq);
@@ -649,8 +666,8 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT digest FROM content_facts WHERE analyzer = ?1")?;
-        let rows = stmt.query_map([analyzer], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let rows = stmt.query_map([analyzer], |r| r.get::<_, Vec<u8>>(0))?;
+        rows.map(|d| Ok(compact::id_hex(&d?))).collect()
     }
 
     /// Returns stored analysis facts for the given digests.
@@ -663,8 +680,13 @@ impl Store {
             if out.contains_key(*d) {
                 continue;
             }
-            if let Some(json) = stmt.query_row([d], |r| r.get::<_, String>(0)).optional()? {
-                let a = self.decoded(decode::<Analysis>(0, &json))?;
+            let stored = stmt
+                .query_row([compact::id_bytes(d)], |r| {
+                    Ok(r.get_ref(0)?.as_bytes()?.to_vec())
+                })
+                .optional()?;
+            if let Some(stored) = stored {
+                let a = self.decoded(decode_stored_facts(&stored))?;
                 out.insert((*d).to_owned(), a);
             }
         }
@@ -746,7 +768,11 @@ impl Store {
             )?;
             for (digest, facts) in facts {
                 let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![digest, analyzer, json])?;
+                stmt.execute(params![
+                    compact::id_bytes(digest),
+                    analyzer,
+                    compact::encode_facts(&json)
+                ])?;
             }
         }
         tx.commit()?;
@@ -799,8 +825,11 @@ impl Store {
     /// bm25 score first.
     pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT e.kind, e.path, e.name, e.title, e.line, bm25(search_fts, 8.0, 1.0) AS score
+            "SELECT e.kind, p.path, e.name, e.line, bm25(search_fts, 8.0, 1.0) AS score, f.digest
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
+               JOIN paths p ON p.id = e.path
+               LEFT JOIN file_versions f ON f.path = e.path AND f.end_seq IS NULL
+                 AND f.epoch = (SELECT seq FROM epochs WHERE status = 'active')
              WHERE search_fts MATCH ?1
              ORDER BY score, e.rowid LIMIT ?2",
         )?;
@@ -809,9 +838,9 @@ impl Store {
                 kind: r.get(0)?,
                 path: r.get(1)?,
                 name: r.get(2)?,
-                title: r.get(3)?,
-                line: r.get(4)?,
-                score: r.get(5)?,
+                line: r.get(3)?,
+                score: r.get(4)?,
+                digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -895,6 +924,12 @@ fn snap_id(seq: i64) -> String {
 }
 
 /// Decodes a JSON column; a value that does not decode is a conversion failure.
+/// Decodes stored content facts (see [`compact::decode_facts`]).
+fn decode_stored_facts(stored: &[u8]) -> rusqlite::Result<Analysis> {
+    let json = compact::decode_facts(stored).ok_or_else(|| bad(0, "undecodable content facts"))?;
+    decode(0, &json)
+}
+
 fn decode<T: serde::de::DeserializeOwned>(col: usize, json: &str) -> rusqlite::Result<T> {
     serde_json::from_str(json).map_err(|e| bad(col, &format!("undecodable JSON: {e}")))
 }
@@ -968,7 +1003,11 @@ fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)], analyzer: &st
     )?;
     for (digest, facts) in facts {
         let json = serde_json::to_string(facts).expect("analysis serializes");
-        stmt.execute(params![digest, analyzer, json])?;
+        stmt.execute(params![
+            compact::id_bytes(digest),
+            analyzer,
+            compact::encode_facts(&json)
+        ])?;
     }
     Ok(())
 }
@@ -1019,7 +1058,9 @@ fn insert_snapshot(
             "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
         )?;
         for path in s.changed_paths {
-            close.execute(params![seq, epoch, path])?;
+            if let Some(id) = compact::path_id(tx, path)? {
+                close.execute(params![seq, epoch, id])?;
+            }
         }
     }
     let changed = s
@@ -1048,7 +1089,7 @@ fn insert_file_versions<'f>(
     files: impl Iterator<Item = &'f FileState>,
 ) -> Result<()> {
     let mut insert = tx.prepare_cached(&format!(
-        "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
+        "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS_STORED})
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
     ))?;
     for f in files {
@@ -1056,12 +1097,12 @@ fn insert_file_versions<'f>(
         insert.execute(params![
             epoch,
             seq,
-            f.path,
+            compact::intern_path(tx, &f.path)?,
             f.index_mode,
-            f.index_oid,
+            compact::id_bytes(&f.index_oid),
             f.worktree_mode,
             f.size.map(|v| v as i64),
-            f.digest,
+            f.digest.as_deref().map(compact::id_bytes),
             f.file_type.as_str(),
             f.language,
             f.is_document,
@@ -1087,13 +1128,16 @@ fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]
          WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
     )?;
     for (path, st) in updates {
+        let Some(id) = compact::path_id(tx, path)? else {
+            continue;
+        };
         stmt.execute(params![
             st.size as i64,
             st.mtime_ns,
             st.ctime_ns,
             st.ino as i64,
             epoch,
-            path
+            id
         ])?;
     }
     Ok(())
@@ -1141,8 +1185,16 @@ fn next_seq(tx: &Transaction<'_>, name: &str) -> Result<i64> {
     )
 }
 
-const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
+/// The columns a file version is inserted with.
+const FILE_COLUMNS_STORED: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
     is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
+/// The columns [`file_from_row`] reads, from [`FILE_ROWS`].
+const FILE_COLUMNS: &str =
+    "p.path, f.index_mode, f.index_oid, f.worktree_mode, f.size, f.digest, f.file_type,
+    f.language, f.is_document, f.working_state, f.assume_unchanged, f.skip_worktree, f.st_size,
+    f.st_mtime_ns, f.st_ctime_ns, f.st_ino";
+/// File versions with their paths.
+const FILE_ROWS: &str = "file_versions f JOIN paths p ON p.id = f.path";
 
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     let file_type: String = r.get(6)?;
@@ -1151,10 +1203,10 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     Ok(FileState {
         path: r.get(0)?,
         index_mode: r.get(1)?,
-        index_oid: r.get(2)?,
+        index_oid: compact::id_hex(&r.get::<_, Vec<u8>>(2)?),
         worktree_mode: r.get(3)?,
         size: r.get::<_, Option<i64>>(4)?.map(|v| v as u64),
-        digest: r.get(5)?,
+        digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
         file_type: FileType::parse(&file_type).ok_or_else(|| bad(6, "unknown file type"))?,
         language: r.get(7)?,
         is_document: r.get(8)?,
@@ -1223,8 +1275,11 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         let mut del_fts = tx.prepare_cached("DELETE FROM search_fts WHERE rowid = ?1")?;
         let mut del = tx.prepare_cached("DELETE FROM search_entries WHERE rowid = ?1")?;
         for path in &s.remove {
+            let Some(path_id) = compact::path_id(tx, path)? else {
+                continue;
+            };
             let ids: Vec<i64> = rows
-                .query_map([path], |r| r.get(0))?
+                .query_map([path_id], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             for id in ids {
                 del_fts.execute([id])?;
@@ -1233,7 +1288,7 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         }
     }
     let mut entry = tx.prepare_cached(
-        "INSERT INTO search_entries (path, kind, name, title, line) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO search_entries (path, kind, name, line) VALUES (?1, ?2, ?3, ?4)",
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
@@ -1245,9 +1300,13 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             Some(d) => match s.fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
                 Ok(i) => Some(&s.fresh[i].1),
                 Err(_) => {
-                    let json: Option<String> = stored.query_row([d], |r| r.get(0)).optional()?;
-                    loaded = match json {
-                        Some(j) => Some(decode(0, &j)?),
+                    let blob: Option<Vec<u8>> = stored
+                        .query_row([compact::id_bytes(d)], |r| {
+                            Ok(r.get_ref(0)?.as_bytes()?.to_vec())
+                        })
+                        .optional()?;
+                    loaded = match blob {
+                        Some(b) => Some(decode_stored_facts(&b)?),
                         None => None,
                     };
                     loaded.as_ref()
@@ -1255,8 +1314,9 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             },
             None => None,
         };
+        let path_id = compact::intern_path(tx, &f.path)?;
         for e in (s.rows)(f, analysis) {
-            entry.execute(params![e.path, e.kind, e.name, e.title, e.line])?;
+            entry.execute(params![path_id, e.kind, e.name, e.line])?;
             let id = tx.last_insert_rowid();
             fts.execute(params![id, e.index_name, e.index_detail])?;
         }

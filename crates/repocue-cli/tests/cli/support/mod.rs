@@ -42,6 +42,42 @@ const SCRUBBED: &[&str] = &[
     "XDG_CONFIG_HOME",
 ];
 
+/// Every value of every row of a state database as text, with stored content facts decoded
+/// (a tag byte, then JSON raw or deflated): what a secret scan of the database must read.
+pub fn decoded_db_dump(db: &Path) -> String {
+    let script = r#"
+import sqlite3, sys, zlib
+c = sqlite3.connect(sys.argv[1])
+out = []
+# The full-text table itself is skipped (older SQLite builds cannot open it); its shadow
+# tables, which hold all it stores, are read like any other.
+for (t,) in c.execute("SELECT name FROM sqlite_schema WHERE type = 'table'"
+                      " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name"):
+    cur = c.execute('SELECT * FROM "%s"' % t)
+    cols = [d[0] for d in cur.description]
+    for row in cur:
+        for col, v in zip(cols, row):
+            if t == "content_facts" and col == "facts" and isinstance(v, bytes):
+                v = v[1:] if v[:1] == b"\x00" else zlib.decompress(v[1:], -15)
+            if isinstance(v, bytes):
+                v = v.decode("utf-8", "replace")
+            out.append("%s.%s=%s" % (t, col, v))
+sys.stdout.write("\n".join(out))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(db)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "dumping {} failed: {}",
+        db.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Tells whether the tests run as root, who can read files whatever their permissions.
 pub fn running_as_root() -> bool {
     let out = Command::new("id").arg("-u").output().expect("run `id -u`");
