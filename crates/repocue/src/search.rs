@@ -2,6 +2,7 @@
 //! headings), how a user query becomes an FTS5 query, and how stored matches become scored
 //! hits. The store only stores the rows and runs the match.
 
+use crate::analyze::importance::Role;
 use crate::analyze::Analysis;
 use crate::api::{EntityId, SearchKind};
 use crate::error::{Error, Result};
@@ -30,28 +31,27 @@ pub struct SearchHit {
     pub line: Option<u32>,
     /// bm25 score (lower is better), adjusted.
     pub score: f64,
+    /// Content digest of the file's current version, where a symbol's signature is read.
+    pub digest: Option<String>,
 }
 
-/// Runs a match expression and returns the hits of the given kinds, scored: a member match
-/// (a field or method, whose signature mentions its type's name) is worth half.
+/// How many stored matches are ranked per hit returned: bm25 alone may put many test
+/// fixtures of a name before its one definition, so the rank below sees well past them.
+const CANDIDATES_PER_HIT: usize = 25;
+
+/// Runs a match expression and returns the best `limit` hits of the given kinds for `query`
+/// (see [`rank`]), symbols with their signatures.
 pub fn find(
     store: &Store,
     expr: &str,
+    query: &str,
     kinds: &[SearchKind],
     limit: usize,
 ) -> Result<Vec<SearchHit>> {
-    let rows = store.search(expr, limit * 4)?;
-    // Signatures are not stored with the entries: they come from the matched files' facts.
-    let digests: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.kind == "symbol")
-        .filter_map(|r| r.digest.as_deref())
-        .collect();
-    let facts = store.facts(&digests)?;
+    let rows = store.search(expr, limit.saturating_mul(CANDIDATES_PER_HIT))?;
     let mut hits = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let analysis = r.digest.as_deref().and_then(|d| facts.get(d));
-        hits.push(hit(store, r, analysis)?);
+    for r in rows {
+        hits.push(hit(store, r)?);
     }
     for h in &mut hits {
         if h.kind == SearchKind::Symbol
@@ -61,19 +61,76 @@ pub fn find(
         }
     }
     hits.retain(|h| kinds.contains(&h.kind));
+    rank(&mut hits, query);
+    hits.truncate(limit);
+    sign(store, &mut hits)?;
     Ok(hits)
 }
 
-fn hit(store: &Store, r: &MatchRow, analysis: Option<&Analysis>) -> Result<SearchHit> {
+/// Orders hits totally: exact name matches first (a symbol-name query finds its definition
+/// first), then the project's own code before examples, tests and vendored code (a test
+/// helper never outranks the definition it shadows), then symbols before headings before
+/// paths (a class named like the project comes before the README's title), then bm25 (a
+/// member match, whose signature mentions its type's name, counts half), then id.
+pub fn rank(hits: &mut [SearchHit], query: &str) {
+    let q = query.trim();
+    let exactness = |name: &str| {
+        if name == q {
+            0
+        } else if name.eq_ignore_ascii_case(q) {
+            1
+        } else {
+            2
+        }
+    };
+    let role = |h: &SearchHit| match crate::analyze::importance::role(&h.path) {
+        Role::Source => 0,
+        Role::Example => 1,
+        Role::Test => 2,
+        Role::Vendored => 3,
+    };
+    let kind_order = |h: &SearchHit| match h.kind {
+        SearchKind::Symbol => 0,
+        SearchKind::Doc => 1,
+        SearchKind::Path => 2,
+    };
+    hits.sort_by(|a, b| {
+        exactness(&a.name)
+            .cmp(&exactness(&b.name))
+            .then(role(a).cmp(&role(b)))
+            .then(kind_order(a).cmp(&kind_order(b)))
+            .then(a.score.total_cmp(&b.score))
+            .then(a.entity.cmp(&b.entity))
+    });
+}
+
+/// Fills in symbol hits' signatures, which are not stored with the entries: they come from
+/// the matched files' facts.
+fn sign(store: &Store, hits: &mut [SearchHit]) -> Result<()> {
+    let digests: Vec<&str> = hits
+        .iter()
+        .filter(|h| h.kind == SearchKind::Symbol)
+        .filter_map(|h| h.digest.as_deref())
+        .collect();
+    let facts = store.facts(&digests)?;
+    for h in hits.iter_mut().filter(|h| h.kind == SearchKind::Symbol) {
+        let analysis = h.digest.as_deref().and_then(|d| facts.get(d));
+        let qualified = h.entity.rsplit(':').next().unwrap_or_default();
+        if let Some(sig) = signature(analysis, qualified, h.line) {
+            h.title = sig;
+        }
+    }
+    Ok(())
+}
+
+fn hit(store: &Store, r: MatchRow) -> Result<SearchHit> {
     let kind: SearchKind = r.kind.parse().map_err(|e: String| Error::CorruptCache {
         path: store.path().to_owned(),
         detail: e,
     })?;
     let title = match kind {
-        SearchKind::Symbol => {
-            signature(analysis, &r.name, r.line).unwrap_or_else(|| r.name.clone())
-        }
-        SearchKind::Doc => r.name.clone(),
+        // A symbol's is replaced by its signature in `sign`.
+        SearchKind::Symbol | SearchKind::Doc => r.name.clone(),
         SearchKind::Path => paths::display(&r.path),
     };
     Ok(SearchHit {
@@ -81,9 +138,10 @@ fn hit(store: &Store, r: &MatchRow, analysis: Option<&Analysis>) -> Result<Searc
         title,
         name: short_name(kind, &r.path, &r.name),
         kind,
-        path: r.path.clone(),
+        path: r.path,
         line: r.line,
         score: r.score,
+        digest: r.digest,
     })
 }
 
@@ -251,6 +309,50 @@ pub fn match_expressions(query: &str) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn symbol(path: &str, name: &str, score: f64) -> SearchHit {
+        SearchHit {
+            kind: SearchKind::Symbol,
+            entity: entity(SearchKind::Symbol, path.as_bytes(), name),
+            path: path.as_bytes().to_vec(),
+            name: name.into(),
+            title: name.into(),
+            line: Some(1),
+            score,
+            digest: None,
+        }
+    }
+
+    #[test]
+    fn a_test_helper_never_outranks_the_definition_it_shadows() {
+        // bm25 prefers the helpers (more negative is better); the definition still comes first.
+        let mut hits = vec![
+            symbol("tests/helpers.py", "parse", -9.0),
+            symbol("src/fixtures/parse.py", "parse", -8.0),
+            symbol("examples/demo.py", "parse", -7.0),
+            symbol("lib/parser.py", "parse", -1.0),
+            symbol("lib/other.py", "Parse", -20.0),
+            symbol("lib/parsers.py", "parse_all", -30.0),
+            SearchHit {
+                kind: SearchKind::Doc,
+                ..symbol("README.md", "parse", -50.0)
+            },
+        ];
+        rank(&mut hits, "parse");
+        let order: Vec<&[u8]> = hits.iter().map(|h| h.path.as_slice()).collect();
+        assert_eq!(
+            order,
+            [
+                &b"lib/parser.py"[..],
+                b"README.md",
+                b"examples/demo.py",
+                b"tests/helpers.py",
+                b"src/fixtures/parse.py",
+                b"lib/other.py",
+                b"lib/parsers.py",
+            ]
+        );
+    }
 
     #[test]
     fn splits_identifiers() {

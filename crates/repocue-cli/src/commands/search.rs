@@ -12,9 +12,9 @@ pub struct SearchArgs {
     /// Comma-separated scopes among code, docs, paths [default: all]
     #[arg(long, value_name = "SCOPES")]
     pub scope: Option<String>,
-    /// Most hits to consider
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
-    pub max_results: u32,
+    /// Most hits to consider [default: 20]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub max_results: Option<u32>,
     /// Token budget: ceil(output bytes / 4) never exceeds it
     #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: u64,
@@ -31,7 +31,7 @@ pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, Command
         max_tokens: args.max_tokens,
         query: Some(args.query),
         scope: args.scope,
-        max_results: Some(args.max_results),
+        max_results: args.max_results,
         refresh: !args.no_refresh,
         format: args.format.format(),
         ..CueRequest::new(View::Search)

@@ -92,13 +92,23 @@ pub fn role(path: &[u8]) -> Role {
     if parts.iter().any(|p| is_vendored_dir(p)) {
         return Role::Vendored;
     }
-    if dir_is(TEST_DIRS) || is_test_file_name(name) {
+    if dir_is(TEST_DIRS) || parts.iter().any(|p| is_fixture_package(p)) || is_test_file_name(name) {
         return Role::Test;
     }
     if dir_is(EXAMPLE_DIRS) {
         return Role::Example;
     }
     Role::Source
+}
+
+/// A package of test fixtures or mocks named as such (`babel-helper-fixtures`,
+/// `test_mocks`): a word of the directory name, not a substring of it.
+fn is_fixture_package(dir: &str) -> bool {
+    dir.split(['-', '_', '.']).any(|w| {
+        ["fixtures", "fixture", "mocks"]
+            .iter()
+            .any(|f| w.eq_ignore_ascii_case(f))
+    })
 }
 
 fn is_test_file_name(name: &str) -> bool {
@@ -357,6 +367,11 @@ mod tests {
         assert_eq!(role(b"src/test_utils.py"), Role::Test);
         assert_eq!(role(b"cmd/root_test.go"), Role::Test);
         assert_eq!(role(b"packages/x/src/a.spec.ts"), Role::Test);
+        assert_eq!(
+            role(b"packages/babel-helper-fixtures/src/index.ts"),
+            Role::Test
+        );
+        assert_eq!(role(b"packages/prefixtures/src/index.ts"), Role::Source);
         assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);

@@ -129,8 +129,14 @@ mod tests {
         assert_eq!(again.files_scanned, 0);
         // Search still finds the re-analyzed symbol (its entries were rebuilt, not lost).
         let store = t.repo.open_store(false).unwrap().unwrap();
-        let hits = crate::search::find(&store, "\"alpha\"*", &[crate::api::SearchKind::Symbol], 5)
-            .unwrap();
+        let hits = crate::search::find(
+            &store,
+            "\"alpha\"*",
+            "alpha",
+            &[crate::api::SearchKind::Symbol],
+            5,
+        )
+        .unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
     }
 

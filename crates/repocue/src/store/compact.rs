@@ -222,7 +222,8 @@ mod tests {
             let mut facts: Vec<_> = store.facts(&refs).unwrap().into_iter().collect();
             facts.sort_by(|a, b| a.0.cmp(&b.0));
             let facts = serde_json::to_string(&facts).unwrap();
-            let hits = crate::search::find(&store, "\"add\"*", &[SearchKind::Symbol], 5).unwrap();
+            let hits =
+                crate::search::find(&store, "\"add\"*", "add", &[SearchKind::Symbol], 5).unwrap();
             (files, facts, hits)
         };
         let before = read();

@@ -9,7 +9,7 @@ use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
 use crate::paths;
 use crate::read::Reader;
-use crate::search::{self, match_expressions, SearchHit};
+use crate::search::{self, match_expressions};
 
 const DEFAULT_RESULTS: u32 = 20;
 const MAX_RESULTS: u32 = 200;
@@ -58,36 +58,11 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let (all, any) = match_expressions(&query)
         .ok_or_else(|| Error::InvalidArgument(format!("query {query:?} has no searchable word")))?;
     let mut matched = "all";
-    let mut hits = search::find(&state.store, &all, &kinds, limit as usize)?;
+    let mut hits = search::find(&state.store, &all, &query, &kinds, limit as usize)?;
     if hits.is_empty() {
         matched = "any";
-        hits = search::find(&state.store, &any, &kinds, limit as usize)?;
+        hits = search::find(&state.store, &any, &query, &kinds, limit as usize)?;
     }
-    // Exact name matches first (a symbol-name query finds its definition first), then bm25;
-    // ties broken by kind and id so the order is total and deterministic.
-    let q = query.trim();
-    let exactness = |name: &str| {
-        if name == q {
-            0
-        } else if name.eq_ignore_ascii_case(q) {
-            1
-        } else {
-            2
-        }
-    };
-    let kind_order = |h: &SearchHit| match h.kind {
-        SearchKind::Symbol => 0,
-        SearchKind::Doc => 1,
-        SearchKind::Path => 2,
-    };
-    hits.sort_by(|a, b| {
-        exactness(&a.name)
-            .cmp(&exactness(&b.name))
-            .then(a.score.total_cmp(&b.score))
-            .then(kind_order(a).cmp(&kind_order(b)))
-            .then(a.entity.cmp(&b.entity))
-    });
-    hits.truncate(limit as usize);
     let content = SearchContent {
         query: query.clone(),
         scopes: kinds
