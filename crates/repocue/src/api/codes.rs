@@ -149,8 +149,8 @@ string_enum! {
         SkipWorktree = "skip_worktree",
         /// Paths that are not UTF-8 are shown with `\xNN` escapes.
         NonUtf8Path = "non_utf8_path",
-        /// Another process published a snapshot observed no earlier than this operation's
-        /// basis while it ran: that snapshot was adopted instead of publishing.
+        /// Another process published a snapshot observed after this operation was asked for:
+        /// that snapshot was adopted instead of publishing.
         Adopted = "adopted",
         /// A refresh before answering lost the race to other writers: the newest snapshot is
         /// served with its live freshness.

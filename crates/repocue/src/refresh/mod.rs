@@ -29,19 +29,22 @@ const RECENT_COMMITS: usize = 10;
 const PUBLISH_ATTEMPTS: usize = 4;
 
 /// Runs a baseline, refresh or rebaseline and publishes a snapshot when state changed. A
-/// publish that lost the race to another writer is retried from a new basis.
+/// publish that lost the race to another writer adopts the winner's snapshot when that was
+/// observed after this operation was asked for (it describes the repository at least as
+/// recently as the caller asked), and is retried from a new basis otherwise.
 pub(crate) fn run(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
+    let requested_at = crate::time::now_rfc3339();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match run_once(repo, op) {
+        match run_once(repo, op, &requested_at) {
             Err(Error::Conflict { .. }) if attempt < PUBLISH_ATTEMPTS => continue,
             other => return other,
         }
     }
 }
 
-fn run_once(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
+fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOutput> {
     let started = Instant::now();
     // A refresh never creates a cache: only init and rebaseline start one.
     let Some(mut store) = repo.open_store(*op != Operation::Refresh)? else {
@@ -61,7 +64,11 @@ fn run_once(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
     let scan_us = scan_started.elapsed().as_micros() as i64;
     let changes = changes::derive(&store, &start, &outcome)?;
     let commits = recent_commits(repo, &start)?;
-    let clock = publish::Clock { started, scan_us };
+    let clock = publish::Clock {
+        started,
+        scan_us,
+        requested_at,
+    };
     publish::publish(repo, &mut store, &start, &outcome, changes, &commits, clock)
 }
 

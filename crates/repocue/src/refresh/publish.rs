@@ -29,9 +29,11 @@ pub const KEEP_RECENT: usize = 20;
 const PRUNE_SLACK: usize = 10;
 
 /// Timings of the operation.
-pub(crate) struct Clock {
+pub(crate) struct Clock<'a> {
     pub started: Instant,
     pub scan_us: i64,
+    /// When the operation was asked for (before its first attempt), RFC 3339.
+    pub requested_at: &'a str,
 }
 
 /// Publishes and returns the operation's output.
@@ -42,7 +44,7 @@ pub(crate) fn publish(
     outcome: &ScanOutcome,
     changes: Changes,
     recent_commits: &[Commit],
-    clock: Clock,
+    clock: Clock<'_>,
 ) -> Result<RefreshOutput> {
     let full = start.full();
     let basis = &start.basis;
@@ -112,13 +114,15 @@ pub(crate) fn publish(
         },
     ) {
         Err(Error::Conflict { detail }) => {
-            return adopt(repo, store, start, detail).map(|adopted| RefreshOutput {
-                files_scanned: outcome.files_scanned,
-                bytes_scanned: outcome.bytes,
-                files_analyzed,
-                git_processes,
-                duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
-                ..adopted
+            return adopt(repo, store, start, clock.requested_at, detail).map(|adopted| {
+                RefreshOutput {
+                    files_scanned: outcome.files_scanned,
+                    bytes_scanned: outcome.bytes,
+                    files_analyzed,
+                    git_processes,
+                    duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
+                    ..adopted
+                }
             })
         }
         other => other?,
@@ -151,11 +155,17 @@ pub(crate) fn publish(
 }
 
 /// Another process published first. When its snapshot was observed no earlier than this
-/// operation's basis, it describes the repository at least as recently as this one would:
-/// the operation adopts it (published `false`, warning `adopted`) instead of publishing an
-/// older view or failing. Otherwise the conflict stands and the caller retries from a new
-/// basis. A rebaseline never adopts: it was asked to start a new epoch.
-fn adopt(repo: &Repo, store: &Store, start: &Start, detail: String) -> Result<RefreshOutput> {
+/// operation was asked for, it describes the repository at least as recently as the caller
+/// asked: the operation adopts it (published `false`, warning `adopted`) instead of
+/// publishing its own view or failing. Otherwise the conflict stands and the caller retries
+/// from a new basis. A rebaseline never adopts: it was asked to start a new epoch.
+fn adopt(
+    repo: &Repo,
+    store: &Store,
+    start: &Start,
+    requested_at: &str,
+    detail: String,
+) -> Result<RefreshOutput> {
     let conflict = || Error::Conflict {
         detail: detail.clone(),
     };
@@ -163,7 +173,7 @@ fn adopt(repo: &Repo, store: &Store, start: &Start, detail: String) -> Result<Re
         return Err(conflict());
     }
     let winner = store.current_snapshot()?.ok_or_else(conflict)?;
-    if winner.observed_at < start.basis.observed_at {
+    if winner.observed_at.as_str() < requested_at {
         return Err(conflict());
     }
     let mut repository = repo.repository_info(&start.basis);
@@ -193,7 +203,7 @@ fn adopt(repo: &Repo, store: &Store, start: &Start, detail: String) -> Result<Re
         warnings: vec![Warning::new(
             WarningCode::Adopted,
             format!(
-                "another process published {} from a basis observed no earlier than this one's: \
+                "another process published {}, observed after this operation was asked for: \
                  adopted it instead of publishing",
                 SnapshotId(winner.seq)
             ),
