@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::api::views::*;
 use crate::api::SnapshotId;
-use crate::api::{Cue, CueRequest, DeltaItem, More, View};
+use crate::api::{Cue, CueRequest, DeltaItem, DeltaOp, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::delta::{self, RepoFacts};
@@ -130,23 +130,23 @@ fn items(
             ));
         }
     }
-    let mut changes: Vec<(String, SymbolChange)> = Vec::new();
+    let mut changes: Vec<(String, SymbolChange, i64)> = Vec::new();
     for (i, mut p) in paths.into_iter().enumerate() {
-        changes.extend(
-            std::mem::take(&mut p.changes)
-                .into_iter()
-                .map(|ch| (p.path.clone(), ch)),
-        );
+        let deleted = p.op == Some(DeltaOp::FileDeleted);
+        changes.extend(std::mem::take(&mut p.changes).into_iter().map(|ch| {
+            let weight = change_weight(ch.op, deleted);
+            (p.path.clone(), ch, weight)
+        }));
         items.push(Item::new(
             2,
             2_000_000 - i as i64,
             move |c: &mut DeltaContent| c.paths.push(p.clone()),
         ));
     }
-    for (i, (path, ch)) in changes.into_iter().enumerate() {
+    for (i, (path, ch, weight)) in changes.into_iter().enumerate() {
         items.push(Item::new(
             3,
-            1_000_000 - i as i64,
+            1_000_000 + weight * 10_000 - i as i64,
             move |c: &mut DeltaContent| {
                 // The path ranks above its changes, so it is normally there already; if it was
                 // left out, the change brings a bare entry with it (and pays for it).
@@ -174,6 +174,22 @@ fn items(
     items
 }
 
+/// How much an agent needs a symbol or import operation when the budget cannot hold them all:
+/// a changed signature (callers break) before added and removed symbols, before moves, before
+/// imports; what a deleted file's removal already implies comes last.
+fn change_weight(op: DeltaOp, in_deleted_file: bool) -> i64 {
+    if in_deleted_file {
+        return 0;
+    }
+    match op {
+        DeltaOp::SymbolSignatureChanged => 5,
+        DeltaOp::SymbolAdded | DeltaOp::SymbolRemoved => 4,
+        DeltaOp::SymbolMoved => 3,
+        DeltaOp::ImportAdded | DeltaOp::ImportRemoved => 2,
+        _ => 1,
+    }
+}
+
 /// Counts changed paths per directory, most first (ties by path).
 fn directories(paths: &[PathChange]) -> Vec<DirectoryCount> {
     let mut by_dir: BTreeMap<&str, u64> = BTreeMap::new();
@@ -190,4 +206,57 @@ fn directories(paths: &[PathChange]) -> Vec<DirectoryCount> {
         .collect();
     out.sort_by(|a, b| b.paths.cmp(&a.paths).then(a.path.cmp(&b.path)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(op: DeltaOp, name: &str) -> SymbolChange {
+        SymbolChange {
+            op,
+            name: name.into(),
+            signature: Some(format!("fn {name}()")),
+            before: None,
+            from: None,
+        }
+    }
+
+    #[test]
+    fn a_changed_signature_outranks_additions_and_a_deleted_files_implied_removals() {
+        let mut gone = PathChange::bare("a_gone.rs");
+        gone.op = Some(DeltaOp::FileDeleted);
+        gone.changes = vec![change(DeltaOp::ImportRemoved, "std::io")];
+        let mut edited = PathChange::bare("b_edited.rs");
+        edited.op = Some(DeltaOp::FileContentChanged);
+        edited.changes = vec![
+            change(DeltaOp::ImportAdded, "std::fs"),
+            change(DeltaOp::SymbolAdded, "helper"),
+            change(DeltaOp::SymbolSignatureChanged, "run"),
+        ];
+        let ranked = items(vec![], vec![gone, edited], vec![]);
+        let mut changes: Vec<(i64, String)> = ranked
+            .iter()
+            .filter(|i| i.section == 3)
+            .map(|i| {
+                let mut c = DeltaContent {
+                    from: String::new(),
+                    to: String::new(),
+                    totals: DeltaTotals {
+                        paths: 0,
+                        changes: 0,
+                    },
+                    repository: vec![],
+                    directories: vec![],
+                    paths: vec![],
+                    operations: vec![],
+                };
+                (i.add)(&mut c);
+                (i.rank, c.paths[0].changes[0].name.clone())
+            })
+            .collect();
+        changes.sort_by(|a, b| b.0.cmp(&a.0));
+        let order: Vec<&str> = changes.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(order, ["run", "helper", "std::fs", "std::io"]);
+    }
 }
