@@ -255,7 +255,7 @@ mod tests {
                 (i.rank, c.paths[0].changes[0].name.clone())
             })
             .collect();
-        changes.sort_by(|a, b| b.0.cmp(&a.0));
+        changes.sort_by_key(|c| std::cmp::Reverse(c.0));
         let order: Vec<&str> = changes.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(order, ["run", "helper", "std::fs", "std::io"]);
     }
