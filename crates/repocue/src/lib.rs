@@ -21,6 +21,7 @@ pub mod api;
 
 mod analyze;
 mod classify;
+mod config;
 mod cue;
 mod delta;
 mod digest;
