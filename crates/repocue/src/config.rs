@@ -122,8 +122,10 @@ impl Globs {
             .filter(|(_, &b)| b == b'/')
             .map(|(i, _)| i)
             .chain([path.len()]);
-        ends.into_iter()
-            .any(|end| self.set.is_match_candidate(&Candidate::from_bytes(&path[..end])))
+        ends.into_iter().any(|end| {
+            self.set
+                .is_match_candidate(&Candidate::from_bytes(&path[..end]))
+        })
     }
 
     fn canonical(&self) -> Vec<String> {
@@ -266,14 +268,13 @@ fn line_of(text: &str, offset: usize) -> u64 {
 
 /// Parses and validates one configuration file's text; `path` is how errors name it.
 fn parse(path: &str, text: &str) -> Result<Layer> {
-    let err = |span: Option<std::ops::Range<usize>>, key: Option<String>, detail: String| {
-        Error::Config {
+    let err =
+        |span: Option<std::ops::Range<usize>>, key: Option<String>, detail: String| Error::Config {
             path: path.to_owned(),
             line: span.map(|s| line_of(text, s.start)),
             key,
             detail,
-        }
-    };
+        };
     let doc = DeTable::parse(text).map_err(|e| err(e.span(), None, e.message().to_owned()))?;
     let mut layer = Layer::default();
     for (section, value) in doc.get_ref().iter() {
@@ -391,7 +392,10 @@ fn globs(
             None => {
                 return Err(KeyError::Element(
                     item.span(),
-                    format!("expected a glob string, found {}", item.get_ref().type_str()),
+                    format!(
+                        "expected a glob string, found {}",
+                        item.get_ref().type_str()
+                    ),
                 ))
             }
         }
@@ -454,7 +458,10 @@ mod tests {
         assert!(!g.matches(b"src/build/out.o"), "/build is anchored");
         assert!(g.matches(b"docs/a.md"));
         assert!(!g.matches(b"docs/sub/a.md"), "* does not cross /");
-        assert!(g.matches(b"lib/vendor/x.c"), "a bare name matches at any depth");
+        assert!(
+            g.matches(b"lib/vendor/x.c"),
+            "a bare name matches at any depth"
+        );
         assert!(g.matches(b"a/b/c/z.txt") && g.matches(b"a/z.txt"));
         assert!(g.matches(b"y/k/file"));
         assert!(!g.matches(b"src/vendored.rs"));
@@ -499,15 +506,19 @@ mod tests {
         let repo = parse_ok("[analysis]\nexclude = [\"r/**\"]\n");
         let c = repo.over(user).into_config();
         assert!(c.analysis.exclude.matches(b"r/x") && !c.analysis.exclude.matches(b"u/x"));
-        assert_eq!(c.max_tokens, Some(300), "a key the repository file leaves alone");
+        assert_eq!(
+            c.max_tokens,
+            Some(300),
+            "a key the repository file leaves alone"
+        );
         assert!(c.analysis.secret_content, "the default");
     }
 
     #[test]
     fn the_digest_is_canonical() {
         let a = parse_ok("[analysis]\nexclude = [\"b\", \"a\", \"a\"]\n").into_config();
-        let b = parse_ok("[analysis]\nexclude = [\"a\", \"b\"]\n[cue]\nmax_tokens = 9\n")
-            .into_config();
+        let b =
+            parse_ok("[analysis]\nexclude = [\"a\", \"b\"]\n[cue]\nmax_tokens = 9\n").into_config();
         assert_eq!(a.analysis.digest("v1"), b.analysis.digest("v1"));
         assert_ne!(a.analysis.digest("v1"), b.analysis.digest("v2"));
         let c = parse_ok("[analysis]\nexclude = [\"a\"]\n").into_config();

@@ -342,11 +342,11 @@ impl Service {
             // the others need a look.
             let files = store.unsettled_files_at(&snap)?;
             let content = freshness::changed_dirty_paths(&self.repo.root, &files)?;
-            let a = freshness::assess(&snap, &files, &basis, content);
+            let rules = self.repo.rules()?;
+            let a = freshness::assess(&snap, &files, &basis, content, rules.describe(&snap));
             out.freshness = a.freshness;
             out.reasons = a.reasons;
-            out.changed_since_snapshot = a
-                .changed
+            out.changed_since_snapshot = shown_paths(store, &snap, &a.changed, &rules)?
                 .iter()
                 .take(20)
                 .map(|p| paths::display(p))
@@ -561,6 +561,32 @@ pub enum CheckpointAction {
         /// Checkpoint id.
         id: String,
     },
+}
+
+/// The paths of a list that may be named: not secret by name, and not a secret file of the
+/// snapshot (by content).
+fn shown_paths<'a>(
+    store: &crate::store::Store,
+    snap: &crate::store::SnapshotRow,
+    list: &'a [Vec<u8>],
+    rules: &crate::repo::Rules,
+) -> Result<Vec<&'a Vec<u8>>> {
+    let by_name = |p: &Vec<u8>| crate::classify::is_secret_path(p, &rules.config.analysis);
+    let candidates: Vec<&[u8]> = list
+        .iter()
+        .filter(|p| !by_name(p))
+        .map(|p| p.as_slice())
+        .collect();
+    let secret: std::collections::HashSet<Vec<u8>> = store
+        .files_by_paths(snap, &candidates)?
+        .into_iter()
+        .filter(|f| f.class == crate::model::FileClass::Secret)
+        .map(|f| f.path)
+        .collect();
+    Ok(list
+        .iter()
+        .filter(|p| !by_name(p) && !secret.contains(*p))
+        .collect())
 }
 
 /// Returns the median (lower middle for even counts), `None` for no values.

@@ -16,7 +16,7 @@ use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{FileState, FileType, StatKey, WorkingState};
+use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0007_slim_search.sql"),
     include_str!("migrations/0008_derived_versions.sql"),
     include_str!("migrations/0009_calibration.sql"),
+    include_str!("migrations/0010_classes.sql"),
 ];
 
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
@@ -109,6 +110,10 @@ pub struct SnapshotRow {
     pub index_stat: Option<String>,
     /// Tracked files in the snapshot.
     pub file_count: Option<i64>,
+    /// Digest of the analysis rules its files were classified under; `None` before classes.
+    pub rules_digest: Option<String>,
+    /// Whether file contents were checked for secrets.
+    pub secret_content: bool,
 }
 
 /// What one publish transaction writes.
@@ -211,6 +216,10 @@ pub struct NewSnapshot<'a> {
     pub observed_at: String,
     /// Tracked files in the new snapshot.
     pub file_count: u64,
+    /// Digest of the analysis rules the files were classified under.
+    pub rules_digest: String,
+    /// Whether file contents were checked for secrets.
+    pub secret_content: bool,
     /// Full file set of the new snapshot (or, for an incremental refresh, the rows of the
     /// paths it looked at), sorted by path.
     pub files: &'a [FileState],
@@ -473,7 +482,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat, file_count
+                        index_stat, file_count, rules_digest, secret_content
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -496,6 +505,8 @@ impl Store {
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
                         file_count: r.get(16)?,
+                        rules_digest: r.get(17)?,
+                        secret_content: r.get::<_, Option<bool>>(18)?.unwrap_or(false),
                     })
                 },
             )
@@ -965,8 +976,8 @@ fn insert_snapshot(
     tx.execute(
         "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
             index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-            file_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            file_count, rules_digest, secret_content)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         params![
             seq,
             epoch,
@@ -983,7 +994,9 @@ fn insert_snapshot(
             serde_json::to_string(s.caveats).expect("caveats serialize"),
             s.observed_at,
             now,
-            s.file_count as i64
+            s.file_count as i64,
+            s.rules_digest,
+            s.secret_content
         ],
     )?;
     if baseline {
@@ -1026,7 +1039,7 @@ fn insert_file_versions<'f>(
 ) -> Result<()> {
     let mut insert = tx.prepare_cached(&format!(
         "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS})
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
     ))?;
     for f in files {
         let st = f.stat;
@@ -1049,6 +1062,7 @@ fn insert_file_versions<'f>(
             st.map(|s| s.mtime_ns),
             st.map(|s| s.ctime_ns),
             st.map(|s| s.ino as i64),
+            f.class.as_str(),
         ])?;
     }
     Ok(())
@@ -1119,12 +1133,14 @@ fn next_seq(tx: &Transaction<'_>, name: &str) -> Result<i64> {
 }
 
 const FILE_COLUMNS: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
-    is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
+    is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino,
+    class";
 
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     let file_type: String = r.get(6)?;
     let working: String = r.get(9)?;
     let st_size: Option<i64> = r.get(12)?;
+    let class: String = r.get(16)?;
     Ok(FileState {
         path: r.get(0)?,
         index_mode: r.get(1)?,
@@ -1139,6 +1155,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
             .ok_or_else(|| bad(9, "unknown working state"))?,
         assume_unchanged: r.get(10)?,
         skip_worktree: r.get(11)?,
+        class: FileClass::parse(&class).ok_or_else(|| bad(16, "unknown file class"))?,
         stat: match st_size {
             Some(size) => Some(StatKey {
                 size: size as u64,
@@ -1239,4 +1256,60 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database that migration 0009 left: rows without classes or rules.
+    fn version_9_database(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        for sql in &MIGRATIONS[..9] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO epochs (seq, status, created_at, baseline_snapshot)
+                 VALUES (1, 'active', 't', 1);
+             INSERT INTO snapshots (seq, epoch, kind, dirty, status_digest, index_digest,
+                 repository_digest, untracked, recent_commits, caveats, observed_at, created_at)
+                 VALUES (1, 1, 'baseline', 0, 's', 'i', 'r', '[]', '[]', '[]', 't', 't');
+             INSERT INTO file_versions (epoch, start_seq, path, index_mode, index_oid, file_type,
+                 is_document, working_state, assume_unchanged, skip_worktree)
+                 VALUES (1, 1, CAST('vendor/a.c' AS BLOB), 33188, 'o', 'text', 0, 'clean', 0, 0);
+             INSERT INTO repository (singleton, repo_id, root, created_at, current_snapshot)
+                 VALUES (1, 'repo-x', CAST('/r' AS BLOB), 't', 1);",
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn migration_10_gives_old_rows_the_source_class_and_snapshots_no_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("state.db");
+        version_9_database(&db);
+        let store = Store::open(&db, false).unwrap().unwrap();
+        let version: i64 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert_eq!(SCHEMA_VERSION, 10);
+        let snap = store.current_snapshot().unwrap().unwrap();
+        assert_eq!(
+            (snap.rules_digest.as_deref(), snap.secret_content),
+            (None, false)
+        );
+        let files = store.files_at(&snap).unwrap();
+        assert_eq!(files[0].class, FileClass::Source);
+        // A class this version does not know is a corrupt cache, not a default.
+        store
+            .conn
+            .execute("UPDATE file_versions SET class = 'mystery'", [])
+            .unwrap();
+        assert_eq!(store.files_at(&snap).unwrap_err().code(), "corrupt_cache");
+    }
 }

@@ -173,7 +173,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
         )));
     }
-    let facts = match file.digest.as_deref() {
+    let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
         Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
         None => None,
     }
