@@ -329,7 +329,8 @@ fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
         .collect();
-    let member_dirs = expand_members(files, &members);
+    let member_dirs =
+        crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
     for f in files {
         let key = member_dirs
             .iter()
@@ -428,40 +429,6 @@ fn component_rank(dir: &str) -> u8 {
     } else {
         1
     }
-}
-
-/// Expands workspace member patterns (`crates/*`, `packages/**`, plain paths) against the
-/// directories that hold tracked files.
-fn expand_members(files: &[FileState], patterns: &[&str]) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    for pat in patterns {
-        let pat = pat.trim_start_matches("./").trim_end_matches('/');
-        if pat.is_empty() || pat.starts_with('!') {
-            continue;
-        }
-        let prefix = match pat.find('*') {
-            Some(i) => &pat[..i],
-            None => {
-                out.push(pat.as_bytes().to_vec());
-                continue;
-            }
-        };
-        for f in files {
-            if let Some(rest) = f.path.strip_prefix(prefix.as_bytes()) {
-                if let Some(slash) = rest.iter().position(|&b| b == b'/') {
-                    out.push(f.path[..prefix.len() + slash].to_vec());
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out.retain(|d| {
-        files
-            .iter()
-            .any(|f| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/'))
-    });
-    out
 }
 
 /// Where execution starts and what a package's users import first, per ecosystem: declared
