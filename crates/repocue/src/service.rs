@@ -25,6 +25,9 @@ use crate::store::calibration::CalibrationReference;
 use crate::store::{CueRow, OperationRecord};
 use crate::{cue, freshness, hint, paths, read, task};
 
+/// The quiet period of `watch` without a flag or configuration.
+pub const DEFAULT_DEBOUNCE_MS: u64 = 1500;
+
 /// Where to find the repository and the cache.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -197,6 +200,31 @@ impl Service {
     /// Returns how many Git processes this service has started (discovery included).
     pub fn git_processes(&self) -> u32 {
         self.repo.git.processes()
+    }
+
+    /// Returns the token budget of a request that gives none: `cue.max_tokens` of the
+    /// configuration, else [`crate::DEFAULT_MAX_TOKENS`]. Fails with `invalid_config` when a
+    /// configuration file is invalid.
+    pub fn default_max_tokens(&self) -> Result<u64> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config.max_tokens.unwrap_or(crate::DEFAULT_MAX_TOKENS))
+    }
+
+    /// Returns how many recent snapshots retention keeps when a prune gives no number:
+    /// `retention.keep_recent` of the configuration, else [`crate::KEEP_RECENT`]. Automatic
+    /// pruning after a refresh keeps the same number.
+    pub fn default_keep_recent(&self) -> Result<usize> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config
+            .keep_recent
+            .map_or(crate::KEEP_RECENT, |k| k as usize))
+    }
+
+    /// Returns the quiet period of `watch` when none is given: `watch.debounce_ms` of the
+    /// configuration, else 1500 ms.
+    pub fn default_debounce_ms(&self) -> Result<u64> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config.debounce_ms.unwrap_or(DEFAULT_DEBOUNCE_MS))
     }
 
     /// Runs a baseline, refresh or rebaseline and publishes a snapshot when state changed.

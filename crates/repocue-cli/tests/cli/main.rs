@@ -8,6 +8,7 @@
 mod support;
 
 mod bench;
+mod config;
 mod cues;
 mod eval;
 mod lifecycle;
