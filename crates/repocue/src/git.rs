@@ -470,7 +470,7 @@ pub fn parse_check_attr(out: &[u8]) -> std::result::Result<HashMap<Vec<u8>, Attr
     let fields: Vec<&[u8]> = out.split(|&b| b == 0).collect();
     // The output ends with a NUL, so splitting leaves one empty field at the end.
     let fields = match fields.split_last() {
-        Some((last, rest)) if last.is_empty() => rest,
+        Some(([], rest)) => rest,
         _ if out.is_empty() => &[][..],
         _ => return Err("output does not end with NUL".into()),
     };

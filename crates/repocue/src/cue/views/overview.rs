@@ -324,7 +324,8 @@ fn manifests<'a>(
 
 fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<Component> {
     // Per directory: files, files of the project's own (not vendored or generated), languages.
-    let mut dirs: BTreeMap<Vec<u8>, (u64, u64, BTreeMap<&str, u64>)> = BTreeMap::new();
+    type Counts<'a> = (u64, u64, BTreeMap<&'a str, u64>);
+    let mut dirs: BTreeMap<Vec<u8>, Counts<'_>> = BTreeMap::new();
     let members: Vec<&str> = root
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
