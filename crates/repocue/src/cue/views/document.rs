@@ -178,7 +178,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         None => None,
     }
     .unwrap_or_default();
-    let (links, file_links) = links_of(&path, &facts.links, state.files()?);
+    // An excluded or secret file still exists: a link to it is not a broken link (its path
+    // is the document's own text).
+    let (links, file_links) = links_of(&path, &facts.links, state.all_files()?);
     let (staleness, evidence, doc_seq) = staleness(state, &file.path, &links, &file_links)?;
     let content = DocumentContent {
         path: path.clone(),
