@@ -238,8 +238,8 @@ fn read_with(service: &Service, uri: &str, parsed: &ResourceUri) -> Result<Strin
             ..CueRequest::new(View::Document)
         },
     };
-    let cue = service
-        .cue(&request)
+    let cue = crate::tools::with_default_budget(service, request, None)
+        .and_then(|r| service.cue(&r))
         .map_err(|e| ResourceError::Library(error_output(e)))?;
     let current = cue.value["snapshot"].as_str().unwrap_or_default();
     match &parsed.target {

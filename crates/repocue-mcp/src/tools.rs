@@ -22,8 +22,8 @@ pub struct GetArgs {
     /// and freshness check; `delta` lists what changed since an earlier snapshot; follow the
     /// `more` entries of a cue for `structure`, `entity`, `document` and `search`.
     pub view: View,
-    /// Token budget: `ceil(bytes / 4)` of the returned JSON never exceeds it (default 500,
-    /// at most 20000). Whole items are left out to fit; `warnings` counts them and `more`
+    /// Token budget: `ceil(bytes / 4)` of the returned JSON never exceeds it (default 500 or
+    /// the repository's configured `cue.max_tokens`, at most 20000). Whole items are left out to fit; `warnings` counts them and `more`
     /// gives the follow-up request with a budget that fits.
     #[serde(default)]
     #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
@@ -89,7 +89,8 @@ impl Scope {
 }
 
 impl GetArgs {
-    /// Returns the library request these arguments stand for (default budget 500).
+    /// Returns the library request these arguments stand for (budget 500 when none is given;
+    /// the handler replaces it with the configured default).
     pub fn to_request(&self) -> CueRequest {
         CueRequest {
             max_tokens: self.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
@@ -113,7 +114,8 @@ impl GetArgs {
 pub struct SearchArgs {
     /// What to look for: words of a path, symbol name or document heading.
     pub query: String,
-    /// Token budget of the answer (default 500, at most 20000).
+    /// Token budget of the answer (default 500 or the configured `cue.max_tokens`, at most
+    /// 20000).
     #[serde(default)]
     #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
     pub max_tokens: Option<u64>,
@@ -157,8 +159,9 @@ pub struct TaskArgs {
     /// Paths the task is about (at least one), e.g. `["crates/repocue/src/cue"]`; `.` is the
     /// whole repository. A directory also selects items scoped below it.
     pub targets: Vec<String>,
-    /// Token budget (default 500, at most 20000). Required items are always whole; when they
-    /// do not fit the error states the smallest budget that does.
+    /// Token budget (default 500 or the configured `cue.max_tokens`, at most 20000). Required
+    /// items are always whole; when they do not fit the error states the smallest budget that
+    /// does.
     #[serde(default)]
     #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
     pub max_tokens: Option<u64>,
@@ -186,7 +189,10 @@ impl TaskArgs {
 /// Answers `context_task`: the task cue JSON.
 pub fn handle_task(opts: &Options, args: TaskArgs) -> Result<String, ErrorOutput> {
     let request = args.to_request();
-    with_service(opts, |s| s.cue(&request).map(|cue| cue.json))
+    with_service(opts, |s| {
+        s.cue(&with_default_budget(s, request, args.max_tokens)?)
+            .map(|cue| cue.json)
+    })
 }
 
 /// Arguments of `context_rebaseline`.
@@ -219,7 +225,22 @@ pub fn parse_args<T: DeserializeOwned>(
 /// Answers `context_get`: the exact cue JSON.
 pub fn handle_get(opts: &Options, args: GetArgs) -> Result<String, ErrorOutput> {
     let request = args.to_request();
-    with_service(opts, |s| s.cue(&request).map(|cue| cue.output))
+    with_service(opts, |s| {
+        s.cue(&with_default_budget(s, request, args.max_tokens)?)
+            .map(|cue| cue.output)
+    })
+}
+
+/// Gives a request without `max_tokens` the configured default budget (`cue.max_tokens`).
+pub(crate) fn with_default_budget(
+    service: &Service,
+    mut request: CueRequest,
+    given: Option<u64>,
+) -> repocue::Result<CueRequest> {
+    if given.is_none() {
+        request.max_tokens = service.default_max_tokens()?;
+    }
+    Ok(request)
 }
 
 /// Answers `context_search`: the search cue JSON.
@@ -230,7 +251,10 @@ pub fn handle_search(opts: &Options, args: SearchArgs) -> Result<String, ErrorOu
         )));
     }
     let request = args.to_request();
-    with_service(opts, |s| s.cue(&request).map(|cue| cue.json))
+    with_service(opts, |s| {
+        s.cue(&with_default_budget(s, request, args.max_tokens)?)
+            .map(|cue| cue.json)
+    })
 }
 
 /// Answers `context_refresh`: a baseline when uninitialized, else an incremental refresh.

@@ -840,6 +840,119 @@ fn tool_answers_never_carry_planted_literal_values() {
     );
 }
 
+/// Secret files (a PEM private key and an AWS key in ordinary names, a built-in secret name)
+/// are counted but named by no tool answer or resource, and none of their values appears.
+#[test]
+fn tool_answers_never_name_secret_files_or_carry_their_values() {
+    let repo = TestRepo::new();
+    let dashes = "-".repeat(5);
+    let pem_body = format!("MIIEowIBAAKCAQEA{}", "McpPlantedPem".repeat(4));
+    let aws_id = format!("AKIA{}", "MCPPLANTED123456");
+    let files = [
+        (
+            "deploy/signing_material.txt",
+            format!(
+                "{dashes}BEGIN PRIVATE KEY{dashes}\n{pem_body}\n{dashes}END PRIVATE KEY{dashes}\n"
+            ),
+        ),
+        (
+            "src/aws_setup.py",
+            format!("KEY = \"{aws_id}\"\n\ndef aws_setup():\n    pass\n"),
+        ),
+        ("config/api.pem", "not even a key\n".to_string()),
+    ];
+    for (path, content) in &files {
+        repo.write(path, content);
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "secrets"]);
+    let mut answers: Vec<String> = Vec::new();
+    for args in [
+        json!({ "view": "overview", "max_tokens": 20000 }),
+        json!({ "view": "manifest", "max_tokens": 2000 }),
+        json!({ "view": "structure", "max_tokens": 20000 }),
+        json!({ "view": "structure", "path": "deploy/", "max_tokens": 20000 }),
+    ] {
+        answers.push(repo.get(args).to_string());
+    }
+    let rotated = format!("AKIA{}", "MCPPLANTED654321");
+    repo.write("src/aws_setup.py", &format!("KEY = \"{rotated}\"\n"));
+    answers.push(repo.status().to_string());
+    answers.push(repo.refresh().to_string());
+    answers.push(
+        repo.get(
+            json!({ "view": "delta", "since": "snapshot-000001", "max_tokens": 20000,
+            "provenance": true }),
+        )
+        .to_string(),
+    );
+    for query in [
+        "signing", "material", "aws", "setup", "api", "pem", "KEY", "PRIVATE",
+    ] {
+        let answer = repo
+            .call(
+                "context_search",
+                json!({ "query": query, "max_results": 200 }),
+            )
+            .unwrap();
+        answers.push(answer.to_string());
+    }
+    answers.push(
+        repo.read(&repo.uri("overview/current"))
+            .unwrap()
+            .to_string(),
+    );
+    assert_code(
+        repo.call(
+            "context_get",
+            json!({ "view": "entity", "id": "file:src/aws_setup.py" }),
+        ),
+        "not_found",
+    );
+    let all = answers.concat();
+    assert!(all.contains("src/lib.rs"), "vacuous: {all}");
+    for needle in [
+        pem_body.as_str(),
+        aws_id.as_str(),
+        rotated.as_str(),
+        "signing_material",
+        "aws_setup",
+        "api.pem",
+    ] {
+        assert!(!all.contains(needle), "{needle} leaked");
+    }
+    let manifest = repo.get(json!({ "view": "manifest" }));
+    assert_eq!(manifest["content"]["secret_files"], 3, "{manifest}");
+}
+
+/// Without `max_tokens`, tools and resources use the repository's `cue.max_tokens`.
+#[test]
+fn the_configured_budget_is_the_default_of_tools_and_resources() {
+    let repo = TestRepo::new();
+    repo.write(".repocue/config.toml", "[cue]\nmax_tokens = 640\n");
+    assert_eq!(
+        repo.get(json!({ "view": "manifest" }))["budget"]["max_tokens"],
+        640
+    );
+    let search = repo
+        .call("context_search", json!({ "query": "widget" }))
+        .unwrap();
+    assert_eq!(search["budget"]["max_tokens"], 640);
+    let overview = repo.read(&repo.uri("overview/current")).unwrap();
+    assert_eq!(overview["budget"]["max_tokens"], 640);
+    let given = repo.get(json!({ "view": "manifest", "max_tokens": 300 }));
+    assert_eq!(given["budget"]["max_tokens"], 300);
+    repo.write(".repocue/config.toml", "[cue]\nmax_tokens = \"lots\"\n");
+    let e = assert_code(
+        repo.call("context_get", json!({ "view": "manifest" })),
+        "invalid_config",
+    );
+    assert!(
+        e.error.message.contains("config.toml:2: cue.max_tokens"),
+        "{e:?}"
+    );
+}
+
 /// The errors of `value` against `docs/schema/<name>.schema.json`, read at test time.
 fn schema_errors(name: &str, value: &Value) -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -148,6 +148,9 @@ fn summary(f: &FileState) -> Value {
     if let Some(l) = &f.language {
         m.insert("language".into(), l.clone().into());
     }
+    if f.class != crate::model::FileClass::Source {
+        m.insert("class".into(), f.class.as_str().into());
+    }
     Value::Object(m)
 }
 
@@ -196,6 +199,7 @@ fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
         json!(o.skip_worktree),
         json!(n.skip_worktree),
     );
+    put("class", json!(o.class.as_str()), json!(n.class.as_str()));
     (Value::Object(b), Value::Object(a))
 }
 

@@ -53,10 +53,13 @@ pub(crate) fn update_repository_digest(prev: &str, old: &[FileState], new: &[Fil
 /// Version of the byte encoding of one file's state in the repository digest (stored in every
 /// snapshot). Version 1 is, byte for byte, what the first releases hashed through Rust's
 /// `Debug` output; it is now written out explicitly so that no formatting change in the
-/// compiler or a library can alter stored digests. A change of encoding must bump this
-/// version and re-derive stored digests.
+/// compiler or a library can alter stored digests. Version 2 appends the file's class when it
+/// is not `source`, so the digest of a file set without other classes is unchanged; the
+/// snapshots of earlier releases carry no rules digest, which makes the next refresh
+/// re-derive every class and the whole digest (`refresh::basis`). A change of encoding must
+/// bump this version and re-derive stored digests.
 #[allow(dead_code)] // names the encoding below; the test pins it
-pub(crate) const REPOSITORY_DIGEST_VERSION: u32 = 1;
+pub(crate) const REPOSITORY_DIGEST_VERSION: u32 = 2;
 
 /// One file's hash: SHA-256 over `len(path) as u64 LE ‖ path ‖ encode_state(f)`.
 fn file_hash(f: &FileState) -> [u8; 32] {
@@ -67,12 +70,22 @@ fn file_hash(f: &FileState) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// Encoding version 2 of a file's indexed state: version 1 ([`encode_state_v1`]), then
+/// `|class:<name>` when the class is not `source`.
+fn encode_state(f: &FileState) -> Vec<u8> {
+    let mut out = encode_state_v1(f);
+    if f.class != crate::model::FileClass::Source {
+        out.extend_from_slice(format!("|class:{}", f.class.as_str()).as_bytes());
+    }
+    out
+}
+
 /// Encoding version 1 of a file's indexed state: `|`-separated fields, each preceded by `|`:
 /// index mode (octal), index object id, worktree mode, size, content digest, file type,
 /// language, is-document, working state, assume-unchanged, skip-worktree. Optional values
 /// are `None` or `Some(<value>)`; optional strings are double-quoted with `"` and `\`
 /// backslash-escaped; booleans are `true`/`false`; numbers are decimal.
-fn encode_state(f: &FileState) -> Vec<u8> {
+fn encode_state_v1(f: &FileState) -> Vec<u8> {
     fn opt_num<T: std::fmt::Display>(out: &mut String, v: Option<T>) {
         match v {
             Some(v) => out.push_str(&format!("Some({v})")),
@@ -193,8 +206,23 @@ mod tests {
                 f.assume_unchanged,
                 f.skip_worktree
             );
-            assert_eq!(String::from_utf8(encode_state(&f)).unwrap(), old);
+            assert_eq!(String::from_utf8(encode_state_v1(&f)).unwrap(), old);
+            // Version 2 is version 1 for source files.
+            assert_eq!(encode_state(&f), encode_state_v1(&f));
         }
-        assert_eq!(REPOSITORY_DIGEST_VERSION, 1);
+    }
+
+    /// A class change changes the digest: a newly excluded or secret file re-derives what
+    /// depends on it.
+    #[test]
+    fn encoding_v2_appends_a_class_other_than_source() {
+        let mut f = file("a.py", "1");
+        let source = repository_digest(std::slice::from_ref(&f));
+        f.class = crate::model::FileClass::Secret;
+        assert!(String::from_utf8(encode_state(&f))
+            .unwrap()
+            .ends_with("|false|false|class:secret"));
+        assert_ne!(repository_digest(std::slice::from_ref(&f)), source);
+        assert_eq!(REPOSITORY_DIGEST_VERSION, 2);
     }
 }

@@ -104,11 +104,15 @@ pub enum Error {
         /// The smallest budget that works.
         minimum: u64,
     },
-    /// The repository configuration file is invalid.
-    #[error("invalid configuration {path}: {detail}")]
+    /// A configuration file is invalid (or unreadable); nothing was written.
+    #[error("invalid configuration {}: {detail}", config_place(path, *line, key.as_deref()))]
     Config {
-        /// The config file.
+        /// The configuration file.
         path: String,
+        /// The 1-based line of the problem, when known.
+        line: Option<u64>,
+        /// The key (`section.key`), when known.
+        key: Option<String>,
         /// What is wrong.
         detail: String,
     },
@@ -271,6 +275,10 @@ impl Error {
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
             }
+            Error::Config { .. } => Some(
+                "fix the file (docs/configuration.md lists every key); the cache was not touched"
+                    .into(),
+            ),
             Error::StalePin { .. } | Error::StalePins { .. } => Some(
                 "review the changed source, then run `repocue task-context pin --update`".into(),
             ),
@@ -278,6 +286,18 @@ impl Error {
             _ => None,
         }
     }
+}
+
+/// `path:line: key` as far as known.
+fn config_place(path: &str, line: Option<u64>, key: Option<&str>) -> String {
+    let mut s = path.to_owned();
+    if let Some(l) = line {
+        s.push_str(&format!(":{l}"));
+    }
+    if let Some(k) = key {
+        s.push_str(&format!(": {k}"));
+    }
+    s
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {

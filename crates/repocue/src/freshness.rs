@@ -68,14 +68,20 @@ pub(crate) fn changed_dirty_paths(root: &Path, files: &[FileState]) -> Result<Ve
 /// Compares the live basis with a snapshot, given the snapshot's unsettled rows (dirty,
 /// hidden or flagged paths) and the dirty paths whose content changed
 /// ([`changed_dirty_paths`]). Git's path lists alone are not enough: a dirty file can change
-/// again, and a revert can make Git's answer match an older state.
+/// again, and a revert can make Git's answer match an older state. `rules_current` tells
+/// whether the snapshot was classified under the analysis rules in force now (a changed
+/// configuration re-derives classes, so it needs a refresh too).
 pub(crate) fn assess(
     snap: &SnapshotRow,
     files: &[FileState],
     basis: &Basis,
     content_changed: Vec<Vec<u8>>,
+    rules_current: bool,
 ) -> Assessment {
     let mut reasons = Vec::new();
+    if !rules_current {
+        reasons.push("analysis configuration changed".into());
+    }
     let mut changed: Vec<Vec<u8>> = Vec::new();
     if snap.branch != basis.branch {
         reasons.push("branch changed".into());
@@ -261,6 +267,8 @@ mod tests {
             created_at: "t".into(),
             index_stat: None,
             file_count: Some(1),
+            rules_digest: Some("r".into()),
+            secret_content: true,
         }
     }
 
@@ -282,22 +290,29 @@ mod tests {
 
     #[test]
     fn an_identical_clean_basis_is_current() {
-        let a = assess(&snapshot(vec![]), &[], &basis(), vec![]);
+        let a = assess(&snapshot(vec![]), &[], &basis(), vec![], true);
         assert_eq!(a.freshness, Freshness::Current);
         assert_eq!(a.reasons, ["indexed state equals the clean working tree"]);
         assert!(a.warnings.is_empty());
     }
 
     #[test]
+    fn other_analysis_rules_need_a_refresh() {
+        let a = assess(&snapshot(vec![]), &[], &basis(), vec![], false);
+        assert_eq!(a.freshness, Freshness::RefreshNeeded);
+        assert_eq!(a.reasons, ["analysis configuration changed"]);
+    }
+
+    #[test]
     fn a_moved_head_or_a_changed_dirty_file_needs_a_refresh() {
         let mut b = basis();
         b.head = Some("h2".into());
-        let a = assess(&snapshot(vec![]), &[], &b, vec![]);
+        let a = assess(&snapshot(vec![]), &[], &b, vec![], true);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.reasons, ["HEAD moved"]);
         assert_eq!(a.warnings[0].code, WarningCode::RefreshNeeded);
 
-        let a = assess(&snapshot(vec![]), &[], &basis(), vec![b"x".to_vec()]);
+        let a = assess(&snapshot(vec![]), &[], &basis(), vec![b"x".to_vec()], true);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.reasons, ["content of a dirty path changed"]);
         assert_eq!(a.changed, [b"x".to_vec()]);
@@ -315,14 +330,20 @@ mod tests {
             y: b'M',
             unmerged: false,
         }];
-        let a = assess(&snapshot(vec![]), &[], &b, vec![]);
+        let a = assess(&snapshot(vec![]), &[], &b, vec![], true);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.changed, [b"f".to_vec()]);
     }
 
     #[test]
     fn caveats_make_a_snapshot_possibly_stale_with_one_warning_each() {
-        let a = assess(&snapshot(vec![Caveat::SkipWorktree]), &[], &basis(), vec![]);
+        let a = assess(
+            &snapshot(vec![Caveat::SkipWorktree]),
+            &[],
+            &basis(),
+            vec![],
+            true,
+        );
         assert_eq!(a.freshness, Freshness::PossiblyStale);
         assert_eq!(a.reasons, ["snapshot caveats: skip_worktree"]);
         assert_eq!(a.warnings.len(), 1);

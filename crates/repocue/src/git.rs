@@ -4,10 +4,12 @@
 //! which counts it, so each operation can report how many processes it cost.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::api::Commit;
+use crate::classify::Attributes;
 use crate::digest::{hex, hex_sha256};
 use crate::error::{Error, Result};
 use crate::model::WorkingState;
@@ -134,6 +136,66 @@ impl Git {
             })?;
         let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
         Ok((out.status.success(), out.stdout, stderr))
+    }
+
+    /// Runs Git with `input` on its stdin (written by a second thread, so a large input and
+    /// a large output cannot block each other) and returns its stdout.
+    fn run_with_input(&self, args: &[&str], input: Vec<u8>) -> Result<Vec<u8>> {
+        self.processes.set(self.processes.get() + 1);
+        let failed = |detail: String| Error::Git {
+            args: args.join(" "),
+            detail,
+        };
+        let mut child = command(&self.root)
+            .args(args)
+            .stdin(Stdio::piped())
+            .spawn()
+            .map_err(|e| failed(e.to_string()))?;
+        let mut stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| failed("no stdin".into()))?;
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            // A write error shows up as Git's exit status or output below.
+            let _ = stdin.write_all(&input);
+        });
+        let out = child
+            .wait_with_output()
+            .map_err(|e| failed(e.to_string()))?;
+        let _ = writer.join();
+        if !out.status.success() {
+            return Err(failed(
+                String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            ));
+        }
+        Ok(out.stdout)
+    }
+
+    /// Returns the `linguist-vendored` and `linguist-generated` attributes of the paths, in
+    /// one `git check-attr --stdin -z` process (none for no paths). Attributes come from the
+    /// work tree's `.gitattributes` files, `info/attributes` and the user's attributes file.
+    pub fn linguist_attributes(&self, paths: &[&[u8]]) -> Result<HashMap<Vec<u8>, Attributes>> {
+        if paths.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let mut input = Vec::with_capacity(paths.iter().map(|p| p.len() + 1).sum());
+        for p in paths {
+            input.extend_from_slice(p);
+            input.push(0);
+        }
+        let args = [
+            "check-attr",
+            "--stdin",
+            "-z",
+            "linguist-vendored",
+            "linguist-generated",
+        ];
+        let out = self.run_with_input(&args, input)?;
+        parse_check_attr(&out).map_err(|detail| Error::GitParse {
+            args: args.join(" "),
+            detail,
+        })
     }
 
     /// Returns the index file of an ordinary repository (`<root>/.git/index`), `None` for
@@ -401,6 +463,45 @@ pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
     })
 }
 
+/// Parses `git check-attr -z` output: `<path> NUL <attribute> NUL <info> NUL` records, where
+/// the info is `set`, `unset`, `unspecified` or a value (`false` turns the attribute off, any
+/// other value on, as Linguist reads them).
+pub fn parse_check_attr(out: &[u8]) -> std::result::Result<HashMap<Vec<u8>, Attributes>, String> {
+    let fields: Vec<&[u8]> = out.split(|&b| b == 0).collect();
+    // The output ends with a NUL, so splitting leaves one empty field at the end.
+    let fields = match fields.split_last() {
+        Some(([], rest)) => rest,
+        _ if out.is_empty() => &[][..],
+        _ => return Err("output does not end with NUL".into()),
+    };
+    if fields.len() % 3 != 0 {
+        return Err(format!(
+            "{} fields, not path/attribute/value triples",
+            fields.len()
+        ));
+    }
+    let mut map: HashMap<Vec<u8>, Attributes> = HashMap::new();
+    for rec in fields.chunks(3) {
+        let value = match rec[2] {
+            b"unspecified" => None,
+            b"unset" | b"false" => Some(false),
+            _ => Some(true),
+        };
+        let a = map.entry(rec[0].to_vec()).or_default();
+        match rec[1] {
+            b"linguist-vendored" => a.vendored = value,
+            b"linguist-generated" => a.generated = value,
+            other => {
+                return Err(format!(
+                    "unexpected attribute {:?}",
+                    String::from_utf8_lossy(other)
+                ))
+            }
+        }
+    }
+    Ok(map)
+}
+
 /// Parses `git ls-files -z --stage -v` output: `<tag> <mode> <oid> <stage>\t<path>`.
 pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String> {
     let mut entries = Vec::new();
@@ -456,6 +557,38 @@ u UU N... 100644 100644 100644 100644 a b c -dash\0? \xff.bin\0";
         let b = parse_status(b"# branch.oid (initial)\0# branch.head (detached)\0").unwrap();
         assert_eq!(b.head, None);
         assert_eq!(b.branch, None);
+    }
+
+    #[test]
+    fn parses_check_attr_records() {
+        let out = b"a b\0linguist-vendored\0set\0a b\0linguist-generated\0unspecified\0\
+-x\nnl\0linguist-vendored\0false\0-x\nnl\0linguist-generated\0true\0\
+c\0linguist-vendored\0unset\0c\0linguist-generated\0unset\0";
+        let m = parse_check_attr(out).unwrap();
+        let get = |p: &[u8]| m[p];
+        assert_eq!(
+            get(b"a b"),
+            Attributes {
+                vendored: Some(true),
+                generated: None
+            }
+        );
+        assert_eq!(
+            get(b"-x\nnl"),
+            Attributes {
+                vendored: Some(false),
+                generated: Some(true)
+            }
+        );
+        assert_eq!(
+            get(b"c"),
+            Attributes {
+                vendored: Some(false),
+                generated: Some(false)
+            }
+        );
+        assert!(parse_check_attr(b"").unwrap().is_empty());
+        assert!(parse_check_attr(b"a\0linguist-vendored\0").is_err());
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod api;
 
 mod analyze;
 mod classify;
+mod config;
 mod cue;
 mod delta;
 mod digest;
@@ -55,6 +56,6 @@ pub use refresh::{Operation, KEEP_RECENT};
 pub use repo::repo_id;
 pub use scan::Progress;
 pub use schema::{schema_drift, schemas};
-pub use service::{cache_root, CheckpointAction, Options, Service};
+pub use service::{cache_root, CheckpointAction, Options, Service, DEFAULT_DEBOUNCE_MS};
 pub use store::calibration::CalibrationReference;
 pub use store::SCHEMA_VERSION;

@@ -93,6 +93,62 @@ impl WorkingState {
     }
 }
 
+/// What analysis does with a tracked file, decided from its path, the configuration, Git
+/// attributes and (for secrets) its first bytes. Every class is tracked for freshness; only
+/// `source` files are analysed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileClass {
+    /// The project's own file: analysed, searchable and listed.
+    #[default]
+    Source,
+    /// Vendored code (a built-in vendored directory or `linguist-vendored`): not analysed;
+    /// its path is searchable and counted, ranked down.
+    Vendored,
+    /// Generated or minified code (a built-in suffix or `linguist-generated`): handled like
+    /// vendored code.
+    Generated,
+    /// Excluded by the configuration's `exclude` globs: not analysed, searched or listed.
+    Excluded,
+    /// A secret (by name or by content): never analysed, indexed or named in any output.
+    Secret,
+}
+
+impl FileClass {
+    /// Returns the public name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileClass::Source => "source",
+            FileClass::Vendored => "vendored",
+            FileClass::Generated => "generated",
+            FileClass::Excluded => "excluded",
+            FileClass::Secret => "secret",
+        }
+    }
+
+    /// Parses the public name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "source" => FileClass::Source,
+            "vendored" => FileClass::Vendored,
+            "generated" => FileClass::Generated,
+            "excluded" => FileClass::Excluded,
+            "secret" => FileClass::Secret,
+            _ => return None,
+        })
+    }
+
+    /// Tells whether the content is analysed (outlines, manifests, symbols).
+    pub fn analysed(self) -> bool {
+        self == FileClass::Source
+    }
+
+    /// Tells whether the path may be named in listings and search results.
+    pub fn listed(self) -> bool {
+        !matches!(self, FileClass::Excluded | FileClass::Secret)
+    }
+}
+
 /// Cheap-to-observe file metadata used to decide whether a file must be hashed again.
 ///
 /// It is a cache, not indexed state: two snapshots with equal content but different stat data
@@ -150,6 +206,8 @@ pub struct FileState {
     pub assume_unchanged: bool,
     /// The entry is outside the sparse checkout (`skip-worktree`).
     pub skip_worktree: bool,
+    /// What analysis does with the file.
+    pub class: FileClass,
     /// Stat data at scan time (cache only).
     pub stat: Option<StatKey>,
 }
@@ -198,6 +256,7 @@ pub(crate) fn sample_file(path: &str, digest: &str) -> FileState {
         working_state: WorkingState::Clean,
         assume_unchanged: false,
         skip_worktree: false,
+        class: FileClass::Source,
         stat: None,
     }
 }

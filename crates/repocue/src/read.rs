@@ -8,11 +8,12 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::api::{Freshness, Warning, WarningCode};
+use crate::config::AnalysisRules;
 use crate::error::{Error, Result};
 use crate::freshness;
 use crate::model::FileState;
 use crate::refresh::{self, Operation};
-use crate::repo::Repo;
+use crate::repo::{Repo, Rules};
 use crate::store::{SnapshotRow, Store};
 
 /// Version of the values derived from a snapshot and cached with it (view caches). It names
@@ -28,13 +29,17 @@ pub(crate) fn derived_version() -> String {
 
 /// Version of how views derive their cached values from the facts (ranking rules, section
 /// data): bump it with any change to them, so existing caches derive them again.
-const DERIVATION: &str = "d3";
+const DERIVATION: &str = "d4";
 
 /// A snapshot prepared for reading: what every view is a function of.
 pub(crate) struct Reader {
     pub store: Store,
     pub snapshot: SnapshotRow,
     files: OnceCell<Vec<FileState>>,
+    all_files: OnceCell<Vec<FileState>>,
+    /// The analysis rules in force: which untracked paths are secrets (tracked files carry
+    /// their class).
+    pub rules: AnalysisRules,
     pub freshness: Freshness,
     pub warnings: Vec<Warning>,
     /// Repository id and root directory name, as stored.
@@ -49,6 +54,7 @@ impl Reader {
         snapshot: SnapshotRow,
         freshness: Freshness,
         warnings: Vec<Warning>,
+        rules: AnalysisRules,
     ) -> Result<Reader> {
         let repo = store.repository()?.ok_or(Error::NotInitialized)?;
         let root = crate::paths::display(&repo.root);
@@ -57,6 +63,8 @@ impl Reader {
             store,
             snapshot,
             files: OnceCell::new(),
+            all_files: OnceCell::new(),
+            rules,
             freshness,
             warnings,
             repo_id: repo.repo_id,
@@ -64,14 +72,32 @@ impl Reader {
         })
     }
 
-    /// Returns every file state of the snapshot, loaded on first use: views served from
-    /// per-snapshot caches never pay for it.
+    /// Returns the file states of the snapshot that views may name: every class but
+    /// `excluded` and `secret`. Loaded on first use: views served from per-snapshot caches
+    /// never pay for it.
     pub fn files(&self) -> Result<&[FileState]> {
         if let Some(f) = self.files.get() {
             return Ok(f);
         }
-        let loaded = self.store.files_at(&self.snapshot)?;
+        let mut loaded = self.store.files_at(&self.snapshot)?;
+        loaded.retain(|f| f.class.listed());
         Ok(self.files.get_or_init(|| loaded))
+    }
+
+    /// Returns every tracked file state of the snapshot, excluded and secret files included:
+    /// for counts, and for views that filter by class themselves.
+    pub fn all_files(&self) -> Result<&[FileState]> {
+        if let Some(f) = self.all_files.get() {
+            return Ok(f);
+        }
+        let loaded = self.store.files_at(&self.snapshot)?;
+        Ok(self.all_files.get_or_init(|| loaded))
+    }
+
+    /// Tells whether an untracked path is a secret by name (built-in names or
+    /// `secret_patterns`): such paths are counted, never named.
+    pub fn secret_untracked(&self, path: &[u8]) -> bool {
+        crate::classify::is_secret_path(path, &self.rules)
     }
 
     /// Returns a value derived from this snapshot, computed once and cached in the store under
@@ -119,7 +145,8 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         );
         return after_update(repo, w);
     };
-    let a = assess_live(repo, &store, &snap)?;
+    let rules = repo.rules()?;
+    let a = assess_live(repo, &store, &snap, &rules)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
         let w = match refresh::run(repo, &Operation::Refresh) {
             Ok(out) => Warning::new(
@@ -137,7 +164,7 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         return after_update(repo, w);
     }
     let mut warnings = a.warnings;
-    let reader = Reader::new(store, snap, a.freshness, vec![])?;
+    let reader = Reader::new(store, snap, a.freshness, vec![], rules.config.analysis)?;
     warnings.extend(path_warning(&reader)?);
     Ok(Reader { warnings, ..reader })
 }
@@ -145,16 +172,28 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
 /// Compares the live repository with the reader's snapshot again, without refreshing: what a
 /// view that reads working-tree files checks after reading them.
 pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> {
-    Ok(assess_live(repo, &reader.store, &reader.snapshot)?.freshness)
+    let rules = repo.rules()?;
+    Ok(assess_live(repo, &reader.store, &reader.snapshot, &rules)?.freshness)
 }
 
 /// Compares the live repository (one Git basis capture, the snapshot's unsettled files read
 /// again) with a snapshot.
-fn assess_live(repo: &Repo, store: &Store, snap: &SnapshotRow) -> Result<freshness::Assessment> {
+fn assess_live(
+    repo: &Repo,
+    store: &Store,
+    snap: &SnapshotRow,
+    rules: &Rules,
+) -> Result<freshness::Assessment> {
     let basis = repo.git.capture_basis_since(snap.known_index())?;
     let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
-    Ok(freshness::assess(snap, &unsettled, &basis, content))
+    Ok(freshness::assess(
+        snap,
+        &unsettled,
+        &basis,
+        content,
+        rules.describe(snap),
+    ))
 }
 
 /// The reader after a refresh that lost every race to other writers: the current snapshot
@@ -162,13 +201,14 @@ fn assess_live(repo: &Repo, store: &Store, snap: &SnapshotRow) -> Result<freshne
 fn lost_race(repo: &Repo, detail: &str) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
-    let a = assess_live(repo, &store, &snap)?;
+    let rules = repo.rules()?;
+    let a = assess_live(repo, &store, &snap, &rules)?;
     let mut warnings = a.warnings;
     warnings.push(Warning::new(
         WarningCode::RefreshLostRace,
         format!("other processes published while this refresh ran ({detail}): serving their newest snapshot"),
     ));
-    let reader = Reader::new(store, snap, a.freshness, vec![])?;
+    let reader = Reader::new(store, snap, a.freshness, vec![], rules.config.analysis)?;
     warnings.extend(path_warning(&reader)?);
     Ok(Reader { warnings, ..reader })
 }
@@ -181,17 +221,23 @@ fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
     let fresh = freshness::of_snapshot(&snap.caveats, snap.dirty);
     let mut warnings = freshness::caveat_warnings(&snap.caveats);
     warnings.push(done);
-    let reader = Reader::new(store, snap, fresh, vec![])?;
+    let rules = repo.rules()?.config.analysis;
+    let reader = Reader::new(store, snap, fresh, vec![], rules)?;
     warnings.extend(path_warning(&reader)?);
     Ok(Reader { warnings, ..reader })
 }
 
 /// The `non_utf8_path` warning of a snapshot, computed once per snapshot and cached.
 fn path_warning(reader: &Reader) -> Result<Option<Warning>> {
+    // Only paths a view may show: excluded and secret ones are never rendered.
     reader.cached("non_utf8", |r| {
-        let files = r.store.files_at(&r.snapshot)?;
+        let files = r.files()?;
+        let untracked = r.snapshot.untracked.iter();
         Ok(freshness::non_utf8_warning(
-            files.iter().map(|f| &f.path).chain(&r.snapshot.untracked),
+            files
+                .iter()
+                .map(|f| &f.path)
+                .chain(untracked.filter(|p| !r.secret_untracked(p))),
         ))
     })
 }

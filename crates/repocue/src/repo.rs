@@ -87,6 +87,22 @@ impl Repo {
         }
     }
 
+    /// Loads the configuration in force now and the digest of its analysis rules (with the
+    /// built-in rules' version and the repository's `info/attributes`): what a snapshot's
+    /// classes were derived under. Fails with `invalid_config` on a bad file.
+    pub fn rules(&self) -> Result<Rules> {
+        let config = crate::config::load(&self.root)?;
+        let attributes = info_attributes(&self.root)
+            .and_then(|p| std::fs::read(p).ok())
+            .map_or_else(|| "none".to_owned(), |b| hex_sha256(&b));
+        let extra = format!(
+            "{};info/attributes:{attributes}",
+            crate::classify::RULES_VERSION
+        );
+        let digest = config.analysis.digest(&extra);
+        Ok(Rules { config, digest })
+    }
+
     /// Returns the Git processes started since the last charge (discovery is charged to the
     /// first operation) and marks them charged.
     pub fn charge_git(&self) -> u32 {
@@ -94,6 +110,36 @@ impl Repo {
         self.charged.set(self.git.processes());
         n
     }
+}
+
+/// The configuration in force and the digest of its analysis rules.
+pub(crate) struct Rules {
+    pub config: crate::config::Config,
+    pub digest: String,
+}
+
+impl Rules {
+    /// Tells whether a snapshot was classified under these rules.
+    pub fn describe(&self, snapshot: &crate::store::SnapshotRow) -> bool {
+        snapshot.rules_digest.as_deref() == Some(self.digest.as_str())
+    }
+}
+
+/// Returns `info/attributes` of the repository's (common) Git directory, found without Git:
+/// `.git` is the Git directory or a `gitdir:` file, whose `commondir` names the shared one.
+fn info_attributes(root: &Path) -> Option<PathBuf> {
+    let dot = root.join(".git");
+    let git_dir = if dot.is_dir() {
+        dot
+    } else {
+        let text = std::fs::read_to_string(&dot).ok()?;
+        root.join(text.strip_prefix("gitdir:")?.trim())
+    };
+    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+        Ok(c) => git_dir.join(c.trim()),
+        Err(_) => git_dir,
+    };
+    Some(common.join("info").join("attributes"))
 }
 
 /// Returns the repository id of a canonical root: `repo-` + 24 hex digits of its SHA-256.

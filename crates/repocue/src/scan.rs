@@ -17,7 +17,7 @@ use crate::analyze::{self, Analysis};
 use crate::classify;
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{FileState, FileType, StatKey, WorkingState};
+use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 use crate::paths;
 
 /// Files up to this size are read whole so they can be analyzed; larger ones are streamed.
@@ -50,6 +50,10 @@ pub struct ScanItem {
     pub assume_unchanged: bool,
     /// `skip-worktree` flag from the index.
     pub skip_worktree: bool,
+    /// The class the path has by its name, configuration and attributes.
+    pub class: FileClass,
+    /// Look for private keys and tokens in the first bytes (a hit makes the file a secret).
+    pub check_content: bool,
 }
 
 /// The outcome of scanning one path.
@@ -133,6 +137,7 @@ fn scan_one(
         working_state: item.working_state,
         assume_unchanged: item.assume_unchanged,
         skip_worktree: item.skip_worktree,
+        class: item.class,
         stat: None,
     };
     let unreadable = |source| Error::UnreadableFile {
@@ -218,9 +223,14 @@ fn scan_one(
     state.language = language.map(str::to_owned);
     state.is_document =
         state.file_type == FileType::Text && classify::is_document(&state.path, language);
+    if item.check_content && classify::has_secret_content(&read.head) {
+        state.class = FileClass::Secret;
+    }
     let digest = read.digest;
     let analysis = match (&read.whole, state.file_type) {
-        (Some(content), FileType::Text) if analyze && !known.contains(&digest) => {
+        (Some(content), FileType::Text)
+            if analyze && state.class.analysed() && !known.contains(&digest) =>
+        {
             analyze::analyze(&state.path, language, content)
         }
         _ => None,

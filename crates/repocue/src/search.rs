@@ -183,8 +183,14 @@ pub fn short_name(kind: SearchKind, path: &[u8], name: &str) -> String {
     }
 }
 
-/// Returns the search rows of one file.
+/// Returns the search rows of one file: none for an excluded or secret file (it is never
+/// found), its path only for vendored and generated files (whose facts, shared by digest
+/// with an analysed copy, are not theirs to show).
 pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
+    if !file.class.listed() {
+        return vec![];
+    }
+    let analysis = analysis.filter(|_| file.class.analysed());
     let path = paths::display(&file.path);
     let name = paths::display(paths::file_name(&file.path));
     let mut out = vec![Entry {
@@ -361,6 +367,31 @@ mod tests {
             "parseHTTPConfig_v2 parse HTTP Config v 2"
         );
         assert_eq!(words("src/cue/mod.rs"), "src cue mod rs");
+    }
+
+    #[test]
+    fn excluded_and_secret_files_have_no_rows_and_vendored_ones_only_their_path() {
+        use crate::model::FileClass;
+        let a = Analysis {
+            doc: Some(crate::analyze::docs::DocFacts {
+                headings: vec![crate::analyze::docs::Heading {
+                    level: 1,
+                    text: "Title".into(),
+                    line: 1,
+                }],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let mut f = crate::model::sample_file("docs/a.md", "1");
+        assert_eq!(rows(&f, Some(&a)).len(), 2);
+        f.class = FileClass::Vendored;
+        let r = rows(&f, Some(&a));
+        assert_eq!((r.len(), r[0].kind), (1, "path"));
+        for class in [FileClass::Excluded, FileClass::Secret] {
+            f.class = class;
+            assert!(rows(&f, Some(&a)).is_empty(), "{class:?}");
+        }
     }
 
     #[test]

@@ -25,6 +25,9 @@ use crate::store::calibration::CalibrationReference;
 use crate::store::{CueRow, OperationRecord};
 use crate::{cue, freshness, hint, paths, read, task};
 
+/// The quiet period of `watch` without a flag or configuration.
+pub const DEFAULT_DEBOUNCE_MS: u64 = 1500;
+
 /// Where to find the repository and the cache.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -199,6 +202,31 @@ impl Service {
         self.repo.git.processes()
     }
 
+    /// Returns the token budget of a request that gives none: `cue.max_tokens` of the
+    /// configuration, else [`crate::DEFAULT_MAX_TOKENS`]. Fails with `invalid_config` when a
+    /// configuration file is invalid.
+    pub fn default_max_tokens(&self) -> Result<u64> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config.max_tokens.unwrap_or(crate::DEFAULT_MAX_TOKENS))
+    }
+
+    /// Returns how many recent snapshots retention keeps when a prune gives no number:
+    /// `retention.keep_recent` of the configuration, else [`crate::KEEP_RECENT`]. Automatic
+    /// pruning after a refresh keeps the same number.
+    pub fn default_keep_recent(&self) -> Result<usize> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config
+            .keep_recent
+            .map_or(crate::KEEP_RECENT, |k| k as usize))
+    }
+
+    /// Returns the quiet period of `watch` when none is given: `watch.debounce_ms` of the
+    /// configuration, else 1500 ms.
+    pub fn default_debounce_ms(&self) -> Result<u64> {
+        let config = crate::config::load(&self.repo.root)?;
+        Ok(config.debounce_ms.unwrap_or(DEFAULT_DEBOUNCE_MS))
+    }
+
     /// Runs a baseline, refresh or rebaseline and publishes a snapshot when state changed.
     pub fn update(&self, op: &Operation) -> Result<RefreshOutput> {
         let out = refresh::run(&self.repo, op);
@@ -342,11 +370,11 @@ impl Service {
             // the others need a look.
             let files = store.unsettled_files_at(&snap)?;
             let content = freshness::changed_dirty_paths(&self.repo.root, &files)?;
-            let a = freshness::assess(&snap, &files, &basis, content);
+            let rules = self.repo.rules()?;
+            let a = freshness::assess(&snap, &files, &basis, content, rules.describe(&snap));
             out.freshness = a.freshness;
             out.reasons = a.reasons;
-            out.changed_since_snapshot = a
-                .changed
+            out.changed_since_snapshot = shown_paths(store, &snap, &a.changed, &rules)?
                 .iter()
                 .take(20)
                 .map(|p| paths::display(p))
@@ -561,6 +589,32 @@ pub enum CheckpointAction {
         /// Checkpoint id.
         id: String,
     },
+}
+
+/// The paths of a list that may be named: not secret by name, and not a secret file of the
+/// snapshot (by content).
+fn shown_paths<'a>(
+    store: &crate::store::Store,
+    snap: &crate::store::SnapshotRow,
+    list: &'a [Vec<u8>],
+    rules: &crate::repo::Rules,
+) -> Result<Vec<&'a Vec<u8>>> {
+    let by_name = |p: &Vec<u8>| crate::classify::is_secret_path(p, &rules.config.analysis);
+    let candidates: Vec<&[u8]> = list
+        .iter()
+        .filter(|p| !by_name(p))
+        .map(|p| p.as_slice())
+        .collect();
+    let secret: std::collections::HashSet<Vec<u8>> = store
+        .files_by_paths(snap, &candidates)?
+        .into_iter()
+        .filter(|f| f.class == crate::model::FileClass::Secret)
+        .map(|f| f.path)
+        .collect();
+    Ok(list
+        .iter()
+        .filter(|p| !by_name(p) && !secret.contains(*p))
+        .collect())
 }
 
 /// Returns the median (lower middle for even counts), `None` for no values.

@@ -9,9 +9,10 @@ pub struct CueArgs {
     /// Which projection [default: overview, or delta with --since]
     #[arg(long, value_enum)]
     pub view: Option<ViewArg>,
-    /// Token budget: ceil(output bytes / 4) never exceeds it
-    #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
-    pub max_tokens: u64,
+    /// Token budget: ceil(output bytes / 4) never exceeds it [default: cue.max_tokens of
+    /// the configuration, else 500]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
+    pub max_tokens: Option<u64>,
     /// What changed since this snapshot (implies --view delta; default: the current
     /// snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
@@ -108,8 +109,12 @@ pub fn run_cue(service: &Service, args: CueArgs) -> Result<String, CommandError>
         ViewArg::Document => View::Document,
         ViewArg::Task => View::Task,
     };
+    let max_tokens = match args.max_tokens {
+        Some(n) => n,
+        None => service.default_max_tokens()?,
+    };
     let request = CueRequest {
-        max_tokens: args.max_tokens,
+        max_tokens,
         since: args.since,
         path: args.path,
         id: args.id,

@@ -10,11 +10,16 @@ pub struct PruneArgs {
     /// Show what would be removed without removing anything
     #[arg(long)]
     pub dry_run: bool,
-    /// Recent snapshots of the active epoch to keep
-    #[arg(long, default_value_t = repocue::KEEP_RECENT)]
-    pub keep: usize,
+    /// Recent snapshots of the active epoch to keep [default: retention.keep_recent of the
+    /// configuration, else 20]
+    #[arg(long)]
+    pub keep: Option<usize>,
 }
 
 pub fn run_prune(service: &Service, args: PruneArgs) -> Result<String, CommandError> {
-    Ok(json_line(&service.prune(args.keep, args.dry_run)?))
+    let keep = match args.keep {
+        Some(n) => n,
+        None => service.default_keep_recent()?,
+    };
+    Ok(json_line(&service.prune(keep, args.dry_run)?))
 }

@@ -15,9 +15,10 @@ pub struct SearchArgs {
     /// Most hits to consider [default: 20]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub max_results: Option<u32>,
-    /// Token budget: ceil(output bytes / 4) never exceeds it
-    #[arg(long, default_value_t = repocue::DEFAULT_MAX_TOKENS, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
-    pub max_tokens: u64,
+    /// Token budget: ceil(output bytes / 4) never exceeds it [default: cue.max_tokens of
+    /// the configuration, else 500]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
+    pub max_tokens: Option<u64>,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
     pub format: FormatArg,
@@ -27,8 +28,12 @@ pub struct SearchArgs {
 }
 
 pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, CommandError> {
+    let max_tokens = match args.max_tokens {
+        Some(n) => n,
+        None => service.default_max_tokens()?,
+    };
     let request = CueRequest {
-        max_tokens: args.max_tokens,
+        max_tokens,
         query: Some(args.query),
         scope: args.scope,
         max_results: args.max_results,

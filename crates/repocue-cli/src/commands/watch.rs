@@ -14,9 +14,10 @@ use crate::CommandError;
 /// JSON line per refresh with the measured freshness lag
 #[derive(Debug, clap::Args)]
 pub struct WatchArgs {
-    /// Quiet period after the last change before refreshing, in milliseconds
-    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(50..=600_000))]
-    pub debounce_ms: u64,
+    /// Quiet period after the last change before refreshing, in milliseconds [default:
+    /// watch.debounce_ms of the configuration, else 1500]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(50..=600_000))]
+    pub debounce_ms: Option<u64>,
     /// Stop after this many refreshes (for scripts and tests)
     #[arg(long)]
     pub max_refreshes: Option<u64>,
@@ -41,8 +42,12 @@ fn relevant(root: &Path, path: &Path) -> bool {
 
 pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandError> {
     use std::io::Write;
+    let debounce_ms = match args.debounce_ms {
+        Some(ms) => ms,
+        None => service.default_debounce_ms()?,
+    };
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(Duration::from_millis(args.debounce_ms), None, tx)
+    let mut debouncer = new_debouncer(Duration::from_millis(debounce_ms), None, tx)
         .map_err(|e| repocue::Error::InvalidArgument(format!("cannot watch: {e}")))?;
     debouncer
         .watch(service.root(), RecursiveMode::Recursive)
@@ -56,7 +61,7 @@ pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandEr
     // either in this refresh or produces an event, never lost.
     let first = service.update(&Operation::Init)?;
     print_line(&json_line(&serde_json::json!({
-        "event": "ready", "snapshot": first.snapshot, "freshness": first.freshness, "debounce_ms": args.debounce_ms
+        "event": "ready", "snapshot": first.snapshot, "freshness": first.freshness, "debounce_ms": debounce_ms
     })));
     let mut refreshes = 0u64;
     for batch in rx {

@@ -9,6 +9,7 @@ mod support;
 
 mod bench;
 mod concurrency;
+mod config;
 mod cues;
 mod eval;
 mod lifecycle;

@@ -318,3 +318,322 @@ fn planted_literal_values_reach_no_cue_search_answer_or_database_byte() {
         leaks.join("\n")
     );
 }
+
+/// The planted secret files of [`secret_files_are_counted_but_never_named_indexed_or_stored`]:
+/// `(path, content)`, and the values and names that must never leave them. Every value is
+/// assembled at run time, so this source file does not itself look like a secret.
+struct PlantedSecrets {
+    files: Vec<(&'static str, String)>,
+    values: Vec<String>,
+    names: Vec<&'static str>,
+}
+
+fn planted_secrets() -> PlantedSecrets {
+    let pem_body = format!("MIIEpAIBAAKCAQEA{}", "PlantedPemBody".repeat(4));
+    let dashes = "-".repeat(5);
+    let pem = format!(
+        "{dashes}BEGIN RSA PRIVATE KEY{dashes}\n{pem_body}\n{dashes}END RSA PRIVATE KEY{dashes}\n"
+    );
+    let aws_id = format!("AKIA{}", "PLANTED7KEY12345");
+    let aws_secret = format!("wJalrXUtnFEMI{}", "PlantedSecretValue0123456789");
+    let env_value = format!("hunter2-{}", "planted-env-value");
+    let vault_value = format!("vault-{}", "planted-note-value");
+    let settings = format!(
+        "AWS_ACCESS_KEY_ID = \"{aws_id}\"\nAWS_SECRET_ACCESS_KEY = \"{aws_secret}\"\n\n\
+         def cloud_client():\n    return None\n"
+    );
+    PlantedSecrets {
+        files: vec![
+            ("deploy/identity_material.txt", pem),
+            ("app/cloud_settings.py", settings),
+            ("deploy/prod.env", format!("DB_PASSWORD={env_value}\n")),
+            (
+                "ops/vault/notes.md",
+                format!("# Vault notes\n\n{vault_value}\n"),
+            ),
+        ],
+        values: vec![pem_body, aws_id, aws_secret, env_value, vault_value],
+        names: vec![
+            "identity_material",
+            "cloud_settings",
+            "prod.env",
+            "vault/notes",
+            "id_ed25519",
+        ],
+    }
+}
+
+/// Every text and blob value of every table of the state database, with its table and
+/// column: what "no database row holds it" is checked against.
+fn database_values(db: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open state.db");
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let mut out = Vec::new();
+    for table in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
+        let mut rows = stmt.query([]).unwrap();
+        while let Some(row) = rows.next().unwrap() {
+            for (i, column) in columns.iter().enumerate() {
+                let mut bytes = match row.get_ref(i).unwrap() {
+                    rusqlite::types::ValueRef::Text(t) => t.to_vec(),
+                    rusqlite::types::ValueRef::Blob(b) => b.to_vec(),
+                    _ => continue,
+                };
+                // Content facts are a tag byte and JSON, raw (0) or deflated (1).
+                if table == "content_facts" && column == "facts" {
+                    bytes = match bytes.split_first() {
+                        Some((1, z)) => miniz_oxide::inflate::decompress_to_vec(z)
+                            .expect("stored facts inflate"),
+                        Some((_, raw)) => raw.to_vec(),
+                        None => bytes,
+                    };
+                }
+                out.push((table.clone(), column.clone(), bytes));
+            }
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// Secret files, by name (built-in names, configured `secret_patterns`) and by content (a PEM
+/// private key, an AWS key in an ordinary `.py` file): tracked for freshness and counted, but
+/// no cue of any view or format, search answer, status or refresh output names them or holds
+/// their values, and no database row holds their values. The path of a tracked secret file is
+/// stored in `paths.path` only (its file version keeps its size and content digest, for
+/// freshness).
+#[test]
+fn secret_files_are_counted_but_never_named_indexed_or_stored() {
+    let secrets = planted_secrets();
+    let repo = TestRepo::new();
+    repo.write("README.md", "# Keys\n\nA service with planted secrets.\n");
+    repo.write(
+        ".repocue/config.toml",
+        "[analysis]\nsecret_patterns = [\"ops/vault/**\"]\n",
+    );
+    repo.write("app/main.py", "def main_entry():\n    return 0\n");
+    repo.write(
+        "auth/credentials_test.go",
+        "package auth\n\nfunc TestCredentialsRotate() {}\n",
+    );
+    for (path, content) in &secrets.files {
+        repo.write(path, content);
+    }
+    repo.commit("planted");
+
+    let mut outputs: Vec<(String, String)> = Vec::new();
+    let run = |outputs: &mut Vec<(String, String)>, args: &[&str]| -> String {
+        let ran = repo.repocue(args);
+        ran.success();
+        let text = format!("{}{}", ran.stdout(), ran.stderr());
+        outputs.push((args.join(" "), text.clone()));
+        text
+    };
+    run(&mut outputs, &["init"]);
+    // A secret file edited (a new key), an untracked key file and an untracked plain file.
+    let (path, content) = &secrets.files[1];
+    repo.write(
+        path,
+        content.replace("PLANTED7KEY12345", "PLANTED7KEY67890"),
+    );
+    repo.write("keys/id_ed25519", &secrets.files[0].1);
+    repo.write("notes-untracked.txt", "plain\n");
+    run(&mut outputs, &["status"]);
+    run(&mut outputs, &["refresh"]);
+    run(&mut outputs, &["status"]);
+
+    let budget = ["--max-tokens", "20000"];
+    for format in ["json", "markdown", "text"] {
+        let fmt = ["--format", format];
+        for extra in [
+            &["--view", "overview"][..],
+            &["--view", "manifest"],
+            &["--view", "delta", "--since", "snapshot-000001"],
+            &["--view", "structure"],
+            &["--view", "structure", "--path", "app/"],
+            &["--view", "structure", "--path", "deploy/"],
+            &["--view", "document", "--path", "README.md"],
+        ] {
+            run(&mut outputs, &[&["cue"][..], extra, &fmt, &budget].concat());
+        }
+        for query in [
+            "cloud",
+            "settings",
+            "identity",
+            "material",
+            "prod",
+            "env",
+            "vault",
+            "notes",
+            "AKIA",
+            "PRIVATE",
+            "KEY",
+            "password",
+            "secret",
+            "ed25519",
+            "cloud_client",
+            "deploy",
+        ] {
+            run(
+                &mut outputs,
+                &[
+                    &["search", query, "--max-results", "200"][..],
+                    &fmt,
+                    &budget,
+                ]
+                .concat(),
+            );
+        }
+    }
+    // Asked for by name, a secret file does not exist for the views.
+    for args in [
+        &[
+            "cue",
+            "--view",
+            "entity",
+            "--id",
+            "file:app/cloud_settings.py",
+        ][..],
+        &["cue", "--view", "document", "--path", "ops/vault/notes.md"],
+    ] {
+        repo.repocue(args).error_code("not_found");
+    }
+
+    let all: String = outputs.iter().map(|(_, t)| t.as_str()).collect();
+    for shown in [
+        "app/main.py",
+        "credentials_test.go",
+        "TestCredentialsRotate",
+        "notes-untracked.txt",
+    ] {
+        assert!(
+            all.contains(shown),
+            "the checks are vacuous: no output names {shown}"
+        );
+    }
+    let mut leaks = Vec::new();
+    for (label, text) in &outputs {
+        for needle in secrets
+            .values
+            .iter()
+            .map(String::as_str)
+            .chain(secrets.names.iter().copied())
+        {
+            if text.contains(needle) {
+                leaks.push(format!("{needle} in `repocue {label}`"));
+            }
+        }
+    }
+    // Values: in no byte of the cache. Names: in `paths.path` only.
+    let mut cache_files = Vec::new();
+    files_under(repo.cache_dir(), &mut cache_files);
+    for file in &cache_files {
+        let bytes = std::fs::read(file).expect("read cache file");
+        for value in &secrets.values {
+            if contains(&bytes, value) {
+                leaks.push(format!("{value} in {}", file.display()));
+            }
+        }
+    }
+    let mut stored_names = std::collections::BTreeSet::new();
+    for (table, column, bytes) in database_values(&repo.db_path()) {
+        for needle in secrets
+            .values
+            .iter()
+            .map(String::as_str)
+            .chain(secrets.names.iter().copied())
+        {
+            if contains(&bytes, needle) {
+                stored_names.insert(format!("{table}.{column}"));
+                if !(table == "paths" && column == "path")
+                    || secrets.values.iter().any(|v| v == needle)
+                {
+                    leaks.push(format!("{needle} in {table}.{column}"));
+                }
+            }
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+    assert_eq!(
+        stored_names.into_iter().collect::<Vec<_>>(),
+        ["paths.path"],
+        "tracked secret paths are kept for freshness"
+    );
+
+    // Counted, tracked, never analysed or indexed.
+    let manifest = repo.cue("manifest", &["--max-tokens", "1000"]);
+    assert_eq!(manifest["content"]["secret_files"], 4, "{manifest}");
+    assert_eq!(manifest["content"]["files"], 8);
+    let overview = repo.cue("overview", &["--max-tokens", "4000"]);
+    assert_eq!(overview["content"]["totals"]["secret_files"], 4);
+    let delta = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "4000"],
+    );
+    assert_eq!(delta["content"]["totals"]["secret_paths"], 2, "{delta}");
+    let conn = rusqlite::Connection::open(repo.db_path()).unwrap();
+    let secret_rows: Vec<(Vec<u8>, Option<String>, i64)> = conn
+        .prepare(
+            "SELECT p.path, CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
+                    p.id FROM file_versions f
+             JOIN paths p ON p.id = f.path WHERE f.class = 'secret' AND f.end_seq IS NULL
+             ORDER BY p.path",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let secret_paths: Vec<&[u8]> = secret_rows.iter().map(|(p, _, _)| p.as_slice()).collect();
+    assert_eq!(
+        secret_paths,
+        [
+            b"app/cloud_settings.py".as_slice(),
+            b"deploy/identity_material.txt",
+            b"deploy/prod.env",
+            b"ops/vault/notes.md"
+        ]
+    );
+    for (path, digest, path_id) in &secret_rows {
+        let digest = digest.as_deref().expect("freshness needs the digest");
+        let facts: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM content_facts WHERE lower(hex(digest)) = ?1",
+                [digest],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let entries: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM search_entries WHERE path = ?1",
+                [path_id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            (facts, entries),
+            (0, 0),
+            "{}",
+            String::from_utf8_lossy(path)
+        );
+    }
+}

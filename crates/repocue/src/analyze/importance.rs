@@ -74,8 +74,9 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// Vendored and generated code: the directories analysis skips, plus build output.
 fn is_vendored_dir(name: &str) -> bool {
     name.eq_ignore_ascii_case("dist")
-        || super::EXCLUDED_DIRS
+        || crate::classify::VENDORED_DIRS
             .iter()
+            .chain(crate::classify::GENERATED_DIRS)
             .any(|d| name.eq_ignore_ascii_case(d))
 }
 

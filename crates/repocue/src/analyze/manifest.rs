@@ -62,6 +62,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"Gemfile" | b"Rakefile" => "ruby",
         b"composer.json" => "composer",
         b"tox.ini" => "tox",
+        b"pnpm-workspace.yaml" => "pnpm",
         _ => return None,
     })
 }
@@ -151,6 +152,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             ]);
         }
         b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
+        b"pnpm-workspace.yaml" => f.members = pnpm_packages(text),
         b"Rakefile" => {
             for t in rake_tasks(text) {
                 f.commands.push(cmd(format!("rake {t}"), purpose_of(&t)));
@@ -181,12 +183,18 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .map(str::to_owned);
     }
     if let Some(ws) = doc.get("workspace").and_then(|w| w.as_table()) {
-        if let Some(members) = ws.get("members").and_then(|m| m.as_array()) {
-            f.members = members
-                .iter()
+        let list = |key: &str| -> Vec<String> {
+            ws.get(key)
+                .and_then(|m| m.as_array())
+                .into_iter()
+                .flatten()
                 .filter_map(|m| m.as_str().map(str::to_owned))
-                .collect();
-        }
+                .collect()
+        };
+        f.members = list("members");
+        // Cargo's `exclude` is a list of paths; as negations they read like npm's `!x`.
+        f.members
+            .extend(list("exclude").into_iter().map(|e| format!("!{e}")));
     }
     if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
         for b in bins {
@@ -411,9 +419,187 @@ fn make_targets(text: &str, just: bool) -> Vec<String> {
     out
 }
 
+/// The `packages:` list of a `pnpm-workspace.yaml`: the `- item` lines below the key (quotes
+/// removed), up to the next top-level key. A tiny reader for this one shape, not YAML.
+fn pnpm_packages(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let body = line.split(" #").next().unwrap_or_default();
+        if body.trim().is_empty() || body.trim_start().starts_with('#') {
+            continue;
+        }
+        if !line.starts_with([' ', '\t', '-']) {
+            inside = body.trim_end() == "packages:";
+            continue;
+        }
+        if let Some(item) = body.trim().strip_prefix('-').filter(|_| inside) {
+            let item = item.trim().trim_matches(|c| c == '\'' || c == '"');
+            if !item.is_empty() {
+                out.push(item.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Expands workspace member patterns (relative to the workspace root, as Cargo, npm and pnpm
+/// write them) against tracked paths, with globset: `*` and `?` stay within one directory,
+/// `**` crosses directories, `{a,b}` alternates; a pattern starting with `!` removes what it
+/// matches. A plain path is a member when files are tracked below it; a glob matches the
+/// directories that directly hold a manifest (what those tools require of a member). An
+/// invalid pattern is skipped: a manifest is repository data, not configuration. Sorted.
+pub fn expand_members<'a>(
+    patterns: &[&str],
+    paths: impl Iterator<Item = &'a [u8]> + Clone,
+) -> Vec<Vec<u8>> {
+    let glob = |p: &str| {
+        globset::GlobBuilder::new(p)
+            .literal_separator(true)
+            .build()
+            .ok()
+    };
+    let is_glob = |p: &str| p.contains(['*', '?', '[', '{']);
+    let (mut keep, mut drop) = (
+        globset::GlobSetBuilder::new(),
+        globset::GlobSetBuilder::new(),
+    );
+    let mut literal: Vec<&str> = Vec::new();
+    for raw in patterns {
+        let (negated, p) = match raw.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, *raw),
+        };
+        let p = p.trim_start_matches("./").trim_end_matches('/');
+        if p.is_empty() {
+            continue;
+        }
+        if !negated && !is_glob(p) {
+            literal.push(p);
+        } else if let Some(g) = glob(p) {
+            if negated {
+                drop.add(g);
+            } else {
+                keep.add(g);
+            }
+        }
+    }
+    let (keep, drop) = (
+        keep.build().unwrap_or_default(),
+        drop.build().unwrap_or_default(),
+    );
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for path in paths.clone() {
+        let Some(slash) = path.iter().rposition(|&b| b == b'/') else {
+            continue;
+        };
+        let dir = &path[..slash];
+        if is_manifest(path) && keep.is_match_candidate(&globset::Candidate::from_bytes(dir)) {
+            out.push(dir.to_vec());
+        }
+    }
+    for p in literal {
+        let dir = p.as_bytes();
+        if paths
+            .clone()
+            .any(|f| f.starts_with(dir) && f.get(dir.len()) == Some(&b'/'))
+        {
+            out.push(dir.to_vec());
+        }
+    }
+    out.retain(|d| !drop.is_match_candidate(&globset::Candidate::from_bytes(d)));
+    out.sort();
+    out.dedup();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn members(patterns: &[&str], files: &[&str]) -> Vec<String> {
+        expand_members(patterns, files.iter().map(|f| f.as_bytes()))
+            .into_iter()
+            .map(|d| String::from_utf8(d).unwrap())
+            .collect()
+    }
+
+    const TREE: &[&str] = &[
+        "Cargo.toml",
+        "packages/core/package.json",
+        "packages/core/src/index.js",
+        "packages/legacy/package.json",
+        "packages/notes/README.md",
+        "packages/group/inner/package.json",
+        "apps/web/tools/Cargo.toml",
+        "apps/cli/tools/Cargo.toml",
+        "apps/cli/src/main.rs",
+        "x/package.json",
+        "y/package.json",
+        "z/package.json",
+        "plain/src/lib.rs",
+    ];
+
+    #[test]
+    fn a_star_matches_one_directory_level_holding_a_manifest() {
+        assert_eq!(
+            members(&["packages/*"], TREE),
+            ["packages/core", "packages/legacy"],
+            "notes/ has no manifest; group/inner is two levels down"
+        );
+        assert_eq!(
+            members(&["./packages/*/"], TREE),
+            members(&["packages/*"], TREE)
+        );
+    }
+
+    #[test]
+    fn a_star_in_the_middle_and_a_double_star() {
+        assert_eq!(
+            members(&["apps/*/tools"], TREE),
+            ["apps/cli/tools", "apps/web/tools"]
+        );
+        assert_eq!(
+            members(&["packages/**"], TREE),
+            ["packages/core", "packages/group/inner", "packages/legacy"]
+        );
+    }
+
+    #[test]
+    fn alternatives_negations_and_plain_paths() {
+        assert_eq!(members(&["{x,y}"], TREE), ["x", "y"]);
+        assert_eq!(
+            members(&["packages/*", "!packages/legacy"], TREE),
+            ["packages/core"]
+        );
+        assert_eq!(
+            members(&["packages/**", "!**/inner"], TREE),
+            ["packages/core", "packages/legacy"]
+        );
+        assert_eq!(members(&["plain", "missing"], TREE), ["plain"]);
+        assert!(
+            members(&["[unclosed", "!"], TREE).is_empty(),
+            "invalid ones skipped"
+        );
+    }
+
+    #[test]
+    fn reads_cargo_excludes_and_pnpm_packages_as_members() {
+        let f = analyze(
+            b"Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\nexclude = [\"crates/old\"]\n",
+        )
+        .unwrap();
+        assert_eq!(f.members, ["crates/*", "!crates/old"]);
+        let f = analyze(
+            b"pnpm-workspace.yaml",
+            "# workspace\npackages:\n  - 'packages/*'\n  - \"apps/**\" # all apps\n  - '!**/test/**'\n\
+             catalog:\n  - not-a-package\n",
+        )
+        .unwrap();
+        assert_eq!(f.kind, "pnpm");
+        assert_eq!(f.members, ["packages/*", "apps/**", "!**/test/**"]);
+    }
 
     #[test]
     fn reads_cargo_workspace() {

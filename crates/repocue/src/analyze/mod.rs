@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a6+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a7+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
@@ -43,65 +43,9 @@ impl Analysis {
     }
 }
 
-/// Directory names whose contents are vendored or generated: hashed and tracked like every
-/// file, but never analyzed (their symbols would drown the project's own).
-pub(crate) const EXCLUDED_DIRS: &[&str] = &[
-    "vendor",
-    "vendors",
-    "third_party",
-    "thirdparty",
-    "third-party",
-    "3rdparty",
-    "node_modules",
-    "bower_components",
-    "external",
-    "extern",
-    "deps",
-    ".yarn",
-    "Pods",
-    "Carthage",
-    "generated",
-    "__generated__",
-];
-/// File name endings of generated, minified or secret files.
-const EXCLUDED_SUFFIXES: &[&str] = &[
-    ".min.js",
-    ".min.css",
-    ".bundle.js",
-    ".pb.go",
-    "_pb2.py",
-    ".pb.h",
-    ".pb.cc",
-    ".g.dart",
-    ".designer.cs",
-    ".generated.ts",
-    ".lock",
-    ".pem",
-    ".key",
-    ".p12",
-    ".env",
-];
-
-/// Tells whether a path is excluded from content analysis by default: vendored and generated
-/// trees, minified bundles, and secrets (keys, credentials, `.env`).
-pub fn excluded(path: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(path);
-    let mut parts = text.split('/');
-    let name = parts.next_back().unwrap_or_default();
-    parts.any(|d| EXCLUDED_DIRS.contains(&d))
-        || EXCLUDED_SUFFIXES.iter().any(|s| name.ends_with(s))
-        || name == ".env"
-        || name.starts_with(".env.")
-        || name.starts_with("id_rsa")
-        || name.starts_with("id_ed25519")
-        || name.contains("credentials")
-}
-
-/// Analyzes one text file; returns `None` when there is nothing to record.
+/// Analyzes one text file; returns `None` when there is nothing to record. The caller
+/// decides whether a file is analysed at all (its class, `crate::classify::path_class`).
 pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Analysis> {
-    if excluded(path) {
-        return None;
-    }
     let text = String::from_utf8_lossy(content);
     let mut a = Analysis {
         doc: docs::analyze(path, language, &text),
@@ -114,20 +58,4 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<An
         a.doc = None;
     }
     (!a.is_empty()).then_some(a)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::excluded;
-
-    #[test]
-    fn excludes_vendored_generated_and_secret_paths() {
-        assert!(excluded(b"cpu/stm32/vendor/stm32f4xx.h"));
-        assert!(excluded(b"web/node_modules/x/index.js"));
-        assert!(excluded(b"dist/app.min.js"));
-        assert!(excluded(b"api/service.pb.go"));
-        assert!(excluded(b".env.production"));
-        assert!(!excluded(b"src/vendor_api.rs"));
-        assert!(!excluded(b"src/lib.rs"));
-    }
 }

@@ -36,6 +36,9 @@ pub struct DeltaTotals {
     pub paths: u64,
     /// Symbol and import operations.
     pub changes: u64,
+    /// Changed secret paths (tracked or untracked): counted, never named.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub secret_paths: u64,
 }
 
 /// Number of changed paths in one directory.
@@ -232,6 +235,12 @@ pub struct ManifestContent {
     pub dirty_paths: u64,
     /// Untracked paths.
     pub untracked_paths: u64,
+    /// Tracked files classed as secrets (by name or content): counted, never named.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub secret_files: u64,
+    /// Tracked files the configuration excludes from analysis, search and listings.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub excluded_files: u64,
     /// Views that can be asked for next (`repocue cue --view <name>`).
     pub views: Vec<String>,
     /// Retained snapshots usable as `--since` (most recent first).
@@ -293,6 +302,17 @@ pub struct Totals {
     pub bytes: u64,
     /// Documents.
     pub documents: u64,
+    /// Tracked files classed as secrets: counted, never named.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub secret_files: u64,
+    /// Tracked files the configuration excludes (not in the other sections).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub excluded_files: u64,
+}
+
+/// Serde helper: leaves out a zero count.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Files of one language.

@@ -5,7 +5,7 @@ use crate::analyze::analyzer_version;
 use crate::api::OperationKind;
 use crate::error::{Error, Result};
 use crate::git::{Basis, IndexEntry};
-use crate::model::FileState;
+use crate::model::{FileState, WorkingState};
 use crate::repo::Repo;
 use crate::store::{SnapshotRow, Store};
 
@@ -46,6 +46,9 @@ pub(crate) struct Start {
     /// Paths whose stored facts another analyzer version derived: read and analyzed again
     /// even when their state did not change (an upgraded binary, no rebaseline needed).
     pub reanalyze: Vec<Vec<u8>>,
+    /// Every path's class is decided again: the analysis rules (configuration, attributes
+    /// files) differ from the previous snapshot's. `prev_files` then holds every row.
+    pub reclassify: bool,
 }
 
 impl Start {
@@ -100,8 +103,103 @@ pub(crate) fn paths_to_check(
     paths
 }
 
+/// Tells whether a path is a `.gitattributes` file (any directory).
+pub(crate) fn is_attributes_file(path: &[u8]) -> bool {
+    crate::paths::file_name(path) == b".gitattributes"
+}
+
+/// The `.gitattributes` entries of an index (stage 0), or of rows: what decides whether the
+/// committed or staged attributes changed.
+fn attribute_entries<'a>(
+    entries: impl Iterator<Item = (&'a [u8], &'a str)>,
+) -> Vec<(&'a [u8], &'a str)> {
+    let mut v: Vec<_> = entries.filter(|(p, _)| is_attributes_file(p)).collect();
+    v.sort();
+    v
+}
+
+/// The previous rows the plan needs and whether classes are decided again.
+struct Previous {
+    files: Vec<FileState>,
+    index: Vec<IndexEntry>,
+    incremental: bool,
+    reclassify: bool,
+}
+
+/// Loads the previous snapshot's rows. Only the paths Git reports and the unsettled ones when
+/// the index is unchanged and nothing that classifies files changed; every row otherwise.
+/// Classes are decided again when the rules digest differs or a `.gitattributes` file (a
+/// changed or unsettled path, or an index entry) changed.
+fn previous_rows(
+    store: &Store,
+    p: &SnapshotRow,
+    basis: &Basis,
+    reanalyze: &[Vec<u8>],
+    rules: &crate::repo::Rules,
+) -> Result<Previous> {
+    let attributes_reported = basis.changed.iter().any(|c| {
+        is_attributes_file(&c.path) || c.orig_path.as_deref().is_some_and(is_attributes_file)
+    });
+    let rules_changed = !rules.describe(p) || attributes_reported;
+    if p.index_digest == basis.index_digest {
+        let unsettled = store.unsettled_files_at(p)?;
+        let reclassify = rules_changed || unsettled.iter().any(|f| is_attributes_file(&f.path));
+        if !reclassify {
+            let paths = paths_to_check(basis, unsettled, reanalyze);
+            let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
+            let files = store.files_by_paths(p, &refs)?;
+            let index = index_of(&files);
+            return Ok(Previous {
+                files,
+                index,
+                incremental: true,
+                reclassify: false,
+            });
+        }
+        let files = store.files_at(p)?;
+        let index = match basis.index_listed {
+            true => basis.index.clone(),
+            false => index_of(&files),
+        };
+        return Ok(Previous {
+            files,
+            index,
+            incremental: false,
+            reclassify: true,
+        });
+    }
+    let files = store.files_at(p)?;
+    let committed = attribute_entries(
+        basis
+            .index
+            .iter()
+            .filter(|e| e.stage == 0)
+            .map(|e| (e.path.as_slice(), e.oid.as_str())),
+    );
+    let before = attribute_entries(
+        files
+            .iter()
+            .map(|f| (f.path.as_slice(), f.index_oid.as_str())),
+    );
+    let unsettled = files
+        .iter()
+        .any(|f| is_attributes_file(&f.path) && f.working_state != WorkingState::Clean);
+    let reclassify = rules_changed || unsettled || committed != before;
+    Ok(Previous {
+        files,
+        index: basis.index.clone(),
+        incremental: false,
+        reclassify,
+    })
+}
+
 /// Captures the basis and loads what the plan compares with.
-pub(crate) fn capture(repo: &Repo, store: &Store, op: &Operation) -> Result<Start> {
+pub(crate) fn capture(
+    repo: &Repo,
+    store: &Store,
+    op: &Operation,
+    rules: &crate::repo::Rules,
+) -> Result<Start> {
     let previous = store.current_snapshot()?;
     let (kind, new_epoch) = kind_of(op, previous.as_ref())?;
     let full = new_epoch.is_some();
@@ -111,34 +209,29 @@ pub(crate) fn capture(repo: &Repo, store: &Store, op: &Operation) -> Result<Star
             .filter(|_| !full)
             .and_then(SnapshotRow::known_index),
     )?;
-    let incremental = !full
-        && previous
-            .as_ref()
-            .is_some_and(|p| p.index_digest == basis.index_digest);
     let reanalyze = match &previous {
         Some(p) if !full => outdated_facts(store, p)?,
         _ => vec![],
     };
-    let (prev_files, index) = match &previous {
-        Some(p) if incremental => {
-            let paths = paths_to_check(&basis, store.unsettled_files_at(p)?, &reanalyze);
-            let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
-            let subset = store.files_by_paths(p, &refs)?;
-            let index = index_of(&subset);
-            (subset, index)
-        }
-        Some(p) => (store.files_at(p)?, basis.index.clone()),
-        None => (vec![], basis.index.clone()),
+    let prev = match &previous {
+        Some(p) if !full => previous_rows(store, p, &basis, &reanalyze, rules)?,
+        _ => Previous {
+            files: vec![],
+            index: basis.index.clone(),
+            incremental: false,
+            reclassify: false,
+        },
     };
     Ok(Start {
         previous,
         kind,
         new_epoch,
         basis,
-        incremental,
-        prev_files,
-        index,
+        incremental: prev.incremental,
+        prev_files: prev.files,
+        index: prev.index,
         reanalyze,
+        reclassify: prev.reclassify,
     })
 }
 

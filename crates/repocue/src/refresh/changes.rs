@@ -11,6 +11,7 @@ use crate::digest;
 use crate::error::Result;
 use crate::freshness;
 
+use crate::repo::Rules;
 use crate::store::Store;
 
 use super::basis::Start;
@@ -32,12 +33,17 @@ pub(crate) struct Changes {
 }
 
 /// Derives the changes, reading the stored facts the structural delta needs.
-pub(crate) fn derive(store: &Store, start: &Start, outcome: &ScanOutcome) -> Result<Changes> {
+pub(crate) fn derive(
+    store: &Store,
+    start: &Start,
+    outcome: &ScanOutcome,
+    rules: &Rules,
+) -> Result<Changes> {
     let tracked_before = match &start.previous {
         Some(p) if start.incremental => Some(store.file_count_at(p)?),
         _ => None,
     };
-    let mut changes = file_changes(start, outcome, tracked_before);
+    let mut changes = file_changes(start, outcome, tracked_before, rules);
     if !start.full() && !changes.changed_paths.is_empty() {
         let fresh = &outcome.facts;
         let is_fresh = |d: &str| fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)).is_ok();
@@ -78,6 +84,7 @@ pub(crate) fn file_changes(
     start: &Start,
     outcome: &ScanOutcome,
     tracked_before: Option<u64>,
+    rules: &Rules,
 ) -> Changes {
     let files = &outcome.files;
     let previous = start.previous.as_ref();
@@ -96,8 +103,14 @@ pub(crate) fn file_changes(
         ),
         _ => (digest::repository_digest(files), files.len() as u64),
     };
+    // Excluded and secret paths are never shown, so never named here either.
+    let secret = |p: &&Vec<u8>| crate::classify::is_secret_path(p, &rules.config.analysis);
     warnings.extend(freshness::non_utf8_warning(
-        files.iter().map(|f| &f.path).chain(&start.basis.untracked),
+        files
+            .iter()
+            .filter(|f| f.class.listed())
+            .map(|f| &f.path)
+            .chain(start.basis.untracked.iter().filter(|p| !secret(p))),
     ));
     let basis = &start.basis;
     let old_repo = previous.map(|p| RepoFacts {
@@ -116,6 +129,7 @@ pub(crate) fn file_changes(
     let unchanged = !full
         && previous.is_some_and(|p| {
             p.repository_digest == repository_digest
+                && rules.describe(p)
                 && p.status_digest == basis.status_digest
                 && p.index_digest == basis.index_digest
                 && p.caveats == caveats
@@ -179,6 +193,15 @@ mod tests {
             created_at: "t".into(),
             index_stat: None,
             file_count: Some(files.len() as i64),
+            rules_digest: Some("r".into()),
+            secret_content: true,
+        }
+    }
+
+    fn rules() -> Rules {
+        Rules {
+            config: Default::default(),
+            digest: "r".into(),
         }
     }
 
@@ -196,6 +219,7 @@ mod tests {
             prev_files,
             index: vec![],
             reanalyze: vec![],
+            reclassify: false,
         }
     }
 
@@ -209,7 +233,12 @@ mod tests {
     #[test]
     fn a_baseline_changes_every_path_without_operations() {
         let files = vec![crate::model::sample_file("a", "1")];
-        let c = file_changes(&start(None, vec![], false), &outcome(files.clone()), None);
+        let c = file_changes(
+            &start(None, vec![], false),
+            &outcome(files.clone()),
+            None,
+            &rules(),
+        );
         assert!(!c.unchanged);
         assert!(c.items.is_empty());
         assert_eq!(c.changed_paths.len(), 1);
@@ -221,9 +250,15 @@ mod tests {
     fn the_same_state_again_is_unchanged() {
         let files = vec![crate::model::sample_file("a", "1")];
         let s = start(Some(previous(&files)), files.clone(), false);
-        let c = file_changes(&s, &outcome(files), None);
+        let c = file_changes(&s, &outcome(files.clone()), None, &rules());
         assert!(c.unchanged);
         assert!(c.items.is_empty() && c.changed_paths.is_empty());
+        // Other analysis rules make another snapshot, though no file changed.
+        let other = Rules {
+            digest: "r2".into(),
+            ..rules()
+        };
+        assert!(!file_changes(&s, &outcome(files), None, &other).unchanged);
     }
 
     #[test]
@@ -234,7 +269,7 @@ mod tests {
         ];
         let s = start(Some(previous(&all)), vec![all[1].clone()], true);
         let changed = vec![crate::model::sample_file("b", "22")];
-        let c = file_changes(&s, &outcome(changed.clone()), Some(2));
+        let c = file_changes(&s, &outcome(changed.clone()), Some(2), &rules());
         assert!(!c.unchanged);
         assert_eq!(c.tracked_files, 2);
         let after = vec![all[0].clone(), changed[0].clone()];

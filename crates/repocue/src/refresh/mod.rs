@@ -1,15 +1,19 @@
 //! Refresh: a pipeline of values, one stage per module.
 //!
 //! ```text
-//! basis::capture ─► plan::plan_scan ─► outcome::scan ─► changes::derive ─► publish::publish
-//!   (Start)           (Plan)            (ScanOutcome)     (Changes)          (RefreshOutput)
+//! basis::capture ─► plan::plan_scan ─► classes::assign ─► outcome::scan ─► changes::derive ─► publish::publish
+//!   (Start)           (Plan)            (Plan, classed)     (ScanOutcome)     (Changes)          (RefreshOutput)
 //! ```
+//!
+//! The configuration is loaded first: an invalid file fails the operation before the cache is
+//! opened, so nothing is written.
 //!
 //! Each stage takes the previous stages' values and returns its own; the pure parts are unit
 //! tested on in-memory data, the I/O (Git, the work tree, SQLite) stays at the stage edges.
 
 pub(crate) mod basis;
 pub(crate) mod changes;
+pub(crate) mod classes;
 pub(crate) mod outcome;
 pub(crate) mod plan;
 pub(crate) mod publish;
@@ -46,13 +50,14 @@ pub(crate) fn run(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
 
 fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOutput> {
     let started = Instant::now();
+    let rules = repo.rules()?;
     // A refresh never creates a cache: only init and rebaseline start one.
     let Some(mut store) = repo.open_store(*op != Operation::Refresh)? else {
         return Err(Error::NotInitialized);
     };
-    let start = basis::capture(repo, &store, op)?;
+    let start = basis::capture(repo, &store, op, &rules)?;
     let scan_started = Instant::now();
-    let plan = plan::plan_scan(
+    let mut plan = plan::plan_scan(
         &start.index,
         &start.basis.changed,
         &start.prev_files,
@@ -60,16 +65,19 @@ fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOu
         &start.reanalyze,
         &repo.root,
     );
+    classes::assign(repo, &start, &mut plan, &rules.config.analysis)?;
     let outcome = outcome::scan(repo, &store, &start, plan)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
-    let changes = changes::derive(&store, &start, &outcome)?;
+    let changes = changes::derive(&store, &start, &outcome, &rules)?;
     let commits = recent_commits(repo, &start)?;
     let clock = publish::Clock {
         started,
         scan_us,
         requested_at,
     };
-    publish::publish(repo, &mut store, &start, &outcome, changes, &commits, clock)
+    publish::publish(
+        repo, &mut store, &start, &outcome, changes, &commits, clock, &rules,
+    )
 }
 
 /// The snapshot's recent commits: the previous snapshot's when HEAD did not move.
@@ -145,6 +153,199 @@ mod tests {
         )
         .unwrap();
         assert_eq!(hits.len(), 1, "{hits:?}");
+    }
+
+    fn symbol_hits(t: &crate::testing::TempRepo, name: &str) -> usize {
+        let store = t.repo.open_store(false).unwrap().unwrap();
+        let kinds = [crate::api::SearchKind::Symbol, crate::api::SearchKind::Path];
+        crate::search::find(&store, &format!("\"{name}\"*"), name, &kinds, 10)
+            .unwrap()
+            .len()
+    }
+
+    fn classes(t: &crate::testing::TempRepo) -> Vec<(String, String)> {
+        let db = raw_db(&t.repo);
+        let mut stmt = db
+            .prepare(
+                "SELECT CAST(p.path AS TEXT), f.class FROM file_versions f
+                 JOIN paths p ON p.id = f.path WHERE f.end_seq IS NULL ORDER BY p.path",
+            )
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    fn write(t: &crate::testing::TempRepo, path: &str, text: &str) {
+        let p = t.repo.root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn a_configuration_change_rederives_only_what_it_affects() {
+        let t = temp_repo(&[
+            ("src/a.rs", "pub fn alpha() {}\n"),
+            ("libs/b.rs", "pub fn betafun() {}\n"),
+        ]);
+        let base = run(&t.repo, &Operation::Init).unwrap();
+        assert_eq!(symbol_hits(&t, "betafun"), 1);
+        write(
+            &t,
+            ".repocue/config.toml",
+            "[analysis]\nexclude = [\"libs/**\"]\n",
+        );
+        let excluded = run(&t.repo, &Operation::Refresh).unwrap();
+        assert!(excluded.published);
+        assert_eq!(excluded.epoch, base.epoch, "no rebaseline");
+        assert_eq!(excluded.files_scanned, 0, "a path rule needs no read");
+        assert_eq!(excluded.changes.metadata_changed, 1);
+        assert_eq!(symbol_hits(&t, "betafun"), 0);
+        assert_eq!(symbol_hits(&t, "libs"), 0, "not even its path is found");
+        assert_eq!(
+            classes(&t),
+            [
+                ("libs/b.rs".into(), "excluded".into()),
+                ("src/a.rs".into(), "source".into())
+            ]
+        );
+        // The same rules again: nothing to do.
+        let again = run(&t.repo, &Operation::Refresh).unwrap();
+        assert!(!again.published);
+        // `include` overrides `exclude`: the file is read again, its facts are known.
+        write(
+            &t,
+            ".repocue/config.toml",
+            "[analysis]\nexclude = [\"libs/**\"]\ninclude = [\"libs/b.rs\"]\n",
+        );
+        let included = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!((included.files_scanned, included.files_analyzed), (1, 0));
+        assert_eq!(symbol_hits(&t, "betafun"), 1);
+        assert_eq!(included.epoch, base.epoch);
+    }
+
+    #[test]
+    fn an_invalid_configuration_fails_before_anything_is_written() {
+        let t = temp_repo(&[("a.rs", "pub fn alpha() {}\n")]);
+        write(&t, ".repocue/config.toml", "[analysis]\nexclude = \"a\"\n");
+        let e = run(&t.repo, &Operation::Init).unwrap_err();
+        assert_eq!(e.code(), "invalid_config");
+        assert!(!t.repo.db_path().exists(), "no cache was created");
+    }
+
+    #[test]
+    fn git_attributes_mark_vendored_and_generated_files_and_their_changes_reclassify() {
+        let t = temp_repo(&[
+            ("src/a.rs", "pub fn alpha() {}\n"),
+            ("src/parser.rs", "pub fn generated_parse() {}\n"),
+            ("deps/own.rs", "pub fn own_dep() {}\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        assert_eq!(symbol_hits(&t, "generated_parse"), 1);
+        assert_eq!(
+            symbol_hits(&t, "own_dep"),
+            0,
+            "deps/ is vendored by default"
+        );
+        write(
+            &t,
+            ".gitattributes",
+            "src/parser.rs linguist-generated\ndeps/** linguist-vendored=false\n",
+        );
+        crate::testing::git(&t.repo.root, &["add", ".gitattributes"]);
+        crate::testing::git(&t.repo.root, &["commit", "-q", "-m", "attributes"]);
+        let out = run(&t.repo, &Operation::Refresh).unwrap();
+        assert!(out.published);
+        assert_eq!(symbol_hits(&t, "generated_parse"), 0);
+        assert_eq!(
+            symbol_hits(&t, "parser"),
+            1,
+            "a generated file's path is found"
+        );
+        assert_eq!(symbol_hits(&t, "own_dep"), 1);
+        let c = classes(&t);
+        assert!(
+            c.contains(&("src/parser.rs".into(), "generated".into())),
+            "{c:?}"
+        );
+        assert!(
+            c.contains(&("deps/own.rs".into(), "source".into())),
+            "{c:?}"
+        );
+        // Editing the attributes file (uncommitted) re-classifies too.
+        write(&t, ".gitattributes", "deps/** linguist-vendored=false\n");
+        run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(symbol_hits(&t, "generated_parse"), 1);
+    }
+
+    #[test]
+    fn secret_files_by_name_and_content_are_never_analysed_or_indexed() {
+        let key = format!("AKIA{}", "Z7".repeat(8));
+        let t = temp_repo(&[
+            (
+                "app/settings.py",
+                &format!("AWS_KEY = \"{key}\"\ndef leaky_setting(): pass\n"),
+            ),
+            (
+                "app/credentials_test.go",
+                "package app\nfunc TestCredentialsLoad() {}\n",
+            ),
+            ("deploy/server.pem", "not even a key\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let c = classes(&t);
+        assert_eq!(
+            c,
+            [
+                ("app/credentials_test.go".into(), "source".into()),
+                ("app/settings.py".into(), "secret".into()),
+                ("deploy/server.pem".into(), "secret".into())
+            ]
+        );
+        assert_eq!(symbol_hits(&t, "leaky_setting"), 0);
+        assert_eq!(symbol_hits(&t, "settings"), 0);
+        assert_eq!(symbol_hits(&t, "server"), 0);
+        assert_eq!(symbol_hits(&t, "TestCredentialsLoad"), 1);
+        let facts: i64 = raw_db(&t.repo)
+            .query_row("SELECT count(*) FROM content_facts", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(facts, 1, "only the Go file was analysed");
+    }
+
+    #[test]
+    fn a_cache_from_before_classes_is_classified_on_the_next_refresh_without_a_rebaseline() {
+        let key = format!("ghp_{}", "x".repeat(36));
+        let t = temp_repo(&[
+            ("src/a.rs", "pub fn alpha() {}\n"),
+            ("src/tokens.rs", &format!("const T: &str = \"{key}\";\n")),
+            ("vendor/v.rs", "pub fn vend() {}\n"),
+        ]);
+        let base = run(&t.repo, &Operation::Init).unwrap();
+        // What migration 0010 leaves: every row `source`, snapshots without rules.
+        let db = raw_db(&t.repo);
+        db.execute_batch(
+            "UPDATE file_versions SET class = 'source';
+             UPDATE snapshots SET rules_digest = NULL, secret_content = NULL;",
+        )
+        .unwrap();
+        let out = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(out.epoch, base.epoch);
+        assert_eq!(
+            out.files_scanned, 3,
+            "every file is read once for the secret check"
+        );
+        assert!(out.published);
+        assert_eq!(
+            classes(&t),
+            [
+                ("src/a.rs".into(), "source".into()),
+                ("src/tokens.rs".into(), "secret".into()),
+                ("vendor/v.rs".into(), "vendored".into())
+            ]
+        );
+        assert_eq!(symbol_hits(&t, "tokens"), 0);
+        assert!(!run(&t.repo, &Operation::Refresh).unwrap().published);
     }
 
     #[test]

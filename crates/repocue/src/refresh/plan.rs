@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::git::{self, IndexEntry, StatusEntry};
-use crate::model::{FileState, StatKey, WorkingState};
+use crate::model::{FileClass, FileState, StatKey, WorkingState};
 use crate::scan::{self, ScanItem};
 
 /// Which paths are read again and which previous rows are reused.
@@ -102,6 +102,9 @@ fn scan_item(group: &[&IndexEntry], status: Option<&StatusEntry>) -> ScanItem {
         },
         assume_unchanged: main.assume_unchanged,
         skip_worktree: main.skip_worktree,
+        // Decided by the next stage (`classes::assign`), before anything is read.
+        class: FileClass::Source,
+        check_content: true,
     }
 }
 

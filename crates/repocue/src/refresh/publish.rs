@@ -14,7 +14,7 @@ use crate::api::{
 use crate::error::{Error, Result};
 use crate::freshness;
 use crate::model::FileState;
-use crate::repo::Repo;
+use crate::repo::{Repo, Rules};
 use crate::search;
 use crate::store::{NewSnapshot, OperationRecord, Publish, SearchUpdate, Store};
 
@@ -37,6 +37,7 @@ pub(crate) struct Clock<'a> {
 }
 
 /// Publishes and returns the operation's output.
+#[allow(clippy::too_many_arguments)] // the stages' values, each named; a struct would only wrap them
 pub(crate) fn publish(
     repo: &Repo,
     store: &mut Store,
@@ -45,6 +46,7 @@ pub(crate) fn publish(
     changes: Changes,
     recent_commits: &[Commit],
     clock: Clock<'_>,
+    rules: &Rules,
 ) -> Result<RefreshOutput> {
     let full = start.full();
     let basis = &start.basis;
@@ -76,6 +78,8 @@ pub(crate) fn publish(
         caveats: &changes.caveats,
         observed_at: basis.observed_at.clone(),
         file_count: changes.tracked_files,
+        rules_digest: rules.digest.clone(),
+        secret_content: rules.config.analysis.secret_content,
         files: &outcome.files,
         changed_paths: &changes.changed_paths,
     });
@@ -128,7 +132,8 @@ pub(crate) fn publish(
         other => other?,
     };
     if !changes.unchanged && published.snapshot as usize % PRUNE_SLACK == 0 {
-        auto_prune(repo, store)?;
+        let keep = rules.config.keep_recent.map_or(KEEP_RECENT, |k| k as usize);
+        auto_prune(repo, store, keep)?;
     }
     Ok(RefreshOutput {
         schema_version: "repocue/refresh-1".into(),
@@ -211,11 +216,12 @@ fn adopt(
     })
 }
 
-/// Retention by the documented rule only; a failure here loses nothing.
-fn auto_prune(repo: &Repo, store: &mut Store) -> Result<()> {
+/// Retention by the documented rule only (`keep` recent snapshots: `retention.keep_recent`
+/// or [`KEEP_RECENT`]); a failure here loses nothing.
+fn auto_prune(repo: &Repo, store: &mut Store, keep: usize) -> Result<()> {
     let unpinned = store.snapshot_seqs()?.len();
-    if unpinned > KEEP_RECENT + PRUNE_SLACK {
-        if let Err(e) = store.prune(KEEP_RECENT, false) {
+    if unpinned > keep + PRUNE_SLACK {
+        if let Err(e) = store.prune(keep, false) {
             repo.notice(format!("automatic prune skipped: {e}"));
         }
     }

@@ -150,7 +150,7 @@ mod tests {
     use crate::testing::{raw_db, temp_repo};
 
     /// Rewrites a current cache into the layout of schema version 9 (paths inline, hex ids,
-    /// JSON facts, signatures in search entries), as a cache written before migration 10.
+    /// JSON facts, no file classes), as a cache written before migrations 10 and 11.
     fn downgrade_to_v9(db: &rusqlite::Connection) {
         let facts: Vec<(Vec<u8>, String, Vec<u8>)> = db
             .prepare("SELECT digest, analyzer, facts FROM content_facts")
@@ -186,6 +186,8 @@ mod tests {
              ALTER TABLE se9 RENAME TO search_entries;
              CREATE INDEX search_entries_path ON search_entries(path);
              DROP TABLE paths;
+             ALTER TABLE snapshots DROP COLUMN rules_digest;
+             ALTER TABLE snapshots DROP COLUMN secret_content;
              DROP TABLE content_facts;
              CREATE TABLE content_facts (digest TEXT PRIMARY KEY, analyzer TEXT NOT NULL,
                 facts TEXT NOT NULL);
@@ -250,11 +252,16 @@ mod tests {
             )
             .unwrap();
         assert_eq!(leftovers, 0);
-        // The migrated cache keeps working: an edit is refreshed incrementally.
+        // The migrated cache keeps working. Its snapshot has no rules digest (migration 11),
+        // so the first refresh classifies every file once, in the same epoch; after that an
+        // edit is refreshed incrementally.
         std::fs::write(t.repo.root.join("src/lib.rs"), "pub fn sub() {}\n").unwrap();
         let out = refresh::run(&t.repo, &Operation::Refresh).unwrap();
         assert!(out.published);
-        assert_eq!(out.files_scanned, 1);
+        assert_eq!(out.files_scanned, 3);
+        std::fs::write(t.repo.root.join("src/lib.rs"), "pub fn mul() {}\n").unwrap();
+        let next = refresh::run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!((next.files_scanned, next.epoch), (1, out.epoch));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{FileState, FileType, StatKey, WorkingState};
+use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
@@ -41,6 +41,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(include_str!("migrations/0009_calibration.sql")),
     // migrations/0010_compact.sql, and the data moved into its tables.
     Migration::Code(compact::migrate),
+    Migration::Sql(include_str!("migrations/0011_classes.sql")),
 ];
 
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
@@ -118,6 +119,10 @@ pub struct SnapshotRow {
     pub index_stat: Option<String>,
     /// Tracked files in the snapshot.
     pub file_count: Option<i64>,
+    /// Digest of the analysis rules its files were classified under; `None` before classes.
+    pub rules_digest: Option<String>,
+    /// Whether file contents were checked for secrets.
+    pub secret_content: bool,
 }
 
 /// What one publish transaction writes.
@@ -218,6 +223,10 @@ pub struct NewSnapshot<'a> {
     pub observed_at: String,
     /// Tracked files in the new snapshot.
     pub file_count: u64,
+    /// Digest of the analysis rules the files were classified under.
+    pub rules_digest: String,
+    /// Whether file contents were checked for secrets.
+    pub secret_content: bool,
     /// Full file set of the new snapshot (or, for an incremental refresh, the rows of the
     /// paths it looked at), sorted by path.
     pub files: &'a [FileState],
@@ -483,7 +492,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat, file_count
+                        index_stat, file_count, rules_digest, secret_content
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -506,6 +515,8 @@ impl Store {
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
                         file_count: r.get(16)?,
+                        rules_digest: r.get(17)?,
+                        secret_content: r.get::<_, Option<bool>>(18)?.unwrap_or(false),
                     })
                 },
             )
@@ -1027,8 +1038,8 @@ fn insert_snapshot(
     tx.execute(
         "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
             index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-            file_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            file_count, rules_digest, secret_content)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         params![
             seq,
             epoch,
@@ -1045,7 +1056,9 @@ fn insert_snapshot(
             serde_json::to_string(s.caveats).expect("caveats serialize"),
             s.observed_at,
             now,
-            s.file_count as i64
+            s.file_count as i64,
+            s.rules_digest,
+            s.secret_content
         ],
     )?;
     if baseline {
@@ -1090,7 +1103,7 @@ fn insert_file_versions<'f>(
 ) -> Result<()> {
     let mut insert = tx.prepare_cached(&format!(
         "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS_STORED})
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
     ))?;
     for f in files {
         let st = f.stat;
@@ -1113,6 +1126,7 @@ fn insert_file_versions<'f>(
             st.map(|s| s.mtime_ns),
             st.map(|s| s.ctime_ns),
             st.map(|s| s.ino as i64),
+            f.class.as_str(),
         ])?;
     }
     Ok(())
@@ -1187,12 +1201,13 @@ fn next_seq(tx: &Transaction<'_>, name: &str) -> Result<i64> {
 
 /// The columns a file version is inserted with.
 const FILE_COLUMNS_STORED: &str = "path, index_mode, index_oid, worktree_mode, size, digest, file_type, language,
-    is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino";
+    is_document, working_state, assume_unchanged, skip_worktree, st_size, st_mtime_ns, st_ctime_ns, st_ino,
+    class";
 /// The columns [`file_from_row`] reads, from [`FILE_ROWS`].
 const FILE_COLUMNS: &str =
     "p.path, f.index_mode, f.index_oid, f.worktree_mode, f.size, f.digest, f.file_type,
     f.language, f.is_document, f.working_state, f.assume_unchanged, f.skip_worktree, f.st_size,
-    f.st_mtime_ns, f.st_ctime_ns, f.st_ino";
+    f.st_mtime_ns, f.st_ctime_ns, f.st_ino, f.class";
 /// File versions with their paths.
 const FILE_ROWS: &str = "file_versions f JOIN paths p ON p.id = f.path";
 
@@ -1200,6 +1215,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     let file_type: String = r.get(6)?;
     let working: String = r.get(9)?;
     let st_size: Option<i64> = r.get(12)?;
+    let class: String = r.get(16)?;
     Ok(FileState {
         path: r.get(0)?,
         index_mode: r.get(1)?,
@@ -1214,6 +1230,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
             .ok_or_else(|| bad(9, "unknown working state"))?,
         assume_unchanged: r.get(10)?,
         skip_worktree: r.get(11)?,
+        class: FileClass::parse(&class).ok_or_else(|| bad(16, "unknown file class"))?,
         stat: match st_size {
             Some(size) => Some(StatKey {
                 size: size as u64,
@@ -1322,4 +1339,64 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database that migration 0009 left: rows without classes or rules.
+    fn version_9_database(path: &Path) {
+        let conn = Connection::open(path).unwrap();
+        for step in &MIGRATIONS[..9] {
+            let Migration::Sql(sql) = step else {
+                unreachable!("migrations 1-9 are SQL")
+            };
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO epochs (seq, status, created_at, baseline_snapshot)
+                 VALUES (1, 'active', 't', 1);
+             INSERT INTO snapshots (seq, epoch, kind, dirty, status_digest, index_digest,
+                 repository_digest, untracked, recent_commits, caveats, observed_at, created_at)
+                 VALUES (1, 1, 'baseline', 0, 's', 'i', 'r', '[]', '[]', '[]', 't', 't');
+             INSERT INTO file_versions (epoch, start_seq, path, index_mode, index_oid, file_type,
+                 is_document, working_state, assume_unchanged, skip_worktree)
+                 VALUES (1, 1, CAST('vendor/a.c' AS BLOB), 33188, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+                     'text', 0, 'clean', 0, 0);
+             INSERT INTO repository (singleton, repo_id, root, created_at, current_snapshot)
+                 VALUES (1, 'repo-x', CAST('/r' AS BLOB), 't', 1);",
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn migrations_10_and_11_give_old_rows_the_source_class_and_snapshots_no_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("state.db");
+        version_9_database(&db);
+        let store = Store::open(&db, false).unwrap().unwrap();
+        let version: i64 = store
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert_eq!(SCHEMA_VERSION, 11);
+        let snap = store.current_snapshot().unwrap().unwrap();
+        assert_eq!(
+            (snap.rules_digest.as_deref(), snap.secret_content),
+            (None, false)
+        );
+        let files = store.files_at(&snap).unwrap();
+        assert_eq!(files[0].class, FileClass::Source);
+        // A class this version does not know is a corrupt cache, not a default.
+        store
+            .conn
+            .execute("UPDATE file_versions SET class = 'mystery'", [])
+            .unwrap();
+        assert_eq!(store.files_at(&snap).unwrap_err().code(), "corrupt_cache");
+    }
 }

@@ -40,6 +40,7 @@ const SCRUBBED: &[&str] = &[
     "REPOCUE_CACHE_DIR",
     "XDG_CACHE_HOME",
     "XDG_CONFIG_HOME",
+    "REPOCUE_CONFIG_HOME",
 ];
 
 /// Every value of every row of a state database as text, with stored content facts decoded
@@ -149,6 +150,33 @@ impl TestRepo {
         }
         repo.commit("initial");
         repo
+    }
+
+    /// Returns the private `HOME` of every process (the user-level configuration lives
+    /// below it, in `.config/repocue/config.toml`).
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// Returns the bytes of every file of the cache directory, by path: what a command that
+    /// must not touch the cache is compared with.
+    pub fn cache_bytes(&self) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+        fn walk(dir: &Path, out: &mut std::collections::BTreeMap<PathBuf, Vec<u8>>) {
+            for entry in std::fs::read_dir(dir).expect("read cache dir") {
+                let path = entry.expect("dir entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    let bytes = std::fs::read(&path).expect("read cache file");
+                    out.insert(path, bytes);
+                }
+            }
+        }
+        let mut out = std::collections::BTreeMap::new();
+        if self.cache.exists() {
+            walk(&self.cache, &mut out);
+        }
+        out
     }
 
     /// Returns the canonical work-tree root.

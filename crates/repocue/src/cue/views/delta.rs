@@ -1,6 +1,6 @@
 //! The `delta` view: operations between an earlier retained snapshot and the current one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::api::views::*;
 use crate::api::SnapshotId;
@@ -9,6 +9,7 @@ use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::delta::{self, RepoFacts};
 use crate::error::{Error, Result};
+use crate::model::{FileClass, FileState};
 use crate::read::Reader;
 
 /// Builds the delta cue.
@@ -33,29 +34,29 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             kind: "snapshot",
             id: SnapshotId(since).to_string(),
         })?;
-    let old_files = state.store.files_at(&from)?;
+    let shown = Shown::of(state, state.store.files_at(&from)?, &from.untracked)?;
     let (mut ops, changed) = delta::compute(
-        &old_files,
-        state.files()?,
+        &shown.old_files,
+        &shown.new_files,
         &RepoFacts {
             branch: from.branch.as_deref(),
             head: from.head.as_deref(),
             dirty: from.dirty,
-            untracked: &from.untracked,
+            untracked: &shown.old_untracked,
         },
         &RepoFacts {
             branch: current.branch.as_deref(),
             head: current.head.as_deref(),
             dirty: current.dirty,
-            untracked: &current.untracked,
+            untracked: &shown.new_untracked,
         },
     );
-    let wanted = delta::digests_for(&old_files, state.files()?, &changed);
+    let wanted = delta::digests_for(&shown.old_files, &shown.new_files, &changed);
     let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let facts = state.store.facts(&refs)?;
     ops.extend(delta::structural_between(
-        &old_files,
-        state.files()?,
+        &shown.old_files,
+        &shown.new_files,
         &changed,
         |d| facts.get(d),
     ));
@@ -67,6 +68,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         totals: DeltaTotals {
             paths: paths.len() as u64,
             changes: paths.iter().map(|p| p.changes.len() as u64).sum(),
+            secret_paths: shown.secret_changes,
         },
         repository: vec![],
         directories: vec![],
@@ -92,6 +94,79 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .map(|n| Section::new(n, Some(more.clone())))
         .collect();
     fit(env, &sections, items(repository, paths, full_ops))
+}
+
+/// What the delta may name: both snapshots' rows and untracked paths without secrets. A path
+/// that is a secret on either side is left out of both (so a file that became a secret does
+/// not show up as deleted), and counted when it changed.
+struct Shown {
+    old_files: Vec<FileState>,
+    new_files: Vec<FileState>,
+    old_untracked: Vec<Vec<u8>>,
+    new_untracked: Vec<Vec<u8>>,
+    secret_changes: u64,
+}
+
+impl Shown {
+    fn of(state: &Reader, old_files: Vec<FileState>, old_untracked: &[Vec<u8>]) -> Result<Shown> {
+        let new_files = state.all_files()?;
+        let secret: HashSet<Vec<u8>> = old_files
+            .iter()
+            .chain(new_files)
+            .filter(|f| f.class == FileClass::Secret)
+            .map(|f| f.path.clone())
+            .collect();
+        let (old_secret, old_files): (Vec<FileState>, Vec<FileState>) = old_files
+            .into_iter()
+            .partition(|f| secret.contains(f.path.as_slice()));
+        let new_secret: Vec<&FileState> = new_files
+            .iter()
+            .filter(|f| secret.contains(f.path.as_slice()))
+            .collect();
+        let old_by_path: BTreeMap<&[u8], &FileState> =
+            old_secret.iter().map(|f| (f.path.as_slice(), f)).collect();
+        let mut secret_changes = new_secret
+            .iter()
+            .filter(|n| {
+                old_by_path
+                    .get(n.path.as_slice())
+                    .is_none_or(|o| !o.same_state(n))
+            })
+            .count() as u64;
+        let new_paths: HashSet<&[u8]> = new_secret.iter().map(|f| f.path.as_slice()).collect();
+        secret_changes += old_secret
+            .iter()
+            .filter(|o| !new_paths.contains(o.path.as_slice()))
+            .count() as u64;
+        let untracked = |list: &[Vec<u8>]| -> Vec<Vec<u8>> {
+            list.iter()
+                .filter(|p| !state.secret_untracked(p))
+                .cloned()
+                .collect()
+        };
+        let old_untracked_shown = untracked(old_untracked);
+        let new_untracked_shown = untracked(&state.snapshot.untracked);
+        let hidden = |list: &[Vec<u8>]| -> HashSet<Vec<u8>> {
+            list.iter()
+                .filter(|p| state.secret_untracked(p))
+                .cloned()
+                .collect()
+        };
+        secret_changes += hidden(old_untracked)
+            .symmetric_difference(&hidden(&state.snapshot.untracked))
+            .count() as u64;
+        Ok(Shown {
+            old_files,
+            new_files: new_files
+                .iter()
+                .filter(|f| !secret.contains(f.path.as_slice()))
+                .cloned()
+                .collect(),
+            old_untracked: old_untracked_shown,
+            new_untracked: new_untracked_shown,
+            secret_changes,
+        })
+    }
 }
 
 /// Sections of the delta view, in the order of [`items`]' section indices.
@@ -245,6 +320,7 @@ mod tests {
                     totals: DeltaTotals {
                         paths: 0,
                         changes: 0,
+                        secret_paths: 0,
                     },
                     repository: vec![],
                     directories: vec![],

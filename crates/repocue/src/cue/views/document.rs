@@ -173,12 +173,14 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
         )));
     }
-    let facts = match file.digest.as_deref() {
+    let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
         Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
         None => None,
     }
     .unwrap_or_default();
-    let (links, file_links) = links_of(&path, &facts.links, state.files()?);
+    // An excluded or secret file still exists: a link to it is not a broken link (its path
+    // is the document's own text).
+    let (links, file_links) = links_of(&path, &facts.links, state.all_files()?);
     let (staleness, evidence, doc_seq) = staleness(state, &file.path, &links, &file_links)?;
     let content = DocumentContent {
         path: path.clone(),

@@ -40,7 +40,7 @@ fn referenced_by(
     let others: Vec<&crate::model::FileState> = state
         .files()?
         .iter()
-        .filter(|f| f.path != file.path && f.digest.is_some())
+        .filter(|f| f.path != file.path && f.class.analysed() && f.digest.is_some())
         .collect();
     let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
     let all = state.store.facts(&digests)?;
@@ -84,7 +84,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .iter()
         .find(|f| paths::display(&f.path) == path)
         .ok_or_else(not_found)?;
-    let facts = match file.digest.as_deref() {
+    // Facts are shared by digest: a vendored copy of an analysed file has none of its own.
+    let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
         Some(d) => state.store.facts(&[d])?.remove(d),
         None => None,
     };

@@ -6,16 +6,19 @@ use crate::api::{Cue, CueRequest};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, Item, Section};
 use crate::error::Result;
-use crate::model::WorkingState;
+use crate::model::{FileClass, WorkingState};
 use crate::read::Reader;
 
 /// Builds the manifest cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    // Counts cover every tracked file, secret and excluded ones included (counted apart,
+    // never named).
     let mut content = state.cached("manifest", |state| {
-        let files = state.files()?;
+        let files = state.all_files()?;
         let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
         langs.sort_unstable();
         langs.dedup();
+        let class_count = |c: FileClass| files.iter().filter(|f| f.class == c).count() as u64;
         Ok(ManifestContent {
             files: files.len() as u64,
             bytes: files.iter().filter_map(|f| f.size).sum(),
@@ -26,6 +29,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 .filter(|f| f.working_state != WorkingState::Clean)
                 .count() as u64,
             untracked_paths: state.snapshot.untracked.len() as u64,
+            secret_files: class_count(FileClass::Secret),
+            excluded_files: class_count(FileClass::Excluded),
             views: vec![],
             snapshots: vec![],
         })

@@ -16,7 +16,7 @@ use crate::api::{Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
-use crate::model::{FileState, WorkingState};
+use crate::model::{FileClass, FileState, WorkingState};
 use crate::paths;
 use crate::read::Reader;
 
@@ -99,11 +99,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     Ok(OverviewData {
         name,
         purpose,
-        totals: Totals {
-            files: files.len() as u64,
-            bytes: files.iter().filter_map(|f| f.size).sum(),
-            documents: files.iter().filter(|f| f.is_document).count() as u64,
-        },
+        totals: totals(state.all_files()?),
         languages: langs
             .iter()
             .take(12)
@@ -121,6 +117,18 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         commands,
         documents: documents(files, &facts).into_iter().take(20).collect(),
     })
+}
+
+/// Counts every tracked file; secret and excluded ones also apart (they appear nowhere else).
+fn totals(all: &[FileState]) -> Totals {
+    let class_count = |c: FileClass| all.iter().filter(|f| f.class == c).count() as u64;
+    Totals {
+        files: all.len() as u64,
+        bytes: all.iter().filter_map(|f| f.size).sum(),
+        documents: all.iter().filter(|f| f.is_document).count() as u64,
+        secret_files: class_count(FileClass::Secret),
+        excluded_files: class_count(FileClass::Excluded),
+    }
 }
 
 fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
@@ -211,10 +219,34 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             move |c: &mut OverviewContent| c.recent_commits.push(commit.clone()),
         ));
     }
-    // Work-tree paths: the first few of each kind matter as much as structure. Only the
-    // unsettled rows can be dirty, so the whole file list is not needed.
+    items.extend(working_tree_items(state)?);
+    // The follow-up that returns everything: the same view with a budget that fits it all.
+    let mut all = env.clone();
+    for it in &items {
+        (it.add)(&mut all.content);
+    }
+    let full = serde_json::to_string(&all)
+        .map(|s| s.len() as u64 / 4)
+        .unwrap_or(0)
+        + 200;
+    let more = More::of(View::Overview, round_up(full));
+    let sections: Vec<Section> = SECTION_NAMES
+        .iter()
+        .map(|n| Section::new(n, Some(more.clone())))
+        .collect();
+    fit(env, &sections, items)
+}
+
+/// Work-tree paths: the first few of each kind matter as much as structure. Only the
+/// unsettled rows can be dirty, so the whole file list is not needed.
+fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
+    let mut items: Vec<Item<OverviewContent>> = Vec::new();
+    // Secrets are never named: a changed secret file or an untracked one with a secret name.
     let mut wt: Vec<(u8, String)> = Vec::new();
     for f in state.store.unsettled_files_at(&state.snapshot)? {
+        if f.class == FileClass::Secret {
+            continue;
+        }
         let p = paths::display(&f.path);
         match f.working_state {
             WorkingState::Conflicted => wt.push((0, p)),
@@ -229,7 +261,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         }
     }
     for u in &state.snapshot.untracked {
-        wt.push((4, paths::display(u)));
+        if !state.secret_untracked(u) {
+            wt.push((4, paths::display(u)));
+        }
     }
     let mut per_kind = [0i64; 5];
     for (kind, p) in wt {
@@ -248,21 +282,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             list.push(p.clone());
         }));
     }
-    // The follow-up that returns everything: the same view with a budget that fits it all.
-    let mut all = env.clone();
-    for it in &items {
-        (it.add)(&mut all.content);
-    }
-    let full = serde_json::to_string(&all)
-        .map(|s| s.len() as u64 / 4)
-        .unwrap_or(0)
-        + 200;
-    let more = More::of(View::Overview, round_up(full));
-    let sections: Vec<Section> = SECTION_NAMES
-        .iter()
-        .map(|n| Section::new(n, Some(more.clone())))
-        .collect();
-    fit(env, &sections, items)
+    Ok(items)
 }
 
 fn readme_rank(path: &[u8]) -> u8 {
@@ -279,6 +299,7 @@ fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
     let wanted: Vec<&str> = state
         .files()?
         .iter()
+        .filter(|f| f.class.analysed())
         .filter(|f| {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
             (f.is_document && depth <= 1)
@@ -302,12 +323,15 @@ fn manifests<'a>(
 }
 
 fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<Component> {
-    let mut dirs: BTreeMap<Vec<u8>, (u64, BTreeMap<&str, u64>)> = BTreeMap::new();
+    // Per directory: files, files of the project's own (not vendored or generated), languages.
+    type Counts<'a> = (u64, u64, BTreeMap<&'a str, u64>);
+    let mut dirs: BTreeMap<Vec<u8>, Counts<'_>> = BTreeMap::new();
     let members: Vec<&str> = root
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
         .collect();
-    let member_dirs = expand_members(files, &members);
+    let member_dirs =
+        crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
     for f in files {
         let key = member_dirs
             .iter()
@@ -317,45 +341,41 @@ fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec
         if let Some(k) = key {
             let e = dirs.entry(k).or_default();
             e.0 += 1;
+            e.1 += u64::from(f.class == FileClass::Source);
             if let Some(l) = f.language.as_deref() {
-                *e.1.entry(l).or_default() += 1;
+                *e.2.entry(l).or_default() += 1;
             }
         }
     }
-    let mut out: Vec<Component> = dirs
+    let mut out: Vec<(u8, Component)> = dirs
         .into_iter()
-        .map(|(d, (n, langs))| Component {
-            kind: if member_dirs.contains(&d) {
-                "member"
-            } else {
-                "directory"
-            }
-            .into(),
-            path: format!("{}/", paths::display(&d)),
-            files: n,
-            language: langs
-                .into_iter()
-                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
-                .map(|(l, _)| l.to_owned()),
+        .map(|(d, (n, own, langs))| {
+            let c = Component {
+                kind: if member_dirs.contains(&d) {
+                    "member"
+                } else {
+                    "directory"
+                }
+                .into(),
+                path: format!("{}/", paths::display(&d)),
+                files: n,
+                language: langs
+                    .into_iter()
+                    .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+                    .map(|(l, _)| l.to_owned()),
+            };
+            // A directory of vendored or generated files only (by name or attribute) is
+            // support, whatever it is called.
+            let rank = if own == 0 { 2 } else { component_rank(&c.path) };
+            (rank, c)
         })
         .collect();
     // Workspace members, then source roots, then everything else; tests, examples and
     // documentation last: a new contributor looks for the code first.
-    out.sort_by(|a, b| {
-        (
-            a.kind != "member",
-            component_rank(&a.path),
-            b.files,
-            &a.path,
-        )
-            .cmp(&(
-                b.kind != "member",
-                component_rank(&b.path),
-                a.files,
-                &b.path,
-            ))
+    out.sort_by(|(ra, a), (rb, b)| {
+        (a.kind != "member", ra, b.files, &a.path).cmp(&(b.kind != "member", rb, a.files, &b.path))
     });
-    out
+    out.into_iter().map(|(_, c)| c).collect()
 }
 
 /// Orders top-level directories by what they hold: 0 source roots, 1 unknown, 2 support
@@ -410,40 +430,6 @@ fn component_rank(dir: &str) -> u8 {
     } else {
         1
     }
-}
-
-/// Expands workspace member patterns (`crates/*`, `packages/**`, plain paths) against the
-/// directories that hold tracked files.
-fn expand_members(files: &[FileState], patterns: &[&str]) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    for pat in patterns {
-        let pat = pat.trim_start_matches("./").trim_end_matches('/');
-        if pat.is_empty() || pat.starts_with('!') {
-            continue;
-        }
-        let prefix = match pat.find('*') {
-            Some(i) => &pat[..i],
-            None => {
-                out.push(pat.as_bytes().to_vec());
-                continue;
-            }
-        };
-        for f in files {
-            if let Some(rest) = f.path.strip_prefix(prefix.as_bytes()) {
-                if let Some(slash) = rest.iter().position(|&b| b == b'/') {
-                    out.push(f.path[..prefix.len() + slash].to_vec());
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out.retain(|d| {
-        files
-            .iter()
-            .any(|f| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/'))
-    });
-    out
 }
 
 /// Where execution starts and what a package's users import first, per ecosystem: declared

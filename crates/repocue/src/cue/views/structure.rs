@@ -46,6 +46,7 @@ pub(crate) fn ranked_files<'a>(
         .iter()
         .filter(|f| {
             under(&f.path, prefix)
+                && f.class.analysed()
                 && f.digest.is_some()
                 && crate::analyze::structure::parser_language(&f.path, f.language.as_deref())
                     .is_some()

@@ -62,11 +62,14 @@ pub(crate) fn check_flags(request: &CueRequest) -> Result<Option<TaskQuery>> {
 }
 
 /// The snapshot's tracked paths as the task stages look them up (paths that are not UTF-8
-/// cannot be declared and are left out).
+/// cannot be declared and are left out). Secret files are left out too: a declaration that
+/// names one fails as if it were not tracked, and its content is never delivered. Excluded
+/// files stay available: a task source is declared explicitly by the author.
 pub(crate) fn snapshot_files(state: &Reader) -> Result<BTreeMap<String, Entry>> {
     Ok(state
-        .files()?
+        .all_files()?
         .iter()
+        .filter(|f| f.class != crate::model::FileClass::Secret)
         .filter_map(|f| {
             let path = String::from_utf8(f.path.clone()).ok()?;
             let entry = Entry {
