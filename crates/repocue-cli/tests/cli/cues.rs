@@ -670,3 +670,43 @@ fn delta_since_a_superseded_epoch_still_works() {
     assert_eq!(op_on(ops, "file:a.txt")["op"], "file.content_changed");
     assert!(ops.iter().all(|o| o["entity"] != "file:b.txt"), "{ops:?}");
 }
+
+/// Returns the length of the longest common byte prefix of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Guards the prompt-cache layout (SPEC §3, envelope): stable content first, volatile fields
+/// (sizes, working tree, budget estimate, snapshot, freshness) last, so that a provider's
+/// prompt cache keyed on a byte prefix keeps most of an overview after a small edit.
+#[test]
+fn overview_after_a_small_edit_shares_a_long_byte_prefix() {
+    let repo = project();
+    repo.commit("settle the project");
+    repo.refresh();
+    let before = repo.repocue(&["cue", "--view", "overview"]).success().stdout();
+    // A small edit inside a function body: no symbol, path or document changes.
+    repo.write(
+        "crates/core/src/lib.rs",
+        "pub fn cache() -> u32 {\n    3\n}\n",
+    );
+    assert!(repo.refresh().published, "the edit is seen");
+    let after = repo
+        .repocue(&["cue", "--view", "overview", "--no-refresh"])
+        .success()
+        .stdout();
+    assert_ne!(before, after, "the second overview describes the edit");
+    let shared = common_prefix(before.as_bytes(), after.as_bytes());
+    let percent = shared * 100 / before.len();
+    assert!(
+        percent >= 80,
+        "only {shared} of {} bytes ({percent}%) are shared; the first difference is at\n{}\nvs\n{}",
+        before.len(),
+        &before[shared.saturating_sub(60)..(shared + 60).min(before.len())],
+        &after[shared.saturating_sub(60)..(shared + 60).min(after.len())],
+    );
+    eprintln!(
+        "overview prefix shared after a one-line edit: {shared} of {} bytes ({percent}%)",
+        before.len()
+    );
+}

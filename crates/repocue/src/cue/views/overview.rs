@@ -260,7 +260,15 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let more = More::of(View::Overview, round_up(full));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
-        .map(|n| Section::new(n, Some(more.clone())))
+        .map(|n| {
+            let s = Section::new(n, Some(more.clone()));
+            // Dirty paths change with every edit; see `fit` for why that matters.
+            if *n == "working_tree_paths" {
+                s.volatile()
+            } else {
+                s
+            }
+        })
         .collect();
     fit(env, &sections, items)
 }
