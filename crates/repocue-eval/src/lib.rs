@@ -21,6 +21,7 @@ pub mod calibration;
 pub mod contract;
 pub mod db;
 pub mod error;
+pub mod evaluate_task;
 pub mod experiment;
 pub mod facts;
 pub mod measure;
@@ -28,6 +29,7 @@ pub mod report;
 pub mod runners;
 pub mod stats;
 pub mod strict;
+pub mod taskbench;
 pub mod util;
 
 pub use error::{EvalError, Result};
@@ -48,6 +50,9 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("experiment-run", schema::<experiment::RunOutput>()),
         ("experiment-attempt", schema::<experiment::AttemptRecord>()),
         ("experiment-summary", schema::<experiment::Summary>()),
+        ("task-benchmark", schema::<taskbench::Benchmark>()),
+        ("task-answer", schema::<contract::TaskAnswer>()),
+        ("task-summary", schema::<evaluate_task::TaskSummary>()),
         ("calibration", schema::<calibration::Calibration>()),
         ("calibration-import", schema::<calibration::ImportOutput>()),
         ("savings-report", schema::<report::Report>()),

@@ -684,7 +684,10 @@ fn overview_after_a_small_edit_shares_a_long_byte_prefix() {
     let repo = project();
     repo.commit("settle the project");
     repo.refresh();
-    let before = repo.repocue(&["cue", "--view", "overview"]).success().stdout();
+    let before = repo
+        .repocue(&["cue", "--view", "overview"])
+        .success()
+        .stdout();
     // A small edit inside a function body: no symbol, path or document changes.
     repo.write(
         "crates/core/src/lib.rs",

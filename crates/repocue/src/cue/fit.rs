@@ -107,9 +107,7 @@ fn decorate<C>(
     if total == 0 {
         return;
     }
-    let detail: Vec<String> = reported()
-        .map(|(s, n)| format!("{} {n}", s.name))
-        .collect();
+    let detail: Vec<String> = reported().map(|(s, n)| format!("{} {n}", s.name)).collect();
     env.warnings.push(Warning::counted(
         WarningCode::Omitted,
         total,
@@ -157,7 +155,13 @@ pub fn fit<C: Serialize + Clone>(
     let base_warnings = envelope.warnings.clone();
     // Worst case first: everything omitted. If even that does not fit, the budget is too small.
     envelope.budget.estimated_tokens = max;
-    decorate(&mut envelope, &base_warnings, sections, &omitted, report_all);
+    decorate(
+        &mut envelope,
+        &base_warnings,
+        sections,
+        &omitted,
+        report_all,
+    );
     let floor = meter.printed(&envelope);
     if floor > max {
         return Err(Error::BudgetTooSmall {
