@@ -5,13 +5,12 @@
 //! what a task comparison needs on top of the engine's paired statistics: delivery,
 //! correctness and compliance as separate outcomes per attempt.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::contract::{self, ArmKind, RunnerInfo, RunnerRequest};
+use crate::contract::{ArmKind, RunnerInfo, RunnerRequest};
 use crate::error::{EvalError, Result};
 use crate::experiment::{
     self, Arm, AttemptError, AttemptStatus, AttemptSummary, Comparison, Counts, Experiment,
@@ -452,30 +451,10 @@ fn correctness(tc: &TaskContextRef, answer: Option<&serde_json::Value>) -> Outco
     let Some(value) = answer else {
         return Outcome::failed("the agent gave no answer");
     };
-    let a = match contract::parse_task_answer(value) {
-        Ok(a) => a,
-        Err(e) => return Outcome::failed(format!("invalid answer: {e}")),
-    };
-    let want_ids: BTreeSet<&str> = tc
-        .expectation
-        .required_ids
-        .iter()
-        .map(String::as_str)
-        .collect();
-    let want_src: BTreeSet<&str> = tc
-        .expectation
-        .required_sources
-        .iter()
-        .map(|s| s.id.as_str())
-        .collect();
-    let got_ids: BTreeSet<&str> = a.required_ids.iter().map(String::as_str).collect();
-    let got_src: BTreeSet<&str> = a.source_ids.iter().map(String::as_str).collect();
-    if got_ids == want_ids && got_src == want_src {
-        return Outcome::passed();
+    match taskbench::check_discovery(&tc.expectation, value) {
+        Ok(()) => Outcome::passed(),
+        Err(why) => Outcome::failed(why),
     }
-    Outcome::failed(format!(
-        "required_ids {got_ids:?} and source_ids {got_src:?}; the selector derived {want_ids:?} and {want_src:?}"
-    ))
 }
 
 /// Task minus overview correctness per pair (1 passed, 0 failed), unknown unless both are

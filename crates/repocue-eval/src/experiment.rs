@@ -321,7 +321,8 @@ pub struct PrepareOutput {
     pub experiment: Experiment,
 }
 
-fn file_ref(set: &Path, rel: &str) -> Result<FileRef> {
+/// Returns the reference (path, digest, size) of a file inside a set.
+pub fn file_ref(set: &Path, rel: &str) -> Result<FileRef> {
     let p = set.join(rel);
     let bytes = std::fs::read(&p).map_err(|e| EvalError::io(&p, e))?;
     Ok(FileRef {

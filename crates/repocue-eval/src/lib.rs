@@ -17,6 +17,7 @@
 //! agents are only ever reached as subprocesses named explicitly by the operator.
 #![warn(missing_docs)]
 
+pub mod cache;
 pub mod calibration;
 pub mod contract;
 pub mod db;
@@ -53,6 +54,15 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("task-benchmark", schema::<taskbench::Benchmark>()),
         ("task-answer", schema::<contract::TaskAnswer>()),
         ("task-summary", schema::<evaluate_task::TaskSummary>()),
+        ("cache-benchmark", schema::<cache::CacheBenchmark>()),
+        ("model-profiles", schema::<cache::profile::ProfileTable>()),
+        ("cache-eval", schema::<cache::CacheEval>()),
+        ("cache-prepare", schema::<cache::CachePrepareOutput>()),
+        (
+            "cache-observation",
+            schema::<cache::run::CacheObservation>(),
+        ),
+        ("cache-summary", schema::<cache::summary::CacheSummary>()),
         ("calibration", schema::<calibration::Calibration>()),
         ("calibration-import", schema::<calibration::ImportOutput>()),
         ("savings-report", schema::<report::Report>()),

@@ -242,6 +242,26 @@ pub fn expectation(task_cue: &[u8]) -> Result<Expectation> {
     })
 }
 
+/// Checks a discovery answer: its required ids and source ids must equal the expectation
+/// exactly. Returns why not.
+pub fn check_discovery(
+    e: &Expectation,
+    value: &serde_json::Value,
+) -> std::result::Result<(), String> {
+    let a =
+        crate::contract::parse_task_answer(value).map_err(|e| format!("invalid answer: {e}"))?;
+    let want_ids: BTreeSet<&str> = e.required_ids.iter().map(String::as_str).collect();
+    let want_src: BTreeSet<&str> = e.required_sources.iter().map(|s| s.id.as_str()).collect();
+    let got_ids: BTreeSet<&str> = a.required_ids.iter().map(String::as_str).collect();
+    let got_src: BTreeSet<&str> = a.source_ids.iter().map(String::as_str).collect();
+    if got_ids == want_ids && got_src == want_src {
+        return Ok(());
+    }
+    Err(format!(
+        "required_ids {got_ids:?} and source_ids {got_src:?}; the selector derived {want_ids:?} and {want_src:?}"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

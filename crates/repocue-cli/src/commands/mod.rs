@@ -5,6 +5,7 @@ mod checkpoint;
 mod completions;
 mod cue;
 mod evaluate;
+mod evaluate_cache;
 mod evaluate_task;
 mod experiment;
 mod hooks;
@@ -72,6 +73,7 @@ enum Command {
     TaskContext(task_context::TaskContextArgs),
     Experiment(experiment::ExperimentArgs),
     EvaluateTask(evaluate_task::EvaluateTaskArgs),
+    EvaluateCache(evaluate_cache::EvaluateCacheArgs),
     Calibration(calibration::CalibrationArgs),
     Report(report::ReportArgs),
     Completions(completions::CompletionsArgs),
@@ -122,6 +124,10 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         // Task sets are experiment sets: their own cache inside the set.
         return (evaluate_task::run_evaluate_task(opts, a), vec![]);
     }
+    if let Command::EvaluateCache(a) = cli.command {
+        // Its own cache inside the prepared directory; run is the only networked command.
+        return (evaluate_cache::run_evaluate_cache(opts, a), vec![]);
+    }
     if let Command::Calibration(a) = cli.command {
         return (calibration::run_calibration(opts, a), vec![]);
     }
@@ -158,6 +164,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         | Command::Man(_)
         | Command::Experiment(_)
         | Command::EvaluateTask(_)
+        | Command::EvaluateCache(_)
         | Command::Calibration(_)
         | Command::Report(_) => {
             unreachable!("handled above")

@@ -10,6 +10,7 @@ mod support;
 mod bench;
 mod cues;
 mod eval;
+mod evaluate_cache;
 mod evaluate_task;
 mod lifecycle;
 mod mcp;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::contract::Metric;
+use crate::contract::{self, Metric};
 use crate::experiment::{Dimension, FileRef};
 use crate::taskbench::Expectation;
 
