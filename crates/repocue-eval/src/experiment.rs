@@ -939,19 +939,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<R
         attempts: vec![],
         skipped: vec![],
     };
-    if limit == RunLimit::All && exp.task_context.is_some() {
-        return Err(EvalError::new(
-            "wrong_kind",
-            format!(
-                "{} is a task-context set: run it one ordered pair at a time with `repocue evaluate-task run`",
-                exp.experiment_id
-            ),
-        ));
-    }
-    let pair = match limit {
-        RunLimit::All => None,
-        RunLimit::NextPair => Some(next_pair(&set, &exp)?),
-    };
+    let pair = selected_pair(&set, &exp, limit)?;
     let mut first_runner: Option<RunnerInfo> = None;
     for s in &exp.schedule {
         let name = attempt_dir_name(&s.attempt_id);
@@ -969,18 +957,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<R
         if !selected {
             continue;
         }
-        let entry = serde_json::json!({
-            "schema_version": "repocue/experiment-journal-1",
-            "attempt_id": s.attempt_id,
-            "launched_at": util::now(),
-            "runner": runner.map(|r| {
-                let mut argv = vec![r.exe.to_string_lossy().into_owned()];
-                argv.extend(r.args.iter().cloned());
-                argv
-            }),
-            "runner_sha256": runner_digest,
-        });
-        util::write_new(&journal, &util::pretty(&entry))?;
+        write_journal(&journal, s, runner, runner_digest.as_deref())?;
         let draft = set
             .join("attempts")
             .join(format!(".{name}.{}.draft", util::unique_suffix()));
@@ -989,25 +966,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<R
             exp.arms.iter().find(|a| a.name == s.arm).ok_or_else(|| {
                 EvalError::new("invalid_evidence", format!("unknown arm {}", s.arm))
             })?;
-        let mut record = AttemptRecord {
-            schema_version: ATTEMPT_SCHEMA.into(),
-            experiment_id: exp.experiment_id.clone(),
-            attempt_id: s.attempt_id.clone(),
-            pair_id: s.pair_id.clone(),
-            arm: s.arm.clone(),
-            arm_kind: arm.kind,
-            status: AttemptStatus::Failed,
-            error: None,
-            journal: file_ref(&set, &format!("journal/{name}.json"))?,
-            cue: None,
-            cue_files: vec![],
-            context: None,
-            pre: None,
-            post: None,
-            basis: None,
-            request: None,
-            runner: None,
-        };
+        let mut record = new_record(&set, &exp, s, arm, &name)?;
         let ctx = AttemptCtx {
             set: &set,
             exp: &exp,
@@ -1062,6 +1021,71 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<R
         }
     }
     Ok(out)
+}
+
+/// Refuses `RunLimit::All` on a task set and returns the pair a `NextPair` run launches.
+fn selected_pair(set: &Path, exp: &Experiment, limit: RunLimit) -> Result<Option<String>> {
+    match limit {
+        RunLimit::All if exp.task_context.is_some() => Err(EvalError::new(
+            "wrong_kind",
+            format!(
+                "{} is a task-context set: run it one ordered pair at a time with `repocue evaluate-task run`",
+                exp.experiment_id
+            ),
+        )),
+        RunLimit::All => Ok(None),
+        RunLimit::NextPair => Ok(Some(next_pair(set, exp)?)),
+    }
+}
+
+/// Writes the journal entry of an attempt, exclusively, before anything is launched.
+fn write_journal(
+    journal: &Path,
+    s: &Scheduled,
+    runner: Option<&RunnerSpec>,
+    digest: Option<&str>,
+) -> Result<()> {
+    let entry = serde_json::json!({
+        "schema_version": "repocue/experiment-journal-1",
+        "attempt_id": s.attempt_id,
+        "launched_at": util::now(),
+        "runner": runner.map(|r| {
+            let mut argv = vec![r.exe.to_string_lossy().into_owned()];
+            argv.extend(r.args.iter().cloned());
+            argv
+        }),
+        "runner_sha256": digest,
+    });
+    util::write_new(journal, &util::pretty(&entry))
+}
+
+/// Returns the record of an attempt about to run: failed until it completes.
+fn new_record(
+    set: &Path,
+    exp: &Experiment,
+    s: &Scheduled,
+    arm: &Arm,
+    name: &str,
+) -> Result<AttemptRecord> {
+    Ok(AttemptRecord {
+        schema_version: ATTEMPT_SCHEMA.into(),
+        experiment_id: exp.experiment_id.clone(),
+        attempt_id: s.attempt_id.clone(),
+        pair_id: s.pair_id.clone(),
+        arm: s.arm.clone(),
+        arm_kind: arm.kind,
+        status: AttemptStatus::Failed,
+        error: None,
+        journal: file_ref(set, &format!("journal/{name}.json"))?,
+        cue: None,
+        cue_files: vec![],
+        context: None,
+        pre: None,
+        post: None,
+        basis: None,
+        request: None,
+        runner: None,
+    })
 }
 
 /// Resolves a runner executable to an absolute path: a path with a `/` against the current

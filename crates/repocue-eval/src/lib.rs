@@ -54,10 +54,16 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("task-benchmark", schema::<taskbench::Benchmark>()),
         ("task-answer", schema::<contract::TaskAnswer>()),
         ("task-summary", schema::<evaluate_task::TaskSummary>()),
-        ("cache-benchmark", schema::<cache::CacheBenchmark>()),
+        (
+            "cache-benchmark",
+            schema::<cache::manifest::CacheBenchmark>(),
+        ),
         ("model-profiles", schema::<cache::profile::ProfileTable>()),
-        ("cache-eval", schema::<cache::CacheEval>()),
-        ("cache-prepare", schema::<cache::CachePrepareOutput>()),
+        ("cache-eval", schema::<cache::manifest::CacheEval>()),
+        (
+            "cache-prepare",
+            schema::<cache::prepare::CachePrepareOutput>(),
+        ),
         (
             "cache-observation",
             schema::<cache::run::CacheObservation>(),

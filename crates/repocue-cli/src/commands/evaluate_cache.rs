@@ -1,6 +1,8 @@
 use std::path::PathBuf;
 
-use repocue_eval::cache::{self, CachePrepareOptions, RunOptions};
+use repocue_eval::cache::prepare::{self, CachePrepareOptions};
+use repocue_eval::cache::run::{self, RunOptions};
+use repocue_eval::cache::summary;
 
 use super::json_line;
 use crate::CommandError;
@@ -73,7 +75,7 @@ pub fn run_evaluate_cache(
 ) -> Result<String, CommandError> {
     match args.action {
         Action::Prepare(a) => {
-            let out = cache::prepare(&CachePrepareOptions {
+            let out = prepare::prepare(&CachePrepareOptions {
                 repository: opts.repository.unwrap_or_else(|| PathBuf::from(".")),
                 output_directory: a.output_directory,
                 benchmark_file: a.benchmark_file,
@@ -87,7 +89,7 @@ pub fn run_evaluate_cache(
             Ok(json_line(&out))
         }
         Action::Run(a) => {
-            let obs = cache::run(&RunOptions {
+            let obs = run::run(&RunOptions {
                 directory: a.input_directory,
                 step: a.step,
                 send: a.send,
@@ -114,7 +116,7 @@ pub fn run_evaluate_cache(
             }
         }
         Action::Summary(a) => Ok(json_line(
-            &cache::summary(&a.input_directory).map_err(super::eval_error)?,
+            &summary::summary(&a.input_directory).map_err(super::eval_error)?,
         )),
     }
 }

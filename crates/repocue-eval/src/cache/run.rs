@@ -14,8 +14,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::http::{self, Endpoint};
+use super::manifest::{self, CacheArm, CacheEval, Step};
 use super::usage::{self, CacheUsage};
-use super::{CacheArm, CacheEval, Step};
 use crate::error::{EvalError, Result};
 use crate::experiment::{self, AttemptError, FileRef};
 use crate::{facts, util};
@@ -112,7 +112,7 @@ pub fn run(opts: &RunOptions) -> Result<CacheObservation> {
             opts.directory.display()
         ))
     })?;
-    let m = super::load(&dir)?;
+    let m = manifest::load(&dir)?;
     let idx = m
         .steps
         .iter()
@@ -178,31 +178,8 @@ pub fn run(opts: &RunOptions) -> Result<CacheObservation> {
         dir.join("attempts")
             .join(format!(".{}.{}.draft", step.name, util::unique_suffix()));
     std::fs::create_dir(&draft).map_err(|e| EvalError::io(&draft, e))?;
-    let mut obs = CacheObservation {
-        schema_version: OBSERVATION_SCHEMA.into(),
-        eval_id: m.eval_id.clone(),
-        step: step.name.clone(),
-        arm: step.arm,
-        state: CacheState::Failed,
-        error: None,
-        journal: experiment::file_ref(&dir, &format!("journal/{}.json", step.name))?,
-        started_at: util::now(),
-        finished_at: String::new(),
-        endpoint: ep.url.clone(),
-        request: step.request.clone(),
-        request_bytes_sent: None,
-        http_started_at: None,
-        http_finished_at: None,
-        duration_ms: None,
-        http_status: None,
-        request_id: None,
-        response: None,
-        response_withheld: false,
-        response_truncated: false,
-        response_model: None,
-        usage: None,
-        repository_unchanged: None,
-    };
+    let journal_ref = experiment::file_ref(&dir, &format!("journal/{}.json", step.name))?;
+    let mut obs = new_observation(&m, step, journal_ref, &ep);
     let ctx = Ctx {
         dir: &dir,
         m: &m,
@@ -225,6 +202,40 @@ pub fn run(opts: &RunOptions) -> Result<CacheObservation> {
     let done = dir.join("attempts").join(&step.name);
     std::fs::rename(&draft, &done).map_err(|e| EvalError::io(&done, e))?;
     Ok(obs)
+}
+
+/// Returns the record of a reserved step: failed until it completes.
+fn new_observation(
+    m: &CacheEval,
+    step: &Step,
+    journal: FileRef,
+    ep: &Endpoint,
+) -> CacheObservation {
+    CacheObservation {
+        schema_version: OBSERVATION_SCHEMA.into(),
+        eval_id: m.eval_id.clone(),
+        step: step.name.clone(),
+        arm: step.arm,
+        state: CacheState::Failed,
+        error: None,
+        journal,
+        started_at: util::now(),
+        finished_at: String::new(),
+        endpoint: ep.url.clone(),
+        request: step.request.clone(),
+        request_bytes_sent: None,
+        http_started_at: None,
+        http_finished_at: None,
+        duration_ms: None,
+        http_status: None,
+        request_id: None,
+        response: None,
+        response_withheld: false,
+        response_truncated: false,
+        response_model: None,
+        usage: None,
+        repository_unchanged: None,
+    }
 }
 
 struct Ctx<'a> {

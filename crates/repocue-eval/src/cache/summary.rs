@@ -8,10 +8,11 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::manifest::{self, Block, CacheArm, CacheEval};
 use super::profile::{self, ProfileTable};
+use super::request;
 use super::run::{CacheObservation, CacheState};
 use super::usage::{self, CacheUsage, Cost};
-use super::{request, Block, CacheArm, CacheEval};
 use crate::contract::Metric;
 use crate::error::{EvalError, Result};
 use crate::experiment::{self, AttemptError};
@@ -144,7 +145,7 @@ pub struct CacheVerdict {
 
 /// Summarises a prepared directory read-only.
 pub fn summary(dir: &Path) -> Result<CacheSummary> {
-    let m = super::load(dir)?;
+    let m = manifest::load(dir)?;
     for f in [&m.benchmark, &m.profiles, &m.cue, &m.answer_schema] {
         experiment::read_ref(dir, f, "manifest")?;
     }
@@ -155,7 +156,7 @@ pub fn summary(dir: &Path) -> Result<CacheSummary> {
         "profiles.json",
         asof,
     )?;
-    let (bench, profile) = super::load_benchmark(
+    let (bench, profile) = manifest::load_benchmark(
         &std::fs::read(dir.join("benchmark.json")).map_err(|e| EvalError::io(dir, e))?,
         &table,
     )?;
@@ -211,7 +212,7 @@ pub fn summary(dir: &Path) -> Result<CacheSummary> {
 fn step_summary(
     dir: &Path,
     m: &CacheEval,
-    step: &super::Step,
+    step: &manifest::Step,
     request_matches_frozen: bool,
 ) -> Result<(StepSummary, Option<i128>)> {
     let mut s = StepSummary {
