@@ -11,10 +11,14 @@
 //! - [`stats`]: paired statistics and break-even arithmetic;
 //! - [`calibration`]: validation of a complete set and the immutable calibration artifact;
 //! - [`report`]: the read-only maintenance and projection report (JSON and Markdown);
-//! - [`runners`]: the synthetic, Codex CLI and Claude Code runners.
+//! - [`runners`]: the synthetic, Codex CLI and Claude Code runners;
+//! - [`taskbench`] and [`evaluate_task`]: the overview cue against the task cue, as an
+//!   experiment set of two cue arms run one ordered pair at a time;
+//! - [`cache`]: Anthropic prompt caching of the task cue (`evaluate-cache`).
 //!
-//! The core crate stays model- and network-free: nothing here links an HTTP client, and
-//! agents are only ever reached as subprocesses named explicitly by the operator.
+//! The core crate stays model- and network-free. Agents are only ever reached as subprocesses
+//! named explicitly by the operator, and the one HTTP client (`cache::http`, used only by
+//! `evaluate-cache run`) sends nothing without the operator's explicit opt-in.
 #![warn(missing_docs)]
 
 pub mod cache;

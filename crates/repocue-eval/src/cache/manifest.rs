@@ -225,3 +225,31 @@ pub fn load(dir: &Path) -> Result<CacheEval> {
     }
     Ok(m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_examples_parse() {
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+        let table = ProfileTable::parse(
+            super::super::profile::DEFAULT_PROFILES.as_bytes(),
+            "shipped",
+            i64::MAX,
+        )
+        .unwrap();
+        let bytes = std::fs::read(docs.join("cache-benchmark.example.json")).unwrap();
+        let (b, p) = load_benchmark(&bytes, &table).unwrap();
+        assert_eq!(
+            (b.steps.len(), p.model.as_str()),
+            (4, "claude-sonnet-4-5-20250929")
+        );
+        crate::taskbench::Benchmark::load(&docs.join("task-benchmark.example.json")).unwrap();
+        let bad = String::from_utf8(bytes)
+            .unwrap()
+            .replace("claude-sonnet-4-5-20250929", "claude-x");
+        let e = load_benchmark(bad.as_bytes(), &table).unwrap_err();
+        assert!(e.message.contains("supported: claude-haiku"), "{e}");
+    }
+}
