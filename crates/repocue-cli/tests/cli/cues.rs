@@ -688,11 +688,9 @@ fn overview_after_a_small_edit_shares_a_long_byte_prefix() {
         .repocue(&["cue", "--view", "overview"])
         .success()
         .stdout();
-    // A small edit inside a function body: no symbol, path or document changes.
-    repo.write(
-        "crates/core/src/lib.rs",
-        "pub fn cache() -> u32 {\n    3\n}\n",
-    );
+    // A small edit of a value: no symbol, path or document changes, in a file that does not
+    // rank first (an edited file must not climb the overview's symbol list).
+    repo.write("web/index.ts", "export const answer = 43;\n");
     assert!(repo.refresh().published, "the edit is seen");
     let after = repo
         .repocue(&["cue", "--view", "overview", "--no-refresh"])
@@ -712,4 +710,54 @@ fn overview_after_a_small_edit_shares_a_long_byte_prefix() {
         "overview prefix shared after a one-line edit: {shared} of {} bytes ({percent}%)",
         before.len()
     );
+}
+
+/// Guards the overview's symbol ranking against the structure view's dirty boost: an edited
+/// file would otherwise climb the list and move every byte after it.
+#[test]
+fn overview_symbol_order_does_not_follow_edits() {
+    let mut files = vec![(
+        "src/lib.rs".to_owned(),
+        "mod a;\nmod b;\nmod c;\nmod d;\npub fn run() -> u32 {\n    a::alpha() + b::beta()\n}\n"
+            .to_owned(),
+    )];
+    for (m, f) in [
+        ("a", "alpha"),
+        ("b", "beta"),
+        ("c", "gamma"),
+        ("d", "delta"),
+    ] {
+        files.push((
+            format!("src/{m}.rs"),
+            format!("pub fn {f}() -> u32 {{\n    1\n}}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    repo.init();
+    let symbols = |repo: &TestRepo| {
+        let cue = repo.cue("overview", &["--max-tokens", "3000", "--no-refresh"]);
+        cue["content"]["symbols"].clone()
+    };
+    let before = symbols(&repo);
+    // The lowest-ranked symbol outside the entry point (which is boosted anyway).
+    let last = before
+        .as_array()
+        .and_then(|s| {
+            s.iter()
+                .filter_map(|s| s["id"].as_str())
+                .filter(|id| !id.starts_with("symbol:src/lib.rs:"))
+                .last()
+        })
+        .expect("ranked symbols")
+        .to_owned();
+    // Edit the lowest-ranked symbol's file below its last symbol.
+    let path = last.split(':').nth(1).unwrap().to_owned();
+    let text = String::from_utf8(repo.read(&path)).unwrap();
+    repo.write(&path, text + "\n");
+    assert!(repo.refresh().published);
+    assert_eq!(symbols(&repo), before, "{path} was edited");
 }
