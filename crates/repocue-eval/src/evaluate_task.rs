@@ -18,7 +18,9 @@ use crate::experiment::{
     SummaryRepository, TaskContextRef,
 };
 use crate::stats::{self, Paired};
-use crate::taskbench::{self, Benchmark, ExpectedSource, OVERVIEW_ARM, TASK_ARM};
+use crate::taskbench::{
+    self, Benchmark, ExpectedSource, Outcome, OutcomeStatus, OVERVIEW_ARM, TASK_ARM,
+};
 
 /// Version of the summary.
 pub const TASK_SUMMARY_SCHEMA: &str = "repocue/task-summary-1";
@@ -190,50 +192,6 @@ pub enum DeliveryStatus {
     Incomplete,
     /// Nothing to check: the attempt failed before its cue ran.
     Unknown,
-}
-
-/// A checked outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Outcome {
-    /// `passed`, `failed` or `not_observed`.
-    pub status: OutcomeStatus,
-    /// Why it failed or could not be observed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-/// An outcome status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeStatus {
-    /// Checked and right.
-    Passed,
-    /// Checked and wrong.
-    Failed,
-    /// No check exists or no evidence to check.
-    NotObserved,
-}
-
-impl Outcome {
-    fn passed() -> Self {
-        Outcome {
-            status: OutcomeStatus::Passed,
-            reason: None,
-        }
-    }
-    fn failed(why: impl Into<String>) -> Self {
-        Outcome {
-            status: OutcomeStatus::Failed,
-            reason: Some(why.into()),
-        }
-    }
-    fn not_observed(why: impl Into<String>) -> Self {
-        Outcome {
-            status: OutcomeStatus::NotObserved,
-            reason: Some(why.into()),
-        }
-    }
 }
 
 /// The verdict of a task set.

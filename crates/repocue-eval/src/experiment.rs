@@ -14,6 +14,8 @@
 //!   attempts/<attempt>/    record.json (repocue/experiment-attempt-1), request.json,
 //!                          cue.stdout, cue.trace2.json, context.txt, basis.json,
 //!                          runner.stdout, runner.stderr, artifacts/
+//!   benchmark.json         task sets only (`evaluate-task`): repocue/task-benchmark-1
+//!   probes/<arm>.stdout    task sets only: both cues as measured at preparation
 //! ```
 
 use std::os::unix::process::CommandExt;

@@ -242,6 +242,53 @@ pub fn expectation(task_cue: &[u8]) -> Result<Expectation> {
     })
 }
 
+/// A checked outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// `passed`, `failed` or `not_observed`.
+    pub status: OutcomeStatus,
+    /// Why it failed or could not be observed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// An outcome status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeStatus {
+    /// Checked and right.
+    Passed,
+    /// Checked and wrong.
+    Failed,
+    /// No check exists or no evidence to check.
+    NotObserved,
+}
+
+impl Outcome {
+    /// Checked and right.
+    pub fn passed() -> Self {
+        Outcome {
+            status: OutcomeStatus::Passed,
+            reason: None,
+        }
+    }
+    /// Checked and wrong, with why.
+    pub fn failed(why: impl Into<String>) -> Self {
+        Outcome {
+            status: OutcomeStatus::Failed,
+            reason: Some(why.into()),
+        }
+    }
+    /// Not checkable, with why.
+    pub fn not_observed(why: impl Into<String>) -> Self {
+        Outcome {
+            status: OutcomeStatus::NotObserved,
+            reason: Some(why.into()),
+        }
+    }
+}
+
 /// Checks a discovery answer: its required ids and source ids must equal the expectation
 /// exactly. Returns why not.
 pub fn check_discovery(

@@ -23,6 +23,8 @@ enum Reply {
     Respond(u16, String),
     /// Accepts, reads the request, and says nothing for this long.
     Stall(Duration),
+    /// Writes these bytes as the whole response.
+    Raw(String),
 }
 
 /// Requests as received: the head and the body.
@@ -72,6 +74,9 @@ impl FakeServer {
                         let _ = stream.write_all(resp.as_bytes());
                     }
                     Reply::Stall(d) => std::thread::sleep(d),
+                    Reply::Raw(r) => {
+                        let _ = stream.write_all(r.as_bytes());
+                    }
                 }
             }
         });
@@ -347,6 +352,10 @@ fn evaluate_cache_refuses_without_opt_in_and_retains_every_failure() {
         ("s4", "cache"),
         ("s5", "cache"),
         ("s6", "cache"),
+        ("s7", "cache"),
+        ("s8", "cache"),
+        ("s9", "cache"),
+        ("s10", "cache"),
     ];
     let (dir, _) = prepare(&repo, &steps);
     let server = FakeServer::start(vec![
@@ -355,6 +364,15 @@ fn evaluate_cache_refuses_without_opt_in_and_retains_every_failure() {
         Reply::Stall(Duration::from_secs(3)),
         Reply::Respond(200, "{\"id\": \"msg\", \"content\": [".into()),
         Reply::Respond(200, json!({"model": MODEL, "content": [], "usage": {"input_tokens": 10}}).to_string()),
+        Reply::Raw(
+            "HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:9/elsewhere\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".into(),
+        ),
+        Reply::Respond(200, json!({"model": MODEL, "echo": SENTINEL}).to_string()),
+        Reply::Respond(200, format!(r#"{{"model": "{MODEL}", "model": "other", "content": []}}"#)),
+        Reply::Respond(200, json!({"model": MODEL,
+            "content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "{}"}],
+            "usage": {"input_tokens": 5, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 100, "output_tokens": 9}}).to_string()),
     ]);
     // Refusals send nothing and write nothing.
     let e = run_step(&repo, &dir, "s1", &server.url, &[], true).error_code("opt_in_required");
@@ -395,6 +413,9 @@ fn evaluate_cache_refuses_without_opt_in_and_retains_every_failure() {
         ("s3", "http_timeout", ""),
         ("s4", "invalid_response", ""),
         ("s5", "incomplete_usage", "cache_creation_input_tokens"),
+        ("s6", "http_status", "302"),
+        ("s7", "response_withheld", "echoed"),
+        ("s8", "invalid_response", "duplicate"),
     ];
     for (step, code, detail) in expect {
         let ran = run_step(&repo, &dir, step, &server.url, &["--send"], true);
@@ -420,12 +441,21 @@ fn evaluate_cache_refuses_without_opt_in_and_retains_every_failure() {
         record(&dir, "s5")["usage"]["output_tokens"]["status"],
         "not_observed"
     );
+    assert_eq!(
+        record(&dir, "s7")["response"],
+        Value::Null,
+        "an echo of the key is not kept"
+    );
+    assert!(!dir.join("attempts/s7/response.body").exists());
+    // A thinking block breaks the text-only answer contract; usage and cost stay known.
+    let thinking = run_step(&repo, &dir, "s9", &server.url, &["--send"], true).json();
+    assert_eq!(thinking["state"], "completed");
     // A preflight failure is recorded without any HTTP.
     let before = server.requests().len();
     repo.write("scratch.txt", "an edit after preparation\n");
-    let ran = run_step(&repo, &dir, "s6", &server.url, &["--send"], true);
+    let ran = run_step(&repo, &dir, "s10", &server.url, &["--send"], true);
     assert_eq!(ran.code(), Some(1));
-    let rec = record(&dir, "s6");
+    let rec = record(&dir, "s10");
     assert_eq!(rec["error"]["code"], "repository_changed");
     assert_eq!(rec["http_started_at"], Value::Null);
     assert_eq!(
@@ -442,7 +472,19 @@ fn evaluate_cache_refuses_without_opt_in_and_retains_every_failure() {
         .iter()
         .map(|x| x["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["failed"; 6]);
+    let mut expected = ["failed"; 10];
+    expected[8] = "completed";
+    assert_eq!(statuses, expected);
+    let s9 = &s["steps"][8];
+    assert_eq!(s9["quality"]["status"], "failed", "{s9:#}");
+    assert!(s9["quality"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("non-text block"));
+    assert_eq!(
+        s9["cost"]["usd"], "0.00018",
+        "(5·3 + 100·0.30 + 9·15) / 10⁶"
+    );
     assert_eq!(
         s["pair"]["cache_usd"],
         Value::Null,

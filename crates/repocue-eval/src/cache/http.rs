@@ -80,8 +80,17 @@ pub struct Exchange {
     pub body: Vec<u8>,
     /// Whether the body was longer than the bound.
     pub truncated: bool,
-    /// Transport failure: (`timeout` | `transport`, message).
-    pub failure: Option<(&'static str, String)>,
+    /// Transport failure and its message.
+    pub failure: Option<(Failure, String)>,
+}
+
+/// Why no complete response arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The wall-clock limit passed.
+    Timeout,
+    /// Connection, TLS or protocol failure.
+    Transport,
 }
 
 /// Sends one POST with `body` and returns what happened.
@@ -149,20 +158,26 @@ pub fn post(
     out
 }
 
-fn classify(e: &ureq::Error) -> (&'static str, String) {
+fn classify(e: &ureq::Error) -> (Failure, String) {
     match e {
-        ureq::Error::Timeout(t) => ("timeout", format!("no complete response in time ({t})")),
+        ureq::Error::Timeout(t) => (
+            Failure::Timeout,
+            format!("no complete response in time ({t})"),
+        ),
         ureq::Error::Io(io) => classify_io(io),
-        other => ("transport", other.to_string()),
+        other => (Failure::Transport, other.to_string()),
     }
 }
 
-fn classify_io(e: &std::io::Error) -> (&'static str, String) {
+fn classify_io(e: &std::io::Error) -> (Failure, String) {
     let text = e.to_string();
     if e.kind() == std::io::ErrorKind::TimedOut || text.contains("timeout") {
-        ("timeout", format!("no complete response in time ({text})"))
+        (
+            Failure::Timeout,
+            format!("no complete response in time ({text})"),
+        )
     } else {
-        ("transport", text)
+        (Failure::Transport, text)
     }
 }
 

@@ -295,10 +295,9 @@ fn attempt(c: &Ctx<'_>, obs: &mut CacheObservation) -> Result<()> {
 /// Decides whether the exchange is a usable observation.
 fn classify(c: &Ctx<'_>, obs: &mut CacheObservation, ex: &http::Exchange) -> Result<()> {
     if let Some((kind, message)) = &ex.failure {
-        let code = if *kind == "timeout" {
-            "http_timeout"
-        } else {
-            "http_transport"
+        let code = match kind {
+            http::Failure::Timeout => "http_timeout",
+            http::Failure::Transport => "http_transport",
         };
         return Err(EvalError::new(code, message.clone()));
     }

@@ -17,6 +17,7 @@ use crate::contract::Metric;
 use crate::error::{EvalError, Result};
 use crate::experiment::{self, AttemptError};
 use crate::stats::{self, Paired};
+use crate::taskbench::{Outcome, OutcomeStatus};
 
 /// Version of the summary.
 pub const SUMMARY_SCHEMA: &str = "repocue/cache-summary-1";
@@ -59,8 +60,8 @@ pub struct StepSummary {
     pub name: String,
     /// Arm.
     pub arm: CacheArm,
-    /// `not_run`, `interrupted` (journal without record), `completed` or `failed`.
-    pub status: String,
+    /// How far the step got.
+    pub status: StepStatus,
     /// Why it failed.
     pub error: Option<AttemptError>,
     /// Whether the retained request equals the one rebuilt from the frozen inputs.
@@ -78,18 +79,21 @@ pub struct StepSummary {
     /// Cost from the frozen rates (known unsuccessful costs included).
     pub cost: Option<Cost>,
     /// Whether the response answered the task correctly.
-    pub quality: Quality,
+    pub quality: Outcome,
 }
 
-/// Answer quality of one step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Quality {
-    /// `passed`, `failed` or `not_observed`.
-    pub status: String,
-    /// Why.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+/// How far a step got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    /// No journal entry: never attempted.
+    NotRun,
+    /// A journal entry without a record: the attempt was interrupted.
+    Interrupted,
+    /// The record says completed.
+    Completed,
+    /// The record says failed.
+    Failed,
 }
 
 /// Baseline against cache over the whole cycle.
@@ -218,7 +222,7 @@ fn step_summary(
     let mut s = StepSummary {
         name: step.name.clone(),
         arm: step.arm,
-        status: "not_run".into(),
+        status: StepStatus::NotRun,
         error: None,
         request_matches_frozen,
         reusable_identity: step.reusable_identity.clone(),
@@ -227,10 +231,7 @@ fn step_summary(
         duration_ms: None,
         usage: None,
         cost: None,
-        quality: Quality {
-            status: "not_observed".into(),
-            reason: Some("the step has no response".into()),
-        },
+        quality: Outcome::not_observed("the step has no response"),
     };
     let rec = dir.join("attempts").join(&step.name).join("record.json");
     if !rec.exists() {
@@ -239,7 +240,7 @@ fn step_summary(
             .join(format!("{}.json", step.name))
             .exists()
         {
-            s.status = "interrupted".into();
+            s.status = StepStatus::Interrupted;
         }
         return Ok((s, None));
     }
@@ -255,10 +256,9 @@ fn step_summary(
     }
     experiment::read_ref(dir, &o.journal, "journal")?;
     s.status = match o.state {
-        CacheState::Completed => "completed",
-        CacheState::Failed => "failed",
-    }
-    .into();
+        CacheState::Completed => StepStatus::Completed,
+        CacheState::Failed => StepStatus::Failed,
+    };
     s.error = o.error.clone();
     s.http_status = o.http_status;
     s.http_started_at = o.http_started_at.clone();
@@ -268,18 +268,18 @@ fn step_summary(
     };
     let body = experiment::read_ref(dir, body_ref, "response")?;
     let Ok(v) = crate::strict::parse::<serde_json::Value>(&body, "response") else {
-        s.quality.reason = Some("the response body is not JSON".into());
+        s.quality = Outcome::not_observed("the response body is not JSON");
         return Ok((s, None));
     };
     if o.http_status != Some(200) {
-        s.quality.reason = Some("the request was not successful".into());
+        s.quality = Outcome::not_observed("the request was not successful");
         return Ok((s, None));
     }
     let ttl = (step.arm == CacheArm::Cache).then_some(m.ttl);
     let u = match usage::normalize(&v, ttl) {
         Ok(u) => u,
         Err(e) => {
-            s.quality.reason = Some(format!("invalid usage: {e}"));
+            s.quality = Outcome::not_observed(format!("invalid usage: {e}"));
             return Ok((s, None));
         }
     };
@@ -292,28 +292,23 @@ fn step_summary(
 }
 
 /// Checks the answer of a successful response.
-fn quality(m: &CacheEval, v: &serde_json::Value) -> Quality {
-    let q = |status: &str, reason: Option<String>| Quality {
-        status: status.into(),
-        reason,
-    };
+fn quality(m: &CacheEval, v: &serde_json::Value) -> Outcome {
     let blocks = v["content"].as_array().cloned().unwrap_or_default();
     if blocks.iter().any(|b| b["type"] != "text") {
-        return q("failed", Some("the response has a non-text block (thinking or tool use); the answer contract is text only".into()));
+        return Outcome::failed(
+            "the response has a non-text block (thinking or tool use); the answer contract is text only",
+        );
     }
     let text: String = blocks.iter().filter_map(|b| b["text"].as_str()).collect();
     let Some(answer) = crate::runners::answer_from_text(&text) else {
-        return q("failed", Some("the answer is not one JSON object".into()));
+        return Outcome::failed("the answer is not one JSON object");
     };
     if m.task_kind == repocue::api::task::TaskKind::Explanation {
-        return q(
-            "not_observed",
-            Some("explanation answers need an independent assessment".into()),
-        );
+        return Outcome::not_observed("explanation answers need an independent assessment");
     }
     match crate::taskbench::check_discovery(&m.expectation, &answer) {
-        Ok(()) => q("passed", None),
-        Err(why) => q("failed", Some(why)),
+        Ok(()) => Outcome::passed(),
+        Err(why) => Outcome::failed(why),
     }
 }
 
@@ -381,8 +376,8 @@ fn difference(name: &str, baseline: Option<i64>, cache: Option<i64>) -> Differen
 
 fn verdict(m: &CacheEval, steps: &[StepSummary], pair: &PairSummary) -> CacheVerdict {
     let mut reasons = vec![];
-    if let Some(s) = steps.iter().find(|s| s.status != "completed") {
-        reasons.push(format!("step {} is {}", s.name, s.status));
+    if let Some(s) = steps.iter().find(|s| s.status != StepStatus::Completed) {
+        reasons.push(format!("step {} is {:?}", s.name, s.status));
     }
     if steps.iter().any(|s| !s.request_matches_frozen) {
         reasons
@@ -394,7 +389,10 @@ fn verdict(m: &CacheEval, steps: &[StepSummary], pair: &PairSummary) -> CacheVer
     if pair.observed_reuse_count.value.unwrap_or(0) == 0 {
         reasons.push("no cache-arm request observed a positive cache read".into());
     }
-    if steps.iter().any(|s| s.quality.status != "passed") {
+    if steps
+        .iter()
+        .any(|s| s.quality.status != OutcomeStatus::Passed)
+    {
         reasons.push("not every answer is correct".into());
     }
     reasons.push(
