@@ -749,8 +749,8 @@ fn overview_symbol_order_does_not_follow_edits() {
         .and_then(|s| {
             s.iter()
                 .filter_map(|s| s["id"].as_str())
-                .filter(|id| !id.starts_with("symbol:src/lib.rs:"))
-                .last()
+                .rev()
+                .find(|id| !id.starts_with("symbol:src/lib.rs:"))
         })
         .expect("ranked symbols")
         .to_owned();
