@@ -399,6 +399,15 @@ fn validate_set(set: &Path, assisted: &str, repo_id: &str, live: &str) -> Result
         )
         .hint("calibrations never transfer between checkouts; measure this one"));
     }
+    if exp.task_context.is_some() {
+        return Err(EvalError::new(
+            "incompatible_reports",
+            format!(
+                "{}: task-context evidence (evaluate-task) cannot enter a calibration",
+                exp.experiment_id
+            ),
+        ));
+    }
     let arm = exp
         .arms
         .iter()

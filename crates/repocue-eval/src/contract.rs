@@ -16,6 +16,8 @@ pub const REQUEST_SCHEMA: &str = "repocue/eval-runner-request-1";
 pub const OBSERVATION_SCHEMA: &str = "repocue/eval-runner-1";
 /// Version of the answer agents produce.
 pub const ANSWER_SCHEMA: &str = "repocue/eval-answer-1";
+/// Version of the answer agents produce in a task-context experiment (`evaluate-task`).
+pub const TASK_ANSWER_SCHEMA: &str = "repocue/task-answer-1";
 /// Environment variable naming the request file.
 pub const REQUEST_ENV: &str = "REPOCUE_RUNNER_REQUEST";
 /// The instruction given to every assisted arm (and the placebo arm), before the context.
@@ -356,6 +358,35 @@ staged or unstaged changes, \"untracked\": non-ignored untracked files}, \"seman
 {\"purpose\": one sentence, \"entry_points\": paths, \"components\": major components, \
 \"documentation\": important documentation paths, \"uncertainties\": what you could not \
 establish}}. Print only that JSON object as your final answer.\n";
+
+/// The answer asked for in a task-context experiment: which declared items and sources the
+/// agent relied on (scored exactly for discovery tasks), and its answer text (kept for
+/// separate assessment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskAnswer {
+    /// [`TASK_ANSWER_SCHEMA`].
+    pub schema_version: String,
+    /// Ids of the required task-context items the answer relies on.
+    pub required_ids: Vec<String>,
+    /// Ids (`src-…`) of the task-context sources the answer relies on.
+    pub source_ids: Vec<String>,
+    /// The answer to the task, in prose (never auto-scored).
+    pub answer: String,
+}
+
+/// Parses and checks a task answer value; returns it or why it is invalid.
+pub fn parse_task_answer(value: &serde_json::Value) -> std::result::Result<TaskAnswer, String> {
+    let text = serde_json::to_vec(value).map_err(|e| e.to_string())?;
+    let a: TaskAnswer = crate::strict::parse(&text, "answer").map_err(|e| e.message)?;
+    if a.schema_version != TASK_ANSWER_SCHEMA {
+        return Err(format!(
+            "answer schema_version {:?}, expected {TASK_ANSWER_SCHEMA}",
+            a.schema_version
+        ));
+    }
+    Ok(a)
+}
 
 /// Parses and checks an answer value; returns the answer or why it is invalid.
 pub fn parse_answer(value: &serde_json::Value) -> std::result::Result<Answer, String> {

@@ -14,6 +14,8 @@
 //!   attempts/<attempt>/    record.json (repocue/experiment-attempt-1), request.json,
 //!                          cue.stdout, cue.trace2.json, context.txt, basis.json,
 //!                          runner.stdout, runner.stderr, artifacts/
+//!   benchmark.json         task sets only (`evaluate-task`): repocue/task-benchmark-1
+//!   probes/<arm>.stdout    task sets only: both cues as measured at preparation
 //! ```
 
 use std::os::unix::process::CommandExt;
@@ -32,6 +34,7 @@ use crate::error::{EvalError, Result};
 use crate::facts::{self, Fingerprint, GitFacts, Score};
 use crate::measure::{self, CueMeasurement};
 use crate::stats::{self, Paired};
+use crate::taskbench::{self, Benchmark};
 use crate::util;
 
 /// Version of the frozen manifest.
@@ -184,6 +187,40 @@ pub struct Experiment {
     pub preparation: CueMeasurement,
     /// Limits of every attempt.
     pub limits: Limits,
+    /// For `evaluate-task` sets: the task-context benchmark and what preparation derived from
+    /// it. Its arms are `overview` (the baseline) and `task`; there is no `direct` arm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_context: Option<TaskContextRef>,
+}
+
+impl Experiment {
+    /// Returns the answer version the set asks agents for.
+    pub fn answer_schema_version(&self) -> &'static str {
+        match self.task_context {
+            Some(_) => contract::TASK_ANSWER_SCHEMA,
+            None => contract::ANSWER_SCHEMA,
+        }
+    }
+}
+
+/// The frozen task-context benchmark of an `evaluate-task` set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskContextRef {
+    /// The benchmark file as given (`benchmark.json`).
+    pub benchmark: FileRef,
+    /// The task kind.
+    pub task_kind: repocue::api::task::TaskKind,
+    /// The declaration's repository-relative path.
+    pub declaration: String,
+    /// Target paths of the task cue.
+    pub targets: Vec<String>,
+    /// The common budget of both cues.
+    pub max_tokens: u64,
+    /// Required items and sources, derived by the selector from the task cue at preparation.
+    pub expectation: taskbench::Expectation,
+    /// Both cue outputs as measured at preparation (`probes/<arm>.stdout`), arm order.
+    pub cues: Vec<FileRef>,
 }
 
 /// The repository of a set.
@@ -269,6 +306,9 @@ pub struct PrepareOptions {
     pub cue_binary: PathBuf,
     /// Runner wall-clock limit per attempt.
     pub timeout_seconds: u64,
+    /// For `evaluate-task`: the benchmark and its bytes. The arms must then be exactly the
+    /// benchmark's overview and task cues; no `direct` arm is added.
+    pub task_context: Option<(Benchmark, Vec<u8>)>,
 }
 
 /// What `prepare` prints.
@@ -283,7 +323,8 @@ pub struct PrepareOutput {
     pub experiment: Experiment,
 }
 
-fn file_ref(set: &Path, rel: &str) -> Result<FileRef> {
+/// Returns the reference (path, digest, size) of a file inside a set.
+pub fn file_ref(set: &Path, rel: &str) -> Result<FileRef> {
     let p = set.join(rel);
     let bytes = std::fs::read(&p).map_err(|e| EvalError::io(&p, e))?;
     Ok(FileRef {
@@ -382,7 +423,7 @@ pub fn prepare(opts: &PrepareOptions) -> Result<PrepareOutput> {
         return Err(EvalError::arg("--pairs must be at least 1"));
     }
     let mut arms = opts.arms.clone();
-    if !arms.iter().any(|a| a.kind == ArmKind::Direct) {
+    if opts.task_context.is_none() && !arms.iter().any(|a| a.kind == ArmKind::Direct) {
         arms.insert(0, Arm::parse("direct")?);
     }
     arms.sort_by_key(|a| a.kind != ArmKind::Direct);
@@ -407,15 +448,23 @@ pub fn prepare(opts: &PrepareOptions) -> Result<PrepareOutput> {
             "an experiment needs at least one arm besides direct",
         ));
     }
+    if opts.task_context.is_some()
+        && (arms.len() != 2 || arms.iter().any(|a| a.kind != ArmKind::Cue))
+    {
+        return Err(EvalError::arg(
+            "a task-context experiment has exactly two cue arms: overview and task",
+        ));
+    }
     let schedule = schedule(&arms, opts.pairs, &opts.order)?;
     let cue_binary = opts
         .cue_binary
         .canonicalize()
         .map_err(|e| EvalError::arg(format!("cue binary {}: {e}", opts.cue_binary.display())))?;
-    let task_text = match &opts.task_file {
-        Some(p) => std::fs::read_to_string(p)
+    let task_text = match (&opts.task_context, &opts.task_file) {
+        (Some((b, _)), _) => b.prompt.clone(),
+        (None, Some(p)) => std::fs::read_to_string(p)
             .map_err(|e| EvalError::arg(format!("--task-file {}: {e}", p.display())))?,
-        None => contract::DEFAULT_TASK.to_owned(),
+        (None, None) => contract::DEFAULT_TASK.to_owned(),
     };
     if task_text.trim().is_empty() {
         return Err(EvalError::arg("the task text is empty"));
@@ -480,27 +529,14 @@ fn prepare_in(
         &staging.join("prepare.trace2.json"),
         trace2,
     )?;
-    for arm in arms.iter().filter(|a| a.kind == ArmKind::Cue) {
-        // Fail on a bad arm now, before anything is paid for.
-        let mut args = arm.argv.clone();
-        args.extend([
-            "--repository".into(),
-            root_s.clone(),
-            "--cache-dir".into(),
-            cache_s.clone(),
-        ]);
-        let probe = staging.join(format!("probe-{}.stdout", arm.name));
-        measure::measure(
-            cue_binary,
-            &args,
-            &repo.root,
-            &probe,
-            &staging.join("probe.trace"),
-            false,
-        )
-        .map_err(|e| EvalError::arg(format!("arm {:?} does not run: {}", arm.name, e.message)))?;
-        let _ = std::fs::remove_file(&probe);
-    }
+    let probes = probe_arms(
+        cue_binary,
+        &arms,
+        [&root_s, &cache_s],
+        &repo.root,
+        staging,
+        opts.task_context.is_some(),
+    )?;
     let after = facts::capture_fingerprint(&repo.root)?;
     if before.value != after.value {
         return Err(EvalError::new(
@@ -516,13 +552,23 @@ fn prepare_in(
     }
     let git_facts = facts::capture_facts(&repo.root)?;
     util::write_new(&staging.join("task.txt"), task_text.as_bytes())?;
-    let schema = serde_json::to_value(schemars::schema_for!(contract::Answer)).expect("schema");
+    let task_context = match &opts.task_context {
+        Some((b, bytes)) => Some(freeze_task(staging, b, bytes, probes)?),
+        None => None,
+    };
+    let schema = match task_context {
+        Some(_) => serde_json::to_value(schemars::schema_for!(contract::TaskAnswer)),
+        None => serde_json::to_value(schemars::schema_for!(contract::Answer)),
+    }
+    .expect("schema");
     util::write_new(&staging.join("answer.schema.json"), &util::pretty(&schema))?;
     for d in ["journal", "attempts"] {
         std::fs::create_dir(staging.join(d)).map_err(|e| EvalError::io(staging, e))?;
     }
     let task_file = file_ref(staging, "task.txt")?;
-    let task_id = if task_text == contract::DEFAULT_TASK {
+    let task_id = if let Some((b, _)) = &opts.task_context {
+        b.task_id.clone()
+    } else if task_text == contract::DEFAULT_TASK {
         DEFAULT_TASK_ID.to_owned()
     } else {
         format!("custom-{}", &task_file.sha256[7..19])
@@ -577,6 +623,7 @@ fn prepare_in(
         limits: Limits {
             timeout_seconds: opts.timeout_seconds,
         },
+        task_context,
     };
     util::write_new(&staging.join("experiment.json"), &util::pretty(&exp))?;
     let final_dir = parent.join(format!("{}_{experiment_id}", util::safe_name(&name)));
@@ -591,6 +638,74 @@ fn prepare_in(
         schema_version: "repocue/experiment-prepare-1".into(),
         set: final_dir.to_string_lossy().into_owned(),
         experiment: exp,
+    })
+}
+
+/// Runs every cue arm once, so that a bad arm fails before anything is paid for. With `keep`
+/// the outputs stay in `probes/<arm>.stdout` (evidence of what preparation delivered).
+fn probe_arms(
+    cue_binary: &Path,
+    arms: &[Arm],
+    [root, cache]: [&String; 2],
+    cwd: &Path,
+    staging: &Path,
+    keep: bool,
+) -> Result<Vec<FileRef>> {
+    let dir = staging.join("probes");
+    std::fs::create_dir(&dir).map_err(|e| EvalError::io(&dir, e))?;
+    let mut kept = vec![];
+    for arm in arms.iter().filter(|a| a.kind == ArmKind::Cue) {
+        let mut args = arm.argv.clone();
+        args.extend([
+            "--repository".into(),
+            root.clone(),
+            "--cache-dir".into(),
+            cache.clone(),
+        ]);
+        let rel = format!("probes/{}.stdout", arm.name);
+        measure::measure(
+            cue_binary,
+            &args,
+            cwd,
+            &staging.join(&rel),
+            &staging.join("probe.trace"),
+            false,
+        )
+        .map_err(|e| EvalError::arg(format!("arm {:?} does not run: {}", arm.name, e.message)))?;
+        if keep {
+            kept.push(file_ref(staging, &rel)?);
+        } else {
+            let _ = std::fs::remove_file(staging.join(&rel));
+        }
+    }
+    if !keep {
+        let _ = std::fs::remove_dir(&dir);
+    }
+    Ok(kept)
+}
+
+/// Freezes the benchmark of a task set and derives the expectation from the task cue that
+/// preparation measured.
+fn freeze_task(
+    staging: &Path,
+    b: &Benchmark,
+    bytes: &[u8],
+    cues: Vec<FileRef>,
+) -> Result<TaskContextRef> {
+    util::write_new(&staging.join("benchmark.json"), bytes)?;
+    let task_cue = cues
+        .iter()
+        .find(|f| f.path == format!("probes/{}.stdout", taskbench::TASK_ARM))
+        .ok_or_else(|| EvalError::arg("a task-context experiment needs the task arm"))?;
+    let expectation = taskbench::expectation(&read_ref(staging, task_cue, "task cue")?)?;
+    Ok(TaskContextRef {
+        benchmark: file_ref(staging, "benchmark.json")?,
+        task_kind: b.task_kind,
+        declaration: b.declaration.clone(),
+        targets: b.targets.clone(),
+        max_tokens: b.max_tokens,
+        expectation,
+        cues,
     })
 }
 
@@ -749,9 +864,50 @@ fn attempt_dir_name(attempt_id: &str) -> String {
     attempt_id.replace('/', "_")
 }
 
-/// Launches every scheduled attempt that has no journal entry yet, in order, and stops at
-/// the first failure. Without a runner it is a dry run (contexts and fingerprints only).
-pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
+/// Which scheduled attempts one `run` may launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunLimit {
+    /// Every attempt without a journal entry (`experiment run`).
+    All,
+    /// The attempts of the first pair none of whose attempts has a journal entry: one ordered
+    /// pair per invocation (`evaluate-task run`). A pair that was started and interrupted is
+    /// never continued.
+    NextPair,
+}
+
+/// Returns the first pair none of whose attempts was journalled.
+fn next_pair(set: &Path, exp: &Experiment) -> Result<String> {
+    let journalled = |s: &Scheduled| {
+        set.join("journal")
+            .join(format!("{}.json", attempt_dir_name(&s.attempt_id)))
+            .exists()
+    };
+    let mut pairs: Vec<&str> = exp.schedule.iter().map(|s| s.pair_id.as_str()).collect();
+    pairs.dedup();
+    pairs
+        .into_iter()
+        .find(|p| {
+            !exp.schedule
+                .iter()
+                .any(|s| s.pair_id == *p && journalled(s))
+        })
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            EvalError::new(
+                "nothing_to_run",
+                format!(
+                    "every pair of {} has been launched; nothing is ever retried or continued",
+                    exp.experiment_id
+                ),
+            )
+            .hint("prepare a new set to measure again")
+        })
+}
+
+/// Launches scheduled attempts that have no journal entry yet (all of them, or one pair), in
+/// order, and stops at the first failure. Without a runner it is a dry run (contexts and
+/// fingerprints only).
+pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<RunOutput> {
     let set = set
         .canonicalize()
         .map_err(|e| EvalError::arg(format!("--set {}: {e}", set.display())))?;
@@ -785,29 +941,25 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
         attempts: vec![],
         skipped: vec![],
     };
+    let pair = selected_pair(&set, &exp, limit)?;
     let mut first_runner: Option<RunnerInfo> = None;
     for s in &exp.schedule {
         let name = attempt_dir_name(&s.attempt_id);
         let journal = set.join("journal").join(format!("{name}.json"));
+        let selected = pair.as_ref().is_none_or(|p| *p == s.pair_id);
         if journal.exists() {
-            out.skipped.push(s.attempt_id.clone());
+            if selected {
+                out.skipped.push(s.attempt_id.clone());
+            }
             if first_runner.is_none() {
                 first_runner = completed_runner(&set, &name);
             }
             continue;
         }
-        let entry = serde_json::json!({
-            "schema_version": "repocue/experiment-journal-1",
-            "attempt_id": s.attempt_id,
-            "launched_at": util::now(),
-            "runner": runner.map(|r| {
-                let mut argv = vec![r.exe.to_string_lossy().into_owned()];
-                argv.extend(r.args.iter().cloned());
-                argv
-            }),
-            "runner_sha256": runner_digest,
-        });
-        util::write_new(&journal, &util::pretty(&entry))?;
+        if !selected {
+            continue;
+        }
+        write_journal(&journal, s, runner, runner_digest.as_deref())?;
         let draft = set
             .join("attempts")
             .join(format!(".{name}.{}.draft", util::unique_suffix()));
@@ -816,25 +968,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
             exp.arms.iter().find(|a| a.name == s.arm).ok_or_else(|| {
                 EvalError::new("invalid_evidence", format!("unknown arm {}", s.arm))
             })?;
-        let mut record = AttemptRecord {
-            schema_version: ATTEMPT_SCHEMA.into(),
-            experiment_id: exp.experiment_id.clone(),
-            attempt_id: s.attempt_id.clone(),
-            pair_id: s.pair_id.clone(),
-            arm: s.arm.clone(),
-            arm_kind: arm.kind,
-            status: AttemptStatus::Failed,
-            error: None,
-            journal: file_ref(&set, &format!("journal/{name}.json"))?,
-            cue: None,
-            cue_files: vec![],
-            context: None,
-            pre: None,
-            post: None,
-            basis: None,
-            request: None,
-            runner: None,
-        };
+        let mut record = new_record(&set, &exp, s, arm, &name)?;
         let ctx = AttemptCtx {
             set: &set,
             exp: &exp,
@@ -889,6 +1023,71 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>) -> Result<RunOutput> {
         }
     }
     Ok(out)
+}
+
+/// Refuses `RunLimit::All` on a task set and returns the pair a `NextPair` run launches.
+fn selected_pair(set: &Path, exp: &Experiment, limit: RunLimit) -> Result<Option<String>> {
+    match limit {
+        RunLimit::All if exp.task_context.is_some() => Err(EvalError::new(
+            "wrong_kind",
+            format!(
+                "{} is a task-context set: run it one ordered pair at a time with `repocue evaluate-task run`",
+                exp.experiment_id
+            ),
+        )),
+        RunLimit::All => Ok(None),
+        RunLimit::NextPair => Ok(Some(next_pair(set, exp)?)),
+    }
+}
+
+/// Writes the journal entry of an attempt, exclusively, before anything is launched.
+fn write_journal(
+    journal: &Path,
+    s: &Scheduled,
+    runner: Option<&RunnerSpec>,
+    digest: Option<&str>,
+) -> Result<()> {
+    let entry = serde_json::json!({
+        "schema_version": "repocue/experiment-journal-1",
+        "attempt_id": s.attempt_id,
+        "launched_at": util::now(),
+        "runner": runner.map(|r| {
+            let mut argv = vec![r.exe.to_string_lossy().into_owned()];
+            argv.extend(r.args.iter().cloned());
+            argv
+        }),
+        "runner_sha256": digest,
+    });
+    util::write_new(journal, &util::pretty(&entry))
+}
+
+/// Returns the record of an attempt about to run: failed until it completes.
+fn new_record(
+    set: &Path,
+    exp: &Experiment,
+    s: &Scheduled,
+    arm: &Arm,
+    name: &str,
+) -> Result<AttemptRecord> {
+    Ok(AttemptRecord {
+        schema_version: ATTEMPT_SCHEMA.into(),
+        experiment_id: exp.experiment_id.clone(),
+        attempt_id: s.attempt_id.clone(),
+        pair_id: s.pair_id.clone(),
+        arm: s.arm.clone(),
+        arm_kind: arm.kind,
+        status: AttemptStatus::Failed,
+        error: None,
+        journal: file_ref(set, &format!("journal/{name}.json"))?,
+        cue: None,
+        cue_files: vec![],
+        context: None,
+        pre: None,
+        post: None,
+        basis: None,
+        request: None,
+        runner: None,
+    })
 }
 
 /// Resolves a runner executable to an absolute path: a path with a `/` against the current
@@ -1042,7 +1241,7 @@ fn run_attempt(c: &AttemptCtx<'_>, rec: &mut AttemptRecord) -> Result<Option<Run
         prompt: contract::prompt(&task, context.as_deref()),
         task: RequestText::of(task),
         context: context.map(RequestText::of),
-        answer_schema_version: contract::ANSWER_SCHEMA.into(),
+        answer_schema_version: c.exp.answer_schema_version().into(),
         answer_schema_path: c
             .set
             .join(&c.exp.answer_schema.path)
@@ -1449,7 +1648,14 @@ pub fn attempt_summary(a: &LoadedAttempt) -> AttemptSummary {
         AttemptStatus::Failed => "the attempt failed",
         AttemptStatus::Completed => "",
     };
+    // Task answers are scored by `evaluate-task summary`, not against the Git facts.
+    let task_answer = a.observation.as_ref().is_some_and(|o| {
+        o.answer.as_ref().is_some_and(|v| {
+            v.get("schema_version").and_then(|s| s.as_str()) == Some(contract::TASK_ANSWER_SCHEMA)
+        })
+    });
     let (score, answer_error) = match (&a.observation, &a.basis) {
+        _ if task_answer => (None, None),
         (Some(o), Some(b)) => match o.answer.as_ref().map(contract::parse_answer) {
             Some(Ok(ans)) => (Some(facts::score(&ans.git, b)), None),
             Some(Err(e)) => (None, Some(e)),
@@ -1620,6 +1826,15 @@ pub fn sample_grade(pairs: u64) -> Option<String> {
 /// Summarises a set without running anything or writing anything.
 pub fn summary(set: &Path) -> Result<Summary> {
     let exp = load(set)?;
+    if exp.task_context.is_some() {
+        return Err(EvalError::new(
+            "wrong_kind",
+            format!(
+                "{} is a task-context set; summarise it with `repocue evaluate-task summary`",
+                exp.experiment_id
+            ),
+        ));
+    }
     let (loaded, counts) = load_attempts(set, &exp)?;
     let attempts: Vec<AttemptSummary> = loaded.iter().map(attempt_summary).collect();
     let runner = loaded

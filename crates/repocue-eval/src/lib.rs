@@ -11,16 +11,22 @@
 //! - [`stats`]: paired statistics and break-even arithmetic;
 //! - [`calibration`]: validation of a complete set and the immutable calibration artifact;
 //! - [`report`]: the read-only maintenance and projection report (JSON and Markdown);
-//! - [`runners`]: the synthetic, Codex CLI and Claude Code runners.
+//! - [`runners`]: the synthetic, Codex CLI and Claude Code runners;
+//! - [`taskbench`] and [`evaluate_task`]: the overview cue against the task cue, as an
+//!   experiment set of two cue arms run one ordered pair at a time;
+//! - [`cache`]: Anthropic prompt caching of the task cue (`evaluate-cache`).
 //!
-//! The core crate stays model- and network-free: nothing here links an HTTP client, and
-//! agents are only ever reached as subprocesses named explicitly by the operator.
+//! The core crate stays model- and network-free. Agents are only ever reached as subprocesses
+//! named explicitly by the operator, and the one HTTP client (`cache::http`, used only by
+//! `evaluate-cache run`) sends nothing without the operator's explicit opt-in.
 #![warn(missing_docs)]
 
+pub mod cache;
 pub mod calibration;
 pub mod contract;
 pub mod db;
 pub mod error;
+pub mod evaluate_task;
 pub mod experiment;
 pub mod facts;
 pub mod measure;
@@ -28,6 +34,7 @@ pub mod report;
 pub mod runners;
 pub mod stats;
 pub mod strict;
+pub mod taskbench;
 pub mod util;
 
 pub use error::{EvalError, Result};
@@ -48,6 +55,24 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         ("experiment-run", schema::<experiment::RunOutput>()),
         ("experiment-attempt", schema::<experiment::AttemptRecord>()),
         ("experiment-summary", schema::<experiment::Summary>()),
+        ("task-benchmark", schema::<taskbench::Benchmark>()),
+        ("task-answer", schema::<contract::TaskAnswer>()),
+        ("task-summary", schema::<evaluate_task::TaskSummary>()),
+        (
+            "cache-benchmark",
+            schema::<cache::manifest::CacheBenchmark>(),
+        ),
+        ("model-profiles", schema::<cache::profile::ProfileTable>()),
+        ("cache-eval", schema::<cache::manifest::CacheEval>()),
+        (
+            "cache-prepare",
+            schema::<cache::prepare::CachePrepareOutput>(),
+        ),
+        (
+            "cache-observation",
+            schema::<cache::run::CacheObservation>(),
+        ),
+        ("cache-summary", schema::<cache::summary::CacheSummary>()),
         ("calibration", schema::<calibration::Calibration>()),
         ("calibration-import", schema::<calibration::ImportOutput>()),
         ("savings-report", schema::<report::Report>()),

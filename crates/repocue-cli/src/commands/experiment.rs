@@ -80,7 +80,7 @@ struct SummaryArgs {
     set: PathBuf,
 }
 
-fn current_exe() -> Result<PathBuf, CommandError> {
+pub(super) fn current_exe() -> Result<PathBuf, CommandError> {
     std::env::current_exe().map_err(|e| {
         super::eval_error(repocue_eval::EvalError::arg(format!(
             "cannot locate this executable: {e}"
@@ -112,6 +112,7 @@ pub fn run_experiment(
                     None => current_exe()?,
                 },
                 timeout_seconds: a.timeout,
+                task_context: None,
             })
             .map_err(super::eval_error)?;
             Ok(json_line(&out))
@@ -128,7 +129,8 @@ pub fn run_experiment(
                 }),
                 (None, false) => None,
             };
-            let out = experiment::run(&a.set, runner.as_ref()).map_err(super::eval_error)?;
+            let out = experiment::run(&a.set, runner.as_ref(), experiment::RunLimit::All)
+                .map_err(super::eval_error)?;
             Ok(json_line(&out))
         }
         Action::Summary(a) => Ok(json_line(

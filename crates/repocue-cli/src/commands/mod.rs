@@ -5,6 +5,8 @@ mod checkpoint;
 mod completions;
 mod cue;
 mod evaluate;
+mod evaluate_cache;
+mod evaluate_task;
 mod experiment;
 mod hooks;
 mod init;
@@ -70,6 +72,8 @@ enum Command {
     Evaluate(evaluate::EvaluateArgs),
     TaskContext(task_context::TaskContextArgs),
     Experiment(experiment::ExperimentArgs),
+    EvaluateTask(evaluate_task::EvaluateTaskArgs),
+    EvaluateCache(evaluate_cache::EvaluateCacheArgs),
     Calibration(calibration::CalibrationArgs),
     Report(report::ReportArgs),
     Completions(completions::CompletionsArgs),
@@ -116,6 +120,14 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         // Experiments build their own cache inside the set; no service on the user's cache.
         return (experiment::run_experiment(opts, a), vec![]);
     }
+    if let Command::EvaluateTask(a) = cli.command {
+        // Task sets are experiment sets: their own cache inside the set.
+        return (evaluate_task::run_evaluate_task(opts, a), vec![]);
+    }
+    if let Command::EvaluateCache(a) = cli.command {
+        // Its own cache inside the prepared directory; run is the only networked command.
+        return (evaluate_cache::run_evaluate_cache(opts, a), vec![]);
+    }
     if let Command::Calibration(a) = cli.command {
         return (calibration::run_calibration(opts, a), vec![]);
     }
@@ -151,6 +163,8 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         | Command::Completions(_)
         | Command::Man(_)
         | Command::Experiment(_)
+        | Command::EvaluateTask(_)
+        | Command::EvaluateCache(_)
         | Command::Calibration(_)
         | Command::Report(_) => {
             unreachable!("handled above")

@@ -670,3 +670,94 @@ fn delta_since_a_superseded_epoch_still_works() {
     assert_eq!(op_on(ops, "file:a.txt")["op"], "file.content_changed");
     assert!(ops.iter().all(|o| o["entity"] != "file:b.txt"), "{ops:?}");
 }
+
+/// Returns the length of the longest common byte prefix of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Guards the prompt-cache layout (SPEC §3, envelope): stable content first, volatile fields
+/// (sizes, working tree, budget estimate, snapshot, freshness) last, so that a provider's
+/// prompt cache keyed on a byte prefix keeps most of an overview after a small edit.
+#[test]
+fn overview_after_a_small_edit_shares_a_long_byte_prefix() {
+    let repo = project();
+    repo.commit("settle the project");
+    repo.refresh();
+    let before = repo
+        .repocue(&["cue", "--view", "overview"])
+        .success()
+        .stdout();
+    // A small edit of a value: no symbol, path or document changes, in a file that does not
+    // rank first (an edited file must not climb the overview's symbol list).
+    repo.write("web/index.ts", "export const answer = 43;\n");
+    assert!(repo.refresh().published, "the edit is seen");
+    let after = repo
+        .repocue(&["cue", "--view", "overview", "--no-refresh"])
+        .success()
+        .stdout();
+    assert_ne!(before, after, "the second overview describes the edit");
+    let shared = common_prefix(before.as_bytes(), after.as_bytes());
+    let percent = shared * 100 / before.len();
+    assert!(
+        percent >= 80,
+        "only {shared} of {} bytes ({percent}%) are shared; the first difference is at\n{}\nvs\n{}",
+        before.len(),
+        &before[shared.saturating_sub(60)..(shared + 60).min(before.len())],
+        &after[shared.saturating_sub(60)..(shared + 60).min(after.len())],
+    );
+    eprintln!(
+        "overview prefix shared after a one-line edit: {shared} of {} bytes ({percent}%)",
+        before.len()
+    );
+}
+
+/// Guards the overview's symbol ranking against the structure view's dirty boost: an edited
+/// file would otherwise climb the list and move every byte after it.
+#[test]
+fn overview_symbol_order_does_not_follow_edits() {
+    let mut files = vec![(
+        "src/lib.rs".to_owned(),
+        "mod a;\nmod b;\nmod c;\nmod d;\npub fn run() -> u32 {\n    a::alpha() + b::beta()\n}\n"
+            .to_owned(),
+    )];
+    for (m, f) in [
+        ("a", "alpha"),
+        ("b", "beta"),
+        ("c", "gamma"),
+        ("d", "delta"),
+    ] {
+        files.push((
+            format!("src/{m}.rs"),
+            format!("pub fn {f}() -> u32 {{\n    1\n}}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    repo.init();
+    let symbols = |repo: &TestRepo| {
+        let cue = repo.cue("overview", &["--max-tokens", "3000", "--no-refresh"]);
+        cue["content"]["symbols"].clone()
+    };
+    let before = symbols(&repo);
+    // The lowest-ranked symbol outside the entry point (which is boosted anyway).
+    let last = before
+        .as_array()
+        .and_then(|s| {
+            s.iter()
+                .filter_map(|s| s["id"].as_str())
+                .rev()
+                .find(|id| !id.starts_with("symbol:src/lib.rs:"))
+        })
+        .expect("ranked symbols")
+        .to_owned();
+    // Edit the lowest-ranked symbol's file below its last symbol.
+    let path = last.split(':').nth(1).unwrap().to_owned();
+    let text = String::from_utf8(repo.read(&path)).unwrap();
+    repo.write(&path, text + "\n");
+    assert!(repo.refresh().published);
+    assert_eq!(symbols(&repo), before, "{path} was edited");
+}

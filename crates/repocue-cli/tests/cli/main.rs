@@ -12,6 +12,8 @@ mod concurrency;
 mod config;
 mod cues;
 mod eval;
+mod evaluate_cache;
+mod evaluate_task;
 mod lifecycle;
 mod mcp;
 mod quality;

@@ -51,7 +51,9 @@ pub fn load_request() -> Result<RunnerRequest> {
             "the request does not demand a read-only run; refusing",
         ));
     }
-    if req.answer_schema_version != contract::ANSWER_SCHEMA {
+    if ![contract::ANSWER_SCHEMA, contract::TASK_ANSWER_SCHEMA]
+        .contains(&req.answer_schema_version.as_str())
+    {
         return Err(EvalError::new(
             "invalid_request",
             format!("unsupported answer schema {:?}", req.answer_schema_version),

@@ -67,22 +67,10 @@ pub fn observe(req: &RunnerRequest) -> Result<Observation> {
         })
         .collect();
     let duration = 15_000 + explore_cmds * 2_500 + jitter % 3_000;
-    let answer = contract::Answer {
-        schema_version: contract::ANSWER_SCHEMA.into(),
-        git: contract::GitAnswer {
-            branch: f.branch,
-            head: f.head,
-            dirty: f.dirty,
-            tracked_changes: f.tracked_changes,
-            untracked: f.untracked,
-        },
-        semantic: contract::SemanticAnswer {
-            purpose: "synthetic runner: no model read this repository".into(),
-            entry_points: vec![],
-            components: vec![],
-            documentation: vec![],
-            uncertainties: vec!["everything semantic: this answer is synthetic".into()],
-        },
+    let answer = if req.answer_schema_version == contract::TASK_ANSWER_SCHEMA {
+        task_answer(req)
+    } else {
+        git_answer(f)
     };
     Ok(Observation {
         schema_version: contract::OBSERVATION_SCHEMA.into(),
@@ -100,9 +88,52 @@ pub fn observe(req: &RunnerRequest) -> Result<Observation> {
         tool_calls: Metric::observed(explore_cmds + 1),
         commands,
         duration_ms: Metric::observed(duration),
-        answer: Some(serde_json::to_value(answer).expect("answer serializes")),
+        answer: Some(answer),
         limitations: vec![
             "synthetic: usage, commands and duration are a fixed function of the request, not measurements of an agent".into(),
         ],
     })
+}
+
+/// Answers the Git facts from Git itself.
+fn git_answer(f: facts::GitFacts) -> serde_json::Value {
+    let answer = contract::Answer {
+        schema_version: contract::ANSWER_SCHEMA.into(),
+        git: contract::GitAnswer {
+            branch: f.branch,
+            head: f.head,
+            dirty: f.dirty,
+            tracked_changes: f.tracked_changes,
+            untracked: f.untracked,
+        },
+        semantic: contract::SemanticAnswer {
+            purpose: "synthetic runner: no model read this repository".into(),
+            entry_points: vec![],
+            components: vec![],
+            documentation: vec![],
+            uncertainties: vec!["everything semantic: this answer is synthetic".into()],
+        },
+    };
+    serde_json::to_value(answer).expect("answer serializes")
+}
+
+/// Answers a task-context task by reading the required items straight out of a task cue; a
+/// context without one (the overview) yields empty lists, as a reader would.
+fn task_answer(req: &RunnerRequest) -> serde_json::Value {
+    let expected = req
+        .context
+        .as_ref()
+        .and_then(|c| crate::taskbench::expectation(c.text.as_bytes()).ok());
+    let answer = contract::TaskAnswer {
+        schema_version: contract::TASK_ANSWER_SCHEMA.into(),
+        required_ids: expected
+            .as_ref()
+            .map(|e| e.required_ids.clone())
+            .unwrap_or_default(),
+        source_ids: expected
+            .map(|e| e.required_sources.into_iter().map(|s| s.id).collect())
+            .unwrap_or_default(),
+        answer: "synthetic runner: no model read the context".into(),
+    };
+    serde_json::to_value(answer).expect("answer serializes")
 }

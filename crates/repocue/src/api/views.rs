@@ -148,16 +148,16 @@ pub struct DocumentContent {
     /// First top-level heading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// Staleness verdict.
+    /// Headings in order.
+    pub outline: Vec<OutlineEntry>,
+    /// Links: repository paths first, then URLs.
+    pub links: Vec<Link>,
+    /// Staleness verdict (after the document's own structure: it moves with other files).
     pub staleness: DocFreshness,
     /// Why (each item names a path and a snapshot).
     pub evidence: Vec<String>,
     /// Snapshot in which the document last changed (within the epoch).
     pub last_changed: Option<String>,
-    /// Headings in order.
-    pub outline: Vec<OutlineEntry>,
-    /// Links: repository paths first, then URLs.
-    pub links: Vec<Link>,
 }
 
 /// One heading.
@@ -220,17 +220,20 @@ pub struct EntityContent {
     pub referenced_by: Vec<String>,
 }
 
-/// Content of the `manifest` view.
+/// Content of the `manifest` view. Stable fields first (the views, the counts that change
+/// only when files come or go), volatile ones last (bytes, working-tree counts, snapshots).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ManifestContent {
+    /// Views that can be asked for next (`repocue cue --view <name>`).
+    pub views: Vec<String>,
+    /// Distinct languages.
+    pub languages: u64,
+    /// Documents among the tracked files.
+    pub documents: u64,
     /// Tracked files.
     pub files: u64,
     /// Tracked bytes (working-tree sizes).
     pub bytes: u64,
-    /// Documents among them.
-    pub documents: u64,
-    /// Distinct languages.
-    pub languages: u64,
     /// Tracked paths not clean.
     pub dirty_paths: u64,
     /// Untracked paths.
@@ -241,8 +244,6 @@ pub struct ManifestContent {
     /// Tracked files the configuration excludes from analysis, search and listings.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub excluded_files: u64,
-    /// Views that can be asked for next (`repocue cue --view <name>`).
-    pub views: Vec<String>,
     /// Retained snapshots usable as `--since` (most recent first).
     pub snapshots: Vec<String>,
 }
@@ -264,11 +265,12 @@ pub struct OverviewContent {
     pub documents: Vec<DocumentRef>,
     /// The most important symbols (graph-ranked), with signatures.
     pub symbols: Vec<SymbolEntry>,
-    /// Totals over tracked files (after the structure: sizes change with every edit).
-    pub totals: Totals,
-    /// Recent commit subjects (repository text).
+    /// Recent commit subjects (repository text): they change with each commit.
     pub recent_commits: Vec<Commit>,
-    /// Paths that differ from HEAD.
+    /// Totals over tracked files (after the structure and the history: sizes change with
+    /// every edit, so a changed byte count leaves the prefix before it intact).
+    pub totals: Totals,
+    /// Paths that differ from HEAD (last: they change with every edit).
     pub working_tree: WorkingTree,
 }
 

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::api::{Cue, Envelope, Format, More, Warning, WarningCode};
+use crate::api::{Cue, Envelope, Format, Freshness, More, Warning, WarningCode};
 use crate::error::{Error, Result};
 
 /// A unit of content admitted whole or not at all.
@@ -36,6 +36,8 @@ pub struct Section {
     pub hidden: u64,
     /// Where to get everything in this section.
     pub more: Option<More>,
+    /// Whether the section changes with every edit (dirty paths): see [`fit`].
+    pub volatile: bool,
 }
 
 impl Section {
@@ -45,17 +47,105 @@ impl Section {
             name,
             hidden: 0,
             more,
+            volatile: false,
+        }
+    }
+
+    /// Marks the section as volatile.
+    pub fn volatile(mut self) -> Self {
+        self.volatile = true;
+        self
+    }
+}
+
+/// Share of the budget (1/N) held back for volatile sections when a view has any.
+const VOLATILE_RESERVE_DIVISOR: u64 = 10;
+
+/// How the output is measured: bytes in its format, plus the newline a terminal or a pipe
+/// receives after a JSON document (the text format ends with its own), so the printed output
+/// never exceeds the budget. The estimate is `ceil(bytes / 4)`.
+struct Meter {
+    format: Format,
+}
+
+impl Meter {
+    fn bytes<C: Serialize>(&self, env: &Envelope<C>) -> u64 {
+        match self.format {
+            Format::Text => {
+                super::text::render(&serde_json::to_value(env).expect("cue serializes")).len()
+                    as u64
+            }
+            Format::Json | Format::Markdown => to_json(env).len() as u64,
+        }
+    }
+
+    fn printed<C: Serialize>(&self, env: &Envelope<C>) -> u64 {
+        let newline = u64::from(self.format != Format::Text);
+        (self.bytes(env) + newline).div_ceil(4)
+    }
+}
+
+/// Sets the warnings and `more` of an envelope for the given omission counts: the base
+/// warnings plus one compact warning for all omissions (per-section warnings would eat the
+/// budget that the omitted items needed). Sections `skip` rejects are not reported.
+fn decorate<C>(
+    env: &mut Envelope<C>,
+    base_warnings: &[Warning],
+    sections: &[Section],
+    omitted: &[u64],
+    skip: fn(&Section) -> bool,
+) {
+    env.warnings = base_warnings.to_vec();
+    env.more.clear();
+    let reported = || {
+        sections
+            .iter()
+            .zip(omitted)
+            .filter(|(s, &n)| n > 0 && !skip(s))
+    };
+    let total: u64 = reported().map(|(_, n)| n).sum();
+    if total == 0 {
+        return;
+    }
+    let detail: Vec<String> = reported().map(|(s, n)| format!("{} {n}", s.name)).collect();
+    env.warnings.push(Warning::counted(
+        WarningCode::Omitted,
+        total,
+        detail.join(", "),
+    ));
+    for (s, _) in reported() {
+        if let Some(m) = &s.more {
+            if !env.more.contains(m) {
+                env.more.push(m.clone());
+            }
         }
     }
 }
 
+fn report_all(_: &Section) -> bool {
+    false
+}
+
+fn volatile_sections(s: &Section) -> bool {
+    s.volatile
+}
+
 /// Fits items into an envelope within the budget and serializes it.
+///
+/// When a view has volatile sections, stable items are chosen first, against the budget less
+/// a fixed reserve and measured with the volatile envelope fields at their longest and no
+/// volatile items or base warnings: which stable items fit then does not depend on the
+/// working tree, so an edit leaves the stable byte prefix of the next cue intact (provider
+/// prompt caches key on it). Volatile items fill the rest.
 pub fn fit<C: Serialize + Clone>(
     mut envelope: Envelope<C>,
     sections: &[Section],
     mut items: Vec<Item<C>>,
 ) -> Result<Cue> {
     let max = envelope.budget.max_tokens;
+    let meter = Meter {
+        format: envelope.format,
+    };
     // A stable sort keeps list order among equal ranks: deterministic output.
     items.sort_by_key(|it| std::cmp::Reverse(it.rank));
     let mut omitted: Vec<u64> = sections.iter().map(|s| s.hidden).collect();
@@ -63,74 +153,111 @@ pub fn fit<C: Serialize + Clone>(
         omitted[it.section] += 1;
     }
     let base_warnings = envelope.warnings.clone();
-    // One compact warning for all omissions: per-section warnings would eat the budget that
-    // the omitted items needed.
-    let decorate = |env: &mut Envelope<C>, omitted: &[u64]| {
-        env.warnings = base_warnings.clone();
-        env.more.clear();
-        let total: u64 = omitted.iter().sum();
-        if total == 0 {
-            return;
-        }
-        let detail: Vec<String> = sections
-            .iter()
-            .zip(omitted)
-            .filter(|(_, &n)| n > 0)
-            .map(|(s, n)| format!("{} {n}", s.name))
-            .collect();
-        env.warnings.push(Warning::counted(
-            WarningCode::Omitted,
-            total,
-            detail.join(", "),
-        ));
-        for (s, &n) in sections.iter().zip(omitted) {
-            if let Some(m) = s.more.as_ref().filter(|_| n > 0) {
-                if !env.more.contains(m) {
-                    env.more.push(m.clone());
-                }
-            }
-        }
-    };
     // Worst case first: everything omitted. If even that does not fit, the budget is too small.
     envelope.budget.estimated_tokens = max;
-    decorate(&mut envelope, &omitted);
-    // Bytes of the output in its format. The estimate is `ceil(bytes / 4)`; what is admitted
-    // must also fit with the newline a terminal or a pipe receives after a JSON document
-    // (the text format ends with its own), so the printed output never exceeds the budget.
-    let measure = |env: &Envelope<C>| -> u64 {
-        match env.format {
-            Format::Text => {
-                super::text::render(&serde_json::to_value(env).expect("cue serializes")).len()
-                    as u64
-            }
-            Format::Json | Format::Markdown => to_json(env).len() as u64,
-        }
-    };
-    let newline = u64::from(envelope.format != Format::Text);
-    let printed = |env: &Envelope<C>| (measure(env) + newline).div_ceil(4);
-    let floor = printed(&envelope);
+    decorate(
+        &mut envelope,
+        &base_warnings,
+        sections,
+        &omitted,
+        report_all,
+    );
+    let floor = meter.printed(&envelope);
     if floor > max {
         return Err(Error::BudgetTooSmall {
             max_tokens: max,
             minimum: round_up(floor),
         });
     }
-    for it in &items {
+    let stable_first = sections.iter().any(|s| s.volatile);
+    let mut admitted = vec![false; items.len()];
+    if stable_first {
+        admit_stable(&envelope, sections, &items, &meter, &mut admitted);
+    }
+    let base = envelope.clone();
+    let rebuild = |admitted: &[bool], omitted: &mut Vec<u64>| {
+        let mut env = base.clone();
+        *omitted = sections.iter().map(|s| s.hidden).collect();
+        for (it, &a) in items.iter().zip(admitted) {
+            if a {
+                (it.add)(&mut env.content);
+            } else {
+                omitted[it.section] += 1;
+            }
+        }
+        decorate(&mut env, &base_warnings, sections, omitted, report_all);
+        env
+    };
+    envelope = rebuild(&admitted, &mut omitted);
+    for (i, it) in items.iter().enumerate() {
+        if admitted[i] || (stable_first && !sections[it.section].volatile) {
+            continue;
+        }
         let mut trial = envelope.clone();
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
-        decorate(&mut trial, &omitted);
-        if printed(&trial) <= max {
+        decorate(&mut trial, &base_warnings, sections, &omitted, report_all);
+        if meter.printed(&trial) <= max {
             envelope = trial;
+            admitted[i] = true;
         } else {
             omitted[it.section] += 1;
         }
     }
-    decorate(&mut envelope, &omitted);
+    // The stable choice was measured on a projection; should the real envelope (long base
+    // warnings, say) not fit, the lowest-ranked stable items go until it does.
+    while meter.printed(&envelope) > max {
+        let Some(last) = admitted.iter().rposition(|&a| a) else {
+            break;
+        };
+        admitted[last] = false;
+        envelope = rebuild(&admitted, &mut omitted);
+    }
+    finish(envelope, &meter)
+}
+
+/// Marks the stable items that fit the budget less the volatile reserve, measured on a
+/// projection that depends on nothing volatile.
+fn admit_stable<C: Serialize + Clone>(
+    envelope: &Envelope<C>,
+    sections: &[Section],
+    items: &[Item<C>],
+    meter: &Meter,
+    admitted: &mut [bool],
+) {
+    let max = envelope.budget.max_tokens;
+    let allowance = max - max / VOLATILE_RESERVE_DIVISOR;
+    let mut projection = envelope.clone();
+    projection.repository.dirty = true;
+    projection.freshness = Freshness::DirtyButIndexed;
+    let mut omitted: Vec<u64> = sections.iter().map(|s| s.hidden).collect();
+    for it in items {
+        omitted[it.section] += 1;
+    }
+    decorate(&mut projection, &[], sections, &omitted, volatile_sections);
+    for (i, it) in items.iter().enumerate() {
+        if sections[it.section].volatile {
+            continue;
+        }
+        let mut trial = projection.clone();
+        (it.add)(&mut trial.content);
+        omitted[it.section] -= 1;
+        decorate(&mut trial, &[], sections, &omitted, volatile_sections);
+        if meter.printed(&trial) <= allowance {
+            projection = trial;
+            admitted[i] = true;
+        } else {
+            omitted[it.section] += 1;
+        }
+    }
+}
+
+/// Sets the estimate and renders the cue.
+fn finish<C: Serialize>(mut envelope: Envelope<C>, meter: &Meter) -> Result<Cue> {
     // The estimate is part of the document it estimates: iterate to a fixed point. Bytes only
     // shrink from the upper bound `max`, so this converges in a step or two.
     loop {
-        let t = measure(&envelope).div_ceil(4);
+        let t = meter.bytes(&envelope).div_ceil(4);
         if envelope.budget.estimated_tokens == t {
             break;
         }

@@ -232,7 +232,15 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let more = More::of(View::Overview, round_up(full));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
-        .map(|n| Section::new(n, Some(more.clone())))
+        .map(|n| {
+            let s = Section::new(n, Some(more.clone()));
+            // Dirty paths change with every edit; see `fit` for why that matters.
+            if *n == "working_tree_paths" {
+                s.volatile()
+            } else {
+                s
+            }
+        })
         .collect();
     fit(env, &sections, items)
 }
@@ -634,10 +642,12 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
 }
 
 /// The most important symbols of the snapshot: cached per snapshot, since ranking reads the
-/// code facts of every source file.
+/// code facts of every source file. Unlike the structure view, edited files get no boost
+/// here: the overview lists them under `working_tree` already, and a boost would reorder the
+/// symbols on every edit and break the stable prefix that prompt caches reuse.
 fn top_symbols(state: &Reader, entries: &[String]) -> Result<Vec<SymbolEntry>> {
     state.cached("ranked_symbols", |state| {
-        let ranked = super::structure::ranked_files(state, b"", entries)?;
+        let ranked = super::structure::ranked_files(state, b"", entries, false)?;
         Ok(super::structure::ranked_symbols(
             &ranked[..ranked.len().min(60)],
             2,

@@ -35,11 +35,13 @@ pub(crate) fn under(path: &[u8], prefix: &[u8]) -> bool {
         || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
 }
 
-/// Loads code facts of the files under `prefix` and ranks them; highest score first.
+/// Loads code facts of the files under `prefix` and ranks them; highest score first. With
+/// `boost_dirty`, files that differ from HEAD rank higher (that is where the work is).
 pub(crate) fn ranked_files<'a>(
     state: &'a Reader,
     prefix: &[u8],
     entry_points: &[String],
+    boost_dirty: bool,
 ) -> Result<Vec<Ranked<'a>>> {
     let files: Vec<&FileState> = state
         .files()?
@@ -79,7 +81,7 @@ pub(crate) fn ranked_files<'a>(
             } else if is_package_root(&r.file.path) {
                 boost += 2.0;
             }
-            if r.file.working_state != WorkingState::Clean {
+            if boost_dirty && r.file.working_state != WorkingState::Clean {
                 boost += 2.0;
             }
             Node {
@@ -175,7 +177,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .iter()
         .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
-    let ranked = ranked_files(state, prefix.as_bytes(), &[])?;
+    let ranked = ranked_files(state, prefix.as_bytes(), &[], true)?;
     let content = StructureContent {
         path: prefix.clone(),
         files_total,
