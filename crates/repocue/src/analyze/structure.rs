@@ -17,7 +17,7 @@ pub struct CodeFacts {
     /// Parser language name.
     pub language: String,
     /// Why extraction was skipped or failed, if it was (`too_large`, `minified`, `generated`,
-    /// `timed_out`, `parse_error`).
+    /// `over_budget`, `timed_out`, `parse_error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Definitions in source order.
@@ -142,6 +142,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Co
                     ExtractError::TooLarge { .. } => "too_large",
                     ExtractError::Minified => "minified",
                     ExtractError::Generated => "generated",
+                    ExtractError::OverBudget => "over_budget",
                     ExtractError::TimedOut => "timed_out",
                     ExtractError::Parse(_) => "parse_error",
                 }
