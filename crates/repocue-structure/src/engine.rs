@@ -198,7 +198,10 @@ pub(crate) fn extract(
                 .unwrap_or_else(|| ExtractError::Parse("the parser gave no tree".into())));
         };
         let root = tree.root_node();
-        if meter.charge(sibling_scans(root) / SIBLING_SCANS_PER_UNIT).is_break() {
+        if meter
+            .charge(sibling_scans(root) / SIBLING_SCANS_PER_UNIT)
+            .is_break()
+        {
             return Err(meter.verdict().unwrap_or(ExtractError::OverBudget));
         }
         let captures = run_query(config, cursor, root, source, &meter)?;
@@ -226,7 +229,11 @@ fn sibling_scans(root: Node<'_>) -> u64 {
     runs.push(0);
     loop {
         if let Some(run) = runs.last_mut() {
-            *run = if cursor.node().is_named() { 0 } else { *run + 1 };
+            *run = if cursor.node().is_named() {
+                0
+            } else {
+                *run + 1
+            };
             steps = steps.saturating_add(run.saturating_sub(1));
         }
         if cursor.goto_first_child() {

@@ -803,15 +803,13 @@ fn work_only(max_work: u64) -> Limits {
 #[test]
 fn the_work_budget_verdict_is_deterministic() {
     let source = c_functions(300);
-    let over = |budget: u64| {
-        match extract(Language::C, source.as_bytes(), &work_only(budget)) {
-            Ok(facts) => {
-                assert_eq!(facts.symbols.len(), 300);
-                false
-            }
-            Err(ExtractError::OverBudget) => true,
-            Err(e) => panic!("unexpected {e}"),
+    let over = |budget: u64| match extract(Language::C, source.as_bytes(), &work_only(budget)) {
+        Ok(facts) => {
+            assert_eq!(facts.symbols.len(), 300);
+            false
         }
+        Err(ExtractError::OverBudget) => true,
+        Err(e) => panic!("unexpected {e}"),
     };
     // The smallest budget that suffices, found by bisection.
     let (mut lo, mut hi) = (0u64, Limits::default().max_work);
@@ -828,7 +826,11 @@ fn the_work_budget_verdict_is_deterministic() {
     // The same verdict at the boundary every time, on this thread after other work (its
     // parser is reused) and on fresh threads.
     for round in 0..3 {
-        let _ = extract(Language::Rust, b"fn main() { let x = (1, [2]); }", &work_only(hi));
+        let _ = extract(
+            Language::Rust,
+            b"fn main() { let x = (1, [2]); }",
+            &work_only(hi),
+        );
         assert!(over(hi - 1) && !over(hi), "round {round}");
     }
     let source = std::sync::Arc::new(source);

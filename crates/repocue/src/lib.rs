@@ -30,6 +30,7 @@ mod freshness;
 mod git;
 mod hint;
 mod hooks;
+mod inject;
 mod model;
 mod paths;
 mod read;

@@ -121,7 +121,7 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
     };
     let basis = repo.git.capture_basis_since(snap.known_index())?;
     let unsettled = store.unsettled_files_at(&snap)?;
-    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
+    let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     let a = freshness::assess(&snap, &unsettled, &basis, content);
     if a.freshness == Freshness::RefreshNeeded && refresh {
         let out = refresh::run(repo, &Operation::Refresh)?;
@@ -146,7 +146,7 @@ pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> 
     let snap = &reader.snapshot;
     let basis = repo.git.capture_basis_since(snap.known_index())?;
     let unsettled = reader.store.unsettled_files_at(snap)?;
-    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
+    let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     Ok(freshness::assess(snap, &unsettled, &basis, content).freshness)
 }
 
@@ -156,7 +156,7 @@ fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
     let fresh = freshness::of_snapshot(&snap.caveats, snap.dirty);
-    let mut warnings = freshness::caveat_warnings(&snap.caveats);
+    let mut warnings = freshness::caveat_warnings(&snap.caveats, &snap.faults);
     warnings.push(done);
     let reader = Reader::new(store, snap, fresh, vec![])?;
     warnings.extend(path_warning(&reader)?);

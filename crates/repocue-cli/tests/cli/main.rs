@@ -10,6 +10,7 @@ mod support;
 mod bench;
 mod cues;
 mod eval;
+mod faults;
 mod lifecycle;
 mod mcp;
 mod quality;

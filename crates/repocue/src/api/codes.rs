@@ -149,6 +149,9 @@ string_enum! {
         SkipWorktree = "skip_worktree",
         /// Paths that are not UTF-8 are shown with `\xNN` escapes.
         NonUtf8Path = "non_utf8_path",
+        /// Tracked files that could not be read or analyzed in the last scan (`count` says
+        /// how many); the next refresh tries them again.
+        FileFaults = "file_faults",
     }
 }
 
@@ -161,6 +164,23 @@ string_enum! {
         SkipWorktree = "skip_worktree",
         /// Files changed while the scan read them.
         ChangedDuringScan = "changed_during_scan",
+        /// Tracked files could not be read or analyzed (see the snapshot's faults): their
+        /// last known state is served and the next refresh tries them again.
+        FileFaults = "file_faults",
+    }
+}
+
+string_enum! {
+    "Why one tracked file could not be read or analyzed in a scan (a per-file fault)."
+    FaultKind {
+        /// Reading failed (permission denied, I/O error): the previous state is kept, or the
+        /// file is `unreadable` when there is none.
+        Unreadable = "unreadable",
+        /// The file vanished between Git's status and the read: the previous state is kept.
+        Vanished = "vanished",
+        /// Parsing took longer than its time limit: the file's state is current, its
+        /// structure is missing until a refresh parses it in time.
+        TimedOut = "timed_out",
     }
 }
 
@@ -171,6 +191,7 @@ impl Caveat {
             Caveat::AssumeUnchanged => WarningCode::AssumeUnchanged,
             Caveat::SkipWorktree => WarningCode::SkipWorktree,
             Caveat::ChangedDuringScan => WarningCode::ChangedDuringScan,
+            Caveat::FileFaults => WarningCode::FileFaults,
         }
     }
 }

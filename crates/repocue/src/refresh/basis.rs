@@ -46,6 +46,9 @@ pub(crate) struct Start {
     /// Paths whose stored facts another analyzer version derived: read and analyzed again
     /// even when their state did not change (an upgraded binary, no rebaseline needed).
     pub reanalyze: Vec<Vec<u8>>,
+    /// The previous snapshot's faults (not for a new epoch, which reads everything): read
+    /// again whatever their stat data says, since their stored state is only the last known.
+    pub retry: Vec<Vec<u8>>,
 }
 
 impl Start {
@@ -53,6 +56,18 @@ impl Start {
     pub fn full(&self) -> bool {
         self.new_epoch.is_some()
     }
+
+    /// Paths read again though their state may look unchanged: outdated facts and faults.
+    pub fn forced(&self) -> Vec<Vec<u8>> {
+        forced(&self.reanalyze, &self.retry)
+    }
+}
+
+fn forced(reanalyze: &[Vec<u8>], retry: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut paths: Vec<Vec<u8>> = reanalyze.iter().chain(retry).cloned().collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 /// Decides the operation kind. A refresh never creates a cache.
@@ -85,16 +100,16 @@ pub(crate) fn index_of(rows: &[FileState]) -> Vec<IndexEntry> {
         .collect()
 }
 
-/// Paths an incremental refresh looks at: those Git reports as changed and the snapshot's
-/// unsettled ones, sorted and unique.
+/// Paths an incremental refresh looks at: those Git reports as changed, the snapshot's
+/// unsettled ones and the forced ones, sorted and unique.
 pub(crate) fn paths_to_check(
     basis: &Basis,
     unsettled: Vec<FileState>,
-    reanalyze: &[Vec<u8>],
+    forced: &[Vec<u8>],
 ) -> Vec<Vec<u8>> {
     let mut paths: Vec<Vec<u8>> = basis.changed.iter().map(|c| c.path.clone()).collect();
     paths.extend(unsettled.into_iter().map(|f| f.path));
-    paths.extend(reanalyze.iter().cloned());
+    paths.extend(forced.iter().cloned());
     paths.sort();
     paths.dedup();
     paths
@@ -119,9 +134,17 @@ pub(crate) fn capture(repo: &Repo, store: &Store, op: &Operation) -> Result<Star
         Some(p) if !full => outdated_facts(store, p)?,
         _ => vec![],
     };
+    let retry: Vec<Vec<u8>> = match &previous {
+        Some(p) if !full => p.faults.iter().map(|f| f.path.clone()).collect(),
+        _ => vec![],
+    };
     let (prev_files, index) = match &previous {
         Some(p) if incremental => {
-            let paths = paths_to_check(&basis, store.unsettled_files_at(p)?, &reanalyze);
+            let paths = paths_to_check(
+                &basis,
+                store.unsettled_files_at(p)?,
+                &forced(&reanalyze, &retry),
+            );
             let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
             let subset = store.files_by_paths(p, &refs)?;
             let index = index_of(&subset);
@@ -139,6 +162,7 @@ pub(crate) fn capture(repo: &Repo, store: &Store, op: &Operation) -> Result<Star
         prev_files,
         index,
         reanalyze,
+        retry,
     })
 }
 

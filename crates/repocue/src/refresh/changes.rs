@@ -88,6 +88,7 @@ pub(crate) fn file_changes(
             .map(|p| p.caveats.as_slice()),
         files,
         outcome.unstable,
+        &outcome.faults,
     );
     let (repository_digest, tracked_files) = match (previous, tracked_before) {
         (Some(p), Some(n)) if incremental => (
@@ -119,6 +120,7 @@ pub(crate) fn file_changes(
                 && p.status_digest == basis.status_digest
                 && p.index_digest == basis.index_digest
                 && p.caveats == caveats
+                && p.faults == outcome.faults
                 && old_repo.as_ref() == Some(&new_repo)
         });
     let (items, changed_paths) = match (&old_repo, full) {
@@ -179,6 +181,7 @@ mod tests {
             created_at: "t".into(),
             index_stat: None,
             file_count: Some(files.len() as i64),
+            faults: vec![],
         }
     }
 
@@ -196,6 +199,7 @@ mod tests {
             prev_files,
             index: vec![],
             reanalyze: vec![],
+            retry: vec![],
         }
     }
 

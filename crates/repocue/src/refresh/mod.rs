@@ -54,7 +54,7 @@ fn run_once(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
         &start.basis.changed,
         &start.prev_files,
         start.full(),
-        &start.reanalyze,
+        &start.forced(),
         &repo.root,
     );
     let outcome = outcome::scan(repo, &store, &start, plan)?;

@@ -10,7 +10,7 @@ use crate::api::Commit;
 use crate::api::{ChangeCounts, DeltaId, DeltaItem, DeltaOp, EpochId, RefreshOutput, SnapshotId};
 use crate::error::Result;
 use crate::freshness;
-use crate::model::FileState;
+use crate::model::{Fault, FileState};
 use crate::repo::Repo;
 use crate::search;
 use crate::store::{NewSnapshot, OperationRecord, Publish, SearchUpdate, Store};
@@ -69,6 +69,7 @@ pub(crate) fn publish(
         untracked: &basis.untracked,
         recent_commits,
         caveats: &changes.caveats,
+        faults: &outcome.faults,
         observed_at: basis.observed_at.clone(),
         file_count: changes.tracked_files,
         files: &outcome.files,
@@ -85,9 +86,11 @@ pub(crate) fn publish(
         _ => None,
     };
     let targets: &[FileState] = merged.as_deref().unwrap_or(&outcome.files);
-    // Re-analyzed paths get new search entries though their state did not change.
+    // Re-analyzed paths get new search entries though their state did not change, and so do
+    // retried faults (a parse that timed out before may have found symbols now).
     let mut touched = changes.changed_paths.clone();
     touched.extend(start.reanalyze.iter().cloned());
+    touched.extend(start.retry.iter().cloned());
     let search = (!changes.unchanged || reindex || !start.reanalyze.is_empty())
         .then(|| search_update(targets, &touched, &outcome.facts, full || reindex));
     let analyzer = crate::analyze::analyzer_version();
@@ -131,6 +134,7 @@ pub(crate) fn publish(
         files_analyzed,
         git_processes,
         duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
+        faults: outcome.faults.iter().map(Fault::public).collect(),
         warnings: changes.warnings,
     })
 }

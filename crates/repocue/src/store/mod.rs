@@ -16,7 +16,7 @@ use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{FileState, FileType, StatKey, WorkingState};
+use crate::model::{Fault, FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0007_slim_search.sql"),
     include_str!("migrations/0008_derived_versions.sql"),
     include_str!("migrations/0009_calibration.sql"),
+    include_str!("migrations/0010_file_faults.sql"),
 ];
 
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
@@ -109,6 +110,8 @@ pub struct SnapshotRow {
     pub index_stat: Option<String>,
     /// Tracked files in the snapshot.
     pub file_count: Option<i64>,
+    /// Paths the snapshot's scan could not read or analyze, sorted by path.
+    pub faults: Vec<Fault>,
 }
 
 /// What one publish transaction writes.
@@ -207,6 +210,8 @@ pub struct NewSnapshot<'a> {
     pub recent_commits: &'a [Commit],
     /// Caveats.
     pub caveats: &'a [Caveat],
+    /// Per-file faults, sorted by path.
+    pub faults: &'a [Fault],
     /// Basis observation time.
     pub observed_at: String,
     /// Tracked files in the new snapshot.
@@ -473,7 +478,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat, file_count
+                        index_stat, file_count, faults
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -496,6 +501,8 @@ impl Store {
                         created_at: r.get(14)?,
                         index_stat: r.get(15)?,
                         file_count: r.get(16)?,
+                        faults: json_faults(&r.get::<_, String>(17)?)
+                            .ok_or_else(|| bad(17, "faults are not [hex path, kind] pairs"))?,
                     })
                 },
             )
@@ -965,8 +972,8 @@ fn insert_snapshot(
     tx.execute(
         "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
             index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-            file_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            file_count, faults)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             seq,
             epoch,
@@ -983,7 +990,8 @@ fn insert_snapshot(
             serde_json::to_string(s.caveats).expect("caveats serialize"),
             s.observed_at,
             now,
-            s.file_count as i64
+            s.file_count as i64,
+            faults_json(s.faults),
         ],
     )?;
     if baseline {
@@ -1161,6 +1169,28 @@ fn paths_json(paths: &[Vec<u8>]) -> String {
 fn json_paths(json: &str) -> Option<Vec<Vec<u8>>> {
     let hex: Vec<String> = serde_json::from_str(json).ok()?;
     hex.iter().map(|h| unhex(h)).collect()
+}
+
+/// Faults are stored as `[hex path, kind]` pairs, like untracked paths.
+fn faults_json(faults: &[Fault]) -> String {
+    let pairs: Vec<(String, &str)> = faults
+        .iter()
+        .map(|f| (hex(&f.path), f.kind.as_str()))
+        .collect();
+    serde_json::to_string(&pairs).expect("strings serialize")
+}
+
+fn json_faults(json: &str) -> Option<Vec<Fault>> {
+    let pairs: Vec<(String, String)> = serde_json::from_str(json).ok()?;
+    pairs
+        .iter()
+        .map(|(path, kind)| {
+            Some(Fault {
+                path: unhex(path)?,
+                kind: kind.parse().ok()?,
+            })
+        })
+        .collect()
 }
 
 fn unhex(h: &str) -> Option<Vec<u8>> {
