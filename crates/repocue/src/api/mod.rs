@@ -427,7 +427,8 @@ pub enum Freshness {
     /// The live repository differs from the snapshot; refresh before trusting details.
     RefreshNeeded,
     /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
-    /// skip-worktree) or the scan saw files change underneath it.
+    /// skip-worktree), the scan saw files change underneath it, or it could not read or parse
+    /// some files (`file_faults`).
     PossiblyStale,
     /// No snapshot exists yet.
     Uninitialized,
