@@ -161,6 +161,7 @@ pub fn analyze(
                     ExtractError::Minified => "minified",
                     ExtractError::Generated => "generated",
                     ExtractError::OverBudget => "over_budget",
+                    // (A time-out returned above: it is never stored.)
                     ExtractError::TimedOut | ExtractError::Parse(_) => "parse_error",
                 }
                 .to_owned(),
