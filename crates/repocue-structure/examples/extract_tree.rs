@@ -158,6 +158,7 @@ fn reason(error: &ExtractError) -> &'static str {
         ExtractError::TooLarge { .. } => "too-large",
         ExtractError::Minified => "minified",
         ExtractError::Generated => "generated",
+        ExtractError::OverBudget => "over-budget",
         ExtractError::TimedOut => "timed-out",
         ExtractError::Parse(_) => "parse",
     }

@@ -784,17 +784,102 @@ fn guard_generated() {
     assert!(extract(Language::C, late.as_bytes(), &Limits::default()).is_ok());
 }
 
-#[test]
-fn guard_timeout() {
-    let body: String = (0..20_000)
+/// `count` small C functions.
+fn c_functions(count: usize) -> String {
+    (0..count)
         .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+        .collect()
+}
+
+/// Limits with a work budget and no deadline, so only the work decides.
+fn work_only(max_work: u64) -> Limits {
+    Limits {
+        max_work,
+        timeout: Duration::MAX,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn the_work_budget_verdict_is_deterministic() {
+    let source = c_functions(300);
+    let over = |budget: u64| match extract(Language::C, source.as_bytes(), &work_only(budget)) {
+        Ok(facts) => {
+            assert_eq!(facts.symbols.len(), 300);
+            false
+        }
+        Err(ExtractError::OverBudget) => true,
+        Err(e) => panic!("unexpected {e}"),
+    };
+    // The smallest budget that suffices, found by bisection.
+    let (mut lo, mut hi) = (0u64, Limits::default().max_work);
+    assert!(over(lo) && !over(hi));
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if over(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    assert!(hi > 1_000, "the work is counted: {hi}");
+    // The same verdict at the boundary every time, on this thread after other work (its
+    // parser is reused) and on fresh threads.
+    for round in 0..3 {
+        let _ = extract(
+            Language::Rust,
+            b"fn main() { let x = (1, [2]); }",
+            &work_only(hi),
+        );
+        assert!(over(hi - 1) && !over(hi), "round {round}");
+    }
+    let source = std::sync::Arc::new(source);
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let source = source.clone();
+            std::thread::spawn(move || {
+                let run = |b| extract(Language::C, source.as_bytes(), &work_only(b)).is_ok();
+                (run(hi - 1), run(hi))
+            })
+        })
         .collect();
+    for t in threads {
+        assert_eq!(t.join().unwrap(), (false, true));
+    }
+}
+
+#[test]
+fn quadratic_query_input_is_over_budget_before_the_query_runs() {
+    // 100,000 unclosed brackets become one ERROR node with 100,000 anonymous children; the
+    // query cursor would scan later siblings from each (about 5·10⁹ steps, many seconds)
+    // without calling its progress callback often enough to notice.
+    let source = format!("x = {}", "(\n".repeat(100_000));
+    assert_eq!(
+        extract(
+            Language::JavaScript,
+            source.as_bytes(),
+            &work_only(Limits::default().max_work)
+        ),
+        Err(ExtractError::OverBudget)
+    );
+    // An ordinary source of the same size stays far below the default budget.
+    let ordinary = c_functions(6_000);
+    let facts = extract(
+        Language::C,
+        ordinary.as_bytes(),
+        &work_only(Limits::default().max_work / 20),
+    );
+    assert_eq!(facts.map(|f| f.symbols.len()), Ok(6_000));
+}
+
+#[test]
+fn the_deadline_is_a_separate_verdict() {
     let limits = Limits {
         timeout: Duration::ZERO,
         ..Limits::default()
     };
     assert_eq!(
-        extract(Language::C, body.as_bytes(), &limits),
+        extract(Language::C, c_functions(20_000).as_bytes(), &limits),
         Err(ExtractError::TimedOut)
     );
     // The same thread can parse again afterwards.
@@ -812,6 +897,7 @@ fn errors_display() {
         ExtractError::TooLarge { bytes: 2, limit: 1 }.to_string(),
         ExtractError::Minified.to_string(),
         ExtractError::Generated.to_string(),
+        ExtractError::OverBudget.to_string(),
         ExtractError::TimedOut.to_string(),
         ExtractError::Parse("x".into()).to_string(),
     ];
@@ -915,6 +1001,7 @@ fn check_never_panics(language: Language, source: &[u8]) {
             ExtractError::Minified
             | ExtractError::Generated
             | ExtractError::TooLarge { .. }
+            | ExtractError::OverBudget
             | ExtractError::TimedOut,
         ) => {}
         Err(ExtractError::Parse(message)) => panic!("{language}: parse error {message}"),

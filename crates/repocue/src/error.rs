@@ -40,7 +40,8 @@ pub enum Error {
         /// What was wrong.
         detail: String,
     },
-    /// A tracked file could not be read, so no trustworthy state can be published.
+    /// A tracked file a command must read (a task-context source, a freshness probe) could
+    /// not be read. A scan never fails this way: it records a per-file fault instead.
     #[error("cannot read tracked file {path}: {source}")]
     UnreadableFile {
         /// Repository-relative path, displayed lossily.
@@ -270,7 +271,7 @@ impl Error {
             }
             Error::NotInitialized => Some("run `repocue init`".into()),
             Error::UnreadableFile { .. } => {
-                Some("fix the file's permissions; the previous snapshot stays current".into())
+                Some("fix the file's permissions, then run `repocue refresh`".into())
             }
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())

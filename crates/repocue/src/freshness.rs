@@ -7,10 +7,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use crate::api::{Caveat, Freshness, Warning, WarningCode};
-use crate::error::Result;
+use crate::api::{Caveat, FaultKind, Freshness, Warning, WarningCode};
 use crate::git::{self, Basis};
-use crate::model::{FileState, WorkingState};
+use crate::model::{Fault, FileState, WorkingState};
 use crate::paths;
 use crate::scan;
 use crate::store::SnapshotRow;
@@ -37,13 +36,25 @@ pub(crate) fn of_snapshot(caveats: &[Caveat], dirty: bool) -> Freshness {
     }
 }
 
-/// Dirty (and hidden) paths whose content changed since the snapshot although Git's answer
-/// may be the same: stat data first, the content digest when the stat data differs.
-pub(crate) fn changed_dirty_paths(root: &Path, files: &[FileState]) -> Result<Vec<Vec<u8>>> {
+/// Paths whose live content may differ from the snapshot although Git's answer may be the
+/// same. Dirty (and hidden) rows: stat data first, the content digest when the stat data
+/// differs; one that cannot be read now counts as changed (a refresh will record the fault).
+/// Faulted paths: an `unreadable` or `vanished` one that can be read (or is gone) now, since a
+/// refresh can then settle it. A `timed_out` one only when its stat data changed: retrying the
+/// parse is the next refresh's business, not a reason to refresh on every read. Never fails:
+/// what cannot be observed counts as changed or faulted, not as an error of the read.
+pub(crate) fn changed_dirty_paths(
+    root: &Path,
+    files: &[FileState],
+    faults: &[Fault],
+) -> Vec<Vec<u8>> {
+    let faulted: HashMap<&[u8], FaultKind> =
+        faults.iter().map(|f| (f.path.as_slice(), f.kind)).collect();
     let mut changed = Vec::new();
     for f in files
         .iter()
         .filter(|f| f.working_state != WorkingState::Clean || f.assume_unchanged || f.skip_worktree)
+        .filter(|f| !faulted.contains_key(f.path.as_slice()))
     {
         if f.index_mode == 0o160000 {
             continue;
@@ -52,17 +63,31 @@ pub(crate) fn changed_dirty_paths(root: &Path, files: &[FileState]) -> Result<Ve
         if live.is_some() && live == f.stat {
             continue;
         }
-        let now = scan::digest_of(root, &f.path)?;
-        let same = match (&now, &f.digest) {
-            (None, None) => true,
-            (Some((d, _)), Some(old)) => d == old,
+        let same = match (scan::digest_of(root, &f.path), &f.digest) {
+            (Ok(None), None) => true,
+            (Ok(Some((d, _))), Some(old)) => d == *old,
             _ => false,
         };
         if !same {
             changed.push(f.path.clone());
         }
     }
-    Ok(changed)
+    for fault in faults {
+        let settled = match fault.kind {
+            FaultKind::Unreadable | FaultKind::Vanished => {
+                scan::digest_of(root, &fault.path).is_ok()
+            }
+            // A clean row's change shows in Git's status; a dirty one is among `files`.
+            FaultKind::TimedOut => files
+                .iter()
+                .find(|f| f.path == fault.path)
+                .is_some_and(|r| r.stat.is_some() && scan::stat_of(root, &fault.path) != r.stat),
+        };
+        if settled {
+            changed.push(fault.path.clone());
+        }
+    }
+    changed
 }
 
 /// Compares the live basis with a snapshot, given the snapshot's unsettled rows (dirty,
@@ -125,7 +150,7 @@ pub(crate) fn assess(
     }
     changed.sort();
     changed.dedup();
-    let mut warnings = caveat_warnings(&snap.caveats);
+    let mut warnings = caveat_warnings(&snap.caveats, &snap.faults);
     let freshness = if !reasons.is_empty() || !changed.is_empty() {
         Freshness::RefreshNeeded
     } else if !snap.caveats.is_empty() {
@@ -158,18 +183,20 @@ pub(crate) fn assess(
 }
 
 /// The caveats a refresh records and the warnings it reports. An incremental refresh (index
-/// unchanged, so its flags too) keeps the previous snapshot's caveats except a past scan
-/// race, which this scan re-decides; a full scan derives them from the files' index flags.
+/// unchanged, so its flags too) keeps the previous snapshot's caveats except a past scan race
+/// and past faults, which this scan re-decides; a full scan derives them from the files'
+/// index flags.
 pub(crate) fn refresh_caveats(
     previous: Option<&[Caveat]>,
     files: &[FileState],
     unstable: u64,
+    faults: &[Fault],
 ) -> (Vec<Caveat>, Vec<Warning>) {
     let mut caveats: Vec<Caveat> = match previous {
         Some(prev) => prev
             .iter()
             .copied()
-            .filter(|c| *c != Caveat::ChangedDuringScan)
+            .filter(|c| !matches!(c, Caveat::ChangedDuringScan | Caveat::FileFaults))
             .collect(),
         None => {
             let mut c = Vec::new();
@@ -185,9 +212,12 @@ pub(crate) fn refresh_caveats(
     if unstable > 0 {
         caveats.push(Caveat::ChangedDuringScan);
     }
+    if !faults.is_empty() {
+        caveats.push(Caveat::FileFaults);
+    }
     let mut warnings: Vec<Warning> = scan_race_warning(unstable).into_iter().collect();
     warnings.extend(
-        caveat_warnings(&caveats)
+        caveat_warnings(&caveats, faults)
             .into_iter()
             .filter(|w| w.code != WarningCode::ChangedDuringScan),
     );
@@ -204,8 +234,11 @@ fn scan_race_warning(unstable: u64) -> Option<Warning> {
     })
 }
 
-/// The warning each caveat of a snapshot carries on every read.
-pub(crate) fn caveat_warnings(caveats: &[Caveat]) -> Vec<Warning> {
+/// How many faulted paths a warning names; the full list is in `status` and in provenance.
+const FAULTS_NAMED: usize = 5;
+
+/// The warning each caveat of a snapshot carries on every read; `faults` are the snapshot's.
+pub(crate) fn caveat_warnings(caveats: &[Caveat], faults: &[Fault]) -> Vec<Warning> {
     caveats
         .iter()
         .map(|c| match c {
@@ -221,8 +254,28 @@ pub(crate) fn caveat_warnings(caveats: &[Caveat]) -> Vec<Warning> {
                 WarningCode::ChangedDuringScan,
                 "the snapshot may not match the repository exactly",
             ),
+            Caveat::FileFaults => fault_warning(faults),
         })
         .collect()
+}
+
+fn fault_warning(faults: &[Fault]) -> Warning {
+    let mut named: Vec<String> = faults
+        .iter()
+        .take(FAULTS_NAMED)
+        .map(|f| format!("{} ({})", paths::display(&f.path), f.kind))
+        .collect();
+    if faults.len() > FAULTS_NAMED {
+        named.push(format!("{} more", faults.len() - FAULTS_NAMED));
+    }
+    Warning::counted(
+        WarningCode::FileFaults,
+        faults.len() as u64,
+        format!(
+            "files not read or analyzed; their last known state is shown and the next refresh tries them again: {}",
+            named.join(", ")
+        ),
+    )
 }
 
 /// The `non_utf8_path` warning for a set of paths, if any is not UTF-8.
@@ -269,6 +322,7 @@ mod tests {
             file_count: Some(1),
             rules_digest: Some("r".into()),
             secret_content: true,
+            faults: vec![],
         }
     }
 
@@ -360,12 +414,12 @@ mod tests {
     fn refresh_caveats_rederive_the_scan_race_and_keep_index_flags() {
         let mut flagged = crate::model::sample_file("a", "1");
         flagged.assume_unchanged = true;
-        let (c, w) = refresh_caveats(None, &[flagged], 2);
+        let (c, w) = refresh_caveats(None, &[flagged], 2, &[]);
         assert_eq!(c, [Caveat::AssumeUnchanged, Caveat::ChangedDuringScan]);
         assert_eq!(w[0].code, WarningCode::ChangedDuringScan);
         assert_eq!(w[0].count, Some(2));
         assert_eq!(w.len(), 2);
-        let (c, w) = refresh_caveats(Some(&c), &[], 0);
+        let (c, w) = refresh_caveats(Some(&c), &[], 0, &[]);
         assert_eq!(c, [Caveat::AssumeUnchanged]);
         assert_eq!(w.len(), 1);
     }
@@ -377,5 +431,67 @@ mod tests {
         assert_eq!(w.count, Some(1));
         assert!(w.detail.unwrap().contains("bad\\xFF"));
         assert!(non_utf8_warning([b"ok".to_vec()].iter()).is_none());
+    }
+
+    fn fault(path: &[u8], kind: FaultKind) -> Fault {
+        Fault {
+            path: path.to_vec(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn faults_make_a_snapshot_possibly_stale_with_a_counted_warning() {
+        let faults: Vec<Fault> = (0..7)
+            .map(|i| fault(format!("f{i}").as_bytes(), FaultKind::Unreadable))
+            .collect();
+        let (c, w) = refresh_caveats(None, &[], 0, &faults);
+        assert_eq!(c, [Caveat::FileFaults]);
+        assert_eq!((w[0].code, w[0].count), (WarningCode::FileFaults, Some(7)));
+        let detail = w[0].detail.as_deref().unwrap();
+        assert!(
+            detail.contains("f0 (unreadable)") && detail.ends_with("2 more"),
+            "{detail}"
+        );
+        // The next scan re-decides them: none left, no caveat.
+        let (c, w) = refresh_caveats(Some(&c), &[], 0, &[]);
+        assert!(c.is_empty() && w.is_empty());
+        let mut snap = snapshot(vec![Caveat::FileFaults]);
+        snap.faults = faults[..1].to_vec();
+        let a = assess(&snap, &[], &basis(), vec![], true);
+        assert_eq!(a.freshness, Freshness::PossiblyStale);
+        assert_eq!(a.warnings[0].count, Some(1));
+    }
+
+    #[test]
+    fn a_fault_asks_for_a_refresh_only_when_a_refresh_can_settle_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("back.txt"), "readable again\n").unwrap();
+        std::fs::write(root.join("slow.rs"), "fn f() {}\n").unwrap();
+        let long = "x".repeat(300);
+        let mut slow = crate::model::sample_file("slow.rs", "d");
+        slow.working_state = WorkingState::Unstaged;
+        slow.stat = scan::stat_of(root, b"slow.rs");
+        let faults = [
+            fault(b"back.txt", FaultKind::Unreadable),
+            fault(b"gone.txt", FaultKind::Vanished),
+            // Still unreadable: ENAMETOOLONG, whoever runs the test.
+            fault(long.as_bytes(), FaultKind::Unreadable),
+            fault(b"slow.rs", FaultKind::TimedOut),
+        ];
+        let changed = changed_dirty_paths(root, std::slice::from_ref(&slow), &faults);
+        assert_eq!(changed, [b"back.txt".to_vec(), b"gone.txt".to_vec()]);
+        // A timed-out file whose content changed since is worth a refresh.
+        std::fs::write(root.join("slow.rs"), "fn g() {}\n").unwrap();
+        let changed = changed_dirty_paths(root, std::slice::from_ref(&slow), &faults[3..]);
+        assert_eq!(changed, [b"slow.rs".to_vec()]);
+        // An unreadable dirty path that is not a fault yet cannot be vouched for.
+        let mut dirty = crate::model::sample_file(&long, "d");
+        dirty.working_state = WorkingState::Unstaged;
+        assert_eq!(
+            changed_dirty_paths(root, &[dirty], &[]),
+            [long.into_bytes()]
+        );
     }
 }

@@ -600,4 +600,174 @@ c\0linguist-vendored\0unset\0c\0linguist-generated\0unset\0";
         assert_eq!(e[2].mode, 0o160000);
         assert_eq!(e[1].path, b"b b");
     }
+
+    /// Property tests of the two parsers. 256 cases each (proptest's default); set
+    /// `PROPTEST_CASES` to run more.
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A path as Git may print it with `-z`: any bytes but NUL, with spaces, newlines,
+        /// tabs, quotes, leading dashes and bytes that are not UTF-8 made likely.
+        fn path() -> impl Strategy<Value = Vec<u8>> {
+            let byte = prop_oneof![
+                4 => any::<u8>().prop_filter("no NUL", |b| *b != 0),
+                1 => prop::sample::select(b" \n\t\"'-\\\xff\xc3".to_vec()),
+            ];
+            prop::collection::vec(byte, 1..24)
+        }
+
+        fn xy() -> impl Strategy<Value = (u8, u8)> {
+            let letter = prop::sample::select(b".MTADRCU".to_vec());
+            (letter.clone(), letter)
+        }
+
+        /// One changed-path record as porcelain v2 prints it, and what it must parse to.
+        fn record() -> impl Strategy<Value = (Vec<u8>, StatusEntry)> {
+            (0..3u8, xy(), path(), path()).prop_map(|(kind, (x, y), path, orig)| {
+                let mut rec = Vec::new();
+                let entry = match kind {
+                    0 => {
+                        rec.extend_from_slice(b"1 ");
+                        rec.extend_from_slice(&[x, y]);
+                        rec.extend_from_slice(b" N... 100644 100644 100644 aa bb ");
+                        rec.extend_from_slice(&path);
+                        StatusEntry {
+                            path,
+                            orig_path: None,
+                            x,
+                            y,
+                            unmerged: false,
+                        }
+                    }
+                    1 => {
+                        rec.extend_from_slice(b"2 ");
+                        rec.extend_from_slice(&[x, y]);
+                        rec.extend_from_slice(b" N... 100644 100644 100644 aa bb R100 ");
+                        rec.extend_from_slice(&path);
+                        rec.push(0);
+                        rec.extend_from_slice(&orig);
+                        StatusEntry {
+                            path,
+                            orig_path: Some(orig),
+                            x,
+                            y,
+                            unmerged: false,
+                        }
+                    }
+                    _ => {
+                        rec.extend_from_slice(b"u ");
+                        rec.extend_from_slice(&[x, y]);
+                        rec.extend_from_slice(b" N... 100644 100644 100644 100644 a b c ");
+                        rec.extend_from_slice(&path);
+                        StatusEntry {
+                            path,
+                            orig_path: None,
+                            x,
+                            y,
+                            unmerged: true,
+                        }
+                    }
+                };
+                (rec, entry)
+            })
+        }
+
+        proptest! {
+            /// Whatever Git (or a corrupted pipe) prints, parsing returns a value or an error.
+            #[test]
+            fn status_parsing_never_panics(out in prop::collection::vec(any::<u8>(), 0..512)) {
+                let _ = parse_status(&out);
+            }
+
+            /// Any bytes shaped like porcelain v2 records (the fixed fields kept) still never
+            /// panic: a field count or a rename's second path may be missing.
+            #[test]
+            fn truncated_status_records_never_panic(
+                head in prop::sample::select(vec![&b"1 "[..], b"2 ", b"u ", b"? ", b"! ", b"# "]),
+                rest in prop::collection::vec(any::<u8>(), 0..64),
+            ) {
+                let mut out = head.to_vec();
+                out.extend_from_slice(&rest);
+                let _ = parse_status(&out);
+            }
+
+            /// Well-formed output parses back to exactly the records it was made from (sorted
+            /// by path), whatever bytes the paths hold; the branch headers change nothing but
+            /// the branch fields.
+            #[test]
+            fn status_records_round_trip(
+                records in prop::collection::vec(record(), 0..8),
+                untracked in prop::collection::vec(path(), 0..4),
+                branch in "[a-z][a-z0-9/._-]{0,12}",
+                detached in any::<bool>(),
+            ) {
+                let mut body = Vec::new();
+                for (rec, _) in &records {
+                    body.extend_from_slice(rec);
+                    body.push(0);
+                }
+                for p in &untracked {
+                    body.extend_from_slice(b"? ");
+                    body.extend_from_slice(p);
+                    body.push(0);
+                }
+                let head = if detached { "(detached)".to_owned() } else { branch.clone() };
+                let mut out = format!("# branch.oid 0123abcd\0# branch.head {head}\0").into_bytes();
+                out.extend_from_slice(&body);
+                let parsed = parse_status(&out).map_err(TestCaseError::fail)?;
+                let mut expected: Vec<StatusEntry> =
+                    records.iter().map(|(_, e)| e.clone()).collect();
+                expected.sort_by(|a, b| a.path.cmp(&b.path));
+                prop_assert_eq!(&parsed.changed, &expected);
+                let mut untracked = untracked;
+                untracked.sort();
+                prop_assert_eq!(&parsed.untracked, &untracked);
+                prop_assert_eq!(parsed.head.as_deref(), Some("0123abcd"));
+                prop_assert_eq!(parsed.branch, (!detached).then_some(branch));
+                let bare = parse_status(&body).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(bare.status_digest, parsed.status_digest);
+            }
+
+            /// Whatever `ls-files` prints, parsing returns a value or an error.
+            #[test]
+            fn index_parsing_never_panics(out in prop::collection::vec(any::<u8>(), 0..512)) {
+                let _ = parse_ls_files(&out);
+            }
+
+            /// Well-formed `ls-files -z --stage -v` output parses back to its entries, flags
+            /// included, whatever bytes the paths hold (tabs too: only the first one ends the
+            /// fixed fields).
+            #[test]
+            fn index_entries_round_trip(
+                entries in prop::collection::vec(
+                    (
+                        prop::sample::select(b"HSMhs".to_vec()),
+                        prop::sample::select(vec![0o100644u32, 0o100755, 0o120000, 0o160000]),
+                        "[0-9a-f]{40}",
+                        0..4u8,
+                        path(),
+                    ),
+                    0..8,
+                ),
+            ) {
+                let mut out = Vec::new();
+                for (tag, mode, oid, stage, path) in &entries {
+                    out.extend_from_slice(
+                        format!("{} {mode:06o} {oid} {stage}\t", *tag as char).as_bytes(),
+                    );
+                    out.extend_from_slice(path);
+                    out.push(0);
+                }
+                let parsed = parse_ls_files(&out).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(parsed.len(), entries.len());
+                for (e, (tag, mode, oid, stage, path)) in parsed.iter().zip(&entries) {
+                    prop_assert_eq!(&e.path, path);
+                    prop_assert_eq!((e.mode, &e.oid, e.stage), (*mode, oid, *stage));
+                    prop_assert_eq!(e.assume_unchanged, tag.is_ascii_lowercase());
+                    prop_assert_eq!(e.skip_worktree, tag.eq_ignore_ascii_case(&b'S'));
+                }
+            }
+        }
+    }
 }

@@ -31,6 +31,7 @@ mod freshness;
 mod git;
 mod hint;
 mod hooks;
+mod inject;
 mod model;
 mod paths;
 mod read;

@@ -16,6 +16,9 @@ pub enum FileType {
     Gitlink,
     /// Tracked in the index but absent (or not a file) in the working tree.
     Missing,
+    /// Present, but its content could not be read (a per-file fault of a path with no earlier
+    /// state to keep): size, digest and language are unknown.
+    Unreadable,
 }
 
 impl FileType {
@@ -27,6 +30,7 @@ impl FileType {
             FileType::Symlink => "symlink",
             FileType::Gitlink => "gitlink",
             FileType::Missing => "missing",
+            FileType::Unreadable => "unreadable",
         }
     }
 
@@ -38,6 +42,7 @@ impl FileType {
             "symlink" => FileType::Symlink,
             "gitlink" => FileType::Gitlink,
             "missing" => FileType::Missing,
+            "unreadable" => FileType::Unreadable,
             _ => return None,
         })
     }
@@ -232,6 +237,27 @@ impl FileState {
     /// Returns the public entity id `file:<path>`.
     pub fn entity_id(&self) -> String {
         crate::api::EntityId::file(crate::paths::display(&self.path)).to_string()
+    }
+}
+
+/// A tracked path one scan could not read or analyze. The snapshot records it, serves the
+/// path's last known state, and the next refresh reads the path again whatever its stat data
+/// says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// Repository-relative path bytes.
+    pub path: Vec<u8>,
+    /// What went wrong.
+    pub kind: crate::api::FaultKind,
+}
+
+impl Fault {
+    /// Returns the public form, the path displayed with escapes.
+    pub fn public(&self) -> crate::api::FileFault {
+        crate::api::FileFault {
+            path: crate::paths::display(&self.path),
+            kind: self.kind,
+        }
     }
 }
 

@@ -186,7 +186,7 @@ fn assess_live(
 ) -> Result<freshness::Assessment> {
     let basis = repo.git.capture_basis_since(snap.known_index())?;
     let unsettled = store.unsettled_files_at(snap)?;
-    let content = freshness::changed_dirty_paths(&repo.root, &unsettled)?;
+    let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     Ok(freshness::assess(
         snap,
         &unsettled,
@@ -219,7 +219,7 @@ fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
     let fresh = freshness::of_snapshot(&snap.caveats, snap.dirty);
-    let mut warnings = freshness::caveat_warnings(&snap.caveats);
+    let mut warnings = freshness::caveat_warnings(&snap.caveats, &snap.faults);
     warnings.push(done);
     let rules = repo.rules()?.config.analysis;
     let reader = Reader::new(store, snap, fresh, vec![], rules)?;

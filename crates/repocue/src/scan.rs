@@ -14,9 +14,11 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::analyze::{self, Analysis};
+use crate::api::FaultKind;
 use crate::classify;
 use crate::digest::hex;
 use crate::error::{Error, Result};
+use crate::inject;
 use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 use crate::paths;
 
@@ -59,7 +61,8 @@ pub struct ScanItem {
 /// The outcome of scanning one path.
 #[derive(Debug)]
 pub struct Scanned {
-    /// The indexed state.
+    /// The indexed state. For an `unreadable` or `vanished` fault it holds only what Git says
+    /// (the refresh keeps the path's previous state instead, when there is one).
     pub state: FileState,
     /// Content analysis, when the content was new to the cache (and not handed to a sink).
     pub analysis: Option<Analysis>,
@@ -69,12 +72,15 @@ pub struct Scanned {
     pub bytes_read: u64,
     /// The file changed while it was being read.
     pub unstable: bool,
+    /// Why the path could not be read or analyzed, if it could not.
+    pub fault: Option<FaultKind>,
 }
 
 /// Scans the items in parallel. Digests in `known` are not analyzed again.
 ///
-/// Fails on the first tracked file that exists but cannot be read: publishing a state for it
-/// would be a guess.
+/// A path that cannot be read, that vanished after Git's status, or whose parse ran out of
+/// time is a per-file fault in its result, never a failure of the scan: one bad file must not
+/// keep every other file's state from being published.
 ///
 /// With `analyze` false, content is hashed and classified but not analyzed (no outlines, no
 /// symbols): the pure hashing cost, for benchmarks.
@@ -85,7 +91,7 @@ pub fn scan(
     analyze: bool,
     progress: Option<&Progress>,
     sink: Option<&std::sync::mpsc::SyncSender<(String, Analysis)>>,
-) -> Result<Vec<Scanned>> {
+) -> Vec<Scanned> {
     use std::sync::atomic::Ordering::Relaxed;
     if let Some(p) = progress {
         p.total.store(items.len() as u64, Relaxed);
@@ -94,8 +100,8 @@ pub fn scan(
     let mut out: Vec<Scanned> = items
         .into_par_iter()
         .map_with(sink.cloned(), |sink, item| {
-            let mut r = scan_one(root, item, known, analyze);
-            if let (Ok(s), Some(tx)) = (&mut r, sink.as_ref()) {
+            let mut s = scan_one(root, item, known, analyze);
+            if let Some(tx) = sink.as_ref() {
                 // Hand analyses to the writer as they are made: memory stays flat however
                 // many files a baseline analyzes.
                 if let (Some(a), Some(d)) = (s.analysis.take(), &s.state.digest) {
@@ -105,25 +111,17 @@ pub fn scan(
             if let Some(p) = progress {
                 p.done.fetch_add(1, Relaxed);
             }
-            r
+            s
         })
-        .collect::<Result<_>>()?;
+        .collect();
     out.sort_by(|a, b| a.state.path.cmp(&b.state.path));
-    Ok(out)
+    out
 }
 
-/// Reads one path: lstat, then the content (whole or streamed), classification, analysis and
-/// the check that the file did not change while it was read.
-///
-/// long-fn: the system calls on one path in their order, kept in one place so the
-/// open/read/re-stat sequence that detects races can be read top to bottom.
-fn scan_one(
-    root: &Path,
-    item: ScanItem,
-    known: &HashSet<String>,
-    analyze: bool,
-) -> Result<Scanned> {
+/// Reads one path and turns what was found, or the failure to read it, into its result.
+fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool) -> Scanned {
     let full = paths::join(root, &item.path);
+    let check_content = item.check_content;
     let mut state = FileState {
         path: item.path,
         index_mode: item.index_mode,
@@ -140,16 +138,67 @@ fn scan_one(
         class: item.class,
         stat: None,
     };
-    let unreadable = |source| Error::UnreadableFile {
-        path: paths::display(&state.path),
-        source,
-    };
-    let meta = match std::fs::symlink_metadata(&full) {
+    match read_path(&full, &mut state, known, analyze, check_content) {
+        Err(_) => faulted(unknown(state), FaultKind::Unreadable),
+        Ok(Found::Absent) if vanished(&state) => {
+            // What Git said of it stands; the refresh keeps its previous content, if any.
+            let gone = FileState {
+                file_type: FileType::Missing,
+                ..unknown(state)
+            };
+            faulted(gone, FaultKind::Vanished)
+        }
+        Ok(Found::Absent | Found::NotAFile) => missing(state),
+        Ok(Found::Read(r)) => Scanned {
+            state,
+            analysis: r.analysis,
+            analyzed: false,
+            bytes_read: r.bytes_read,
+            unstable: r.unstable,
+            fault: r.timed_out.then_some(FaultKind::TimedOut),
+        },
+    }
+}
+
+/// What reading one path found, besides the fields it filled in.
+enum Found {
+    /// Nothing at the path: it is missing, or it vanished after Git's status.
+    Absent,
+    /// A directory or a special file where a tracked file was: it is missing.
+    NotAFile,
+    /// The path was read (or had nothing to read: a gitlink, a symlink's target text).
+    Read(Box<ReadOutcome>),
+}
+
+#[derive(Default)]
+struct ReadOutcome {
+    analysis: Option<Analysis>,
+    bytes_read: u64,
+    unstable: bool,
+    timed_out: bool,
+}
+
+/// Reads one path into `state`: lstat, then the content (whole or streamed), classification,
+/// analysis and the check that the file did not change while it was read.
+///
+/// long-fn: the system calls on one path in their order, kept in one place so the
+/// open/read/re-stat sequence that detects races can be read top to bottom.
+fn read_path(
+    full: &Path,
+    state: &mut FileState,
+    known: &HashSet<String>,
+    analyze: bool,
+    check_content: bool,
+) -> std::io::Result<Found> {
+    if let Some(e) = inject::read_error(&state.path) {
+        return Err(e);
+    }
+    let meta = match std::fs::symlink_metadata(full) {
         Ok(m) => m,
-        Err(e) if is_absent(&e) => return Ok(missing(state)),
-        Err(e) => return Err(unreadable(e)),
+        Err(e) if is_absent(&e) => return Ok(Found::Absent),
+        Err(e) => return Err(e),
     };
-    if item.index_mode == 0o160000 {
+    if state.index_mode == 0o160000 {
         // A submodule: its commit id is the content identity; its files are not ours to read.
         state.file_type = if meta.is_dir() {
             FileType::Gitlink
@@ -157,35 +206,26 @@ fn scan_one(
             FileType::Missing
         };
         state.worktree_mode = meta.is_dir().then_some(0o160000);
-        return Ok(Scanned {
-            state,
-            analysis: None,
-            analyzed: false,
-            bytes_read: 0,
-            unstable: false,
-        });
+        return Ok(Found::Read(Box::default()));
     }
     state.stat = Some(StatKey::of(&meta));
     let ft = meta.file_type();
     if ft.is_symlink() {
-        let target = std::fs::read_link(&full).map_err(unreadable)?;
+        let target = std::fs::read_link(full)?;
         use std::os::unix::ffi::OsStrExt;
         let bytes = target.as_os_str().as_bytes();
         state.file_type = FileType::Symlink;
         state.worktree_mode = Some(0o120000);
         state.size = Some(bytes.len() as u64);
         state.digest = Some(hex(&Sha256::digest(bytes)));
-        return Ok(Scanned {
-            state,
-            analysis: None,
-            analyzed: false,
+        return Ok(Found::Read(Box::new(ReadOutcome {
             bytes_read: bytes.len() as u64,
-            unstable: false,
-        });
+            ..Default::default()
+        })));
     }
     if !ft.is_file() {
         // A tracked file replaced by a directory or a special file: nothing to hash.
-        return Ok(missing(state));
+        return Ok(Found::NotAFile);
     }
     state.worktree_mode = Some(if meta.mode() & 0o111 != 0 {
         0o100755
@@ -195,19 +235,18 @@ fn scan_one(
     let mut file = match std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(&full)
+        .open(full)
     {
         Ok(f) => f,
-        Err(e) if is_absent(&e) => return Ok(missing(state)),
-        Err(e) => return Err(unreadable(e)),
+        Err(e) if is_absent(&e) => return Ok(Found::Absent),
+        Err(e) => return Err(e),
     };
     let read = if meta.len() <= WHOLE_READ_LIMIT {
         read_whole(&mut file, meta.len())
     } else {
         read_streaming(&mut file)
-    }
-    .map_err(unreadable)?;
-    let after = file.metadata().map_err(unreadable)?;
+    }?;
+    let after = file.metadata()?;
     let unstable = StatKey::of(&after) != StatKey::of(&meta) || after.len() != read.size;
     if unstable {
         // Never cache stat data that does not belong to the bytes we hashed.
@@ -223,7 +262,7 @@ fn scan_one(
     state.language = language.map(str::to_owned);
     state.is_document =
         state.file_type == FileType::Text && classify::is_document(&state.path, language);
-    if item.check_content && classify::has_secret_content(&read.head) {
+    if check_content && classify::has_secret_content(&read.head) {
         state.class = FileClass::Secret;
     }
     let digest = read.digest;
@@ -233,16 +272,29 @@ fn scan_one(
         {
             analyze::analyze(&state.path, language, content)
         }
-        _ => None,
+        _ => Ok(None),
     };
     state.digest = Some(digest);
-    Ok(Scanned {
-        state,
-        analysis,
-        analyzed: false,
+    Ok(Found::Read(Box::new(ReadOutcome {
+        timed_out: analysis.is_err(),
+        analysis: analysis.unwrap_or(None),
         bytes_read: read.size,
         unstable,
-    })
+    })))
+}
+
+/// Whether an absent path vanished after Git's status was taken: Git saw it present (and
+/// does not hide its absence), so the scan raced a deletion.
+fn vanished(state: &FileState) -> bool {
+    matches!(
+        state.working_state,
+        WorkingState::Clean
+            | WorkingState::Staged
+            | WorkingState::Unstaged
+            | WorkingState::StagedUnstaged
+    ) && !state.assume_unchanged
+        && !state.skip_worktree
+        && state.index_mode != 0o160000
 }
 
 fn missing(mut state: FileState) -> Scanned {
@@ -257,6 +309,32 @@ fn missing(mut state: FileState) -> Scanned {
         analyzed: false,
         bytes_read: 0,
         unstable: false,
+        fault: None,
+    }
+}
+
+/// A path whose content is unknown: what Git says about it, nothing about its content.
+fn unknown(state: FileState) -> FileState {
+    FileState {
+        worktree_mode: None,
+        size: None,
+        digest: None,
+        file_type: FileType::Unreadable,
+        language: None,
+        is_document: false,
+        stat: None,
+        ..state
+    }
+}
+
+fn faulted(state: FileState, kind: FaultKind) -> Scanned {
+    Scanned {
+        state,
+        analysis: None,
+        analyzed: false,
+        bytes_read: 0,
+        unstable: false,
+        fault: Some(kind),
     }
 }
 
@@ -339,6 +417,12 @@ fn stream_into(file: &mut File, hasher: &mut Sha256) -> std::io::Result<u64> {
 /// Hashes one working-tree file the way [`scan`] does, for the freshness check of dirty
 /// paths. Returns `None` when the path is missing.
 pub fn digest_of(root: &Path, path: &[u8]) -> Result<Option<(String, StatKey)>> {
+    if let Some(source) = inject::read_error(path) {
+        return Err(Error::UnreadableFile {
+            path: paths::display(path),
+            source,
+        });
+    }
     let full = paths::join(root, path);
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
@@ -382,4 +466,67 @@ pub fn stat_of(root: &Path, path: &[u8]) -> Option<StatKey> {
     std::fs::symlink_metadata(paths::join(root, path))
         .ok()
         .map(|m| StatKey::of(&m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(path: &str, working_state: WorkingState) -> ScanItem {
+        ScanItem {
+            path: path.as_bytes().to_vec(),
+            index_mode: 0o100644,
+            index_oid: "aa".into(),
+            working_state,
+            assume_unchanged: false,
+            skip_worktree: false,
+            class: FileClass::Source,
+            check_content: true,
+        }
+    }
+
+    #[test]
+    fn faults_are_results_of_one_path_never_errors_of_the_scan() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ok.txt"), "fine\n").unwrap();
+        let long = "x".repeat(300);
+        let items = vec![
+            item("ok.txt", WorkingState::Clean),
+            // Git saw it, the read did not: deleted after the status was taken.
+            item("gone.txt", WorkingState::Clean),
+            // Git already reports it deleted: simply missing.
+            item("deleted.txt", WorkingState::Deleted),
+            // A name longer than NAME_MAX fails to stat with ENAMETOOLONG, even for root.
+            item(&long, WorkingState::Unstaged),
+        ];
+        let out = scan(dir.path(), items, &HashSet::new(), true, None, None);
+        let got: Vec<(&[u8], Option<FaultKind>, FileType)> = out
+            .iter()
+            .map(|s| (s.state.path.as_slice(), s.fault, s.state.file_type))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (b"deleted.txt".as_slice(), None, FileType::Missing),
+                (b"gone.txt", Some(FaultKind::Vanished), FileType::Missing),
+                (b"ok.txt", None, FileType::Text),
+                (
+                    long.as_bytes(),
+                    Some(FaultKind::Unreadable),
+                    FileType::Unreadable
+                ),
+            ]
+        );
+        let unreadable = &out[3].state;
+        assert_eq!(
+            (
+                unreadable.digest.as_deref(),
+                unreadable.size,
+                unreadable.stat
+            ),
+            (None, None, None)
+        );
+        assert_eq!(unreadable.working_state, WorkingState::Unstaged);
+        assert_eq!(out[1].state.working_state, WorkingState::Clean);
+    }
 }

@@ -295,7 +295,13 @@ fn split_identifier(id: &str) -> Vec<&str> {
 /// as the fallback. Returns `None` when the query has no searchable word.
 pub fn match_expressions(query: &str) -> Option<(String, String)> {
     let mut terms: Vec<String> = Vec::new();
-    for w in words(query).split(' ').filter(|w| !w.is_empty()) {
+    // A word of underscores alone (`_`, `__`) is no token for FTS5's tokenizer: as a term it
+    // would be an empty phrase, which matches nothing, so the all-terms expression would find
+    // nothing at all.
+    for w in words(query)
+        .split(' ')
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+    {
         let w = w.to_lowercase();
         if !terms.contains(&w) {
             terms.push(w);
@@ -400,5 +406,82 @@ mod tests {
         assert_eq!(all, "\"fit\"* AND \"budget\"* AND \"or\"* AND \"not\"*");
         assert!(any.contains(" OR "));
         assert!(match_expressions("  ::: ").is_none());
+        // Found by `an_entry_holding_the_query_is_found`.
+        assert_eq!(match_expressions("fit _").unwrap().0, "\"fit\"*");
+        assert!(match_expressions("__").is_none());
+    }
+
+    /// Property tests of the query tokenizer. 256 cases each (proptest's default); set
+    /// `PROPTEST_CASES` to run more.
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A table made like the store's (migration 0003), to run expressions against.
+        fn fts() -> rusqlite::Connection {
+            let db = rusqlite::Connection::open_in_memory().unwrap();
+            db.execute_batch(
+                "CREATE VIRTUAL TABLE search_fts USING fts5(name, detail, content = '',
+                    contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');",
+            )
+            .unwrap();
+            db
+        }
+
+        fn matches(db: &rusqlite::Connection, expr: &str) -> rusqlite::Result<Vec<i64>> {
+            let mut stmt = db.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH ?1")?;
+            let rows = stmt.query_map([expr], |r| r.get(0))?;
+            rows.collect()
+        }
+
+        proptest! {
+            /// Any query: no panic; every term is a lowercased word of the query (a substring
+            /// of it made of letters, digits and `_`), unique, with a letter or digit; the
+            /// expressions are exactly the quoted prefix terms joined by AND / OR, so FTS5
+            /// accepts them (no syntax can be injected); no term means no expression.
+            #[test]
+            fn queries_become_safe_expressions(query in "(?s).{0,60}") {
+                let indexed = words(&query);
+                let words: Vec<&str> = indexed.split(' ').filter(|w| !w.is_empty()).collect();
+                for w in &words {
+                    prop_assert!(query.contains(w), "{:?} is not in {:?}", w, query);
+                    prop_assert!(w.chars().all(|c| c.is_alphanumeric() || c == '_'));
+                }
+                let Some((all, any)) = match_expressions(&query) else {
+                    prop_assert!(!query.chars().any(char::is_alphanumeric), "{:?}", query);
+                    return Ok(());
+                };
+                let terms: Vec<&str> = all.split(" AND ").collect();
+                prop_assert_eq!(&any, &terms.join(" OR "));
+                let mut seen = std::collections::HashSet::new();
+                for t in &terms {
+                    let inner = t.strip_prefix('"').and_then(|t| t.strip_suffix("\"*"));
+                    let inner = inner.ok_or_else(|| TestCaseError::fail(format!("{t:?}")))?;
+                    prop_assert!(!inner.contains('"'));
+                    prop_assert!(inner.chars().any(char::is_alphanumeric), "{:?}", inner);
+                    prop_assert!(words.iter().any(|w| w.to_lowercase() == inner), "{:?}", inner);
+                    prop_assert!(seen.insert(inner), "{:?} twice", inner);
+                }
+                let db = fts();
+                prop_assert!(matches(&db, &all).is_ok(), "{:?}", all);
+                prop_assert!(matches(&db, &any).is_ok(), "{:?}", any);
+            }
+
+            /// A name holding the query's words is found by the all-terms expression, the way
+            /// the store indexes names (`words`), whatever the case, punctuation or
+            /// identifier style of the query.
+            #[test]
+            fn an_entry_holding_the_query_is_found(query in "[ -~]{0,40}") {
+                let Some((all, _)) = match_expressions(&query) else {
+                    return Ok(());
+                };
+                let db = fts();
+                db.execute(
+                    "INSERT INTO search_fts (rowid, name, detail) VALUES (7, ?1, '')",
+                    [words(&query)],
+                ).unwrap();
+                prop_assert_eq!(matches(&db, &all).unwrap(), vec![7], "{:?}", all);
+            }
+        }
     }
 }

@@ -362,6 +362,7 @@ impl Service {
             tracked_files: None,
             working_tree: working_counts(&basis),
             changed_since_snapshot: vec![],
+            faults: vec![],
             git_processes: 0,
             warnings: vec![],
         };
@@ -369,7 +370,7 @@ impl Service {
             // Clean, unflagged paths are vouched for by Git's status and index digests; only
             // the others need a look.
             let files = store.unsettled_files_at(&snap)?;
-            let content = freshness::changed_dirty_paths(&self.repo.root, &files)?;
+            let content = freshness::changed_dirty_paths(&self.repo.root, &files, &snap.faults);
             let rules = self.repo.rules()?;
             let a = freshness::assess(&snap, &files, &basis, content, rules.describe(&snap));
             out.freshness = a.freshness;
@@ -383,6 +384,7 @@ impl Service {
             out.snapshot = Some(SnapshotId(snap.seq).to_string());
             out.snapshot_observed_at = Some(snap.observed_at.clone());
             out.tracked_files = Some(store.file_count_at(&snap)?);
+            out.faults = snap.faults.iter().map(|f| f.public()).collect();
             out.warnings = a.warnings;
         } else {
             out.reasons

@@ -14,6 +14,7 @@ mod cues;
 mod eval;
 mod evaluate_cache;
 mod evaluate_task;
+mod faults;
 mod lifecycle;
 mod mcp;
 mod quality;

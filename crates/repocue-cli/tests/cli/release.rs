@@ -1,9 +1,10 @@
 //! What an installed binary offers besides its commands: a version naming the commit it was
 //! built from, shell completions and a man page generated from the argument definitions.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::TestRepo;
+use crate::support::{Ran, TestRepo};
 
 /// The subcommands every generated artefact must know.
 const COMMANDS: &[&str] = &[
@@ -104,4 +105,91 @@ fn man_page_is_generated_from_the_arguments() {
         "global options are documented"
     );
     repo.repocue_bare(&["man", "extra"]).usage_error();
+}
+
+/// Runs the installed binary against `repo` with extra environment variables.
+fn run_installed(bin: &Path, repo: &TestRepo, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    let mut cmd = Command::new(bin);
+    repo.hermetic(&mut cmd)
+        .current_dir(repo.root())
+        .arg("--repository")
+        .arg(repo.root())
+        .arg("--cache-dir")
+        .arg(repo.cache_dir())
+        .args(args)
+        .envs(env.iter().copied());
+    repo.run(cmd)
+}
+
+/// The documented install command works from this checkout and gives a binary that runs
+/// without the source tree and without test hooks.
+///
+/// Ignored by default: it builds the `dist` profile (minutes on two cores). `.ci/run` runs it
+/// with `--ignored`, in `REPOCUE_TEST_INSTALL_ROOT` so it can report the installed size; the
+/// build reuses `CARGO_TARGET_DIR` (else the workspace's `target/`).
+#[test]
+#[ignore = "builds the dist profile; run by .ci/run with --ignored"]
+fn cargo_install_gives_a_working_binary_without_test_hooks() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scratch = tempfile::tempdir().unwrap();
+    let root = std::env::var_os("REPOCUE_TEST_INSTALL_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| scratch.path().to_owned());
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "install",
+            "--locked",
+            "--force",
+            "--profile",
+            "dist",
+            "--path",
+        ])
+        .arg(workspace.join("crates/repocue-cli"))
+        .arg("--root")
+        .arg(&root)
+        .arg("--target-dir")
+        .arg(&target)
+        .output()
+        .expect("run cargo install");
+    assert!(
+        out.status.success(),
+        "cargo install failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bin = root.join("bin/repocue");
+    let bytes = std::fs::read(&bin).expect("installed binary");
+    println!("installed {}: {} bytes", bin.display(), bytes.len());
+    // The fault-injection hooks exist only in test builds.
+    let hook = b"REPOCUE_TEST_UNREADABLE";
+    assert!(
+        !bytes.windows(hook.len()).any(|w| w == hook),
+        "the installed binary carries test hooks"
+    );
+    drop(bytes);
+
+    let repo = TestRepo::with_files(&[
+        ("src/lib.rs", "pub fn alpha() {}\n"),
+        ("README.md", "# Demo\n"),
+    ]);
+    let version = run_installed(&bin, &repo, &["--version"], &[])
+        .success()
+        .stdout();
+    let prefix = format!("repocue {} (", env!("CARGO_PKG_VERSION"));
+    assert!(version.starts_with(&prefix), "{version:?}");
+    // It works on its own: a baseline, and symbols from the linked grammars.
+    let cue = run_installed(&bin, &repo, &["search", "alpha"], &[]).json();
+    assert_eq!(
+        cue["content"]["hits"][0]["id"], "symbol:src/lib.rs:alpha",
+        "{cue:#}"
+    );
+    // And it ignores the hook variables a test build obeys.
+    repo.write("src/lib.rs", "pub fn beta() {}\n");
+    let env = [("REPOCUE_TEST_UNREADABLE", "src/lib.rs")];
+    let refresh = run_installed(&bin, &repo, &["refresh"], &env).json();
+    assert!(refresh.get("faults").is_none(), "{refresh:#}");
+    assert_eq!(refresh["freshness"], "dirty-but-indexed", "{refresh:#}");
 }

@@ -741,31 +741,6 @@ fn dirty_file_edited_again_is_refresh_needed() {
     assert!(!repo.refresh().published);
 }
 
-#[test]
-fn failed_refresh_leaves_the_previous_snapshot_current() {
-    if running_as_root() {
-        eprintln!("skipped: root reads files whatever their permissions");
-        return;
-    }
-    use std::os::unix::fs::PermissionsExt;
-    let (repo, _) = initialized(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
-    repo.write("a.txt", "edited\n");
-    repo.write("b.txt", "edited too\n");
-    std::fs::set_permissions(repo.path("b.txt"), std::fs::Permissions::from_mode(0o000)).unwrap();
-    let e = repo.repocue(&["refresh"]).error_code("unreadable_file");
-    assert!(e.error.message.contains("b.txt"), "{e:?}");
-    assert_eq!(repo.status().freshness, Freshness::RefreshNeeded);
-    repo.repocue(&["cue", "--view", "manifest"])
-        .error_code("unreadable_file");
-    let m = repo.metrics();
-    assert_eq!(m.current_snapshot.as_deref(), Some("snapshot-000001"));
-    assert_eq!(m.snapshots, vec!["snapshot-000001"]);
-    std::fs::set_permissions(repo.path("b.txt"), std::fs::Permissions::from_mode(0o644)).unwrap();
-    let r = repo.refresh();
-    assert_eq!(r.snapshot, "snapshot-000002");
-    assert_eq!(r.changes.content_changed, 2);
-}
-
 /// Rewrites every file of the many-files fixture with round-specific content.
 fn rewrite_all(repo: &TestRepo, files: usize, round: usize) {
     for i in 0..files {

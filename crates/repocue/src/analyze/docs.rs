@@ -349,4 +349,121 @@ mod tests {
         assert_eq!(f.title.as_deref(), Some("Project"));
         assert_eq!(f.headings.len(), 2);
     }
+
+    /// Property tests of the outline parser. 256 cases each (proptest's default); set
+    /// `PROPTEST_CASES` to run more.
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A block of a generated Markdown document.
+        #[derive(Debug, Clone)]
+        enum Block {
+            /// `#`-style heading: level and words.
+            Atx(u8, Vec<String>),
+            /// Setext heading: `=` (level 1) or `-` (level 2) underline.
+            Setext(u8, Vec<String>),
+            /// A paragraph of words.
+            Paragraph(Vec<String>),
+            /// A fenced code block whose lines look like headings.
+            Fence(Vec<String>),
+        }
+
+        fn words() -> impl Strategy<Value = Vec<String>> {
+            prop::collection::vec("[A-Za-z0-9][A-Za-z0-9]{0,8}", 1..5)
+        }
+
+        fn block() -> impl Strategy<Value = Block> {
+            prop_oneof![
+                (1..=6u8, words()).prop_map(|(l, w)| Block::Atx(l, w)),
+                (1..=2u8, words()).prop_map(|(l, w)| Block::Setext(l, w)),
+                words().prop_map(Block::Paragraph),
+                words().prop_map(Block::Fence),
+            ]
+        }
+
+        /// Renders blocks (separated by blank lines) and the headings they hold: level,
+        /// text, 1-based line.
+        fn render(blocks: &[Block]) -> (String, Vec<(u8, String, u32)>) {
+            let mut lines: Vec<String> = Vec::new();
+            let mut headings = Vec::new();
+            for b in blocks {
+                let at = lines.len() as u32 + 1;
+                match b {
+                    Block::Atx(level, w) => {
+                        lines.push(format!("{} {}", "#".repeat(*level as usize), w.join(" ")));
+                        headings.push((*level, w.join(" "), at));
+                    }
+                    Block::Setext(level, w) => {
+                        let text = w.join(" ");
+                        let mark = if *level == 1 { "=" } else { "-" };
+                        lines.push(text.clone());
+                        lines.push(mark.repeat(text.len().max(3)));
+                        headings.push((*level, text, at));
+                    }
+                    Block::Paragraph(w) => lines.push(w.join(" ")),
+                    Block::Fence(w) => {
+                        lines.push("```".into());
+                        lines.push(format!("# {}", w.join(" ")));
+                        lines.push("```".into());
+                    }
+                }
+                lines.push(String::new());
+            }
+            (lines.join("\n"), headings)
+        }
+
+        proptest! {
+            /// Any text, in any of the document formats: an outline, never a panic; headings
+            /// are never empty and their lines exist.
+            #[test]
+            fn never_panics(
+                text in "(?s).{0,400}",
+                (path, language) in prop::sample::select(vec![
+                    ("README.md", "Markdown"),
+                    ("doc.rst", "reStructuredText"),
+                    ("a.adoc", "AsciiDoc"),
+                    ("notes.txt", "Text"),
+                ]),
+            ) {
+                let f = analyze(path.as_bytes(), Some(language), &text).expect("a document");
+                let lines = text.lines().count() as u32;
+                for h in &f.headings {
+                    prop_assert!(!h.text.is_empty());
+                    prop_assert!((1..=6).contains(&h.level));
+                    prop_assert!(h.line >= 1 && h.line <= lines, "{:?} of {} lines", h, lines);
+                }
+                prop_assert!(f.headings.len() <= MAX_HEADINGS && f.links.len() <= MAX_LINKS);
+            }
+
+            /// Markdown-ish noise (markup characters, brackets, fences) never panics either.
+            #[test]
+            fn markup_noise_never_panics(
+                pieces in prop::collection::vec(
+                    prop::sample::select(vec![
+                        "#", "# ", "=", "===", "---", "\n", " ", "[", "]", "(", ")", "![", "](",
+                        "`", "```", "*", "_", "<", ">", "</a>", "<b", "é", "x", "ab", ":", "|",
+                    ]),
+                    0..80,
+                ),
+            ) {
+                let text = pieces.concat();
+                let _ = analyze(b"README.md", Some("Markdown"), &text);
+            }
+
+            /// The headings of a generated document are found, in order, with their levels
+            /// and lines; headings inside code fences are not; the title is the first level-1
+            /// heading.
+            #[test]
+            fn generated_headings_are_extracted(blocks in prop::collection::vec(block(), 0..30)) {
+                let (text, expected) = render(&blocks);
+                let f = analyze(b"README.md", Some("Markdown"), &text).expect("a document");
+                let got: Vec<(u8, String, u32)> =
+                    f.headings.iter().map(|h| (h.level, h.text.clone(), h.line)).collect();
+                prop_assert_eq!(&got, &expected, "{}", text);
+                let title = expected.iter().find(|h| h.0 == 1).map(|h| h.1.clone());
+                prop_assert_eq!(f.title, title);
+            }
+        }
+    }
 }

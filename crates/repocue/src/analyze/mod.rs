@@ -43,19 +43,25 @@ impl Analysis {
     }
 }
 
-/// Analyzes one text file; returns `None` when there is nothing to record. The caller
-/// decides whether a file is analysed at all (its class, `crate::classify::path_class`).
-pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Analysis> {
+/// Analyzes one text file; returns `Ok(None)` when there is nothing to record, and
+/// [`structure::TimedOut`] when parsing ran out of time (then nothing may be recorded: the
+/// analysis is incomplete for a reason that is not the content's). The caller decides whether
+/// a file is analysed at all (its class, `crate::classify::path_class`).
+pub fn analyze(
+    path: &[u8],
+    language: Option<&str>,
+    content: &[u8],
+) -> Result<Option<Analysis>, structure::TimedOut> {
     let text = String::from_utf8_lossy(content);
     let mut a = Analysis {
         doc: docs::analyze(path, language, &text),
         manifest: manifest::analyze(path, &text),
-        code: structure::analyze(path, language, content),
+        code: structure::analyze(path, language, content)?,
     };
     if a.doc.as_ref().is_some_and(|d| {
         d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()
     }) {
         a.doc = None;
     }
-    (!a.is_empty()).then_some(a)
+    Ok((!a.is_empty()).then_some(a))
 }

@@ -17,7 +17,8 @@ pub struct CodeFacts {
     /// Parser language name.
     pub language: String,
     /// Why extraction was skipped or failed, if it was (`too_large`, `minified`, `generated`,
-    /// `timed_out`, `parse_error`).
+    /// `over_budget`, `parse_error`). Every outcome depends on the content alone (the parse
+    /// budget counts work, not time), so it is stored by digest like the facts themselves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Definitions in source order.
@@ -90,14 +91,30 @@ pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> 
     .filter(|_| !path.is_empty())
 }
 
-/// Extracts structure from a source file in a supported language.
-pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<CodeFacts> {
-    let lang = parser_language(path, language)?;
+/// Parsing a file took longer than its time limit: a fact about this attempt (the machine,
+/// its load), not about the content, so nothing is stored and the file is parsed again by
+/// the next refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimedOut;
+
+/// Extracts structure from a source file in a supported language; `Ok(None)` for other files.
+pub fn analyze(
+    path: &[u8],
+    language: Option<&str>,
+    content: &[u8],
+) -> Result<Option<CodeFacts>, TimedOut> {
+    let Some(lang) = parser_language(path, language) else {
+        return Ok(None);
+    };
     let mut facts = CodeFacts {
         language: lang.name().to_owned(),
         ..Default::default()
     };
-    match repocue_structure::extract(lang, content, &Limits::default()) {
+    let mut limits = Limits::default();
+    if let Some(t) = crate::inject::parse_timeout() {
+        limits.timeout = t;
+    }
+    match repocue_structure::extract(lang, content, &limits) {
         Ok(f) => {
             facts.symbols = f
                 .symbols
@@ -136,18 +153,20 @@ pub fn analyze(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Co
             facts.references = f.references;
             facts.references.truncate(MAX_REFERENCES);
         }
+        Err(ExtractError::TimedOut) => return Err(TimedOut),
         Err(e) => {
             facts.error = Some(
                 match e {
                     ExtractError::TooLarge { .. } => "too_large",
                     ExtractError::Minified => "minified",
                     ExtractError::Generated => "generated",
-                    ExtractError::TimedOut => "timed_out",
-                    ExtractError::Parse(_) => "parse_error",
+                    ExtractError::OverBudget => "over_budget",
+                    // (A time-out returned above: it is never stored.)
+                    ExtractError::TimedOut | ExtractError::Parse(_) => "parse_error",
                 }
                 .to_owned(),
             )
         }
     }
-    Some(facts)
+    Ok(Some(facts))
 }

@@ -155,6 +155,9 @@ string_enum! {
         /// A refresh before answering lost the race to other writers: the newest snapshot is
         /// served with its live freshness.
         RefreshLostRace = "refresh_lost_race",
+        /// Tracked files that could not be read or analyzed in the last scan (`count` says
+        /// how many); the next refresh tries them again.
+        FileFaults = "file_faults",
     }
 }
 
@@ -167,6 +170,23 @@ string_enum! {
         SkipWorktree = "skip_worktree",
         /// Files changed while the scan read them.
         ChangedDuringScan = "changed_during_scan",
+        /// Tracked files could not be read or analyzed (see the snapshot's faults): their
+        /// last known state is served and the next refresh tries them again.
+        FileFaults = "file_faults",
+    }
+}
+
+string_enum! {
+    "Why one tracked file could not be read or analyzed in a scan (a per-file fault)."
+    FaultKind {
+        /// Reading failed (permission denied, I/O error): the previous state is kept, or the
+        /// file is `unreadable` when there is none.
+        Unreadable = "unreadable",
+        /// The file vanished between Git's status and the read: the previous state is kept.
+        Vanished = "vanished",
+        /// Parsing took longer than its time limit: the file's state is current, its
+        /// structure is missing until a refresh parses it in time.
+        TimedOut = "timed_out",
     }
 }
 
@@ -177,6 +197,7 @@ impl Caveat {
             Caveat::AssumeUnchanged => WarningCode::AssumeUnchanged,
             Caveat::SkipWorktree => WarningCode::SkipWorktree,
             Caveat::ChangedDuringScan => WarningCode::ChangedDuringScan,
+            Caveat::FileFaults => WarningCode::FileFaults,
         }
     }
 }

@@ -200,6 +200,9 @@ pub struct Provenance {
     pub repository_digest: String,
     /// When the snapshot's Git basis was observed.
     pub observed_at: String,
+    /// Files the snapshot's scan could not read or analyze (omitted when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<super::FileFault>,
 }
 
 /// The token budget and the estimate of the exact output.

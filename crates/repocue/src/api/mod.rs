@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use codes::{Caveat, DeltaOp, OperationKind, SearchKind, WarningCode};
+pub use codes::{Caveat, DeltaOp, FaultKind, OperationKind, SearchKind, WarningCode};
 pub use cue::{
     Budget, Cue, CueRepository, CueRequest, Envelope, Format, More, Provenance, View,
     CUE_SCHEMA_VERSION, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS,
@@ -105,6 +105,15 @@ impl Warning {
     }
 }
 
+/// A tracked file the last scan could not read or analyze (a per-file fault).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FileFault {
+    /// Repository-relative path (`\xNN` escapes for bytes that are not UTF-8).
+    pub path: String,
+    /// What went wrong.
+    pub kind: FaultKind,
+}
+
 /// Counts of paths by working state, as seen live.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WorkingCounts {
@@ -143,6 +152,9 @@ pub struct StatusOutput {
     pub working_tree: WorkingCounts,
     /// Paths whose live state differs from the snapshot (first 20).
     pub changed_since_snapshot: Vec<String>,
+    /// Files the snapshot's scan could not read or analyze (omitted when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<FileFault>,
     /// Git processes this command started.
     pub git_processes: u32,
     /// Warnings.
@@ -205,6 +217,10 @@ pub struct RefreshOutput {
     pub git_processes: u32,
     /// Wall time in milliseconds.
     pub duration_ms: f64,
+    /// Files this scan could not read or analyze (omitted when none); the snapshot keeps
+    /// their last known state and the next refresh tries them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<FileFault>,
     /// Warnings.
     pub warnings: Vec<Warning>,
 }
@@ -411,7 +427,8 @@ pub enum Freshness {
     /// The live repository differs from the snapshot; refresh before trusting details.
     RefreshNeeded,
     /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
-    /// skip-worktree) or the scan saw files change underneath it.
+    /// skip-worktree), the scan saw files change underneath it, or it could not read or parse
+    /// some files (`file_faults`).
     PossiblyStale,
     /// No snapshot exists yet.
     Uninitialized,

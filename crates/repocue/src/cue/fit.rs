@@ -299,3 +299,150 @@ fn to_json<T: Serialize>(v: &T) -> String {
 pub fn round_up(t: u64) -> u64 {
     t.div_ceil(50) * 50
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Budget, CueRepository, Freshness, View, CUE_SCHEMA_VERSION};
+    use proptest::prelude::*;
+
+    /// One item to offer: its section, rank and text.
+    type Spec = (usize, i64, String);
+
+    fn envelope(max_tokens: u64, format: Format) -> Envelope<Vec<String>> {
+        Envelope {
+            schema_version: CUE_SCHEMA_VERSION.into(),
+            kind: View::Structure,
+            content: vec![],
+            warnings: vec![],
+            more: vec![],
+            budget: Budget {
+                max_tokens,
+                estimated_tokens: 0,
+            },
+            repository: CueRepository {
+                name: "repo".into(),
+                branch: Some("main".into()),
+                head: Some("0123456789".into()),
+                dirty: false,
+            },
+            snapshot: "snapshot-000001".into(),
+            freshness: Freshness::Current,
+            provenance: None,
+            format,
+        }
+    }
+
+    fn sections() -> Vec<Section> {
+        vec![
+            Section::new("files", Some(More::of(View::Structure, 800))),
+            Section::new("symbols", None),
+        ]
+    }
+
+    fn run(specs: &[Spec], max_tokens: u64, format: Format) -> Result<Cue> {
+        let items = specs
+            .iter()
+            .map(|(section, rank, text)| {
+                let text = text.clone();
+                Item::new(*section, *rank, move |c: &mut Vec<String>| {
+                    c.push(text.clone())
+                })
+            })
+            .collect();
+        fit(envelope(max_tokens, format), &sections(), items)
+    }
+
+    /// The texts admitted, in content order.
+    fn admitted(cue: &Cue) -> Vec<String> {
+        serde_json::from_value(cue.value["content"].clone()).unwrap()
+    }
+
+    /// How many items, taken in rank order (ties in list order), were all admitted.
+    fn admitted_prefix(specs: &[Spec], cue: &Cue) -> usize {
+        let mut order: Vec<&Spec> = specs.iter().collect();
+        order.sort_by_key(|s| std::cmp::Reverse(s.1));
+        let mut left = admitted(cue);
+        order
+            .iter()
+            .take_while(|s| match left.iter().position(|t| *t == s.2) {
+                Some(i) => {
+                    left.remove(i);
+                    true
+                }
+                None => false,
+            })
+            .count()
+    }
+
+    fn specs() -> impl Strategy<Value = Vec<Spec>> {
+        prop::collection::vec((0..2usize, -3..3i64, "[a-z \"\\\\é]{0,60}"), 0..24)
+    }
+
+    fn format() -> impl Strategy<Value = Format> {
+        prop::sample::select(vec![Format::Json, Format::Markdown, Format::Text])
+    }
+
+    // 256 cases each (proptest's default); set `PROPTEST_CASES` to run more.
+    proptest! {
+        /// The printed output (with the newline after a JSON document) never exceeds the
+        /// budget, the estimate is that of the exact output, and whatever was left out is
+        /// counted in one `omitted` warning.
+        #[test]
+        fn never_exceeds_the_budget(specs in specs(), max in 1..700u64, format in format()) {
+            match run(&specs, max, format) {
+                Ok(cue) => {
+                    let bytes = match format {
+                        Format::Text => cue.output.len() as u64,
+                        Format::Json | Format::Markdown => cue.json.len() as u64 + 1,
+                    };
+                    prop_assert!(bytes.div_ceil(4) <= max, "{} bytes for {}", bytes, max);
+                    prop_assert_eq!(cue.value["budget"]["estimated_tokens"].as_u64(), Some(cue.estimated_tokens));
+                    if format != Format::Text {
+                        prop_assert_eq!(cue.estimated_tokens, (cue.json.len() as u64).div_ceil(4));
+                    }
+                    let left_out = (specs.len() - admitted(&cue).len()) as u64;
+                    let omitted = cue.value["warnings"].as_array().unwrap().iter()
+                        .find(|w| w["code"] == "omitted").map(|w| w["count"].as_u64().unwrap());
+                    prop_assert_eq!(omitted.unwrap_or(0), left_out);
+                }
+                Err(Error::BudgetTooSmall { max_tokens, minimum }) => {
+                    prop_assert_eq!(max_tokens, max);
+                    prop_assert!(minimum > max);
+                    // The minimum it names is enough.
+                    prop_assert!(run(&specs, minimum, format).is_ok(), "minimum {} fails", minimum);
+                }
+                Err(e) => prop_assert!(false, "unexpected error {}", e),
+            }
+        }
+
+        /// A larger budget never admits less of the ranking: the rank-order prefix that was
+        /// admitted whole only grows, and once everything fits, it keeps fitting.
+        #[test]
+        fn monotone_in_the_budget(
+            specs in specs(),
+            max in 100..600u64,
+            more in 0..400u64,
+            format in format(),
+        ) {
+            let (Ok(small), Ok(large)) = (run(&specs, max, format), run(&specs, max + more, format))
+            else {
+                return Err(TestCaseError::reject("budget below the envelope"));
+            };
+            prop_assert!(admitted_prefix(&specs, &large) >= admitted_prefix(&specs, &small));
+            if admitted(&small).len() == specs.len() {
+                prop_assert_eq!(admitted(&large).len(), specs.len());
+            }
+        }
+
+        /// The same items and budget give byte-identical output.
+        #[test]
+        fn deterministic(specs in specs(), max in 1..700u64, format in format()) {
+            match (run(&specs, max, format), run(&specs, max, format)) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a.output, b.output),
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                _ => prop_assert!(false, "one run failed, the other did not"),
+            }
+        }
+    }
+}

@@ -49,6 +49,9 @@ pub(crate) struct Start {
     /// Every path's class is decided again: the analysis rules (configuration, attributes
     /// files) differ from the previous snapshot's. `prev_files` then holds every row.
     pub reclassify: bool,
+    /// The previous snapshot's faults (not for a new epoch, which reads everything): read
+    /// again whatever their stat data says, since their stored state is only the last known.
+    pub retry: Vec<Vec<u8>>,
 }
 
 impl Start {
@@ -56,6 +59,18 @@ impl Start {
     pub fn full(&self) -> bool {
         self.new_epoch.is_some()
     }
+
+    /// Paths read again though their state may look unchanged: outdated facts and faults.
+    pub fn forced(&self) -> Vec<Vec<u8>> {
+        forced(&self.reanalyze, &self.retry)
+    }
+}
+
+fn forced(reanalyze: &[Vec<u8>], retry: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut paths: Vec<Vec<u8>> = reanalyze.iter().chain(retry).cloned().collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 /// Decides the operation kind. A refresh never creates a cache.
@@ -88,16 +103,16 @@ pub(crate) fn index_of(rows: &[FileState]) -> Vec<IndexEntry> {
         .collect()
 }
 
-/// Paths an incremental refresh looks at: those Git reports as changed and the snapshot's
-/// unsettled ones, sorted and unique.
+/// Paths an incremental refresh looks at: those Git reports as changed, the snapshot's
+/// unsettled ones and the forced ones, sorted and unique.
 pub(crate) fn paths_to_check(
     basis: &Basis,
     unsettled: Vec<FileState>,
-    reanalyze: &[Vec<u8>],
+    forced: &[Vec<u8>],
 ) -> Vec<Vec<u8>> {
     let mut paths: Vec<Vec<u8>> = basis.changed.iter().map(|c| c.path.clone()).collect();
     paths.extend(unsettled.into_iter().map(|f| f.path));
-    paths.extend(reanalyze.iter().cloned());
+    paths.extend(forced.iter().cloned());
     paths.sort();
     paths.dedup();
     paths
@@ -134,7 +149,7 @@ fn previous_rows(
     store: &Store,
     p: &SnapshotRow,
     basis: &Basis,
-    reanalyze: &[Vec<u8>],
+    forced: &[Vec<u8>],
     rules: &crate::repo::Rules,
 ) -> Result<Previous> {
     let attributes_reported = basis.changed.iter().any(|c| {
@@ -145,7 +160,7 @@ fn previous_rows(
         let unsettled = store.unsettled_files_at(p)?;
         let reclassify = rules_changed || unsettled.iter().any(|f| is_attributes_file(&f.path));
         if !reclassify {
-            let paths = paths_to_check(basis, unsettled, reanalyze);
+            let paths = paths_to_check(basis, unsettled, forced);
             let refs: Vec<&[u8]> = paths.iter().map(Vec::as_slice).collect();
             let files = store.files_by_paths(p, &refs)?;
             let index = index_of(&files);
@@ -213,8 +228,12 @@ pub(crate) fn capture(
         Some(p) if !full => outdated_facts(store, p)?,
         _ => vec![],
     };
+    let retry: Vec<Vec<u8>> = match &previous {
+        Some(p) if !full => p.faults.iter().map(|f| f.path.clone()).collect(),
+        _ => vec![],
+    };
     let prev = match &previous {
-        Some(p) if !full => previous_rows(store, p, &basis, &reanalyze, rules)?,
+        Some(p) if !full => previous_rows(store, p, &basis, &forced(&reanalyze, &retry), rules)?,
         _ => Previous {
             files: vec![],
             index: basis.index.clone(),
@@ -232,6 +251,7 @@ pub(crate) fn capture(
         index: prev.index,
         reanalyze,
         reclassify: prev.reclassify,
+        retry,
     })
 }
 

@@ -95,6 +95,7 @@ pub(crate) fn file_changes(
             .map(|p| p.caveats.as_slice()),
         files,
         outcome.unstable,
+        &outcome.faults,
     );
     let (repository_digest, tracked_files) = match (previous, tracked_before) {
         (Some(p), Some(n)) if incremental => (
@@ -133,6 +134,7 @@ pub(crate) fn file_changes(
                 && p.status_digest == basis.status_digest
                 && p.index_digest == basis.index_digest
                 && p.caveats == caveats
+                && p.faults == outcome.faults
                 && old_repo.as_ref() == Some(&new_repo)
         });
     let (items, changed_paths) = match (&old_repo, full) {
@@ -195,6 +197,7 @@ mod tests {
             file_count: Some(files.len() as i64),
             rules_digest: Some("r".into()),
             secret_content: true,
+            faults: vec![],
         }
     }
 
@@ -220,6 +223,7 @@ mod tests {
             index: vec![],
             reanalyze: vec![],
             reclassify: false,
+            retry: vec![],
         }
     }
 

@@ -62,7 +62,7 @@ fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOu
         &start.basis.changed,
         &start.prev_files,
         start.full(),
-        &start.reanalyze,
+        &start.forced(),
         &repo.root,
     );
     classes::assign(repo, &start, &mut plan, &rules.config.analysis)?;

@@ -7,8 +7,9 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 use std::thread::JoinHandle;
 
 use crate::analyze::Analysis;
+use crate::api::FaultKind;
 use crate::error::{Error, Result};
-use crate::model::{FileState, StatKey};
+use crate::model::{Fault, FileState, StatKey};
 use crate::repo::Repo;
 use crate::scan::{self, Scanned};
 use crate::store::Store;
@@ -33,6 +34,8 @@ pub(crate) struct ScanOutcome {
     pub unstable: u64,
     /// New stat data for rows whose indexed state did not change.
     pub stat_updates: Vec<(Vec<u8>, StatKey)>,
+    /// Paths that could not be read or analyzed, sorted by path.
+    pub faults: Vec<Fault>,
 }
 
 /// Reads the planned paths and folds the result.
@@ -67,7 +70,6 @@ pub(crate) fn scan(repo: &Repo, store: &Store, start: &Start, plan: Plan) -> Res
             .map_err(|_| Error::InvalidArgument("facts writer panicked".into()))??,
         None => 0,
     };
-    let scanned = scanned?;
     // A file written after the basis was captured but before it was read would be described
     // with content newer than its Git state: it counts as changed while being read. (Future
     // mtimes beyond the scan are clock skew, not a race.)
@@ -76,7 +78,10 @@ pub(crate) fn scan(repo: &Repo, store: &Store, start: &Start, plan: Plan) -> Res
         scanned,
         plan.reused,
         plan.stat_updates,
-        (!start.full()).then_some(start.prev_files.as_slice()),
+        Previous {
+            rows: &start.prev_files,
+            same_epoch: !start.full(),
+        },
         window,
     );
     outcome.streamed = streamed;
@@ -104,23 +109,40 @@ fn facts_writer(db: PathBuf) -> (SyncSender<(String, Analysis)>, JoinHandle<Resu
     (tx, handle)
 }
 
-/// Folds scanned paths into the outcome. `previous` (incremental scans only) is the previous
-/// rows, sorted by path: a file read again with the same state but new stat data gets its
-/// stat remembered so the next status need not hash it again. A file modified inside
-/// `window` (basis observation, end of scan) raced the scan.
+/// The previous rows a scan is folded against, sorted by path.
+pub(crate) struct Previous<'a> {
+    pub rows: &'a [FileState],
+    /// The rows belong to the epoch being written (not a new epoch's baseline): new stat data
+    /// of unchanged rows is remembered for them.
+    pub same_epoch: bool,
+}
+
+impl Previous<'_> {
+    fn row(&self, path: &[u8]) -> Option<&FileState> {
+        self.rows
+            .binary_search_by(|f| f.path.as_slice().cmp(path))
+            .ok()
+            .map(|i| &self.rows[i])
+    }
+}
+
+/// Folds scanned paths into the outcome. A file read again with the same state but new stat
+/// data gets its stat remembered so the next status need not hash it again. A file modified
+/// inside `window` (basis observation, end of scan) raced the scan. A path that could not be
+/// read keeps its previous content facts under what Git now says of it.
 pub(crate) fn fold(
     scanned: Vec<Scanned>,
     reused: Vec<FileState>,
     mut stat_updates: Vec<(Vec<u8>, StatKey)>,
-    previous: Option<&[FileState]>,
+    previous: Previous<'_>,
     window: (i64, i64),
 ) -> ScanOutcome {
-    if let Some(prev) = previous {
-        for s in scanned.iter().filter(|s| s.state.stat.is_some()) {
-            let old = prev
-                .binary_search_by(|f| f.path.cmp(&s.state.path))
-                .ok()
-                .map(|i| &prev[i]);
+    if previous.same_epoch {
+        for s in scanned
+            .iter()
+            .filter(|s| s.state.stat.is_some() && s.fault.is_none())
+        {
+            let old = previous.row(&s.state.path);
             if old.is_some_and(|o| o.same_state(&s.state) && o.stat != s.state.stat) {
                 stat_updates.push((s.state.path.clone(), s.state.stat.expect("filtered")));
             }
@@ -142,13 +164,45 @@ pub(crate) fn fold(
         if let (Some(a), Some(d)) = (s.analysis, &s.state.digest) {
             out.facts.push((d.clone(), a));
         }
-        out.files.push(s.state);
+        let state = match s.fault {
+            Some(kind) => {
+                out.faults.push(Fault {
+                    path: s.state.path.clone(),
+                    kind,
+                });
+                match (kind, previous.row(&s.state.path)) {
+                    (FaultKind::Unreadable | FaultKind::Vanished, Some(old)) => {
+                        last_known(old, s.state)
+                    }
+                    _ => s.state,
+                }
+            }
+            None => s.state,
+        };
+        out.files.push(state);
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.faults.sort_by(|a, b| a.path.cmp(&b.path));
     // Identical content at several paths is analyzed once per digest in the store.
     out.facts.sort_by(|a, b| a.0.cmp(&b.0));
     out.facts.dedup_by(|a, b| a.0 == b.0);
     out
+}
+
+/// The row of a path that could not be read: what Git says now (`git`), the content facts
+/// of the previous row, and no stat data (nothing was hashed, so nothing may be vouched for
+/// by stat).
+fn last_known(old: &FileState, git: FileState) -> FileState {
+    FileState {
+        worktree_mode: old.worktree_mode,
+        size: old.size,
+        digest: old.digest.clone(),
+        file_type: old.file_type,
+        language: old.language.clone(),
+        is_document: old.is_document,
+        stat: None,
+        ..git
+    }
 }
 
 #[cfg(test)]
@@ -169,6 +223,7 @@ mod tests {
             analyzed: false,
             bytes_read: 10,
             unstable: false,
+            fault: None,
         }
     }
 
@@ -182,7 +237,10 @@ mod tests {
             ],
             reused,
             vec![],
-            None,
+            Previous {
+                rows: &[],
+                same_epoch: false,
+            },
             (10, 100),
         );
         let paths: Vec<&[u8]> = out.files.iter().map(|f| f.path.as_slice()).collect();
@@ -203,11 +261,75 @@ mod tests {
             vec![scanned("a", "1", 5, false)],
             vec![],
             vec![],
-            Some(&prev),
+            Previous {
+                rows: &prev,
+                same_epoch: true,
+            },
             (10, 100),
         );
         assert_eq!(out.stat_updates.len(), 1);
         assert_eq!(out.stat_updates[0].0, b"a");
         assert_eq!(out.unstable, 0);
+    }
+
+    #[test]
+    fn a_faulted_path_keeps_its_last_known_content_under_what_git_says_now() {
+        let mut old = crate::model::sample_file("a", "old-digest");
+        old.language = Some("Rust".into());
+        let prev = vec![old.clone(), crate::model::sample_file("t", "t0")];
+        let fault = |path: &str, kind: FaultKind, digest: Option<&str>| {
+            let mut s = scanned(path, digest.unwrap_or("x"), 5, false);
+            s.state.digest = digest.map(str::to_owned);
+            s.state.index_oid = "new-oid".into();
+            s.state.working_state = crate::model::WorkingState::Staged;
+            s.fault = Some(kind);
+            s
+        };
+        let out = fold(
+            vec![
+                fault("a", FaultKind::Unreadable, None),
+                fault("n", FaultKind::Unreadable, None),
+                fault("t", FaultKind::TimedOut, Some("t1")),
+            ],
+            vec![],
+            vec![],
+            Previous {
+                rows: &prev,
+                same_epoch: true,
+            },
+            (10, 100),
+        );
+        let kinds: Vec<(&[u8], FaultKind)> = out
+            .faults
+            .iter()
+            .map(|f| (f.path.as_slice(), f.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (b"a".as_slice(), FaultKind::Unreadable),
+                (b"n", FaultKind::Unreadable),
+                (b"t", FaultKind::TimedOut)
+            ]
+        );
+        let a = &out.files[0];
+        assert_eq!(
+            (a.digest.as_deref(), a.language.as_deref(), a.stat),
+            (Some("old-digest"), Some("Rust"), None),
+            "content facts kept, no stat to vouch by"
+        );
+        assert_eq!(
+            (a.index_oid.as_str(), a.working_state),
+            ("new-oid", crate::model::WorkingState::Staged),
+            "Git's side is current"
+        );
+        // No earlier state: what was scanned (the scan marks it unreadable).
+        assert_eq!(out.files[1].digest, None);
+        // A time-out read the file: its new state stands, only its analysis is missing.
+        assert_eq!(out.files[2].digest.as_deref(), Some("t1"));
+        assert!(
+            out.stat_updates.is_empty(),
+            "faulted rows never update stat data"
+        );
     }
 }

@@ -13,7 +13,7 @@ use crate::api::{
 };
 use crate::error::{Error, Result};
 use crate::freshness;
-use crate::model::FileState;
+use crate::model::{Fault, FileState};
 use crate::repo::{Repo, Rules};
 use crate::search;
 use crate::store::{NewSnapshot, OperationRecord, Publish, SearchUpdate, Store};
@@ -60,11 +60,7 @@ pub(crate) fn publish(
         files_scanned: Some(outcome.files_scanned as i64),
         bytes_scanned: Some(outcome.bytes as i64),
         files_analyzed: Some(files_analyzed as i64),
-        changed_files: Some(if full {
-            changes.tracked_files
-        } else {
-            changes.changed_paths.len() as u64
-        } as i64),
+        changed_files: Some(changed_files(full, &changes) as i64),
     };
     let snapshot = (!changes.unchanged).then(|| NewSnapshot {
         branch: basis.branch.clone(),
@@ -76,6 +72,7 @@ pub(crate) fn publish(
         untracked: &basis.untracked,
         recent_commits,
         caveats: &changes.caveats,
+        faults: &outcome.faults,
         observed_at: basis.observed_at.clone(),
         file_count: changes.tracked_files,
         rules_digest: rules.digest.clone(),
@@ -94,9 +91,11 @@ pub(crate) fn publish(
         _ => None,
     };
     let targets: &[FileState] = merged.as_deref().unwrap_or(&outcome.files);
-    // Re-analyzed paths get new search entries though their state did not change.
+    // Re-analyzed paths get new search entries though their state did not change, and so do
+    // retried faults (a parse that timed out before may have found symbols now).
     let mut touched = changes.changed_paths.clone();
     touched.extend(start.reanalyze.iter().cloned());
+    touched.extend(start.retry.iter().cloned());
     let search = (!changes.unchanged || reindex || !start.reanalyze.is_empty())
         .then(|| search_update(targets, &touched, &outcome.facts, full || reindex));
     let analyzer = crate::analyze::analyzer_version();
@@ -155,8 +154,18 @@ pub(crate) fn publish(
         files_analyzed,
         git_processes,
         duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
+        faults: outcome.faults.iter().map(Fault::public).collect(),
         warnings: changes.warnings,
     })
+}
+
+/// Paths whose indexed state changed: all of them for a new epoch.
+fn changed_files(full: bool, changes: &Changes) -> u64 {
+    if full {
+        changes.tracked_files
+    } else {
+        changes.changed_paths.len() as u64
+    }
 }
 
 /// Another process published first. When its snapshot was observed no earlier than this
@@ -205,6 +214,7 @@ fn adopt(
         files_analyzed: 0,
         git_processes: 0,
         duration_ms: 0.0,
+        faults: winner.faults.iter().map(Fault::public).collect(),
         warnings: vec![Warning::new(
             WarningCode::Adopted,
             format!(

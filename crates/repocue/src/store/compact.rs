@@ -150,7 +150,7 @@ mod tests {
     use crate::testing::{raw_db, temp_repo};
 
     /// Rewrites a current cache into the layout of schema version 9 (paths inline, hex ids,
-    /// JSON facts, no file classes), as a cache written before migrations 10 and 11.
+    /// JSON facts, no file classes), as a cache written before migrations 10 to 12.
     fn downgrade_to_v9(db: &rusqlite::Connection) {
         let facts: Vec<(Vec<u8>, String, Vec<u8>)> = db
             .prepare("SELECT digest, analyzer, facts FROM content_facts")
@@ -188,6 +188,7 @@ mod tests {
              DROP TABLE paths;
              ALTER TABLE snapshots DROP COLUMN rules_digest;
              ALTER TABLE snapshots DROP COLUMN secret_content;
+             ALTER TABLE snapshots DROP COLUMN faults;
              DROP TABLE content_facts;
              CREATE TABLE content_facts (digest TEXT PRIMARY KEY, analyzer TEXT NOT NULL,
                 facts TEXT NOT NULL);

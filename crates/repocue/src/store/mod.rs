@@ -17,7 +17,7 @@ use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
+use crate::model::{Fault, FileClass, FileState, FileType, StatKey, WorkingState};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
@@ -42,6 +42,7 @@ const MIGRATIONS: &[Migration] = &[
     // migrations/0010_compact.sql, and the data moved into its tables.
     Migration::Code(compact::migrate),
     Migration::Sql(include_str!("migrations/0011_classes.sql")),
+    Migration::Sql(include_str!("migrations/0012_file_faults.sql")),
 ];
 
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
@@ -123,6 +124,8 @@ pub struct SnapshotRow {
     pub rules_digest: Option<String>,
     /// Whether file contents were checked for secrets.
     pub secret_content: bool,
+    /// Paths the snapshot's scan could not read or analyze, sorted by path.
+    pub faults: Vec<Fault>,
 }
 
 /// What one publish transaction writes.
@@ -219,6 +222,8 @@ pub struct NewSnapshot<'a> {
     pub recent_commits: &'a [Commit],
     /// Caveats.
     pub caveats: &'a [Caveat],
+    /// Per-file faults, sorted by path.
+    pub faults: &'a [Fault],
     /// Basis observation time.
     pub observed_at: String,
     /// Tracked files in the new snapshot.
@@ -492,7 +497,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat, file_count, rules_digest, secret_content
+                        index_stat, file_count, rules_digest, secret_content, faults
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -517,6 +522,8 @@ impl Store {
                         file_count: r.get(16)?,
                         rules_digest: r.get(17)?,
                         secret_content: r.get::<_, Option<bool>>(18)?.unwrap_or(false),
+                        faults: json_faults(&r.get::<_, String>(19)?)
+                            .ok_or_else(|| bad(19, "faults are not [hex path, kind] pairs"))?,
                     })
                 },
             )
@@ -1038,8 +1045,8 @@ fn insert_snapshot(
     tx.execute(
         "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
             index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-            file_count, rules_digest, secret_content)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            file_count, rules_digest, secret_content, faults)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         params![
             seq,
             epoch,
@@ -1058,7 +1065,8 @@ fn insert_snapshot(
             now,
             s.file_count as i64,
             s.rules_digest,
-            s.secret_content
+            s.secret_content,
+            faults_json(s.faults),
         ],
     )?;
     if baseline {
@@ -1255,6 +1263,28 @@ fn json_paths(json: &str) -> Option<Vec<Vec<u8>>> {
     hex.iter().map(|h| unhex(h)).collect()
 }
 
+/// Faults are stored as `[hex path, kind]` pairs, like untracked paths.
+fn faults_json(faults: &[Fault]) -> String {
+    let pairs: Vec<(String, &str)> = faults
+        .iter()
+        .map(|f| (hex(&f.path), f.kind.as_str()))
+        .collect();
+    serde_json::to_string(&pairs).expect("strings serialize")
+}
+
+fn json_faults(json: &str) -> Option<Vec<Fault>> {
+    let pairs: Vec<(String, String)> = serde_json::from_str(json).ok()?;
+    pairs
+        .iter()
+        .map(|(path, kind)| {
+            Some(Fault {
+                path: unhex(path)?,
+                kind: kind.parse().ok()?,
+            })
+        })
+        .collect()
+}
+
 fn unhex(h: &str) -> Option<Vec<u8>> {
     (0..h.len())
         .step_by(2)
@@ -1384,7 +1414,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 11);
+        assert_eq!(SCHEMA_VERSION, 12);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),

@@ -88,6 +88,7 @@ pub fn check_tracked(snapshot: &dyn SnapshotFiles, root: &Path, path: &str) -> R
         FileType::Symlink => return Err(symlink(path)),
         FileType::Gitlink => return Err(not_regular("a submodule (gitlink)")),
         FileType::Missing => return Err(not_regular("deleted from the working tree")),
+        FileType::Unreadable => return Err(not_regular("unreadable when last scanned")),
     }
     let digest = entry
         .digest

@@ -1,0 +1,218 @@
+//! Per-file faults (SPEC §2 "Trust"): a tracked file that cannot be read, or whose parse runs
+//! out of time, is a fault of that file, never a failed refresh. The snapshot is published,
+//! the file keeps its last known state, the freshness is `possibly-stale` with a counted
+//! `file_faults` warning, and the next refresh reads the file again.
+//!
+//! Tests run as root on CI, and root reads files whatever their permissions; the binary under
+//! test is built with the library's `testing` feature, whose hooks make a read fail
+//! (`REPOCUE_TEST_UNREADABLE`) or a parse time out (`REPOCUE_TEST_PARSE_TIMEOUT_MS`) on any
+//! machine. A `chmod 000` case covers the real thing where it can happen.
+
+use std::os::unix::fs::PermissionsExt;
+
+use repocue::api::{FaultKind, FileFault, Freshness, RefreshOutput, StatusOutput};
+use serde_json::Value;
+
+use crate::support::{op_on, op_pairs, running_as_root, warning, Ran, TestRepo};
+
+/// Runs `repocue` with extra environment variables.
+fn run_env(repo: &TestRepo, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    let mut cmd = repo.command(args);
+    cmd.envs(env.iter().copied());
+    repo.run(cmd)
+}
+
+fn fault(path: &str, kind: FaultKind) -> FileFault {
+    FileFault {
+        path: path.into(),
+        kind,
+    }
+}
+
+/// The `file_faults` warning's count.
+#[track_caller]
+fn fault_count(v: &Value) -> u64 {
+    let w = warning(v, "file_faults").unwrap_or_else(|| panic!("no file_faults warning: {v:#}"));
+    w["count"].as_u64().expect("counted")
+}
+
+/// How a test makes `b.txt` unreadable and readable again.
+struct Breakage {
+    /// Environment of every command while the file is unreadable.
+    env: Vec<(&'static str, &'static str)>,
+    fix: fn(&TestRepo),
+}
+
+/// Two edited files, one of them unreadable: the refresh publishes, the cue is served with
+/// the caveat, and the fault clears once the file can be read.
+fn unreadable_file_scenario(broken: Breakage) {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
+    repo.init();
+    repo.write("a.txt", "one, edited\n");
+    repo.write("b.txt", "two, edited\n");
+    let env = broken.env.as_slice();
+    if broken.env.is_empty() {
+        std::fs::set_permissions(repo.path("b.txt"), std::fs::Permissions::from_mode(0o000))
+            .unwrap();
+    }
+
+    let r: RefreshOutput = run_env(&repo, &["refresh"], env).typed();
+    assert!(r.published);
+    assert_eq!(r.snapshot, "snapshot-000002");
+    assert_eq!(r.faults, [fault("b.txt", FaultKind::Unreadable)]);
+    assert_eq!(r.freshness, Freshness::PossiblyStale);
+    assert_eq!(
+        r.changes.content_changed, 1,
+        "b.txt keeps its last known content"
+    );
+    let w = r.warnings.iter().find(|w| w.code == "file_faults").unwrap();
+    assert_eq!(w.count, Some(1));
+    assert!(w.detail.as_deref().unwrap().contains("b.txt (unreadable)"));
+    // What Git says of b.txt is current (it is unstaged now); its content is the last known.
+    let ops = repo.delta_ops("snapshot-000001");
+    assert_eq!(op_on(&ops, "file:a.txt")["op"], "file.content_changed");
+    let b = op_on(&ops, "file:b.txt");
+    assert_eq!(b["op"], "file.state_changed", "{b:#}");
+    assert!(b["after"].get("digest").is_none(), "{b:#}");
+
+    // Status does not call the snapshot fresh, and does not ask for a refresh that could not
+    // settle anything either.
+    let st: StatusOutput = run_env(&repo, &["status"], env).typed();
+    assert_eq!(st.freshness, Freshness::PossiblyStale, "{st:#?}");
+    assert_eq!(st.faults, [fault("b.txt", FaultKind::Unreadable)]);
+    assert!(
+        st.reasons.iter().any(|r| r.contains("file_faults")),
+        "{st:#?}"
+    );
+
+    // The cue is served (no refresh: nothing would change) with the caveat and the paths.
+    let cue = run_env(&repo, &["cue", "--view", "structure", "--provenance"], env).json();
+    assert_eq!(cue["snapshot"], "snapshot-000002");
+    assert_eq!(cue["freshness"], "possibly-stale");
+    assert_eq!(fault_count(&cue), 1);
+    assert_eq!(cue["provenance"]["faults"][0]["path"], "b.txt");
+    assert_eq!(cue["provenance"]["faults"][0]["kind"], "unreadable");
+
+    // The next refresh reads b.txt again though nothing about it looks changed; it is still
+    // unreadable, so nothing new is published.
+    let again: RefreshOutput = run_env(&repo, &["refresh"], env).typed();
+    assert_eq!(
+        again.files_scanned, 1,
+        "only the faulted file is read again"
+    );
+    assert!(!again.published);
+    assert_eq!(again.faults.len(), 1);
+
+    (broken.fix)(&repo);
+    // Once it can be read, a refresh can settle it: reads refresh on their own.
+    let st = repo.status();
+    assert_eq!(st.freshness, Freshness::RefreshNeeded, "{st:#?}");
+    let cue = repo.cue("manifest", &[]);
+    assert_eq!(cue["snapshot"], "snapshot-000003");
+    assert_eq!(cue["freshness"], "dirty-but-indexed");
+    assert!(warning(&cue, "file_faults").is_none(), "{cue:#}");
+    assert!(warning(&cue, "refreshed").is_some(), "{cue:#}");
+    assert!(cue["provenance"].get("faults").is_none(), "{cue:#}");
+    let ops = repo.delta_ops("snapshot-000002");
+    assert_eq!(
+        op_pairs(&ops),
+        [("file.content_changed".into(), "file:b.txt".into())]
+    );
+    let st = repo.status();
+    assert_eq!(st.freshness, Freshness::DirtyButIndexed);
+    assert!(st.faults.is_empty());
+}
+
+#[test]
+fn unreadable_file_is_a_fault_not_a_failed_refresh() {
+    unreadable_file_scenario(Breakage {
+        env: vec![("REPOCUE_TEST_UNREADABLE", "b.txt")],
+        fix: |_| {},
+    });
+}
+
+#[test]
+fn permission_denied_is_a_fault_not_a_failed_refresh() {
+    let fix: fn(&TestRepo) = |repo| {
+        std::fs::set_permissions(repo.path("b.txt"), std::fs::Permissions::from_mode(0o644))
+            .unwrap()
+    };
+    if !running_as_root() {
+        return unreadable_file_scenario(Breakage { env: vec![], fix });
+    }
+    // Root reads through any permission bits: the same edit is an ordinary refresh.
+    let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
+    repo.init();
+    repo.write("b.txt", "two, edited\n");
+    std::fs::set_permissions(repo.path("b.txt"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let r = repo.refresh();
+    assert!(r.faults.is_empty(), "{r:#?}");
+    assert_eq!(r.changes.content_changed, 1);
+    assert_eq!(repo.status().freshness, Freshness::DirtyButIndexed);
+}
+
+#[test]
+fn an_unreadable_file_in_a_baseline_is_recorded_as_unreadable() {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
+    let env = [("REPOCUE_TEST_UNREADABLE", "b.txt")];
+    let r: RefreshOutput = run_env(&repo, &["init"], &env).typed();
+    assert_eq!(r.faults, [fault("b.txt", FaultKind::Unreadable)]);
+    assert_eq!(r.tracked_files, 2);
+    let cue = run_env(&repo, &["cue", "--view", "manifest"], &env).json();
+    assert_eq!(cue["freshness"], "possibly-stale");
+    assert_eq!(fault_count(&cue), 1);
+    // Readable again: the next read refreshes, and the path gets its real content. Nothing
+    // was known of it before: no digest, no size, the `unreadable` type.
+    let cue = repo.cue("manifest", &[]);
+    assert_eq!(cue["freshness"], "current", "{cue:#}");
+    let ops = repo.delta_ops("snapshot-000001");
+    let b = op_on(&ops, "file:b.txt");
+    assert_eq!(b["op"], "file.content_changed", "{b:#}");
+    assert_eq!(b["before"]["type"], "unreadable", "{b:#}");
+    assert_eq!(b["after"]["type"], "text", "{b:#}");
+    assert_eq!(b["before"]["digest"], Value::Null, "{b:#}");
+}
+
+#[test]
+fn a_parse_that_times_out_is_retried_never_stored() {
+    let source: String = (0..200)
+        .map(|i| format!("pub fn alpha_{i}(x: u32) -> u32 {{ x + {i} }}\n"))
+        .collect();
+    let repo = TestRepo::with_files(&[("src/lib.rs", &source), ("README.md", "# Demo\n")]);
+    let env = [("REPOCUE_TEST_PARSE_TIMEOUT_MS", "0")];
+    let r: RefreshOutput = run_env(&repo, &["init"], &env).typed();
+    assert_eq!(r.faults, [fault("src/lib.rs", FaultKind::TimedOut)]);
+    assert_eq!(r.freshness, Freshness::PossiblyStale);
+    let search = |env: &[(&str, &str)]| {
+        run_env(
+            &repo,
+            &["search", "alpha_7", "--scope", "code", "--no-refresh"],
+            env,
+        )
+        .json()
+    };
+    let hits = search(&env);
+    assert_eq!(
+        hits["content"]["hits"].as_array().unwrap().len(),
+        0,
+        "{hits:#}"
+    );
+    assert_eq!(fault_count(&hits), 1);
+    // A time-out says nothing about the content: a read does not refresh for it (it would
+    // pay the parse again on every read), the next refresh does.
+    let st: StatusOutput = repo.status();
+    assert_eq!(st.freshness, Freshness::PossiblyStale, "{st:#?}");
+    let r = repo.refresh();
+    assert!(r.published, "the faults changed");
+    assert!(r.faults.is_empty());
+    assert_eq!(r.files_scanned, 1);
+    assert_eq!(r.files_analyzed, 1);
+    assert_eq!(r.freshness, Freshness::Current);
+    let hits = search(&[]);
+    let found = hits["content"]["hits"].as_array().unwrap();
+    assert!(
+        found.iter().any(|h| h["id"] == "symbol:src/lib.rs:alpha_7"),
+        "{hits:#}"
+    );
+    assert_eq!(repo.status().freshness, Freshness::Current);
+}
