@@ -29,5 +29,10 @@ if [ -z "$python" ]; then
 fi
 mkdir -p "$(dirname "$venv")"
 "$python" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
+if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"; then
+    echo "setup-test-deps: could not install mcp==$MCP_VERSION from PyPI (offline, or no access" \
+        "to the package index?). The MCP client test needs it: run this script once with network" \
+        "access, or point REPOCUE_TEST_VENV at a virtual environment that has it." >&2
+    exit 1
+fi
 echo "setup-test-deps: MCP client ready in $venv"
