@@ -790,7 +790,11 @@ fn tool_answers_never_carry_planted_literal_values() {
     for path in &paths {
         let cue = get(json!({ "view": "structure", "path": path, "max_tokens": 20000 }));
         for symbol in cue["content"]["symbols"].as_array().unwrap() {
-            ids.push(symbol["id"].as_str().unwrap().to_string());
+            ids.push(format!(
+                "symbol:{}:{}",
+                symbol["path"].as_str().unwrap(),
+                symbol["name"].as_str().unwrap()
+            ));
         }
     }
     assert!(ids.len() > 100, "{ids:?}");

@@ -1217,3 +1217,54 @@ fn planted_literal_values_never_reach_symbols() {
         leaks.join("\n")
     );
 }
+
+/// What a package root re-exports is its public API: the names it takes from other modules
+/// are references (resolved to their definitions through the imports), in every language that
+/// names them in the import itself.
+#[test]
+fn imported_and_reexported_names_are_references() {
+    let cases: &[(Language, &str, &[&str], &[&str])] = &[
+        (
+            Language::Python,
+            "from .app import Flask as Flask\nfrom .helpers import url_for, abort\nimport os\nfrom . import json\n",
+            &["Flask", "url_for", "abort", "json"],
+            &["os", "app", "helpers"],
+        ),
+        (
+            Language::TypeScript,
+            "import { parse, tokTypes as tt } from \"./parser\";\nexport { transformSync, transformAsync as ta } from \"./transform.ts\";\nexport * from \"./types\";\nconst local = 1;\nexport { local };\n",
+            &["parse", "tokTypes", "transformSync", "transformAsync"],
+            &["tt", "ta", "types", "local"],
+        ),
+        (
+            Language::JavaScript,
+            "import { View } from './view';\nexport { Router } from './router';\n",
+            &["View", "Router"],
+            &["view", "router"],
+        ),
+        (
+            Language::Rust,
+            "pub use crate::walk::{Walk, WalkBuilder};\npub use crate::dir::Ignore as Ign;\nuse std::io;\n",
+            &["Walk", "WalkBuilder", "Ignore", "io"],
+            &["walk", "dir", "Ign", "crate"],
+        ),
+    ];
+    for (language, source, must, must_not) in cases {
+        let facts = extract(*language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        for name in *must {
+            assert!(
+                facts.references.iter().any(|r| r == name),
+                "{language}: {name} missing from {:?}",
+                facts.references
+            );
+        }
+        for name in *must_not {
+            assert!(
+                !facts.references.iter().any(|r| r == name),
+                "{language}: {name} wrongly in {:?}",
+                facts.references
+            );
+        }
+    }
+}

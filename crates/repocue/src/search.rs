@@ -33,6 +33,10 @@ pub struct SearchHit {
     pub score: f64,
     /// Content digest of the file's current version, where a symbol's signature is read.
     pub digest: Option<String>,
+    /// For an exact symbol match: its kind's priority (`repocue_structure::symbol_priority`,
+    /// types and functions before variables), so a definition comes before an alias such as
+    /// `var View = require("./view")`. 0 for everything else.
+    pub priority: u8,
 }
 
 /// How many stored matches are ranked per hit returned: bm25 alone may put many test
@@ -61,6 +65,7 @@ pub fn find(
         }
     }
     hits.retain(|h| kinds.contains(&h.kind));
+    prioritize(store, &mut hits, query)?;
     rank(&mut hits, query);
     hits.truncate(limit);
     sign(store, &mut hits)?;
@@ -99,9 +104,47 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .cmp(&exactness(&b.name))
             .then(role(a).cmp(&role(b)))
             .then(kind_order(a).cmp(&kind_order(b)))
+            .then(a.priority.cmp(&b.priority))
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
+}
+
+/// Most exact symbol matches whose kinds are looked up (each costs its file's facts).
+const MAX_PRIORITIZED: usize = 64;
+
+/// Sets the kind priority of symbol hits whose name is the query (see [`SearchHit::priority`]),
+/// reading their files' facts.
+fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> {
+    let q = query.trim();
+    let exact = |h: &SearchHit| h.kind == SearchKind::Symbol && h.name.eq_ignore_ascii_case(q);
+    let digests: Vec<&str> = hits
+        .iter()
+        .filter(|h| exact(h))
+        .filter_map(|h| h.digest.as_deref())
+        .take(MAX_PRIORITIZED)
+        .collect();
+    if digests.len() < 2 {
+        return Ok(());
+    }
+    let facts = store.facts(&digests)?;
+    for h in hits.iter_mut().filter(|h| exact(h)) {
+        let qualified = h.entity.rsplit(':').next().unwrap_or_default();
+        let kind = h
+            .digest
+            .as_deref()
+            .and_then(|d| facts.get(d)?.code.as_ref())
+            .and_then(|c| {
+                c.symbols
+                    .iter()
+                    .find(|s| s.qualified_name == qualified && Some(s.start_line) == h.line)
+            })
+            .map(|s| s.kind.as_str());
+        if let Some(kind) = kind {
+            h.priority = repocue_structure::symbol_priority(kind);
+        }
+    }
+    Ok(())
 }
 
 /// Fills in symbol hits' signatures, which are not stored with the entries: they come from
@@ -142,6 +185,7 @@ fn hit(store: &Store, r: MatchRow) -> Result<SearchHit> {
         line: r.line,
         score: r.score,
         digest: r.digest,
+        priority: 0,
     })
 }
 
@@ -332,7 +376,23 @@ mod tests {
             line: Some(1),
             score,
             digest: None,
+            priority: 0,
         }
+    }
+
+    #[test]
+    fn a_definition_comes_before_an_alias_of_the_same_name() {
+        let alias = SearchHit {
+            priority: 3,
+            ..symbol("lib/application.js", "View", -9.0)
+        };
+        let definition = SearchHit {
+            priority: 1,
+            ..symbol("lib/view.js", "View", -2.0)
+        };
+        let mut hits = vec![alias, definition];
+        rank(&mut hits, "View");
+        assert_eq!(hits[0].path, b"lib/view.js");
     }
 
     #[test]

@@ -271,9 +271,16 @@ fn overview_describes_the_project() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["path"].as_str().unwrap(), c["kind"].as_str().unwrap()))
+        // A plain directory carries no kind.
+        .map(|c| {
+            (
+                c["path"].as_str().unwrap(),
+                c["kind"].as_str().unwrap_or("directory"),
+            )
+        })
         .collect();
     assert!(members.contains(&("crates/core/", "member")), "{members:?}");
+    assert!(members.contains(&("crates/", "workspace")), "{members:?}");
     assert!(members.contains(&("crates/cli/", "member")), "{members:?}");
     assert!(members.contains(&("docs/", "directory")), "{members:?}");
     assert_eq!(c["documents"][0]["path"], "README.md");
@@ -748,12 +755,11 @@ fn overview_symbol_order_does_not_follow_edits() {
         .as_array()
         .and_then(|s| {
             s.iter()
-                .filter_map(|s| s["id"].as_str())
+                .map(crate::support::symbol_id)
                 .rev()
                 .find(|id| !id.starts_with("symbol:src/lib.rs:"))
         })
-        .expect("ranked symbols")
-        .to_owned();
+        .expect("ranked symbols");
     // Edit the lowest-ranked symbol's file below its last symbol.
     let path = last.split(':').nth(1).unwrap().to_owned();
     let text = String::from_utf8(repo.read(&path)).unwrap();

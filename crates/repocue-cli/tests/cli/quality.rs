@@ -3,14 +3,14 @@
 
 use serde_json::Value;
 
-use crate::support::{tokens, TestRepo};
+use crate::support::{symbol_id, tokens, TestRepo};
 
 fn symbol_ids(cue: &Value) -> Vec<String> {
     cue["content"]["symbols"]
         .as_array()
         .expect("symbols")
         .iter()
-        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .map(symbol_id)
         .collect()
 }
 
@@ -193,6 +193,137 @@ fn entry_points_per_ecosystem() {
     ]);
     let e = entry_points(&c);
     assert!(e.contains(&"main.c".to_owned()), "{e:?}");
+}
+
+#[test]
+fn a_c_program_main_is_an_entry_point_whatever_the_file_is_called() {
+    let repo = TestRepo::with_files(&[
+        ("Makefile", "all:\n\tcc -o tool common-main.c tool.c\n"),
+        (
+            "common-main.c",
+            "#include \"tool.h\"\nint main(int argc, char **argv) { return tool_main(argc, argv); }\n",
+        ),
+        ("tool.h", "int tool_main(int argc, char **argv);\n"),
+        ("tool.c", "#include \"tool.h\"\nint tool_main(int argc, char **argv) { return 0; }\n"),
+        ("scripts/gen.c", "int main(void) { return 0; }\n"),
+        ("t/helper/test-tool.c", "int main(void) { return 0; }\n"),
+    ]);
+    let e = entry_points(&repo);
+    assert!(e.contains(&"common-main.c".to_owned()), "{e:?}");
+    // Mains of tests and support scripts are not where the project starts.
+    assert!(!e.contains(&"t/helper/test-tool.c".to_owned()), "{e:?}");
+    assert!(!e.contains(&"scripts/gen.c".to_owned()), "{e:?}");
+}
+
+#[test]
+fn what_a_package_root_re_exports_outranks_busier_internals() {
+    // `Engine` is used by every internal module; `render` is used by none of them, but the
+    // package root re-exports it: it is the package's API and must be listed.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pyproject.toml".into(),
+            "[project]\nname = \"web\"\n".into(),
+        ),
+        (
+            "src/web/__init__.py".into(),
+            "from .templating import render as render\nfrom .app import App as App\n".into(),
+        ),
+        (
+            "src/web/app.py".into(),
+            "from .engine import Engine\n\n\nclass App:\n    engine: Engine\n".into(),
+        ),
+        (
+            "src/web/engine.py".into(),
+            "class Engine:\n    pass\n".into(),
+        ),
+        (
+            "src/web/templating.py".into(),
+            "def render(name):\n    return name\n\n\ndef _load(name):\n    return name\n".into(),
+        ),
+    ];
+    // Internal modules that use each other: their files outrank the one `render` lives in.
+    for i in 0..12 {
+        let (a, b) = ((i + 1) % 12, (i + 2) % 12);
+        files.push((
+            format!("src/web/internal/mod{i}.py"),
+            format!(
+                "from ..engine import Engine\nfrom .mod{a} import Part{a}\nfrom .mod{b} import Part{b}\n\n\nclass Part{i}:\n    e: Engine\n    a: Part{a}\n    b: Part{b}\n"
+            ),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let pos = |id: &str| ids.iter().position(|i| i == id);
+    let render = pos("symbol:src/web/templating.py:render")
+        .unwrap_or_else(|| panic!("render missing: {ids:?}"));
+    assert!(render < 3, "{ids:?}");
+    for i in 0..12 {
+        if let Some(p) = pos(&format!("symbol:src/web/internal/mod{i}.py:Part{i}")) {
+            assert!(p > render, "{ids:?}");
+        }
+    }
+    assert!(pos("symbol:src/web/templating.py:_load").is_none_or(|p| p > render));
+    // Components name the package, not its `src/` wrapper, and its subpackages follow it.
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(comps.first(), Some(&"src/web/"), "{comps:?}");
+    assert!(comps.contains(&"src/web/internal/"), "{comps:?}");
+}
+
+#[test]
+fn imports_of_workspace_packages_by_name_rank_their_definitions() {
+    // Two packages define `parse`; the app imports it from `@mono/parser` by package name.
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{\"name\": \"mono\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+        ),
+        ("packages/parser/package.json", "{\"name\": \"@mono/parser\"}\n"),
+        (
+            "packages/parser/src/index.ts",
+            "export function parse(text: string): number { return text.length; }\n",
+        ),
+        ("packages/legacy/package.json", "{\"name\": \"@mono/legacy\"}\n"),
+        (
+            "packages/legacy/src/index.ts",
+            "export function parse(text: string): number { return 0; }\n",
+        ),
+        ("packages/app/package.json", "{\"name\": \"@mono/app\"}\n"),
+        (
+            "packages/app/src/main.ts",
+            "import { parse } from \"@mono/parser\";\nexport function run(): number { return parse(\"x\"); }\n",
+        ),
+        (
+            "packages/app/src/other.ts",
+            "import { parse } from \"@mono/parser\";\nexport function other(): number { return parse(\"y\"); }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let pos = |id: &str| ids.iter().position(|i| i == id);
+    let parser = pos("symbol:packages/parser/src/index.ts:parse")
+        .unwrap_or_else(|| panic!("parser's parse missing: {ids:?}"));
+    if let Some(legacy) = pos("symbol:packages/legacy/src/index.ts:parse") {
+        assert!(parser < legacy, "{ids:?}");
+    }
+    // The workspace directory leads the components.
+    assert_eq!(
+        cue["content"]["components"][0]["path"], "packages/",
+        "{cue:#}"
+    );
+    assert_eq!(
+        cue["content"]["components"][0]["kind"], "workspace",
+        "{cue:#}"
+    );
 }
 
 /// Parses the `~N/Mt` budget of a text cue's header line.

@@ -49,6 +49,25 @@ fn ids(cue: &Value) -> Vec<&str> {
 }
 
 #[test]
+fn a_definition_comes_before_an_alias_that_bm25_prefers() {
+    // `View` is mentioned five times in application.js (a variable holding the import) and
+    // once in view.js, where it is defined: the definition is the first hit.
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/application.js",
+            "var View = require('./view');\n\nfunction render(name) {\n  var view = new View(name);\n  return view;\n}\n\nmodule.exports = { render: render, View: View };\n",
+        ),
+        (
+            "lib/view.js",
+            "function View(name) {\n  this.name = name;\n}\n\nmodule.exports = View;\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["View", "--no-refresh"]);
+    assert_eq!(hits(&cue)[0]["id"], "symbol:lib/view.js:View", "{cue:#}");
+}
+
+#[test]
 fn symbol_name_query_finds_the_definition_first() {
     let repo = project();
     let cue = search(&repo, &["parse_config", "--no-refresh"]);

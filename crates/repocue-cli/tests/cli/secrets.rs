@@ -90,7 +90,7 @@ fn symbol_ids(cue: &Value) -> Vec<String> {
         .as_array()
         .expect("symbols")
         .iter()
-        .filter_map(|s| s["id"].as_str().map(str::to_owned))
+        .map(crate::support::symbol_id)
         .collect()
 }
 

@@ -17,3 +17,13 @@
       (lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
       (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
     ]))
+
+; References: names imported from or re-exported out of another module
+; (`import { a } from "./x"`, `export { a as b } from "./x"`): what a package's index
+; re-exports is its public API.
+
+(import_specifier name: (identifier) @name) @reference.import
+
+(export_statement
+  (export_clause (export_specifier name: (identifier) @name) @reference.import)
+  source: (_))

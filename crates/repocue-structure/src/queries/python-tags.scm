@@ -13,3 +13,12 @@
 (type (identifier) @name @reference.type)
 
 (generic_type (identifier) @name @reference.type)
+
+; References: names taken from another module (`from .app import Flask as Flask`): what a
+; package root re-exports is its public API.
+
+(import_from_statement
+  name: (dotted_name . (identifier) @name) @reference.import)
+
+(import_from_statement
+  name: (aliased_import name: (dotted_name . (identifier) @name)) @reference.import)

@@ -31,3 +31,16 @@
 ; Generic parameters are not references.
 
 (type_parameter name: (type_identifier) @local.definition)
+
+; References: items a `use` declaration names (`pub use crate::walk::{Walk, WalkBuilder}`):
+; what a crate root re-exports is its public API.
+
+(use_declaration argument: (scoped_identifier name: (identifier) @name) @reference.import)
+
+(use_list (identifier) @name @reference.import)
+
+(use_list (scoped_identifier name: (identifier) @name) @reference.import)
+
+(use_as_clause path: (scoped_identifier name: (identifier) @name) @reference.import)
+
+(use_as_clause path: (identifier) @name @reference.import)

@@ -23,6 +23,9 @@ pub struct Node<'a> {
     pub facts: &'a CodeFacts,
     /// Personalisation weight (1.0 normal; more for entry points and changed files).
     pub boost: f64,
+    /// Whether the file is a package or crate root: the names it takes from other files are
+    /// the package's public API (see [`Ranking::exported`]).
+    pub root: bool,
 }
 
 /// The result of ranking: a score per node and, per node, how many other non-test files use
@@ -35,6 +38,14 @@ pub struct Ranking {
     /// with its personalisation weight, so a name that a package root re-exports, an entry
     /// point calls or a file changed right now uses counts more.
     pub used_by: Vec<HashMap<String, f64>>,
+    /// Per node: defined name → the rank that package roots re-exporting it pass on (each
+    /// root's score, split over the files its reference may mean). A package's public API
+    /// ranks by its root, however little of the package's own code uses it.
+    pub exported: Vec<HashMap<String, f64>>,
+    /// Per node: the weight of the API it exposes: its own score plus, for a package root,
+    /// the scores of the files whose names it re-exports (each re-export's share). It ranks
+    /// package roots by what their packages hold rather than by what the roots define.
+    pub api_mass: Vec<f64>,
 }
 
 /// Ranks the nodes. Deterministic: nodes are visited in the order given and name lookups use
@@ -45,6 +56,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         return Ranking {
             scores: vec![],
             used_by: vec![],
+            exported: vec![],
+            api_mass: vec![],
         };
     }
     let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
@@ -64,6 +77,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<HashMap<usize, f64>> = vec![HashMap::new(); n];
     let mut used_by: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
+    // (root, target, name, share): re-exports, weighted by the root's score once it is known.
+    let mut reexports: Vec<(usize, usize, &str, f64)> = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
         let imports: Vec<Vec<String>> = node
             .facts
@@ -85,6 +100,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let counts = roles[i] == Role::Source && targets.len() <= MAX_NARROWED;
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
+                if node.root && counts {
+                    reexports.push((i, t, r.as_str(), w));
+                }
                 if counts {
                     match used_by[t].get_mut(r.as_str()) {
                         Some(u) => *u += node.boost,
@@ -127,9 +145,17 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     for (s, r) in score.iter_mut().zip(&roles) {
         *s *= r.factor();
     }
+    let mut exported: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
+    let mut api_mass = score.clone();
+    for (root, t, name, share) in reexports {
+        *exported[t].entry(name.to_owned()).or_default() += score[root] * share;
+        api_mass[root] += score[t] * share;
+    }
     Ranking {
         scores: score,
         used_by,
+        exported,
+        api_mass,
     }
 }
 
@@ -203,16 +229,19 @@ mod tests {
                 path: b"a.rs",
                 facts: &a,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"b.rs",
                 facts: &b,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"core.rs",
                 facts: &core,
                 boost: 1.0,
+                root: false,
             },
         ];
         let s = rank(&nodes).scores;
@@ -231,16 +260,19 @@ mod tests {
                 path: b"src/flask/app.py",
                 facts: &app,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"src/flask/other.py",
                 facts: &fixture,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"src/flask/views.py",
                 facts: &views,
                 boost: 1.0,
+                root: false,
             },
         ];
         let r = rank(&nodes);
@@ -259,16 +291,19 @@ mod tests {
                 path: b"tests/helpers.rs",
                 facts: &helper,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"src/parse.rs",
                 facts: &lib,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"src/main.rs",
                 facts: &user,
                 boost: 1.0,
+                root: false,
             },
         ];
         let r = rank(&nodes);
@@ -288,16 +323,19 @@ mod tests {
                 path: b"flask/helpers.py",
                 facts: &helpers,
                 boost: 1.0,
+                root: false,
             },
             Node {
                 path: b"flask/__init__.py",
                 facts: &root,
                 boost: 3.0,
+                root: true,
             },
             Node {
                 path: b"flask/views.py",
                 facts: &user,
                 boost: 1.0,
+                root: false,
             },
         ];
         let r = rank(&nodes);
@@ -307,5 +345,21 @@ mod tests {
             "{:?}",
             r.used_by[0]
         );
+        // The root passes its rank to what it re-exports, and only to that.
+        let exported = r.exported[0].get("url_for").copied().unwrap_or(0.0);
+        assert!(
+            exported > 0.0 && exported <= r.scores[1],
+            "{:?}",
+            r.exported
+        );
+        assert_eq!(r.exported[0].get("get_debug_flag"), None);
+        assert!(r.exported[2].is_empty() && r.exported[1].is_empty());
+        // The root weighs what it exposes.
+        assert!(
+            r.api_mass[1] > r.scores[1] + r.scores[0] * 0.99,
+            "{:?}",
+            r.api_mass
+        );
+        assert_eq!(r.api_mass[2], r.scores[2]);
     }
 }

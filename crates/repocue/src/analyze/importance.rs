@@ -71,9 +71,13 @@ const EXAMPLE_DIRS: &[&str] = &[
     "benchmarks",
     "playground",
 ];
-/// Vendored and generated code: the directories analysis skips, plus build output.
+/// Vendored and generated code: the directories analysis skips, plus build output and
+/// compatibility shims (`compat/`, `polyfills/`), which re-define system names that the
+/// project's own code uses everywhere but does not define.
 fn is_vendored_dir(name: &str) -> bool {
-    name.eq_ignore_ascii_case("dist")
+    ["dist", "compat", "shims", "polyfills"]
+        .iter()
+        .any(|d| name.eq_ignore_ascii_case(d))
         || crate::classify::VENDORED_DIRS
             .iter()
             .chain(crate::classify::GENERATED_DIRS)
@@ -277,6 +281,8 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
     // header, not an API a reader calls: ranked like a member.
     let kind = match repocue_structure::symbol_priority(&symbol.kind) {
         _ if symbol.kind == "impl" => 0.2,
+        // A macro is rarely what a reader calls first, and a C header defines dozens.
+        _ if symbol.kind == "macro" => 0.4,
         0 => 1.0,
         1 => 0.8,
         2 => 0.45,
@@ -377,6 +383,7 @@ mod tests {
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);
         assert_eq!(role(b"vendor/lib/x.c"), Role::Vendored);
+        assert_eq!(role(b"compat/vcbuild/include/unistd.h"), Role::Vendored);
         assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);
         // A name that merely contains "test" is source.
         assert_eq!(role(b"src/attestation.rs"), Role::Source);

@@ -333,11 +333,21 @@ pub struct Component {
     pub path: String,
     /// Tracked files under it.
     pub files: u64,
-    /// `directory` or `member` (declared by a workspace manifest).
+    /// `member` (declared by a workspace manifest), `workspace` (the directory holding the
+    /// members) or `directory`; omitted for a `directory`.
+    #[serde(default = "directory_kind", skip_serializing_if = "is_directory_kind")]
     pub kind: String,
     /// Most common language under it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+}
+
+fn directory_kind() -> String {
+    "directory".into()
+}
+
+fn is_directory_kind(kind: &str) -> bool {
+    kind == "directory"
 }
 
 /// A command derived from a manifest.
@@ -440,15 +450,16 @@ pub struct FileEntry {
     pub symbols: u64,
 }
 
-/// A ranked symbol.
+/// A ranked symbol, compact: its entity id is `symbol:<path>:<name>`, its kind is in its
+/// signature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SymbolEntry {
-    /// `symbol:<path>:<qualified.name>`.
-    pub id: String,
-    /// Kind.
-    pub kind: String,
-    /// Declaration without body or comments.
-    pub signature: String,
+    /// Repository-relative path of the defining file.
+    pub path: String,
+    /// Qualified name (`Parser.parse`; `#2` for a later duplicate in the same file).
+    pub name: String,
     /// First line.
     pub line: u32,
+    /// Declaration without body or comments.
+    pub signature: String,
 }

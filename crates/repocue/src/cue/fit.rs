@@ -30,7 +30,9 @@ impl<C> Item<C> {
 /// A group of items that is reported as one omission and points to one follow-up.
 #[derive(Debug, Clone)]
 pub struct Section {
-    /// Section name used in the omission warning (`omitted:<name>`).
+    /// Section name: names the index that items refer to (the omission warning counts
+    /// sections without naming them).
+    #[expect(dead_code, reason = "read by people and Debug output, not by code")]
     pub name: &'static str,
     /// Items that exist but were not even offered to the fitter (pre-capped lists).
     pub hidden: u64,
@@ -86,8 +88,8 @@ impl Meter {
 }
 
 /// Sets the warnings and `more` of an envelope for the given omission counts: the base
-/// warnings plus one compact warning for all omissions (per-section warnings would eat the
-/// budget that the omitted items needed). Sections `skip` rejects are not reported.
+/// warnings plus one compact warning that counts all omissions (per-section warnings would eat
+/// the budget that the omitted items needed). Sections `skip` rejects are not reported.
 fn decorate<C>(
     env: &mut Envelope<C>,
     base_warnings: &[Warning],
@@ -107,12 +109,13 @@ fn decorate<C>(
     if total == 0 {
         return;
     }
-    let detail: Vec<String> = reported().map(|(s, n)| format!("{} {n}", s.name)).collect();
-    env.warnings.push(Warning::counted(
-        WarningCode::Omitted,
-        total,
-        detail.join(", "),
-    ));
+    // A count alone: naming the sections would cost more tokens than most items do, and
+    // `more` already says how to get everything.
+    env.warnings.push(Warning {
+        code: WarningCode::Omitted,
+        count: Some(total),
+        detail: None,
+    });
     for (s, _) in reported() {
         if let Some(m) = &s.more {
             if !env.more.contains(m) {

@@ -138,7 +138,7 @@ fn is_scalar_list(v: &Value) -> bool {
 }
 
 fn is_symbol(v: &Value) -> bool {
-    v["id"].as_str().is_some_and(|id| id.starts_with("symbol:")) && v.get("signature").is_some()
+    v["path"].is_string() && v["name"].is_string() && v.get("signature").is_some()
 }
 
 /// Symbols grouped under their path, like a repository map: a path line, then one indented
@@ -148,7 +148,7 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     // Paths in order of their first (best-ranked) symbol; a path's symbols in rank order.
     let mut groups: Vec<(&str, Vec<&Value>)> = Vec::new();
     for s in list {
-        let (path, _) = split_symbol_id(s["id"].as_str().unwrap_or_default());
+        let path = s["path"].as_str().unwrap_or_default();
         match groups.iter_mut().find(|(p, _)| *p == path) {
             Some((_, g)) => g.push(s),
             None => groups.push((path, vec![s])),
@@ -165,12 +165,6 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
             );
         }
     }
-}
-
-/// Splits `symbol:<path>:<qualified.name>` into path and name.
-fn split_symbol_id(id: &str) -> (&str, &str) {
-    let rest = id.strip_prefix("symbol:").unwrap_or(id);
-    rest.rsplit_once(':').unwrap_or((rest, ""))
 }
 
 /// Per-path changes of a compact delta: `op path key=value...` then one indented line per
@@ -366,10 +360,10 @@ mod tests {
     fn symbols_group_under_their_path_like_a_repository_map() {
         let text = render(&envelope(json!({
             "symbols": [
-                {"id": "symbol:src/app.py:Flask", "kind": "class", "signature": "class Flask(App)", "line": 109},
-                {"id": "symbol:src/app.py:Flask.run", "kind": "method", "signature": "def run(self)", "line": 540},
-                {"id": "symbol:src/cli.py:main", "kind": "function", "signature": "def main()", "line": 3},
-                {"id": "symbol:src/app.py:App", "kind": "class", "signature": "class App", "line": 9}
+                {"path": "src/app.py", "name": "Flask", "signature": "class Flask(App)", "line": 109},
+                {"path": "src/app.py", "name": "Flask.run", "signature": "def run(self)", "line": 540},
+                {"path": "src/cli.py", "name": "main", "signature": "def main()", "line": 3},
+                {"path": "src/app.py", "name": "App", "signature": "class App", "line": 9}
             ]
         })));
         assert_eq!(

@@ -85,6 +85,15 @@ pub fn running_as_root() -> bool {
     String::from_utf8_lossy(&out.stdout).trim() == "0"
 }
 
+/// Returns the entity id of a ranked symbol of a cue (`symbol:<path>:<name>`).
+pub fn symbol_id(s: &serde_json::Value) -> String {
+    format!(
+        "symbol:{}:{}",
+        s["path"].as_str().expect("symbol path"),
+        s["name"].as_str().expect("symbol name")
+    )
+}
+
 /// Returns `ceil(bytes / 4)`, the token estimate of the cue contract.
 pub fn tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)

@@ -117,8 +117,13 @@ mod tests {
         let t = repo();
         let v = cue(&reader(&t), View::Overview, |_| {});
         assert_eq!(v["content"]["project"]["name"], "demo");
-        let symbols = v["content"]["symbols"].to_string();
-        assert!(symbols.contains("symbol:src/lib.rs:Parser"), "{symbols}");
+        let symbols = v["content"]["symbols"].as_array().unwrap();
+        assert!(
+            symbols
+                .iter()
+                .any(|s| s["path"] == "src/lib.rs" && s["name"] == "Parser"),
+            "{symbols:?}"
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::analyze::importance;
 use crate::analyze::manifest::ManifestFacts;
 use crate::analyze::Analysis;
 use crate::api::views::*;
-use crate::api::{Cue, CueRequest, More, View};
+use crate::api::{Commit, Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
@@ -81,19 +81,31 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
                 .iter()
                 .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
         });
-    // Languages by file count (documents and data formats count too: they are what is there).
-    let mut langs: BTreeMap<&str, u64> = BTreeMap::new();
+    // Languages with their file counts (documents and data formats count too: they are what is
+    // there), ordered by the project's own files that are not documents: thousands of JSON or
+    // JavaScript test fixtures do not make a TypeScript project a JSON one, nor a thousand
+    // manual pages a C project an AsciiDoc one.
+    let mut langs: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for f in files {
         if let Some(l) = f.language.as_deref() {
-            *langs.entry(l).or_default() += 1;
+            let e = langs.entry(l).or_default();
+            e.0 += 1;
+            e.1 +=
+                u64::from(!f.is_document && importance::role(&f.path) == importance::Role::Source);
         }
     }
-    let mut langs: Vec<(&str, u64)> = langs.into_iter().collect();
-    langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut langs: Vec<(&str, (u64, u64))> = langs.into_iter().collect();
+    langs.sort_by(|a, b| (b.1 .1, b.1 .0).cmp(&(a.1 .1, a.1 .0)).then(a.0.cmp(b.0)));
+    let langs: Vec<(&str, u64)> = langs.into_iter().map(|(l, (n, _))| (l, n)).collect();
     let member_manifests = manifests(files, &facts, |p| {
         (1..=2).contains(&p.iter().filter(|&&b| b == b'/').count())
     });
-    let entries = entry_points(files, &root_manifests, &member_manifests);
+    let code = code_summary(
+        state,
+        &entry_points(files, &root_manifests, &member_manifests, &[]),
+    )?;
+    let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
+    let entries = entry_points(files, &root_manifests, &member_manifests, &ranked_entries);
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
     Ok(OverviewData {
@@ -108,11 +120,11 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
                 files: *n,
             })
             .collect(),
-        components: components(files, &root_manifests)
+        components: components(files, &root_manifests, &code.file_rank)
             .into_iter()
             .take(40)
             .collect(),
-        symbols: top_symbols(state, &entries)?,
+        symbols: code.symbols,
         entry_points: entries.into_iter().take(20).collect(),
         commands,
         documents: documents(files, &facts).into_iter().take(20).collect(),
@@ -172,7 +184,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     for (i, lc) in d.languages.into_iter().enumerate() {
         items.push(Item::new(
             1,
-            tiered(i, 3, 2),
+            tiered(i, 2, 2),
             move |c: &mut OverviewContent| c.languages.push(lc.clone()),
         ));
     }
@@ -203,19 +215,24 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             move |c: &mut OverviewContent| c.documents.push(doc.clone()),
         ));
     }
-    // Measured (bench/quality): two symbols per round found more API facts but lost more
-    // components, documents and languages than they won; one per round it is.
+    // The central API is the largest group of what a new contributor must learn: once
+    // re-exports rank it (bench/quality), two symbols per round find more than they cost.
     for (i, s) in d.symbols.into_iter().enumerate() {
         items.push(Item::new(
             8,
-            tiered(i, 5, 8),
+            tiered(i / 2, 5, 8) - (i % 2) as i64,
             move |c: &mut OverviewContent| c.symbols.push(s.clone()),
         ));
     }
-    for (i, commit) in state.snapshot.recent_commits.iter().cloned().enumerate() {
+    // The day is what tells a reader how recent the work is; the time of day costs tokens.
+    let commits = state.snapshot.recent_commits.iter().map(|c| Commit {
+        date: c.date.chars().take(10).collect(),
+        ..c.clone()
+    });
+    for (i, commit) in commits.enumerate() {
         items.push(Item::new(
             6,
-            tiered(i, 3, 7),
+            tiered(i, 2, 7),
             move |c: &mut OverviewContent| c.recent_commits.push(commit.clone()),
         ));
     }
@@ -330,60 +347,213 @@ fn manifests<'a>(
         .collect()
 }
 
-fn components(files: &[FileState], root: &[(&FileState, &ManifestFacts)]) -> Vec<Component> {
-    // Per directory: files, files of the project's own (not vendored or generated), languages.
-    type Counts<'a> = (u64, u64, BTreeMap<&'a str, u64>);
-    let mut dirs: BTreeMap<Vec<u8>, Counts<'_>> = BTreeMap::new();
+/// The project's parts, in the order a new contributor needs them: the workspace directories
+/// that hold the members, the members by the rank of their code, then directories by kind
+/// (source roots first) and the rank of their code; the first test and documentation
+/// directories are brought forward, since where the tests live is among the first things to
+/// learn. A directory whose files all lie in one subdirectory (`src/` of `src/flask/`) is
+/// named by that subdirectory, and the most important source package is followed by its own
+/// subpackages.
+fn components(
+    files: &[FileState],
+    root: &[(&FileState, &ManifestFacts)],
+    file_rank: &HashMap<Vec<u8>, f64>,
+) -> Vec<Component> {
     let members: Vec<&str> = root
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
         .collect();
     let member_dirs =
         crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
-    for f in files {
-        let key = member_dirs
+    let member_of = |path: &[u8]| {
+        member_dirs
             .iter()
-            .find(|m| f.path.starts_with(m) && f.path.get(m.len()) == Some(&b'/'))
+            .find(|m| path.starts_with(m) && path.get(m.len()) == Some(&b'/'))
             .cloned()
-            .or_else(|| paths::top_dir(&f.path).map(<[u8]>::to_vec));
-        if let Some(k) = key {
-            let e = dirs.entry(k).or_default();
-            e.0 += 1;
-            e.1 += u64::from(f.class == FileClass::Source);
-            if let Some(l) = f.language.as_deref() {
-                *e.2.entry(l).or_default() += 1;
+    };
+    let dir_of = |p: &[u8]| p[..p.iter().rposition(|&b| b == b'/').unwrap_or(0)].to_vec();
+    // Per top directory: the longest directory prefix all its files share.
+    let mut common: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+    for f in files.iter().filter(|f| member_of(&f.path).is_none()) {
+        let Some(top) = paths::top_dir(&f.path) else {
+            continue;
+        };
+        let dir = dir_of(&f.path);
+        common
+            .entry(top.to_vec())
+            .and_modify(|c| *c = common_dir(c, &dir))
+            .or_insert(dir);
+    }
+    let key_of =
+        |path: &[u8]| member_of(path).or_else(|| Some(common.get(paths::top_dir(path)?)?.clone()));
+    let mut dirs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    for f in files {
+        if let Some(k) = key_of(&f.path) {
+            dirs.entry(k).or_default().add(f, file_rank);
+        }
+    }
+    let mut out: Vec<(u8, u8, f64, Component)> = dirs
+        .iter()
+        .map(|(d, t)| {
+            let member = member_dirs.contains(d);
+            let c = t.component(d, if member { "member" } else { "directory" });
+            // A directory of vendored or generated files only (by name or attribute) is
+            // support, whatever it is called; so is a member of test fixtures.
+            let rank = if t.own == 0 {
+                2
+            } else {
+                component_rank(&c.path)
+            };
+            (u8::from(!member), rank, t.mass, c)
+        })
+        .collect();
+    // The directories that hold workspace members (`packages/` of `packages/*`).
+    let mut holders: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    for f in files {
+        if let Some(m) = member_of(&f.path) {
+            if m.contains(&b'/') {
+                holders.entry(dir_of(&m)).or_default().add(f, file_rank);
             }
         }
     }
-    let mut out: Vec<(u8, Component)> = dirs
-        .into_iter()
-        .map(|(d, (n, own, langs))| {
-            let c = Component {
-                kind: if member_dirs.contains(&d) {
-                    "member"
-                } else {
-                    "directory"
-                }
-                .into(),
-                path: format!("{}/", paths::display(&d)),
-                files: n,
-                language: langs
-                    .into_iter()
-                    .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
-                    .map(|(l, _)| l.to_owned()),
-            };
-            // A directory of vendored or generated files only (by name or attribute) is
-            // support, whatever it is called.
-            let rank = if own == 0 { 2 } else { component_rank(&c.path) };
-            (rank, c)
-        })
-        .collect();
-    // Workspace members, then source roots, then everything else; tests, examples and
-    // documentation last: a new contributor looks for the code first.
-    out.sort_by(|(ra, a), (rb, b)| {
-        (a.kind != "member", ra, b.files, &a.path).cmp(&(b.kind != "member", rb, a.files, &b.path))
+    // The one holding the most-ranked code leads; the others rank among directories.
+    let lead = holders
+        .iter()
+        .max_by(|a, b| a.1.mass.total_cmp(&b.1.mass).then(b.0.cmp(a.0)))
+        .map(|(d, _)| d.clone());
+    for (d, t) in &holders {
+        let kind = if Some(d) == lead.as_ref() {
+            "workspace"
+        } else {
+            "directory"
+        };
+        out.push((1, 0, t.mass, t.component(d, kind)));
+    }
+    out.sort_by(|a, b| {
+        let kind = |c: &(u8, u8, f64, Component)| match c.3.kind.as_str() {
+            "workspace" => 0,
+            "member" if c.1 < 2 => 1,
+            _ => 2,
+        };
+        (kind(a), a.1)
+            .cmp(&(kind(b), b.1))
+            .then(b.2.total_cmp(&a.2))
+            .then(b.3.files.cmp(&a.3.files))
+            .then(a.3.path.cmp(&b.3.path))
     });
-    out.into_iter().map(|(_, c)| c).collect()
+    // The best source package's subpackages follow it (when no workspace lists the parts).
+    if member_dirs.is_empty() {
+        if let Some(i) = out.iter().position(|c| c.1 == 0) {
+            let subs = subpackages(files, &out[i].3.path, file_rank);
+            for (j, (mass, c)) in subs.into_iter().take(4).enumerate() {
+                out.insert(i + 1 + j, (1, 0, mass, c));
+            }
+        }
+    }
+    let mut out: Vec<Component> = out.into_iter().map(|c| c.3).collect();
+    // Bring the first test directory and the first documentation directory of some size (2%
+    // of the files) forward, right after the lead component.
+    let sizable = |c: &Component| c.files * 50 >= files.len() as u64;
+    let wanted: [&dyn Fn(&Component) -> bool; 2] =
+        [&|c| is_test_dir(&c.path) && sizable(c), &|c| {
+            is_docs_dir(&c.path) && sizable(c)
+        }];
+    for (k, wanted) in wanted.into_iter().enumerate() {
+        let slot = (1 + k).min(out.len());
+        if let Some(i) = out.iter().position(wanted) {
+            if i > slot {
+                let c = out.remove(i);
+                out.insert(slot, c);
+            }
+        }
+    }
+    out
+}
+
+/// The directories right below `parent` that hold the project's own code, heaviest first.
+fn subpackages(
+    files: &[FileState],
+    parent: &str,
+    file_rank: &HashMap<Vec<u8>, f64>,
+) -> Vec<(f64, Component)> {
+    let mut subs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    for f in files {
+        let p = paths::display(&f.path);
+        if let Some(rest) = p.strip_prefix(parent) {
+            if let Some((sub, _)) = rest.split_once('/') {
+                let d = format!("{parent}{sub}");
+                subs.entry(d.into_bytes()).or_default().add(f, file_rank);
+            }
+        }
+    }
+    let mut subs: Vec<(f64, Component)> = subs
+        .iter()
+        .filter(|(d, t)| {
+            t.own > 0
+                && importance::role(&[d.as_slice(), b"/x"].concat()) == importance::Role::Source
+        })
+        .map(|(d, t)| (t.mass, t.component(d, "directory")))
+        .collect();
+    subs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.path.cmp(&b.1.path)));
+    subs
+}
+
+fn is_test_dir(dir: &str) -> bool {
+    importance::role(format!("{dir}x").as_bytes()) == importance::Role::Test
+}
+
+fn is_docs_dir(dir: &str) -> bool {
+    let name = dir.trim_end_matches('/');
+    ["docs", "doc", "documentation"]
+        .iter()
+        .any(|d| name.eq_ignore_ascii_case(d))
+}
+
+/// The longest directory prefix two directories share.
+fn common_dir(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut end = 0;
+    let mut i = 0;
+    while i < a.len() && i < b.len() && a[i] == b[i] {
+        i += 1;
+        let a_ends = i == a.len() || a[i] == b'/';
+        if a_ends && (i == b.len() || b[i] == b'/') {
+            end = i;
+        }
+    }
+    a[..end].to_vec()
+}
+
+/// Files, the project's own files, languages and code rank under one directory.
+#[derive(Default)]
+struct Tally<'a> {
+    files: u64,
+    own: u64,
+    mass: f64,
+    langs: BTreeMap<&'a str, u64>,
+}
+
+impl<'a> Tally<'a> {
+    fn add(&mut self, f: &'a FileState, file_rank: &HashMap<Vec<u8>, f64>) {
+        self.files += 1;
+        self.own += u64::from(f.class == FileClass::Source);
+        self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
+        if let Some(l) = f.language.as_deref() {
+            *self.langs.entry(l).or_default() += 1;
+        }
+    }
+
+    fn component(&self, dir: &[u8], kind: &str) -> Component {
+        Component {
+            kind: kind.into(),
+            path: format!("{}/", paths::display(dir)),
+            files: self.files,
+            language: self
+                .langs
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(l, _)| (*l).to_owned()),
+        }
+    }
 }
 
 /// Orders top-level directories by what they hold: 0 source roots, 1 unknown, 2 support
@@ -441,13 +611,15 @@ fn component_rank(dir: &str) -> u8 {
 }
 
 /// Where execution starts and what a package's users import first, per ecosystem: declared
-/// entry points of the root manifest, conventional mains, crate and package roots (`lib.rs`,
-/// a top-level package's `__init__.py`, a Go module's root file), then the entry points that
-/// workspace members' manifests declare.
+/// entry points of the root manifest, then `ranked` (the best-ranked package roots and files
+/// that define `main`, see [`code_summary`]), conventional mains, crate and package
+/// roots (`lib.rs`, a top-level package's `__init__.py`, a Go module's root file), then the
+/// entry points that workspace members' manifests declare.
 fn entry_points(
     files: &[FileState],
     root: &[(&FileState, &ManifestFacts)],
     members: &[(&FileState, &ManifestFacts)],
+    ranked: &[String],
 ) -> Vec<String> {
     const CONVENTIONAL: &[&str] = &[
         "src/main.rs",
@@ -481,6 +653,11 @@ fn entry_points(
             if !out.contains(&e) {
                 out.push(e);
             }
+        }
+    }
+    for e in ranked {
+        if !out.contains(e) {
+            out.push(e.clone());
         }
     }
     // A Go module's root package file is named after the module's last path component.
@@ -641,17 +818,84 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
         .collect()
 }
 
-/// The most important symbols of the snapshot: cached per snapshot, since ranking reads the
-/// code facts of every source file. Unlike the structure view, edited files get no boost
-/// here: the overview lists them under `working_tree` already, and a boost would reorder the
-/// symbols on every edit and break the stable prefix that prompt caches reuse.
-fn top_symbols(state: &Reader, entries: &[String]) -> Result<Vec<SymbolEntry>> {
-    state.cached("ranked_symbols", |state| {
-        let ranked = super::structure::ranked_files(state, b"", entries, false)?;
-        Ok(super::structure::ranked_symbols(
-            &ranked[..ranked.len().min(60)],
-            2,
-            20,
-        ))
+/// What the reference graph tells the overview: the most important symbols, the programs'
+/// `main` files and the package roots in rank order, and each file's rank (to order
+/// components by the weight of their code rather than their file count).
+struct CodeSummary {
+    symbols: Vec<SymbolEntry>,
+    mains: Vec<String>,
+    roots: Vec<String>,
+    file_rank: HashMap<Vec<u8>, f64>,
+}
+
+/// Most `main` files and package roots the graph adds to the entry points.
+const RANKED_ENTRIES: usize = 3;
+
+/// Most symbols a file defines besides `main` to count as a program's dedicated main file.
+const DEDICATED_MAIN_SYMBOLS: usize = 3;
+
+/// Ranks the snapshot's code once (the overview data that holds the result is cached per
+/// snapshot, since ranking reads the code facts of every source file). Unlike the structure
+/// view, edited files get no boost here: the overview lists them under `working_tree`
+/// already, and a boost would reorder the symbols on every edit and break the stable prefix
+/// that prompt caches reuse.
+fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
+    let ranked = super::structure::ranked_files(state, b"", entries, false)?;
+    let symbols = super::structure::ranked_symbols(&ranked, 2, 20);
+    let source = |r: &&super::structure::Ranked<'_>| {
+        importance::role(&r.file.path) == importance::Role::Source
+    };
+    // Programs in support directories (`scripts/`, `tools/`) are not where the project starts.
+    let support = |r: &&super::structure::Ranked<'_>| {
+        paths::top_dir(&r.file.path)
+            .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2)
+    };
+    // Files that define `main`: a file that is little else than its `main` (git's
+    // `common-main.c`) before a library file with a test `main` at its end; Cargo build
+    // scripts are not programs of the project.
+    let mut mains: Vec<(bool, &super::structure::Ranked<'_>)> = ranked
+        .iter()
+        .filter(source)
+        .filter(|r| !support(r) && paths::file_name(&r.file.path) != b"build.rs")
+        .filter_map(|r| {
+            let symbols = &r.analysis.code.as_ref()?.symbols;
+            symbols
+                .iter()
+                .any(|s| s.qualified_name == "main" && s.kind == "function")
+                .then_some((symbols.len() > DEDICATED_MAIN_SYMBOLS, r))
+        })
+        .collect();
+    // Stable: equal keys keep rank order.
+    mains.sort_by_key(|(busy, _)| *busy);
+    let mains = mains
+        .into_iter()
+        .take(RANKED_ENTRIES)
+        .map(|(_, r)| paths::display(&r.file.path))
+        .collect();
+    // Package roots by the weight of what they expose, not by what they define themselves.
+    let mut roots: Vec<&super::structure::Ranked<'_>> = ranked
+        .iter()
+        .filter(source)
+        .filter(|r| !support(r) && super::structure::is_package_root(&r.file.path))
+        .collect();
+    roots.sort_by(|a, b| {
+        b.api_mass
+            .total_cmp(&a.api_mass)
+            .then(a.file.path.cmp(&b.file.path))
+    });
+    let roots = roots
+        .into_iter()
+        .take(RANKED_ENTRIES)
+        .map(|r| paths::display(&r.file.path))
+        .collect();
+    let file_rank = ranked
+        .iter()
+        .map(|r| (r.file.path.clone(), r.score))
+        .collect();
+    Ok(CodeSummary {
+        symbols,
+        mains,
+        roots,
+        file_rank,
     })
 }

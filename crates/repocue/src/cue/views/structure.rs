@@ -7,7 +7,7 @@ use crate::analyze::graph::{self, Node};
 use crate::analyze::importance;
 use crate::analyze::Analysis;
 use crate::api::views::*;
-use crate::api::{Cue, CueRequest, EntityId, More, View};
+use crate::api::{Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
@@ -25,6 +25,10 @@ pub(crate) struct Ranked<'a> {
     pub score: f64,
     /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
     pub used_by: HashMap<String, f64>,
+    /// Defined name → the rank package roots that re-export it pass on (`graph::Ranking`).
+    pub exported: HashMap<String, f64>,
+    /// The weight of the API the file exposes (`graph::Ranking::api_mass`).
+    pub api_mass: f64,
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -61,24 +65,42 @@ pub(crate) fn ranked_files<'a>(
         .into_iter()
         .filter_map(|f| {
             let a = facts.get(f.digest.as_deref()?)?.clone();
-            a.code.as_ref().filter(|c| !c.symbols.is_empty())?;
+            // A package root without definitions of its own still says what the API is.
+            a.code
+                .as_ref()
+                .filter(|c| !c.symbols.is_empty() || is_package_root(&f.path))?;
             Some(Ranked {
                 file: f,
                 analysis: a,
                 score: 0.0,
                 used_by: HashMap::new(),
+                exported: HashMap::new(),
+                api_mass: 0.0,
             })
         })
         .collect();
     facts.clear();
+    let aliases = package_aliases(state)?;
+    if !aliases.is_empty() {
+        for r in &mut out {
+            if let Some(code) = r.analysis.code.as_mut() {
+                for import in &mut code.imports {
+                    if let Some(path) = resolve_package(&aliases, import) {
+                        *import = path;
+                    }
+                }
+            }
+        }
+    }
     let nodes: Vec<Node<'_>> = out
         .iter()
         .map(|r| {
             let p = paths::display(&r.file.path);
+            let root = is_package_root(&r.file.path);
             let mut boost = 1.0;
             if entry_points.contains(&p) {
                 boost += 4.0;
-            } else if is_package_root(&r.file.path) {
+            } else if root {
                 boost += 2.0;
             }
             if boost_dirty && r.file.working_state != WorkingState::Clean {
@@ -88,14 +110,22 @@ pub(crate) fn ranked_files<'a>(
                 path: &r.file.path,
                 facts: r.analysis.code.as_ref().expect("filtered"),
                 boost,
+                root,
             }
         })
         .collect();
     let ranking = graph::rank(&nodes);
     drop(nodes);
-    for ((r, s), u) in out.iter_mut().zip(ranking.scores).zip(ranking.used_by) {
+    let per_node = ranking
+        .used_by
+        .into_iter()
+        .zip(ranking.exported)
+        .zip(ranking.api_mass);
+    for ((r, s), ((u, e), m)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
         r.score = s;
         r.used_by = u;
+        r.exported = e;
+        r.api_mass = m;
     }
     out.sort_by(|a, b| {
         b.score
@@ -103,6 +133,81 @@ pub(crate) fn ranked_files<'a>(
             .then(a.file.path.cmp(&b.file.path))
     });
     Ok(out)
+}
+
+/// A workspace package by the name its users import (`@babel/core`, `grep_searcher`), and
+/// the directory its code lives in (`packages/babel-core/src`).
+type Alias = (String, String);
+
+/// The packages of the repository's workspace: every `package.json` and `Cargo.toml` below
+/// the root that declares a name. Imports by package name then resolve to the package's code,
+/// as imports by relative path do; longest names first, so `@x/a-b` wins over `@x/a`.
+fn package_aliases(state: &Reader) -> Result<Vec<Alias>> {
+    let files = state.files()?;
+    let manifests: Vec<&FileState> = files
+        .iter()
+        .filter(|f| {
+            matches!(paths::file_name(&f.path), b"package.json" | b"Cargo.toml")
+                && f.path.contains(&b'/')
+                && f.path.iter().filter(|&&b| b == b'/').count() <= 3
+                && importance::role(&f.path) == importance::Role::Source
+        })
+        .collect();
+    if manifests.is_empty() {
+        return Ok(vec![]);
+    }
+    let digests: Vec<&str> = manifests
+        .iter()
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    let facts = state.store.facts(&digests)?;
+    let mut aliases: Vec<Alias> = Vec::new();
+    for f in manifests {
+        let Some(m) = f
+            .digest
+            .as_deref()
+            .and_then(|d| facts.get(d)?.manifest.as_ref())
+        else {
+            continue;
+        };
+        let Some(name) = m.name.as_deref().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let manifest = paths::display(&f.path);
+        let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
+        let src = format!("{dir}/src");
+        let has_src = files.iter().any(|g| under(&g.path, src.as_bytes()));
+        let code = if has_src { src } else { dir.to_owned() };
+        if m.kind == "cargo" {
+            aliases.push((name.replace('-', "_"), code));
+        } else {
+            aliases.push((name.to_owned(), code));
+        }
+    }
+    aliases.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+    aliases.dedup_by(|a, b| a.0 == b.0);
+    Ok(aliases)
+}
+
+/// Rewrites an import of a workspace package by name into the path of the package's code,
+/// keeping the import's own separator (`@babel/core` → `packages/babel-core/src`,
+/// `grep_searcher::sink::Sink` → `crates/searcher/src::sink::Sink`, joined by `::` after the
+/// package). Returns `None` for imports of anything else.
+fn resolve_package(aliases: &[Alias], import: &str) -> Option<String> {
+    let raw = import
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+    aliases.iter().find_map(|(name, code)| {
+        let rest = raw.strip_prefix(name.as_str())?;
+        if rest.is_empty() {
+            return Some(code.clone());
+        }
+        if let Some(rest) = rest.strip_prefix("::") {
+            let dir = code.replace('/', "::");
+            return Some(format!("{dir}::{rest}"));
+        }
+        rest.starts_with('/').then(|| format!("{code}{rest}"))
+    })
 }
 
 /// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
@@ -119,14 +224,37 @@ pub(crate) fn is_package_root(path: &[u8]) -> bool {
 }
 
 /// Returns the symbols of the ranked files, most important first: each symbol's weight
-/// (visibility, kind, top level, use by other non-test files) times its file's rank, picked
-/// so that no single file or directory fills the list (at most `per_file` from one file).
+/// (visibility, kind, top level, use by other non-test files) times its file's rank, or the
+/// rank a package root passes to what it re-exports when that is more, picked so that no
+/// single file or directory fills the list (at most `per_file` from one file).
 pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -> Vec<SymbolEntry> {
     let mut candidates: Vec<(f64, usize, &[u8])> = Vec::new();
     let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
-    // files: the pick stays linear in what it can return.
-    for (file, r) in ranked.iter().take(n.max(8) * 2).enumerate() {
+    // files and the files whose names a package root re-exports: the pick stays linear in
+    // what it can return.
+    let best = n.max(8) * 2;
+    // A name a package root re-exports is the package's public API by declaration, whatever
+    // the rank of the file that happens to define it: it ranks like a file half as important
+    // as the best one, scaled by how much the re-exporting root itself weighs.
+    let top = ranked.iter().map(|r| r.score).fold(0.0, f64::max);
+    let most_exported = ranked
+        .iter()
+        .flat_map(|r| r.exported.values())
+        .copied()
+        .fold(0.0, f64::max);
+    let export_rank = |e: f64| {
+        if most_exported > 0.0 {
+            EXPORT_SHARE * top * e / most_exported
+        } else {
+            0.0
+        }
+    };
+    let files = ranked
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| *i < best || !r.exported.is_empty());
+    for (file, r) in files {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = r
@@ -136,7 +264,9 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
             .flat_map(|c| &c.symbols)
             .map(|s| {
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
-                (importance::symbol_weight(s, used) * r.score / cost(s), s)
+                let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
+                let rank = r.score.max(export_rank(exported));
+                (importance::symbol_weight(s, used) * rank / cost(s), s)
             })
             .collect();
         // Stable: equal weights keep source order.
@@ -152,15 +282,17 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
         .map(|i| {
             let (r, s) = symbols[i];
             SymbolEntry {
-                id: EntityId::symbol(paths::display(&r.file.path), s.qualified_name.clone())
-                    .to_string(),
-                kind: s.kind.clone(),
-                signature: s.signature.clone(),
+                path: paths::display(&r.file.path),
+                name: s.qualified_name.clone(),
                 line: s.start_line,
+                signature: s.signature.clone(),
             }
         })
         .collect()
 }
+
+/// The rank of the most re-exported name, relative to the best file's rank.
+const EXPORT_SHARE: f64 = 0.5;
 
 /// What showing a symbol costs, relative to a typical one: a signature of hundreds of
 /// characters (a generic TypeScript interface) buys one fact for the tokens of several.
@@ -220,4 +352,56 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Section::new("symbols", Some(more)),
     ];
     fit(env, &sections, items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_of_workspace_packages_resolve_to_their_code() {
+        let aliases: Vec<Alias> = vec![
+            ("@babel/core-x".into(), "packages/babel-core-x/src".into()),
+            ("@babel/core".into(), "packages/babel-core/src".into()),
+            ("grep_searcher".into(), "crates/searcher/src".into()),
+        ];
+        let r = |i: &str| resolve_package(&aliases, i);
+        assert_eq!(
+            r("\"@babel/core\"").as_deref(),
+            Some("packages/babel-core/src")
+        );
+        assert_eq!(
+            r("'@babel/core/lib/config'").as_deref(),
+            Some("packages/babel-core/src/lib/config")
+        );
+        assert_eq!(
+            r("@babel/core-x").as_deref(),
+            Some("packages/babel-core-x/src")
+        );
+        assert_eq!(
+            r("grep_searcher::sink::Sink").as_deref(),
+            Some("crates::searcher::src::sink::Sink")
+        );
+        // A longer name that merely starts like a package is not that package.
+        assert_eq!(r("@babel/corejs"), None);
+        assert_eq!(r("grep_searcherx::A"), None);
+        assert_eq!(r("./core"), None);
+        // The rewritten import names the package's root module.
+        let import = importance::import_components(
+            b"packages/babel-cli/src/index.ts",
+            &r("@babel/core").unwrap(),
+        );
+        assert!(importance::import_names_module(
+            &import,
+            &importance::module_components(b"packages/babel-core/src/index.ts")
+        ));
+        let import = importance::import_components(
+            b"crates/core/main.rs",
+            &r("grep_searcher::Searcher").unwrap(),
+        );
+        assert!(importance::import_names_module(
+            &import,
+            &importance::module_components(b"crates/searcher/src/lib.rs")
+        ));
+    }
 }
