@@ -690,6 +690,18 @@ impl Store {
 
     /// Returns stored analysis facts for the given digests.
     pub fn facts(&self, digests: &[&str]) -> Result<HashMap<String, Analysis>> {
+        self.facts_mentioning(digests, None)
+    }
+
+    /// Like [`Store::facts`], but only for the facts whose stored text mentions `needle` (as a
+    /// JSON string, quotes included) when one is given: the others are never parsed, which is
+    /// most of the cost of reading every file's facts to find the few that use one name.
+    pub fn facts_mentioning(
+        &self,
+        digests: &[&str],
+        needle: Option<&str>,
+    ) -> Result<HashMap<String, Analysis>> {
+        let needle = needle.map(|n| serde_json::to_string(n).expect("strings serialize"));
         let mut out = HashMap::new();
         let mut stmt = self
             .conn
@@ -703,7 +715,18 @@ impl Store {
                     Ok(r.get_ref(0)?.as_bytes()?.to_vec())
                 })
                 .optional()?;
-            if let Some(stored) = stored {
+            let Some(stored) = stored else {
+                continue;
+            };
+            if let Some(needle) = &needle {
+                let json = compact::decode_facts(&stored).ok_or_else(|| Error::CorruptCache {
+                    path: self.path.clone(),
+                    detail: "undecodable content facts".into(),
+                })?;
+                if json.contains(needle.as_str()) {
+                    out.insert((*d).to_owned(), self.decoded(decode(0, &json))?);
+                }
+            } else {
                 let a = self.decoded(decode_stored_facts(&stored))?;
                 out.insert((*d).to_owned(), a);
             }
@@ -762,6 +785,7 @@ impl Store {
             let _ = self
                 .conn
                 .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            self.compact_after_baseline();
         }
         let snapshot =
             snapshot.ok_or_else(|| Error::InvalidArgument("nothing published".into()))?;
@@ -770,6 +794,28 @@ impl Store {
             snapshot,
             delta: delta_seq,
         })
+    }
+
+    /// Gives back the pages a baseline left free (search-index segments merged away, facts
+    /// replaced): a merge of the search index into one segment, then `VACUUM` when more than
+    /// 1% of the file is free. Best effort: a busy database only keeps its free pages, which
+    /// later writes reuse.
+    fn compact_after_baseline(&self) {
+        let _ = self
+            .conn
+            .execute("INSERT INTO search_fts(search_fts) VALUES('optimize')", []);
+        let pages = |pragma: &str| -> i64 {
+            self.conn
+                .query_row(&format!("PRAGMA {pragma}"), [], |r| r.get(0))
+                .unwrap_or(0)
+        };
+        let (free, total) = (pages("freelist_count"), pages("page_count"));
+        if free * 100 > total {
+            let _ = self.conn.execute_batch("VACUUM");
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
     }
 
     /// Stores analysis facts derived by analyzer version `analyzer` in their own transaction;
@@ -1428,5 +1474,56 @@ mod tests {
             .execute("UPDATE file_versions SET class = 'mystery'", [])
             .unwrap();
         assert_eq!(store.files_at(&snap).unwrap_err().code(), "corrupt_cache");
+    }
+}
+
+#[cfg(test)]
+mod baseline_tests {
+    use crate::testing::{raw_db, temp_repo};
+
+    #[test]
+    fn compacting_after_a_baseline_gives_free_pages_back_and_keeps_the_index() {
+        let files: Vec<(String, String)> = (0..300)
+            .map(|i| {
+                (
+                    format!("src/m{i}/lib_{i}.rs"),
+                    format!("pub fn function_{i}(x: u32) -> u32 {{ x }}\n"),
+                )
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        crate::read::prepare(&t.repo, true).unwrap();
+        let db = raw_db(&t.repo);
+        let page = |p: &str| -> i64 {
+            db.query_row(&format!("PRAGMA {p}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        // Churn that leaves free pages, as replaced facts and merged index segments do.
+        db.execute_batch(
+            "CREATE TABLE churn (x BLOB);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+             INSERT INTO churn SELECT randomblob(400) FROM n;
+             DROP TABLE churn;",
+        )
+        .unwrap();
+        assert!(page("freelist_count") * 100 > page("page_count"));
+        let store = super::Store::open(&t.repo.db_path(), false)
+            .unwrap()
+            .unwrap();
+        store.compact_after_baseline();
+        let (free, total) = (page("freelist_count"), page("page_count"));
+        assert!(free * 100 <= total, "{free} of {total} pages free");
+        let n: i64 = db
+            .query_row(
+                "SELECT count(*) FROM search_fts WHERE search_fts MATCH '\"function\"*'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 300);
     }
 }

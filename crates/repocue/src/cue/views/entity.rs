@@ -43,7 +43,8 @@ fn referenced_by(
         .filter(|f| f.path != file.path && f.class.analysed() && f.digest.is_some())
         .collect();
     let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
-    let all = state.store.facts(&digests)?;
+    // A file that references the name mentions it in its facts: only those are parsed.
+    let all = state.store.facts_mentioning(&digests, wanted_name)?;
     let related = |c: &crate::analyze::structure::CodeFacts| match wanted_name {
         Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
         None => c.symbols.iter().any(|s| {

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::analyze::graph::{self, Node};
 use crate::analyze::importance;
 use crate::analyze::Analysis;
@@ -304,30 +306,18 @@ fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let prefix = request.path.clone().unwrap_or_default();
     let prefix = prefix.trim_start_matches("./").to_owned();
-    let files_total = state
-        .files()?
-        .iter()
-        .filter(|f| under(&f.path, prefix.as_bytes()))
-        .count() as u64;
-    let ranked = ranked_files(state, prefix.as_bytes(), &[], true)?;
+    let ranking = state.cached(&format!("structure:{prefix}"), |state| {
+        ranking(state, &prefix)
+    })?;
     let content = StructureContent {
         path: prefix.clone(),
-        files_total,
-        code_files: ranked.len() as u64,
+        files_total: ranking.files_total,
+        code_files: ranking.code_files,
         ..Default::default()
     };
     let env = envelope(state, request, content);
     let mut items: Vec<Item<StructureContent>> = Vec::new();
-    for (i, r) in ranked.iter().take(200).enumerate() {
-        let e = FileEntry {
-            path: paths::display(&r.file.path),
-            language: r.file.language.clone(),
-            symbols: r
-                .analysis
-                .code
-                .as_ref()
-                .map_or(0, |c| c.symbols.len() as u64),
-        };
+    for (i, e) in ranking.files.into_iter().enumerate() {
         let rank = if i < 8 {
             10_000 - i as i64
         } else {
@@ -337,7 +327,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             c.files.push(e.clone())
         }));
     }
-    for (i, s) in ranked_symbols(&ranked, 12, 400).into_iter().enumerate() {
+    for (i, s) in ranking.symbols.into_iter().enumerate() {
         let rank = 5_000 - i as i64;
         items.push(Item::new(1, rank, move |c: &mut StructureContent| {
             c.symbols.push(s.clone())
@@ -352,6 +342,46 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Section::new("symbols", Some(more)),
     ];
     fit(env, &sections, items)
+}
+
+/// What a structure cue under one prefix ranks, before the budget: computed once per snapshot
+/// and prefix and cached, since ranking reads the code facts of every file under the prefix
+/// (a snapshot differs from the previous one in whatever is dirty, so the dirty-file boost is
+/// part of what is cached).
+#[derive(Debug, Serialize, Deserialize)]
+struct StructureRanking {
+    files_total: u64,
+    code_files: u64,
+    files: Vec<FileEntry>,
+    symbols: Vec<SymbolEntry>,
+}
+
+fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
+    let files_total = state
+        .files()?
+        .iter()
+        .filter(|f| under(&f.path, prefix.as_bytes()))
+        .count() as u64;
+    let ranked = ranked_files(state, prefix.as_bytes(), &[], true)?;
+    let files = ranked
+        .iter()
+        .take(200)
+        .map(|r| FileEntry {
+            path: paths::display(&r.file.path),
+            language: r.file.language.clone(),
+            symbols: r
+                .analysis
+                .code
+                .as_ref()
+                .map_or(0, |c| c.symbols.len() as u64),
+        })
+        .collect();
+    Ok(StructureRanking {
+        files_total,
+        code_files: ranked.len() as u64,
+        files,
+        symbols: ranked_symbols(&ranked, 12, 400),
+    })
 }
 
 #[cfg(test)]
