@@ -111,7 +111,9 @@ pub struct SymbolChange {
     /// `symbol.added`, `symbol.removed`, `symbol.signature_changed`, `symbol.moved`,
     /// `import.added` or `import.removed`.
     pub op: DeltaOp,
-    /// Qualified symbol name, or the import as written.
+    /// Qualified symbol name, or the import as written. Empty, and left out, in a delta cue
+    /// when the signature already names it (a top-level function's `def parse(text)`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// The (new) declaration.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -189,14 +189,14 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         }
         out.push('\n');
         for ch in c["changes"].as_array().into_iter().flatten() {
-            let _ = write!(
-                out,
-                "{indent}    {} {}",
-                scalar(&ch["op"]),
-                scalar(&ch["name"])
-            );
+            let _ = write!(out, "{indent}    {}", scalar(&ch["op"]));
+            // A name the signature already holds is left out of the JSON.
+            let name = ch.get("name").and_then(Value::as_str).unwrap_or_default();
+            if !name.is_empty() {
+                let _ = write!(out, " {name}");
+            }
             if let Some(sig) = ch.get("signature").and_then(Value::as_str) {
-                let _ = write!(out, ": {sig}");
+                let _ = write!(out, "{} {sig}", if name.is_empty() { "" } else { ":" });
             }
             if let Some(old) = ch.get("before").and_then(Value::as_str) {
                 let _ = write!(out, " (was: {old})");

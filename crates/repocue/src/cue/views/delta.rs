@@ -191,10 +191,14 @@ fn items(
     full_ops: Vec<DeltaItem>,
 ) -> Vec<Item<DeltaContent>> {
     let mut items: Vec<Item<DeltaContent>> = Vec::new();
+    // A moved HEAD is also told by the envelope's `repository.head`: when the budget is short,
+    // the files' symbol changes come first (imports and implied detail after it).
     for r in repository {
-        items.push(Item::new(0, 4_000_000, move |c: &mut DeltaContent| {
-            c.repository.push(r.clone())
-        }));
+        items.push(Item::new(
+            0,
+            change_rank(REPOSITORY_WEIGHT, 0),
+            move |c: &mut DeltaContent| c.repository.push(r.clone()),
+        ));
     }
     if paths.len() > SMALL_DELTA_PATHS {
         for (i, d) in directories(&paths).into_iter().enumerate() {
@@ -208,8 +212,37 @@ fn items(
     let mut changes: Vec<(String, SymbolChange, i64)> = Vec::new();
     for (i, mut p) in paths.into_iter().enumerate() {
         let deleted = p.op == Some(DeltaOp::FileDeleted);
-        changes.extend(std::mem::take(&mut p.changes).into_iter().map(|ch| {
-            let weight = change_weight(ch.op, deleted);
+        let taken = std::mem::take(&mut p.changes);
+        let added: Vec<&str> = taken
+            .iter()
+            .filter(|ch| ch.op == DeltaOp::SymbolAdded)
+            .map(|ch| ch.name.as_str())
+            .collect();
+        let weights: Vec<i64> = taken
+            .iter()
+            .map(|ch| {
+                // A member of a type added in the same change is detail of that addition.
+                let parent_added = ch.op == DeltaOp::SymbolAdded
+                    && ch
+                        .name
+                        .rsplit_once('.')
+                        .is_some_and(|(parent, _)| added.contains(&parent));
+                if parent_added {
+                    MEMBER_OF_ADDED_WEIGHT
+                } else {
+                    change_weight(ch.op, deleted)
+                }
+            })
+            .collect();
+        changes.extend(taken.into_iter().zip(weights).map(|(mut ch, weight)| {
+            // The signature names a top-level symbol already.
+            if ch
+                .signature
+                .as_deref()
+                .is_some_and(|s| s.contains(&ch.name))
+            {
+                ch.name.clear();
+            }
             (p.path.clone(), ch, weight)
         }));
         items.push(Item::new(
@@ -221,7 +254,7 @@ fn items(
     for (i, (path, ch, weight)) in changes.into_iter().enumerate() {
         items.push(Item::new(
             3,
-            1_000_000 + weight * 10_000 - i as i64,
+            change_rank(weight, i),
             move |c: &mut DeltaContent| {
                 // The path ranks above its changes, so it is normally there already; if it was
                 // left out, the change brings a bare entry with it (and pays for it).
@@ -248,6 +281,19 @@ fn items(
     }
     items
 }
+
+/// The rank of a symbol or import operation of `weight` (see [`change_weight`]), `i`-th in
+/// path order.
+fn change_rank(weight: i64, i: usize) -> i64 {
+    1_000_000 + weight * 10_000 - i as i64
+}
+
+/// Where a repository change (HEAD moved, branch switched) ranks among the operations: after
+/// added, removed and moved symbols, before imports.
+const REPOSITORY_WEIGHT: i64 = 2;
+
+/// Where a member added with its type ranks: with the imports.
+const MEMBER_OF_ADDED_WEIGHT: i64 = 2;
 
 /// How much an agent needs a symbol or import operation when the budget cannot hold them all:
 /// a changed signature (callers break) before added and removed symbols, before moves, before
@@ -306,6 +352,11 @@ mod tests {
         edited.op = Some(DeltaOp::FileContentChanged);
         edited.changes = vec![
             change(DeltaOp::ImportAdded, "std::fs"),
+            change(DeltaOp::SymbolAdded, "Probe"),
+            SymbolChange {
+                signature: Some("fn measure()".into()),
+                ..change(DeltaOp::SymbolAdded, "Probe.measure")
+            },
             change(DeltaOp::SymbolAdded, "helper"),
             change(DeltaOp::SymbolSignatureChanged, "run"),
         ];
@@ -328,11 +379,26 @@ mod tests {
                     operations: vec![],
                 };
                 (i.add)(&mut c);
-                (i.rank, c.paths[0].changes[0].name.clone())
+                let ch = &c.paths[0].changes[0];
+                // A name the signature holds is left out; a member's qualified name is kept.
+                let shown = format!("{}|{}", ch.name, ch.signature.as_deref().unwrap_or(""));
+                (i.rank, shown)
             })
             .collect();
         changes.sort_by_key(|c| std::cmp::Reverse(c.0));
         let order: Vec<&str> = changes.iter().map(|(_, n)| n.as_str()).collect();
-        assert_eq!(order, ["run", "helper", "std::fs", "std::io"]);
+        assert_eq!(
+            order,
+            [
+                "|fn run()",
+                "|fn Probe()",
+                "|fn helper()",
+                // Members added with their type rank with the imports, in path order; a deleted
+                // file's removals last.
+                "|fn std::fs()",
+                "Probe.measure|fn measure()",
+                "|fn std::io()"
+            ]
+        );
     }
 }
