@@ -36,6 +36,11 @@ struct Config {
     roles: Vec<Role>,
 }
 
+/// Builds the language's configuration now if no thread has yet (see [`crate::prepare`]).
+pub(crate) fn prepare(language: Language) {
+    let _ = config(language);
+}
+
 /// One slot per [`Language`], indexed by its discriminant (declaration order).
 static CONFIGS: [OnceLock<Result<Config, String>>; 13] = [const { OnceLock::new() }; 13];
 
@@ -836,6 +841,33 @@ mod tests {
             let left: Vec<&str> = query.lines().filter(|l| l.trim() != ".").collect();
             assert_eq!(kept, left, "{}", language.name());
         }
+    }
+
+    #[test]
+    fn preparing_on_other_threads_builds_each_configuration_once() {
+        let handles: Vec<_> = (0..3)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    for &language in Language::all() {
+                        prepare(language);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        for &language in Language::all() {
+            let first = config(language).unwrap() as *const Config;
+            assert_eq!(first, config(language).unwrap() as *const Config);
+        }
+        let facts = crate::extract(
+            Language::TypeScript,
+            b"export function f(): number { return 1; }",
+            &crate::Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(facts.symbols[0].name, "f");
     }
 
     #[test]

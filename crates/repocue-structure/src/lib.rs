@@ -248,6 +248,14 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
+/// Builds the language's query configuration now rather than on the first [`extract`] of a
+/// file in that language (5–60 ms, most of a one-file refresh's own work): a caller that
+/// will soon parse such files can pay it on another thread while it waits for something else.
+/// Thread-safe and idempotent: an [`extract`] that starts meanwhile waits for the same build.
+pub fn prepare(language: Language) {
+    engine::prepare(language);
+}
+
 /// Extracts the symbols, imports and references of one file written in `language`.
 ///
 /// Thread-safe: query configurations are built once per process and language (5–100 ms

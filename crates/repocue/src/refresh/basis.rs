@@ -218,6 +218,9 @@ pub(crate) fn capture(
     let previous = store.current_snapshot()?;
     let (kind, new_epoch) = kind_of(op, previous.as_ref())?;
     let full = new_epoch.is_some();
+    if let Some(p) = previous.as_ref().filter(|_| !full) {
+        warm_up_dirty_languages(store, p)?;
+    }
     let basis = repo.git.capture_basis_since(
         previous
             .as_ref()
@@ -253,6 +256,37 @@ pub(crate) fn capture(
         reclassify: prev.reclassify,
         retry,
     })
+}
+
+/// Starts building, on a thread of its own, the parser queries of the languages of the files
+/// that were dirty or untracked at the last snapshot: they are the files most likely to have
+/// changed again, and their queries (up to 60 ms each) then build while Git computes the
+/// status instead of after it. Nothing waits for the thread; a language it did not guess is
+/// built on first use as before.
+fn warm_up_dirty_languages(store: &Store, previous: &SnapshotRow) -> Result<()> {
+    if !crate::analyze::enabled() {
+        return Ok(());
+    }
+    let mut languages: Vec<repocue_structure::Language> = store
+        .unsettled_files_at(previous)?
+        .iter()
+        .filter(|f| f.class.analysed())
+        .filter_map(|f| crate::analyze::structure::parser_language(&f.path, f.language.as_deref()))
+        .chain(
+            previous.untracked.iter().filter_map(|u| {
+                repocue_structure::detect_language(&String::from_utf8_lossy(u), b"")
+            }),
+        )
+        .collect();
+    languages.sort_by_key(|l| *l as usize);
+    languages.dedup();
+    if !languages.is_empty() {
+        // A thread that cannot be started only costs the build on first use.
+        let _ = std::thread::Builder::new()
+            .name("query-warm-up".into())
+            .spawn(move || languages.into_iter().for_each(repocue_structure::prepare));
+    }
+    Ok(())
 }
 
 /// Paths of the snapshot whose facts an older (or other) analyzer derived. Checked once per
