@@ -259,16 +259,19 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
     for (file, r) in files {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
-        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = r
-            .analysis
-            .code
+        let all: &[crate::analyze::structure::SymbolFact] =
+            r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = all
             .iter()
-            .flat_map(|c| &c.symbols)
             .map(|s| {
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
                 let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
                 let rank = r.score.max(export_rank(exported));
-                (importance::symbol_weight(s, used) * rank / cost(s), s)
+                let local = if is_local(s, all) { LOCAL_FACTOR } else { 1.0 };
+                (
+                    importance::symbol_weight(s, used) * rank * local / cost(s),
+                    s,
+                )
             })
             .collect();
         // Stable: equal weights keep source order.
@@ -297,9 +300,31 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
 const EXPORT_SHARE: f64 = 0.5;
 
 /// What showing a symbol costs, relative to a typical one: a signature of hundreds of
-/// characters (a generic TypeScript interface) buys one fact for the tokens of several.
+/// characters (a generic TypeScript interface) buys one fact for the tokens of several, while
+/// any signature up to two lines' worth costs as much as a short one.
 fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
-    1.0 + s.signature.len() as f64 / 160.0
+    1.0 + s.signature.len().saturating_sub(160) as f64 / 160.0
+}
+
+/// How much a function defined inside another function counts: a closure or helper that no
+/// other file can call (Python's nested `def`, which the extractor names without its scope).
+const LOCAL_FACTOR: f64 = 0.05;
+
+/// Tells whether a function-like symbol lies inside the body of another function-like symbol
+/// of the same file.
+fn is_local(
+    s: &crate::analyze::structure::SymbolFact,
+    all: &[crate::analyze::structure::SymbolFact],
+) -> bool {
+    let callable = |k: &str| matches!(k, "function" | "method");
+    callable(&s.kind)
+        && all.iter().any(|o| {
+            callable(&o.kind)
+                && !std::ptr::eq(o, s)
+                && o.start_line <= s.start_line
+                && s.end_line <= o.end_line
+                && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+        })
 }
 
 /// Builds the structure cue.
@@ -387,6 +412,30 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn functions_inside_functions_are_local_and_methods_are_not() {
+        let sym =
+            |q: &str, kind: &str, start: u32, end: u32| crate::analyze::structure::SymbolFact {
+                qualified_name: q.into(),
+                kind: kind.into(),
+                signature: String::new(),
+                start_line: start,
+                end_line: end,
+                visibility: None,
+            };
+        let all = vec![
+            sym("stream", "function", 1, 20),
+            sym("generator", "function", 5, 9),
+            sym("Cart", "class", 22, 40),
+            sym("Cart.total", "method", 23, 25),
+            sym("public_api", "function", 42, 44),
+        ];
+        let local: Vec<bool> = all.iter().map(|s| is_local(s, &all)).collect();
+        assert_eq!(local, [false, true, false, false, false]);
+        // The penalty outweighs any use count a bare name can collect.
+        assert!(LOCAL_FACTOR * (1.0 + 1000f64.ln_1p()) < 1.0);
+    }
 
     #[test]
     fn imports_of_workspace_packages_resolve_to_their_code() {
