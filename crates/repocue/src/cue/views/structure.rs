@@ -163,6 +163,17 @@ fn package_aliases(state: &Reader) -> Result<Vec<Alias>> {
         .filter_map(|f| f.digest.as_deref())
         .collect();
     let facts = state.store.facts(&digests)?;
+    // Every directory that holds a tracked file, once: whether a package has a `src/`.
+    let mut dirs: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+    for f in files {
+        let mut p = f.path.as_slice();
+        while let Some(i) = p.iter().rposition(|&b| b == b'/') {
+            p = &p[..i];
+            if !dirs.insert(p) {
+                break;
+            }
+        }
+    }
     let mut aliases: Vec<Alias> = Vec::new();
     for f in manifests {
         let Some(m) = f
@@ -178,8 +189,11 @@ fn package_aliases(state: &Reader) -> Result<Vec<Alias>> {
         let manifest = paths::display(&f.path);
         let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
         let src = format!("{dir}/src");
-        let has_src = files.iter().any(|g| under(&g.path, src.as_bytes()));
-        let code = if has_src { src } else { dir.to_owned() };
+        let code = if dirs.contains(src.as_bytes()) {
+            src
+        } else {
+            dir.to_owned()
+        };
         if m.kind == "cargo" {
             aliases.push((name.replace('-', "_"), code));
         } else {
