@@ -365,16 +365,19 @@ fn components(
         .collect();
     let member_dirs =
         crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
-    let member_of = |path: &[u8]| {
-        member_dirs
-            .iter()
-            .find(|m| path.starts_with(m) && path.get(m.len()) == Some(&b'/'))
-            .cloned()
-    };
+    // Each file's member directory, looked up once.
+    let member: Vec<Option<&Vec<u8>>> = files
+        .iter()
+        .map(|f| {
+            member_dirs
+                .iter()
+                .find(|m| f.path.starts_with(m) && f.path.get(m.len()) == Some(&b'/'))
+        })
+        .collect();
     let dir_of = |p: &[u8]| p[..p.iter().rposition(|&b| b == b'/').unwrap_or(0)].to_vec();
     // Per top directory: the longest directory prefix all its files share.
     let mut common: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
-    for f in files.iter().filter(|f| member_of(&f.path).is_none()) {
+    for (f, _) in files.iter().zip(&member).filter(|(_, m)| m.is_none()) {
         let Some(top) = paths::top_dir(&f.path) else {
             continue;
         };
@@ -384,15 +387,23 @@ fn components(
             .and_modify(|c| *c = common_dir(c, &dir))
             .or_insert(dir);
     }
-    let key_of =
-        |path: &[u8]| member_of(path).or_else(|| Some(common.get(paths::top_dir(path)?)?.clone()));
     let mut dirs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
-    for f in files {
-        if let Some(k) = key_of(&f.path) {
+    // The directories that hold workspace members (`packages/` of `packages/*`).
+    let mut holders: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    for (f, m) in files.iter().zip(&member) {
+        let key = match m {
+            Some(m) => Some((*m).clone()),
+            None => paths::top_dir(&f.path).and_then(|t| common.get(t).cloned()),
+        };
+        if let Some(k) = key {
             dirs.entry(k).or_default().add(f, file_rank);
         }
+        if let Some(m) = m.filter(|m| m.contains(&b'/')) {
+            holders.entry(dir_of(m)).or_default().add(f, file_rank);
+        }
     }
-    let mut out: Vec<(u8, u8, f64, Component)> = dirs
+    // (rank, mass, component); see `component_rank` for the rank.
+    let mut out: Vec<(u8, f64, Component)> = dirs
         .iter()
         .map(|(d, t)| {
             let member = member_dirs.contains(d);
@@ -404,18 +415,9 @@ fn components(
             } else {
                 component_rank(&c.path)
             };
-            (u8::from(!member), rank, t.mass, c)
+            (rank, t.mass, c)
         })
         .collect();
-    // The directories that hold workspace members (`packages/` of `packages/*`).
-    let mut holders: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
-    for f in files {
-        if let Some(m) = member_of(&f.path) {
-            if m.contains(&b'/') {
-                holders.entry(dir_of(&m)).or_default().add(f, file_rank);
-            }
-        }
-    }
     // The one holding the most-ranked code leads; the others rank among directories.
     let lead = holders
         .iter()
@@ -427,30 +429,30 @@ fn components(
         } else {
             "directory"
         };
-        out.push((1, 0, t.mass, t.component(d, kind)));
+        out.push((0, t.mass, t.component(d, kind)));
     }
     out.sort_by(|a, b| {
-        let kind = |c: &(u8, u8, f64, Component)| match c.3.kind.as_str() {
+        let kind = |c: &(u8, f64, Component)| match c.2.kind.as_str() {
             "workspace" => 0,
-            "member" if c.1 < 2 => 1,
+            "member" if c.0 < 2 => 1,
             _ => 2,
         };
-        (kind(a), a.1)
-            .cmp(&(kind(b), b.1))
-            .then(b.2.total_cmp(&a.2))
-            .then(b.3.files.cmp(&a.3.files))
-            .then(a.3.path.cmp(&b.3.path))
+        (kind(a), a.0)
+            .cmp(&(kind(b), b.0))
+            .then(b.1.total_cmp(&a.1))
+            .then(b.2.files.cmp(&a.2.files))
+            .then(a.2.path.cmp(&b.2.path))
     });
     // The best source package's subpackages follow it (when no workspace lists the parts).
     if member_dirs.is_empty() {
-        if let Some(i) = out.iter().position(|c| c.1 == 0) {
-            let subs = subpackages(files, &out[i].3.path, file_rank);
+        if let Some(i) = out.iter().position(|c| c.0 == 0) {
+            let subs = subpackages(files, &out[i].2.path, file_rank);
             for (j, (mass, c)) in subs.into_iter().take(4).enumerate() {
-                out.insert(i + 1 + j, (1, 0, mass, c));
+                out.insert(i + 1 + j, (0, mass, c));
             }
         }
     }
-    let mut out: Vec<Component> = out.into_iter().map(|c| c.3).collect();
+    let mut out: Vec<Component> = out.into_iter().map(|c| c.2).collect();
     // Bring the first test directory and the first documentation directory of some size (2%
     // of the files) forward, right after the lead component.
     let sizable = |c: &Component| c.files * 50 >= files.len() as u64;
