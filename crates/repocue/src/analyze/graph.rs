@@ -65,6 +65,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         .iter()
         .map(|n| importance::module_components(n.path))
         .collect();
+    let importers = package_importers(nodes, &roles, &modules);
     let mut defined: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
@@ -145,11 +146,18 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     for (s, r) in score.iter_mut().zip(&roles) {
         *s *= r.factor();
     }
+    // A root weighs its own score times the number of files that import its package (plus
+    // one): in a monorepo the package everyone imports (`@babel/core`) is the API, whatever
+    // the rank of the files that define it.
+    let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
     let mut exported: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
     let mut api_mass = score.clone();
     for (root, t, name, share) in reexports {
-        *exported[t].entry(name.to_owned()).or_default() += score[root] * share;
+        *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
         api_mass[root] += score[t] * share;
+    }
+    for (i, m) in api_mass.iter_mut().enumerate() {
+        *m *= 1.0 + f64::from(importers[i]);
     }
     Ranking {
         scores: score,
@@ -157,6 +165,49 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         exported,
         api_mass,
     }
+}
+
+/// Per node: how many other source files import its package by name, for package roots (0
+/// for every other node). An import counts when it names the package itself (`@babel/core`
+/// once resolved, Python's `flask`) or an item of it (Rust's `grep_searcher::Searcher`), not
+/// a module inside it (`.app`).
+fn package_importers(nodes: &[Node<'_>], roles: &[Role], modules: &[Vec<String>]) -> Vec<u32> {
+    let roots: HashMap<&[String], usize> = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.root)
+        .map(|(i, _)| (modules[i].as_slice(), i))
+        .collect();
+    let mut importers: Vec<u32> = vec![0; nodes.len()];
+    if roots.is_empty() {
+        return importers;
+    }
+    for (i, node) in nodes.iter().enumerate() {
+        if roles[i] != Role::Source {
+            continue;
+        }
+        let mut named: Vec<usize> = node
+            .facts
+            .imports
+            .iter()
+            .filter_map(|raw| {
+                let imp = importance::import_components(node.path, raw);
+                let whole = roots.get(imp.as_slice());
+                let item = || {
+                    let k = imp.len().checked_sub(1).filter(|_| raw.contains("::"))?;
+                    roots.get(&imp[..k])
+                };
+                whole.or_else(item).copied()
+            })
+            .filter(|&r| r != i)
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for r in named {
+            importers[r] += 1;
+        }
+    }
+    importers
 }
 
 /// Narrows the files defining a referenced name to the ones the reference can mean: never
@@ -361,5 +412,59 @@ mod tests {
             r.api_mass
         );
         assert_eq!(r.api_mass[2], r.scores[2]);
+    }
+
+    #[test]
+    fn the_package_other_files_import_by_name_weighs_most() {
+        // `core` is imported by its package path from three files; `util` is not imported by
+        // package but defines the names everything uses.
+        let core = facts(&[], &["run"]);
+        let run = facts(&["run"], &[]);
+        let util = facts(&["helper"], &[]);
+        let mut users = Vec::new();
+        for _ in 0..3 {
+            let mut u = facts(&[], &["helper"]);
+            u.imports = vec!["\"packages/core/src\"".into()];
+            users.push(u);
+        }
+        let mut core_root = core;
+        core_root.imports = vec!["./run".into()];
+        let mut nodes = vec![
+            Node {
+                path: b"packages/core/src/index.ts",
+                facts: &core_root,
+                boost: 3.0,
+                root: true,
+            },
+            Node {
+                path: b"packages/core/src/run.ts",
+                facts: &run,
+                boost: 1.0,
+                root: false,
+            },
+            Node {
+                path: b"packages/util/src/index.ts",
+                facts: &util,
+                boost: 3.0,
+                root: true,
+            },
+        ];
+        let paths: Vec<String> = (0..3)
+            .map(|i| format!("packages/app/src/u{i}.ts"))
+            .collect();
+        for (p, u) in paths.iter().zip(&users) {
+            nodes.push(Node {
+                path: p.as_bytes(),
+                facts: u,
+                boost: 1.0,
+                root: false,
+            });
+        }
+        let r = rank(&nodes);
+        // util's own score is higher (every user references its `helper`)...
+        assert!(r.scores[2] > r.scores[0], "{:?}", r.scores);
+        // ...but core is the package the others import: its API weighs more.
+        assert!(r.api_mass[0] > r.api_mass[2], "{:?}", r.api_mass);
+        assert!(r.exported[1].get("run").copied().unwrap_or(0.0) > r.scores[0]);
     }
 }
