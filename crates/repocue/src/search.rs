@@ -33,9 +33,10 @@ pub struct SearchHit {
     pub score: f64,
     /// Content digest of the file's current version, where a symbol's signature is read.
     pub digest: Option<String>,
-    /// For an exact symbol match: its kind's priority (`repocue_structure::symbol_priority`,
+    /// For an exact symbol match: twice its kind's priority (`repocue_structure::symbol_priority`,
     /// types and functions before variables), so a definition comes before an alias such as
-    /// `var View = require("./view")`. 0 for everything else.
+    /// `var View = require("./view")`, plus one unless a package declares it as its API (see
+    /// `declared_api`). 0 for everything else.
     pub priority: u8,
 }
 
@@ -141,10 +142,80 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
             })
             .map(|s| s.kind.as_str());
         if let Some(kind) = kind {
-            h.priority = repocue_structure::symbol_priority(kind);
+            h.priority = repocue_structure::symbol_priority(kind) * 2;
         }
     }
+    let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;
+    for h in hits.iter_mut().filter(|h| exact(h)) {
+        h.priority += u8::from(!declared.contains(&h.entity));
+    }
     Ok(())
+}
+
+/// The symbol hits a package declares as its API: defined in a package root (`lib.rs`, an
+/// `index.ts`), or imported by name by the root of a package that holds the file (`from
+/// .blueprints import Blueprint` in `flask/__init__.py`), which is what the package's users
+/// import. Of two classes named `Blueprint`, that picks the one `flask.Blueprint` means.
+fn declared_api<'a>(
+    store: &Store,
+    hits: impl Iterator<Item = &'a SearchHit>,
+) -> Result<std::collections::HashSet<String>> {
+    use crate::analyze::importance::{
+        import_components, import_names_module, is_package_root, module_components,
+    };
+    let hits: Vec<&SearchHit> = hits.collect();
+    let mut declared = std::collections::HashSet::new();
+    let Some(snapshot) = store.current_snapshot()? else {
+        return Ok(declared);
+    };
+    // The roots a package holding each file may have, in every directory above it.
+    let mut roots: Vec<Vec<u8>> = Vec::new();
+    for h in &hits {
+        let mut dir: &[u8] = &h.path;
+        while let Some(slash) = dir.iter().rposition(|&b| b == b'/') {
+            dir = &dir[..slash];
+            for name in [
+                "__init__.py",
+                "index.ts",
+                "index.js",
+                "index.mjs",
+                "index.tsx",
+                "lib.rs",
+            ] {
+                let root = [dir, b"/", name.as_bytes()].concat();
+                if is_package_root(&root) && !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+        }
+    }
+    let refs: Vec<&[u8]> = roots.iter().map(Vec::as_slice).collect();
+    let files = store.files_by_paths(&snapshot, &refs)?;
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let facts = store.facts(&digests)?;
+    let roots: Vec<(&FileState, &crate::analyze::structure::CodeFacts)> = files
+        .iter()
+        .filter_map(|f| Some((f, facts.get(f.digest.as_deref()?)?.code.as_ref()?)))
+        .collect();
+    for h in hits {
+        let module = module_components(&h.path);
+        let reexported = || {
+            roots.iter().any(|(root, code)| {
+                let dir = &root.path[..root.path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+                h.path.starts_with(dir)
+                    && h.path.get(dir.len()) == Some(&b'/')
+                    && code.references.contains(&h.name)
+                    && code
+                        .imports
+                        .iter()
+                        .any(|i| import_names_module(&import_components(&root.path, i), &module))
+            })
+        };
+        if is_package_root(&h.path) || reexported() {
+            declared.insert(h.entity.clone());
+        }
+    }
+    Ok(declared)
 }
 
 /// Fills in symbol hits' signatures, which are not stored with the entries: they come from

@@ -216,6 +216,62 @@ fn a_c_program_main_is_an_entry_point_whatever_the_file_is_called() {
 }
 
 #[test]
+fn a_type_brings_the_public_methods_its_clients_call() {
+    // A Java class whose public API the tests call (`send`, `close`), with a constructor, a
+    // protocol method, a private method and a public method nobody calls.
+    let client = |i: usize| {
+        format!(
+            "package shop;\n\nclass Test{i} {{\n    void t() {{\n        Mailer m = new Mailer();\n        m.send(\"x\");\n        m.close();\n    }}\n}}\n"
+        )
+    };
+    let mut files: Vec<(String, String)> = vec![(
+        "src/main/java/shop/Mailer.java".into(),
+        "package shop;\n\npublic class Mailer {\n    public Mailer() {}\n    public String toString() { return \"m\"; }\n    public void idle() {}\n    private void retry() {}\n    public void send(String to) { retry(); }\n    public void close() {}\n}\n".into(),
+    )];
+    for i in 0..3 {
+        files.push((format!("src/test/java/shop/Test{i}.java"), client(i)));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let mailer = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Mailer")
+        .unwrap_or_else(|| panic!("Mailer missing: {}", cue["content"]["symbols"]));
+    let members: Vec<&str> = mailer["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no members: {mailer}"))
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    // The called methods first; never the constructor, `toString` or a private method.
+    assert_eq!(
+        members.get(..2),
+        Some(&["send", "close"][..]),
+        "{members:?}"
+    );
+    for hidden in ["Mailer", "toString", "retry"] {
+        assert!(!members.contains(&hidden), "{hidden} in {members:?}");
+    }
+    // The text format lists them under the type's line.
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "2000"])
+        .success()
+        .stdout();
+    assert!(text.contains("\n      .send .close"), "{text}");
+    // A budget that holds the type but not its members shows it without them.
+    let small = repo.cue("overview", &["--max-tokens", "250"]);
+    for s in small["content"]["symbols"].as_array().into_iter().flatten() {
+        assert!(s.get("members").is_none() || s["name"] == "Mailer", "{s}");
+    }
+}
+
+#[test]
 fn what_a_package_root_re_exports_outranks_busier_internals() {
     // `Engine` is used by every internal module; `render` is used by none of them, but the
     // package root re-exports it: it is the package's API and must be listed.

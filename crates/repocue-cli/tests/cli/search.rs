@@ -68,6 +68,48 @@ fn a_definition_comes_before_an_alias_that_bm25_prefers() {
 }
 
 #[test]
+fn the_definition_a_package_exports_comes_before_a_namesake() {
+    // Two classes `Blueprint`: the base one in a subpackage, mentioned more often, and the
+    // one the package root imports by name, which is what `shop.Blueprint` means. And two
+    // functions `declare`: one in a package's `index.ts`, one in a shim nobody exports.
+    let repo = TestRepo::with_files(&[
+        (
+            "src/shop/__init__.py",
+            "from .blueprints import Blueprint as Blueprint\n",
+        ),
+        (
+            "src/shop/blueprints.py",
+            "from .base.blueprints import Blueprint as Base\n\n\nclass Blueprint(Base):\n    pass\n",
+        ),
+        (
+            "src/shop/base/blueprints.py",
+            "class Blueprint:\n    \"\"\"Blueprint, Blueprint.\"\"\"\n\n    def blueprint(self):\n        return Blueprint\n",
+        ),
+        (
+            "packages/utils/src/index.ts",
+            "export function declare(builder: (api: unknown, options: unknown) => unknown): unknown {\n  return builder;\n}\n",
+        ),
+        (
+            "packages/standalone/src/utils-shim.ts",
+            "export function declare(x: any) {\n  return x;\n}\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Blueprint", "--no-refresh"]);
+    assert_eq!(
+        hits(&cue)[0]["id"],
+        "symbol:src/shop/blueprints.py:Blueprint",
+        "{cue:#}"
+    );
+    let cue = search(&repo, &["declare", "--no-refresh"]);
+    assert_eq!(
+        hits(&cue)[0]["id"],
+        "symbol:packages/utils/src/index.ts:declare",
+        "{cue:#}"
+    );
+}
+
+#[test]
 fn symbol_name_query_finds_the_definition_first() {
     let repo = project();
     let cue = search(&repo, &["parse_config", "--no-refresh"]);

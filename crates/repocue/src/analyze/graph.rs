@@ -38,6 +38,10 @@ pub struct Ranking {
     /// with its personalisation weight, so a name that a package root re-exports, an entry
     /// point calls or a file changed right now uses counts more.
     pub used_by: Vec<HashMap<String, f64>>,
+    /// Per node: defined name → how many test, example and other non-source files use it:
+    /// what the project's own clients call, which tells the public methods of a type apart
+    /// (`Command.Execute`) where the library itself hardly calls them.
+    pub client_uses: Vec<HashMap<String, f64>>,
     /// Per node: defined name → the rank that package roots re-exporting it pass on (each
     /// root's score, split over the files its reference may mean). A package's public API
     /// ranks by its root, however little of the package's own code uses it.
@@ -56,6 +60,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         return Ranking {
             scores: vec![],
             used_by: vec![],
+            client_uses: vec![],
             exported: vec![],
             api_mass: vec![],
         };
@@ -78,6 +83,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<HashMap<usize, f64>> = vec![HashMap::new(); n];
     let mut used_by: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
+    let mut client_uses: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
     // (root, target, name, share): re-exports, weighted by the root's score once it is known.
     let mut reexports: Vec<(usize, usize, &str, f64)> = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
@@ -98,19 +104,18 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             }
             let w = 1.0 / targets.len() as f64;
             // A use that could mean any of dozens of definitions says nothing about each.
-            let counts = roles[i] == Role::Source && targets.len() <= MAX_NARROWED;
+            let narrowed = targets.len() <= MAX_NARROWED;
+            let counts = roles[i] == Role::Source && narrowed;
+            let client = roles[i] != Role::Source && narrowed;
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
                 if node.root && counts {
                     reexports.push((i, t, r.as_str(), w));
                 }
                 if counts {
-                    match used_by[t].get_mut(r.as_str()) {
-                        Some(u) => *u += node.boost,
-                        None => {
-                            used_by[t].insert(r.clone(), node.boost);
-                        }
-                    }
+                    add_use(&mut used_by[t], r, node.boost);
+                } else if client {
+                    add_use(&mut client_uses[t], r, 1.0);
                 }
             }
         }
@@ -162,8 +167,19 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     Ranking {
         scores: score,
         used_by,
+        client_uses,
         exported,
         api_mass,
+    }
+}
+
+/// Counts one use of `name`, without allocating its key again when it is known.
+fn add_use(uses: &mut HashMap<String, f64>, name: &str, weight: f64) {
+    match uses.get_mut(name) {
+        Some(u) => *u += weight,
+        None => {
+            uses.insert(name.to_owned(), weight);
+        }
     }
 }
 

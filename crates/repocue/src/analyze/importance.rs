@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 
 use crate::analyze::structure::SymbolFact;
+use crate::paths;
 
 /// What a path is for, as far as its name tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -265,6 +266,19 @@ pub fn import_names_module(import: &[String], module: &[String]) -> bool {
     }
     // The whole import names the file's directory: a Go or Java package.
     module.len() > 1 && ends_with(import, &module[..module.len() - 1])
+}
+
+/// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
+/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`).
+pub fn is_package_root(path: &[u8]) -> bool {
+    let name = paths::file_name(path);
+    let depth = path.iter().filter(|&&b| b == b'/').count();
+    match name {
+        b"lib.rs" => true,
+        b"__init__.py" => depth <= 2,
+        b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
+        _ => false,
+    }
 }
 
 /// Returns how much a definition matters to a reader of the project's API, before the file's

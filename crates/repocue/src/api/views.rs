@@ -462,6 +462,15 @@ pub struct SymbolEntry {
     pub name: String,
     /// First line.
     pub line: u32,
-    /// Declaration without body or comments.
+    /// Declaration without body or comments; in `overview`, cut after
+    /// [`OVERVIEW_SIGNATURE_CHARS`] characters with `…` (the name is always kept).
     pub signature: String,
+    /// `overview` only: the type's most important public methods defined in the same file,
+    /// by name (entity id `symbol:<path>:<name>.<member>`), most important first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
 }
+
+/// Longest signature an overview shows before cutting it with `…`: a declaration's head names
+/// what it is; a 300-character generic parameter list buys no fact for its tokens.
+pub const OVERVIEW_SIGNATURE_CHARS: usize = 100;

@@ -163,6 +163,10 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
                 scalar(&s["line"]),
                 scalar(&s["signature"])
             );
+            if let Some(members) = s["members"].as_array().filter(|m| !m.is_empty()) {
+                let names: Vec<String> = members.iter().map(scalar).collect();
+                let _ = writeln!(out, "{indent}      .{}", names.join(" ."));
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::importance;
 use crate::analyze::manifest::ManifestFacts;
+use crate::analyze::structure::SymbolFact;
 use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Commit, Cue, CueRequest, More, View};
@@ -217,12 +218,31 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     // The central API is the largest group of what a new contributor must learn: once
     // re-exports rank it (bench/quality), two symbols per round find more than they cost.
-    for (i, s) in d.symbols.into_iter().enumerate() {
+    for (i, mut s) in d.symbols.into_iter().enumerate() {
+        let members = std::mem::take(&mut s.members);
+        let (path, name) = (s.path.clone(), s.name.clone());
         items.push(Item::new(
             8,
             tiered(i / 2, 5, 8) - (i % 2) as i64,
             move |c: &mut OverviewContent| c.symbols.push(s.clone()),
         ));
+        // A type's methods come a few rounds after it: the next types first. Should the type
+        // itself not fit, its members add nothing (the type's omission is what is counted).
+        if !members.is_empty() {
+            items.push(Item::new(
+                8,
+                tiered(i / 2 + MEMBER_DELAY, 5, 8) - (i % 2) as i64,
+                move |c: &mut OverviewContent| {
+                    let owner = c
+                        .symbols
+                        .iter_mut()
+                        .find(|e| e.path == path && e.name == name);
+                    if let Some(owner) = owner {
+                        owner.members = members.clone();
+                    }
+                },
+            ));
+        }
     }
     // The day is what tells a reader how recent the work is; the time of day costs tokens.
     let commits = state.snapshot.recent_commits.iter().map(|c| Commit {
@@ -843,7 +863,10 @@ const DEDICATED_MAIN_SYMBOLS: usize = 3;
 /// that prompt caches reuse.
 fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
     let ranked = super::structure::ranked_files(state, b"", entries, false)?;
-    let symbols = super::structure::ranked_symbols(&ranked, 2, 20);
+    let symbols = super::structure::ranked_symbols(&ranked, 2, 20)
+        .into_iter()
+        .map(|s| with_members(&ranked, s))
+        .collect();
     let source = |r: &&super::structure::Ranked<'_>| {
         importance::role(&r.file.path) == importance::Role::Source
     };
@@ -878,7 +901,7 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
     let mut roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
-        .filter(|r| !support(r) && super::structure::is_package_root(&r.file.path))
+        .filter(|r| !support(r) && importance::is_package_root(&r.file.path))
         .collect();
     roots.sort_by(|a, b| {
         b.api_mass
@@ -900,4 +923,136 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
         roots,
         file_rank,
     })
+}
+
+/// Rounds of symbols between a type and its members in the overview's ranking.
+const MEMBER_DELAY: usize = 2;
+
+/// Most members a type brings into the overview: its most used public methods, by name.
+const MAX_MEMBERS: usize = 4;
+
+/// Methods every type of a language may define to take part in its protocols (printing,
+/// equality, ordering, sorting): never what distinguishes a type's API.
+const PROTOCOL_METHODS: &[&str] = &[
+    "toString",
+    "equals",
+    "hashCode",
+    "compareTo",
+    "clone",
+    "String",
+    "Error",
+    "Len",
+    "Less",
+    "Swap",
+    "GoString",
+    "MarshalJSON",
+    "UnmarshalJSON",
+];
+
+/// Completes an overview symbol: a type brings the names of its most important public methods
+/// of the same file (what users of the type call: cobra's `Command.Execute`), and a long
+/// signature is cut to its head (see [`OVERVIEW_SIGNATURE_CHARS`]).
+fn with_members(ranked: &[super::structure::Ranked<'_>], mut entry: SymbolEntry) -> SymbolEntry {
+    entry.signature = abbreviate(&entry.signature, &entry.name);
+    let Some(r) = ranked
+        .iter()
+        .find(|r| paths::display(&r.file.path) == entry.path)
+    else {
+        return entry;
+    };
+    let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
+    let Some(ty) = all.iter().find(|s| {
+        s.qualified_name == entry.name && repocue_structure::symbol_priority(&s.kind) == 0
+    }) else {
+        return entry;
+    };
+    let callable = |m: &&SymbolFact| {
+        m.parent() == Some(entry.name.as_str()) && matches!(m.kind.as_str(), "method" | "function")
+    };
+    // Where the language marks visibility, an unmarked method of a struct or class implements
+    // a trait (Rust's `impl Clone for`); a trait's or interface's own methods are its API.
+    let marked = all.iter().filter(callable).any(|m| m.visibility.is_some())
+        && !matches!(ty.kind.as_str(), "trait" | "interface");
+    let mut members: Vec<(f64, &str)> = all
+        .iter()
+        .filter(callable)
+        .filter(|m| {
+            let name = m.name();
+            let visible = match m.visibility.as_deref() {
+                None => !marked,
+                Some(v) => matches!(v, "public" | "exported"),
+            };
+            visible
+                && !name.starts_with('_')
+            && !m.qualified_name.contains('#')
+            // A constructor is the type itself; protocol methods are the language's, not the
+            // type's, API.
+            && name != ty.name()
+            && !PROTOCOL_METHODS.contains(&name)
+        })
+        .map(|m| {
+            // The methods the project's tests and examples call are the ones its users call.
+            let uses = |u: &HashMap<String, f64>| u.get(m.name()).copied().unwrap_or(0.0);
+            let used = uses(&r.used_by) + uses(&r.client_uses);
+            (importance::symbol_weight(m, used), m.name())
+        })
+        .collect();
+    // Stable: equal weights keep source order.
+    members.sort_by(|a, b| b.0.total_cmp(&a.0));
+    entry.members = members
+        .into_iter()
+        .take(MAX_MEMBERS)
+        .map(|(_, n)| n.to_owned())
+        .collect();
+    entry
+}
+
+/// Cuts a signature after [`OVERVIEW_SIGNATURE_CHARS`] characters, at a word boundary when
+/// there is one, ending with `…`; never before the end of the symbol's own name.
+fn abbreviate(signature: &str, qualified_name: &str) -> String {
+    if signature.chars().count() <= OVERVIEW_SIGNATURE_CHARS {
+        return signature.to_owned();
+    }
+    let name = qualified_name
+        .split('#')
+        .next()
+        .and_then(|q| q.rsplit('.').next())
+        .unwrap_or(qualified_name);
+    let name_end = signature.find(name).map_or(0, |i| i + name.len());
+    let limit = signature
+        .char_indices()
+        .nth(OVERVIEW_SIGNATURE_CHARS - 1)
+        .map_or(signature.len(), |(i, _)| i)
+        .max(name_end);
+    let head = &signature[..limit];
+    // Prefer to end at a space past the name, so no word is cut in half.
+    let cut = head
+        .rfind(' ')
+        .filter(|&i| i >= name_end)
+        .map_or(head, |i| &head[..i]);
+    format!("{}…", cut.trim_end_matches([' ', ',']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_signatures_are_cut_at_a_word_after_the_name() {
+        let short = "def f(x)";
+        assert_eq!(abbreviate(short, "f"), short);
+        let long = format!(
+            "interface NodePath<{}> extends Base",
+            "N extends Node, ".repeat(12)
+        );
+        let cut = abbreviate(&long, "NodePath");
+        assert!(cut.ends_with('…'), "{cut}");
+        assert!(cut.chars().count() <= OVERVIEW_SIGNATURE_CHARS + 1, "{cut}");
+        assert!(long.starts_with(cut.trim_end_matches('…')), "{cut}");
+        assert!(!cut.trim_end_matches('…').ends_with([' ', ',']), "{cut}");
+        // The name survives even when it starts past the limit.
+        let late = format!("{} fn the_name(x: u8)", "#[attr] ".repeat(20));
+        let cut = abbreviate(&late, "Type.the_name");
+        assert!(cut.contains("the_name"), "{cut}");
+    }
 }

@@ -27,6 +27,8 @@ pub(crate) struct Ranked<'a> {
     pub score: f64,
     /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
     pub used_by: HashMap<String, f64>,
+    /// Defined name → how many test, example and other non-source files use it.
+    pub client_uses: HashMap<String, f64>,
     /// Defined name → the rank package roots that re-export it pass on (`graph::Ranking`).
     pub exported: HashMap<String, f64>,
     /// The weight of the API the file exposes (`graph::Ranking::api_mass`).
@@ -70,12 +72,13 @@ pub(crate) fn ranked_files<'a>(
             // A package root without definitions of its own still says what the API is.
             a.code
                 .as_ref()
-                .filter(|c| !c.symbols.is_empty() || is_package_root(&f.path))?;
+                .filter(|c| !c.symbols.is_empty() || importance::is_package_root(&f.path))?;
             Some(Ranked {
                 file: f,
                 analysis: a,
                 score: 0.0,
                 used_by: HashMap::new(),
+                client_uses: HashMap::new(),
                 exported: HashMap::new(),
                 api_mass: 0.0,
             })
@@ -98,7 +101,7 @@ pub(crate) fn ranked_files<'a>(
         .iter()
         .map(|r| {
             let p = paths::display(&r.file.path);
-            let root = is_package_root(&r.file.path);
+            let root = importance::is_package_root(&r.file.path);
             let mut boost = 1.0;
             if entry_points.contains(&p) {
                 boost += 4.0;
@@ -121,11 +124,13 @@ pub(crate) fn ranked_files<'a>(
     let per_node = ranking
         .used_by
         .into_iter()
+        .zip(ranking.client_uses)
         .zip(ranking.exported)
         .zip(ranking.api_mass);
-    for ((r, s), ((u, e), m)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
+    for ((r, s), (((u, c), e), m)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
         r.score = s;
         r.used_by = u;
+        r.client_uses = c;
         r.exported = e;
         r.api_mass = m;
     }
@@ -226,19 +231,6 @@ fn resolve_package(aliases: &[Alias], import: &str) -> Option<String> {
     })
 }
 
-/// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
-/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`).
-pub(crate) fn is_package_root(path: &[u8]) -> bool {
-    let name = paths::file_name(path);
-    let depth = path.iter().filter(|&&b| b == b'/').count();
-    match name {
-        b"lib.rs" => true,
-        b"__init__.py" => depth <= 2,
-        b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
-        _ => false,
-    }
-}
-
 /// Returns the symbols of the ranked files, most important first: each symbol's weight
 /// (visibility, kind, top level, use by other non-test files) times its file's rank, or the
 /// rank a package root passes to what it re-exports when that is more, picked so that no
@@ -305,6 +297,7 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
                 name: s.qualified_name.clone(),
                 line: s.start_line,
                 signature: s.signature.clone(),
+                members: vec![],
             }
         })
         .collect()
