@@ -213,6 +213,19 @@ fn a_c_program_main_is_an_entry_point_whatever_the_file_is_called() {
     // Mains of tests and support scripts are not where the project starts.
     assert!(!e.contains(&"t/helper/test-tool.c".to_owned()), "{e:?}");
     assert!(!e.contains(&"scripts/gen.c".to_owned()), "{e:?}");
+    // A function declared in a header and defined in a source file is listed once.
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let names: Vec<&str> = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names.iter().filter(|n| **n == "tool_main").count(),
+        1,
+        "{names:?}"
+    );
 }
 
 #[test]

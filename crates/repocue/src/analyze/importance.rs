@@ -101,7 +101,13 @@ pub fn role(path: &[u8]) -> Role {
     if dir_is(TEST_DIRS) || parts.iter().any(|p| is_fixture_package(p)) || is_test_file_name(name) {
         return Role::Test;
     }
-    if dir_is(EXAMPLE_DIRS) {
+    // A top-level `contrib/` holds extras contributed beside the project (git's credential
+    // helpers and completion scripts); a package's own `contrib` (Django's) is its code.
+    if dir_is(EXAMPLE_DIRS)
+        || parts
+            .first()
+            .is_some_and(|p| p.eq_ignore_ascii_case("contrib"))
+    {
         return Role::Example;
     }
     Role::Source
@@ -396,6 +402,9 @@ mod tests {
         assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);
+        // Extras beside the project, not a package's own `contrib` module.
+        assert_eq!(role(b"contrib/subtree/git-subtree.sh"), Role::Example);
+        assert_eq!(role(b"django/contrib/admin/sites.py"), Role::Source);
         assert_eq!(role(b"vendor/lib/x.c"), Role::Vendored);
         assert_eq!(role(b"compat/vcbuild/include/unistd.h"), Role::Vendored);
         assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);

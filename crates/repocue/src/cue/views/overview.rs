@@ -863,8 +863,12 @@ const DEDICATED_MAIN_SYMBOLS: usize = 3;
 /// that prompt caches reuse.
 fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
     let ranked = super::structure::ranked_files(state, b"", entries, false)?;
+    // A name shown once is enough: a C function's header declaration and its definition, or
+    // a namesake in another directory, would spend a line on what the reader already has.
+    let mut shown = std::collections::HashSet::new();
     let symbols = super::structure::ranked_symbols(&ranked, 2, 20)
         .into_iter()
+        .filter(|s| shown.insert(last_segment(&s.name).to_owned()))
         .map(|s| with_members(&ranked, s))
         .collect();
     let source = |r: &&super::structure::Ranked<'_>| {
@@ -1007,17 +1011,19 @@ fn with_members(ranked: &[super::structure::Ranked<'_>], mut entry: SymbolEntry)
     entry
 }
 
+/// The name a qualified name ends with: `run` for `Flask.run` and `Flask.run#2`.
+fn last_segment(qualified_name: &str) -> &str {
+    let q = qualified_name.split('#').next().unwrap_or(qualified_name);
+    q.rsplit('.').next().unwrap_or(q)
+}
+
 /// Cuts a signature after [`OVERVIEW_SIGNATURE_CHARS`] characters, at a word boundary when
 /// there is one, ending with `…`; never before the end of the symbol's own name.
 fn abbreviate(signature: &str, qualified_name: &str) -> String {
     if signature.chars().count() <= OVERVIEW_SIGNATURE_CHARS {
         return signature.to_owned();
     }
-    let name = qualified_name
-        .split('#')
-        .next()
-        .and_then(|q| q.rsplit('.').next())
-        .unwrap_or(qualified_name);
+    let name = last_segment(qualified_name);
     let name_end = signature.find(name).map_or(0, |i| i + name.len());
     let limit = signature
         .char_indices()
