@@ -1180,3 +1180,32 @@ fn warm_status_and_noop_refresh_use_at_most_three_git_processes() {
     let recorded = m.operations.last().unwrap().git_processes;
     assert_eq!(recorded, Measure::Observed(r.git_processes as f64));
 }
+
+#[test]
+fn the_wal_outlives_a_command_and_stays_bounded() {
+    // Folding the WAL into the database on every exit costs each cue and no-op refresh two
+    // fsyncs; the WAL is kept instead, and commits checkpoint it once it holds 1 MiB.
+    let repo = TestRepo::with_files(&[("src/a.py", "def a():\n    return 1\n")]);
+    repo.init();
+    let wal = repo.db_path().with_extension("db-wal");
+    let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let mut largest = 0;
+    for round in 0..120 {
+        let body: String = (0..=round % 40)
+            .map(|i| format!("def f{round}_{i}(x: int) -> int:\n    return x\n\n"))
+            .collect();
+        repo.write("src/a.py", body);
+        repo.refresh();
+        repo.cue("overview", &[]);
+        largest = largest.max(size());
+    }
+    assert!(size() > 0, "the WAL was folded on exit");
+    // 1 MiB, plus what one refresh writes before its commit checkpoints.
+    assert!(largest < 2 << 20, "WAL grew to {largest} bytes");
+    // Every commit is in the database as read through SQLite, WAL and all.
+    let cue = repo.cue("structure", &["--path", "src/a.py", "--max-tokens", "4000"]);
+    assert!(
+        cue.to_string().contains("f119_0("),
+        "the last refresh is not visible"
+    );
+}
