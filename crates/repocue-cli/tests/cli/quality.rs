@@ -375,8 +375,19 @@ fn imports_of_workspace_packages_by_name_rank_their_definitions() {
             "packages/app/src/other.ts",
             "import { parse } from \"@mono/parser\";\nexport function other(): number { return parse(\"y\"); }\n",
         ),
+        // More JSON test fixtures than TypeScript: the package is still TypeScript.
+        ("packages/parser/test/fixtures/a/output.json", "{\"type\": \"File\"}\n"),
+        ("packages/parser/test/fixtures/b/output.json", "{\"type\": \"File\"}\n"),
+        ("packages/parser/test/fixtures/c/output.json", "{\"type\": \"File\"}\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let parser_component = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == "packages/parser/")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    assert_eq!(parser_component["language"], "TypeScript", "{cue:#}");
     let ids = symbol_ids(&cue);
     let pos = |id: &str| ids.iter().position(|i| i == id);
     let parser = pos("symbol:packages/parser/src/index.ts:parse")

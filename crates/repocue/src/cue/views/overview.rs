@@ -552,6 +552,9 @@ struct Tally<'a> {
     own: u64,
     mass: f64,
     langs: BTreeMap<&'a str, u64>,
+    /// Languages of the project's own code: files with a parser, not tests, fixtures or
+    /// examples (manifests and data files are not what a package is written in).
+    code_langs: BTreeMap<&'a str, u64>,
 }
 
 impl<'a> Tally<'a> {
@@ -561,6 +564,10 @@ impl<'a> Tally<'a> {
         self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
         if let Some(l) = f.language.as_deref() {
             *self.langs.entry(l).or_default() += 1;
+            let code = crate::analyze::structure::parser_language(&f.path, Some(l)).is_some();
+            if code && importance::role(&f.path) == importance::Role::Source {
+                *self.code_langs.entry(l).or_default() += 1;
+            }
         }
     }
 
@@ -569,10 +576,12 @@ impl<'a> Tally<'a> {
             kind: kind.into(),
             path: format!("{}/", paths::display(dir)),
             files: self.files,
-            language: self
-                .langs
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            // A package is in the language of its code, not of its test fixtures (babel's
+            // parser holds 13,000 JSON fixtures beside its TypeScript).
+            language: [&self.code_langs, &self.langs]
+                .into_iter()
+                .find(|m| !m.is_empty())
+                .and_then(|m| m.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))))
                 .map(|(l, _)| (*l).to_owned()),
         }
     }
