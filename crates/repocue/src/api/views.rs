@@ -339,8 +339,8 @@ pub struct Component {
     /// members) or `directory`; omitted for a `directory`.
     #[serde(default = "directory_kind", skip_serializing_if = "is_directory_kind")]
     pub kind: String,
-    /// Most common language of its own code (files with a parser, outside tests, fixtures
-    /// and examples), else of all its files.
+    /// Most common language of its own files (outside tests, fixtures and examples; code
+    /// before manifests on a tie), else of all its files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }

@@ -552,8 +552,7 @@ struct Tally<'a> {
     own: u64,
     mass: f64,
     langs: BTreeMap<&'a str, u64>,
-    /// Languages of the project's own code: files with a parser, not tests, fixtures or
-    /// examples (manifests and data files are not what a package is written in).
+    /// Languages of the project's own files: not tests, fixtures or examples.
     code_langs: BTreeMap<&'a str, u64>,
 }
 
@@ -564,8 +563,7 @@ impl<'a> Tally<'a> {
         self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
         if let Some(l) = f.language.as_deref() {
             *self.langs.entry(l).or_default() += 1;
-            let code = crate::analyze::structure::parser_language(&f.path, Some(l)).is_some();
-            if code && importance::role(&f.path) == importance::Role::Source {
+            if importance::role(&f.path) == importance::Role::Source {
                 *self.code_langs.entry(l).or_default() += 1;
             }
         }
@@ -581,7 +579,18 @@ impl<'a> Tally<'a> {
             language: [&self.code_langs, &self.langs]
                 .into_iter()
                 .find(|m| !m.is_empty())
-                .and_then(|m| m.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))))
+                .and_then(|m| {
+                    // On a tie, code before a manifest or data file (`index.ts` over
+                    // `package.json`), then by name.
+                    let code = |l: &str| {
+                        crate::analyze::structure::parser_language(b"x", Some(l)).is_some()
+                    };
+                    m.iter().max_by(|a, b| {
+                        a.1.cmp(b.1)
+                            .then(code(a.0).cmp(&code(b.0)))
+                            .then(b.0.cmp(a.0))
+                    })
+                })
                 .map(|(l, _)| (*l).to_owned()),
         }
     }
