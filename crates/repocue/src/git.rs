@@ -67,7 +67,8 @@ pub struct Basis {
     pub untracked: Vec<Vec<u8>>,
     /// SHA-256 over the status records (not the branch headers).
     pub status_digest: String,
-    /// The index entries, in Git's order (sorted by path, then stage).
+    /// The index entries, in Git's order (sorted by path, then stage); a refresh moves them
+    /// out into its plan's input.
     pub index: Vec<IndexEntry>,
     /// SHA-256 over the raw index listing.
     pub index_digest: String,

@@ -65,7 +65,9 @@ pub struct Scanned {
     /// (the refresh keeps the path's previous state instead, when there is one).
     pub state: FileState,
     /// Content analysis, when the content was new to the cache (and not handed to a sink).
-    pub analysis: Option<Analysis>,
+    /// Boxed: a baseline holds one result per tracked file until it publishes, and almost
+    /// all of them handed their analysis to the writer (368 of 560 bytes each, 100,000 files).
+    pub analysis: Option<Box<Analysis>>,
     /// The analysis was handed to the sink.
     pub analyzed: bool,
     /// Bytes read from the file.
@@ -105,7 +107,7 @@ pub fn scan(
                 // Hand analyses to the writer as they are made: memory stays flat however
                 // many files a baseline analyzes.
                 if let (Some(a), Some(d)) = (s.analysis.take(), &s.state.digest) {
-                    s.analyzed = tx.send((d.clone(), a)).is_ok();
+                    s.analyzed = tx.send((d.clone(), *a)).is_ok();
                 }
             }
             if let Some(p) = progress {
@@ -151,7 +153,7 @@ fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool)
         Ok(Found::Absent | Found::NotAFile) => missing(state),
         Ok(Found::Read(r)) => Scanned {
             state,
-            analysis: r.analysis,
+            analysis: r.analysis.map(Box::new),
             analyzed: false,
             bytes_read: r.bytes_read,
             unstable: r.unstable,
@@ -483,6 +485,17 @@ mod tests {
             class: FileClass::Source,
             check_content: true,
         }
+    }
+
+    #[test]
+    fn a_scan_result_stays_small() {
+        // A baseline holds one result per tracked path until it publishes (100,000 on the
+        // synthetic benchmark): an analysis inline would add 368 bytes to each.
+        assert!(
+            std::mem::size_of::<Scanned>() <= 208,
+            "{}",
+            std::mem::size_of::<Scanned>()
+        );
     }
 
     #[test]

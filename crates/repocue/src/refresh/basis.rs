@@ -41,7 +41,7 @@ pub(crate) struct Start {
     pub incremental: bool,
     /// The previous rows the plan compares with (a subset when incremental), sorted by path.
     pub prev_files: Vec<FileState>,
-    /// Index entries to plan over (those of `prev_files` when incremental).
+    /// Index entries to plan over (those of `prev_files` when incremental); taken by the plan.
     pub index: Vec<IndexEntry>,
     /// Paths whose stored facts another analyzer version derived: read and analyzed again
     /// even when their state did not change (an upgraded binary, no rebaseline needed).
@@ -148,7 +148,7 @@ struct Previous {
 fn previous_rows(
     store: &Store,
     p: &SnapshotRow,
-    basis: &Basis,
+    basis: &mut Basis,
     forced: &[Vec<u8>],
     rules: &crate::repo::Rules,
 ) -> Result<Previous> {
@@ -173,7 +173,7 @@ fn previous_rows(
         }
         let files = store.files_at(p)?;
         let index = match basis.index_listed {
-            true => basis.index.clone(),
+            true => std::mem::take(&mut basis.index),
             false => index_of(&files),
         };
         return Ok(Previous {
@@ -202,7 +202,7 @@ fn previous_rows(
     let reclassify = rules_changed || unsettled || committed != before;
     Ok(Previous {
         files,
-        index: basis.index.clone(),
+        index: std::mem::take(&mut basis.index),
         incremental: false,
         reclassify,
     })
@@ -221,7 +221,9 @@ pub(crate) fn capture(
     if let Some(p) = previous.as_ref().filter(|_| !full) {
         warm_up_dirty_languages(store, p)?;
     }
-    let basis = repo.git.capture_basis_since(
+    // The listing moves into `Start::index` (the plan's input): 100,000 entries are not kept
+    // twice.
+    let mut basis = repo.git.capture_basis_since(
         previous
             .as_ref()
             .filter(|_| !full)
@@ -236,10 +238,12 @@ pub(crate) fn capture(
         _ => vec![],
     };
     let prev = match &previous {
-        Some(p) if !full => previous_rows(store, p, &basis, &forced(&reanalyze, &retry), rules)?,
+        Some(p) if !full => {
+            previous_rows(store, p, &mut basis, &forced(&reanalyze, &retry), rules)?
+        }
         _ => Previous {
             files: vec![],
-            index: basis.index.clone(),
+            index: std::mem::take(&mut basis.index),
             incremental: false,
             reclassify: false,
         },

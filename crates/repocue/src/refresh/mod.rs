@@ -55,16 +55,20 @@ fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOu
     let Some(mut store) = repo.open_store(*op != Operation::Refresh)? else {
         return Err(Error::NotInitialized);
     };
-    let start = basis::capture(repo, &store, op, &rules)?;
+    let mut start = basis::capture(repo, &store, op, &rules)?;
     let scan_started = Instant::now();
+    // The index listing is only the plan's input: freed before the scan, which holds a result
+    // per path of its own.
+    let index = std::mem::take(&mut start.index);
     let mut plan = plan::plan_scan(
-        &start.index,
+        &index,
         &start.basis.changed,
         &start.prev_files,
         start.full(),
         &start.forced(),
         &repo.root,
     );
+    drop(index);
     classes::assign(repo, &start, &mut plan, &rules.config.analysis)?;
     let outcome = outcome::scan(repo, &store, &start, plan)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;

@@ -162,7 +162,7 @@ pub(crate) fn fold(
             .is_some_and(|st| st.mtime_ns > window.0 && st.mtime_ns <= window.1);
         out.unstable += (s.unstable || raced) as u64;
         if let (Some(a), Some(d)) = (s.analysis, &s.state.digest) {
-            out.facts.push((d.clone(), a));
+            out.facts.push((d.clone(), *a));
         }
         let state = match s.fault {
             Some(kind) => {
@@ -219,7 +219,7 @@ mod tests {
         });
         Scanned {
             state,
-            analysis: analysis.then(Analysis::default),
+            analysis: analysis.then(Box::default),
             analyzed: false,
             bytes_read: 10,
             unstable: false,
