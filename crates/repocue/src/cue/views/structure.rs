@@ -273,7 +273,11 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
                 let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
                 let rank = r.score.max(export_rank(exported));
-                let local = if is_local(s, all) { LOCAL_FACTOR } else { 1.0 };
+                let local = if is_local(s, all) || is_translation_unit_type(path, s) {
+                    LOCAL_FACTOR
+                } else {
+                    1.0
+                };
                 (
                     importance::symbol_weight(s, used) * rank * local / cost(s),
                     s,
@@ -316,6 +320,20 @@ fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
 /// How much a function defined inside another function counts: a closure or helper that no
 /// other file can call (Python's nested `def`, which the extractor names without its scope).
 const LOCAL_FACTOR: f64 = 0.05;
+
+/// Tells whether a symbol is a type or macro that a C or C++ source file (not a header)
+/// defines: only that translation unit sees it (git's `struct branch_info` in
+/// `builtin/remote.c`), whatever names other files happen to share with it.
+fn is_translation_unit_type(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+    let source = [".c", ".cc", ".cpp", ".cxx", ".c++"]
+        .iter()
+        .any(|e| path.ends_with(e.as_bytes()));
+    source
+        && matches!(
+            s.kind.as_str(),
+            "struct" | "union" | "enum" | "class" | "type" | "macro"
+        )
+}
 
 /// Tells whether a function-like symbol lies inside the body of another function-like symbol
 /// of the same file.
@@ -442,6 +460,12 @@ mod tests {
         assert_eq!(local, [false, true, false, false, false]);
         // The penalty outweighs any use count a bare name can collect.
         assert!(LOCAL_FACTOR * (1.0 + 1000f64.ln_1p()) < 1.0);
+        // A C source file's own types and macros are its own; a header's are everyone's.
+        let info = sym("branch_info", "struct", 1, 5);
+        assert!(is_translation_unit_type(b"builtin/remote.c", &info));
+        assert!(!is_translation_unit_type(b"remote.h", &info));
+        let main = sym("cmd_remote", "function", 7, 9);
+        assert!(!is_translation_unit_type(b"builtin/remote.c", &main));
     }
 
     #[test]
