@@ -5,7 +5,10 @@
 //! are dirty now, and paths the documentation names; tests, examples and vendored code are
 //! ranked down (see [`importance`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+
+/// A hash map with a fast, fixed-seed hasher, for lookups only.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 use crate::analyze::importance::{self, Role};
 use crate::analyze::structure::CodeFacts;
@@ -71,7 +74,10 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         .map(|n| importance::module_components(n.path))
         .collect();
     let importers = package_importers(nodes, &roles, &modules);
-    let mut defined: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    // Only looked up, never iterated: a hash map is as deterministic here and spares the
+    // string comparisons of a tree (a tenth of ranking 20,000 files); a fixed-seed fast
+    // hasher, since SipHash was the next tenth.
+    let mut defined: FastMap<&str, Vec<usize>> = FastMap::default();
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
             let list = defined.entry(s.name()).or_default();
@@ -81,7 +87,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         }
     }
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
-    let mut out_edges: Vec<HashMap<usize, f64>> = vec![HashMap::new(); n];
+    let mut out_edges: Vec<FastMap<usize, f64>> = vec![FastMap::default(); n];
     let mut used_by: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
     let mut client_uses: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
     // (root, target, name, share): re-exports, weighted by the root's score once it is known.
