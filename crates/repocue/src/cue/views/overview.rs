@@ -884,10 +884,23 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
     // A name shown once is enough: a C function's header declaration and its definition, or
     // a namesake in another directory, would spend a line on what the reader already has.
     let mut shown = std::collections::HashSet::new();
-    let symbols = super::structure::ranked_symbols(&ranked, 2, 20)
+    let symbols: Vec<SymbolEntry> = super::structure::ranked_symbols(&ranked, 2, 20)
         .into_iter()
         .filter(|s| shown.insert(last_segment(&s.name).to_owned()))
-        .map(|s| with_members(&ranked, s))
+        .collect();
+    // The files of the picked symbols, found in one pass over the ranked files.
+    let wanted: std::collections::HashSet<&str> = symbols.iter().map(|s| s.path.as_str()).collect();
+    let files: HashMap<String, &super::structure::Ranked<'_>> = ranked
+        .iter()
+        .map(|r| (paths::display(&r.file.path), r))
+        .filter(|(p, _)| wanted.contains(p.as_str()))
+        .collect();
+    let symbols = symbols
+        .into_iter()
+        .map(|s| {
+            let file = files.get(&s.path).copied();
+            with_members(file, s)
+        })
         .collect();
     let source = |r: &&super::structure::Ranked<'_>| {
         importance::role(&r.file.path) == importance::Role::Source
@@ -974,12 +987,12 @@ const PROTOCOL_METHODS: &[&str] = &[
 /// Completes an overview symbol: a type brings the names of its most important public methods
 /// of the same file (what users of the type call: cobra's `Command.Execute`), and a long
 /// signature is cut to its head (see [`OVERVIEW_SIGNATURE_CHARS`]).
-fn with_members(ranked: &[super::structure::Ranked<'_>], mut entry: SymbolEntry) -> SymbolEntry {
+fn with_members(
+    file: Option<&super::structure::Ranked<'_>>,
+    mut entry: SymbolEntry,
+) -> SymbolEntry {
     entry.signature = abbreviate(&entry.signature, &entry.name);
-    let Some(r) = ranked
-        .iter()
-        .find(|r| paths::display(&r.file.path) == entry.path)
-    else {
+    let Some(r) = file else {
         return entry;
     };
     let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
