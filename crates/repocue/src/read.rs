@@ -297,7 +297,10 @@ mod tests {
                 .unwrap()
         };
         assert!(count(2) >= 1);
-        let plan = current.store.prune(0, false).unwrap();
+        let plan = current
+            .store
+            .prune(0, false, crate::store::lifecycle::Sweep::Full)
+            .unwrap();
         assert_eq!(plan.removed, [2]);
         assert_eq!(count(2), 0, "pruning removed the snapshot's cached values");
     }

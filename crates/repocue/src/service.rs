@@ -543,7 +543,7 @@ impl Service {
     /// Removes snapshots outside retention (or only reports them with `dry_run`).
     pub fn prune(&self, keep_recent: usize, dry_run: bool) -> Result<PruneOutput> {
         let mut store = self.repo.open_store(false)?.ok_or(Error::NotInitialized)?;
-        let plan = store.prune(keep_recent, dry_run)?;
+        let plan = store.prune(keep_recent, dry_run, crate::store::lifecycle::Sweep::Full)?;
         let ids = |v: &[i64]| v.iter().map(|s| SnapshotId(*s).to_string()).collect();
         Ok(PruneOutput {
             schema_version: "repocue/prune-1".into(),

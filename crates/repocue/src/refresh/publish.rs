@@ -16,6 +16,7 @@ use crate::freshness;
 use crate::model::{Fault, FileState};
 use crate::repo::{Repo, Rules};
 use crate::search;
+use crate::store::lifecycle::Sweep;
 use crate::store::{NewSnapshot, OperationRecord, Publish, SearchUpdate, Store};
 
 use super::basis::Start;
@@ -231,7 +232,7 @@ fn adopt(
 fn auto_prune(repo: &Repo, store: &mut Store, keep: usize) -> Result<()> {
     let unpinned = store.snapshot_seqs()?.len();
     if unpinned > keep + PRUNE_SLACK {
-        if let Err(e) = store.prune(keep, false) {
+        if let Err(e) = store.prune(keep, false, Sweep::Removed) {
             repo.notice(format!("automatic prune skipped: {e}"));
         }
     }
