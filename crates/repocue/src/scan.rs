@@ -4,7 +4,6 @@
 //! Memory does not grow with file size: files up to [`WHOLE_READ_LIMIT`] are read whole (they
 //! may need analysis), larger ones are streamed through a fixed buffer and only hashed.
 
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -78,7 +77,11 @@ pub struct Scanned {
     pub fault: Option<FaultKind>,
 }
 
-/// Scans the items in parallel. Digests in `known` are not analyzed again.
+/// Whether facts for a content digest (hex) are already stored: such content is hashed but
+/// not analyzed again. Called from the scan's threads.
+pub type Known<'a> = &'a (dyn Fn(&str) -> bool + Sync);
+
+/// Scans the items in parallel. Digests `known` says are stored are not analyzed again.
 ///
 /// A path that cannot be read, that vanished after Git's status, or whose parse ran out of
 /// time is a per-file fault in its result, never a failure of the scan: one bad file must not
@@ -89,7 +92,7 @@ pub struct Scanned {
 pub fn scan(
     root: &Path,
     items: Vec<ScanItem>,
-    known: &HashSet<String>,
+    known: Known<'_>,
     analyze: bool,
     progress: Option<&Progress>,
     sink: Option<&std::sync::mpsc::SyncSender<(String, Analysis)>>,
@@ -121,7 +124,7 @@ pub fn scan(
 }
 
 /// Reads one path and turns what was found, or the failure to read it, into its result.
-fn scan_one(root: &Path, item: ScanItem, known: &HashSet<String>, analyze: bool) -> Scanned {
+fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: bool) -> Scanned {
     let full = paths::join(root, &item.path);
     let check_content = item.check_content;
     let mut state = FileState {
@@ -188,7 +191,7 @@ struct ReadOutcome {
 fn read_path(
     full: &Path,
     state: &mut FileState,
-    known: &HashSet<String>,
+    known: Known<'_>,
     analyze: bool,
     check_content: bool,
 ) -> std::io::Result<Found> {
@@ -269,9 +272,7 @@ fn read_path(
     }
     let digest = read.digest;
     let analysis = match (&read.whole, state.file_type) {
-        (Some(content), FileType::Text)
-            if analyze && state.class.analysed() && !known.contains(&digest) =>
-        {
+        (Some(content), FileType::Text) if analyze && state.class.analysed() && !known(&digest) => {
             analyze::analyze(&state.path, language, content)
         }
         _ => Ok(None),
@@ -512,7 +513,7 @@ mod tests {
             // A name longer than NAME_MAX fails to stat with ENAMETOOLONG, even for root.
             item(&long, WorkingState::Unstaged),
         ];
-        let out = scan(dir.path(), items, &HashSet::new(), true, None, None);
+        let out = scan(dir.path(), items, &|_| false, true, None, None);
         let got: Vec<(&[u8], Option<FaultKind>, FileType)> = out
             .iter()
             .map(|s| (s.state.path.as_slice(), s.fault, s.state.file_type))

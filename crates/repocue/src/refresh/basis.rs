@@ -262,11 +262,15 @@ pub(crate) fn capture(
     })
 }
 
+/// Snapshots back to which a file's change makes its language worth a warm-up.
+const WARM_UP_SNAPSHOTS: i64 = 8;
+
 /// Starts building, on a thread of its own, the parser queries of the languages of the files
-/// that were dirty or untracked at the last snapshot: they are the files most likely to have
-/// changed again, and their queries (up to 60 ms each) then build while Git computes the
-/// status instead of after it. Nothing waits for the thread; a language it did not guess is
-/// built on first use as before.
+/// that were dirty or untracked at the last snapshot or that changed in the
+/// [`WARM_UP_SNAPSHOTS`] before it: an agent edits again what it just edited, and a query
+/// (up to 35 ms; TypeScript's 30) then builds while Git computes the status instead of after
+/// it. Nothing waits for the thread; a language it did not guess is built on first use as
+/// before, and a refresh that finds nothing changed ends without waiting for it either.
 fn warm_up_dirty_languages(store: &Store, previous: &SnapshotRow) -> Result<()> {
     if !crate::analyze::enabled() {
         return Ok(());
@@ -274,6 +278,7 @@ fn warm_up_dirty_languages(store: &Store, previous: &SnapshotRow) -> Result<()> 
     let mut languages: Vec<repocue_structure::Language> = store
         .unsettled_files_at(previous)?
         .iter()
+        .chain(&store.recently_changed_files(previous, WARM_UP_SNAPSHOTS)?)
         .filter(|f| f.class.analysed())
         .filter_map(|f| crate::analyze::structure::parser_language(&f.path, f.language.as_deref()))
         .chain(

@@ -317,6 +317,72 @@ mod tests {
         assert_eq!(facts, 1, "only the Go file was analysed");
     }
 
+    /// Known content is never analyzed again, whether a scan looks digests up one by one (a
+    /// few paths) or loads them all (more than `PROBE_MAX_PATHS`): a rebaseline of 1,001
+    /// files and a revert of one file both reuse the stored facts.
+    #[test]
+    fn stored_facts_are_reused_by_large_and_small_scans() {
+        let files: Vec<(String, String)> = (0..1001)
+            .map(|i| (format!("m/f{i:04}.py"), format!("def f{i}():\n    pass\n")))
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        let base = run(&t.repo, &Operation::Init).unwrap();
+        assert_eq!(base.files_analyzed, 1001);
+        let again = Operation::Rebaseline {
+            label: "again".into(),
+            reason: "test".into(),
+        };
+        let re = run(&t.repo, &again).unwrap();
+        assert_eq!((re.files_scanned, re.files_analyzed), (1001, 0), "{re:?}");
+        let path = t.repo.root.join("m/f0000.py");
+        std::fs::write(&path, "def g():\n    pass\n").unwrap();
+        let edit = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(
+            (edit.files_scanned, edit.files_analyzed),
+            (1, 1),
+            "{edit:?}"
+        );
+        std::fs::write(&path, "def f0():\n    pass\n").unwrap();
+        let back = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(
+            (back.files_scanned, back.files_analyzed),
+            (1, 0),
+            "{back:?}"
+        );
+    }
+
+    /// What a refresh warms up: files dirty at the last snapshot, and those whose content
+    /// changed in the snapshots just before it.
+    #[test]
+    fn recently_changed_files_are_those_whose_versions_ended_lately() {
+        let t = temp_repo(&[
+            ("a.py", "A = 1\n"),
+            ("b.rs", "fn b() {}\n"),
+            ("c.go", "package c\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        std::fs::write(t.repo.root.join("b.rs"), "fn b2() {}\n").unwrap();
+        run(&t.repo, &Operation::Refresh).unwrap();
+        std::fs::write(t.repo.root.join("a.py"), "A = 2\n").unwrap();
+        run(&t.repo, &Operation::Refresh).unwrap();
+        let store = t.repo.open_store(false).unwrap().unwrap();
+        let snap = store.current_snapshot().unwrap().unwrap();
+        let changed = |recent| -> Vec<String> {
+            let files = store.recently_changed_files(&snap, recent).unwrap();
+            files
+                .iter()
+                .map(|f| String::from_utf8_lossy(&f.path).into_owned())
+                .collect()
+        };
+        assert_eq!(changed(1), ["a.py"]);
+        assert_eq!(changed(2), ["a.py", "b.rs"]);
+        assert!(changed(0).is_empty());
+    }
+
     #[test]
     fn a_cache_from_before_classes_is_classified_on_the_next_refresh_without_a_rebaseline() {
         let key = format!("ghp_{}", "x".repeat(36));

@@ -56,6 +56,25 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// How long a writer waits for another one before reporting a busy database.
 const BUSY_TIMEOUT_MS: u64 = 15_000;
 
+/// See [`Store::facts_probe`].
+pub struct FactsProbe {
+    conn: std::sync::Mutex<Connection>,
+    analyzer: String,
+}
+
+impl FactsProbe {
+    /// Whether facts are stored for `digest` (hex). A failed lookup answers no: the content
+    /// is analyzed again, which costs time and loses nothing.
+    pub fn contains(&self, digest: &str) -> bool {
+        let Ok(conn) = self.conn.lock() else {
+            return false;
+        };
+        conn.prepare_cached("SELECT 1 FROM content_facts WHERE digest = ?1 AND analyzer = ?2")
+            .and_then(|mut stmt| stmt.exists(params![compact::id_bytes(digest), self.analyzer]))
+            .unwrap_or(false)
+    }
+}
+
 /// An open state database.
 pub struct Store {
     conn: Connection,
@@ -631,6 +650,26 @@ impl Store {
         self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
+    /// Returns the files of the snapshot's epoch whose content changed (or that went away) in
+    /// the `recent` snapshots up to `snapshot`: their versions that ended there. Sorted by
+    /// path, a path once per version.
+    pub fn recently_changed_files(
+        &self,
+        snapshot: &SnapshotRow,
+        recent: i64,
+    ) -> Result<Vec<FileState>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.end_seq > ?2 AND f.end_seq <= ?3
+             ORDER BY p.path"
+        ))?;
+        let rows = stmt.query_map(
+            [snapshot.epoch, snapshot.seq - recent, snapshot.seq],
+            file_from_row,
+        )?;
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
+    }
+
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
     /// sorted by path.
     pub fn files_by_paths(
@@ -695,6 +734,22 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// A lookup of whether facts by analyzer version `analyzer` are stored for a digest, for a
+    /// scan of a few paths: one primary-key read per file instead of loading every digest.
+    pub fn facts_probe(&self, analyzer: &str) -> Result<FactsProbe> {
+        use rusqlite::OpenFlags;
+        // A connection of its own: the scan's threads cannot share this one.
+        let conn = Connection::open_with_flags(
+            &self.path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
+        Ok(FactsProbe {
+            conn: std::sync::Mutex::new(conn),
+            analyzer: analyzer.to_owned(),
+        })
     }
 
     /// Returns the digests whose facts are stored with analyzer version `analyzer`.
