@@ -3,7 +3,7 @@
 //! RepoCue never re-implements Git's status logic. Every Git process goes through [`Git::run`],
 //! which counts it, so each operation can report how many processes it cost.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,6 +20,62 @@ use sha2::{Digest, Sha256};
 pub struct Git {
     root: PathBuf,
     processes: Cell<u32>,
+    /// A status started ahead of the capture that will use it ([`Git::prefetch_status`]).
+    prefetched: RefCell<Option<StatusRun>>,
+}
+
+/// The arguments of the status a basis is captured from.
+const STATUS_ARGS: [&str; 7] = [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--no-ahead-behind",
+    "--untracked-files=all",
+    "--ignore-submodules=none",
+];
+
+/// A running `git status`, with what was observed just before it started.
+#[derive(Debug)]
+struct StatusRun {
+    /// Always `Some` until [`StatusRun::finish`] takes it.
+    child: Option<std::process::Child>,
+    index_sig: Option<String>,
+    observed_at: String,
+    observed_ns: i64,
+}
+
+impl StatusRun {
+    /// Waits for the status and returns its output.
+    fn finish(mut self) -> Result<Vec<u8>> {
+        let failed = |detail: String| Error::Git {
+            args: STATUS_ARGS.join(" "),
+            detail,
+        };
+        let child = self
+            .child
+            .take()
+            .ok_or_else(|| failed("status already read".into()))?;
+        let out = child
+            .wait_with_output()
+            .map_err(|e| failed(e.to_string()))?;
+        if !out.status.success() {
+            return Err(failed(
+                String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            ));
+        }
+        Ok(out.stdout)
+    }
+}
+
+impl Drop for StatusRun {
+    /// A status nobody read (the command failed first) is stopped, not left behind.
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// One entry of the index listing (`git ls-files -s -v`).
@@ -96,6 +152,7 @@ impl Git {
         Git {
             root,
             processes: Cell::new(0),
+            prefetched: RefCell::new(None),
         }
     }
 
@@ -221,22 +278,17 @@ impl Git {
     /// replaces the index by rename, so an equal signature means equal contents. The file is
     /// checked before and after `git status`, so a concurrent `git add` is never missed.
     pub fn capture_basis_since(&self, known: Option<(&str, &str)>) -> Result<Basis> {
+        let prefetched = self.prefetched.borrow_mut().take();
+        let run = match prefetched {
+            Some(run) => run,
+            None => self.start_status()?,
+        };
         let index_file = self.index_file();
-        let sig_before = index_file.as_deref().and_then(index_signature);
-        let observed_at = crate::time::now_rfc3339();
-        let observed_ns = crate::time::now_ns();
-        let status_args = [
-            "status",
-            "--porcelain=v2",
-            "-z",
-            "--branch",
-            "--no-ahead-behind",
-            "--untracked-files=all",
-            "--ignore-submodules=none",
-        ];
-        let status = self.run(&status_args)?;
+        let sig_before = run.index_sig.clone();
+        let (observed_at, observed_ns) = (run.observed_at.clone(), run.observed_ns);
+        let status = run.finish()?;
         let mut basis = parse_status(&status).map_err(|detail| Error::GitParse {
-            args: status_args.join(" "),
+            args: STATUS_ARGS.join(" "),
             detail,
         })?;
         if basis.branch.is_none() {
@@ -271,6 +323,41 @@ impl Git {
         basis.observed_at = observed_at;
         basis.observed_ns = observed_ns;
         Ok(basis)
+    }
+
+    /// Starts the `git status` the next [`Git::capture_basis_since`] reads, so that what a
+    /// command does before it needs the basis (opening the cache, reading its snapshot, about
+    /// 2 ms) runs while Git computes the status. The basis is what Git saw from this moment
+    /// on, which the capture would have seen as well: nothing is written in between. A status
+    /// that cannot start now is started again by the capture, which reports the failure.
+    pub fn prefetch_status(&self) {
+        if self.prefetched.borrow().is_some() {
+            return;
+        }
+        if let Ok(run) = self.start_status() {
+            *self.prefetched.borrow_mut() = Some(run);
+        }
+    }
+
+    /// Notes the index file's signature and the time, then starts `git status`.
+    fn start_status(&self) -> Result<StatusRun> {
+        let index_sig = self.index_file().as_deref().and_then(index_signature);
+        let observed_at = crate::time::now_rfc3339();
+        let observed_ns = crate::time::now_ns();
+        self.processes.set(self.processes.get() + 1);
+        let child = command(&self.root)
+            .args(STATUS_ARGS)
+            .spawn()
+            .map_err(|e| Error::Git {
+                args: STATUS_ARGS.join(" "),
+                detail: e.to_string(),
+            })?;
+        Ok(StatusRun {
+            child: Some(child),
+            index_sig,
+            observed_at,
+            observed_ns,
+        })
     }
 
     /// Returns the most recent commits reachable from HEAD (at most `n`).
@@ -536,6 +623,52 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A prefetched status is the one the next capture reads (no second status process); the
+    /// capture after it starts its own; one never read is stopped and reaped with its runner.
+    #[test]
+    fn a_prefetched_status_is_read_once_and_never_left_running() {
+        let t = crate::testing::temp_repo(&[("a.txt", "one\n")]);
+        std::fs::write(t.repo.root.join("b.txt"), "new\n").unwrap();
+        let direct = Git::new(t.repo.root.clone())
+            .capture_basis_since(None)
+            .unwrap();
+        let git = Git::new(t.repo.root.clone());
+        git.prefetch_status();
+        git.prefetch_status();
+        assert_eq!(git.processes(), 1, "one status, however often prefetched");
+        let basis = git.capture_basis_since(None).unwrap();
+        assert_eq!(
+            git.processes(),
+            2,
+            "the prefetched status and the index listing"
+        );
+        assert_eq!(basis.untracked, direct.untracked);
+        assert_eq!(basis.status_digest, direct.status_digest);
+        assert_eq!(basis.index_digest, direct.index_digest);
+        assert!(basis.observed_ns <= crate::time::now_ns());
+        git.capture_basis_since(None).unwrap();
+        assert_eq!(
+            git.processes(),
+            4,
+            "a capture without a prefetch runs its own status"
+        );
+
+        let unread = Git::new(t.repo.root.clone());
+        unread.prefetch_status();
+        let pid = unread
+            .prefetched
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.child.as_ref())
+            .map(|c| c.id());
+        let pid = pid.expect("a status was started");
+        drop(unread);
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "the unread status {pid} was reaped"
+        );
+    }
 
     #[test]
     fn parses_status_records_with_odd_paths() {

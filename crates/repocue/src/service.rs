@@ -229,6 +229,7 @@ impl Service {
 
     /// Runs a baseline, refresh or rebaseline and publishes a snapshot when state changed.
     pub fn update(&self, op: &Operation) -> Result<RefreshOutput> {
+        self.repo.git.prefetch_status();
         let out = refresh::run(&self.repo, op);
         if out.is_ok() {
             self.settle_hint();
@@ -243,6 +244,7 @@ impl Service {
         // The task view's own check first: it names the flags as the command line spells them.
         let task = cue::views::task::check_flags(request)?;
         cue::validate(request)?;
+        self.repo.git.prefetch_status();
         let reader = read::prepare(&self.repo, request.refresh);
         if reader.is_ok() {
             self.settle_hint();
@@ -342,6 +344,7 @@ impl Service {
 
     /// Compares the live repository with the current snapshot without writing anything.
     pub fn status(&self) -> Result<StatusOutput> {
+        self.repo.git.prefetch_status();
         let store = self.repo.open_store(false)?;
         let current = match &store {
             Some(s) => s.current_snapshot()?.map(|snap| (s, snap)),
