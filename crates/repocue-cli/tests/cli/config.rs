@@ -306,6 +306,23 @@ fn linguist_attributes_class_files_with_one_check_attr_per_refresh() {
         (Some(false), 0),
         "nothing to classify"
     );
+    // An edit of a known path keeps the class its attributes gave it, without asking Git
+    // again; a new path is asked about.
+    repo.write("src/parser_table.rs", "pub fn generated_table_two() {}\n");
+    let (out, runs) = check_attr_runs(&repo, &["refresh"]);
+    assert_eq!((out["published"].as_bool(), runs), (Some(true), 0));
+    assert!(
+        search(&repo, "generated_table_two").is_empty(),
+        "still generated"
+    );
+    repo.write("assets/more.js", "function moreVendored() {}\n");
+    repo.commit("more");
+    let (_, runs) = check_attr_runs(&repo, &["refresh"]);
+    assert_eq!(runs, 1);
+    assert!(
+        search(&repo, "moreVendored").is_empty(),
+        "vendored by its attribute"
+    );
     // `linguist-generated=false` turns a built-in rule off; an uncommitted edit counts.
     repo.write("web/app.min.js", "function minifiedButOurs() {}\n");
     repo.commit("minified");

@@ -23,11 +23,36 @@ pub(crate) fn assign(
     plan: &mut Plan,
     rules: &AnalysisRules,
 ) -> Result<()> {
-    let mut ask: Vec<&[u8]> = plan.to_scan.iter().map(|i| i.path.as_slice()).collect();
+    // Unless the rules or the attributes changed, a path the previous snapshot holds keeps the
+    // class its name gave it there (the same rules and attributes give the same answer): only
+    // new paths, and those a secret's content may have decided, cost the check-attr process.
+    let known: HashMap<&[u8], FileClass> = match start.reclassify || start.full() {
+        true => HashMap::new(),
+        false => plan
+            .to_scan
+            .iter()
+            .filter_map(|item| {
+                let i = start
+                    .prev_files
+                    .binary_search_by(|f| f.path.as_slice().cmp(&item.path))
+                    .ok()?;
+                let class = start.prev_files[i].class;
+                (class != FileClass::Secret).then_some((item.path.as_slice(), class))
+            })
+            .collect(),
+    };
+    let mut ask: Vec<&[u8]> = plan
+        .to_scan
+        .iter()
+        .map(|i| i.path.as_slice())
+        .filter(|p| !known.contains_key(p))
+        .collect();
     if start.reclassify {
         ask.extend(plan.reused.iter().map(|f| f.path.as_slice()));
     }
     let attributes = repo.git.linguist_attributes(&ask)?;
+    let known: HashMap<Vec<u8>, FileClass> =
+        known.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
     let content_checked_before = start.previous.as_ref().is_some_and(|p| p.secret_content);
     apply(
         plan,
@@ -36,6 +61,11 @@ pub(crate) fn assign(
         start.reclassify,
         content_checked_before,
     );
+    for item in &mut plan.to_scan {
+        if let Some(class) = known.get(&item.path) {
+            item.class = *class;
+        }
+    }
     Ok(())
 }
 
