@@ -100,6 +100,44 @@ impl Reader {
         crate::classify::is_secret_path(path, &self.rules)
     }
 
+    /// What changed since the parent snapshot when no path came or went: the parent's rows of
+    /// the changed paths and this snapshot's rows of the same paths, both sorted by path. For
+    /// values a snapshot can take from its parent's at the cost of these rows instead of every
+    /// row. `None` without a parent of the same epoch and rules, or when a path was added,
+    /// deleted or renamed.
+    pub fn changes_since_parent(&self) -> Result<Option<ParentChanges>> {
+        let snap = &self.snapshot;
+        let Some(parent) = snap.parent else {
+            return Ok(None);
+        };
+        let Some(before) = self.store.snapshot(parent)? else {
+            return Ok(None);
+        };
+        if before.epoch != snap.epoch
+            || before.rules_digest != snap.rules_digest
+            || self.store.file_count_at(&before)? != self.store.file_count_at(snap)?
+        {
+            return Ok(None);
+        }
+        // The versions that ended here are the parent's rows of the paths that changed.
+        let old = self.store.recently_changed_files(snap, 1)?;
+        let paths: Vec<&[u8]> = old.iter().map(|f| f.path.as_slice()).collect();
+        let new = self.store.files_by_paths(snap, &paths)?;
+        let same_paths =
+            new.len() == old.len() && old.iter().zip(&new).all(|(a, b)| a.path == b.path);
+        Ok(same_paths.then_some(ParentChanges { parent, old, new }))
+    }
+
+    /// Returns the value another snapshot (`seq`) cached under `key`, if it has one that
+    /// decodes.
+    pub fn cached_at<T: DeserializeOwned>(&self, seq: i64, key: &str) -> Result<Option<T>> {
+        let key = format!("{key}@{}", derived_version());
+        Ok(self
+            .store
+            .view_cache(seq, &key)?
+            .and_then(|json| serde_json::from_str(&json).ok()))
+    }
+
     /// Returns a value derived from this snapshot, computed once and cached in the store under
     /// `key` and [`derived_version`]. A snapshot never changes, so entries never go stale;
     /// they are pruned with their snapshot. An entry that does not decode is recomputed.
@@ -120,6 +158,16 @@ impl Reader {
         let _ = self.store.put_view_cache(self.snapshot.seq, &key, &json);
         Ok(v)
     }
+}
+
+/// See [`Reader::changes_since_parent`].
+pub(crate) struct ParentChanges {
+    /// The parent snapshot.
+    pub parent: i64,
+    /// The parent's rows of the changed paths.
+    pub old: Vec<FileState>,
+    /// This snapshot's rows of the same paths.
+    pub new: Vec<FileState>,
 }
 
 /// Brings the cache up to date for a read (initializes or refreshes when `refresh` allows and
@@ -227,19 +275,36 @@ fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
     Ok(Reader { warnings, ..reader })
 }
 
-/// The `non_utf8_path` warning of a snapshot, computed once per snapshot and cached.
+/// The `non_utf8_path` warning of a snapshot. Its tracked paths that are not UTF-8 are
+/// computed once per snapshot and cached, or taken from the parent's when no path came or
+/// went and no changed path became (or stopped being) one a view may show.
 fn path_warning(reader: &Reader) -> Result<Option<Warning>> {
+    const KEY: &str = "non_utf8_tracked";
     // Only paths a view may show: excluded and secret ones are never rendered.
-    reader.cached("non_utf8", |r| {
-        let files = r.files()?;
-        let untracked = r.snapshot.untracked.iter();
-        Ok(freshness::non_utf8_warning(
-            files
-                .iter()
-                .map(|f| &f.path)
-                .chain(untracked.filter(|p| !r.secret_untracked(p))),
-        ))
-    })
+    let tracked: Vec<Vec<u8>> = reader.cached(KEY, |r| {
+        if let Some(c) = r.changes_since_parent()? {
+            let same = c.old.iter().zip(&c.new);
+            if same
+                .clone()
+                .all(|(a, b)| a.class.listed() == b.class.listed())
+            {
+                if let Some(v) = r.cached_at(c.parent, KEY)? {
+                    return Ok(v);
+                }
+            }
+        }
+        let files = r.files()?.iter();
+        Ok(files
+            .filter(|f| !crate::paths::is_utf8(&f.path))
+            .map(|f| f.path.clone())
+            .collect())
+    })?;
+    let untracked = reader.snapshot.untracked.iter();
+    Ok(freshness::non_utf8_warning(
+        tracked
+            .iter()
+            .chain(untracked.filter(|p| !reader.secret_untracked(p))),
+    ))
 }
 
 #[cfg(test)]

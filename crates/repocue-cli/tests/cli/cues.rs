@@ -589,6 +589,27 @@ fn cues_listing_a_non_utf8_path_warn_about_it() {
         warning(&overview, "non_utf8_path").is_some(),
         "overview: {overview:#}"
     );
+    // The next snapshot takes its tracked paths from this one's (no path came or went) and
+    // still names them, with the untracked one; once the untracked one goes, only the
+    // tracked one is left.
+    let count = |cue: &Value| warning(cue, "non_utf8_path").and_then(|w| w["count"].as_u64());
+    assert_eq!(count(&overview), Some(2), "{overview:#}");
+    repo.write("a.txt", "two\n");
+    let after_edit = repo.cue("overview", &["--max-tokens", "4000"]);
+    assert_eq!(count(&after_edit), Some(2), "{after_edit:#}");
+    std::fs::remove_file(
+        repo.root()
+            .join(std::ffi::OsStr::from_bytes(b"new\xfe.txt")),
+    )
+    .unwrap();
+    repo.write("a.txt", "three\n");
+    let tracked_only = repo.cue("overview", &["--max-tokens", "4000"]);
+    let w = warning(&tracked_only, "non_utf8_path").expect("still warned");
+    assert_eq!(w["count"], 1, "{tracked_only:#}");
+    assert!(
+        w["detail"].as_str().unwrap().contains("bad\\xFF.txt"),
+        "{w}"
+    );
 }
 
 #[test]

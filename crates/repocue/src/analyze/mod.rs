@@ -41,6 +41,20 @@ impl Analysis {
     fn is_empty(&self) -> bool {
         self.doc.is_none() && self.manifest.is_none() && self.code.is_none()
     }
+
+    /// Tells whether two analyses differ at most in where their symbols are: the same
+    /// document and manifest facts, and code facts with the same symbols (names, kinds,
+    /// signatures, visibility, in order) nested the same way, the same imports and
+    /// references. What an edit inside function bodies leaves of a file's facts.
+    pub fn same_but_lines(&self, other: &Analysis) -> bool {
+        self.doc == other.doc
+            && self.manifest == other.manifest
+            && match (&self.code, &other.code) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a.same_but_lines(b),
+                _ => false,
+            }
+    }
 }
 
 /// Analyzes one text file; returns `Ok(None)` when there is nothing to record, and

@@ -35,6 +35,51 @@ pub struct CodeFacts {
     pub truncated: bool,
 }
 
+impl CodeFacts {
+    /// See [`crate::analyze::Analysis::same_but_lines`].
+    pub fn same_but_lines(&self, other: &CodeFacts) -> bool {
+        let same_symbols = self.symbols.len() == other.symbols.len()
+            && self.symbols.iter().zip(&other.symbols).all(|(a, b)| {
+                (&a.qualified_name, &a.kind, &a.signature, &a.visibility)
+                    == (&b.qualified_name, &b.kind, &b.signature, &b.visibility)
+            });
+        same_symbols
+            && (
+                &self.language,
+                &self.error,
+                &self.imports,
+                &self.references,
+                self.truncated,
+            ) == (
+                &other.language,
+                &other.error,
+                &other.imports,
+                &other.references,
+                other.truncated,
+            )
+            && nesting(&self.symbols) == nesting(&other.symbols)
+    }
+}
+
+/// For each symbol, the symbols whose lines strictly enclose its own (by index).
+fn nesting(symbols: &[SymbolFact]) -> Vec<Vec<usize>> {
+    symbols
+        .iter()
+        .map(|s| {
+            symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| {
+                    o.start_line <= s.start_line
+                        && s.end_line <= o.end_line
+                        && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect()
+}
+
 /// One definition. Field names are short: facts of every source file are stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymbolFact {
@@ -58,15 +103,16 @@ pub struct SymbolFact {
     pub visibility: Option<String>,
 }
 
+/// The last segment of a qualified symbol name (`Outer.Inner.method#2` → `method`).
+pub fn bare_name(qualified: &str) -> &str {
+    let q = qualified.split('#').next().unwrap_or(qualified);
+    q.rsplit('.').next().unwrap_or(q)
+}
+
 impl SymbolFact {
     /// Returns the last segment of the qualified name.
     pub fn name(&self) -> &str {
-        let q = self
-            .qualified_name
-            .split('#')
-            .next()
-            .unwrap_or(&self.qualified_name);
-        q.rsplit('.').next().unwrap_or(q)
+        bare_name(&self.qualified_name)
     }
 
     /// Returns the qualified name of the parent, if any.
@@ -169,4 +215,40 @@ pub fn analyze(
         }
     }
     Ok(Some(facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbol(q: &str, lines: (u32, u32)) -> SymbolFact {
+        SymbolFact {
+            qualified_name: q.into(),
+            kind: "function".into(),
+            signature: format!("def {q}()"),
+            start_line: lines.0,
+            end_line: lines.1,
+            visibility: None,
+        }
+    }
+
+    #[test]
+    fn facts_are_the_same_but_lines_only_when_names_nesting_and_references_are() {
+        let facts = |symbols: Vec<SymbolFact>, references: &[&str]| CodeFacts {
+            language: "python".into(),
+            symbols,
+            references: references.iter().map(|r| r.to_string()).collect(),
+            ..Default::default()
+        };
+        let base = facts(vec![symbol("a", (1, 5)), symbol("b", (7, 9))], &["x"]);
+        let moved = facts(vec![symbol("a", (3, 8)), symbol("b", (10, 12))], &["x"]);
+        assert!(base.same_but_lines(&moved));
+        // `b` inside `a` now, under the same name (an extractor that does not scope it).
+        let nested = facts(vec![symbol("a", (1, 9)), symbol("b", (3, 4))], &["x"]);
+        assert!(!base.same_but_lines(&nested));
+        let called = facts(vec![symbol("a", (1, 5)), symbol("b", (7, 9))], &["x", "y"]);
+        assert!(!base.same_but_lines(&called));
+        let renamed = facts(vec![symbol("a", (1, 5)), symbol("c", (7, 9))], &["x"]);
+        assert!(!base.same_but_lines(&renamed));
+    }
 }

@@ -35,8 +35,33 @@ fn referenced_by(
     wanted_name: Option<&str>,
     wanted_refs: &[String],
 ) -> Result<Vec<String>> {
-    // Symbol: the other files that reference its name. File: the other files that define
-    // a name it references.
+    // File: the other files that define a name it references, from the search index.
+    if wanted_name.is_none() {
+        let mut names = wanted_refs.to_vec();
+        names.sort();
+        names.dedup();
+        if let Some(found) = state.store.defining_paths(state.snapshot.seq, &names)? {
+            let mut refs: Vec<String> = found
+                .iter()
+                .filter(|p| **p != file.path)
+                .map(|p| paths::display(p))
+                .collect();
+            refs.sort();
+            return Ok(refs);
+        }
+    }
+    from_facts(state, file, wanted_name, wanted_refs)
+}
+
+/// [`referenced_by`] from every other file's facts.
+fn from_facts(
+    state: &Reader,
+    file: &crate::model::FileState,
+    wanted_name: Option<&str>,
+    wanted_refs: &[String],
+) -> Result<Vec<String>> {
+    // Symbol: the other files that reference its name. File (from an older snapshot): the
+    // other files that define a name it references.
     let others: Vec<&crate::model::FileState> = state
         .files()?
         .iter()
@@ -68,6 +93,24 @@ fn referenced_by(
     Ok(refs)
 }
 
+/// The file a view may show at `path` (as displayed): looked up by its bytes when the display
+/// form is the path itself, so that one file does not load every row of the snapshot.
+fn find_file(state: &Reader, path: &str) -> Result<Option<crate::model::FileState>> {
+    if paths::display(path.as_bytes()) != path {
+        let found = state
+            .files()?
+            .iter()
+            .find(|f| paths::display(&f.path) == path);
+        return Ok(found.cloned());
+    }
+    let found = state
+        .store
+        .files_by_paths(&state.snapshot, &[path.as_bytes()])?
+        .into_iter()
+        .find(|f| f.class.listed());
+    Ok(found)
+}
+
 /// Builds the entity cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let id = request.id.clone().ok_or_else(|| {
@@ -80,11 +123,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         id: id.clone(),
     };
     let (path, symbol) = parse_id(&id)?;
-    let file = state
-        .files()?
-        .iter()
-        .find(|f| paths::display(&f.path) == path)
-        .ok_or_else(not_found)?;
+    let file = &find_file(state, &path)?.ok_or_else(not_found)?;
     // Facts are shared by digest: a vendored copy of an analysed file has none of its own.
     let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
         Some(d) => state.store.facts(&[d])?.remove(d),
@@ -159,4 +198,49 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Section::new("referenced_by", None),
     ];
     fit(env, &sections, items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refresh::{run, Operation};
+    use crate::testing::temp_repo;
+
+    /// A file's `referenced_by` read from the search index is what every file's facts say:
+    /// qualified names match by their last segment, the file itself, vendored files and
+    /// files that define nothing it uses are left out.
+    #[test]
+    fn defining_files_from_the_index_are_those_the_facts_give() {
+        let t = temp_repo(&[
+            (
+                "src/use.py",
+                "from core import parse, Runner\n\ndef go():\n    parse(1)\n    Runner().run()\n    helper()\n\ndef helper():\n    pass\n",
+            ),
+            ("src/core.py", "def parse(x):\n    return x\n"),
+            ("src/runner.py", "class Runner:\n    def run(self):\n        pass\n"),
+            ("src/other.py", "def unrelated():\n    pass\n"),
+            ("vendor/lib.py", "def parse(x):\n    return x\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let file = reader
+            .files()
+            .unwrap()
+            .iter()
+            .find(|f| f.path == b"src/use.py")
+            .unwrap()
+            .clone();
+        let digest = file.digest.clone().unwrap();
+        let facts = reader.store.facts(&[digest.as_str()]).unwrap();
+        let refs = facts[&digest].code.as_ref().unwrap().references.clone();
+        let indexed = referenced_by(&reader, &file, None, &refs).unwrap();
+        assert_eq!(indexed, ["src/core.py", "src/runner.py"]);
+        assert_eq!(indexed, from_facts(&reader, &file, None, &refs).unwrap());
+        // An older snapshot is not what the index describes: no answer from it.
+        assert!(reader
+            .store
+            .defining_paths(reader.snapshot.seq + 1, &refs)
+            .unwrap()
+            .is_none());
+    }
 }

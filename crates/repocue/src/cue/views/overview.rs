@@ -145,7 +145,69 @@ fn totals(all: &[FileState]) -> Totals {
 }
 
 fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
-    state.cached("overview", |state| compute_data(state, dir_name))
+    state.cached("overview", |state| match reused(state)? {
+        Some(data) => Ok(data),
+        None => compute_data(state, dir_name),
+    })
+}
+
+/// The parent snapshot's overview data brought up to date, when what changed since can only
+/// have moved the changed files' symbols and changed the totals: the same paths, every changed
+/// one the same kind of file with facts that differ at most in line numbers
+/// ([`Analysis::same_but_lines`]), under the same rules. An edit inside function bodies then
+/// costs the lines of its file's symbols, not ranking the whole repository again; the result
+/// is what [`compute_data`] gives.
+fn reused(state: &Reader) -> Result<Option<OverviewData>> {
+    let Some(changes) = state.changes_since_parent()? else {
+        return Ok(None);
+    };
+    let Some(mut data) = state.cached_at::<OverviewData>(changes.parent, "overview")? else {
+        return Ok(None);
+    };
+    let (old, new) = (&changes.old, &changes.new);
+    let same_kind = |a: &FileState, b: &FileState| {
+        (a.class, &a.language, a.is_document, a.file_type)
+            == (b.class, &b.language, b.is_document, b.file_type)
+    };
+    if !old.iter().zip(new).all(|(a, b)| same_kind(a, b)) {
+        return Ok(None);
+    }
+    let digests: Vec<&str> = old
+        .iter()
+        .chain(new)
+        .filter(|f| f.class.analysed())
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    let facts = state.store.facts(&digests)?;
+    let analysis = |f: &FileState| {
+        f.digest
+            .as_deref()
+            .filter(|_| f.class.analysed())
+            .and_then(|d| facts.get(d))
+    };
+    let mut moved: HashMap<String, &Analysis> = HashMap::new();
+    for (a, b) in old.iter().zip(new) {
+        match (analysis(a), analysis(b)) {
+            (None, None) => {}
+            (Some(x), Some(y)) if x.same_but_lines(y) => {
+                moved.insert(paths::display(&b.path), y);
+            }
+            _ => return Ok(None),
+        }
+    }
+    for s in &mut data.symbols {
+        if let Some(a) = moved.get(&s.path) {
+            let symbols = a.code.as_ref().map_or(&[][..], |c| &c.symbols);
+            let Some(found) = symbols.iter().find(|f| f.qualified_name == s.name) else {
+                return Ok(None);
+            };
+            s.line = found.start_line;
+        }
+    }
+    // Only the changed files' sizes moved; every count is the same.
+    let bytes = |rows: &[FileState]| rows.iter().filter_map(|f| f.size).sum::<u64>();
+    data.totals.bytes = (data.totals.bytes + bytes(new)).saturating_sub(bytes(old));
+    Ok(Some(data))
 }
 
 /// Ranks items so that sections interleave: every section's first item comes before any
@@ -1073,6 +1135,87 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refresh::{run, Operation};
+    use crate::testing::temp_repo;
+
+    const CORE: &str = "def parse(text):\n    return text\n\n\
+class Parser:\n    def run(self, text):\n        def step(x):\n            return x\n        return step(text)\n\n\
+def render(doc):\n    return parse(doc)\n";
+
+    /// The overview data of each new snapshot, reused from its parent's where that is allowed,
+    /// and as computed from scratch.
+    fn after(t: &crate::testing::TempRepo, path: &str, content: &str) -> (Option<String>, String) {
+        // The parent's data is cached, as a cue before the edit leaves it.
+        let parent = data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
+        let parent = serde_json::to_string(&parent).unwrap();
+        // An empty content deletes the file; new and deleted files are staged.
+        let root = &t.repo.root;
+        if content.is_empty() {
+            crate::testing::git(root, &["rm", "-q", "-f", path]);
+        } else {
+            std::fs::write(root.join(path), content).unwrap();
+            crate::testing::git(root, &["add", path]);
+        }
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
+        let reused = reused(&reader).unwrap().map(|d| json(&d));
+        let fresh = json(&compute_data(&reader, "work").unwrap());
+        assert_ne!(
+            parent, fresh,
+            "the edit of {path} changed the overview data"
+        );
+        (reused, fresh)
+    }
+
+    /// An edit inside function bodies moves lines and sizes only: the parent's overview data
+    /// is reused with the new lines and totals, and equals a computation from scratch. Any
+    /// other change (a new symbol, a document's title, a new or deleted file) recomputes.
+    #[test]
+    fn an_edit_inside_bodies_reuses_the_parent_overview_exactly() {
+        let t = temp_repo(&[
+            ("README.md", "# Work\n\nParses documents.\n"),
+            ("src/core.py", CORE),
+            (
+                "src/use.py",
+                "from core import parse, Parser\n\ndef go():\n    return parse(Parser())\n",
+            ),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        // Two lines more in a body, naming nothing new.
+        let longer = CORE.replace(
+            "    return text\n",
+            "    # The text as given:\n    text = text\n    return text\n",
+        );
+        let lines = |json: &str| -> Vec<u64> {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            let symbols = v["symbols"].as_array().unwrap().iter();
+            symbols.map(|s| s["line"].as_u64().unwrap()).collect()
+        };
+        let before = lines(
+            &serde_json::to_string(
+                &data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap(),
+            )
+            .unwrap(),
+        );
+        let (reused, fresh) = after(&t, "src/core.py", &longer);
+        assert_eq!(
+            reused.as_deref(),
+            Some(fresh.as_str()),
+            "lines moved, data reused"
+        );
+        assert_ne!(before, lines(&fresh), "some listed symbol moved");
+
+        for (path, content) in [
+            ("src/core.py", format!("{longer}\ndef extra():\n    pass\n")),
+            ("README.md", "# Works\n\nParses documents.\n".to_owned()),
+            ("src/new.py", "def fresh():\n    pass\n".to_owned()),
+            ("src/new.py", String::new()),
+        ] {
+            let (reused, _) = after(&t, path, &content);
+            assert_eq!(reused, None, "{path} recomputes");
+        }
+    }
 
     #[test]
     fn long_signatures_are_cut_at_a_word_after_the_name() {
