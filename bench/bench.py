@@ -459,7 +459,10 @@ def churn(out, bin_, repo, cache, edit_file, comment, count):
 # The order follows issue 11's targets.
 TIMED = [
     ("git_status", "git status --porcelain=v2 (reference)", None, None, None),
-    ("refresh_edit", "one-file-edit refresh", "git_status", "plus_ms", 20.0),
+    # The edited file is dirty: Git re-reads it and the status lists it. The refresh is
+    # compared with a status of that same state, prepared the same way.
+    ("git_status_edit", "git status --porcelain=v2 after the same edit (reference)", None, None, None),
+    ("refresh_edit", "one-file-edit refresh", "git_status_edit", "plus_ms", 20.0),
     ("repocue_status", "fixed cost: repocue status (warm, unchanged)", "git_status", "plus_ms", 3.0),
     ("refresh_noop", "fixed cost: refresh, nothing changed", "git_status", "plus_ms", 3.0),
     ("cue_overview", "fixed cost: warm overview cue (--max-tokens 500)", "git_status", "plus_ms", 3.0),

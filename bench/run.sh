@@ -436,6 +436,8 @@ cp -p $(printf '%q' "$edit_backup") $(printf '%q' "$edit_file")
 $(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
 printf '%s repocue bench edit %s\n' $(printf '%q' "$edit_comment") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
 EOF
+        measure git_status_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- \
+            git -C "$repo" status --porcelain=v2 -z --untracked-files=all
         measure refresh_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- "$BIN" "${rc[@]}" refresh
         bash "$WORK/scripts/edit-$idx.sh"
         "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_edit.json"
