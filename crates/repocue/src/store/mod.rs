@@ -56,6 +56,10 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// How long a writer waits for another one before reporting a busy database.
 const BUSY_TIMEOUT_MS: u64 = 15_000;
 
+/// More digests than this are searched by [`Store::facts_mentioning`] in one pass over every
+/// stored fact rather than looked up one by one.
+const SCAN_MIN_DIGESTS: usize = 256;
+
 /// See [`Store::facts_probe`].
 pub struct FactsProbe {
     conn: std::sync::Mutex<Connection>,
@@ -670,6 +674,27 @@ impl Store {
         self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
+    /// Returns the path and content digest (hex) of every analysed file of a snapshot, in no
+    /// particular order: what a pass over every file's facts needs, without the rest of each
+    /// row.
+    pub fn analysed_digests_at(&self, snapshot: &SnapshotRow) -> Result<Vec<(Vec<u8>, String)>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT p.path, f.digest FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
+               AND f.class = ?3 AND f.digest IS NOT NULL"
+        ))?;
+        let rows = stmt.query_map(
+            params![snapshot.epoch, snapshot.seq, FileClass::Source.as_str()],
+            |r| {
+                Ok((
+                    r.get::<_, Vec<u8>>(0)?,
+                    compact::id_hex(r.get_ref(1)?.as_bytes()?),
+                ))
+            },
+        )?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
     /// sorted by path.
     pub fn files_by_paths(
@@ -825,6 +850,12 @@ impl Store {
             true => Some(self.conn.unchecked_transaction()?),
             false => None,
         };
+        if let Some(needle) = needle
+            .as_deref()
+            .filter(|_| digests.len() > SCAN_MIN_DIGESTS)
+        {
+            return self.scan_mentioning(digests, needle);
+        }
         let mut stmt = self
             .conn
             .prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
@@ -852,6 +883,47 @@ impl Store {
                 let a = self.decoded(decode_stored_facts(&stored))?;
                 out.insert((*d).to_owned(), a);
             }
+        }
+        Ok(out)
+    }
+
+    /// [`Store::facts_mentioning`] for many digests: one pass over the stored facts instead of
+    /// a lookup per digest, each inflated and searched for `needle` (quoted JSON) on every
+    /// core; only those that mention it are parsed. Runs inside the caller's read transaction.
+    fn scan_mentioning(&self, digests: &[&str], needle: &str) -> Result<HashMap<String, Analysis>> {
+        use rayon::prelude::*;
+        let wanted: HashSet<Vec<u8>> = digests.iter().map(|d| compact::id_bytes(d)).collect();
+        let mut stored: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(wanted.len());
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT digest, facts FROM content_facts")?;
+        let mut rows = stmt.query([])?;
+        fn bytes(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<&[u8]> {
+            v.as_bytes().map_err(rusqlite::Error::from)
+        }
+        while let Some(row) = rows.next()? {
+            let digest = bytes(row.get_ref(0)?)?;
+            if wanted.contains(digest) {
+                stored.push((digest.to_vec(), bytes(row.get_ref(1)?)?.to_vec()));
+            }
+        }
+        // Inflating is most of the cost; `None` marks facts that do not inflate.
+        let found: Vec<(&[u8], Option<String>)> = stored
+            .par_iter()
+            .filter_map(|(digest, blob)| match compact::decode_facts(blob) {
+                Some(json) => json
+                    .contains(needle)
+                    .then_some((digest.as_slice(), Some(json))),
+                None => Some((digest.as_slice(), None)),
+            })
+            .collect();
+        let mut out = HashMap::with_capacity(found.len());
+        for (digest, json) in found {
+            let json = json.ok_or_else(|| Error::CorruptCache {
+                path: self.path.clone(),
+                detail: "undecodable content facts".into(),
+            })?;
+            out.insert(compact::id_hex(digest), self.decoded(decode(0, &json))?);
         }
         Ok(out)
     }

@@ -61,13 +61,14 @@ fn from_facts(
     wanted_refs: &[String],
 ) -> Result<Vec<String>> {
     // Symbol: the other files that reference its name. File (from an older snapshot): the
-    // other files that define a name it references.
-    let others: Vec<&crate::model::FileState> = state
-        .files()?
-        .iter()
-        .filter(|f| f.path != file.path && f.class.analysed() && f.digest.is_some())
+    // other files that define a name it references. Only paths and digests are loaded.
+    let others: Vec<(Vec<u8>, String)> = state
+        .store
+        .analysed_digests_at(&state.snapshot)?
+        .into_iter()
+        .filter(|(path, _)| *path != file.path)
         .collect();
-    let digests: Vec<&str> = others.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     // A file that references the name mentions it in its facts: only those are parsed.
     let all = state.store.facts_mentioning(&digests, wanted_name)?;
     let related = |c: &crate::analyze::structure::CodeFacts| match wanted_name {
@@ -80,14 +81,12 @@ fn from_facts(
     };
     let mut refs: Vec<String> = others
         .iter()
-        .filter(|f| {
-            f.digest
-                .as_deref()
-                .and_then(|d| all.get(d))
+        .filter(|(_, d)| {
+            all.get(d)
                 .and_then(|a| a.code.as_ref())
                 .is_some_and(related)
         })
-        .map(|f| paths::display(&f.path))
+        .map(|(path, _)| paths::display(path))
         .collect();
     refs.sort();
     Ok(refs)
@@ -242,5 +241,39 @@ mod tests {
             .defining_paths(reader.snapshot.seq + 1, &refs)
             .unwrap()
             .is_none());
+    }
+
+    /// A symbol's `referenced_by` over more files than are looked up one by one: one pass
+    /// over every stored fact finds exactly the files that reference the name.
+    #[test]
+    fn a_name_is_found_in_every_file_that_references_it() {
+        let mut files: Vec<(String, String)> =
+            vec![("core.py".into(), "def parse(x):\n    return x\n".into())];
+        for i in 0..300 {
+            let body = match i % 10 {
+                0 => "from core import parse\n\ndef use():\n    return parse(1)\n".to_owned(),
+                _ => format!("def own_{i}():\n    return {i}\n"),
+            };
+            files.push((format!("m/f{i:03}.py"), body));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let request = CueRequest {
+            id: Some("symbol:core.py:parse".into()),
+            max_tokens: 4000,
+            ..CueRequest::new(crate::api::View::Entity)
+        };
+        let cue = build(&reader, &request).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&cue.json).unwrap();
+        let expected: Vec<String> = (0..300)
+            .step_by(10)
+            .map(|i| format!("m/f{i:03}.py"))
+            .collect();
+        assert_eq!(v["content"]["referenced_by"], serde_json::json!(expected));
     }
 }
