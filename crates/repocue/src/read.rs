@@ -100,32 +100,34 @@ impl Reader {
         crate::classify::is_secret_path(path, &self.rules)
     }
 
-    /// What changed since the parent snapshot when no path came or went: the parent's rows of
-    /// the changed paths and this snapshot's rows of the same paths, both sorted by path. For
-    /// values a snapshot can take from its parent's at the cost of these rows instead of every
-    /// row. `None` without a parent of the same epoch and rules, or when a path was added,
-    /// deleted or renamed.
-    pub fn changes_since_parent(&self) -> Result<Option<ParentChanges>> {
+    /// What changed since the latest earlier snapshot of this epoch that cached a value under
+    /// `key`, when no path came or went since: that snapshot's rows of the changed paths and
+    /// this snapshot's rows of the same paths, both sorted by path. For values a snapshot can
+    /// take from an earlier one's at the cost of these rows instead of every row (after a
+    /// string of refreshes no cue read, the parent rarely has one). `None` when there is no
+    /// such snapshot under the same rules, or a path was added, deleted or renamed since.
+    pub fn changes_since_cached(&self, key: &str) -> Result<Option<EarlierChanges>> {
         let snap = &self.snapshot;
-        let Some(parent) = snap.parent else {
+        let versioned = format!("{key}@{}", derived_version());
+        let Some(since) = self.store.latest_cached_before(snap, &versioned)? else {
             return Ok(None);
         };
-        let Some(before) = self.store.snapshot(parent)? else {
+        let Some(before) = self.store.snapshot(since)? else {
             return Ok(None);
         };
-        if before.epoch != snap.epoch
-            || before.rules_digest != snap.rules_digest
+        if before.rules_digest != snap.rules_digest
             || self.store.file_count_at(&before)? != self.store.file_count_at(snap)?
         {
             return Ok(None);
         }
-        // The versions that ended here are the parent's rows of the paths that changed.
-        let old = self.store.recently_changed_files(snap, 1)?;
+        // Rows live at `since` that ended after it: the paths that changed, as they were. With
+        // as many paths then as now, and each of them still there, no path came or went.
+        let old = self.store.changed_since(snap, since)?;
         let paths: Vec<&[u8]> = old.iter().map(|f| f.path.as_slice()).collect();
         let new = self.store.files_by_paths(snap, &paths)?;
         let same_paths =
             new.len() == old.len() && old.iter().zip(&new).all(|(a, b)| a.path == b.path);
-        Ok(same_paths.then_some(ParentChanges { parent, old, new }))
+        Ok(same_paths.then_some(EarlierChanges { since, old, new }))
     }
 
     /// Returns the value another snapshot (`seq`) cached under `key`, if it has one that
@@ -160,11 +162,11 @@ impl Reader {
     }
 }
 
-/// See [`Reader::changes_since_parent`].
-pub(crate) struct ParentChanges {
-    /// The parent snapshot.
-    pub parent: i64,
-    /// The parent's rows of the changed paths.
+/// See [`Reader::changes_since_cached`].
+pub(crate) struct EarlierChanges {
+    /// The earlier snapshot.
+    pub since: i64,
+    /// Its rows of the changed paths.
     pub old: Vec<FileState>,
     /// This snapshot's rows of the same paths.
     pub new: Vec<FileState>,
@@ -276,19 +278,19 @@ fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
 }
 
 /// The `non_utf8_path` warning of a snapshot. Its tracked paths that are not UTF-8 are
-/// computed once per snapshot and cached, or taken from the parent's when no path came or
-/// went and no changed path became (or stopped being) one a view may show.
+/// computed once per snapshot and cached, or taken from an earlier snapshot's when no path
+/// came or went since and no changed path became (or stopped being) one a view may show.
 fn path_warning(reader: &Reader) -> Result<Option<Warning>> {
     const KEY: &str = "non_utf8_tracked";
     // Only paths a view may show: excluded and secret ones are never rendered.
     let tracked: Vec<Vec<u8>> = reader.cached(KEY, |r| {
-        if let Some(c) = r.changes_since_parent()? {
+        if let Some(c) = r.changes_since_cached(KEY)? {
             let same = c.old.iter().zip(&c.new);
             if same
                 .clone()
                 .all(|(a, b)| a.class.listed() == b.class.listed())
             {
-                if let Some(v) = r.cached_at(c.parent, KEY)? {
+                if let Some(v) = r.cached_at(c.since, KEY)? {
                     return Ok(v);
                 }
             }

@@ -674,6 +674,30 @@ impl Store {
         self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
+    /// Returns the rows of the snapshot's epoch that were live at snapshot `since` and ended
+    /// after it, up to `snapshot`: the files that changed (or went away) since, as they were
+    /// then. Sorted by path.
+    pub fn changed_since(&self, snapshot: &SnapshotRow, since: i64) -> Result<Vec<FileState>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
+             WHERE f.epoch = ?1 AND f.end_seq > ?2 AND f.end_seq <= ?3 AND f.start_seq <= ?2
+             ORDER BY p.path"
+        ))?;
+        let rows = stmt.query_map(params![snapshot.epoch, since, snapshot.seq], file_from_row)?;
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
+    }
+
+    /// Returns the latest snapshot of `snapshot`'s epoch before it that cached a value under
+    /// `key` (the versioned view-cache key).
+    pub fn latest_cached_before(&self, snapshot: &SnapshotRow, key: &str) -> Result<Option<i64>> {
+        Ok(self.conn.query_row(
+            "SELECT max(v.snapshot) FROM view_cache v JOIN snapshots s ON s.seq = v.snapshot
+             WHERE v.view = ?1 AND v.snapshot < ?2 AND s.epoch = ?3",
+            params![key, snapshot.seq, snapshot.epoch],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Returns the path and content digest (hex) of every analysed file of a snapshot, in no
     /// particular order: what a pass over every file's facts needs, without the rest of each
     /// row.

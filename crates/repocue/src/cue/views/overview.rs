@@ -151,17 +151,17 @@ fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     })
 }
 
-/// The parent snapshot's overview data brought up to date, when what changed since can only
-/// have moved the changed files' symbols and changed the totals: the same paths, every changed
-/// one the same kind of file with facts that differ at most in line numbers
-/// ([`Analysis::same_but_lines`]), under the same rules. An edit inside function bodies then
+/// The overview data of the latest earlier snapshot that has it, brought up to date, when
+/// what changed since can only have moved the changed files' symbols and changed the totals:
+/// the same paths, every changed one the same kind of file with facts that differ at most in
+/// line numbers ([`Analysis::same_but_lines`]), under the same rules. An edit inside function bodies then
 /// costs the lines of its file's symbols, not ranking the whole repository again; the result
 /// is what [`compute_data`] gives.
 fn reused(state: &Reader) -> Result<Option<OverviewData>> {
-    let Some(changes) = state.changes_since_parent()? else {
+    let Some(changes) = state.changes_since_cached("overview")? else {
         return Ok(None);
     };
-    let Some(mut data) = state.cached_at::<OverviewData>(changes.parent, "overview")? else {
+    let Some(mut data) = state.cached_at::<OverviewData>(changes.since, "overview")? else {
         return Ok(None);
     };
     let (old, new) = (&changes.old, &changes.new);
@@ -1205,6 +1205,21 @@ def render(doc):\n    return parse(doc)\n";
             "lines moved, data reused"
         );
         assert_ne!(before, lines(&fresh), "some listed symbol moved");
+        // Two more such edits with no cue between: the data comes from two snapshots back.
+        data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
+        for extra in ["    # Once.\n", "    # Twice.\n"] {
+            let edited = longer.replace("    text = text\n", &format!("{extra}    text = text\n"));
+            std::fs::write(t.repo.root.join("src/core.py"), edited).unwrap();
+            assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        }
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
+        assert_eq!(
+            super::reused(&reader).unwrap().map(|d| json(&d)),
+            Some(json(&compute_data(&reader, "work").unwrap()))
+        );
+        std::fs::write(t.repo.root.join("src/core.py"), &longer).unwrap();
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
 
         for (path, content) in [
             ("src/core.py", format!("{longer}\ndef extra():\n    pass\n")),
