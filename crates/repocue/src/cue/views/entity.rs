@@ -40,7 +40,7 @@ fn referenced_by(
         let mut names = wanted_refs.to_vec();
         names.sort();
         names.dedup();
-        if let Some(found) = state.store.defining_paths(state.snapshot.seq, &names)? {
+        if let Some(found) = state.store.defining_paths(&state.snapshot, &names)? {
             let mut refs: Vec<String> = found
                 .iter()
                 .filter(|p| **p != file.path)
@@ -213,9 +213,20 @@ mod tests {
         let t = temp_repo(&[
             (
                 "src/use.py",
-                "from core import parse, Runner\n\ndef go():\n    parse(1)\n    Runner().run()\n    helper()\n\ndef helper():\n    pass\n",
+                "from core import parse, Runner\nfrom opts import parse_options\n\ndef go():\n    parse(1)\n    parse_options(2)\n    Runner().run()\n    helper()\n\ndef helper():\n    pass\n",
             ),
             ("src/core.py", "def parse(x):\n    return x\n"),
+            // Names the full-text phrase finds by words: the exact check keeps only equal ones.
+            ("src/extra.py", "def parse_options_extra(x):\n    return x\n"),
+            ("src/opts.py", "def parse_options(x):\n    return x\n"),
+            (
+                "src/app.js",
+                "function createApplication() {}\nfunction $wrap() {}\nfunction createApp() {}\n",
+            ),
+            (
+                "src/use.js",
+                "const { createApplication, $wrap } = require('./app');\ncreateApplication();\n$wrap();\n",
+            ),
             ("src/runner.py", "class Runner:\n    def run(self):\n        pass\n"),
             ("src/other.py", "def unrelated():\n    pass\n"),
             ("vendor/lib.py", "def parse(x):\n    return x\n"),
@@ -233,12 +244,47 @@ mod tests {
         let facts = reader.store.facts(&[digest.as_str()]).unwrap();
         let refs = facts[&digest].code.as_ref().unwrap().references.clone();
         let indexed = referenced_by(&reader, &file, None, &refs).unwrap();
-        assert_eq!(indexed, ["src/core.py", "src/runner.py"]);
+        assert_eq!(indexed, ["src/core.py", "src/opts.py", "src/runner.py"]);
         assert_eq!(indexed, from_facts(&reader, &file, None, &refs).unwrap());
+        // Through the full-text index and through every symbol row alike.
+        let by = |words| {
+            let found = reader.store.defining_paths_by(&refs, words).unwrap();
+            found.iter().map(|p| paths::display(p)).collect::<Vec<_>>()
+        };
+        assert_eq!(by(true), ["src/core.py", "src/opts.py", "src/runner.py"]);
+        assert_eq!(by(true), by(false));
+        let js = reader
+            .files()
+            .unwrap()
+            .iter()
+            .find(|f| f.path == b"src/use.js")
+            .unwrap()
+            .clone();
+        let d = js.digest.clone().unwrap();
+        let js_refs = reader.store.facts(&[d.as_str()]).unwrap()[&d]
+            .code
+            .as_ref()
+            .unwrap()
+            .references
+            .clone();
+        assert!(js_refs.contains(&"$wrap".to_owned()), "{js_refs:?}");
+        let indexed = referenced_by(&reader, &js, None, &js_refs).unwrap();
+        assert_eq!(indexed, ["src/app.js"]);
+        let words = reader.store.defining_paths_by(&js_refs, true).unwrap();
+        assert_eq!(
+            words,
+            reader.store.defining_paths_by(&js_refs, false).unwrap()
+        );
+        assert_eq!(words, [b"src/app.js".to_vec()]);
+        assert_eq!(indexed, from_facts(&reader, &js, None, &js_refs).unwrap());
         // An older snapshot is not what the index describes: no answer from it.
+        let older = crate::store::SnapshotRow {
+            seq: reader.snapshot.seq + 1,
+            ..reader.snapshot.clone()
+        };
         assert!(reader
             .store
-            .defining_paths(reader.snapshot.seq + 1, &refs)
+            .defining_paths(&older, &refs)
             .unwrap()
             .is_none());
     }
