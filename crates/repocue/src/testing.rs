@@ -37,15 +37,15 @@ pub(crate) fn git(dir: &Path, args: &[&str]) {
 }
 
 /// Creates a repository holding `files` (path, content), committed.
-pub(crate) fn temp_repo(files: &[(&str, &str)]) -> TempRepo {
+pub(crate) fn temp_repo<P: AsRef<str>, C: AsRef<str>>(files: &[(P, C)]) -> TempRepo {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("work");
     std::fs::create_dir_all(&root).unwrap();
     git(&root, &["init", "-q"]);
     for (path, content) in files {
-        let p = root.join(path);
+        let p = root.join(path.as_ref());
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, content).unwrap();
+        std::fs::write(p, content.as_ref()).unwrap();
     }
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-q", "-m", "initial"]);

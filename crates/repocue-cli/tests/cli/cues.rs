@@ -760,11 +760,7 @@ fn overview_symbol_order_does_not_follow_edits() {
             format!("pub fn {f}() -> u32 {{\n    1\n}}\n"),
         ));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let repo = TestRepo::with_files(&refs);
+    let repo = TestRepo::with_files(&files);
     repo.init();
     let symbols = |repo: &TestRepo| {
         let cue = repo.cue("overview", &["--max-tokens", "3000", "--no-refresh"]);

@@ -178,7 +178,7 @@ fn a_parse_that_times_out_is_retried_never_stored() {
     let source: String = (0..200)
         .map(|i| format!("pub fn alpha_{i}(x: u32) -> u32 {{ x + {i} }}\n"))
         .collect();
-    let repo = TestRepo::with_files(&[("src/lib.rs", &source), ("README.md", "# Demo\n")]);
+    let repo = TestRepo::with_files(&[("src/lib.rs", source.as_str()), ("README.md", "# Demo\n")]);
     let env = [("REPOCUE_TEST_PARSE_TIMEOUT_MS", "0")];
     let r: RefreshOutput = run_env(&repo, &["init"], &env).typed();
     assert_eq!(r.faults, [fault("src/lib.rs", FaultKind::TimedOut)]);

@@ -244,11 +244,7 @@ fn a_type_brings_the_public_methods_its_clients_call() {
     for i in 0..3 {
         files.push((format!("src/test/java/shop/Test{i}.java"), client(i)));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let repo = TestRepo::with_files(&refs);
+    let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     let mailer = cue["content"]["symbols"]
         .as_array()
@@ -320,11 +316,7 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
             ),
         ));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let repo = TestRepo::with_files(&refs);
+    let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
     let ids = symbol_ids(&cue);
     let pos = |id: &str| ids.iter().position(|i| i == id);

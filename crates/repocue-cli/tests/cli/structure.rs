@@ -150,11 +150,7 @@ fn refresh_analyzes_only_the_edited_file() {
             )
         })
         .collect();
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let repo = TestRepo::with_files(&refs);
+    let repo = TestRepo::with_files(&files);
     let init = repo.init();
     assert_eq!((init.files_scanned, init.files_analyzed), (5, 5));
 
@@ -230,11 +226,7 @@ fn code_project() -> TestRepo {
             format!("from core import parse\n\n\ndef use_{m}(t):\n    return parse(t)\n"),
         ));
     }
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let repo = TestRepo::with_files(&refs);
+    let repo = TestRepo::with_files(&files);
     repo.init();
     repo
 }

@@ -588,8 +588,8 @@ fn sources_must_be_tracked_regular_files_without_links() {
 #[test]
 fn budget_keeps_required_items_whole_and_omits_optional_ones_by_id() {
     let repo = TestRepo::with_files(&[
-        ("README.md", &"required text line\n".repeat(20)),
-        ("big.md", &"optional but large\n".repeat(200)),
+        ("README.md", &*"required text line\n".repeat(20)),
+        ("big.md", &*"optional but large\n".repeat(200)),
         ("small.md", "small optional\n"),
     ]);
     let readme = reference(&repo, "README.md", None);

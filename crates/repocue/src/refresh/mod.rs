@@ -289,7 +289,7 @@ mod tests {
         let t = temp_repo(&[
             (
                 "app/settings.py",
-                &format!("AWS_KEY = \"{key}\"\ndef leaky_setting(): pass\n"),
+                &*format!("AWS_KEY = \"{key}\"\ndef leaky_setting(): pass\n"),
             ),
             (
                 "app/credentials_test.go",
@@ -325,11 +325,7 @@ mod tests {
         let files: Vec<(String, String)> = (0..1001)
             .map(|i| (format!("m/f{i:04}.py"), format!("def f{i}():\n    pass\n")))
             .collect();
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str()))
-            .collect();
-        let t = temp_repo(&refs);
+        let t = temp_repo(&files);
         let base = run(&t.repo, &Operation::Init).unwrap();
         assert_eq!(base.files_analyzed, 1001);
         let again = Operation::Rebaseline {

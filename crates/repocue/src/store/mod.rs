@@ -1755,11 +1755,7 @@ mod baseline_tests {
                 )
             })
             .collect();
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str()))
-            .collect();
-        let t = temp_repo(&refs);
+        let t = temp_repo(&files);
         crate::read::prepare(&t.repo, true).unwrap();
         let db = raw_db(&t.repo);
         let page = |p: &str| -> i64 {

@@ -152,10 +152,10 @@ impl TestRepo {
     }
 
     /// Creates a repository whose first commit holds `files` (path, content).
-    pub fn with_files(files: &[(&str, &str)]) -> Self {
+    pub fn with_files<P: AsRef<str>, C: AsRef<str>>(files: &[(P, C)]) -> Self {
         let repo = TestRepo::new();
         for (path, content) in files {
-            repo.write(path, content);
+            repo.write(path.as_ref(), content.as_ref());
         }
         repo.commit("initial");
         repo

@@ -302,11 +302,7 @@ mod tests {
             };
             files.push((format!("m/f{i:03}.py"), body));
         }
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str()))
-            .collect();
-        let t = temp_repo(&refs);
+        let t = temp_repo(&files);
         run(&t.repo, &Operation::Init).unwrap();
         let reader = crate::read::prepare(&t.repo, false).unwrap();
         let request = CueRequest {
