@@ -233,16 +233,21 @@ mod tests {
         ]);
         run(&t.repo, &Operation::Init).unwrap();
         let reader = crate::read::prepare(&t.repo, false).unwrap();
-        let file = reader
-            .files()
-            .unwrap()
-            .iter()
-            .find(|f| f.path == b"src/use.py")
-            .unwrap()
-            .clone();
-        let digest = file.digest.clone().unwrap();
-        let facts = reader.store.facts(&[digest.as_str()]).unwrap();
-        let refs = facts[&digest].code.as_ref().unwrap().references.clone();
+        // A file's row and the names its facts say it references.
+        let with_refs = |path: &[u8]| {
+            let file = reader
+                .files()
+                .unwrap()
+                .iter()
+                .find(|f| f.path == path)
+                .unwrap()
+                .clone();
+            let digest = file.digest.clone().unwrap();
+            let facts = reader.store.facts(&[digest.as_str()]).unwrap();
+            let refs = facts[&digest].code.as_ref().unwrap().references.clone();
+            (file, refs)
+        };
+        let (file, refs) = with_refs(b"src/use.py");
         let indexed = referenced_by(&reader, &file, None, &refs).unwrap();
         assert_eq!(indexed, ["src/core.py", "src/opts.py", "src/runner.py"]);
         assert_eq!(indexed, from_facts(&reader, &file, None, &refs).unwrap());
@@ -253,20 +258,7 @@ mod tests {
         };
         assert_eq!(by(true), ["src/core.py", "src/opts.py", "src/runner.py"]);
         assert_eq!(by(true), by(false));
-        let js = reader
-            .files()
-            .unwrap()
-            .iter()
-            .find(|f| f.path == b"src/use.js")
-            .unwrap()
-            .clone();
-        let d = js.digest.clone().unwrap();
-        let js_refs = reader.store.facts(&[d.as_str()]).unwrap()[&d]
-            .code
-            .as_ref()
-            .unwrap()
-            .references
-            .clone();
+        let (js, js_refs) = with_refs(b"src/use.js");
         assert!(js_refs.contains(&"$wrap".to_owned()), "{js_refs:?}");
         let indexed = referenced_by(&reader, &js, None, &js_refs).unwrap();
         assert_eq!(indexed, ["src/app.js"]);
