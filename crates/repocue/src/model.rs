@@ -33,19 +33,6 @@ impl FileType {
             FileType::Unreadable => "unreadable",
         }
     }
-
-    /// Parses the public name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "text" => FileType::Text,
-            "binary" => FileType::Binary,
-            "symlink" => FileType::Symlink,
-            "gitlink" => FileType::Gitlink,
-            "missing" => FileType::Missing,
-            "unreadable" => FileType::Unreadable,
-            _ => return None,
-        })
-    }
 }
 
 /// How a tracked path differs from HEAD and the index.
@@ -83,19 +70,6 @@ impl WorkingState {
             WorkingState::Conflicted => "conflicted",
         }
     }
-
-    /// Parses the public name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "clean" => WorkingState::Clean,
-            "staged" => WorkingState::Staged,
-            "unstaged" => WorkingState::Unstaged,
-            "staged+unstaged" => WorkingState::StagedUnstaged,
-            "deleted" => WorkingState::Deleted,
-            "conflicted" => WorkingState::Conflicted,
-            _ => return None,
-        })
-    }
 }
 
 /// What analysis does with a tracked file, decided from its path, the configuration, Git
@@ -129,18 +103,6 @@ impl FileClass {
             FileClass::Excluded => "excluded",
             FileClass::Secret => "secret",
         }
-    }
-
-    /// Parses the public name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "source" => FileClass::Source,
-            "vendored" => FileClass::Vendored,
-            "generated" => FileClass::Generated,
-            "excluded" => FileClass::Excluded,
-            "secret" => FileClass::Secret,
-            _ => return None,
-        })
     }
 
     /// Tells whether the content is analysed (outlines, manifests, symbols).

@@ -591,11 +591,12 @@ fn secret_files_are_counted_but_never_named_indexed_or_stored() {
     );
     assert_eq!(delta["content"]["totals"]["secret_paths"], 2, "{delta}");
     let conn = rusqlite::Connection::open(repo.db_path()).unwrap();
+    // 4: the stored code of the `secret` class (store::compact::FILE_CLASSES).
     let secret_rows: Vec<(Vec<u8>, Option<String>, i64)> = conn
         .prepare(
             "SELECT p.path, CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
                     p.id FROM file_versions f
-             JOIN paths p ON p.id = f.path WHERE f.class = 'secret' AND f.end_seq IS NULL
+             JOIN paths p ON p.id = f.path WHERE f.class = 4 AND f.end_seq IS NULL
              ORDER BY p.path",
         )
         .unwrap()

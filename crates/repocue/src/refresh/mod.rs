@@ -168,17 +168,13 @@ mod tests {
     }
 
     fn classes(t: &crate::testing::TempRepo) -> Vec<(String, String)> {
-        let db = raw_db(&t.repo);
-        let mut stmt = db
-            .prepare(
-                "SELECT CAST(p.path AS TEXT), f.class FROM file_versions f
-                 JOIN paths p ON p.id = f.path WHERE f.end_seq IS NULL ORDER BY p.path",
-            )
-            .unwrap();
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap()
+        let store = t.repo.open_store(false).unwrap().unwrap();
+        let snap = store.current_snapshot().unwrap().unwrap();
+        let files = store.files_at(&snap).unwrap();
+        files
+            .iter()
+            .map(|f| (crate::paths::display(&f.path), f.class.as_str().to_owned()))
+            .collect()
     }
 
     fn write(t: &crate::testing::TempRepo, path: &str, text: &str) {
@@ -391,7 +387,7 @@ mod tests {
         // What migration 0010 leaves: every row `source`, snapshots without rules.
         let db = raw_db(&t.repo);
         db.execute_batch(
-            "UPDATE file_versions SET class = 'source';
+            "UPDATE file_versions SET class = 0;
              UPDATE snapshots SET rules_digest = NULL, secret_content = NULL;",
         )
         .unwrap();

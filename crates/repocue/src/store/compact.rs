@@ -1,6 +1,9 @@
 //! Compact storage, introduced by migration 10: every path is stored once (in `paths`) and
 //! found by a 64-bit hash of its bytes, Git object ids and content digests are bytes rather
-//! than hex, and content facts are deflated when that makes them smaller.
+//! than hex, and content facts are deflated when that makes them smaller. Migration 13 made
+//! rows leaner still: kinds are small integers, stat values equal to their twins are NULL,
+//! content facts are keyed by an integer prefix of their digest, and a path row names the
+//! range of its search entries: neither table needs a second index.
 
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::decompress_to_vec_with_limit;
@@ -9,6 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::digest::hex;
 use crate::error::Result;
+use crate::model::{FileClass, FileType, WorkingState};
 
 /// Facts stored as they are.
 const RAW: u8 = 0;
@@ -93,6 +97,130 @@ pub(crate) fn decode_facts(stored: &[u8]) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// Stored codes of the file kinds: a value's position in its list. Append only: a cache
+/// written by an earlier version must read the same. Code 0, the commonest value, is stored
+/// in no bytes at all (SQLite's record format has a type for the integers 0 and 1).
+pub(crate) const FILE_TYPES: [FileType; 6] = [
+    FileType::Text,
+    FileType::Binary,
+    FileType::Symlink,
+    FileType::Gitlink,
+    FileType::Missing,
+    FileType::Unreadable,
+];
+/// See [`FILE_TYPES`]. `clean` must stay 0: the partial index `file_versions_unsettled` and
+/// the query that uses it say `working_state != 0`.
+pub(crate) const WORKING_STATES: [WorkingState; 6] = [
+    WorkingState::Clean,
+    WorkingState::Staged,
+    WorkingState::Unstaged,
+    WorkingState::StagedUnstaged,
+    WorkingState::Deleted,
+    WorkingState::Conflicted,
+];
+/// See [`FILE_TYPES`].
+pub(crate) const FILE_CLASSES: [FileClass; 5] = [
+    FileClass::Source,
+    FileClass::Vendored,
+    FileClass::Generated,
+    FileClass::Excluded,
+    FileClass::Secret,
+];
+/// See [`FILE_TYPES`]; the kinds of search entries.
+pub(crate) const SEARCH_KINDS: [&str; 3] = ["path", "symbol", "doc"];
+
+/// The stored code of `value` in `list` (see [`FILE_TYPES`]).
+pub(crate) fn code<T: PartialEq>(list: &[T], value: T) -> i64 {
+    list.iter()
+        .position(|v| *v == value)
+        .expect("every value is listed") as i64
+}
+
+/// The value of a stored code; `None` for a code this version does not know.
+pub(crate) fn from_code<T: Copy>(list: &[T], code: i64) -> Option<T> {
+    usize::try_from(code)
+        .ok()
+        .and_then(|i| list.get(i).copied())
+}
+
+/// The key content facts are stored under: the first 8 bytes of the digest, as a signed
+/// integer (the row id, so the table needs no second index). The full digest is stored too and
+/// checked by every lookup; of two digests with one key only the first is stored, and the
+/// other's content is analysed again when needed (with 2^64 keys, never in practice).
+pub(crate) fn digest_key(digest: &[u8]) -> Option<i64> {
+    let first: [u8; 8] = digest.get(..8)?.try_into().ok()?;
+    Some(i64::from_be_bytes(first))
+}
+
+/// The key and stored bytes of a hex digest (see [`digest_key`]).
+pub(crate) fn fact_key(hex_digest: &str) -> (Option<i64>, Vec<u8>) {
+    let bytes = id_bytes(hex_digest);
+    (digest_key(&bytes), bytes)
+}
+
+/// Registers `digest_key(blob)`, [`digest_key`] in SQL, on a connection: joins from file
+/// versions to content facts need it.
+pub(crate) fn register_functions(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "digest_key",
+        1,
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_INNOCUOUS,
+        |ctx| {
+            Ok(match ctx.get_raw(0) {
+                rusqlite::types::ValueRef::Blob(b) => digest_key(b),
+                _ => None,
+            })
+        },
+    )
+}
+
+/// The CASE expression that turns the text a column held before migration 13 into its code.
+/// A text without a code becomes NULL, which the NOT NULL column refuses: a corrupt cache is
+/// an error, never a default.
+fn case_of(column: &str, names: &[&str]) -> String {
+    let arms: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(code, name)| format!("WHEN '{name}' THEN {code}"))
+        .collect();
+    format!("CASE {column} {} END", arms.join(" "))
+}
+
+/// Migration 13: leaner rows (see the module documentation). File versions and content facts
+/// are moved; the search index is emptied, and the next refresh rebuilds it from the stored
+/// facts (its row ids cannot be renumbered: the full-text index keeps no text).
+pub(crate) fn migrate_lean(tx: &Transaction<'_>) -> Result<()> {
+    let file_type = case_of("file_type", &FILE_TYPES.map(FileType::as_str));
+    let working = case_of("working_state", &WORKING_STATES.map(WorkingState::as_str));
+    let class = case_of("class", &FILE_CLASSES.map(FileClass::as_str));
+    tx.execute_batch(include_str!("migrations/0013_lean_rows.sql"))?;
+    tx.execute_batch(&format!(
+        "INSERT INTO file_versions
+           SELECT id, epoch, start_seq, end_seq, path, index_mode, index_oid,
+                  CASE WHEN worktree_mode IS NULL THEN 0
+                       WHEN worktree_mode = index_mode THEN NULL ELSE worktree_mode END,
+                  size, digest, {file_type}, language, is_document, {working},
+                  assume_unchanged, skip_worktree,
+                  CASE WHEN st_size IS size THEN NULL ELSE st_size END,
+                  st_mtime_ns,
+                  CASE WHEN st_ctime_ns = st_mtime_ns THEN NULL ELSE st_ctime_ns END,
+                  st_ino, {class}
+           FROM old_file_versions;
+         INSERT OR IGNORE INTO content_facts
+           SELECT digest_key(digest), digest, analyzer, facts FROM old_content_facts
+           WHERE digest_key(digest) IS NOT NULL ORDER BY digest;
+         DROP TABLE old_file_versions;
+         DROP TABLE old_content_facts;
+         CREATE INDEX file_versions_current ON file_versions(epoch, end_seq, path);
+         CREATE INDEX file_versions_unsettled ON file_versions(epoch, start_seq)
+             WHERE working_state != 0 OR assume_unchanged OR skip_worktree;"
+    ))?;
+    Ok(())
+}
+
 /// Migration 10: moves file versions, content facts and search entries into their compact
 /// tables (ids, row ids and the full-text index are kept, so nothing is derived again).
 pub(crate) fn migrate(tx: &Transaction<'_>) -> Result<()> {
@@ -149,9 +277,23 @@ mod tests {
     use crate::refresh::{self, Operation};
     use crate::testing::{raw_db, temp_repo};
 
+    /// The CASE expression that turns a stored code back into the text it was before
+    /// migration 13.
+    fn name_of(column: &str, names: &[&str]) -> String {
+        let arms: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(code, name)| format!("WHEN {code} THEN '{name}'"))
+            .collect();
+        format!("CASE {column} {} END", arms.join(" "))
+    }
+
     /// Rewrites a current cache into the layout of schema version 9 (paths inline, hex ids,
-    /// JSON facts, no file classes), as a cache written before migrations 10 to 12.
+    /// JSON facts, text kinds, no file classes), as a cache written before migrations 10 to 13.
     fn downgrade_to_v9(db: &rusqlite::Connection) {
+        let file_type = name_of("f.file_type", &FILE_TYPES.map(FileType::as_str));
+        let working = name_of("f.working_state", &WORKING_STATES.map(WorkingState::as_str));
+        let kind = name_of("e.kind", &SEARCH_KINDS);
         let facts: Vec<(Vec<u8>, String, Vec<u8>)> = db
             .prepare("SELECT digest, analyzer, facts FROM content_facts")
             .unwrap()
@@ -159,7 +301,7 @@ mod tests {
             .unwrap()
             .collect::<rusqlite::Result<_>>()
             .unwrap();
-        db.execute_batch(
+        db.execute_batch(&format!(
             "CREATE TABLE fv9 (id INTEGER PRIMARY KEY, epoch INTEGER NOT NULL REFERENCES epochs(seq),
                 start_seq INTEGER NOT NULL, end_seq INTEGER, path BLOB NOT NULL,
                 index_mode INTEGER NOT NULL, index_oid TEXT NOT NULL, worktree_mode INTEGER,
@@ -168,10 +310,13 @@ mod tests {
                 assume_unchanged INTEGER NOT NULL, skip_worktree INTEGER NOT NULL,
                 st_size INTEGER, st_mtime_ns INTEGER, st_ctime_ns INTEGER, st_ino INTEGER);
              INSERT INTO fv9 SELECT f.id, f.epoch, f.start_seq, f.end_seq, p.path, f.index_mode,
-                lower(hex(f.index_oid)), f.worktree_mode, f.size,
-                CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
-                f.file_type, f.language, f.is_document, f.working_state, f.assume_unchanged,
-                f.skip_worktree, f.st_size, f.st_mtime_ns, f.st_ctime_ns, f.st_ino
+                lower(hex(f.index_oid)),
+                CASE f.worktree_mode WHEN 0 THEN NULL ELSE coalesce(f.worktree_mode, f.index_mode) END,
+                f.size, CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
+                {file_type}, f.language, f.is_document, {working}, f.assume_unchanged,
+                f.skip_worktree,
+                CASE WHEN f.st_mtime_ns IS NULL THEN NULL ELSE coalesce(f.st_size, f.size) END,
+                f.st_mtime_ns, coalesce(f.st_ctime_ns, f.st_mtime_ns), f.st_ino
                 FROM file_versions f JOIN paths p ON p.id = f.path;
              DROP TABLE file_versions;
              ALTER TABLE fv9 RENAME TO file_versions;
@@ -180,7 +325,7 @@ mod tests {
                 WHERE working_state != 'clean' OR assume_unchanged OR skip_worktree;
              CREATE TABLE se9 (rowid INTEGER PRIMARY KEY, path BLOB NOT NULL,
                 kind TEXT NOT NULL, name TEXT NOT NULL, title TEXT, line INTEGER);
-             INSERT INTO se9 SELECT e.rowid, p.path, e.kind, e.name, NULL, e.line
+             INSERT INTO se9 SELECT e.rowid, p.path, {kind}, e.name, NULL, e.line
                 FROM search_entries e JOIN paths p ON p.id = e.path;
              DROP TABLE search_entries;
              ALTER TABLE se9 RENAME TO search_entries;
@@ -192,8 +337,8 @@ mod tests {
              DROP TABLE content_facts;
              CREATE TABLE content_facts (digest TEXT PRIMARY KEY, analyzer TEXT NOT NULL,
                 facts TEXT NOT NULL);
-             PRAGMA user_version = 9;",
-        )
+             PRAGMA user_version = 9;"
+        ))
         .unwrap();
         for (digest, analyzer, stored) in facts {
             db.execute(
@@ -205,7 +350,7 @@ mod tests {
     }
 
     #[test]
-    fn migration_10_keeps_every_file_fact_and_search_entry() {
+    fn migrations_10_to_13_keep_every_file_state_and_fact_and_rebuild_the_search_index() {
         let t = temp_repo(&[
             (
                 "src/lib.rs",
@@ -213,8 +358,18 @@ mod tests {
             ),
             ("README.md", "# Demo\n\n## Usage\n"),
             ("empty.txt", ""),
+            ("vendor/dep.js", "function dep() {}\n"),
+            ("gone.txt", "soon deleted\n"),
+            ("run.sh", "echo hi\n"),
         ]);
+        // Every kind a coded or twinned column holds: edited, deleted (no work-tree mode),
+        // a mode change (a work-tree mode of its own), vendored.
         std::fs::write(t.repo.root.join("README.md"), "# Demo\n\nEdited.\n").unwrap();
+        std::fs::remove_file(t.repo.root.join("gone.txt")).unwrap();
+        let script = t.repo.root.join("run.sh");
+        let mut perms = std::fs::metadata(&script).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&script, perms).unwrap();
         refresh::run(&t.repo, &Operation::Init).unwrap();
         let read = || {
             let store = t.repo.open_store(false).unwrap().unwrap();
@@ -232,14 +387,31 @@ mod tests {
         let before = read();
         assert_eq!(before.2.len(), 1);
         assert_eq!(before.2[0].title, "pub fn add(a: i32, b: i32) -> i32");
+        let by_path = |p: &str| before.0.iter().find(|f| f.path == p.as_bytes()).unwrap();
+        assert_eq!(by_path("gone.txt").worktree_mode, None);
+        assert_eq!(by_path("run.sh").worktree_mode, Some(0o100755));
+        assert_eq!(by_path("run.sh").index_mode, 0o100644);
+        assert_eq!(
+            by_path("vendor/dep.js").class,
+            crate::model::FileClass::Vendored
+        );
+        assert!(before.0.iter().filter(|f| f.stat.is_some()).count() >= 4);
         downgrade_to_v9(&raw_db(&t.repo));
         let after = read();
-        assert_eq!(after.0, before.0, "file states");
+        // Version 9 had no classes: migration 11 makes every file `source` until the next
+        // refresh classifies it again.
+        let unclassed: Vec<_> = before
+            .0
+            .iter()
+            .map(|f| crate::model::FileState {
+                class: crate::model::FileClass::Source,
+                ..f.clone()
+            })
+            .collect();
+        assert_eq!(after.0, unclassed, "file states");
         assert_eq!(after.1, before.1, "content facts");
-        assert_eq!(
-            after.2, before.2,
-            "search hits, signatures read from the facts"
-        );
+        // Migration 13 emptied the full-text index (it cannot renumber its rows).
+        assert_eq!(after.2, vec![]);
         let db = raw_db(&t.repo);
         let version: i64 = db
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -254,15 +426,20 @@ mod tests {
             .unwrap();
         assert_eq!(leftovers, 0);
         // The migrated cache keeps working. Its snapshot has no rules digest (migration 11),
-        // so the first refresh classifies every file once, in the same epoch; after that an
-        // edit is refreshed incrementally.
-        std::fs::write(t.repo.root.join("src/lib.rs"), "pub fn sub() {}\n").unwrap();
+        // so the first refresh classifies every file once, in the same epoch, and it rebuilds
+        // the search index; after that an edit is refreshed incrementally.
         let out = refresh::run(&t.repo, &Operation::Refresh).unwrap();
-        assert!(out.published);
-        assert_eq!(out.files_scanned, 3);
+        assert_eq!(out.files_scanned as usize, before.0.len(), "every file");
+        let refreshed = read();
+        assert_eq!(refreshed.0, before.0, "file states, classified again");
+        assert_eq!(
+            refreshed.2, before.2,
+            "search hits, signatures read from the facts"
+        );
         std::fs::write(t.repo.root.join("src/lib.rs"), "pub fn mul() {}\n").unwrap();
         let next = refresh::run(&t.repo, &Operation::Refresh).unwrap();
-        assert_eq!((next.files_scanned, next.epoch), (1, out.epoch));
+        // The edited file, and the deleted one (no stat data says it is still gone).
+        assert_eq!((next.files_scanned, next.epoch), (2, out.epoch));
     }
 
     #[test]

@@ -253,29 +253,33 @@ fn sweep_rows(
         [],
         |r| r.get::<_, i64>(0),
     )? as u64;
-    // Facts no remaining version refers to: of the removed versions' digests, or of any.
+    // Facts no remaining version refers to: of the removed versions' digests (looked up by
+    // key), or of any.
     let unused_facts = match sweep {
         Sweep::Full => {
-            "SELECT digest FROM content_facts WHERE digest NOT IN (
+            "digest NOT IN (
                 SELECT digest FROM file_versions
                 WHERE digest IS NOT NULL AND id NOT IN (SELECT id FROM prune_versions))"
         }
         Sweep::Removed => {
-            "SELECT DISTINCT digest FROM prune_versions
-             WHERE digest IS NOT NULL AND digest NOT IN (
+            "key IN (SELECT digest_key(digest) FROM prune_versions WHERE digest IS NOT NULL)
+             AND digest IN (SELECT digest FROM prune_versions)
+             AND digest NOT IN (
                 SELECT digest FROM file_versions
                 WHERE digest IN (SELECT digest FROM prune_versions)
                   AND id NOT IN (SELECT id FROM prune_versions))"
         }
     };
     if dry_run {
-        plan.facts = tx.query_row(&format!("SELECT count(*) FROM ({unused_facts})"), [], |r| {
-            r.get::<_, i64>(0)
-        })? as u64;
+        plan.facts = tx.query_row(
+            &format!("SELECT count(*) FROM content_facts WHERE {unused_facts}"),
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as u64;
         return Ok(plan);
     }
     plan.facts = tx.execute(
-        &format!("DELETE FROM content_facts WHERE digest IN ({unused_facts})"),
+        &format!("DELETE FROM content_facts WHERE {unused_facts}"),
         [],
     )? as u64;
     tx.execute_batch(
@@ -296,7 +300,7 @@ fn sweep_rows(
         &format!(
             "DELETE FROM paths WHERE id IN ({paths})
                AND id NOT IN (SELECT path FROM file_versions)
-               AND NOT EXISTS (SELECT 1 FROM search_entries se WHERE se.path = paths.id)"
+               AND search_first IS NULL"
         ),
         [],
     )?;

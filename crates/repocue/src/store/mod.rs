@@ -17,7 +17,7 @@ use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
 use crate::digest::hex;
 use crate::error::{Error, Result};
-use crate::model::{Fault, FileClass, FileState, FileType, StatKey, WorkingState};
+use crate::model::{Fault, FileClass, FileState, StatKey};
 
 /// Identifies a RepoCue database (`PRAGMA application_id`): "RCUE".
 const APPLICATION_ID: i64 = 0x5243_5545;
@@ -43,6 +43,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Code(compact::migrate),
     Migration::Sql(include_str!("migrations/0011_classes.sql")),
     Migration::Sql(include_str!("migrations/0012_file_faults.sql")),
+    Migration::Code(compact::migrate_lean),
 ];
 
 /// WAL pages after which a commit checkpoints them into the database (1 MiB of 4 KiB pages).
@@ -77,9 +78,12 @@ impl FactsProbe {
         let Ok(conn) = self.conn.lock() else {
             return false;
         };
-        conn.prepare_cached("SELECT 1 FROM content_facts WHERE digest = ?1 AND analyzer = ?2")
-            .and_then(|mut stmt| stmt.exists(params![compact::id_bytes(digest), self.analyzer]))
-            .unwrap_or(false)
+        let (key, bytes) = compact::fact_key(digest);
+        conn.prepare_cached(
+            "SELECT 1 FROM content_facts WHERE key = ?1 AND digest = ?2 AND analyzer = ?3",
+        )
+        .and_then(|mut stmt| stmt.exists(params![key, bytes, self.analyzer]))
+        .unwrap_or(false)
     }
 }
 
@@ -417,6 +421,7 @@ impl Store {
     }
 
     fn configure(&mut self) -> Result<()> {
+        compact::register_functions(&self.conn)?;
         // One statement, so one read transaction: read one by one, a concurrent first
         // `init` could commit in between and a database it is creating look foreign.
         let (app_id, version, tables): (i64, i64, i64) = self.conn.query_row(
@@ -634,7 +639,7 @@ impl Store {
     ) -> Result<Vec<Vec<u8>>> {
         let mut stmt = self.conn.prepare(
             "SELECT p.path FROM file_versions f JOIN paths p ON p.id = f.path
-               JOIN content_facts c ON c.digest = f.digest
+               JOIN content_facts c ON c.key = digest_key(f.digest) AND c.digest = f.digest
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
                AND c.analyzer != ?3
              ORDER BY p.path",
@@ -651,7 +656,7 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
-               AND (f.working_state != 'clean' OR f.assume_unchanged OR f.skip_worktree)
+               AND (f.working_state != 0 OR f.assume_unchanged OR f.skip_worktree)
              ORDER BY p.path"
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
@@ -712,7 +717,11 @@ impl Store {
                AND f.class = ?3 AND f.digest IS NOT NULL"
         ))?;
         let rows = stmt.query_map(
-            params![snapshot.epoch, snapshot.seq, FileClass::Source.as_str()],
+            params![
+                snapshot.epoch,
+                snapshot.seq,
+                compact::code(&compact::FILE_CLASSES, FileClass::Source)
+            ],
             |r| {
                 Ok((
                     r.get::<_, Vec<u8>>(0)?,
@@ -854,7 +863,7 @@ impl Store {
         let (sql, expr) = match searchable {
             true => (
                 "SELECT e.path, e.name FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
-                 WHERE search_fts MATCH ?1 AND e.kind = 'symbol'",
+                 WHERE search_fts MATCH ?1 AND e.kind = 1",
                 Some(format!(
                     "name : ({})",
                     names
@@ -865,7 +874,7 @@ impl Store {
                 )),
             ),
             false => (
-                "SELECT path, name FROM search_entries WHERE kind = 'symbol' AND ?1 IS NULL",
+                "SELECT path, name FROM search_entries WHERE kind = 1 AND ?1 IS NULL",
                 None,
             ),
         };
@@ -929,19 +938,11 @@ impl Store {
         {
             return self.scan_mentioning(digests, needle);
         }
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
         for d in digests {
             if out.contains_key(*d) {
                 continue;
             }
-            let stored = stmt
-                .query_row([compact::id_bytes(d)], |r| {
-                    Ok(r.get_ref(0)?.as_bytes()?.to_vec())
-                })
-                .optional()?;
-            let Some(stored) = stored else {
+            let Some(stored) = stored_facts(&self.conn, d)? else {
                 continue;
             };
             if let Some(needle) = &needle {
@@ -1089,20 +1090,7 @@ impl Store {
             return Ok(0);
         }
         let tx = self.conn.unchecked_transaction()?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
-            )?;
-            for (digest, facts) in facts {
-                let json = serde_json::to_string(facts).expect("analysis serializes");
-                stmt.execute(params![
-                    compact::id_bytes(digest),
-                    analyzer,
-                    compact::encode_facts(&json)
-                ])?;
-            }
-        }
+        write_facts(&tx, facts, analyzer)?;
         tx.commit()?;
         Ok(facts.len() as u64)
     }
@@ -1163,7 +1151,9 @@ impl Store {
         )?;
         let rows = stmt.query_map(params![expr, limit as i64], |r| {
             Ok(MatchRow {
-                kind: r.get(0)?,
+                kind: compact::from_code(&compact::SEARCH_KINDS, r.get(0)?)
+                    .unwrap_or("unknown")
+                    .to_owned(),
                 path: r.get(1)?,
                 name: r.get(2)?,
                 line: r.get(3)?,
@@ -1251,13 +1241,23 @@ fn snap_id(seq: i64) -> String {
     SnapshotId(seq).to_string()
 }
 
-/// Decodes a JSON column; a value that does not decode is a conversion failure.
 /// Decodes stored content facts (see [`compact::decode_facts`]).
 fn decode_stored_facts(stored: &[u8]) -> rusqlite::Result<Analysis> {
     let json = compact::decode_facts(stored).ok_or_else(|| bad(0, "undecodable content facts"))?;
     decode(0, &json)
 }
 
+/// The stored (encoded) facts of a hex digest, if any.
+fn stored_facts(conn: &Connection, digest: &str) -> rusqlite::Result<Option<Vec<u8>>> {
+    let (key, bytes) = compact::fact_key(digest);
+    conn.prepare_cached("SELECT facts FROM content_facts WHERE key = ?1 AND digest = ?2")?
+        .query_row(params![key, bytes], |r| {
+            Ok(r.get_ref(0)?.as_bytes()?.to_vec())
+        })
+        .optional()
+}
+
+/// Decodes a JSON column; a value that does not decode is a conversion failure.
 fn decode<T: serde::de::DeserializeOwned>(col: usize, json: &str) -> rusqlite::Result<T> {
     serde_json::from_str(json).map_err(|e| bad(col, &format!("undecodable JSON: {e}")))
 }
@@ -1325,17 +1325,18 @@ fn active_epoch(
 
 /// Stores analysis facts derived by analyzer version `analyzer`.
 fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)], analyzer: &str) -> Result<()> {
+    // A key taken by another digest keeps its facts (see `compact::digest_key`).
     let mut stmt = tx.prepare_cached(
-        "INSERT INTO content_facts (digest, analyzer, facts) VALUES (?1, ?2, ?3)
-         ON CONFLICT(digest) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts",
+        "INSERT INTO content_facts (key, digest, analyzer, facts) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(key) DO UPDATE SET analyzer = excluded.analyzer, facts = excluded.facts
+           WHERE digest = excluded.digest",
     )?;
     for (digest, facts) in facts {
+        let (Some(key), bytes) = compact::fact_key(digest) else {
+            continue;
+        };
         let json = serde_json::to_string(facts).expect("analysis serializes");
-        stmt.execute(params![
-            compact::id_bytes(digest),
-            analyzer,
-            compact::encode_facts(&json)
-        ])?;
+        stmt.execute(params![key, bytes, analyzer, compact::encode_facts(&json)])?;
     }
     Ok(())
 }
@@ -1425,26 +1426,34 @@ fn insert_file_versions<'f>(
     ))?;
     for f in files {
         let st = f.stat;
+        let size = f.size.map(|v| v as i64);
+        // NULL where a value equals its twin (migration 13): 0 marks a missing file.
+        let worktree_mode = match f.worktree_mode {
+            None => Some(0),
+            Some(m) if m == f.index_mode => None,
+            Some(m) => Some(m),
+        };
+        let (st_size, st_ctime) = stat_twins(size, st);
         insert.execute(params![
             epoch,
             seq,
             compact::intern_path(tx, &f.path)?,
             f.index_mode,
             compact::id_bytes(&f.index_oid),
-            f.worktree_mode,
-            f.size.map(|v| v as i64),
+            worktree_mode,
+            size,
             f.digest.as_deref().map(compact::id_bytes),
-            f.file_type.as_str(),
+            compact::code(&compact::FILE_TYPES, f.file_type),
             f.language,
             f.is_document,
-            f.working_state.as_str(),
+            compact::code(&compact::WORKING_STATES, f.working_state),
             f.assume_unchanged,
             f.skip_worktree,
-            st.map(|s| s.size as i64),
+            st_size,
             st.map(|s| s.mtime_ns),
-            st.map(|s| s.ctime_ns),
+            st_ctime,
             st.map(|s| s.ino as i64),
-            f.class.as_str(),
+            compact::code(&compact::FILE_CLASSES, f.class),
         ])?;
     }
     Ok(())
@@ -1455,8 +1464,11 @@ fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]
     if updates.is_empty() {
         return Ok(());
     }
+    // The stored stat twins (see `stat_twins`), computed against the row's own size.
     let mut stmt = tx.prepare_cached(
-        "UPDATE file_versions SET st_size = ?1, st_mtime_ns = ?2, st_ctime_ns = ?3, st_ino = ?4
+        "UPDATE file_versions
+         SET st_size = CASE WHEN size IS ?1 THEN NULL ELSE ?1 END, st_mtime_ns = ?2,
+             st_ctime_ns = CASE WHEN ?3 = ?2 THEN NULL ELSE ?3 END, st_ino = ?4
          WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
     )?;
     for (path, st) in updates {
@@ -1529,33 +1541,58 @@ const FILE_COLUMNS: &str =
 /// File versions with their paths.
 const FILE_ROWS: &str = "file_versions f JOIN paths p ON p.id = f.path";
 
+/// The stored stat size and change time: NULL where they equal their twins, the file's size
+/// and the modification time.
+fn stat_twins(size: Option<i64>, st: Option<StatKey>) -> (Option<i64>, Option<i64>) {
+    match st {
+        None => (None, None),
+        Some(st) => (
+            Some(st.size as i64).filter(|s| Some(*s) != size),
+            Some(st.ctime_ns).filter(|c| *c != st.mtime_ns),
+        ),
+    }
+}
+
 fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
-    let file_type: String = r.get(6)?;
-    let working: String = r.get(9)?;
-    let st_size: Option<i64> = r.get(12)?;
-    let class: String = r.get(16)?;
+    // A coded column holding anything but an integer is corrupt, like an unknown code.
+    let coded = |col: usize| match r.get_ref(col)? {
+        rusqlite::types::ValueRef::Integer(code) => Ok(code),
+        _ => Err(bad(col, "not a stored code")),
+    };
+    let index_mode: u32 = r.get(1)?;
+    let size: Option<i64> = r.get(4)?;
+    let mtime: Option<i64> = r.get(13)?;
     Ok(FileState {
         path: r.get(0)?,
-        index_mode: r.get(1)?,
+        index_mode,
         index_oid: compact::id_hex(&r.get::<_, Vec<u8>>(2)?),
-        worktree_mode: r.get(3)?,
-        size: r.get::<_, Option<i64>>(4)?.map(|v| v as u64),
+        worktree_mode: match r.get::<_, Option<u32>>(3)? {
+            None => Some(index_mode),
+            Some(0) => None,
+            Some(m) => Some(m),
+        },
+        size: size.map(|v| v as u64),
         digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
-        file_type: FileType::parse(&file_type).ok_or_else(|| bad(6, "unknown file type"))?,
+        file_type: compact::from_code(&compact::FILE_TYPES, coded(6)?)
+            .ok_or_else(|| bad(6, "unknown file type"))?,
         language: r.get(7)?,
         is_document: r.get(8)?,
-        working_state: WorkingState::parse(&working)
+        working_state: compact::from_code(&compact::WORKING_STATES, coded(9)?)
             .ok_or_else(|| bad(9, "unknown working state"))?,
         assume_unchanged: r.get(10)?,
         skip_worktree: r.get(11)?,
-        class: FileClass::parse(&class).ok_or_else(|| bad(16, "unknown file class"))?,
-        stat: match st_size {
-            Some(size) => Some(StatKey {
-                size: size as u64,
-                mtime_ns: r.get(13)?,
-                ctime_ns: r.get(14)?,
-                ino: r.get::<_, i64>(15)? as u64,
-            }),
+        class: compact::from_code(&compact::FILE_CLASSES, coded(16)?)
+            .ok_or_else(|| bad(16, "unknown file class"))?,
+        stat: match mtime {
+            Some(mtime_ns) => {
+                let st_size = r.get::<_, Option<i64>>(12)?.or(size);
+                Some(StatKey {
+                    size: st_size.ok_or_else(|| bad(12, "stat data without a size"))? as u64,
+                    mtime_ns,
+                    ctime_ns: r.get::<_, Option<i64>>(14)?.unwrap_or(mtime_ns),
+                    ino: r.get::<_, i64>(15)? as u64,
+                })
+            }
             None => None,
         },
     })
@@ -1625,31 +1662,32 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
 
 fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
     if s.reset {
-        tx.execute("DELETE FROM search_fts", [])?;
-        tx.execute("DELETE FROM search_entries", [])?;
+        tx.execute_batch(
+            "DELETE FROM search_fts;
+             DELETE FROM search_entries;
+             UPDATE paths SET search_first = NULL, search_count = NULL
+               WHERE search_first IS NOT NULL;",
+        )?;
     } else {
-        let mut rows = tx.prepare_cached("SELECT rowid FROM search_entries WHERE path = ?1")?;
-        let mut del_fts = tx.prepare_cached("DELETE FROM search_fts WHERE rowid = ?1")?;
-        let mut del = tx.prepare_cached("DELETE FROM search_entries WHERE rowid = ?1")?;
         for path in &s.remove {
-            let Some(path_id) = compact::path_id(tx, path)? else {
-                continue;
-            };
-            let ids: Vec<i64> = rows
-                .query_map([path_id], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
-            for id in ids {
-                del_fts.execute([id])?;
-                del.execute([id])?;
+            if let Some(path_id) = compact::path_id(tx, path)? {
+                remove_search_entries(tx, path_id)?;
             }
         }
     }
     let mut entry = tx.prepare_cached(
-        "INSERT INTO search_entries (path, kind, name, line) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO search_entries (rowid, path, kind, name, line) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
-    let mut stored = tx.prepare_cached("SELECT facts FROM content_facts WHERE digest = ?1")?;
+    let mut range =
+        tx.prepare_cached("UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3")?;
+    // Dense row ids: the full-text index stores their differences.
+    let mut next: i64 = tx.query_row(
+        "SELECT coalesce(max(rowid), 0) + 1 FROM search_entries",
+        [],
+        |r| r.get(0),
+    )?;
     for f in &s.add {
         // One file's facts at a time: a baseline never holds them all.
         let loaded: Option<Analysis>;
@@ -1657,12 +1695,7 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             Some(d) => match s.fresh.binary_search_by(|(k, _)| k.as_str().cmp(d)) {
                 Ok(i) => Some(&s.fresh[i].1),
                 Err(_) => {
-                    let blob: Option<Vec<u8>> = stored
-                        .query_row([compact::id_bytes(d)], |r| {
-                            Ok(r.get_ref(0)?.as_bytes()?.to_vec())
-                        })
-                        .optional()?;
-                    loaded = match blob {
+                    loaded = match stored_facts(tx, d)? {
                         Some(b) => Some(decode_stored_facts(&b)?),
                         None => None,
                     };
@@ -1672,12 +1705,43 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             None => None,
         };
         let path_id = compact::intern_path(tx, &f.path)?;
-        for e in (s.rows)(f, analysis) {
-            entry.execute(params![path_id, e.kind, e.name, e.line])?;
-            let id = tx.last_insert_rowid();
-            fts.execute(params![id, e.index_name, e.index_detail])?;
+        if !s.reset {
+            // Entries a path still has are replaced, never doubled.
+            remove_search_entries(tx, path_id)?;
+        }
+        let rows = (s.rows)(f, analysis);
+        if rows.is_empty() {
+            continue;
+        }
+        range.execute(params![next, rows.len() as i64, path_id])?;
+        for e in &rows {
+            let kind = compact::code(&compact::SEARCH_KINDS, e.kind);
+            entry.execute(params![next, path_id, kind, e.name, e.line])?;
+            fts.execute(params![next, e.index_name, e.index_detail])?;
+            next += 1;
         }
     }
+    Ok(())
+}
+
+/// Deletes a path's search entries: the range of row ids its path row names.
+fn remove_search_entries(tx: &Transaction<'_>, path_id: i64) -> Result<()> {
+    let range: Option<(Option<i64>, Option<i64>)> = tx
+        .prepare_cached("SELECT search_first, search_count FROM paths WHERE id = ?1")?
+        .query_row([path_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((Some(first), Some(count))) = range else {
+        return Ok(());
+    };
+    let mut del_fts = tx.prepare_cached("DELETE FROM search_fts WHERE rowid = ?1")?;
+    let mut del = tx.prepare_cached("DELETE FROM search_entries WHERE rowid = ?1 AND path = ?2")?;
+    for id in first..first + count {
+        if del.execute([id, path_id])? == 1 {
+            del_fts.execute([id])?;
+        }
+    }
+    tx.prepare_cached("UPDATE paths SET search_first = NULL, search_count = NULL WHERE id = ?1")?
+        .execute([path_id])?;
     Ok(())
 }
 
@@ -1714,7 +1778,7 @@ mod tests {
     }
 
     #[test]
-    fn migrations_10_and_11_give_old_rows_the_source_class_and_snapshots_no_rules() {
+    fn migrations_10_to_13_give_old_rows_the_source_class_and_snapshots_no_rules() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("state.db");
         version_9_database(&db);
@@ -1724,7 +1788,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 12);
+        assert_eq!(SCHEMA_VERSION, 13);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),
@@ -1732,12 +1796,59 @@ mod tests {
         );
         let files = store.files_at(&snap).unwrap();
         assert_eq!(files[0].class, FileClass::Source);
+        // Migration 13 coded the kinds and kept the missing work-tree mode apart from the
+        // index mode it now leaves out when equal.
+        assert_eq!(
+            (files[0].file_type, files[0].working_state),
+            (
+                crate::model::FileType::Text,
+                crate::model::WorkingState::Clean
+            )
+        );
+        assert_eq!((files[0].worktree_mode, files[0].stat), (None, None));
         // A class this version does not know is a corrupt cache, not a default.
-        store
-            .conn
-            .execute("UPDATE file_versions SET class = 'mystery'", [])
+        for unknown in ["99", "'mystery'"] {
+            store
+                .conn
+                .execute(&format!("UPDATE file_versions SET class = {unknown}"), [])
+                .unwrap();
+            assert_eq!(store.files_at(&snap).unwrap_err().code(), "corrupt_cache");
+        }
+    }
+}
+
+#[cfg(test)]
+mod facts_tests {
+    use super::*;
+
+    #[test]
+    fn digests_sharing_a_key_keep_the_first_facts_and_never_read_each_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("state.db"), true)
+            .unwrap()
             .unwrap();
-        assert_eq!(store.files_at(&snap).unwrap_err().code(), "corrupt_cache");
+        // Two digests whose first 8 bytes (the key) are equal.
+        let first = format!("{}{}", "ab".repeat(8), "01".repeat(24));
+        let second = format!("{}{}", "ab".repeat(8), "02".repeat(24));
+        let facts = |title: &str| Analysis {
+            doc: Some(crate::analyze::docs::DocFacts {
+                title: Some(title.into()),
+                headings: vec![],
+                links: vec![],
+                purpose: None,
+            }),
+            ..Analysis::default()
+        };
+        store.put_facts(&[(first.clone(), facts("C"))], "a1").unwrap();
+        store.put_facts(&[(second.clone(), facts("Go"))], "a1").unwrap();
+        let read = store.facts(&[&first, &second]).unwrap();
+        assert_eq!(read.len(), 1, "{read:?}");
+        assert_eq!(read[&first], facts("C"));
+        assert!(!store.facts_probe("a1").unwrap().contains(&second));
+        assert!(store.facts_probe("a1").unwrap().contains(&first));
+        // The digest's own facts are replaced, by a newer analyzer too.
+        store.put_facts(&[(first.clone(), facts("Rust"))], "a2").unwrap();
+        assert_eq!(store.facts(&[&first]).unwrap()[&first], facts("Rust"));
     }
 }
 
