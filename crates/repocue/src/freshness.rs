@@ -93,20 +93,17 @@ pub(crate) fn changed_dirty_paths(
 /// Compares the live basis with a snapshot, given the snapshot's unsettled rows (dirty,
 /// hidden or flagged paths) and the dirty paths whose content changed
 /// ([`changed_dirty_paths`]). Git's path lists alone are not enough: a dirty file can change
-/// again, and a revert can make Git's answer match an older state. `rules_current` tells
-/// whether the snapshot was classified under the analysis rules in force now (a changed
-/// configuration re-derives classes, so it needs a refresh too).
+/// again, and a revert can make Git's answer match an older state. `outdated` names what the
+/// cache derived from the snapshot that a refresh must derive again (other analysis rules,
+/// which re-derive classes; a search index to rebuild): each needs a refresh too.
 pub(crate) fn assess(
     snap: &SnapshotRow,
     files: &[FileState],
     basis: &Basis,
     content_changed: Vec<Vec<u8>>,
-    rules_current: bool,
+    outdated: &[&str],
 ) -> Assessment {
-    let mut reasons = Vec::new();
-    if !rules_current {
-        reasons.push("analysis configuration changed".into());
-    }
+    let mut reasons: Vec<String> = outdated.iter().map(|r| (*r).to_owned()).collect();
     let mut changed: Vec<Vec<u8>> = Vec::new();
     if snap.branch != basis.branch {
         reasons.push("branch changed".into());
@@ -344,7 +341,7 @@ mod tests {
 
     #[test]
     fn an_identical_clean_basis_is_current() {
-        let a = assess(&snapshot(vec![]), &[], &basis(), vec![], true);
+        let a = assess(&snapshot(vec![]), &[], &basis(), vec![], &[]);
         assert_eq!(a.freshness, Freshness::Current);
         assert_eq!(a.reasons, ["indexed state equals the clean working tree"]);
         assert!(a.warnings.is_empty());
@@ -352,7 +349,13 @@ mod tests {
 
     #[test]
     fn other_analysis_rules_need_a_refresh() {
-        let a = assess(&snapshot(vec![]), &[], &basis(), vec![], false);
+        let a = assess(
+            &snapshot(vec![]),
+            &[],
+            &basis(),
+            vec![],
+            &["analysis configuration changed"],
+        );
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.reasons, ["analysis configuration changed"]);
     }
@@ -361,12 +364,12 @@ mod tests {
     fn a_moved_head_or_a_changed_dirty_file_needs_a_refresh() {
         let mut b = basis();
         b.head = Some("h2".into());
-        let a = assess(&snapshot(vec![]), &[], &b, vec![], true);
+        let a = assess(&snapshot(vec![]), &[], &b, vec![], &[]);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.reasons, ["HEAD moved"]);
         assert_eq!(a.warnings[0].code, WarningCode::RefreshNeeded);
 
-        let a = assess(&snapshot(vec![]), &[], &basis(), vec![b"x".to_vec()], true);
+        let a = assess(&snapshot(vec![]), &[], &basis(), vec![b"x".to_vec()], &[]);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.reasons, ["content of a dirty path changed"]);
         assert_eq!(a.changed, [b"x".to_vec()]);
@@ -384,7 +387,7 @@ mod tests {
             y: b'M',
             unmerged: false,
         }];
-        let a = assess(&snapshot(vec![]), &[], &b, vec![], true);
+        let a = assess(&snapshot(vec![]), &[], &b, vec![], &[]);
         assert_eq!(a.freshness, Freshness::RefreshNeeded);
         assert_eq!(a.changed, [b"f".to_vec()]);
     }
@@ -396,7 +399,7 @@ mod tests {
             &[],
             &basis(),
             vec![],
-            true,
+            &[],
         );
         assert_eq!(a.freshness, Freshness::PossiblyStale);
         assert_eq!(a.reasons, ["snapshot caveats: skip_worktree"]);
@@ -458,7 +461,7 @@ mod tests {
         assert!(c.is_empty() && w.is_empty());
         let mut snap = snapshot(vec![Caveat::FileFaults]);
         snap.faults = faults[..1].to_vec();
-        let a = assess(&snap, &[], &basis(), vec![], true);
+        let a = assess(&snap, &[], &basis(), vec![], &[]);
         assert_eq!(a.freshness, Freshness::PossiblyStale);
         assert_eq!(a.warnings[0].count, Some(1));
     }

@@ -242,8 +242,25 @@ fn assess_live(
         &unsettled,
         &basis,
         content,
-        rules.describe(snap),
+        &outdated(store, snap, rules)?,
     ))
+}
+
+/// What the cache derived from a snapshot that a refresh must derive again: classes under
+/// other analysis rules, a search index awaiting its rebuild (after a cache upgrade).
+pub(crate) fn outdated(
+    store: &Store,
+    snap: &SnapshotRow,
+    rules: &Rules,
+) -> Result<Vec<&'static str>> {
+    let mut out = Vec::new();
+    if !rules.describe(snap) {
+        out.push("analysis configuration changed");
+    }
+    if store.search_needs_rebuild()? {
+        out.push("search index awaits its rebuild");
+    }
+    Ok(out)
 }
 
 /// The reader after a refresh that lost every race to other writers: the current snapshot

@@ -375,7 +375,8 @@ impl Service {
             let files = store.unsettled_files_at(&snap)?;
             let content = freshness::changed_dirty_paths(&self.repo.root, &files, &snap.faults);
             let rules = self.repo.rules()?;
-            let a = freshness::assess(&snap, &files, &basis, content, rules.describe(&snap));
+            let outdated = read::outdated(store, &snap, &rules)?;
+            let a = freshness::assess(&snap, &files, &basis, content, &outdated);
             out.freshness = a.freshness;
             out.reasons = a.reasons;
             out.changed_since_snapshot = shown_paths(store, &snap, &a.changed, &rules)?

@@ -81,9 +81,8 @@ pub(crate) fn publish(
         files: &outcome.files,
         changed_paths: &changes.changed_paths,
     });
-    // An index that is empty while files exist (a cache from before search existed) is
-    // rebuilt whole.
-    let reindex = changes.tracked_files > 0 && store.search_is_empty()?;
+    // An index a migration emptied is rebuilt whole.
+    let reindex = store.search_needs_rebuild()?;
     // An incremental refresh holds only the rows it looked at; a rebuild needs them all.
     let merged: Option<Vec<FileState>> = match &start.previous {
         Some(p) if reindex && start.incremental => {

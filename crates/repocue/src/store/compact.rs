@@ -410,8 +410,17 @@ mod tests {
             .collect();
         assert_eq!(after.0, unclassed, "file states");
         assert_eq!(after.1, before.1, "content facts");
-        // Migration 13 emptied the full-text index (it cannot renumber its rows).
+        // Migration 13 emptied the full-text index (it cannot renumber its rows), and says so:
+        // until the next refresh rebuilds it, no snapshot is current.
         assert_eq!(after.2, vec![]);
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        assert_eq!(reader.freshness, crate::api::Freshness::RefreshNeeded);
+        assert!(
+            format!("{:?}", reader.warnings).contains("search index awaits its rebuild"),
+            "{:?}",
+            reader.warnings
+        );
+        drop(reader);
         let db = raw_db(&t.repo);
         let version: i64 = db
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -432,6 +441,9 @@ mod tests {
         assert_eq!(out.files_scanned as usize, before.0.len(), "every file");
         let refreshed = read();
         assert_eq!(refreshed.0, before.0, "file states, classified again");
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        assert_ne!(reader.freshness, crate::api::Freshness::RefreshNeeded);
+        drop(reader);
         assert_eq!(
             refreshed.2, before.2,
             "search hits, signatures read from the facts"

@@ -1164,14 +1164,14 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Tells whether the search index holds no entry at all.
-    pub fn search_is_empty(&self) -> Result<bool> {
-        let any: bool =
-            self.conn
-                .query_row("SELECT EXISTS (SELECT 1 FROM search_entries)", [], |r| {
-                    r.get(0)
-                })?;
-        Ok(!any)
+    /// Tells whether the search index must be rebuilt whole (a migration emptied it): the
+    /// next publish does it, and until then the snapshot needs a refresh.
+    pub fn search_needs_rebuild(&self) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM settings WHERE name = 'search_rebuild')",
+            [],
+            |r| r.get(0),
+        )?)
     }
 
     /// Records a cue measurement. Best effort (see [`Store::best_effort`]): a cue is never
@@ -1666,7 +1666,8 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             "DELETE FROM search_fts;
              DELETE FROM search_entries;
              UPDATE paths SET search_first = NULL, search_count = NULL
-               WHERE search_first IS NOT NULL;",
+               WHERE search_first IS NOT NULL;
+             DELETE FROM settings WHERE name = 'search_rebuild';",
         )?;
     } else {
         for path in &s.remove {
@@ -1839,15 +1840,21 @@ mod facts_tests {
             }),
             ..Analysis::default()
         };
-        store.put_facts(&[(first.clone(), facts("C"))], "a1").unwrap();
-        store.put_facts(&[(second.clone(), facts("Go"))], "a1").unwrap();
+        store
+            .put_facts(&[(first.clone(), facts("C"))], "a1")
+            .unwrap();
+        store
+            .put_facts(&[(second.clone(), facts("Go"))], "a1")
+            .unwrap();
         let read = store.facts(&[&first, &second]).unwrap();
         assert_eq!(read.len(), 1, "{read:?}");
         assert_eq!(read[&first], facts("C"));
         assert!(!store.facts_probe("a1").unwrap().contains(&second));
         assert!(store.facts_probe("a1").unwrap().contains(&first));
         // The digest's own facts are replaced, by a newer analyzer too.
-        store.put_facts(&[(first.clone(), facts("Rust"))], "a2").unwrap();
+        store
+            .put_facts(&[(first.clone(), facts("Rust"))], "a2")
+            .unwrap();
         assert_eq!(store.facts(&[&first]).unwrap()[&first], facts("Rust"));
     }
 }

@@ -64,3 +64,6 @@ CREATE TABLE search_entries (
 );
 ALTER TABLE paths ADD COLUMN search_first INTEGER;
 ALTER TABLE paths ADD COLUMN search_count INTEGER;
+-- Until then every snapshot needs a refresh (store::Store::search_needs_rebuild).
+INSERT INTO settings (name, value) VALUES ('search_rebuild', '13')
+    ON CONFLICT(name) DO UPDATE SET value = excluded.value;
