@@ -115,7 +115,10 @@ impl Reader {
         let Some(before) = self.store.snapshot(since)? else {
             return Ok(None);
         };
+        // Other faults: a file whose parse timed out then may have facts now (or lost them)
+        // while its row stayed the same, so its rows alone do not tell what changed.
         if before.rules_digest != snap.rules_digest
+            || before.faults != snap.faults
             || self.store.file_count_at(&before)? != self.store.file_count_at(snap)?
         {
             return Ok(None);

@@ -198,6 +198,24 @@ fn a_parse_that_times_out_is_retried_never_stored() {
         "{hits:#}"
     );
     assert_eq!(fault_count(&hits), 1);
+    let overview_symbols = |env: &[(&str, &str)]| -> String {
+        let v = run_env(
+            &repo,
+            &[
+                "cue",
+                "--view",
+                "overview",
+                "--max-tokens",
+                "2000",
+                "--no-refresh",
+            ],
+            env,
+        )
+        .json();
+        v["content"]["symbols"].to_string()
+    };
+    // The overview of the faulted snapshot, cached with it, knows no symbol of the file.
+    assert!(!overview_symbols(&env).contains("alpha_"));
     // A time-out says nothing about the content: a read does not refresh for it (it would
     // pay the parse again on every read), the next refresh does.
     let st: StatusOutput = repo.status();
@@ -215,4 +233,7 @@ fn a_parse_that_times_out_is_retried_never_stored() {
         "{hits:#}"
     );
     assert_eq!(repo.status().freshness, Freshness::Current);
+    // The file's row did not change, its facts did: the overview is derived again, not
+    // carried over from the faulted snapshot.
+    assert!(overview_symbols(&[]).contains("alpha_"));
 }
