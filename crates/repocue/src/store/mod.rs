@@ -46,6 +46,9 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Code(compact::migrate_lean),
 ];
 
+/// The page cache of a connection, in KiB (`PRAGMA cache_size` takes it negated).
+const PAGE_CACHE_KIB: i64 = 32_000;
+
 /// WAL pages after which a commit checkpoints them into the database (1 MiB of 4 KiB pages).
 const WAL_CHECKPOINT_PAGES: i64 = 256;
 /// Bytes a checkpointed WAL is truncated to.
@@ -458,7 +461,8 @@ impl Store {
             .pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         self.conn.pragma_update(None, "foreign_keys", "ON")?;
         // A 32 MiB page cache keeps a 100,000-file baseline's B-tree pages in memory.
-        self.conn.pragma_update(None, "cache_size", -32_000)?;
+        self.conn
+            .pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         // No integrity scan on open: it reads the whole file and would dominate a warm
         // `status`. SQLite reports corruption on the pages it touches (SQLITE_CORRUPT).
         self.migrate()
@@ -1080,7 +1084,12 @@ impl Store {
         if facts == 0 && free * 100 <= total {
             return;
         }
+        // VACUUM copies into a temporary database with a page cache as large as this one's:
+        // 32 MiB more at the end of a baseline, whose peak memory is bounded. A small cache
+        // costs the sequential copy nothing.
+        let _ = self.conn.pragma_update(None, "cache_size", -2_000);
         let _ = self.conn.execute_batch("VACUUM");
+        let _ = self.conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB);
         let _ = self
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
