@@ -22,9 +22,10 @@ pub struct GetArgs {
     /// and freshness check; `delta` lists what changed since an earlier snapshot; follow the
     /// `more` entries of a cue for `structure`, `entity`, `document` and `search`.
     pub view: View,
-    /// Token budget: `ceil(bytes / 4)` of the returned JSON never exceeds it (default 500 or
-    /// the repository's configured `cue.max_tokens`, at most 20000). Whole items are left out to fit; `warnings` counts them and `more`
-    /// gives the follow-up request with a budget that fits.
+    /// Token budget: `ceil(bytes / 4)` of the returned JSON (`ceil(bytes * 2 / 7)` of `text`)
+    /// never exceeds it (default 500 or the repository's configured `cue.max_tokens`, at most
+    /// 20000). Whole items are left out to fit; `warnings` counts them and `more` gives the
+    /// follow-up request with a budget that fits.
     #[serde(default)]
     #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
     pub max_tokens: Option<u64>,

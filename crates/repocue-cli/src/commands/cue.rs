@@ -9,8 +9,8 @@ pub struct CueArgs {
     /// Which projection [default: overview, or delta with --since]
     #[arg(long, value_enum)]
     pub view: Option<ViewArg>,
-    /// Token budget: ceil(output bytes / 4) never exceeds it [default: cue.max_tokens of
-    /// the configuration, else 500]
+    /// Token budget: ceil(output bytes / 4), ceil(bytes * 2 / 7) for text, never exceeds it
+    /// [default: cue.max_tokens of the configuration, else 500]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: Option<u64>,
     /// What changed since this snapshot (implies --view delta; default: the current

@@ -15,8 +15,8 @@ pub struct SearchArgs {
     /// Most hits to consider [default: 20]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub max_results: Option<u32>,
-    /// Token budget: ceil(output bytes / 4) never exceeds it [default: cue.max_tokens of
-    /// the configuration, else 500]
+    /// Token budget: ceil(output bytes / 4), ceil(bytes * 2 / 7) for text, never exceeds it
+    /// [default: cue.max_tokens of the configuration, else 500]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: Option<u64>,
     /// Output format

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::support::{symbol_id, tokens, TestRepo};
+use crate::support::{symbol_id, text_tokens, tokens, TestRepo};
 
 fn symbol_ids(cue: &Value) -> Vec<String> {
     cue["content"]["symbols"]
@@ -433,7 +433,7 @@ fn text_format_is_budgeted_on_its_own_bytes() {
             }
             let text = ran.stdout();
             let (estimated, max) = text_budget(&text);
-            assert_eq!(estimated, tokens(&text), "{view:?} {budget}: {text}");
+            assert_eq!(estimated, text_tokens(&text), "{view:?} {budget}: {text}");
             assert!(estimated <= max, "{view:?} {budget}: {text}");
             assert_eq!(max.to_string(), budget);
             assert!(!text.trim_start().starts_with('{'), "{text}");

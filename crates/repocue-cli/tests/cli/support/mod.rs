@@ -94,9 +94,14 @@ pub fn symbol_id(s: &serde_json::Value) -> String {
     )
 }
 
-/// Returns `ceil(bytes / 4)`, the token estimate of the cue contract.
+/// Returns `ceil(bytes / 4)`, the token estimate of the cue contract for JSON.
 pub fn tokens(text: &str) -> u64 {
     (text.len() as u64).div_ceil(4)
+}
+
+/// Returns `ceil(bytes * 2 / 7)`, the token estimate of the cue contract for text.
+pub fn text_tokens(text: &str) -> u64 {
+    (text.len() as u64 * 2).div_ceil(7)
 }
 
 /// Returns the lowercase hex SHA-256 of `bytes`.
