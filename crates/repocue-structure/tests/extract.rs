@@ -163,6 +163,8 @@ fn go_fixture() {
         41-47 method Parser.Parse in=Parser exported | func (p *Parser) Parse(s string) error
         49-52 method Parser.walk in=Parser private | func (p Parser) walk(n Node) error
         54-56 function helper private | func helper()
+        58-58 type byName private | type byName []string
+        60-60 method byName.Len in=byName private | func (s byName) Len() int
         "#,
     );
     assert_eq!(facts.imports, &["errors", "fmt", "os", "strings"]);

@@ -53,8 +53,7 @@ impl LanguageSupport for Go {
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
-        let exported = def.name.chars().next().is_some_and(char::is_uppercase);
-        let visibility = Some(if exported { "exported" } else { "private" });
+        let upper = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
         let info = match node.kind() {
             "function_declaration" => Info::new("function").body(node.child_by_field_name("body")),
             "method_declaration" => {
@@ -83,6 +82,10 @@ impl LanguageSupport for Go {
             "method_elem" => Info::new("method"),
             _ => return None,
         };
+        // A method of an unexported type is no API of its package, whatever its own name
+        // (`func (s byName) Len() int` sorts; nobody outside calls it by name).
+        let exported = upper(def.name) && info.receiver.as_deref().is_none_or(upper);
+        let visibility = Some(if exported { "exported" } else { "private" });
         Some(info.visibility(visibility))
     }
 
