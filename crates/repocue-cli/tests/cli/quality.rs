@@ -74,6 +74,55 @@ fn a_public_class_used_by_other_files_outranks_private_helpers() {
     }
 }
 
+/// A Go package whose busiest file holds only unexported helpers (cobra's `doc/util.go`):
+/// the overview lists what the package exposes first, and a method of an unexported type is
+/// no API, whatever its own name.
+#[test]
+fn a_busy_file_of_unexported_helpers_comes_after_the_exported_api() {
+    let mut files: Vec<(String, String)> = vec![
+        ("go.mod".into(), "module example.com/cli\n\ngo 1.22\n".into()),
+        (
+            "util.go".into(),
+            "package cli\n\ntype byName []*Command\n\nfunc (s byName) Len() int { return len(s) }\n\nfunc hasSeeAlso(c *Command) bool { return c != nil }\n".into(),
+        ),
+        (
+            "command.go".into(),
+            "package cli\n\ntype Command struct{ Use string }\n\nfunc (c *Command) Execute() error { return nil }\n".into(),
+        ),
+        (
+            "args.go".into(),
+            "package cli\n\ntype PositionalArgs func(c *Command, args []string) error\n\nfunc ExactArgs(n int) PositionalArgs { return nil }\n".into(),
+        ),
+    ];
+    for i in 0..8 {
+        files.push((
+            format!("gen_{i}.go"),
+            format!(
+                "package cli\n\nfunc gen{i}(c *Command) {{\n\t_ = hasSeeAlso(c)\n\t_ = byName(nil).Len()\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let hidden = |id: &String| {
+        ["byName", "hasSeeAlso", ":gen"]
+            .iter()
+            .any(|n| id.contains(n))
+    };
+    let first_hidden = ids.iter().position(hidden).unwrap_or(ids.len());
+    for exposed in ["symbol:command.go:Command", "symbol:args.go:ExactArgs"] {
+        let at = ids
+            .iter()
+            .position(|i| i == exposed)
+            .unwrap_or_else(|| panic!("{exposed} missing from {ids:?}"));
+        assert!(
+            at < first_hidden,
+            "{exposed} after a hidden symbol: {ids:?}"
+        );
+    }
+}
+
 #[test]
 fn a_test_helper_never_outranks_the_definition_it_shadows() {
     let repo = python_library();

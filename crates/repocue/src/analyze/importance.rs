@@ -287,13 +287,22 @@ pub fn is_package_root(path: &[u8]) -> bool {
     }
 }
 
+/// Tells whether a symbol's language declares it hidden from other packages or files:
+/// private, protected, internal, fileprivate (C's `static`, Go's lowercase names included).
+pub fn is_hidden(symbol: &SymbolFact) -> bool {
+    matches!(
+        symbol.visibility.as_deref(),
+        Some("private" | "protected" | "internal" | "fileprivate")
+    )
+}
+
 /// Returns how much a definition matters to a reader of the project's API, before the file's
 /// rank is applied: exported and public first, type-like and top-level first, more when other
 /// files use it.
 pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
     let visibility = match symbol.visibility.as_deref() {
         Some("public" | "exported") => 1.0,
-        Some("private" | "protected" | "internal" | "fileprivate") => 0.12,
+        _ if is_hidden(symbol) => 0.12,
         _ => 0.5,
     };
     // The one symbol-priority order of the project, as a factor. An `impl` block shares

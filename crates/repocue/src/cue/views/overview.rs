@@ -946,7 +946,7 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
     // A name shown once is enough: a C function's header declaration and its definition, or
     // a namesake in another directory, would spend a line on what the reader already has.
     let mut shown = std::collections::HashSet::new();
-    let symbols: Vec<SymbolEntry> = super::structure::ranked_symbols(&ranked, 2, 20)
+    let symbols: Vec<SymbolEntry> = super::structure::ranked_symbols(&ranked, 2, 20, true)
         .into_iter()
         .filter(|s| shown.insert(last_segment(&s.name).to_owned()))
         .collect();

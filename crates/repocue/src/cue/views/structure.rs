@@ -247,7 +247,12 @@ fn resolve_package(aliases: &[Alias], import: &str) -> Option<String> {
 /// (visibility, kind, top level, use by other non-test files) times its file's rank, or the
 /// rank a package root passes to what it re-exports when that is more, picked so that no
 /// single file or directory fills the list (at most `per_file` from one file).
-pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -> Vec<SymbolEntry> {
+pub(crate) fn ranked_symbols(
+    ranked: &[Ranked<'_>],
+    per_file: usize,
+    n: usize,
+    exposed_first: bool,
+) -> Vec<SymbolEntry> {
     let mut candidates: Vec<(f64, usize, &[u8])> = Vec::new();
     let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
@@ -290,8 +295,13 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
                 } else {
                     1.0
                 };
+                let hidden = if exposed_first && importance::is_hidden(s) {
+                    HIDDEN_FACTOR
+                } else {
+                    1.0
+                };
                 (
-                    importance::symbol_weight(s, used) * rank * local / cost(s),
+                    importance::symbol_weight(s, used) * rank * local * hidden / cost(s),
                     s,
                 )
             })
@@ -318,6 +328,12 @@ pub(crate) fn ranked_symbols(ranked: &[Ranked<'_>], per_file: usize, n: usize) -
         })
         .collect()
 }
+
+/// How much a symbol its language declares hidden (private, `static`, an unexported Go name)
+/// counts where only what a package exposes belongs (the overview): it comes after every
+/// exposed symbol of comparable files, and fills the list only when they run out. A private
+/// sort helper of the best-ranked file (cobra's `byName` in `doc/util.go`) is no API.
+const HIDDEN_FACTOR: f64 = 0.01;
 
 /// The rank of the most re-exported name, relative to the best file's rank.
 const EXPORT_SHARE: f64 = 0.5;
@@ -442,7 +458,7 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         files_total,
         code_files: ranked.len() as u64,
         files,
-        symbols: ranked_symbols(&ranked, 12, 400),
+        symbols: ranked_symbols(&ranked, 12, 400, false),
     })
 }
 
