@@ -123,6 +123,33 @@ fn a_busy_file_of_unexported_helpers_comes_after_the_exported_api() {
     }
 }
 
+/// Two functions alike in every other signal: the one the README shows as code is what a
+/// user calls first.
+#[test]
+fn a_function_the_readme_shows_as_code_outranks_its_twin() {
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"shop\"\n"),
+        (
+            "README.md",
+            "# Shop\n\nA shop.\n\n```python\nimport shop\nshop.settle(cart)\n```\n",
+        ),
+        ("shop/__init__.py", ""),
+        ("shop/alpha.py", "def arrange(cart):\n    return cart\n"),
+        ("shop/beta.py", "def settle(cart):\n    return cart\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| {
+        ids.iter()
+            .position(|i| i == id)
+            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
+    };
+    assert!(
+        at("symbol:shop/beta.py:settle") < at("symbol:shop/alpha.py:arrange"),
+        "{ids:?}"
+    );
+}
+
 #[test]
 fn a_test_helper_never_outranks_the_definition_it_shadows() {
     let repo = python_library();

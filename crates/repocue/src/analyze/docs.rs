@@ -21,6 +21,11 @@ pub struct DocFacts {
     pub links: Vec<String>,
     /// The first meaningful prose sentence (repository text, labelled as such in cues).
     pub purpose: Option<String>,
+    /// Identifiers the document shows as code (inline code spans, fenced blocks), each once,
+    /// sorted: what its readers are told to call. Never shown in cues; ranking counts the
+    /// documents that name a symbol.
+    #[serde(rename = "c", default, skip_serializing_if = "Vec::is_empty")]
+    pub code_names: Vec<String>,
 }
 
 /// One heading of a document outline.
@@ -44,6 +49,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     let mut in_fence = false;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut purpose_done = false;
+    let mut names = CodeNames::default();
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
@@ -52,8 +58,10 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             continue;
         }
         if in_fence {
+            names.add_code(line);
             continue;
         }
+        names.add_spans(line);
         let heading =
             markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)));
         if let Some((level, text)) = heading {
@@ -75,12 +83,67 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         }
     }
     flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+    facts.code_names = names.into_sorted();
     facts.title = facts
         .headings
         .iter()
         .find(|h| h.level == 1)
         .map(|h| h.text.clone());
     Some(facts)
+}
+
+/// Most code names kept per document (the first ones it shows).
+const MAX_CODE_NAMES: usize = 400;
+/// Shorter identifiers (`x`, `id`, `fn`) name nothing worth ranking.
+const MIN_CODE_NAME: usize = 3;
+
+/// The identifiers a document shows as code, in order of first appearance.
+#[derive(Default)]
+struct CodeNames {
+    seen: std::collections::HashSet<String>,
+    order: Vec<String>,
+}
+
+impl CodeNames {
+    /// Adds the identifiers of a line of code.
+    fn add_code(&mut self, code: &str) {
+        for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            let starts_like_a_name = word
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_');
+            if word.chars().count() >= MIN_CODE_NAME
+                && starts_like_a_name
+                && self.order.len() < MAX_CODE_NAMES
+                && self.seen.insert(word.to_owned())
+            {
+                self.order.push(word.to_owned());
+            }
+        }
+    }
+
+    /// Adds the identifiers of a prose line's code spans (`` `name()` ``, AsciiDoc and
+    /// reStructuredText's double backticks alike).
+    fn add_spans(&mut self, line: &str) {
+        let mut parts = line.split('`');
+        parts.next();
+        // Between the first and second tick, the third and fourth, ...: empty parts are the
+        // inside of a double tick.
+        let mut inside = true;
+        for part in parts {
+            if inside && !part.is_empty() {
+                self.add_code(part);
+            }
+            if !part.is_empty() {
+                inside = !inside;
+            }
+        }
+    }
+
+    fn into_sorted(mut self) -> Vec<String> {
+        self.order.sort();
+        self.order
+    }
 }
 
 fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
@@ -305,6 +368,30 @@ pub fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_names_come_from_code_spans_and_fenced_blocks_only() {
+        let text = "# Tool\n\nCall `cobra.OnInitialize(initConfig)` or ``ExactArgs``; Execute is prose.\n\n```go\nrootCmd.AddCommand(versionCmd)\nx := 1\n```\n\nAnd `id` is short.\n";
+        let facts = analyze(b"README.md", Some("Markdown"), text).unwrap();
+        assert_eq!(
+            facts.code_names,
+            [
+                "AddCommand",
+                "ExactArgs",
+                "OnInitialize",
+                "cobra",
+                "initConfig",
+                "rootCmd",
+                "versionCmd"
+            ]
+        );
+        let many: String = (0..MAX_CODE_NAMES + 50)
+            .map(|i| format!("`name_{i}`\n"))
+            .collect();
+        let facts = analyze(b"doc.md", Some("Markdown"), &many).unwrap();
+        assert_eq!(facts.code_names.len(), MAX_CODE_NAMES);
+        assert!(facts.code_names.contains(&"name_0".to_owned()));
+    }
 
     #[test]
     fn outlines_markdown_and_finds_purpose() {

@@ -1849,6 +1849,7 @@ mod facts_tests {
                 headings: vec![],
                 links: vec![],
                 purpose: None,
+                code_names: vec![],
             }),
             ..Analysis::default()
         };

@@ -1090,7 +1090,7 @@ fn with_members(
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.
             let uses = |u: &HashMap<String, f64>| u.get(m.name()).copied().unwrap_or(0.0);
-            let used = uses(&r.used_by) + uses(&r.client_uses);
+            let used = uses(&r.used_by) + uses(&r.client_uses) + uses(&r.documented);
             (importance::symbol_weight(m, used), m.name())
         })
         .collect();

@@ -33,6 +33,9 @@ pub(crate) struct Ranked<'a> {
     pub exported: HashMap<String, f64>,
     /// The weight of the API the file exposes (`graph::Ranking::api_mass`).
     pub api_mass: f64,
+    /// Defined name → how many of the project's documents show it as code (see
+    /// [`documented_names`]).
+    pub documented: HashMap<String, f64>,
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -93,6 +96,7 @@ pub(crate) fn ranked_files<'a>(
                 client_uses: HashMap::new(),
                 exported: HashMap::new(),
                 api_mass: 0.0,
+                documented: HashMap::new(),
             })
         })
         .collect();
@@ -146,12 +150,60 @@ pub(crate) fn ranked_files<'a>(
         r.exported = e;
         r.api_mass = m;
     }
+    attach_documented(&mut out, &documented_names(state)?);
     out.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then(a.file.path.cmp(&b.file.path))
     });
     Ok(out)
+}
+
+/// Name → how many of the project's documents (not tests', fixtures' or vendored ones) show it
+/// as code: a README's example calls what a user of the package calls first (cobra's
+/// `cobra.OnInitialize(initConfig)`, ripgrep's `WalkBuilder`), which the project's own code may
+/// hardly use. Counted per document, so a changelog that names a function a hundred times
+/// counts once.
+fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
+    let files = state.files()?;
+    let digests: Vec<&str> = files
+        .iter()
+        .filter(|f| {
+            f.is_document
+                && f.class.analysed()
+                && importance::role(&f.path) == importance::Role::Source
+        })
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    let mut out: HashMap<String, f64> = HashMap::new();
+    if digests.is_empty() {
+        return Ok(out);
+    }
+    let facts = state.store.facts(&digests)?;
+    for d in &digests {
+        let Some(doc) = facts.get(*d).and_then(|a| a.doc.as_ref()) else {
+            continue;
+        };
+        for name in &doc.code_names {
+            *out.entry(name.clone()).or_default() += 1.0;
+        }
+    }
+    Ok(out)
+}
+
+/// Gives each ranked file the document counts of the names it defines.
+fn attach_documented(ranked: &mut [Ranked<'_>], documented: &HashMap<String, f64>) {
+    if documented.is_empty() {
+        return;
+    }
+    for r in ranked {
+        let code = r.analysis.code.as_ref().expect("filtered");
+        for s in &code.symbols {
+            if let Some(&n) = documented.get(s.name()) {
+                r.documented.insert(s.name().to_owned(), n);
+            }
+        }
+    }
 }
 
 /// A workspace package by the name its users import (`@babel/core`, `grep_searcher`), and
@@ -287,7 +339,8 @@ pub(crate) fn ranked_symbols(
         let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = all
             .iter()
             .map(|s| {
-                let used = r.used_by.get(s.name()).copied().unwrap_or(0.0);
+                let used = r.used_by.get(s.name()).copied().unwrap_or(0.0)
+                    + DOC_WEIGHT * r.documented.get(s.name()).copied().unwrap_or(0.0);
                 let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
                 let rank = r.score.max(export_rank(exported));
                 let local = if is_local(s, all) || is_translation_unit_type(path, s) {
@@ -334,6 +387,9 @@ pub(crate) fn ranked_symbols(
 /// exposed symbol of comparable files, and fills the list only when they run out. A private
 /// sort helper of the best-ranked file (cobra's `byName` in `doc/util.go`) is no API.
 const HIDDEN_FACTOR: f64 = 0.01;
+
+/// What a document that shows a name as code counts for, in files that use the name.
+const DOC_WEIGHT: f64 = 3.0;
 
 /// The rank of the most re-exported name, relative to the best file's rank.
 const EXPORT_SHARE: f64 = 0.5;
