@@ -328,7 +328,7 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 line: Some(s.start_line),
                 index_detail: detail(
                     &name_words,
-                    &[&words(&s.qualified_name), &s.kind, &words(&s.signature)],
+                    &[&words(&s.qualified_name), &words(&s.signature)],
                 ),
                 index_name: name_words,
             });
@@ -355,7 +355,9 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
 }
 
 /// The detail column of an entry: the words of `parts`, each once, without the words its name
-/// column already holds. A match in the detail column only needs the word there once (bm25
+/// column already holds. A symbol's parts are its qualified name and signature: its kind word
+/// (`function`, `field`) was in every entry of that kind (0.17 MB of git/git's index) and
+/// told a query nothing the signature does not (`class Flask(App)`, `struct strbuf`). A match in the detail column only needs the word there once (bm25
 /// counts repeats, but the name column decides most ranks, at 8 times the weight), and the
 /// repeats were a fifth of the full-text index: `struct strbuf *sb` in every signature of
 /// git's strbuf.h, a file's name in its path.
