@@ -1069,19 +1069,18 @@ impl Store {
     }
 
     /// Gives back the pages a baseline left free (search-index segments merged away, facts
-    /// replaced) and packs its half-filled ones: content facts arrive in random key order (a
-    /// digest prefix), so their B-tree splits leave pages about two thirds full, which a
-    /// `VACUUM` rewrites full (git/git: 7.37 MB to 7.16 MB, in 0.03 s). Without facts (no
-    /// analysis) and with at most 1% of the file free, there is nothing to gain. Best effort:
-    /// a busy database keeps its pages as they are, which later writes reuse. (Merging the
-    /// search index into one segment as well was measured: 40 KB on babel/babel for 0.1–0.3 s,
-    /// not worth it.)
+    /// replaced): `VACUUM` when more than 1% of the file is free. Best effort: a busy database
+    /// only keeps its free pages, which later writes reuse. Not to pack the half-full pages
+    /// of content facts (keyed by a digest prefix, they arrive in random order and leave
+    /// pages about two thirds full): packed, the first edits split them again, and the 1,000
+    /// refreshes of `bench/run.sh` grew babel/babel's cache by 0.8 MB back to that size. The
+    /// size after a baseline is the size a cache keeps. (Merging the search index into one
+    /// segment as well was measured: 40 KB on babel/babel for 0.1–0.3 s, not worth it.)
     fn compact_after_baseline(&self) {
         let number = |sql: &str| -> i64 { self.conn.query_row(sql, [], |r| r.get(0)).unwrap_or(0) };
         let free = number("PRAGMA freelist_count");
         let total = number("PRAGMA page_count");
-        let facts = number("SELECT EXISTS (SELECT 1 FROM content_facts)");
-        if facts == 0 && free * 100 <= total {
+        if free * 100 <= total {
             return;
         }
         // VACUUM copies into a temporary database with a page cache as large as this one's:
