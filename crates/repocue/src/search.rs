@@ -329,7 +329,11 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 index_detail: detail(
                     &name_words,
                     &[&words(&s.qualified_name), &words(&s.signature)],
-                ),
+                )
+                .split(' ')
+                .filter(|w| !is_signature_keyword(w))
+                .collect::<Vec<_>>()
+                .join(" "),
                 index_name: name_words,
             });
         }
@@ -375,6 +379,67 @@ fn detail(name_words: &str, parts: &[&str]) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// Keywords and built-in types that fill signatures in every language (`static int`,
+/// `const char *`, `pub fn`, `export function`, `: string`): in nearly every entry's detail,
+/// they tell a query nothing (a fifth of git/git's full-text index) and are not indexed
+/// there; a query's all-terms expression leaves them out too. Sorted.
+const SIGNATURE_KEYWORDS: &[&str] = &[
+    "abstract",
+    "any",
+    "async",
+    "await",
+    "bool",
+    "boolean",
+    "char",
+    "class",
+    "cls",
+    "const",
+    "def",
+    "default",
+    "double",
+    "enum",
+    "export",
+    "extern",
+    "final",
+    "float",
+    "fn",
+    "function",
+    "impl",
+    "inline",
+    "int",
+    "let",
+    "long",
+    "mut",
+    "new",
+    "number",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "register",
+    "return",
+    "self",
+    "short",
+    "signed",
+    "static",
+    "string",
+    "struct",
+    "this",
+    "type",
+    "union",
+    "unsigned",
+    "var",
+    "void",
+    "volatile",
+];
+
+/// Tells whether a word (any case) is one of [`SIGNATURE_KEYWORDS`].
+fn is_signature_keyword(word: &str) -> bool {
+    SIGNATURE_KEYWORDS
+        .binary_search(&word.to_lowercase().as_str())
+        .is_ok()
 }
 
 /// Returns text with every identifier also split into its parts: `parseHTTPConfig_v2` →
@@ -450,11 +515,19 @@ pub fn match_expressions(query: &str) -> Option<(String, String)> {
         return None;
     }
     // Quoting makes every term a literal string: no FTS5 syntax can be injected.
-    let quoted: Vec<String> = terms
+    let quote = |t: &String| format!("\"{}\"*", t.replace('"', ""));
+    let any: Vec<String> = terms.iter().map(quote).collect();
+    // A symbol's detail holds no signature keyword: `struct repository` must find the
+    // struct by its name alone. A query of keywords only keeps them (names hold them).
+    let mut all: Vec<String> = terms
         .iter()
-        .map(|t| format!("\"{}\"*", t.replace('"', "")))
+        .filter(|t| !is_signature_keyword(t))
+        .map(quote)
         .collect();
-    Some((quoted.join(" AND "), quoted.join(" OR ")))
+    if all.is_empty() {
+        all = any.clone();
+    }
+    Some((all.join(" AND "), any.join(" OR ")))
 }
 
 #[cfg(test)]
@@ -519,6 +592,33 @@ mod tests {
                 b"lib/parsers.py",
             ]
         );
+    }
+
+    #[test]
+    fn signature_keywords_are_neither_indexed_nor_required() {
+        let mut sorted = SIGNATURE_KEYWORDS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted, SIGNATURE_KEYWORDS, "sorted, unique: binary search");
+        let code = crate::analyze::structure::CodeFacts {
+            symbols: vec![serde_json::from_str(
+                r#"{"q":"cmd_add","k":"function","s":"static int cmd_add(int argc, struct repository *repo)","l":3,"e":9}"#,
+            )
+            .unwrap()],
+            ..Default::default()
+        };
+        let a = Analysis {
+            code: Some(code),
+            ..Default::default()
+        };
+        let f = crate::model::sample_file("builtin/add.c", "1");
+        let entries = rows(&f, Some(&a));
+        assert_eq!(entries[1].index_detail, "argc repository repo");
+        let (all, any) = match_expressions("struct Repository").unwrap();
+        assert_eq!(all, "\"repository\"*");
+        assert_eq!(any, "\"struct\"* OR \"repository\"*");
+        let (all, _) = match_expressions("const").unwrap();
+        assert_eq!(all, "\"const\"*", "a query of keywords only keeps them");
     }
 
     #[test]
@@ -619,8 +719,16 @@ mod tests {
                     prop_assert!(!query.chars().any(char::is_alphanumeric), "{:?}", query);
                     return Ok(());
                 };
-                let terms: Vec<&str> = all.split(" AND ").collect();
-                prop_assert_eq!(&any, &terms.join(" OR "));
+                let terms: Vec<&str> = any.split(" OR ").collect();
+                // The all-terms expression: the same terms but signature keywords, unless
+                // nothing else is left.
+                let kept: Vec<&str> = terms
+                    .iter()
+                    .copied()
+                    .filter(|t| !is_signature_keyword(t.trim_matches(|c| c == '"' || c == '*')))
+                    .collect();
+                let expected = if kept.is_empty() { terms.clone() } else { kept };
+                prop_assert_eq!(&all, &expected.join(" AND "));
                 let mut seen = std::collections::HashSet::new();
                 for t in &terms {
                     let inner = t.strip_prefix('"').and_then(|t| t.strip_suffix("\"*"));
