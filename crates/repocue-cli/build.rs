@@ -23,15 +23,21 @@ fn main() {
         Ok(c) if !c.trim().is_empty() => c.trim().to_owned(),
         _ => {
             // Rebuild when HEAD moves: the HEAD file, the branch it names, packed refs.
+            // A file that does not exist would make Cargo run this script on every build (and
+            // relink the binary and every test that runs it), so only existing files are named.
+            let watch = |path: &Path| {
+                if path.exists() {
+                    println!("cargo:rerun-if-changed={}", path.display());
+                }
+            };
             if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
-                println!("cargo:rerun-if-changed={dir}/HEAD");
+                watch(&Path::new(&dir).join("HEAD"));
             }
             if let Some(common) = git(&["rev-parse", "--path-format=absolute", "--git-common-dir"])
             {
-                println!("cargo:rerun-if-changed={common}/packed-refs");
+                watch(&Path::new(&common).join("packed-refs"));
                 if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                    let path = Path::new(&common).join(branch);
-                    println!("cargo:rerun-if-changed={}", path.display());
+                    watch(&Path::new(&common).join(branch));
                 }
             }
             git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "commit unknown".into())
