@@ -47,7 +47,7 @@ of reading files to discover it. Start every task with {\"view\":\"overview\"}: 
 languages, components, entry points, build/test/run commands, key documents and symbols, recent \
 commits, dirty paths. Symbols are {path, name, line, signature}; their entity id is \
 symbol:<path>:<name>. Check `freshness` and `warnings` before trusting details. If items were \
-left out (warning `omitted` counts them), `more` lists the exact follow-up requests (view, path/id/since/query, max_tokens): \
+left out (`omitted` counts them), `more` lists the exact follow-up requests (view, path/id/since/query, max_tokens): \
 call context_get with them. Views: manifest (cheapest identity and freshness check), overview, \
 delta (what changed since snapshot `since`, default the previous snapshot), structure (`path`), \
 entity (`id`), document (`path`), search (`query`). The cache is brought up to date before \

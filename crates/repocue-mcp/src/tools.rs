@@ -59,8 +59,9 @@ pub struct GetArgs {
     /// typically a third fewer tokens, budgeted on its own bytes) or `markdown` (for people).
     #[serde(default)]
     pub format: Option<Format>,
-    /// Add the full provenance (repository id, epoch, full head, digests, observation time);
-    /// on `delta` also every operation with digests and object ids (default false).
+    /// Add the full provenance (repository name and id, epoch, full head, dirty flag,
+    /// digests, observation time, the budget used and the estimate); on `delta` also every
+    /// operation with digests and object ids (default false).
     #[serde(default)]
     pub provenance: Option<bool>,
     /// Ignored. Accepted so that an entry of a cue's `more` list can be passed unchanged.
@@ -132,6 +133,10 @@ pub struct SearchArgs {
     #[serde(default)]
     #[schemars(extend("default" = true))]
     pub refresh: Option<bool>,
+    /// Add the full provenance (repository name and id, epoch, full head, dirty flag,
+    /// digests, observation time, the budget used and the estimate) (default false).
+    #[serde(default)]
+    pub provenance: Option<bool>,
 }
 
 impl SearchArgs {
@@ -143,6 +148,7 @@ impl SearchArgs {
             scope: self.scope.as_ref().map(Scope::joined),
             max_results: self.max_results,
             refresh: self.refresh.unwrap_or(true),
+            provenance: self.provenance.unwrap_or(false),
             ..CueRequest::new(View::Search)
         }
     }

@@ -142,15 +142,19 @@ fn assert_code(result: Result<Value, ErrorOutput>, code: &str) -> ErrorOutput {
 fn context_get_overview_initializes_and_fits_the_default_budget() {
     let repo = TestRepo::new();
     let cue = repo.get(json!({ "view": "overview" }));
-    assert_eq!(cue["schema_version"], "repocue/cue-2");
+    assert_eq!(cue["schema_version"], "repocue/cue-3");
     assert_eq!(cue["kind"], "overview");
     assert_eq!(cue["freshness"], "current");
     assert_eq!(cue["snapshot"], "snapshot-000001");
     assert_eq!(cue["provenance"], Value::Null, "lean by default");
     let full = repo.get(json!({ "view": "overview", "provenance": true }));
     assert_eq!(full["provenance"]["repository_id"], repo.repo_id());
-    assert_eq!(cue["budget"]["max_tokens"], 500);
-    assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
+    assert_eq!(full["provenance"]["max_tokens"], 500);
+    assert!(full["provenance"]["estimated_tokens"].as_u64().unwrap() <= 500);
+    assert!(
+        cue.get("budget").is_none(),
+        "no budget echo by default: {cue}"
+    );
     let codes: Vec<&str> = cue["warnings"]
         .as_array()
         .unwrap()
@@ -175,7 +179,10 @@ fn context_get_passes_budget_and_refresh_through() {
     let repo = TestRepo::new();
     let manifest = repo.get(json!({ "view": "manifest", "max_tokens": 300 }));
     assert_eq!(manifest["kind"], "manifest");
-    assert_eq!(manifest["budget"]["max_tokens"], 300);
+    assert_eq!(
+        manifest["provenance"]["max_tokens"], 300,
+        "manifest: always provenance"
+    );
 
     repo.write("src/lib.rs", "pub fn answer() -> u32 {\n    43\n}\n");
     let stale = repo.get(json!({ "view": "manifest", "refresh": false }));
@@ -357,7 +364,7 @@ fn search_requests_carry_query_and_scope() {
         .call("context_search", json!({ "query": "answer" }))
         .unwrap();
     assert_eq!(cue["kind"], "search");
-    assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= 500);
+    assert!(cue.to_string().len().div_ceil(4) <= 500, "{cue}");
     let hits = cue["content"]["hits"].as_array().unwrap();
     assert!(hits.iter().any(|h| h["path"] == "src/lib.rs"), "{hits:?}");
     let docs = repo
@@ -934,18 +941,27 @@ fn tool_answers_never_name_secret_files_or_carry_their_values() {
 fn the_configured_budget_is_the_default_of_tools_and_resources() {
     let repo = TestRepo::new();
     repo.write(".repocue/config.toml", "[cue]\nmax_tokens = 640\n");
+    // The budget each cue was fitted to, as its metrics row records it.
+    let last_budget = |repo: &TestRepo| {
+        let service = repocue::Service::open(&repo.opts()).unwrap();
+        service.metrics().unwrap().cues.last().unwrap().max_tokens
+    };
     assert_eq!(
-        repo.get(json!({ "view": "manifest" }))["budget"]["max_tokens"],
+        repo.get(json!({ "view": "manifest" }))["provenance"]["max_tokens"],
         640
     );
     let search = repo
-        .call("context_search", json!({ "query": "widget" }))
+        .call(
+            "context_search",
+            json!({ "query": "widget", "provenance": true }),
+        )
         .unwrap();
-    assert_eq!(search["budget"]["max_tokens"], 640);
-    let overview = repo.read(&repo.uri("overview/current")).unwrap();
-    assert_eq!(overview["budget"]["max_tokens"], 640);
+    assert_eq!(search["provenance"]["max_tokens"], 640);
+    repo.read(&repo.uri("overview/current")).unwrap();
+    assert_eq!(last_budget(&repo), 640, "the overview resource");
     let given = repo.get(json!({ "view": "manifest", "max_tokens": 300 }));
-    assert_eq!(given["budget"]["max_tokens"], 300);
+    assert_eq!(given["provenance"]["max_tokens"], 300);
+    assert_eq!(last_budget(&repo), 300);
     repo.write(".repocue/config.toml", "[cue]\nmax_tokens = \"lots\"\n");
     let e = assert_code(
         repo.call("context_get", json!({ "view": "manifest" })),

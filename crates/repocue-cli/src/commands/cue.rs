@@ -44,8 +44,9 @@ pub struct CueArgs {
     /// Serve the stored snapshot as it is, with its true freshness
     #[arg(long)]
     pub no_refresh: bool,
-    /// Add the full provenance (repository id, epoch, full head, digests, observation time);
-    /// on a delta also every operation with digests and object ids
+    /// Add the full provenance (repository name and id, epoch, full head, dirty flag, digests,
+    /// observation time, the budget used); on a delta also every operation with digests and
+    /// object ids
     #[arg(long)]
     pub provenance: bool,
 }

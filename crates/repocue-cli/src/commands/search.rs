@@ -25,6 +25,10 @@ pub struct SearchArgs {
     /// Search the stored snapshot as it is, with its true freshness
     #[arg(long)]
     pub no_refresh: bool,
+    /// Add the full provenance (repository name and id, epoch, full head, dirty flag, digests,
+    /// observation time, the budget used)
+    #[arg(long)]
+    pub provenance: bool,
 }
 
 pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, CommandError> {
@@ -39,6 +43,7 @@ pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, Command
         max_results: args.max_results,
         refresh: !args.no_refresh,
         format: args.format.format(),
+        provenance: args.provenance,
         ..CueRequest::new(View::Search)
     };
     Ok(print(&service.cue(&request)?))

@@ -215,8 +215,10 @@ fn the_configured_budget_retention_and_user_file_apply_and_the_repository_file_w
     let repo = project();
     repo.init();
     let budget = |repo: &TestRepo, args: &[&str]| -> u64 {
-        let cue = repo.json(args);
-        cue["budget"]["max_tokens"].as_u64().expect("budget")
+        let mut args = args.to_vec();
+        args.push("--provenance");
+        let cue = repo.json(&args);
+        cue["provenance"]["max_tokens"].as_u64().expect("budget")
     };
     assert_eq!(budget(&repo, &["cue"]), 500);
     let user = repo.home().join(".config/repocue/config.toml");

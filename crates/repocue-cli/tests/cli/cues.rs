@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::support::{
-    assert_no_omissions, op_on, sha256, tokens, warning, warning_codes, TestRepo,
+    assert_no_omissions, more, omitted, op_on, sha256, tokens, warning, warning_codes, TestRepo,
 };
 
 const VIEWS: [&str; 3] = ["manifest", "overview", "delta"];
@@ -89,13 +89,17 @@ fn check_budget(stdout: &str, max: u64) -> Value {
     let json = stdout.strip_suffix('\n').expect("cue ends with a newline");
     assert!(!json.contains('\n'), "one line of JSON");
     let cue: Value = serde_json::from_str(json).unwrap();
-    assert_eq!(cue["budget"]["max_tokens"], max);
-    let estimated = cue["budget"]["estimated_tokens"].as_u64().unwrap();
-    assert_eq!(
-        estimated,
-        tokens(json),
-        "estimate is ceil(bytes / 4) of the output itself"
+    assert!(
+        cue.get("budget").is_none(),
+        "cue-3 does not echo the budget"
     );
+    let estimated = tokens(json);
+    // Only the provenance (always on a manifest) states the budget and the estimate, which
+    // is `ceil(bytes / 4)` of the output itself.
+    if let Some(p) = cue.get("provenance") {
+        assert_eq!(p["max_tokens"], max, "the provenance names the budget");
+        assert_eq!(p["estimated_tokens"], estimated, "{json}");
+    }
     assert!(
         estimated <= max,
         "{estimated} tokens over a budget of {max}"
@@ -117,12 +121,12 @@ fn every_view_fits_every_budget_or_states_a_minimum() {
             if ran.code() == Some(0) {
                 let cue = check_budget(&ran.stdout(), max);
                 assert_eq!(cue["kind"], view);
-                assert_eq!(cue["schema_version"], "repocue/cue-2");
+                assert_eq!(cue["schema_version"], "repocue/cue-3");
                 let m = repo.metrics();
                 let last = m.cues.last().unwrap();
                 assert_eq!((last.view.as_str(), last.max_tokens), (view, max));
                 assert_eq!(last.output_bytes as usize, ran.stdout().len() - 1);
-                assert_eq!(last.estimated_tokens, cue["budget"]["estimated_tokens"]);
+                assert_eq!(last.estimated_tokens, tokens(ran.stdout().trim_end()));
                 continue;
             }
             let e = ran.error_code("budget_too_small");
@@ -221,8 +225,8 @@ fn no_refresh_serves_the_stored_snapshot_as_refresh_needed() {
     let cue = repo.cue("manifest", &["--max-tokens", "1000", "--no-refresh"]);
     assert_eq!(cue["snapshot"], "snapshot-000001");
     assert_eq!(cue["freshness"], "refresh-needed");
-    assert!(
-        !cue["repository"]["dirty"].as_bool().unwrap_or(false),
+    assert_eq!(
+        cue["provenance"]["dirty"], false,
         "the repository as the snapshot saw it"
     );
     assert!(warning(&cue, "refresh_needed").is_some(), "{cue:#}");
@@ -339,14 +343,15 @@ fn omitted_items_are_counted_and_reachable_through_more() {
         "--no-refresh",
     ]);
     let small = check_budget(&ran.success().stdout(), 300);
-    let omitted =
-        warning(&small, "omitted").unwrap_or_else(|| panic!("nothing omitted: {small:#}"));
-    let count = omitted["count"].as_u64().unwrap();
-    assert!(count > 0);
-    let more = small["more"].as_array().unwrap();
+    let count = omitted(&small);
+    assert!(count > 0, "nothing omitted: {small:#}");
+    let more = more(&small);
     assert!(!more.is_empty(), "{small:#}");
     let request = &more[0];
-    assert_eq!(request["view"], "overview");
+    assert_eq!(
+        request["view"], "overview",
+        "a request to pass on unchanged"
+    );
     let bigger = request["max_tokens"].as_u64().unwrap();
     assert!(bigger > 300, "{request}");
 
@@ -377,9 +382,7 @@ fn omitted_items_are_counted_and_reachable_through_more() {
     repo.commit("many");
     repo.refresh();
     let small = repo.cue("delta", &["--max-tokens", "400", "--no-refresh"]);
-    let count = warning(&small, "omitted").expect("omitted warning")["count"]
-        .as_u64()
-        .unwrap();
+    let count = omitted(&small);
     let c = &small["content"];
     let shown = ["repository", "directories", "paths"]
         .iter()
@@ -488,10 +491,8 @@ fn markdown_renders_the_same_cue() {
         serde_json::from_str::<Value>(&md).is_err(),
         "Markdown, not JSON"
     );
-    let name = json["repository"]["name"].as_str().unwrap();
     let project = json["content"]["project"]["name"].as_str().unwrap();
     for needle in [
-        name,
         project,
         json["snapshot"].as_str().unwrap(),
         "README.md",
@@ -537,15 +538,15 @@ fn every_omission_is_reachable_through_more() {
                 continue;
             }
             let cue = check_budget(&ran.stdout(), max);
-            if warning(&cue, "omitted").is_none() {
+            if omitted(&cue) == 0 {
                 continue;
             }
-            let more = cue["more"].as_array().unwrap();
+            let more = more(&cue);
             assert!(
                 !more.is_empty(),
                 "{view} at {max}: omitted items but no `more`: {cue:#}"
             );
-            for m in more {
+            for m in &more {
                 assert!(
                     m["max_tokens"].as_u64().unwrap() > max,
                     "{view} at {max}: {m}"

@@ -399,7 +399,7 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
     }
     let stored = repo.cue("manifest", &["--no-refresh"]);
     assert_eq!(stored["provenance"]["head"], head.as_str());
-    assert_eq!(stored["repository"]["head"], head[..10]);
+    assert_eq!(stored["head"], head[..10]);
     // Let the background refresh finish recording before the directory goes away.
     let deadline = Instant::now() + Duration::from_secs(5);
     while repo.metrics().operations_total < 2 && Instant::now() < deadline {

@@ -203,15 +203,14 @@ fn search_fits_every_budget_and_offers_the_rest() {
         let out = ran.stdout();
         let json = out.strip_suffix('\n').expect("newline-terminated");
         let cue: Value = serde_json::from_str(json).unwrap();
-        let est = cue["budget"]["estimated_tokens"].as_u64().unwrap();
-        assert_eq!(est, tokens(json));
+        let est = tokens(json);
         assert!(est <= max, "{est} tokens over {max}");
         let total = cue["content"]["total_hits"].as_u64().unwrap();
         let shown = hits(&cue).len() as u64;
-        match warning(&cue, "omitted") {
-            Some(w) => {
+        match cue.get("omitted").and_then(Value::as_u64) {
+            Some(n) => {
                 omitted += 1;
-                assert_eq!(shown + w["count"].as_u64().unwrap(), total, "{cue:#}");
+                assert_eq!(shown + n, total, "{cue:#}");
                 let more = &cue["more"][0];
                 assert_eq!(more["view"], "search", "{cue:#}");
                 assert_eq!(more["query"], "config");
@@ -221,7 +220,7 @@ fn search_fits_every_budget_and_offers_the_rest() {
             None => {
                 complete += 1;
                 assert_eq!(shown, total, "{cue:#}");
-                assert_eq!(cue["more"], serde_json::json!([]));
+                assert!(cue.get("more").is_none(), "{cue:#}");
             }
         }
     }

@@ -119,7 +119,7 @@ fn the_example_delivers_the_readme_as_required_repository_context() {
         &["--max-tokens", "5000"],
     )
     .json();
-    assert_eq!(cue["schema_version"], "repocue/cue-2");
+    assert_eq!(cue["schema_version"], "repocue/cue-3");
     assert!(
         cue["provenance"].is_object(),
         "the task view always carries provenance"
@@ -158,7 +158,7 @@ fn the_example_delivers_the_readme_as_required_repository_context() {
         &["--max-tokens", "5000"],
     );
     assert_eq!(
-        cue["budget"]["estimated_tokens"].as_u64().unwrap(),
+        cue["provenance"]["estimated_tokens"].as_u64().unwrap(),
         tokens(out.stdout().trim_end())
     );
     let metrics = repo.metrics();
@@ -637,7 +637,7 @@ fn budget_keeps_required_items_whole_and_omits_optional_ones_by_id() {
     )
     .json();
     assert_eq!(cue["content"]["required_ids"], json!(["a-required"]));
-    assert!(cue["budget"]["estimated_tokens"].as_u64().unwrap() <= minimum);
+    assert!(cue["provenance"]["estimated_tokens"].as_u64().unwrap() <= minimum);
     let below = (minimum - 50).to_string();
     task(&repo, "discovery", &["."], &["--max-tokens", &below]).error_code("budget_too_small");
 

@@ -131,10 +131,8 @@ impl DeltaOp {
 }
 
 string_enum! {
-    "A warning code: something omitted, uncertain or worth knowing."
+    "A warning code: something uncertain or worth knowing. (Items left out for the budget are counted in the envelope's `omitted`.)"
     WarningCode {
-        /// Items were left out to fit the budget (`count` says how many).
-        Omitted = "omitted",
         /// No cache existed: a baseline was recorded before answering.
         Initialized = "initialized",
         /// The cache was stale: it was refreshed before answering.

@@ -5,9 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{Freshness, Warning};
 
-/// Version of the cue envelope contract. `cue-2`: lean envelope (abbreviated head, no ids,
-/// digests or timestamps unless provenance is asked for), volatile fields last.
-pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-2";
+/// Version of the cue envelope contract. `cue-3`: a leaner envelope than `cue-2` (the omitted
+/// count, branch and head at the top level; the repository name, dirty flag, budget and
+/// estimate only in the provenance; empty lists left out). `cue-2` dropped ids, digests and
+/// timestamps unless provenance is asked for.
+pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-3";
 /// Budget used when none is given.
 pub const DEFAULT_MAX_TOKENS: u64 = 500;
 /// Largest budget accepted; MCP answers stay far below 25,000 tokens.
@@ -188,12 +190,16 @@ impl More {
 /// on any view with `provenance`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Provenance {
+    /// Directory name of the repository's root.
+    pub name: String,
     /// `repo-<24 hex>`, derived from the canonical root path.
     pub repository_id: String,
     /// Epoch id.
     pub epoch: String,
     /// Full HEAD commit, `null` before the first commit.
     pub head: Option<String>,
+    /// Whether anything differed from HEAD at the snapshot.
+    pub dirty: bool,
     /// Digest of Git's status records at the snapshot (first 16 hex digits of SHA-256).
     pub status_digest: String,
     /// Digest over all indexed file states (first 16 hex digits of SHA-256).
@@ -203,61 +209,74 @@ pub struct Provenance {
     /// Files the snapshot's scan could not read or analyze (omitted when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<super::FileFault>,
-}
-
-/// The token budget and the estimate of the exact output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Budget {
-    /// The budget asked for.
+    /// The budget this cue was fitted to (the request's, or the configured default).
     pub max_tokens: u64,
-    /// `ceil(bytes / 4)` of this exact output: an estimate, not a tokenizer count.
+    /// `ceil(bytes / 4)` of this exact output (`ceil(bytes * 2 / 7)` in the text format): an
+    /// estimate, not a tokenizer count; never over `max_tokens`.
     pub estimated_tokens: u64,
 }
 
-/// Repository identity and Git state at the snapshot, abbreviated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct CueRepository {
-    /// Directory name of the root.
-    pub name: String,
-    /// Branch, `null` when HEAD is detached.
-    pub branch: Option<String>,
-    /// HEAD commit abbreviated to 10 hex digits, `null` before the first commit.
-    pub head: Option<String>,
-    /// Present and true when anything differs from HEAD.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub dirty: bool,
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
-/// The envelope every cue view shares. Stable fields first, volatile ones (budget estimate,
-/// head, snapshot, freshness) last, so consecutive cues share a long byte prefix (friendly to
-/// prompt caching and diffs).
+/// The envelope every cue view shares: lean, since every token of it is one the content cannot
+/// use. Stable fields first, volatile ones (head, snapshot, freshness, provenance) last, so
+/// consecutive cues share a long byte prefix (friendly to prompt caching and diffs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Envelope<C> {
-    /// `repocue/cue-2`.
+    /// `repocue/cue-3`.
     pub schema_version: String,
     /// The view.
     pub kind: View,
     /// The view's content.
     pub content: C,
-    /// Everything omitted or uncertain.
+    /// Anything uncertain or worth knowing (omitted when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
-    /// Follow-up requests that return what was left out.
+    /// How many items were left out to fit the budget (omitted when none); `more` says how
+    /// to get them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: u64,
+    /// Follow-up requests that return what was left out (omitted when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more: Vec<More>,
-    /// Budget and estimate.
-    pub budget: Budget,
-    /// Repository name and Git state at the snapshot.
-    pub repository: CueRepository,
+    /// Branch at the snapshot (omitted when HEAD is detached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// HEAD commit at the snapshot, abbreviated to 10 hex digits (omitted before the first
+    /// commit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// Snapshot id.
     pub snapshot: String,
     /// How far this cue describes the live repository.
     pub freshness: Freshness,
-    /// Full provenance, when asked for (always in `manifest`).
+    /// Full provenance, when asked for (always in `manifest` and `task`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// The budget asked for (serialized only in the provenance: the caller chose it).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub max_tokens: u64,
     /// The format the budget is measured in (not serialized).
     #[serde(skip)]
     #[schemars(skip)]
     pub format: Format,
+}
+
+impl<C> Envelope<C> {
+    /// The estimate this envelope states (in its provenance), if it states one.
+    pub fn stated_estimate(&self) -> Option<u64> {
+        self.provenance.as_ref().map(|p| p.estimated_tokens)
+    }
+
+    /// Sets the estimate the envelope states (nothing without a provenance).
+    pub fn state_estimate(&mut self, tokens: u64) {
+        if let Some(p) = &mut self.provenance {
+            p.estimated_tokens = tokens;
+        }
+    }
 }
 
 /// A rendered cue.

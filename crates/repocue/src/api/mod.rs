@@ -18,8 +18,8 @@ use serde_json::Value;
 
 pub use codes::{Caveat, DeltaOp, FaultKind, OperationKind, SearchKind, WarningCode};
 pub use cue::{
-    Budget, Cue, CueRepository, CueRequest, Envelope, Format, More, Provenance, View,
-    CUE_SCHEMA_VERSION, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS,
+    Cue, CueRequest, Envelope, Format, More, Provenance, View, CUE_SCHEMA_VERSION,
+    DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS,
 };
 pub use ids::{CheckpointId, DeltaId, EntityId, EpochId, SnapshotId};
 

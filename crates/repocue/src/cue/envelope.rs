@@ -1,10 +1,7 @@
 //! The envelope every view shares, filled from the snapshot being read: lean by default, the
 //! full provenance on request (always on `manifest`).
 
-use crate::api::{
-    Budget, CueRepository, CueRequest, Envelope, EpochId, Provenance, SnapshotId, View,
-    CUE_SCHEMA_VERSION,
-};
+use crate::api::{CueRequest, Envelope, EpochId, Provenance, SnapshotId, View, CUE_SCHEMA_VERSION};
 use crate::read::Reader;
 
 /// Digits of HEAD an envelope shows: enough to name a commit in large repositories.
@@ -16,36 +13,34 @@ pub(crate) fn envelope<C>(state: &Reader, request: &CueRequest, content: C) -> E
     // The task view always carries it: its mandatory envelope pins what the text was read from.
     let provenance = (request.provenance || matches!(request.view, View::Manifest | View::Task))
         .then(|| Provenance {
+            name: state.name.clone(),
             repository_id: state.repo_id.clone(),
             epoch: EpochId(snap.epoch).to_string(),
             head: snap.head.clone(),
+            dirty: snap.dirty,
             status_digest: short_digest(&snap.status_digest),
             repository_digest: short_digest(&snap.repository_digest),
             observed_at: snap.observed_at.clone(),
             faults: snap.faults.iter().map(|f| f.public()).collect(),
+            max_tokens: request.max_tokens,
+            estimated_tokens: 0,
         });
     Envelope {
         schema_version: CUE_SCHEMA_VERSION.into(),
         kind: request.view,
         content,
         warnings: state.warnings.clone(),
+        omitted: 0,
         more: vec![],
-        budget: Budget {
-            max_tokens: request.max_tokens,
-            estimated_tokens: 0,
-        },
-        repository: CueRepository {
-            name: state.name.clone(),
-            branch: snap.branch.clone(),
-            head: snap
-                .head
-                .as_deref()
-                .map(|h| h.chars().take(HEAD_DIGITS).collect()),
-            dirty: snap.dirty,
-        },
+        branch: snap.branch.clone(),
+        head: snap
+            .head
+            .as_deref()
+            .map(|h| h.chars().take(HEAD_DIGITS).collect()),
         snapshot: SnapshotId(snap.seq).to_string(),
         freshness: state.freshness,
         provenance,
+        max_tokens: request.max_tokens,
         format: request.format,
     }
 }

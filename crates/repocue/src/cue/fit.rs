@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::api::{Cue, Envelope, Format, Freshness, More, Warning, WarningCode};
+use crate::api::{Cue, Envelope, Format, Freshness, More};
 use crate::error::{Error, Result};
 
 /// A unit of content admitted whole or not at all.
@@ -100,17 +100,16 @@ impl Meter {
     }
 }
 
-/// Sets the warnings and `more` of an envelope for the given omission counts: the base
-/// warnings plus one compact warning that counts all omissions (per-section warnings would eat
-/// the budget that the omitted items needed). Sections `skip` rejects are not reported.
+/// Sets the omitted count and `more` of an envelope for the given omission counts: one count
+/// of all omissions (per-section counts would eat the budget that the omitted items needed)
+/// and the follow-ups of the sections that lost items. Sections `skip` rejects are not
+/// reported.
 fn decorate<C>(
     env: &mut Envelope<C>,
-    base_warnings: &[Warning],
     sections: &[Section],
     omitted: &[u64],
     skip: fn(&Section) -> bool,
 ) {
-    env.warnings = base_warnings.to_vec();
     env.more.clear();
     let reported = || {
         sections
@@ -118,17 +117,7 @@ fn decorate<C>(
             .zip(omitted)
             .filter(|(s, &n)| n > 0 && !skip(s))
     };
-    let total: u64 = reported().map(|(_, n)| n).sum();
-    if total == 0 {
-        return;
-    }
-    // A count alone: naming the sections would cost more tokens than most items do, and
-    // `more` already says how to get everything.
-    env.warnings.push(Warning {
-        code: WarningCode::Omitted,
-        count: Some(total),
-        detail: None,
-    });
+    env.omitted = reported().map(|(_, n)| n).sum();
     for (s, _) in reported() {
         if let Some(m) = &s.more {
             if !env.more.contains(m) {
@@ -158,7 +147,7 @@ pub fn fit<C: Serialize + Clone>(
     sections: &[Section],
     mut items: Vec<Item<C>>,
 ) -> Result<Cue> {
-    let max = envelope.budget.max_tokens;
+    let max = envelope.max_tokens;
     let meter = Meter {
         format: envelope.format,
     };
@@ -168,16 +157,9 @@ pub fn fit<C: Serialize + Clone>(
     for it in &items {
         omitted[it.section] += 1;
     }
-    let base_warnings = envelope.warnings.clone();
     // Worst case first: everything omitted. If even that does not fit, the budget is too small.
-    envelope.budget.estimated_tokens = max;
-    decorate(
-        &mut envelope,
-        &base_warnings,
-        sections,
-        &omitted,
-        report_all,
-    );
+    envelope.state_estimate(max);
+    decorate(&mut envelope, sections, &omitted, report_all);
     let floor = meter.printed(&envelope);
     if floor > max {
         return Err(Error::BudgetTooSmall {
@@ -201,7 +183,7 @@ pub fn fit<C: Serialize + Clone>(
                 omitted[it.section] += 1;
             }
         }
-        decorate(&mut env, &base_warnings, sections, omitted, report_all);
+        decorate(&mut env, sections, omitted, report_all);
         env
     };
     envelope = rebuild(&admitted, &mut omitted);
@@ -212,7 +194,7 @@ pub fn fit<C: Serialize + Clone>(
         let mut trial = envelope.clone();
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
-        decorate(&mut trial, &base_warnings, sections, &omitted, report_all);
+        decorate(&mut trial, sections, &omitted, report_all);
         if meter.printed(&trial) <= max {
             envelope = trial;
             admitted[i] = true;
@@ -241,16 +223,16 @@ fn admit_stable<C: Serialize + Clone>(
     meter: &Meter,
     admitted: &mut [bool],
 ) {
-    let max = envelope.budget.max_tokens;
+    let max = envelope.max_tokens;
     let allowance = max - max / VOLATILE_RESERVE_DIVISOR;
     let mut projection = envelope.clone();
-    projection.repository.dirty = true;
+    projection.warnings.clear();
     projection.freshness = Freshness::DirtyButIndexed;
     let mut omitted: Vec<u64> = sections.iter().map(|s| s.hidden).collect();
     for it in items {
         omitted[it.section] += 1;
     }
-    decorate(&mut projection, &[], sections, &omitted, volatile_sections);
+    decorate(&mut projection, sections, &omitted, volatile_sections);
     for (i, it) in items.iter().enumerate() {
         if sections[it.section].volatile {
             continue;
@@ -258,7 +240,7 @@ fn admit_stable<C: Serialize + Clone>(
         let mut trial = projection.clone();
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
-        decorate(&mut trial, &[], sections, &omitted, volatile_sections);
+        decorate(&mut trial, sections, &omitted, volatile_sections);
         if meter.printed(&trial) <= allowance {
             projection = trial;
             admitted[i] = true;
@@ -270,20 +252,20 @@ fn admit_stable<C: Serialize + Clone>(
 
 /// Sets the estimate and renders the cue.
 fn finish<C: Serialize>(mut envelope: Envelope<C>, meter: &Meter) -> Result<Cue> {
-    // The estimate is part of the document it estimates: iterate to a fixed point. Bytes only
-    // shrink from the upper bound `max`, so this converges in a step or two.
-    loop {
+    // A stated estimate is part of the document it estimates: iterate to a fixed point. Bytes
+    // only shrink from the upper bound `max`, so this converges in a step or two.
+    let estimated = loop {
         let t = meter.tokens(meter.bytes(&envelope));
-        if envelope.budget.estimated_tokens == t {
-            break;
+        if envelope.stated_estimate().is_none_or(|s| s == t) {
+            break t;
         }
-        envelope.budget.estimated_tokens = t;
-    }
+        envelope.state_estimate(t);
+    };
     let json = to_json(&envelope);
     let value: serde_json::Value = serde_json::from_str(&json).expect("own JSON parses");
     let output = render(envelope.format, &value, &json);
     Ok(Cue {
-        estimated_tokens: envelope.budget.estimated_tokens,
+        estimated_tokens: estimated,
         json,
         value,
         output,
@@ -319,32 +301,40 @@ pub fn round_up(t: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{Budget, CueRepository, Freshness, View, CUE_SCHEMA_VERSION};
+    use crate::api::{Freshness, Provenance, View, CUE_SCHEMA_VERSION};
     use proptest::prelude::*;
 
     /// One item to offer: its section, rank and text.
     type Spec = (usize, i64, String);
 
     fn envelope(max_tokens: u64, format: Format) -> Envelope<Vec<String>> {
+        // Odd budgets carry a provenance, whose stated estimate is part of what it estimates.
+        let provenance = (max_tokens % 2 == 1).then(|| Provenance {
+            name: "repo".into(),
+            repository_id: "repo-000000000000000000000000".into(),
+            epoch: "epoch-000001".into(),
+            head: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            dirty: false,
+            status_digest: "0123456789abcdef".into(),
+            repository_digest: "0123456789abcdef".into(),
+            observed_at: "2026-12-01T00:00:00.000Z".into(),
+            faults: vec![],
+            max_tokens,
+            estimated_tokens: 0,
+        });
         Envelope {
             schema_version: CUE_SCHEMA_VERSION.into(),
             kind: View::Structure,
             content: vec![],
             warnings: vec![],
+            omitted: 0,
             more: vec![],
-            budget: Budget {
-                max_tokens,
-                estimated_tokens: 0,
-            },
-            repository: CueRepository {
-                name: "repo".into(),
-                branch: Some("main".into()),
-                head: Some("0123456789".into()),
-                dirty: false,
-            },
+            branch: Some("main".into()),
+            head: Some("0123456789".into()),
             snapshot: "snapshot-000001".into(),
             freshness: Freshness::Current,
-            provenance: None,
+            provenance,
+            max_tokens,
             format,
         }
     }
@@ -403,7 +393,7 @@ mod tests {
     proptest! {
         /// The printed output (with the newline after a JSON document) never exceeds the
         /// budget, the estimate is that of the exact output, and whatever was left out is
-        /// counted in one `omitted` warning.
+        /// counted in the envelope's `omitted`.
         #[test]
         fn never_exceeds_the_budget(specs in specs(), max in 1..700u64, format in format()) {
             match run(&specs, max, format) {
@@ -417,15 +407,21 @@ mod tests {
                         Format::Json | Format::Markdown => bytes.div_ceil(4),
                     };
                     prop_assert!(tokens <= max, "{} bytes for {}", bytes, max);
-                    prop_assert_eq!(cue.value["budget"]["estimated_tokens"].as_u64(), Some(cue.estimated_tokens));
+                    // Only a provenance states the estimate; when it does, it is the cue's own.
+                    let stated = cue.value["provenance"]["estimated_tokens"].as_u64();
+                    prop_assert_eq!(stated.is_some(), max % 2 == 1);
+                    if let Some(stated) = stated {
+                        prop_assert_eq!(stated, cue.estimated_tokens);
+                        prop_assert_eq!(cue.value["provenance"]["max_tokens"].as_u64(), Some(max));
+                    }
                     match format {
                         Format::Text => prop_assert_eq!(cue.estimated_tokens, tokens),
                         Format::Json | Format::Markdown => prop_assert_eq!(cue.estimated_tokens, (cue.json.len() as u64).div_ceil(4)),
                     }
                     let left_out = (specs.len() - admitted(&cue).len()) as u64;
-                    let omitted = cue.value["warnings"].as_array().unwrap().iter()
-                        .find(|w| w["code"] == "omitted").map(|w| w["count"].as_u64().unwrap());
+                    let omitted = cue.value["omitted"].as_u64();
                     prop_assert_eq!(omitted.unwrap_or(0), left_out);
+                    prop_assert!(omitted != Some(0), "a zero count is left out");
                 }
                 Err(Error::BudgetTooSmall { max_tokens, minimum }) => {
                     prop_assert_eq!(max_tokens, max);
@@ -443,7 +439,8 @@ mod tests {
         fn monotone_in_the_budget(
             specs in specs(),
             max in 100..600u64,
-            more in 0..400u64,
+            // Even, so both budgets carry a provenance or neither does.
+            more in (0..200u64).prop_map(|m| m * 2),
             format in format(),
         ) {
             let (Ok(small), Ok(large)) = (run(&specs, max, format), run(&specs, max + more, format))

@@ -6,21 +6,17 @@ use serde_json::Value;
 pub fn render(envelope: &Value) -> String {
     let mut out = String::new();
     let kind = envelope["kind"].as_str().unwrap_or("cue");
-    let repo = &envelope["repository"];
+    out.push_str(&format!("# RepoCue {kind}\n\n"));
     out.push_str(&format!(
-        "# RepoCue {kind}: {}\n\n",
-        repo["name"].as_str().unwrap_or("")
-    ));
-    out.push_str(&format!(
-        "- freshness: **{}**\n- snapshot: {}\n- branch: {}, HEAD {}, dirty: {}\n- budget: {} of {} estimated tokens\n",
+        "- freshness: **{}**\n- snapshot: {}\n- branch: {}, HEAD {}\n",
         scalar(&envelope["freshness"]),
         scalar(&envelope["snapshot"]),
-        scalar(&repo["branch"]),
-        scalar(&repo["head"]),
-        repo["dirty"].as_bool().unwrap_or(false),
-        scalar(&envelope["budget"]["estimated_tokens"]),
-        scalar(&envelope["budget"]["max_tokens"]),
+        scalar(&envelope["branch"]),
+        scalar(&envelope["head"]),
     ));
+    if let Some(n) = envelope["omitted"].as_u64() {
+        out.push_str(&format!("- {n} items left out (see More)\n"));
+    }
     if let Some(p) = envelope["provenance"].as_object() {
         out.push_str(&format!(
             "- provenance: {}\n",

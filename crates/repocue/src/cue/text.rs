@@ -32,6 +32,9 @@ pub fn render(envelope: &Value) -> String {
             out.push('\n');
         }
     }
+    if let Some(n) = envelope["omitted"].as_u64() {
+        let _ = writeln!(out, "omitted: {n}");
+    }
     if let Some(more) = envelope["more"].as_array() {
         for m in more {
             let _ = writeln!(out, "more: {}", more_command(m));
@@ -40,31 +43,33 @@ pub fn render(envelope: &Value) -> String {
     out
 }
 
+/// `repocue <view> <branch>@<head> <snapshot> <freshness>`, then ` ~<estimated>/<max>t` when
+/// the provenance states the budget.
 fn header(out: &mut String, env: &Value) {
-    let repo = &env["repository"];
+    let _ = write!(out, "repocue {}", scalar(&env["kind"]));
+    match (env["branch"].as_str(), env["head"].as_str()) {
+        (Some(branch), Some(head)) => {
+            let _ = write!(out, " {branch}@{head}");
+        }
+        (Some(branch), None) => {
+            let _ = write!(out, " {branch}");
+        }
+        (None, Some(head)) => {
+            let _ = write!(out, " {head}");
+        }
+        (None, None) => {}
+    }
     let _ = write!(
         out,
-        "repocue {} {}",
-        scalar(&env["kind"]),
-        scalar(&repo["name"])
-    );
-    if let Some(branch) = repo["branch"].as_str() {
-        let _ = write!(out, " {branch}");
-    }
-    if let Some(head) = repo["head"].as_str() {
-        let _ = write!(out, "@{}", &head[..head.len().min(12)]);
-    }
-    if repo["dirty"].as_bool() == Some(true) {
-        out.push_str(" dirty");
-    }
-    let _ = writeln!(
-        out,
-        " {} {} ~{}/{}t",
+        " {} {}",
         scalar(&env["snapshot"]),
-        scalar(&env["freshness"]),
-        scalar(&env["budget"]["estimated_tokens"]),
-        scalar(&env["budget"]["max_tokens"]),
+        scalar(&env["freshness"])
     );
+    let p = &env["provenance"];
+    if let (Some(t), Some(max)) = (p["estimated_tokens"].as_u64(), p["max_tokens"].as_u64()) {
+        let _ = write!(out, " ~{t}/{max}t");
+    }
+    out.push('\n');
 }
 
 /// Writes one content field at an indentation.
@@ -306,6 +311,7 @@ fn scalar(v: &Value) -> String {
 }
 
 /// A follow-up request as the command line that runs it.
+/// The command that runs a follow-up.
 fn more_command(m: &Value) -> String {
     let view = scalar(&m["view"]);
     // `search` has its own command, the only one that takes a result limit.
@@ -348,15 +354,16 @@ mod tests {
 
     fn envelope(content: Value) -> Value {
         json!({
-            "schema_version": "repocue/cue-1",
+            "schema_version": "repocue/cue-3",
             "kind": "overview",
-            "repository": {"name": "demo", "branch": "main", "head": "0123456789abcdef0123", "dirty": true},
-            "snapshot": "snapshot-000002",
-            "freshness": "dirty-but-indexed",
-            "budget": {"max_tokens": 500, "estimated_tokens": 120},
             "content": content,
-            "warnings": [{"code": "omitted", "count": 3, "detail": "symbols 3"}],
-            "more": [{"view": "overview", "reason": "the complete overview", "max_tokens": 900}]
+            "warnings": [{"code": "refreshed", "detail": "1 path changed"}],
+            "omitted": 3,
+            "more": [{"view": "overview", "max_tokens": 900}, {"view": "structure", "path": "src/", "max_tokens": 800}],
+            "branch": "main",
+            "head": "0123456789",
+            "snapshot": "snapshot-000002",
+            "freshness": "dirty-but-indexed"
         })
     }
 
@@ -372,10 +379,12 @@ mod tests {
         })));
         assert_eq!(
             text,
-            "repocue overview demo main@0123456789ab dirty snapshot-000002 dirty-but-indexed ~120/500t\n\
+            "repocue overview main@0123456789 snapshot-000002 dirty-but-indexed\n\
              symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
-             ! omitted 3: symbols 3\n\
-             more: repocue cue --view overview --max-tokens 900\n"
+             ! refreshed: 1 path changed\n\
+             omitted: 3\n\
+             more: repocue cue --view overview --max-tokens 900\n\
+             more: repocue cue --view structure --path src/ --max-tokens 800\n"
         );
     }
 

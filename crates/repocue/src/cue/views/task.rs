@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::api::task::TaskContent;
-use crate::api::{Cue, CueRequest, Format, View, Warning, WarningCode, MAX_MAX_TOKENS};
+use crate::api::{Cue, CueRequest, Format, View, MAX_MAX_TOKENS};
 use crate::cue::envelope::envelope;
 use crate::error::{Error, Result};
 use crate::read::Reader;
@@ -91,15 +91,13 @@ pub(crate) fn build(
     let files = snapshot_files(state)?;
     let render = |content: &TaskContent, max: u64, estimated: u64| {
         let mut env = envelope(state, request, content.clone());
-        env.budget.max_tokens = max;
-        env.budget.estimated_tokens = estimated;
-        if content.omitted.count > 0 {
-            env.warnings.push(Warning::counted(
-                WarningCode::Omitted,
-                content.omitted.count,
-                "optional task items left out for the budget (content.omitted)",
-            ));
+        env.max_tokens = max;
+        if let Some(p) = &mut env.provenance {
+            p.max_tokens = max;
+            p.estimated_tokens = estimated;
         }
+        // The items themselves, with their reasons, are listed in `content.omitted`.
+        env.omitted = content.omitted.count;
         serde_json::to_string(&env).expect("cue serializes")
     };
     let fitted = task::build(&files, root, q, RETAIN_LIMIT, &render)?;
