@@ -1,7 +1,7 @@
 //! Cue quality per token: the ranking rules that put what a new contributor needs first, and
 //! the terse text format's budget.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::support::{symbol_id, text_tokens, tokens, TestRepo};
 
@@ -443,19 +443,24 @@ fn imports_of_workspace_packages_by_name_rank_their_definitions() {
             "packages/app/src/other.ts",
             "import { parse } from \"@mono/parser\";\nexport function other(): number { return parse(\"y\"); }\n",
         ),
-        // More JSON test fixtures than TypeScript: the package is still TypeScript.
+        // More JSON test fixtures than TypeScript: the packages are still TypeScript.
         ("packages/parser/test/fixtures/a/output.json", "{\"type\": \"File\"}\n"),
         ("packages/parser/test/fixtures/b/output.json", "{\"type\": \"File\"}\n"),
         ("packages/parser/test/fixtures/c/output.json", "{\"type\": \"File\"}\n"),
+        ("packages/parser/test/fixtures/d/output.json", "{\"type\": \"File\"}\n"),
+        ("packages/parser/test/fixtures/e/output.json", "{\"type\": \"File\"}\n"),
+        ("packages/parser/test/fixtures/f/output.json", "{\"type\": \"File\"}\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let parser_component = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["path"] == "packages/parser/")
-        .unwrap_or_else(|| panic!("{cue:#}"));
-    assert_eq!(parser_component["language"], "TypeScript", "{cue:#}");
+    let workspace = &cue["content"]["components"][0];
+    assert_eq!(workspace["language"], "TypeScript", "{cue:#}");
+    assert!(
+        workspace["members"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("packages/parser/")),
+        "{cue:#}"
+    );
     let ids = symbol_ids(&cue);
     let pos = |id: &str| ids.iter().position(|i| i == id);
     let parser = pos("symbol:packages/parser/src/index.ts:parse")
@@ -617,4 +622,65 @@ fn the_envelope_of_a_cut_overview_is_lean() {
     assert!(full["provenance"]["repository_id"].is_string(), "{full:#}");
     assert_eq!(full["provenance"]["max_tokens"], 300, "{full:#}");
     assert!(full["provenance"]["name"].is_string(), "{full:#}");
+}
+
+/// A workspace names its members by path inside its own component: a monorepo's packages are
+/// what a contributor looks for first, and as components of their own (path, files, kind,
+/// language) three of them cost what eight paths do.
+#[test]
+fn a_small_overview_names_every_member_of_a_workspace() {
+    const CRATES: [&str; 8] = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+    ];
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[workspace]\nmembers = [\"crates/*\"]\n".into(),
+        ),
+        (
+            "README.md".into(),
+            "# Mono\n\nA workspace of eight crates.\n".into(),
+        ),
+    ];
+    for name in CRATES {
+        files.push((
+            format!("crates/{name}/Cargo.toml"),
+            format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n"),
+        ));
+        files.push((
+            format!("crates/{name}/src/lib.rs"),
+            format!("pub fn {name}_entry(input: &str) -> usize {{\n    input.len()\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    // At 500 tokens eight member components did not fit: the workspace and two members did.
+    let cue = repo.cue("overview", &["--max-tokens", "500"]);
+    let components = cue["content"]["components"].as_array().unwrap();
+    let workspace = &components[0];
+    assert_eq!(workspace["path"], "crates/", "{cue:#}");
+    assert_eq!(workspace["kind"], "workspace", "{cue:#}");
+    let listed = workspace["members"].as_array().unwrap();
+    assert_eq!(listed.len(), CRATES.len(), "{cue:#}");
+    for name in CRATES {
+        assert!(
+            listed.contains(&json!(format!("crates/{name}/"))),
+            "{cue:#}"
+        );
+    }
+    assert!(
+        components.iter().all(|c| c["kind"] != "member"),
+        "no member is a component of its own: {cue:#}"
+    );
+    // The text format lists them on the workspace's line.
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "500"])
+        .success()
+        .stdout();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("crates/ "))
+        .unwrap_or_else(|| panic!("{text}"));
+    for name in CRATES {
+        assert!(line.contains(&format!(" crates/{name}/")), "{line}");
+    }
 }

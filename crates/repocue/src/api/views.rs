@@ -343,6 +343,11 @@ pub struct Component {
     /// before manifests on a tie), else of all its files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// For the `workspace`: the directories of its members, most important first, as many as
+    /// the budget left room for (omitted when none). A member costs a path here, not a
+    /// component of its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
 }
 
 fn directory_kind() -> String {

@@ -246,6 +246,10 @@ fn item_line(section: &str, item: &Value) -> String {
             if let Some(l) = o.get("language").and_then(Value::as_str) {
                 let _ = write!(line, " {l}");
             }
+            if let Some(members) = o.get("members").and_then(Value::as_array) {
+                let paths: Vec<String> = members.iter().map(scalar).collect();
+                let _ = write!(line, ": {}", paths.join(" "));
+            }
             return line;
         }
         "recent_commits" => {

@@ -251,12 +251,38 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             move |c: &mut OverviewContent| c.languages.push(lc.clone()),
         ));
     }
-    for (i, comp) in d.components.into_iter().enumerate() {
-        items.push(Item::new(
-            2,
-            tiered(i, 6, 4),
-            move |c: &mut OverviewContent| c.components.push(comp.clone()),
-        ));
+    // The workspace's members are listed in it, each a path: a monorepo's packages are what
+    // a contributor looks for first, and as components of their own four of them filled the
+    // room of a dozen paths.
+    let workspace = d
+        .components
+        .iter()
+        .find(|c| c.kind == "workspace")
+        .map(|c| c.path.clone());
+    let (mut listed, mut nested) = (0, 0);
+    for comp in d.components {
+        match &workspace {
+            Some(ws) if comp.kind == "member" && comp.path.starts_with(ws.as_str()) => {
+                let (ws, member) = (ws.clone(), comp.path);
+                // Three a round, the first three with the workspace itself: a path costs a
+                // fifth of a component or a symbol.
+                let rank = tiered(nested / 3, 8, 4) - 1 - (nested % 3) as i64;
+                nested += 1;
+                items.push(Item::new(2, rank, move |c: &mut OverviewContent| {
+                    if let Some(w) = c.components.iter_mut().find(|c| c.path == ws) {
+                        w.members.push(member.clone());
+                    }
+                }));
+            }
+            _ => {
+                items.push(Item::new(
+                    2,
+                    tiered(listed, 6, 4),
+                    move |c: &mut OverviewContent| c.components.push(comp.clone()),
+                ));
+                listed += 1;
+            }
+        }
     }
     for (i, e) in d.entry_points.into_iter().enumerate() {
         items.push(Item::new(
@@ -636,6 +662,7 @@ impl<'a> Tally<'a> {
             kind: kind.into(),
             path: format!("{}/", paths::display(dir)),
             files: self.files,
+            members: vec![],
             // A package is in the language of its code, not of its test fixtures (babel's
             // parser holds 13,000 JSON fixtures beside its TypeScript).
             language: [&self.code_langs, &self.langs]
