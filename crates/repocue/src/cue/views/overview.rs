@@ -51,10 +51,15 @@ struct OverviewData {
 fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     let files = state.files()?;
     let facts = load_facts(state)?;
-    let root_manifests: Vec<(&FileState, &ManifestFacts)> =
+    let mut root_manifests: Vec<(&FileState, &ManifestFacts)> =
         manifests(files, &facts, |p| !p.contains(&b'/'));
+    let minor = minor_languages(files, &mut root_manifests);
+    let main_ecosystem = |m: &ManifestFacts| {
+        ecosystem_languages(&m.kind).is_none_or(|langs| !langs.iter().any(|l| minor.contains(l)))
+    };
     let name = root_manifests
         .iter()
+        .filter(|(_, m)| main_ecosystem(m))
         .find_map(|(_, m)| m.name.clone())
         .unwrap_or_else(|| dir_name.to_owned());
     // Purpose: README sentence first, then a manifest description.
@@ -80,6 +85,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         .or_else(|| {
             root_manifests
                 .iter()
+                .filter(|(_, m)| main_ecosystem(m))
                 .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
         });
     // Languages with their file counts (documents and data formats count too: they are what is
@@ -106,7 +112,20 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         &entry_points(files, &root_manifests, &member_manifests, &[]),
     )?;
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
-    let entries = entry_points(files, &root_manifests, &member_manifests, &ranked_entries);
+    let mut entries = entry_points(files, &root_manifests, &member_manifests, &ranked_entries);
+    if !minor.is_empty() {
+        let language: HashMap<&[u8], &str> = files
+            .iter()
+            .filter_map(|f| Some((f.path.as_slice(), f.language.as_deref()?)))
+            .collect();
+        let in_minor = |e: &String| {
+            language
+                .get(e.as_bytes())
+                .is_some_and(|l| minor.contains(l))
+        };
+        // Stable: the main ecosystems' entry points keep their order, then the others'.
+        entries.sort_by_key(in_minor);
+    }
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
     Ok(OverviewData {
@@ -218,6 +237,43 @@ fn tiered(i: usize, top: usize, order: i64) -> i64 {
     10_000 - round * 100 - order
 }
 
+/// The components' items: the workspace's members are listed in it, each a path: a
+/// monorepo's packages are what a contributor looks for first, and as components of their own
+/// four of them filled the room of a dozen paths.
+fn component_items(components: Vec<Component>) -> Vec<Item<OverviewContent>> {
+    let mut items = Vec::new();
+    let workspace = components
+        .iter()
+        .find(|c| c.kind == "workspace")
+        .map(|c| c.path.clone());
+    let (mut listed, mut nested) = (0, 0);
+    for comp in components {
+        match &workspace {
+            Some(ws) if comp.kind == "member" && comp.path.starts_with(ws.as_str()) => {
+                let (ws, member) = (ws.clone(), comp.path);
+                // Three a round, the first three with the workspace itself: a path costs a
+                // fifth of a component or a symbol.
+                let rank = tiered(nested / 3, 8, 4) - 1 - (nested % 3) as i64;
+                nested += 1;
+                items.push(Item::new(2, rank, move |c: &mut OverviewContent| {
+                    if let Some(w) = c.components.iter_mut().find(|c| c.path == ws) {
+                        w.members.push(member.clone());
+                    }
+                }));
+            }
+            _ => {
+                items.push(Item::new(
+                    2,
+                    tiered(listed, 6, 4),
+                    move |c: &mut OverviewContent| c.components.push(comp.clone()),
+                ));
+                listed += 1;
+            }
+        }
+    }
+    items
+}
+
 /// Builds the overview cue.
 ///
 /// long-fn: one list of the overview's sections in their output order (content first, then
@@ -251,39 +307,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             move |c: &mut OverviewContent| c.languages.push(lc.clone()),
         ));
     }
-    // The workspace's members are listed in it, each a path: a monorepo's packages are what
-    // a contributor looks for first, and as components of their own four of them filled the
-    // room of a dozen paths.
-    let workspace = d
-        .components
-        .iter()
-        .find(|c| c.kind == "workspace")
-        .map(|c| c.path.clone());
-    let (mut listed, mut nested) = (0, 0);
-    for comp in d.components {
-        match &workspace {
-            Some(ws) if comp.kind == "member" && comp.path.starts_with(ws.as_str()) => {
-                let (ws, member) = (ws.clone(), comp.path);
-                // Three a round, the first three with the workspace itself: a path costs a
-                // fifth of a component or a symbol.
-                let rank = tiered(nested / 3, 8, 4) - 1 - (nested % 3) as i64;
-                nested += 1;
-                items.push(Item::new(2, rank, move |c: &mut OverviewContent| {
-                    if let Some(w) = c.components.iter_mut().find(|c| c.path == ws) {
-                        w.members.push(member.clone());
-                    }
-                }));
-            }
-            _ => {
-                items.push(Item::new(
-                    2,
-                    tiered(listed, 6, 4),
-                    move |c: &mut OverviewContent| c.components.push(comp.clone()),
-                ));
-                listed += 1;
-            }
-        }
-    }
+    items.extend(component_items(d.components));
     for (i, e) in d.entry_points.into_iter().enumerate() {
         items.push(Item::new(
             3,
@@ -441,6 +465,64 @@ fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
         .filter_map(|f| f.digest.as_deref())
         .collect();
     state.store.facts(&wanted)
+}
+
+/// Orders the root manifests by the weight of what they build, a manifest of a minor
+/// ecosystem last, and returns the minor ecosystems' languages. A manifest is minor when the
+/// languages it builds hold under a tenth of the project's own code files: git/git's
+/// `Cargo.toml` (a few Rust files beside ~1,000 C files) names neither the project nor its
+/// first build command, and its `src/lib.rs` is not where a reader starts. Build systems of
+/// any language (make, CMake, Meson, just) are never minor.
+fn minor_languages(
+    files: &[FileState],
+    root: &mut [(&FileState, &ManifestFacts)],
+) -> Vec<&'static str> {
+    let mut code: HashMap<&str, u64> = HashMap::new();
+    let mut total = 0u64;
+    for f in files {
+        let Some(l) = f.language.as_deref() else {
+            continue;
+        };
+        let own = !f.is_document && importance::role(&f.path) == importance::Role::Source;
+        if own && crate::analyze::structure::parser_language(&f.path, Some(l)).is_some() {
+            *code.entry(l).or_default() += 1;
+            total += 1;
+        }
+    }
+    let minor = |kind: &str| {
+        ecosystem_languages(kind).filter(|langs| {
+            langs
+                .iter()
+                .map(|l| code.get(l).copied().unwrap_or(0))
+                .sum::<u64>()
+                * 10
+                < total
+        })
+    };
+    root.sort_by_key(|(_, m)| minor(&m.kind).is_some());
+    let mut out: Vec<&'static str> = root
+        .iter()
+        .filter_map(|(_, m)| minor(&m.kind))
+        .flatten()
+        .copied()
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The languages a manifest kind builds; `None` for build systems of any language.
+fn ecosystem_languages(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "cargo" => &["Rust"],
+        "npm" | "pnpm" => &["JavaScript", "TypeScript", "TSX"],
+        "python" | "tox" => &["Python"],
+        "go" => &["Go"],
+        "maven" | "gradle" => &["Java", "Kotlin", "Scala"],
+        "ruby" => &["Ruby"],
+        "composer" => &["PHP"],
+        _ => return None,
+    })
 }
 
 fn manifests<'a>(
