@@ -745,3 +745,55 @@ fn a_minor_ecosystem_does_not_name_or_lead_the_project() {
     assert_eq!(c["project"]["name"], "corelib", "{cue:#}");
     assert_eq!(c["commands"][0]["source"], "Cargo.toml", "{cue:#}");
 }
+
+/// A field of a type that a C source file defines is as private as its type, however many
+/// files use some name it shares (git's `branch_info.merge` in `builtin/remote.c`); the
+/// functions of git's `t/` test library rank after the project's code.
+#[test]
+fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "merge.h".into(),
+            "struct list;\nint merge(struct list *a, struct list *b);\n".into(),
+        ),
+        (
+            "remote.c".into(),
+            "#include \"merge.h\"\nstruct branch_info {\n\tstruct list *merge;\n\tint rebase;\n};\nint cmd_remote(int argc)\n{\n\treturn argc;\n}\n".into(),
+        ),
+        (
+            "t/test-lib.sh".into(),
+            "perl () {\n\tcommand perl \"$@\"\n}\nsetup_repo () {\n\tgit init\n}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("user{i}.c"),
+            format!("int use{i}(struct list *a)\n{{\n\treturn merge(a, a) + perl_count{i};\n}}\n"),
+        ));
+        files.push((
+            format!("t/t000{i}-basic.sh"),
+            "test_expect_success 'x' '\n\tperl -e 1 &&\n\tsetup_repo\n'\n".into(),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    // The file's own view: its type before the type's fields.
+    let cue = repo.cue("structure", &["--path", "remote.c", "--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let pos = |id: &str| ids.iter().position(|i| i == id);
+    let (Some(ty), Some(field)) = (
+        pos("symbol:remote.c:branch_info"),
+        pos("symbol:remote.c:branch_info.merge"),
+    ) else {
+        panic!("{ids:?}");
+    };
+    assert!(ty < field, "a member of a translation unit's type: {ids:?}");
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    assert!(ids.contains(&"symbol:merge.h:merge".to_owned()), "{ids:?}");
+    // Tests rank after the project's own code.
+    let first_test = ids.iter().position(|i| i.starts_with("symbol:t/"));
+    let last_own = ids.iter().rposition(|i| !i.starts_with("symbol:t/"));
+    if let (Some(t), Some(own)) = (first_test, last_own) {
+        assert!(own < t || ids[own].ends_with(":branch_info"), "{ids:?}");
+    }
+}

@@ -400,6 +400,9 @@ mod tests {
     fn roles_follow_directory_and_file_names() {
         assert_eq!(role(b"src/flask/app.py"), Role::Source);
         assert_eq!(role(b"tests/test_app.py"), Role::Test);
+        assert_eq!(role(b"t/test-lib-functions.sh"), Role::Test);
+        assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);
+        assert_eq!(role(b"t.c"), Role::Source);
         assert_eq!(role(b"src/test_utils.py"), Role::Test);
         assert_eq!(role(b"cmd/root_test.go"), Role::Test);
         assert_eq!(role(b"packages/x/src/a.spec.ts"), Role::Test);

@@ -343,7 +343,10 @@ pub(crate) fn ranked_symbols(
                     + DOC_WEIGHT * r.documented.get(s.name()).copied().unwrap_or(0.0);
                 let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
                 let rank = r.score.max(export_rank(exported));
-                let local = if is_local(s, all) || is_translation_unit_type(path, s) {
+                let local = if is_local(s, all)
+                    || is_translation_unit_type(path, s)
+                    || is_translation_unit_member(path, s)
+                {
                     LOCAL_FACTOR
                 } else {
                     1.0
@@ -405,14 +408,26 @@ fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
 /// other file can call (Python's nested `def`, which the extractor names without its scope).
 const LOCAL_FACTOR: f64 = 0.05;
 
+/// Tells whether a path is a C or C++ source file, not a header.
+fn is_c_source(path: &[u8]) -> bool {
+    [".c", ".cc", ".cpp", ".cxx", ".c++"]
+        .iter()
+        .any(|e| path.ends_with(e.as_bytes()))
+}
+
+/// Tells whether a symbol is a member (a field, an enumerator) of a type that a C or C++
+/// source file defines: as private to the translation unit as its type (git's
+/// `branch_info.merge` in `builtin/remote.c`, which every file calling some `merge` seemed to
+/// use).
+fn is_translation_unit_member(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+    is_c_source(path) && s.parent().is_some() && !matches!(s.kind.as_str(), "function" | "method")
+}
+
 /// Tells whether a symbol is a type or macro that a C or C++ source file (not a header)
 /// defines: only that translation unit sees it (git's `struct branch_info` in
 /// `builtin/remote.c`), whatever names other files happen to share with it.
 fn is_translation_unit_type(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
-    let source = [".c", ".cc", ".cpp", ".cxx", ".c++"]
-        .iter()
-        .any(|e| path.ends_with(e.as_bytes()));
-    source
+    is_c_source(path)
         && matches!(
             s.kind.as_str(),
             "struct" | "union" | "enum" | "class" | "type" | "macro"
