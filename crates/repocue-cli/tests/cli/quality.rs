@@ -770,9 +770,12 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
             format!("user{i}.c"),
             format!("int use{i}(struct list *a)\n{{\n\treturn merge(a, a) + perl_count{i};\n}}\n"),
         ));
+    }
+    // A test library every test script calls: a rank far above the project's own files.
+    for i in 0..40 {
         files.push((
-            format!("t/t000{i}-basic.sh"),
-            "test_expect_success 'x' '\n\tperl -e 1 &&\n\tsetup_repo\n'\n".into(),
+            format!("t/t{i:04}-basic.sh"),
+            format!(". ./test-lib.sh\ncheck_{i} () {{\n\tsetup_repo\n\tperl -e 1\n}}\ncheck_{i}\n"),
         ));
     }
     let repo = TestRepo::with_files(&files);
@@ -790,10 +793,15 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
     let ids = symbol_ids(&cue);
     assert!(ids.contains(&"symbol:merge.h:merge".to_owned()), "{ids:?}");
-    // Tests rank after the project's own code.
-    let first_test = ids.iter().position(|i| i.starts_with("symbol:t/"));
-    let last_own = ids.iter().rposition(|i| !i.starts_with("symbol:t/"));
-    if let (Some(t), Some(own)) = (first_test, last_own) {
-        assert!(own < t || ids[own].ends_with(":branch_info"), "{ids:?}");
-    }
+    // Tests rank after the project's own code (its translation unit's type aside, which counts
+    // as local).
+    let first_test = ids
+        .iter()
+        .position(|i| i.starts_with("symbol:t/"))
+        .unwrap_or_else(|| panic!("{ids:?}"));
+    let own_after = ids[first_test..]
+        .iter()
+        .filter(|i| !i.starts_with("symbol:t/") && !i.ends_with(":branch_info"))
+        .collect::<Vec<_>>();
+    assert!(own_after.is_empty(), "{own_after:?} after tests: {ids:?}");
 }

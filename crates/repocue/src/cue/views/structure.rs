@@ -336,6 +336,9 @@ pub(crate) fn ranked_symbols(
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let all: &[crate::analyze::structure::SymbolFact] =
             r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+        // Tests, examples and vendored code are no part of what the project exposes: their
+        // rank (git's test library, which a thousand test scripts call) is not the API's.
+        let own_code = importance::role(path) == importance::Role::Source;
         let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = all
             .iter()
             .map(|s| {
@@ -351,7 +354,7 @@ pub(crate) fn ranked_symbols(
                 } else {
                     1.0
                 };
-                let hidden = if exposed_first && importance::is_hidden(s) {
+                let hidden = if exposed_first && (importance::is_hidden(s) || !own_code) {
                     HIDDEN_FACTOR
                 } else {
                     1.0
@@ -385,10 +388,11 @@ pub(crate) fn ranked_symbols(
         .collect()
 }
 
-/// How much a symbol its language declares hidden (private, `static`, an unexported Go name)
-/// counts where only what a package exposes belongs (the overview): it comes after every
-/// exposed symbol of comparable files, and fills the list only when they run out. A private
-/// sort helper of the best-ranked file (cobra's `byName` in `doc/util.go`) is no API.
+/// How much a symbol its language declares hidden (private, `static`, an unexported Go name),
+/// or one of a test, example or vendored file, counts where only what a package exposes
+/// belongs (the overview): it comes after every exposed symbol of comparable files, and fills
+/// the list only when they run out. A private sort helper of the best-ranked file (cobra's
+/// `byName` in `doc/util.go`) is no API, nor is git's test library.
 const HIDDEN_FACTOR: f64 = 0.01;
 
 /// What a document that shows a name as code counts for, in files that use the name.
