@@ -235,6 +235,45 @@ measure() {
     python3 "$BENCH_DIR/bench.py" summary "$opdir" "$name" | sed 's/^/    /' >&2
 }
 
+# Measures commands in rounds: each round runs every command once, in the order given, so
+# drift of the machine hits all of them alike (paired comparisons of a few ms). Arguments:
+# OPDIR WARMUP ROUNDS, then NAME COMMAND pairs, COMMAND a shell-quoted command line (no
+# prepare step). Writes the same per-name files as the loop of `measure`.
+round_robin() {
+    local opdir=$1 warmup=$2 rounds=$3
+    shift 3
+    local -a names=() cmds=()
+    while (($#)); do
+        names+=("$1")
+        cmds+=("$2")
+        printf '%s\n' "$2" >"$opdir/$1.cmd"
+        cut -d' ' -f1-3 /proc/loadavg >"$opdir/$1.load"
+        : >"$opdir/$1.ns"
+        : >"$opdir/$1.cpu_ms"
+        shift 2
+    done
+    local i k t0 t1 c0 c1 CHILDREN_CPU_MS=0
+    for ((i = 0; i < warmup + rounds; i++)); do
+        for k in "${!names[@]}"; do
+            children_cpu_ms
+            c0=$CHILDREN_CPU_MS
+            t0=$(now_ns)
+            eval "${cmds[$k]}" >/dev/null 2>>"$WORK/logs/${names[$k]}.stderr" ||
+                die "${names[$k]} failed: ${cmds[$k]}"
+            t1=$(now_ns)
+            children_cpu_ms
+            c1=$CHILDREN_CPU_MS
+            if ((i >= warmup)); then
+                echo $((t1 - t0)) >>"$opdir/${names[$k]}.ns"
+                echo $((c1 - c0)) >>"$opdir/${names[$k]}.cpu_ms"
+            fi
+        done
+    done
+    for k in "${!names[@]}"; do
+        python3 "$BENCH_DIR/bench.py" summary "$opdir" "${names[$k]}" | sed 's/^/    /' >&2
+    done
+}
+
 # Wall clock in ns without starting a process when bash has EPOCHREALTIME (bash >= 5);
 # `date +%s%N` costs a fork+exec (~1 ms) that would land inside the measured interval.
 now_ns() {
@@ -380,21 +419,26 @@ EOF
     # ran in between; nothing should have changed).
     "$BIN" "${rc[@]}" refresh >"$rdir/outputs/first_refresh.json"
 
-    measure git_status "$opdir" 1 "$runs" "" -- git -C "$repo" status --porcelain=v2 -z --untracked-files=all
+    # The fixed costs are a few ms over `git status`, and this VM's timings drift 10-20%
+    # between blocks of runs: measured in rounds, one run of each command per round, both sides
+    # of each comparison see the same drift.
+    local fixed_runs=$((runs < 15 ? 15 : runs))
+    round_robin "$opdir" 1 "$fixed_runs" \
+        git_status "git -C $(printf '%q' "$repo") status --porcelain=v2 -z --untracked-files=all" \
+        repocue_status "$(printf '%q ' "$BIN" "${rc[@]}") status" \
+        refresh_noop "$(printf '%q ' "$BIN" "${rc[@]}") refresh" \
+        cue_overview "$(printf '%q ' "$BIN" "${rc[@]}") cue --view overview --max-tokens 500"
 
-    measure repocue_status "$opdir" 1 "$runs" "" -- "$BIN" "${rc[@]}" status
     "$BIN" "${rc[@]}" status >"$rdir/outputs/status.json"
     local fresh
     fresh=$(json_field "$rdir/outputs/status.json" freshness)
     [[ $fresh == current ]] || echo "status said freshness '$fresh' on an unchanged repository" >>"$rdir/notes.txt"
 
-    measure refresh_noop "$opdir" 1 "$runs" "" -- "$BIN" "${rc[@]}" refresh
     "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_noop.json"
     local scanned
     scanned=$(json_field "$rdir/outputs/refresh_noop.json" files_scanned)
     ((scanned == 0)) || echo "the no-op refresh scanned $scanned files" >>"$rdir/notes.txt"
 
-    measure cue_overview "$opdir" 1 "$runs" "" -- "$BIN" "${rc[@]}" cue --view overview --max-tokens 500
     "$BIN" "${rc[@]}" cue --view overview --max-tokens 500 >"$rdir/outputs/cue_overview.json"
     if grep -q '"code":"refreshed"\|"code":"initialized"' "$rdir/outputs/cue_overview.json"; then
         echo "the warm overview refreshed the cache first" >>"$rdir/notes.txt"
