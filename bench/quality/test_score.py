@@ -52,6 +52,20 @@ class Matchers(unittest.TestCase):
         self.assertEqual(result["missed"], ["b"])
 
 
+class Envelope(unittest.TestCase):
+    def test_envelope_tokens_are_the_output_less_its_content(self):
+        cue = ('{"schema_version":"repocue/cue-3","kind":"overview","content":{"project":'
+               '{"name":"x é"},"symbols":[]},"omitted":3,"snapshot":"snapshot-000001",'
+               '"freshness":"current"}\n')
+        content = '{"project":{"name":"x é"},"symbols":[]}'
+        whole = cue.rstrip("\n").encode()
+        expected = -(-len(whole) // 4) - (-(-len(content.encode()) // 4))
+        self.assertEqual(score.envelope_tokens(cue.encode()), expected)
+
+    def test_envelope_tokens_of_text_output_are_unknown(self):
+        self.assertIsNone(score.envelope_tokens(b"repocue overview main@0123 snapshot-000001 current\n"))
+
+
 class FactLists(unittest.TestCase):
     def test_every_repository_has_a_valid_fact_list(self):
         for repo in checkout.load_repos():
