@@ -216,23 +216,32 @@ measure() {
         hyperfine "${args[@]}" "$cmdline" >>"$WORK/logs/hyperfine.log" 2>&1 ||
             die "$name failed under hyperfine; see $WORK/logs/hyperfine.log"
     else
-        local i t0 t1 c0 c1 CHILDREN_CPU_MS=0
+        local i
         for ((i = 0; i < warmup + runs; i++)); do
             [[ -n $prepare ]] && bash "$prepare" >/dev/null
-            children_cpu_ms
-            c0=$CHILDREN_CPU_MS
-            t0=$(now_ns)
-            "$@" >/dev/null 2>>"$WORK/logs/$name.stderr" || die "$name failed: $cmdline"
-            t1=$(now_ns)
-            children_cpu_ms
-            c1=$CHILDREN_CPU_MS
-            if ((i >= warmup)); then
-                echo $((t1 - t0)) >>"$opdir/$name.ns"
-                echo $((c1 - c0)) >>"$opdir/$name.cpu_ms"
-            fi
+            timed_run "$opdir" "$name" $((i >= warmup)) "$@"
         done
     fi
     python3 "$BENCH_DIR/bench.py" summary "$opdir" "$name" | sed 's/^/    /' >&2
+}
+
+# Runs CMD once, timed: OPDIR NAME KEEP CMD...; with KEEP 1 appends its wall ns and its
+# children's CPU ms to NAME's sample files (0: a warm-up run).
+timed_run() {
+    local opdir=$1 name=$2 keep=$3
+    shift 3
+    local t0 t1 c0 c1 CHILDREN_CPU_MS=0
+    children_cpu_ms
+    c0=$CHILDREN_CPU_MS
+    t0=$(now_ns)
+    "$@" >/dev/null 2>>"$WORK/logs/$name.stderr" || die "$name failed: $*"
+    t1=$(now_ns)
+    children_cpu_ms
+    c1=$CHILDREN_CPU_MS
+    if ((keep)); then
+        echo $((t1 - t0)) >>"$opdir/$name.ns"
+        echo $((c1 - c0)) >>"$opdir/$name.cpu_ms"
+    fi
 }
 
 # Measures commands in rounds: each round runs every command once, in the order given, so
@@ -252,21 +261,10 @@ round_robin() {
         : >"$opdir/$1.cpu_ms"
         shift 2
     done
-    local i k t0 t1 c0 c1 CHILDREN_CPU_MS=0
+    local i k
     for ((i = 0; i < warmup + rounds; i++)); do
         for k in "${!names[@]}"; do
-            children_cpu_ms
-            c0=$CHILDREN_CPU_MS
-            t0=$(now_ns)
-            eval "${cmds[$k]}" >/dev/null 2>>"$WORK/logs/${names[$k]}.stderr" ||
-                die "${names[$k]} failed: ${cmds[$k]}"
-            t1=$(now_ns)
-            children_cpu_ms
-            c1=$CHILDREN_CPU_MS
-            if ((i >= warmup)); then
-                echo $((t1 - t0)) >>"$opdir/${names[$k]}.ns"
-                echo $((c1 - c0)) >>"$opdir/${names[$k]}.cpu_ms"
-            fi
+            timed_run "$opdir" "${names[$k]}" $((i >= warmup)) eval "${cmds[$k]}"
         done
     done
     for k in "${!names[@]}"; do

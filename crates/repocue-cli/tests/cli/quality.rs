@@ -690,29 +690,40 @@ fn a_small_overview_names_every_member_of_a_workspace() {
 /// crate root is not the first entry point. With the Rust code in the majority, Cargo leads.
 #[test]
 fn a_minor_ecosystem_does_not_name_or_lead_the_project() {
-    let mut files: Vec<(String, String)> = vec![
-        (
-            "Makefile".into(),
-            "all:\n\tcc -o tool *.c\ntest:\n\t./run-tests\n".into(),
-        ),
-        (
-            "Cargo.toml".into(),
-            "[package]\nname = \"corelib\"\nversion = \"0.1.0\"\n".into(),
-        ),
-        (
-            "src/lib.rs".into(),
-            "pub fn helper() -> u32 {\n    1\n}\n".into(),
-        ),
-        ("main.c".into(), "int main(void) { return run(); }\n".into()),
-    ];
-    for i in 0..12 {
-        files.push((
-            format!("part{i}.c"),
-            format!("int part{i}(int x) {{ return x + {i}; }}\n"),
-        ));
-    }
-    let repo = TestRepo::with_files(&files);
-    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    // A Makefile, a Cargo crate of one file, one more file of the other language, and twelve
+    // files of the majority language (C or Rust).
+    let overview = |c_majority: bool| {
+        let mut files: Vec<(String, String)> = vec![
+            (
+                "Makefile".into(),
+                "all:\n\tcc -o tool *.c\ntest:\n\t./run-tests\n".into(),
+            ),
+            (
+                "Cargo.toml".into(),
+                "[package]\nname = \"corelib\"\nversion = \"0.1.0\"\n".into(),
+            ),
+            (
+                "src/lib.rs".into(),
+                "pub fn helper() -> u32 {\n    1\n}\n".into(),
+            ),
+            ("main.c".into(), "int main(void) { return run(); }\n".into()),
+        ];
+        for i in 0..12 {
+            files.push(if c_majority {
+                (
+                    format!("part{i}.c"),
+                    format!("int part{i}(int x) {{ return x + {i}; }}\n"),
+                )
+            } else {
+                (
+                    format!("src/part{i}.rs"),
+                    format!("pub fn part{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n"),
+                )
+            });
+        }
+        TestRepo::with_files(&files).cue("overview", &["--max-tokens", "2000"])
+    };
+    let cue = overview(true);
     let c = &cue["content"];
     assert_ne!(c["project"]["name"], "corelib", "{cue:#}");
     assert_eq!(c["commands"][0]["source"], "Makefile", "{cue:#}");
@@ -721,26 +732,7 @@ fn a_minor_ecosystem_does_not_name_or_lead_the_project() {
     assert_eq!(entries.last().unwrap(), "src/lib.rs", "{cue:#}");
 
     // The same manifests over mostly Rust: Cargo names the project and builds it first.
-    let mut files: Vec<(String, String)> = vec![
-        ("Makefile".into(), "all:\n\tcargo build\n".into()),
-        (
-            "Cargo.toml".into(),
-            "[package]\nname = \"corelib\"\nversion = \"0.1.0\"\n".into(),
-        ),
-        (
-            "src/lib.rs".into(),
-            "pub fn helper() -> u32 {\n    1\n}\n".into(),
-        ),
-        ("shim.c".into(), "int shim(void) { return 0; }\n".into()),
-    ];
-    for i in 0..12 {
-        files.push((
-            format!("src/part{i}.rs"),
-            format!("pub fn part{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n"),
-        ));
-    }
-    let repo = TestRepo::with_files(&files);
-    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let cue = overview(false);
     let c = &cue["content"];
     assert_eq!(c["project"]["name"], "corelib", "{cue:#}");
     assert_eq!(c["commands"][0]["source"], "Cargo.toml", "{cue:#}");
