@@ -797,3 +797,34 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
         .collect::<Vec<_>>();
     assert!(own_after.is_empty(), "{own_after:?} after tests: {ids:?}");
 }
+
+/// A C file whose other functions the project calls is a library with a `main` of its own
+/// (a debug build's, a self-test): the program whose file is little else than its `main`
+/// comes first among the entry points, however much better the library ranks.
+#[test]
+fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "base85.c".into(),
+            "int encode_85(char *buf, int len)\n{\n\treturn len;\n}\n#ifdef DEBUG_85\nint main(int ac, char **av)\n{\n\treturn encode_85(0, ac);\n}\n#endif\n".into(),
+        ),
+        (
+            "common-main.c".into(),
+            "int cmd_main(int argc, const char **argv);\nint main(int argc, const char **argv)\n{\n\treturn cmd_main(argc, argv);\n}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("user{i}.c"),
+            format!("int user{i}(char *b)\n{{\n\treturn encode_85(b, {i});\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let entries = cue["content"]["entry_points"].as_array().unwrap();
+    let pos = |p: &str| entries.iter().position(|e| e == p);
+    let (Some(program), Some(library)) = (pos("common-main.c"), pos("base85.c")) else {
+        panic!("{cue:#}");
+    };
+    assert!(program < library, "{entries:?}");
+}

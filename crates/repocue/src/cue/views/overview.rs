@@ -1082,8 +1082,9 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
             .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2)
     };
     // Files that define `main`: a file that is little else than its `main` (git's
-    // `common-main.c`) before a library file with a test `main` at its end; Cargo build
-    // scripts are not programs of the project.
+    // `common-main.c`) before a library file with a test `main` at its end, or one whose
+    // other functions the project's code calls (git's `base85.c`, whose `main` is a debug
+    // build's behind `#ifdef`); Cargo build scripts are not programs of the project.
     let mut mains: Vec<(bool, &super::structure::Ranked<'_>)> = ranked
         .iter()
         .filter(source)
@@ -1093,7 +1094,10 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
             symbols
                 .iter()
                 .any(|s| s.qualified_name == "main" && s.kind == "function")
-                .then_some((symbols.len() > DEDICATED_MAIN_SYMBOLS, r))
+                .then(|| {
+                    let library = r.used_by.keys().any(|name| name != "main");
+                    (library || symbols.len() > DEDICATED_MAIN_SYMBOLS, r)
+                })
         })
         .collect();
     // Stable: equal keys keep rank order.
