@@ -336,6 +336,7 @@ mod tests {
             observed_ns: 0,
             index_listed: false,
             index_sig: None,
+            attributes: None,
         }
     }
 

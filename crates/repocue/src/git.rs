@@ -137,6 +137,9 @@ pub struct Basis {
     pub index_listed: bool,
     /// Stat signature of the index file, when its location is known.
     pub index_sig: Option<String>,
+    /// The `linguist-*` attributes of every listed path, when the capture was asked for them
+    /// (a baseline classifies every path: one `git check-attr` runs while the status does).
+    pub attributes: Option<HashMap<Vec<u8>, Attributes>>,
 }
 
 impl Basis {
@@ -277,7 +280,11 @@ impl Git {
     /// index file's stat signature still equals `known` (signature, listing digest): Git
     /// replaces the index by rename, so an equal signature means equal contents. The file is
     /// checked before and after `git status`, so a concurrent `git add` is never missed.
-    pub fn capture_basis_since(&self, known: Option<(&str, &str)>) -> Result<Basis> {
+    pub fn capture_basis_since(
+        &self,
+        known: Option<(&str, &str)>,
+        attributes: bool,
+    ) -> Result<Basis> {
         let prefetched = self.prefetched.borrow_mut().take();
         let run = match prefetched {
             Some(run) => run,
@@ -286,7 +293,27 @@ impl Git {
         let index_file = self.index_file();
         let sig_before = run.index_sig.clone();
         let (observed_at, observed_ns) = (run.observed_at.clone(), run.observed_ns);
+        // Without a known index the listing is needed whatever the status says: it (and the
+        // attributes of its paths) is read while Git computes the status. The status is
+        // waited for before any error of theirs is returned.
+        let early = known.is_none().then(|| {
+            let listing = self.list_index()?;
+            let attrs = match attributes {
+                true => Some(
+                    self.linguist_attributes(
+                        &listing
+                            .1
+                            .iter()
+                            .map(|e| e.path.as_slice())
+                            .collect::<Vec<_>>(),
+                    )?,
+                ),
+                false => None,
+            };
+            Ok::<_, Error>((listing, attrs))
+        });
         let status = run.finish()?;
+        let early = early.transpose()?;
         let mut basis = parse_status(&status).map_err(|detail| Error::GitParse {
             args: STATUS_ARGS.join(" "),
             detail,
@@ -306,13 +333,13 @@ impl Git {
                 basis.index_listed = false;
             }
             _ => {
-                let ls_args = ["ls-files", "-z", "--stage", "-v"];
-                let listing = self.run(&ls_args)?;
-                basis.index = parse_ls_files(&listing).map_err(|detail| Error::GitParse {
-                    args: ls_args.join(" "),
-                    detail,
-                })?;
-                basis.index_digest = hex_sha256(&listing);
+                let ((digest, index), attrs) = match early {
+                    Some(read) => read,
+                    None => (self.list_index()?, None),
+                };
+                basis.index = index;
+                basis.index_digest = digest;
+                basis.attributes = attrs;
                 basis.index_listed = true;
                 // The listing must describe the file the signature was taken from.
                 if index_file.as_deref().and_then(index_signature) != basis.index_sig {
@@ -323,6 +350,17 @@ impl Git {
         basis.observed_at = observed_at;
         basis.observed_ns = observed_ns;
         Ok(basis)
+    }
+
+    /// Lists the index: the digest of the raw listing and its entries.
+    fn list_index(&self) -> Result<(String, Vec<IndexEntry>)> {
+        let ls_args = ["ls-files", "-z", "--stage", "-v"];
+        let listing = self.run(&ls_args)?;
+        let index = parse_ls_files(&listing).map_err(|detail| Error::GitParse {
+            args: ls_args.join(" "),
+            detail,
+        })?;
+        Ok((hex_sha256(&listing), index))
     }
 
     /// Starts the `git status` the next [`Git::capture_basis_since`] reads, so that what a
@@ -548,6 +586,7 @@ pub fn parse_status(out: &[u8]) -> std::result::Result<Basis, String> {
         observed_ns: 0,
         index_listed: false,
         index_sig: None,
+        attributes: None,
     })
 }
 
@@ -624,6 +663,27 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
 mod tests {
     use super::*;
 
+    /// A baseline's capture reads every listed path's attributes (one `check-attr`, while the
+    /// status runs), and the capture of a known index reads none.
+    #[test]
+    fn a_capture_for_a_baseline_reads_the_attributes_of_every_listed_path() {
+        let t = crate::testing::temp_repo(&[
+            ("a.rs", "fn a() {}\n"),
+            ("vendor/x.js", "x\n"),
+            (".gitattributes", "vendor/** linguist-vendored\n"),
+        ]);
+        let git = Git::new(t.repo.root.clone());
+        let basis = git.capture_basis_since(None, true).unwrap();
+        assert_eq!(git.processes(), 3, "status, listing and check-attr");
+        let attributes = basis.attributes.expect("asked for");
+        assert_eq!(attributes.len(), basis.index.len());
+        assert_eq!(attributes[b"vendor/x.js".as_slice()].vendored, Some(true));
+        assert_eq!(attributes[b"a.rs".as_slice()].vendored, None);
+        let plain = git.capture_basis_since(None, false).unwrap();
+        assert!(plain.attributes.is_none());
+        assert_eq!(plain.index_digest, basis.index_digest);
+    }
+
     /// A prefetched status is the one the next capture reads (no second status process); the
     /// capture after it starts its own; one never read is stopped and reaped with its runner.
     #[test]
@@ -631,13 +691,13 @@ mod tests {
         let t = crate::testing::temp_repo(&[("a.txt", "one\n")]);
         std::fs::write(t.repo.root.join("b.txt"), "new\n").unwrap();
         let direct = Git::new(t.repo.root.clone())
-            .capture_basis_since(None)
+            .capture_basis_since(None, false)
             .unwrap();
         let git = Git::new(t.repo.root.clone());
         git.prefetch_status();
         git.prefetch_status();
         assert_eq!(git.processes(), 1, "one status, however often prefetched");
-        let basis = git.capture_basis_since(None).unwrap();
+        let basis = git.capture_basis_since(None, false).unwrap();
         assert_eq!(
             git.processes(),
             2,
@@ -647,7 +707,7 @@ mod tests {
         assert_eq!(basis.status_digest, direct.status_digest);
         assert_eq!(basis.index_digest, direct.index_digest);
         assert!(basis.observed_ns <= crate::time::now_ns());
-        git.capture_basis_since(None).unwrap();
+        git.capture_basis_since(None, false).unwrap();
         assert_eq!(
             git.processes(),
             4,

@@ -237,7 +237,7 @@ fn assess_live(
     snap: &SnapshotRow,
     rules: &Rules,
 ) -> Result<freshness::Assessment> {
-    let basis = repo.git.capture_basis_since(snap.known_index())?;
+    let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
     let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     Ok(freshness::assess(

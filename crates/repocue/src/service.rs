@@ -353,7 +353,7 @@ impl Service {
         let basis = self
             .repo
             .git
-            .capture_basis_since(current.as_ref().and_then(|(_, p)| p.known_index()))?;
+            .capture_basis_since(current.as_ref().and_then(|(_, p)| p.known_index()), false)?;
         let mut out = StatusOutput {
             schema_version: "repocue/status-1".into(),
             repository: self.repo.repository_info(&basis),

@@ -223,11 +223,13 @@ pub(crate) fn capture(
     }
     // The listing moves into `Start::index` (the plan's input): 100,000 entries are not kept
     // twice.
+    // A baseline classifies every listed path: their attributes are read with the listing.
     let mut basis = repo.git.capture_basis_since(
         previous
             .as_ref()
             .filter(|_| !full)
             .and_then(SnapshotRow::known_index),
+        full,
     )?;
     let reanalyze = match &previous {
         Some(p) if !full => outdated_facts(store, p)?,
@@ -355,6 +357,7 @@ mod tests {
             observed_ns: 0,
             index_listed: false,
             index_sig: None,
+            attributes: None,
         };
         let unsettled = vec![
             crate::model::sample_file("b", "2"),

@@ -173,6 +173,7 @@ mod tests {
             observed_ns: 0,
             index_listed: true,
             index_sig: None,
+            attributes: None,
         }
     }
 

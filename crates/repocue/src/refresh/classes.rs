@@ -3,6 +3,7 @@
 //! rules changed, reused rows are re-classified too; a row whose new class needs its content
 //! (a secret check, an analysis it never had) is moved to the scan.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::classify::{self, Attributes};
@@ -50,7 +51,11 @@ pub(crate) fn assign(
     if start.reclassify {
         ask.extend(plan.reused.iter().map(|f| f.path.as_slice()));
     }
-    let attributes = repo.git.linguist_attributes(&ask)?;
+    // A baseline's capture read the attributes of every listed path already.
+    let attributes = match &start.basis.attributes {
+        Some(read) if ask.iter().all(|p| read.contains_key(*p)) => Cow::Borrowed(read),
+        _ => Cow::Owned(repo.git.linguist_attributes(&ask)?),
+    };
     let known: HashMap<Vec<u8>, FileClass> =
         known.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
     let content_checked_before = start.previous.as_ref().is_some_and(|p| p.secret_content);

@@ -108,6 +108,8 @@ mod tests {
         ]);
         let base = run(&t.repo, &Operation::Init).unwrap();
         assert_eq!(base.files_scanned, 3);
+        // Status, listing, attributes (read once, with the listing) and the recent commits.
+        assert_eq!(base.git_processes, 4);
         // A no-op refresh reads nothing.
         let noop = run(&t.repo, &Operation::Refresh).unwrap();
         assert_eq!((noop.files_scanned, noop.published), (0, false));
