@@ -309,12 +309,13 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
     let path = paths::display(&file.path);
     let name = paths::display(paths::file_name(&file.path));
     let name_words = words(&name);
+    let path_words = words(&path);
     let mut out = vec![Entry {
         path: file.path.clone(),
         kind: "path",
         name: String::new(),
         line: None,
-        index_detail: detail(&name_words, &[&words(&path)]),
+        index_detail: detail(&name_words, &[&path_words]),
         index_name: name_words,
     }];
     let Some(a) = analysis else { return out };
@@ -339,7 +340,6 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
         }
     }
     if let Some(doc) = &a.doc {
-        let path_words = words(&path);
         for h in &doc.headings {
             let name_words = words(&h.text);
             out.push(Entry {
@@ -366,11 +366,26 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
 /// repeats were a fifth of the full-text index: `struct strbuf *sb` in every signature of
 /// git's strbuf.h, a file's name in its path.
 fn detail(name_words: &str, parts: &[&str]) -> String {
-    let mut seen: std::collections::HashSet<String> =
-        name_words.split(' ').map(str::to_lowercase).collect();
+    // The lowered words seen so far, one after another in `lowered`: no allocation per word,
+    // and a linear scan is quick for the few dozen words of a path or signature.
+    let mut lowered = String::new();
+    let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut is_new = |w: &str| {
+        let start = lowered.len();
+        push_lowercase(&mut lowered, w);
+        let fresh = !seen.iter().any(|r| lowered[r.clone()] == lowered[start..]);
+        match fresh {
+            true => seen.push(start..lowered.len()),
+            false => lowered.truncate(start),
+        }
+        fresh
+    };
+    for w in name_words.split(' ') {
+        is_new(w);
+    }
     let mut out = String::new();
     for w in parts.iter().flat_map(|p| p.split(' ')) {
-        if w.is_empty() || !seen.insert(w.to_lowercase()) {
+        if w.is_empty() || !is_new(w) {
             continue;
         }
         if !out.is_empty() {
@@ -379,6 +394,14 @@ fn detail(name_words: &str, parts: &[&str]) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// Appends `word` lowered as [`str::to_lowercase`] lowers it, without allocating for ASCII.
+fn push_lowercase(out: &mut String, word: &str) {
+    match word.is_ascii() {
+        true => out.extend(word.bytes().map(|b| b.to_ascii_lowercase() as char)),
+        false => out.push_str(&word.to_lowercase()),
+    }
 }
 
 /// Keywords and built-in types that fill signatures in every language (`static int`,
@@ -435,50 +458,75 @@ const SIGNATURE_KEYWORDS: &[&str] = &[
     "volatile",
 ];
 
-/// Tells whether a word (any case) is one of [`SIGNATURE_KEYWORDS`].
+/// The length of the longest of [`SIGNATURE_KEYWORDS`].
+const LONGEST_KEYWORD: usize = {
+    let (mut i, mut longest) = (0, 0);
+    while i < SIGNATURE_KEYWORDS.len() {
+        if SIGNATURE_KEYWORDS[i].len() > longest {
+            longest = SIGNATURE_KEYWORDS[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// Tells whether a word (any case) is one of [`SIGNATURE_KEYWORDS`]. An ASCII word is lowered
+/// on the stack: this runs for every word of every signature a baseline indexes.
 fn is_signature_keyword(word: &str) -> bool {
-    SIGNATURE_KEYWORDS
-        .binary_search(&word.to_lowercase().as_str())
-        .is_ok()
+    if !word.is_ascii() {
+        return SIGNATURE_KEYWORDS
+            .binary_search(&word.to_lowercase().as_str())
+            .is_ok();
+    }
+    if word.len() > LONGEST_KEYWORD {
+        return false;
+    }
+    let mut buf = [0u8; LONGEST_KEYWORD];
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).is_ok_and(|l| SIGNATURE_KEYWORDS.binary_search(&l).is_ok())
 }
 
 /// Returns text with every identifier also split into its parts: `parseHTTPConfig_v2` →
 /// `parseHTTPConfig_v2 parse HTTP Config v2`, so both whole names and parts match.
 pub fn words(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 2);
+    let mut parts = Vec::new();
     for token in text.split(|c: char| !c.is_alphanumeric() && c != '_') {
         if token.is_empty() {
             continue;
         }
         out.push_str(token);
         out.push(' ');
-        let parts = split_identifier(token);
+        split_identifier(token, &mut parts);
         if parts.len() > 1 {
-            for p in parts {
+            for p in &parts {
                 out.push_str(p);
                 out.push(' ');
             }
         }
     }
-    out.trim_end().to_owned()
+    out.truncate(out.trim_end().len());
+    out
 }
 
-fn split_identifier(id: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let chars: Vec<(usize, char)> = id.char_indices().collect();
+/// Fills `parts` with the parts of an identifier: split at underscores, at lower-to-upper case
+/// changes, before the last capital of a run followed by a lower-case letter (`HTTPConfig` →
+/// `HTTP Config`) and between letters and digits.
+fn split_identifier<'a>(id: &'a str, parts: &mut Vec<&'a str>) {
+    parts.clear();
     let mut start = 0;
-    for i in 0..chars.len() {
-        let (pos, c) = chars[i];
+    let mut prev: Option<char> = None;
+    let mut chars = id.char_indices().peekable();
+    while let Some((pos, c)) = chars.next() {
         if c == '_' {
             if pos > start {
                 parts.push(&id[start..pos]);
             }
             start = pos + 1;
-            continue;
-        }
-        if i > 0 && pos > start {
-            let prev = chars[i - 1].1;
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.1.is_lowercase());
+        } else if let Some(prev) = prev.filter(|_| pos > start) {
+            let next_lower = chars.peek().is_some_and(|n| n.1.is_lowercase());
             let boundary = (prev.is_lowercase() && c.is_uppercase())
                 || (prev.is_uppercase() && c.is_uppercase() && next_lower)
                 || (prev.is_alphabetic() && c.is_ascii_digit())
@@ -488,11 +536,11 @@ fn split_identifier(id: &str) -> Vec<&str> {
                 start = pos;
             }
         }
+        prev = Some(c);
     }
     if start < id.len() {
         parts.push(&id[start..]);
     }
-    parts
 }
 
 /// Turns a user query into FTS5 match expressions: all terms (prefix-matched) first, any term
