@@ -828,3 +828,47 @@ fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
     };
     assert!(program < library, "{entries:?}");
 }
+
+/// The README, the root's guides for contributors, then what the README links to (in its
+/// order, wherever it lives), the change log, other root documents, `docs/`, licenses last.
+#[test]
+fn documents_the_readme_links_to_come_before_the_other_documents() {
+    let repo = TestRepo::with_files(&[
+        (
+            "README.md",
+            "# Tool\n\nDoes things.\n\nRead the [FAQ](FAQ.md), the \
+             [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
+             see [the site](https://example.org/x.md).\n",
+        ),
+        ("FAQ.md", "# FAQ\n"),
+        ("site/content/guide.md", "# Guide\n"),
+        ("site/content/other.md", "# Other\n"),
+        ("CONTRIBUTING.md", "# Contributing\n"),
+        ("CHANGELOG.md", "# Changes\n"),
+        ("AUTHORS.md", "# Authors\n"),
+        ("LICENSE.txt", "MIT\n"),
+        ("docs/api.md", "# API\n"),
+        ("src/lib.rs", "pub fn run() {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let docs: Vec<&str> = cue["content"]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        docs,
+        [
+            "README.md",
+            "CONTRIBUTING.md",
+            "FAQ.md",
+            "site/content/guide.md",
+            "CHANGELOG.md",
+            "AUTHORS.md",
+            "docs/api.md",
+            "LICENSE.txt",
+        ],
+        "{cue:#}"
+    );
+}

@@ -14,6 +14,15 @@ use crate::error::{Error, Result};
 use crate::paths;
 use crate::read::Reader;
 
+/// Resolves a link of the document at `doc` to a repository path: `None` for URLs, anchors
+/// and paths that escape the root.
+pub(crate) fn file_link(doc: &str, target: &str) -> Option<String> {
+    let url = target.contains("://") || target.starts_with("mailto:");
+    (!url && !target.starts_with('#'))
+        .then(|| resolve(doc, target))
+        .flatten()
+}
+
 /// Resolves a relative link against the document's directory; `None` if it escapes the root.
 fn resolve(doc: &str, target: &str) -> Option<String> {
     let target = target.split(['#', '?']).next()?;

@@ -986,45 +986,76 @@ fn commands(
     out.into_iter().map(|(_, p, c)| (p, c)).collect()
 }
 
+/// The documents in the order a new contributor reads them: the README; the root's guides
+/// for contributors (how to contribute, build, find one's way); the documents the README links
+/// to, in its order (what its maintainers point readers at: a user guide, an FAQ, a design
+/// note, wherever they live); the change log; the other root documents; those of `docs/`;
+/// licenses last (their name says all a reader needs).
 fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
-    const KEY: &[&str] = &[
-        "README",
+    const GUIDES: &[&str] = &[
         "CONTRIBUTING",
         "ARCHITECTURE",
         "DESIGN",
         "HACKING",
         "DEVELOPMENT",
+        "INSTALL",
+        "BUILDING",
         "AGENTS",
         "CLAUDE",
-        "CHANGELOG",
-        "SECURITY",
     ];
-    let mut docs: Vec<(usize, usize, &FileState)> = files
+    const CHANGES: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
+    let stem = |f: &FileState| {
+        let name = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
+        name.split('.').next().unwrap_or_default().to_owned()
+    };
+    let is_license = |stem: &str| {
+        stem.contains("LICENSE") || stem.contains("LICENCE") || matches!(stem, "COPYING" | "NOTICE")
+    };
+    let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
+    // The root README's links to repository paths, by first appearance.
+    let mut linked: Vec<String> = Vec::new();
+    let readme = files
+        .iter()
+        .find(|f| f.is_document && !f.path.contains(&b'/') && stem(f) == "README");
+    if let Some((f, doc)) = readme.and_then(|f| Some((f, facts_of(f)?.doc.as_ref()?))) {
+        let from = paths::display(&f.path);
+        for target in &doc.links {
+            if let Some(p) = super::document::file_link(&from, target) {
+                if !linked.contains(&p) {
+                    linked.push(p);
+                }
+            }
+        }
+    }
+    let mut docs: Vec<((usize, usize), &FileState)> = files
         .iter()
         .filter(|f| f.is_document)
         .filter_map(|f| {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
-            let stem = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
-            let stem = stem.split('.').next().unwrap_or_default().to_owned();
-            let key = KEY.iter().position(|k| stem == *k);
+            let stem = stem(f);
+            let link = linked
+                .iter()
+                .position(|l| l.as_bytes() == f.path.as_slice());
             let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
-            match (depth, key) {
-                (0, Some(k)) => Some((k, depth, f)),
-                (0, None) => Some((KEY.len(), depth, f)),
-                (1, _) if in_docs => Some((KEY.len() + 1, depth, f)),
-                _ => None,
-            }
+            let guide = GUIDES.iter().position(|k| stem == *k);
+            let tier = match (depth, link) {
+                (0, _) if stem == "README" => (0, 0),
+                _ if is_license(&stem) => (6, 0),
+                (0, _) if guide.is_some() => (1, guide.unwrap_or_default()),
+                (_, Some(i)) => (2, i),
+                (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0),
+                (0, _) => (4, 0),
+                (1, _) if in_docs => (5, 0),
+                _ => return None,
+            };
+            (depth == 0 || link.is_some() || in_docs).then_some((tier, f))
         })
         .collect();
-    docs.sort_by(|a, b| (a.0, a.1, &a.2.path).cmp(&(b.0, b.1, &b.2.path)));
+    docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
     docs.into_iter()
-        .map(|(_, _, f)| DocumentRef {
+        .map(|(_, f)| DocumentRef {
             path: paths::display(&f.path),
-            title: f
-                .digest
-                .as_deref()
-                .and_then(|d| facts.get(d))
-                .and_then(|a| a.doc.as_ref()?.title.clone()),
+            title: facts_of(f).and_then(|a| a.doc.as_ref()?.title.clone()),
         })
         .collect()
 }
