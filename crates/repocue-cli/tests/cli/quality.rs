@@ -830,7 +830,8 @@ fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
 }
 
 /// The README, the root's guides for contributors, then what the README links to (in its
-/// order, wherever it lives), the change log, other root documents, `docs/`, licenses last.
+/// order, wherever it lives; a reference-style link's definition and a plain text file
+/// count), the change log, other root documents, `docs/`, licenses last.
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
@@ -838,8 +839,10 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "README.md",
             "# Tool\n\nDoes things.\n\nRead the [FAQ](FAQ.md), the \
              [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
-             see [the site](https://example.org/x.md).\n",
+             see [the site](https://example.org/x.md) and [Documentation/Notes][].\n\n\
+             [Documentation/Notes]: Documentation/Notes\n",
         ),
+        ("Documentation/Notes", "How we work.\n"),
         ("FAQ.md", "# FAQ\n"),
         ("site/content/guide.md", "# Guide\n"),
         ("site/content/other.md", "# Other\n"),
@@ -864,6 +867,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",
+            "Documentation/Notes",
             "CHANGELOG.md",
             "AUTHORS.md",
             "docs/api.md",

@@ -74,6 +74,10 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         }
         collect_links(line, &mut facts.links);
         if is_link_definition(trimmed) {
+            // `[label]: target "title"`: what reference-style links (`[label][]`) point to.
+            if let Some(target) = definition_target(trimmed) {
+                push_link(target, &mut facts.links);
+            }
             continue;
         }
         if trimmed.is_empty() {
@@ -333,15 +337,23 @@ fn collect_links(line: &str, links: &mut Vec<String>) {
     while let Some(i) = rest.find("](") {
         let after = &rest[i + 2..];
         let Some(end) = after.find(')') else { break };
-        let target = after[..end]
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .to_owned();
-        if !target.is_empty() && links.len() < MAX_LINKS && !links.contains(&target) {
-            links.push(target);
-        }
+        push_link(after[..end].split_whitespace().next().unwrap_or(""), links);
         rest = &after[end..];
+    }
+}
+
+/// The target of a link definition line (`[label]: <target> "title"`).
+fn definition_target(line: &str) -> Option<&str> {
+    let after = line[line.find("]:")? + 2..].trim_start();
+    match after.strip_prefix('<') {
+        Some(bracketed) => bracketed.split_once('>').map(|(t, _)| t),
+        None => after.split_whitespace().next(),
+    }
+}
+
+fn push_link(target: &str, links: &mut Vec<String>) {
+    if !target.is_empty() && links.len() < MAX_LINKS && !links.iter().any(|l| l == target) {
+        links.push(target.to_owned());
     }
 }
 
@@ -426,6 +438,14 @@ mod tests {
             f.purpose.as_deref(),
             Some("A collection of community-maintained help pages for command-line tools.")
         );
+        // Link definitions are links too (git's README: `[INSTALL][]` ... `[INSTALL]: INSTALL`).
+        assert_eq!(
+            f.links,
+            vec!["https://example.org/ci", "https://example.org/ci.svg"]
+        );
+        let md = "Read [INSTALL][].\n\n[INSTALL]: INSTALL\n[guide]: <docs/a guide.md> \"Guide\"\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(f.links, vec!["INSTALL", "docs/a guide.md"]);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::api::{Commit, Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::error::Result;
-use crate::model::{FileClass, FileState, WorkingState};
+use crate::model::{FileClass, FileState, FileType, WorkingState};
 use crate::paths;
 use crate::read::Reader;
 
@@ -1029,13 +1029,18 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
     }
     let mut docs: Vec<((usize, usize), &FileState)> = files
         .iter()
-        .filter(|f| f.is_document)
         .filter_map(|f| {
-            let depth = f.path.iter().filter(|&&b| b == b'/').count();
-            let stem = stem(f);
             let link = linked
                 .iter()
                 .position(|l| l.as_bytes() == f.path.as_slice());
+            // A plain text file the README links to is a document for its readers (git's
+            // `Documentation/SubmittingPatches`), though its name does not say so.
+            let plain = f.file_type == FileType::Text && f.language.is_none();
+            if !(f.is_document || (link.is_some() && plain)) {
+                return None;
+            }
+            let depth = f.path.iter().filter(|&&b| b == b'/').count();
+            let stem = stem(f);
             let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
             let guide = GUIDES.iter().position(|k| stem == *k);
             let tier = match (depth, link) {
