@@ -876,3 +876,32 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
         "{cue:#}"
     );
 }
+
+/// The project names what it is built on: its main manifest's runtime dependencies, the most
+/// imported by its code first (not the alphabetical head of the list), at most three.
+#[test]
+fn the_overview_names_the_dependencies_the_code_imports_most() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"tool\"\ndependencies = [\"alpha>=1\", \"Beta_Lib\", \
+             \"gamma[extra]\", \"delta\"]\n[project.optional-dependencies]\ndev = [\"pytest\"]\n",
+        ),
+        ("tool/__init__.py", "import gamma\nfrom beta_lib import x\n"),
+        (
+            "tool/a.py",
+            "from gamma.sub import y\n\ndef a():\n    return y\n",
+        ),
+        (
+            "tool/b.py",
+            "import gamma.core as g\n\ndef b():\n    return g\n",
+        ),
+        ("tests/test_a.py", "import delta\nimport delta.more\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(
+        cue["content"]["project"]["dependencies"],
+        serde_json::json!(["gamma", "Beta_Lib", "alpha"]),
+        "{cue:#}"
+    );
+}

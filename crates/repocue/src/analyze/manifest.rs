@@ -31,7 +31,14 @@ pub struct ManifestFacts {
     /// Declared entry points (paths relative to the manifest, or script names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entry_points: Vec<String>,
+    /// Direct runtime dependencies by name, in declaration order (not development, build or
+    /// indirect ones): what the project is built on.
+    #[serde(rename = "d", default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
 }
+
+/// Most dependencies kept per manifest.
+const MAX_DEPENDENCIES: usize = 40;
 
 /// One runnable command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,6 +134,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("module "))
                 .map(|m| m.trim().trim_matches('"').to_owned());
+            f.dependencies = go_requires(text);
             f.commands
                 .extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
         }
@@ -170,7 +178,61 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         _ => make(text, &mut f),
     }
     f.commands.truncate(MAX_COMMANDS);
+    f.dependencies.truncate(MAX_DEPENDENCIES);
     Some(f)
+}
+
+/// The direct requirements of a `go.mod` (`require x v1` and `require ( … )` blocks), without
+/// those marked `// indirect`.
+fn go_requires(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines().map(str::trim) {
+        let spec = if in_block {
+            if line.starts_with(')') {
+                in_block = false;
+                continue;
+            }
+            line
+        } else if let Some(rest) = line.strip_prefix("require") {
+            let rest = rest.trim_start();
+            if rest.starts_with('(') {
+                in_block = true;
+                continue;
+            }
+            rest
+        } else {
+            continue;
+        };
+        if spec.contains("// indirect") {
+            continue;
+        }
+        if let Some(module) = spec
+            .split_whitespace()
+            .next()
+            .filter(|m| !m.starts_with("//"))
+        {
+            out.push(module.to_owned());
+        }
+    }
+    out
+}
+
+/// The project name of a PEP 508 requirement (`Werkzeug>=3.1`, `jinja2[i18n]; python_version
+/// < "3.12"` → `Werkzeug`, `jinja2`).
+fn requirement_name(spec: &str) -> Option<&str> {
+    let end = spec
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .unwrap_or(spec.len());
+    Some(&spec[..end]).filter(|n| !n.is_empty())
+}
+
+/// The keys of a TOML table, in the order the parser keeps them.
+fn table_keys(table: Option<&toml::Value>) -> Vec<String> {
+    table
+        .and_then(|t| t.as_table())
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
@@ -196,6 +258,7 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
         f.members
             .extend(list("exclude").into_iter().map(|e| format!("!{e}")));
     }
+    f.dependencies = table_keys(doc.get("dependencies"));
     if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
         for b in bins {
             if let Some(p) = b.get("path").and_then(|p| p.as_str()) {
@@ -232,6 +295,19 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
             };
             f.commands.push(cmd(command, purpose_of(name)));
         }
+    }
+    // Composer's `require` also names the PHP version and extensions: no packages.
+    let key = if f.kind == "composer" {
+        "require"
+    } else {
+        "dependencies"
+    };
+    if let Some(deps) = v.get(key).and_then(|d| d.as_object()) {
+        f.dependencies = deps
+            .keys()
+            .filter(|k| *k != "php" && !k.starts_with("ext-"))
+            .cloned()
+            .collect();
     }
     if f.kind == "npm" {
         f.commands.insert(0, cmd("npm install", "install"));
@@ -291,6 +367,17 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
         if let Some(scripts) = table.get("scripts").and_then(|s| s.as_table()) {
             f.entry_points.extend(scripts.keys().cloned());
         }
+    }
+    // PEP 621 lists requirement strings; Poetry a table whose `python` key is no package.
+    if let Some(reqs) = project.and_then(|p| p.get("dependencies")?.as_array()) {
+        f.dependencies = reqs
+            .iter()
+            .filter_map(|r| requirement_name(r.as_str()?.trim()))
+            .map(str::to_owned)
+            .collect();
+    } else if let Some(poetry) = poetry {
+        f.dependencies = table_keys(poetry.get("dependencies"));
+        f.dependencies.retain(|d| d != "python");
     }
     f.commands.push(if poetry.is_some() {
         cmd("poetry install", "install")
@@ -637,6 +724,38 @@ mod tests {
         );
         assert_eq!(f.members, vec!["packages/*"]);
         assert_eq!(f.entry_points, vec!["index.js"]);
+    }
+
+    /// Direct runtime dependencies per ecosystem, in declaration order; development, build,
+    /// indirect ones and interpreter versions are not packages the project is built on.
+    #[test]
+    fn reads_direct_runtime_dependencies() {
+        let deps = |path: &str, text: &str| analyze(path.as_bytes(), text).unwrap().dependencies;
+        let cargo = "[package]\nname = \"x\"\n[dependencies]\nserde = \"1\"\nanyhow = \"1\"\n\
+                     [dev-dependencies]\ntempfile = \"3\"\n[build-dependencies]\ncc = \"1\"\n";
+        assert_eq!(deps("Cargo.toml", cargo), ["serde", "anyhow"]);
+        let npm = r#"{"name": "x", "dependencies": {"zod": "3", "accepts": "1"},
+                      "devDependencies": {"mocha": "10"}}"#;
+        assert_eq!(deps("package.json", npm), ["zod", "accepts"]);
+        let composer = r#"{"require": {"php": ">=8.1", "ext-json": "*", "guzzle/guzzle": "7"}}"#;
+        assert_eq!(deps("composer.json", composer), ["guzzle/guzzle"]);
+        let pep621 = "[project]\nname = \"flask\"\ndependencies = [\"Werkzeug>=3.1\", \
+                      \"jinja2[i18n] ; python_version < '3.12'\", \"click\"]\n";
+        assert_eq!(
+            deps("pyproject.toml", pep621),
+            ["Werkzeug", "jinja2", "click"]
+        );
+        let poetry = "[tool.poetry]\nname = \"x\"\n[tool.poetry.dependencies]\npython = \"^3.9\"\n\
+                      requests = \"2\"\n";
+        assert_eq!(deps("pyproject.toml", poetry), ["requests"]);
+        let gomod = "module github.com/spf13/cobra\n\ngo 1.15\n\nrequire github.com/a/one v1.0.0\n\
+                     require (\n\tgithub.com/spf13/pflag v1.0.9\n\tgolang.org/x/sys v0.1.0 // indirect\n\
+                     \t// a comment\n)\n";
+        assert_eq!(
+            deps("go.mod", gomod),
+            ["github.com/a/one", "github.com/spf13/pflag"]
+        );
+        assert!(deps("Makefile", "all:\n\tcc x.c\n").is_empty());
     }
 
     #[test]

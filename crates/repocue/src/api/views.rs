@@ -284,6 +284,11 @@ pub struct Project {
     /// The first meaningful sentence of the README or the manifest description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<RepositoryText>,
+    /// What the project is built on: the direct runtime dependencies its main manifest
+    /// declares (Cargo, npm, Composer, pyproject, go.mod), the most imported by its code
+    /// first, at most five.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
 }
 
 /// Text copied from the repository, labelled as such: it is data, not instructions.

@@ -39,6 +39,8 @@ const SECTION_NAMES: [&str; 9] = [
 struct OverviewData {
     name: String,
     purpose: Option<(String, String)>,
+    #[serde(default)]
+    dependencies: Vec<String>,
     totals: Totals,
     languages: Vec<LanguageCount>,
     components: Vec<Component>,
@@ -62,6 +64,12 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         .filter(|(_, m)| main_ecosystem(m))
         .find_map(|(_, m)| m.name.clone())
         .unwrap_or_else(|| dir_name.to_owned());
+    let dependencies: Vec<String> = root_manifests
+        .iter()
+        .filter(|(_, m)| main_ecosystem(m))
+        .map(|(_, m)| m.dependencies.clone())
+        .find(|d| !d.is_empty())
+        .unwrap_or_default();
     // Purpose: README sentence first, then a manifest description.
     let readme = files
         .iter()
@@ -110,6 +118,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     let code = code_summary(
         state,
         &entry_points(files, &root_manifests, &member_manifests, &[]),
+        &dependencies,
     )?;
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
     let mut entries = entry_points(files, &root_manifests, &member_manifests, &ranked_entries);
@@ -131,6 +140,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     Ok(OverviewData {
         name,
         purpose,
+        dependencies: code.dependencies.clone(),
         totals: totals(state.all_files()?),
         languages: langs
             .iter()
@@ -274,6 +284,45 @@ fn component_items(components: Vec<Component>) -> Vec<Item<OverviewContent>> {
     items
 }
 
+/// Most dependencies the overview names.
+const MAX_DEPENDENCIES: usize = 3;
+
+/// Orders dependencies by how many of the project's code files import them (declaration
+/// order among equals), at most [`MAX_DEPENDENCIES`]: what the code is built on, not the
+/// alphabetical head of a manifest. An import names a dependency when it is the dependency or
+/// a path, module or item below it (`werkzeug.exceptions`, `serde::Serialize`,
+/// `github.com/spf13/pflag`), in any case, with Cargo's `-` read as `_`.
+fn by_use<'a>(dependencies: &[String], imports: impl Iterator<Item = &'a [String]>) -> Vec<String> {
+    let names: Vec<String> = dependencies
+        .iter()
+        .map(|d| d.to_ascii_lowercase().replace('-', "_"))
+        .collect();
+    let mut uses = vec![0usize; dependencies.len()];
+    for file in imports {
+        let mut seen = vec![false; dependencies.len()];
+        for import in file {
+            let import = import.to_ascii_lowercase().replace('-', "_");
+            for (i, name) in names.iter().enumerate() {
+                let below = import
+                    .strip_prefix(name.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '.', ':']));
+                seen[i] |= below;
+            }
+        }
+        for (u, s) in uses.iter_mut().zip(seen) {
+            *u += usize::from(s);
+        }
+    }
+    let mut order: Vec<usize> = (0..dependencies.len()).collect();
+    // Stable: equal counts keep declaration order.
+    order.sort_by_key(|&i| std::cmp::Reverse(uses[i]));
+    order
+        .into_iter()
+        .take(MAX_DEPENDENCIES)
+        .map(|i| dependencies[i].clone())
+        .collect()
+}
+
 /// Builds the overview cue.
 ///
 /// long-fn: one list of the overview's sections in their output order (content first, then
@@ -284,7 +333,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let content = OverviewContent {
         project: Project {
             name: d.name.clone(),
-            purpose: None,
+            ..Default::default()
         },
         totals: d.totals.clone(),
         ..Default::default()
@@ -299,6 +348,16 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 label: "repository-text".into(),
             })
         }));
+    }
+    if !d.dependencies.is_empty() {
+        // With the third round: what the project is built on matters once every section
+        // has its first two items.
+        let deps = d.dependencies;
+        items.push(Item::new(
+            0,
+            tiered(4, 5, 0),
+            move |c: &mut OverviewContent| c.project.dependencies = deps.clone(),
+        ));
     }
     for (i, lc) in d.languages.into_iter().enumerate() {
         items.push(Item::new(
@@ -1069,6 +1128,8 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
 /// `main` files and the package roots in rank order, and each file's rank (to order
 /// components by the weight of their code rather than their file count).
 struct CodeSummary {
+    /// The main manifest's dependencies, the most imported first.
+    dependencies: Vec<String>,
     symbols: Vec<SymbolEntry>,
     mains: Vec<String>,
     roots: Vec<String>,
@@ -1086,7 +1147,11 @@ const DEDICATED_MAIN_SYMBOLS: usize = 3;
 /// view, edited files get no boost here: the overview lists them under `working_tree`
 /// already, and a boost would reorder the symbols on every edit and break the stable prefix
 /// that prompt caches reuse.
-fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
+fn code_summary(
+    state: &Reader,
+    entries: &[String],
+    dependencies: &[String],
+) -> Result<CodeSummary> {
     let ranked = super::structure::ranked_files(state, b"", entries, false)?;
     // A name shown once is enough: a C function's header declaration and its definition, or
     // a namesake in another directory, would spend a line on what the reader already has.
@@ -1163,7 +1228,12 @@ fn code_summary(state: &Reader, entries: &[String]) -> Result<CodeSummary> {
         .iter()
         .map(|r| (r.file.path.clone(), r.score))
         .collect();
+    let imports = ranked
+        .iter()
+        .filter(source)
+        .filter_map(|r| Some(r.analysis.code.as_ref()?.imports.as_slice()));
     Ok(CodeSummary {
+        dependencies: by_use(dependencies, imports),
         symbols,
         mains,
         roots,
