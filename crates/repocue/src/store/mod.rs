@@ -739,12 +739,20 @@ impl Store {
     }
 
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
-    /// sorted by path.
+    /// sorted by path. One lookup per path for a few paths; for more, every row of the
+    /// snapshot is read once and filtered (a lookup scans the rows the snapshot range leaves,
+    /// so 26,000 of them took babel/babel's 27,674-file cache ten seconds).
     pub fn files_by_paths(
         &self,
         snapshot: &SnapshotRow,
         paths: &[&[u8]],
     ) -> Result<Vec<FileState>> {
+        if paths.len() > LOOKUPS_MAX {
+            let wanted: std::collections::HashSet<&[u8]> = paths.iter().copied().collect();
+            let mut files = self.files_at(snapshot)?;
+            files.retain(|f| wanted.contains(f.path.as_slice()));
+            return Ok(files);
+        }
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
              WHERE f.epoch = ?1 AND f.path = ?3 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)"
@@ -779,7 +787,8 @@ impl Store {
     }
 
     /// Returns the snapshot sequence at which each path's current state began within the
-    /// snapshot's epoch (its last change), for the paths that exist in the snapshot.
+    /// snapshot's epoch (its last change), for the paths that exist in the snapshot (callers
+    /// ask for a few: one lookup each).
     pub fn last_changed(
         &self,
         snapshot: &SnapshotRow,
@@ -1553,6 +1562,10 @@ const FILE_COLUMNS: &str =
     f.st_mtime_ns, f.st_ctime_ns, f.st_ino, f.class";
 /// File versions with their paths.
 const FILE_ROWS: &str = "file_versions f JOIN paths p ON p.id = f.path";
+
+/// Most paths [`Store::files_by_paths`] looks up one by one; more are filtered from one read
+/// of every row (a lookup costs about what reading 1/200 of a 27,000-file snapshot does).
+const LOOKUPS_MAX: usize = 128;
 
 /// The stored stat size and change time: NULL where they equal their twins, the file's size
 /// and the modification time.
