@@ -408,7 +408,8 @@ EOF
     fi
 
     # Time to first overview on a cold repository: the overview cue into an empty cache,
-    # which initializes first (the whole baseline today; less if structure comes later).
+    # which initializes first: content in full, analysis for a read's budget (300 ms), the
+    # rest deferred to later reads (docs/state.md).
     measure first_overview "$opdir" "$big_warmup" "$big_runs" "$WORK/scripts/fresh-cache-$idx.sh" -- \
         "$BIN" --repository "$repo" --cache-dir "$cache_base" cue --view overview --max-tokens 500
     rm -rf "$cache_base"

@@ -78,6 +78,8 @@ pub(crate) fn changed_dirty_paths(
                 scan::digest_of(root, &fault.path).is_ok()
             }
             // A clean row's change shows in Git's status; a dirty one is among `files`.
+            // Analysis a read's budget left for later: the next refresh carries it on.
+            FaultKind::Deferred => true,
             FaultKind::TimedOut => files
                 .iter()
                 .find(|f| f.path == fault.path)
@@ -257,21 +259,33 @@ pub(crate) fn caveat_warnings(caveats: &[Caveat], faults: &[Fault]) -> Vec<Warni
 }
 
 fn fault_warning(faults: &[Fault]) -> Warning {
-    let mut named: Vec<String> = faults
+    let (deferred, others): (Vec<&Fault>, Vec<&Fault>) =
+        faults.iter().partition(|f| f.kind == FaultKind::Deferred);
+    let mut named: Vec<String> = others
         .iter()
         .take(FAULTS_NAMED)
         .map(|f| format!("{} ({})", paths::display(&f.path), f.kind))
         .collect();
-    if faults.len() > FAULTS_NAMED {
-        named.push(format!("{} more", faults.len() - FAULTS_NAMED));
+    if others.len() > FAULTS_NAMED {
+        named.push(format!("{} more", others.len() - FAULTS_NAMED));
+    }
+    let mut detail = Vec::new();
+    if !deferred.is_empty() {
+        detail.push(format!(
+            "{} files not analyzed yet (their structure is missing from this cue; the next read or `repocue refresh` continues the analysis)",
+            deferred.len()
+        ));
+    }
+    if !others.is_empty() {
+        detail.push(format!(
+            "files not read or analyzed; their last known state is shown and the next refresh tries them again: {}",
+            named.join(", ")
+        ));
     }
     Warning::counted(
         WarningCode::FileFaults,
         faults.len() as u64,
-        format!(
-            "files not read or analyzed; their last known state is shown and the next refresh tries them again: {}",
-            named.join(", ")
-        ),
+        detail.join("; "),
     )
 }
 

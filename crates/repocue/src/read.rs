@@ -188,7 +188,11 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         if !refresh {
             return Err(Error::NotInitialized);
         }
-        let out = refresh::run(repo, &Operation::Init)?;
+        let out = refresh::run_within(
+            repo,
+            &Operation::Init,
+            Some(refresh::read_budget(&Operation::Init)),
+        )?;
         let w = Warning::new(
             WarningCode::Initialized,
             format!(
@@ -201,7 +205,11 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
     let rules = repo.rules()?;
     let a = assess_live(repo, &store, &snap, &rules)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
-        let w = match refresh::run(repo, &Operation::Refresh) {
+        let w = match refresh::run_within(
+            repo,
+            &Operation::Refresh,
+            Some(refresh::read_budget(&Operation::Refresh)),
+        ) {
             Ok(out) => Warning::new(
                 WarningCode::Refreshed,
                 format!(

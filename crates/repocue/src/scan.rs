@@ -36,6 +36,42 @@ pub struct Progress {
     pub done: std::sync::atomic::AtomicU64,
 }
 
+/// Whether and until when a scan analyzes the content it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Analyze {
+    /// Content is hashed and classified, never analyzed (benchmarks of hashing alone).
+    Off,
+    /// Every file with new content is analyzed.
+    All,
+    /// Files are analyzed, most useful first, until the instant; the others are hashed and
+    /// their analysis is deferred (a `deferred` fault the next refresh settles).
+    Until(std::time::Instant),
+}
+
+impl Analyze {
+    fn enabled(self) -> bool {
+        self != Analyze::Off
+    }
+
+    fn past_deadline(self) -> bool {
+        matches!(self, Analyze::Until(t) if std::time::Instant::now() >= t)
+    }
+}
+
+/// Files scanned between two looks at a deadline's order: a scan with a deadline reads the
+/// most useful files first, in batches of this many shared by the threads.
+const DEADLINE_BATCH: usize = 64;
+
+/// The order a scan with a deadline reads paths in: the project's own code and documents
+/// before tests, examples and vendored code, shallow paths before deep ones.
+fn usefulness(path: &[u8]) -> (bool, usize) {
+    use crate::analyze::importance::{role, Role};
+    (
+        role(path) != Role::Source,
+        path.iter().filter(|&&b| b == b'/').count(),
+    )
+}
+
 /// One tracked path to scan, with what the index and status already say about it.
 #[derive(Debug, Clone)]
 pub struct ScanItem {
@@ -87,13 +123,15 @@ pub type Known<'a> = &'a (dyn Fn(&str) -> bool + Sync);
 /// time is a per-file fault in its result, never a failure of the scan: one bad file must not
 /// keep every other file's state from being published.
 ///
-/// With `analyze` false, content is hashed and classified but not analyzed (no outlines, no
-/// symbols): the pure hashing cost, for benchmarks.
+/// With [`Analyze::Off`], content is hashed and classified but not analyzed (no outlines, no
+/// symbols): the pure hashing cost, for benchmarks. With [`Analyze::Until`], paths are read in
+/// the order of their [`usefulness`], so what the deadline leaves unanalyzed is what matters
+/// least.
 pub fn scan(
     root: &Path,
-    items: Vec<ScanItem>,
+    mut items: Vec<ScanItem>,
     known: Known<'_>,
-    analyze: bool,
+    analyze: Analyze,
     progress: Option<&Progress>,
     sink: Option<&std::sync::mpsc::SyncSender<(String, Analysis)>>,
 ) -> Vec<Scanned> {
@@ -102,29 +140,55 @@ pub fn scan(
         p.total.store(items.len() as u64, Relaxed);
         p.done.store(0, Relaxed);
     }
-    let mut out: Vec<Scanned> = items
-        .into_par_iter()
-        .map_with(sink.cloned(), |sink, item| {
-            let mut s = scan_one(root, item, known, analyze);
-            if let Some(tx) = sink.as_ref() {
-                // Hand analyses to the writer as they are made: memory stays flat however
-                // many files a baseline analyzes.
-                if let (Some(a), Some(d)) = (s.analysis.take(), &s.state.digest) {
-                    s.analyzed = tx.send((d.clone(), *a)).is_ok();
+    let one = |sink: &mut Option<std::sync::mpsc::SyncSender<(String, Analysis)>>,
+               item: ScanItem,
+               analyze: Analyze| {
+        let mut s = scan_one(root, item, known, analyze);
+        if let Some(tx) = sink.as_ref() {
+            // Hand analyses to the writer as they are made: memory stays flat however many
+            // files a baseline analyzes.
+            if let (Some(a), Some(d)) = (s.analysis.take(), &s.state.digest) {
+                s.analyzed = tx.send((d.clone(), *a)).is_ok();
+            }
+        }
+        if let Some(p) = progress {
+            p.done.fetch_add(1, Relaxed);
+        }
+        s
+    };
+    let mut out: Vec<Scanned> = match analyze {
+        Analyze::Until(_) => {
+            items.sort_by_cached_key(|i| usefulness(&i.path));
+            let mut out = Vec::with_capacity(items.len());
+            let mut rest = items.into_iter();
+            // The first batch is analyzed whatever the time: every scan makes progress, so
+            // deferred analysis ends however short the budget.
+            let mut mode = Analyze::All;
+            loop {
+                let batch: Vec<ScanItem> = rest.by_ref().take(DEADLINE_BATCH).collect();
+                if batch.is_empty() {
+                    break;
                 }
+                out.par_extend(
+                    batch
+                        .into_par_iter()
+                        .map_with(sink.cloned(), |sink, item| one(sink, item, mode)),
+                );
+                mode = analyze;
             }
-            if let Some(p) = progress {
-                p.done.fetch_add(1, Relaxed);
-            }
-            s
-        })
-        .collect();
+            out
+        }
+        _ => items
+            .into_par_iter()
+            .map_with(sink.cloned(), |sink, item| one(sink, item, analyze))
+            .collect(),
+    };
     out.sort_by(|a, b| a.state.path.cmp(&b.state.path));
     out
 }
 
 /// Reads one path and turns what was found, or the failure to read it, into its result.
-fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: bool) -> Scanned {
+fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: Analyze) -> Scanned {
     let full = paths::join(root, &item.path);
     let check_content = item.check_content;
     let mut state = FileState {
@@ -160,7 +224,11 @@ fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: bool) -> Sca
             analyzed: false,
             bytes_read: r.bytes_read,
             unstable: r.unstable,
-            fault: r.timed_out.then_some(FaultKind::TimedOut),
+            fault: match (r.timed_out, r.deferred) {
+                (true, _) => Some(FaultKind::TimedOut),
+                (false, true) => Some(FaultKind::Deferred),
+                (false, false) => None,
+            },
         },
     }
 }
@@ -181,6 +249,8 @@ struct ReadOutcome {
     bytes_read: u64,
     unstable: bool,
     timed_out: bool,
+    /// The content was to be analyzed, but past the scan's deadline.
+    deferred: bool,
 }
 
 /// Reads one path into `state`: lstat, then the content (whole or streamed), classification,
@@ -192,7 +262,7 @@ fn read_path(
     full: &Path,
     state: &mut FileState,
     known: Known<'_>,
-    analyze: bool,
+    analyze: Analyze,
     check_content: bool,
 ) -> std::io::Result<Found> {
     if let Some(e) = inject::read_error(&state.path) {
@@ -271,18 +341,23 @@ fn read_path(
         state.class = FileClass::Secret;
     }
     let digest = read.digest;
+    let wanted = analyze.enabled() && state.class.analysed() && !known(&digest);
+    let deferred = wanted && analyze.past_deadline();
     let analysis = match (&read.whole, state.file_type) {
-        (Some(content), FileType::Text) if analyze && state.class.analysed() && !known(&digest) => {
+        (Some(content), FileType::Text) if wanted && !deferred => {
             analyze::analyze(&state.path, language, content)
         }
         _ => Ok(None),
     };
+    // Only content that would have been analyzed is deferred (not binary or streamed files).
+    let deferred = deferred && read.whole.is_some() && state.file_type == FileType::Text;
     state.digest = Some(digest);
     Ok(Found::Read(Box::new(ReadOutcome {
         timed_out: analysis.is_err(),
         analysis: analysis.unwrap_or(None),
         bytes_read: read.size,
         unstable,
+        deferred,
     })))
 }
 
@@ -513,7 +588,7 @@ mod tests {
             // A name longer than NAME_MAX fails to stat with ENAMETOOLONG, even for root.
             item(&long, WorkingState::Unstaged),
         ];
-        let out = scan(dir.path(), items, &|_| false, true, None, None);
+        let out = scan(dir.path(), items, &|_| false, Analyze::All, None, None);
         let got: Vec<(&[u8], Option<FaultKind>, FileType)> = out
             .iter()
             .map(|s| (s.state.path.as_slice(), s.fault, s.state.file_type))

@@ -237,3 +237,64 @@ fn a_parse_that_times_out_is_retried_never_stored() {
     // carried over from the faulted snapshot.
     assert!(overview_symbols(&[]).contains("alpha_"));
 }
+
+/// A first read on a repository too large to analyze within its budget answers from the most
+/// useful files (the project's own code before its tests), says the rest is deferred and is
+/// not `current`; each later read carries the analysis on (at least a batch of files however
+/// short the budget) until none is left; an explicit refresh finishes it at once.
+#[test]
+fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
+    let mut files: Vec<(String, String)> = (0..150)
+        .map(|i| {
+            (
+                format!("tests/deep/t{i:03}.rs"),
+                format!("pub fn check_{i}() {{}}\n"),
+            )
+        })
+        .collect();
+    files.push(("lib.rs".into(), "pub fn central_api() {}\n".into()));
+    let repo = TestRepo::with_files(&files);
+    let no_budget = [("REPOCUE_TEST_ANALYSIS_BUDGET_MS", "0")];
+    let overview = |repo: &TestRepo, env: &[(&str, &str)]| {
+        run_env(
+            repo,
+            &["cue", "--view", "overview", "--max-tokens", "2000"],
+            env,
+        )
+        .json()
+    };
+    let first = overview(&repo, &no_budget);
+    assert_ne!(first["freshness"], "current", "{first:#}");
+    // One batch of 64 is analyzed, the root library first.
+    assert_eq!(fault_count(&first), 151 - 64, "{first:#}");
+    let detail = warning(&first, "file_faults").unwrap()["detail"].to_string();
+    assert!(detail.contains("not analyzed yet"), "{detail}");
+    assert!(
+        first["content"]["symbols"]
+            .to_string()
+            .contains("central_api"),
+        "{first:#}"
+    );
+    let st: StatusOutput = repo.status();
+    assert_eq!(st.freshness, Freshness::RefreshNeeded, "{st:#?}");
+    // The next read analyzes another batch, the one after the rest.
+    assert_eq!(fault_count(&overview(&repo, &no_budget)), 151 - 128);
+    let third = overview(&repo, &no_budget);
+    assert!(warning(&third, "file_faults").is_none(), "{third:#}");
+    assert_eq!(third["freshness"], "current", "{third:#}");
+    let hits = run_env(&repo, &["search", "check_149", "--no-refresh"], &[]).json();
+    assert!(
+        hits["content"]["hits"]
+            .to_string()
+            .contains("symbol:tests/deep/t149.rs"),
+        "{hits:#}"
+    );
+
+    // An explicit refresh (or init) has no budget: one finishes whatever a read deferred.
+    let repo = TestRepo::with_files(&files);
+    assert_eq!(fault_count(&overview(&repo, &no_budget)), 151 - 64);
+    let r: RefreshOutput = run_env(&repo, &["refresh"], &no_budget).typed();
+    assert!(r.faults.is_empty(), "{r:#?}");
+    assert_eq!(r.files_analyzed, 151 - 64);
+    assert_eq!(r.freshness, Freshness::Current);
+}

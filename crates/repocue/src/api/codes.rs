@@ -185,6 +185,10 @@ string_enum! {
         /// Parsing took longer than its time limit: the file's state is current, its
         /// structure is missing until a refresh parses it in time.
         TimedOut = "timed_out",
+        /// Its analysis did not fit the time a read may spend on it (a first cue on a large
+        /// repository): the file's state is current, its structure comes with the next
+        /// refresh, which the next read runs.
+        Deferred = "deferred",
     }
 }
 

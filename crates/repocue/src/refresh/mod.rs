@@ -18,7 +18,7 @@ pub(crate) mod outcome;
 pub(crate) mod plan;
 pub(crate) mod publish;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::api::{Commit, RefreshOutput};
 use crate::error::{Error, Result};
@@ -37,18 +37,56 @@ const PUBLISH_ATTEMPTS: usize = 4;
 /// observed after this operation was asked for (it describes the repository at least as
 /// recently as the caller asked), and is retried from a new basis otherwise.
 pub(crate) fn run(repo: &Repo, op: &Operation) -> Result<RefreshOutput> {
+    run_within(repo, op, None)
+}
+
+/// How long the baseline a first read runs (a cue, a search or a status into an empty cache)
+/// may spend analyzing content: it answers from the files analyzed by then (the project's own
+/// code and documents first, shallow paths first) and says the rest is `deferred`. Explicit
+/// `init`, `refresh` and `rebaseline` analyze everything.
+pub(crate) const FIRST_READ_ANALYSIS_BUDGET: Duration = Duration::from_millis(300);
+
+/// How long a refresh a later read runs may spend analyzing: it carries deferred analysis
+/// on (and bounds the wait after a checkout that changed thousands of files).
+pub(crate) const READ_ANALYSIS_BUDGET: Duration = Duration::from_millis(1000);
+
+/// The analysis budget of a refresh a read runs: [`FIRST_READ_ANALYSIS_BUDGET`] for a
+/// baseline, [`READ_ANALYSIS_BUDGET`] otherwise, or `REPOCUE_TEST_ANALYSIS_BUDGET_MS` for
+/// both in tests.
+pub(crate) fn read_budget(op: &Operation) -> Duration {
+    let budget = match op {
+        Operation::Refresh => READ_ANALYSIS_BUDGET,
+        _ => FIRST_READ_ANALYSIS_BUDGET,
+    };
+    std::env::var("REPOCUE_TEST_ANALYSIS_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(budget, Duration::from_millis)
+}
+
+/// [`run`], analyzing content for at most `budget` from the start of the scan.
+pub(crate) fn run_within(
+    repo: &Repo,
+    op: &Operation,
+    budget: Option<Duration>,
+) -> Result<RefreshOutput> {
     let requested_at = crate::time::now_rfc3339();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match run_once(repo, op, &requested_at) {
+        match run_once(repo, op, &requested_at, budget) {
             Err(Error::Conflict { .. }) if attempt < PUBLISH_ATTEMPTS => continue,
             other => return other,
         }
     }
 }
 
-fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOutput> {
+fn run_once(
+    repo: &Repo,
+    op: &Operation,
+    requested_at: &str,
+    budget: Option<Duration>,
+) -> Result<RefreshOutput> {
     let started = Instant::now();
     let rules = repo.rules()?;
     // A refresh never creates a cache: only init and rebaseline start one.
@@ -70,7 +108,8 @@ fn run_once(repo: &Repo, op: &Operation, requested_at: &str) -> Result<RefreshOu
     );
     drop(index);
     classes::assign(repo, &start, &mut plan, &rules.config.analysis)?;
-    let outcome = outcome::scan(repo, &store, &start, plan)?;
+    let deadline = budget.map(|b| scan_started + b);
+    let outcome = outcome::scan(repo, &store, &start, plan, deadline)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
     let changes = changes::derive(&store, &start, &outcome, &rules)?;
     let commits = recent_commits(repo, &start)?;

@@ -42,7 +42,15 @@ pub(crate) struct ScanOutcome {
 }
 
 /// Reads the planned paths and folds the result.
-pub(crate) fn scan(repo: &Repo, store: &Store, start: &Start, plan: Plan) -> Result<ScanOutcome> {
+/// With a `deadline`, content not analyzed by then is left for the next refresh (a
+/// `deferred` fault).
+pub(crate) fn scan(
+    repo: &Repo,
+    store: &Store,
+    start: &Start,
+    plan: Plan,
+    deadline: Option<std::time::Instant>,
+) -> Result<ScanOutcome> {
     // A few paths look their digests up one by one; more load every stored digest at once
     // (27,000 of them take about 6 ms: most of a one-file refresh's own work).
     let analyzer = crate::analyze::analyzer_version();
@@ -55,11 +63,15 @@ pub(crate) fn scan(repo: &Repo, store: &Store, start: &Start, plan: Plan) -> Res
         Some(p) => p.contains(digest),
         None => set.contains(digest),
     };
-    let analyze = crate::analyze::enabled();
+    let analyze = match (crate::analyze::enabled(), deadline) {
+        (false, _) => scan::Analyze::Off,
+        (true, None) => scan::Analyze::All,
+        (true, Some(t)) => scan::Analyze::Until(t),
+    };
     // A baseline streams its analyses to a writer thread (facts are content-keyed and
     // immutable, so committing them before the snapshot is safe: an interrupted baseline
     // leaves only facts that the next one reuses, or that prune removes).
-    let (sink, writer) = if start.full() && analyze {
+    let (sink, writer) = if start.full() && analyze != scan::Analyze::Off {
         let (tx, handle) = facts_writer(repo.db_path());
         (Some(tx), Some(handle))
     } else {

@@ -317,6 +317,9 @@ impl TestRepo {
             .env("GIT_AUTHOR_DATE", "2001-02-03T04:05:06Z")
             .env("GIT_COMMITTER_DATE", "2001-02-03T04:05:06Z")
             .env("GIT_TERMINAL_PROMPT", "0")
+            // A read's analysis budget would make what a cue shows depend on the machine's
+            // speed: tests that are not about it never run out (the deferral tests set 0).
+            .env("REPOCUE_TEST_ANALYSIS_BUDGET_MS", "600000")
             .env("HOME", &self.home)
             .env("LC_ALL", "C")
             .stdin(Stdio::null())
