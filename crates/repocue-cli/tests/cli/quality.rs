@@ -905,3 +905,41 @@ fn the_overview_names_the_dependencies_the_code_imports_most() {
         "{cue:#}"
     );
 }
+
+/// A directory is judged by what it holds where its name misleads: cobra's Go package `doc/`
+/// is code, its `site/content/` of Markdown is documentation (source first, then the
+/// documentation brought forward), not a source root because it is nested.
+#[test]
+fn components_are_judged_by_what_they_hold() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "go.mod".into(),
+            "module example.com/tool\n\ngo 1.21\n".into(),
+        ),
+        ("tool.go".into(), "package tool\n\nfunc Run() {}\n".into()),
+        (".github/workflows/ci.yml".into(), "on: push\n".into()),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("doc/gen{i}.go"),
+            format!(
+                "package doc\n\nimport \"example.com/tool\"\n\nfunc Gen{i}() {{ tool.Run() }}\n"
+            ),
+        ));
+    }
+    for i in 0..5 {
+        files.push((
+            format!("site/content/page{i}.md"),
+            format!("# Page {i}\n\nText.\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
+}

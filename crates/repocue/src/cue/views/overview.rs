@@ -651,6 +651,8 @@ fn components(
             holders.entry(dir_of(m)).or_default().add(f, file_rank);
         }
     }
+    // Directories that hold documents only, and packages of code named like documentation.
+    let (mut documentation, mut code_named_docs) = (Vec::new(), Vec::new());
     // (rank, mass, component); see `component_rank` for the rank.
     let mut out: Vec<(u8, f64, Component)> = dirs
         .iter()
@@ -662,8 +664,14 @@ fn components(
             let rank = if t.own == 0 {
                 2
             } else {
-                component_rank(&c.path)
+                t.kind_by_content(&c.path)
+                    .unwrap_or_else(|| component_rank(&c.path))
             };
+            if t.kind_by_content(&c.path) == Some(2) {
+                documentation.push(c.path.clone());
+            } else if t.kind_by_content(&c.path) == Some(0) {
+                code_named_docs.push(c.path.clone());
+            }
             (rank, t.mass, c)
         })
         .collect();
@@ -705,10 +713,11 @@ fn components(
     // Bring the first test directory and the first documentation directory of some size (2%
     // of the files) forward, right after the lead component.
     let sizable = |c: &Component| c.files * 50 >= files.len() as u64;
-    let wanted: [&dyn Fn(&Component) -> bool; 2] =
-        [&|c| is_test_dir(&c.path) && sizable(c), &|c| {
-            is_docs_dir(&c.path) && sizable(c)
-        }];
+    let docs = |c: &Component| {
+        let by_name = is_docs_dir(&c.path) && !code_named_docs.contains(&c.path);
+        (by_name || documentation.contains(&c.path)) && sizable(c)
+    };
+    let wanted: [&dyn Fn(&Component) -> bool; 2] = [&|c| is_test_dir(&c.path) && sizable(c), &docs];
     for (k, wanted) in wanted.into_iter().enumerate() {
         let slot = (1 + k).min(out.len());
         if let Some(i) = out.iter().position(wanted) {
@@ -779,6 +788,9 @@ fn common_dir(a: &[u8], b: &[u8]) -> Vec<u8> {
 struct Tally<'a> {
     files: u64,
     own: u64,
+    /// Files in a language RepoCue parses for structure.
+    code: u64,
+    documents: u64,
     mass: f64,
     langs: BTreeMap<&'a str, u64>,
     /// Languages of the project's own files: not tests, fixtures or examples.
@@ -789,12 +801,30 @@ impl<'a> Tally<'a> {
     fn add(&mut self, f: &'a FileState, file_rank: &HashMap<Vec<u8>, f64>) {
         self.files += 1;
         self.own += u64::from(f.class == FileClass::Source);
+        self.documents += u64::from(f.is_document);
+        self.code += u64::from(
+            crate::analyze::structure::parser_language(&f.path, f.language.as_deref()).is_some(),
+        );
         self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
         if let Some(l) = f.language.as_deref() {
             *self.langs.entry(l).or_default() += 1;
             if importance::role(&f.path) == importance::Role::Source {
                 *self.code_langs.entry(l).or_default() += 1;
             }
+        }
+    }
+
+    /// What the directory holds, when that overrules its name: `Some(0)` for a package of
+    /// code named like documentation (cobra's Go package `doc/`), `Some(2)` for a directory
+    /// of documents only (cobra's `site/content/`), which [`component_rank`] would take for
+    /// source by its depth.
+    fn kind_by_content(&self, dir: &str) -> Option<u8> {
+        if is_docs_dir(dir) && self.code * 2 > self.files && self.mass > 0.0 {
+            Some(0)
+        } else if self.code == 0 && self.documents * 5 >= self.files * 4 {
+            Some(2)
+        } else {
+            None
         }
     }
 
@@ -868,9 +898,11 @@ fn component_rank(dir: &str) -> u8 {
     ];
     let d = dir.trim_end_matches('/');
     let name = d.rsplit('/').next().unwrap_or(d).to_ascii_lowercase();
+    // Below a hidden or support directory is support too (`.github/workflows/`).
+    let support =
+        |part: &str| part.starts_with('.') || SUPPORT.contains(&part.to_ascii_lowercase().as_str());
     if importance::role(format!("{d}/x").as_bytes()) != importance::Role::Source
-        || SUPPORT.contains(&name.as_str())
-        || name.starts_with('.')
+        || d.split('/').any(support)
     {
         2
     } else if SOURCE.contains(&name.as_str()) || d.contains('/') {
