@@ -943,3 +943,30 @@ fn components_are_judged_by_what_they_hold() {
         .collect();
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
 }
+
+/// An entry point that only hands over (defines nothing, imports one project file by a
+/// relative path) is followed by the file it hands over to.
+#[test]
+fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "web", "main": "index.js", "scripts": {"test": "mocha"}}"#,
+        ),
+        (
+            "index.js",
+            "'use strict';\n\nmodule.exports = require('./lib/web');\n",
+        ),
+        (
+            "lib/web.js",
+            "var router = require('./router');\n\nexports = module.exports = createApp;\n\n\
+             function createApp() {\n  return router();\n}\n",
+        ),
+        (
+            "lib/router.js",
+            "module.exports = function router() {\n  return {};\n};\n",
+        ),
+    ]);
+    let entries = entry_points(&repo);
+    assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
+}

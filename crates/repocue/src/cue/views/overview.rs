@@ -135,6 +135,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         // Stable: the main ecosystems' entry points keep their order, then the others'.
         entries.sort_by_key(in_minor);
     }
+    let entries = with_delegates(entries, &code.delegates);
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
     Ok(OverviewData {
@@ -1166,6 +1167,54 @@ struct CodeSummary {
     mains: Vec<String>,
     roots: Vec<String>,
     file_rank: HashMap<Vec<u8>, f64>,
+    /// Files that define nothing and import one other file of the project → that file.
+    delegates: HashMap<String, String>,
+}
+
+/// The files that only hand over to another file of the project: they define nothing and
+/// import one project file by a relative path (express's `index.js`:
+/// `module.exports = require('./lib/express')`), mapped to that file.
+fn delegates(ranked: &[super::structure::Ranked<'_>]) -> HashMap<String, String> {
+    let by_module: HashMap<Vec<String>, &[u8]> = ranked
+        .iter()
+        .map(|r| {
+            (
+                importance::module_components(&r.file.path),
+                r.file.path.as_slice(),
+            )
+        })
+        .collect();
+    ranked
+        .iter()
+        .filter_map(|r| {
+            let code = r.analysis.code.as_ref()?;
+            let [import] = code.imports.as_slice() else {
+                return None;
+            };
+            let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+            if !code.symbols.is_empty() || !relative.starts_with('.') {
+                return None;
+            }
+            let target = by_module.get(&importance::import_components(&r.file.path, import))?;
+            (*target != r.file.path.as_slice())
+                .then(|| (paths::display(&r.file.path), paths::display(target)))
+        })
+        .collect()
+}
+
+/// The entry points with the file each one hands over to right after it.
+fn with_delegates(entries: Vec<String>, delegates: &HashMap<String, String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(entries.len());
+    for e in entries {
+        let next = delegates.get(&e).cloned();
+        if !out.contains(&e) {
+            out.push(e);
+        }
+        if let Some(d) = next.filter(|d| !out.contains(d)) {
+            out.push(d);
+        }
+    }
+    out
 }
 
 /// Most `main` files and package roots the graph adds to the entry points.
@@ -1270,6 +1319,7 @@ fn code_summary(
         mains,
         roots,
         file_rank,
+        delegates: delegates(&ranked),
     })
 }
 
