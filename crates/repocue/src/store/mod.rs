@@ -894,13 +894,18 @@ impl Store {
                 None,
             ),
         };
+        // Every symbol row may pass here (git's builtin/add.c: 60,000 of them): a hashed set
+        // of names and the rows' bytes, no UTF-8 check or ordered comparison per row.
+        let wanted: std::collections::HashSet<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
         let mut ids: Vec<i64> = Vec::new();
         let mut stmt = self.conn.prepare_cached(sql)?;
         let mut rows = stmt.query([expr])?;
         while let Some(row) = rows.next()? {
-            let name = row.get_ref(1)?.as_str().unwrap_or_default();
-            let bare = crate::analyze::structure::bare_name(name);
-            if names.binary_search_by(|n| n.as_str().cmp(bare)).is_ok() {
+            let name = match row.get_ref(1)? {
+                rusqlite::types::ValueRef::Text(t) => t,
+                _ => continue,
+            };
+            if wanted.contains(bare_name_bytes(name)) {
                 ids.push(row.get(0)?);
             }
         }
@@ -1574,6 +1579,12 @@ const LIVE_ROW_OF_PATH_CURRENT: &str =
 /// See [`LIVE_ROW_OF_PATH_CURRENT`].
 const LIVE_ROW_OF_PATH_ENDED: &str =
     "f.epoch = ?1 AND f.end_seq > ?2 AND f.path = ?3 AND f.start_seq <= ?2";
+
+/// [`crate::analyze::structure::bare_name`] on the bytes of a qualified name.
+fn bare_name_bytes(qualified: &[u8]) -> &[u8] {
+    let q = qualified.split(|&b| b == b'#').next().unwrap_or(qualified);
+    q.rsplit(|&b| b == b'.').next().unwrap_or(q)
+}
 
 /// Most paths [`Store::files_by_paths`] looks up one by one; more are filtered from one read
 /// of every row of the snapshot.
