@@ -137,8 +137,9 @@ pub struct Basis {
     pub index_listed: bool,
     /// Stat signature of the index file, when its location is known.
     pub index_sig: Option<String>,
-    /// The `linguist-*` attributes of every listed path, when the capture was asked for them
+    /// The `linguist-*` attributes of the listed paths, when the capture was asked for them
     /// (a baseline classifies every path: one `git check-attr` runs while the status does).
+    /// Only paths with an attribute set are in it: a listed path that is not has none.
     pub attributes: Option<HashMap<Vec<u8>, Attributes>>,
 }
 
@@ -299,15 +300,13 @@ impl Git {
         let early = known.is_none().then(|| {
             let listing = self.list_index()?;
             let attrs = match attributes {
-                true => Some(
-                    self.linguist_attributes(
-                        &listing
-                            .1
-                            .iter()
-                            .map(|e| e.path.as_slice())
-                            .collect::<Vec<_>>(),
-                    )?,
-                ),
+                true => {
+                    let paths: Vec<&[u8]> = listing.1.iter().map(|e| e.path.as_slice()).collect();
+                    let mut read = self.linguist_attributes(&paths)?;
+                    // Only paths with an attribute set are kept (100,000 entries otherwise).
+                    read.retain(|_, a| *a != Attributes::default());
+                    Some(read)
+                }
                 false => None,
             };
             Ok::<_, Error>((listing, attrs))
@@ -676,9 +675,9 @@ mod tests {
         let basis = git.capture_basis_since(None, true).unwrap();
         assert_eq!(git.processes(), 3, "status, listing and check-attr");
         let attributes = basis.attributes.expect("asked for");
-        assert_eq!(attributes.len(), basis.index.len());
+        // Only the path with an attribute set is kept.
+        assert_eq!(attributes.len(), 1, "{attributes:?}");
         assert_eq!(attributes[b"vendor/x.js".as_slice()].vendored, Some(true));
-        assert_eq!(attributes[b"a.rs".as_slice()].vendored, None);
         let plain = git.capture_basis_since(None, false).unwrap();
         assert!(plain.attributes.is_none());
         assert_eq!(plain.index_digest, basis.index_digest);

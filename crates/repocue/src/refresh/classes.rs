@@ -51,10 +51,11 @@ pub(crate) fn assign(
     if start.reclassify {
         ask.extend(plan.reused.iter().map(|f| f.path.as_slice()));
     }
-    // A baseline's capture read the attributes of every listed path already.
+    // A baseline's capture read the attributes of every listed path already (keeping those
+    // with one set), and a baseline asks for listed paths only.
     let attributes = match &start.basis.attributes {
-        Some(read) if ask.iter().all(|p| read.contains_key(*p)) => Cow::Borrowed(read),
-        _ => Cow::Owned(repo.git.linguist_attributes(&ask)?),
+        Some(read) => Cow::Borrowed(read),
+        None => Cow::Owned(repo.git.linguist_attributes(&ask)?),
     };
     let known: HashMap<Vec<u8>, FileClass> =
         known.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();

@@ -108,6 +108,8 @@ fn run_once(
     );
     drop(index);
     classes::assign(repo, &start, &mut plan, &rules.config.analysis)?;
+    // Read by the classes only: 100,000 paths' attributes are not kept through the scan.
+    start.basis.attributes = None;
     let deadline = budget.map(|b| scan_started + b);
     let outcome = outcome::scan(repo, &store, &start, plan, deadline)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
