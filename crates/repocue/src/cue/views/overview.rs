@@ -710,15 +710,26 @@ fn components(
             }
         }
     }
-    let mut out: Vec<Component> = out.into_iter().map(|c| c.2).collect();
-    // Bring the first test directory and the first documentation directory of some size (2%
-    // of the files) forward, right after the lead component.
-    let sizable = |c: &Component| c.files * 50 >= files.len() as u64;
+    let out: Vec<Component> = out.into_iter().map(|c| c.2).collect();
     let docs = |c: &Component| {
         let by_name = is_docs_dir(&c.path) && !code_named_docs.contains(&c.path);
-        (by_name || documentation.contains(&c.path)) && sizable(c)
+        by_name || documentation.contains(&c.path)
     };
-    let wanted: [&dyn Fn(&Component) -> bool; 2] = [&|c| is_test_dir(&c.path) && sizable(c), &docs];
+    bring_forward(out, files.len() as u64, &docs)
+}
+
+/// Brings the first test directory and the first documentation directory of some size (2% of
+/// the files) forward, right after the lead component.
+fn bring_forward(
+    mut out: Vec<Component>,
+    files: u64,
+    docs: &dyn Fn(&Component) -> bool,
+) -> Vec<Component> {
+    let sizable = |c: &Component| c.files * 50 >= files;
+    let wanted: [&dyn Fn(&Component) -> bool; 2] =
+        [&|c| is_test_dir(&c.path) && sizable(c), &|c| {
+            docs(c) && sizable(c)
+        }];
     for (k, wanted) in wanted.into_iter().enumerate() {
         let slot = (1 + k).min(out.len());
         if let Some(i) = out.iter().position(wanted) {
