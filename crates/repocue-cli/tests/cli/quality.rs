@@ -208,6 +208,16 @@ fn components_list_source_roots_before_tests_and_docs() {
     assert!(pos("shop/") < pos("docs/"), "{comps:?}");
 }
 
+/// The `path` of every item of an overview section (`documents`, `components`).
+fn section_paths(cue: &Value, section: &str) -> Vec<String> {
+    cue["content"][section]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {section}: {cue:#}"))
+        .iter()
+        .map(|d| d["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 fn entry_points(repo: &TestRepo) -> Vec<String> {
     repo.cue("overview", &["--max-tokens", "3000"])["content"]["entry_points"]
         .as_array()
@@ -854,12 +864,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
         ("src/lib.rs", "pub fn run() {}\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let docs: Vec<&str> = cue["content"]["documents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["path"].as_str().unwrap())
-        .collect();
+    let docs = section_paths(&cue, "documents");
     assert_eq!(
         docs,
         [
@@ -901,7 +906,7 @@ fn the_overview_names_the_dependencies_the_code_imports_most() {
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     assert_eq!(
         cue["content"]["project"]["dependencies"],
-        serde_json::json!(["gamma", "Beta_Lib", "alpha"]),
+        json!(["gamma", "Beta_Lib", "alpha"]),
         "{cue:#}"
     );
 }
@@ -935,12 +940,7 @@ fn components_are_judged_by_what_they_hold() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = section_paths(&cue, "components");
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
 }
 
