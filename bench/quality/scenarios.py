@@ -157,6 +157,26 @@ SCENARIOS = {
             ("added", "lib/quality-probe.js", "QualityProbe", None),
         ],
     },
+    "sinatra/sinatra": {
+        "edits": [
+            ("replace", "lib/sinatra/base.rb",
+             "    def uri(addr = nil, absolute = true, add_script_name = true)",
+             "    def uri(addr = nil, absolute = true, add_script_name = true, quality_limit = nil)"),
+            ("append", "lib/sinatra/indifferent_hash.rb",
+             "\nmodule Sinatra\n  def self.quality_probe_alpha(value)\n    value + 1\n  end\nend\n"),
+            ("append", "lib/sinatra/version.rb",
+             "\nmodule Sinatra\n  def self.quality_probe_beta(name)\n    name.upcase\n  end\nend\n"),
+            ("add", "lib/sinatra/quality_probe.rb",
+             "module Sinatra\n  class QualityProbe\n    def measure\n      1\n    end\n  end\nend\n"),
+            ("delete", "examples/simple.rb"),
+        ],
+        "symbols": [
+            ("signature_changed", "lib/sinatra/base.rb", "uri", "quality_limit"),
+            ("added", "lib/sinatra/indifferent_hash.rb", "quality_probe_alpha", None),
+            ("added", "lib/sinatra/version.rb", "quality_probe_beta", None),
+            ("added", "lib/sinatra/quality_probe.rb", "QualityProbe", None),
+        ],
+    },
 }
 
 
