@@ -662,17 +662,17 @@ fn components(
             let c = t.component(d, if member { "member" } else { "directory" });
             // A directory of vendored or generated files only (by name or attribute) is
             // support, whatever it is called; so is a member of test fixtures.
+            let by_content = t.kind_by_content(&c.path);
+            match by_content {
+                Some(2) => documentation.push(c.path.clone()),
+                Some(0) => code_named_docs.push(c.path.clone()),
+                _ => {}
+            }
             let rank = if t.own == 0 {
                 2
             } else {
-                t.kind_by_content(&c.path)
-                    .unwrap_or_else(|| component_rank(&c.path))
+                by_content.unwrap_or_else(|| component_rank(&c.path))
             };
-            if t.kind_by_content(&c.path) == Some(2) {
-                documentation.push(c.path.clone());
-            } else if t.kind_by_content(&c.path) == Some(0) {
-                code_named_docs.push(c.path.clone());
-            }
             (rank, t.mass, c)
         })
         .collect();
