@@ -1329,21 +1329,22 @@ fn launch_runner(
     let (out, err) = (open("runner.stdout")?, open("runner.stderr")?);
     let started_at = util::now();
     let clock = Instant::now();
-    let mut child = Command::new(&r.exe)
-        .args(&r.args)
-        .current_dir(root)
-        .process_group(0)
-        .env(contract::REQUEST_ENV, request)
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .map_err(|e| {
-            EvalError::new(
-                "runner_failed",
-                format!("cannot start {}: {e}", r.exe.display()),
-            )
-        })?;
+    let mut child = util::spawn(
+        Command::new(&r.exe)
+            .args(&r.args)
+            .current_dir(root)
+            .process_group(0)
+            .env(contract::REQUEST_ENV, request)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err),
+    )
+    .map_err(|e| {
+        EvalError::new(
+            "runner_failed",
+            format!("cannot start {}: {e}", r.exe.display()),
+        )
+    })?;
     let limit = Duration::from_secs(timeout_s);
     let mut timed_out = false;
     let status = loop {

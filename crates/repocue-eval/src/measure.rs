@@ -72,7 +72,7 @@ pub fn measure(
     }
     let started_at = util::now();
     let clock = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| {
+    let mut child = util::spawn(&mut cmd).map_err(|e| {
         EvalError::new("cue_failed", format!("cannot start {}: {e}", exe.display()))
     })?;
     let mut stdout = Vec::new();

@@ -1,5 +1,6 @@
-//! Small shared pieces: digests, timestamps, exclusive and atomic file writes, and the rules
-//! that keep evidence outside the evaluated repository.
+//! Small shared pieces: digests, timestamps, exclusive and atomic file writes, spawning a
+//! program that was just written, and the rules that keep evidence outside the evaluated
+//! repository.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -9,6 +10,24 @@ use std::path::{Component, Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::error::{EvalError, Result};
+
+/// Spawns `cmd`, retrying for a moment while its executable is busy (`ETXTBSY`): a program
+/// written a moment ago (an agent or runner script) can still be open for writing in a child
+/// that another thread forked before the file was closed, until that child execs. Any other
+/// outcome is returned at once.
+pub fn spawn(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    let mut delay = std::time::Duration::from_millis(5);
+    for _ in 0..6 {
+        match cmd.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(delay);
+                delay *= 2;
+            }
+            other => return other,
+        }
+    }
+    cmd.spawn()
+}
 
 /// Returns `sha256:<64 lowercase hex>` of `bytes`.
 pub fn digest(bytes: &[u8]) -> String {

@@ -104,20 +104,21 @@ pub fn run_agent(
     stem: &str,
 ) -> Result<AgentRun> {
     let clock = Instant::now();
-    let mut child = Command::new(exe)
-        .args(args)
-        .current_dir(cwd)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            EvalError::new(
-                "agent_failed",
-                format!("cannot start {}: {e}", exe.display()),
-            )
-        })?;
+    let mut child = crate::util::spawn(
+        Command::new(exe)
+            .args(args)
+            .current_dir(cwd)
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| {
+        EvalError::new(
+            "agent_failed",
+            format!("cannot start {}: {e}", exe.display()),
+        )
+    })?;
     let mut input = child.stdin.take().expect("piped stdin");
     let prompt = stdin.to_owned();
     let writer = std::thread::spawn(move || {
