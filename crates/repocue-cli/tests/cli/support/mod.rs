@@ -377,7 +377,19 @@ impl TestRepo {
             .map(Path::to_owned)
             .unwrap_or_default();
         let args: Vec<OsString> = cmd.get_args().map(OsStr::to_owned).collect();
-        let output = cmd.output().expect("spawn repocue");
+        // A binary copied a moment ago can still be open for writing in a child another test
+        // thread forked meanwhile, until that child execs ("Text file busy").
+        let mut output = cmd.output();
+        for attempt in 0..6 {
+            match &output {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(std::time::Duration::from_millis(5 << attempt));
+                    output = cmd.output();
+                }
+                _ => break,
+            }
+        }
+        let output = output.expect("spawn repocue");
         Ran { cwd, args, output }
     }
 
