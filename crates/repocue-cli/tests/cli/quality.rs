@@ -427,6 +427,55 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
 }
 
 #[test]
+fn what_a_package_root_defines_outranks_busier_internals() {
+    // `parseExpression` is defined and exported by the package root itself; the internal
+    // modules use each other's classes much more. The root's public definitions are the
+    // package's API and come first; what it keeps to itself does not.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            r#"{"name": "parser-repo", "private": true, "workspaces": ["packages/*"]}"#.into(),
+        ),
+        (
+            "packages/parser/package.json".into(),
+            r#"{"name": "@x/parser", "main": "src/index.ts"}"#.into(),
+        ),
+        (
+            "packages/parser/src/index.ts".into(),
+            "import { Part0 } from \"./internal/mod0.ts\";\n\nexport function parseExpression(code: string): Part0 {\n  return new Part0();\n}\n\nfunction normalize(code: string): string {\n  return code;\n}\n".into(),
+        ),
+    ];
+    for i in 0..12 {
+        let (a, b) = ((i + 1) % 12, (i + 2) % 12);
+        files.push((
+            format!("packages/parser/src/internal/mod{i}.ts"),
+            format!(
+                "import {{ Part{a} }} from \"./mod{a}.ts\";\nimport {{ Part{b} }} from \"./mod{b}.ts\";\n\nexport class Part{i} {{\n  a?: Part{a};\n  b?: Part{b};\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let pos = |id: &str| ids.iter().position(|i| i == id);
+    let parse = pos("symbol:packages/parser/src/index.ts:parseExpression")
+        .unwrap_or_else(|| panic!("parseExpression missing: {ids:?}"));
+    // Only the class it returns (which the root itself uses) may come before it.
+    assert!(parse <= 1, "{ids:?}");
+    for i in 1..12 {
+        if let Some(p) = pos(&format!(
+            "symbol:packages/parser/src/internal/mod{i}.ts:Part{i}"
+        )) {
+            assert!(p > parse, "{ids:?}");
+        }
+    }
+    assert!(
+        pos("symbol:packages/parser/src/index.ts:normalize").is_none_or(|p| p > parse),
+        "{ids:?}"
+    );
+}
+
+#[test]
 fn imports_of_workspace_packages_by_name_rank_their_definitions() {
     // Two packages define `parse`; the app imports it from `@mono/parser` by package name.
     let repo = TestRepo::with_files(&[

@@ -46,8 +46,9 @@ pub struct Ranking {
     /// (`Command.Execute`) where the library itself hardly calls them.
     pub client_uses: Vec<HashMap<String, f64>>,
     /// Per node: defined name → the rank that package roots re-exporting it pass on (each
-    /// root's score, split over the files its reference may mean). A package's public API
-    /// ranks by its root, however little of the package's own code uses it.
+    /// root's score, split over the files its reference may mean), and for a root, its own
+    /// public top-level definitions at its full weight. A package's public API ranks by its
+    /// root, however little of the package's own code uses it.
     pub exported: Vec<HashMap<String, f64>>,
     /// Per node: the weight of the API it exposes: its own score plus, for a package root,
     /// the scores of the files whose names it re-exports (each re-export's share). It ranks
@@ -165,6 +166,16 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     for (root, t, name, share) in reexports {
         *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
         api_mass[root] += score[t] * share;
+    }
+    // A root's own public top-level definitions are its package's API as much as what it
+    // re-exports (`@babel/parser`'s `parseExpression`, defined in its `index.ts`).
+    for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
+        let public = node.facts.symbols.iter().filter(|s| {
+            s.parent().is_none() && matches!(s.visibility.as_deref(), Some("public" | "exported"))
+        });
+        for s in public {
+            *exported[i].entry(s.name().to_owned()).or_default() += weight(i);
+        }
     }
     for (i, m) in api_mass.iter_mut().enumerate() {
         *m *= 1.0 + f64::from(importers[i]);
@@ -433,6 +444,36 @@ mod tests {
             r.api_mass
         );
         assert_eq!(r.api_mass[2], r.scores[2]);
+    }
+
+    #[test]
+    fn a_package_roots_own_public_definitions_are_exported() {
+        let mut root = facts(&["parseExpression", "helper", "Parser.parse"], &[]);
+        root.symbols[0].visibility = Some("exported".into());
+        root.symbols[2].visibility = Some("exported".into());
+        let mut plain = facts(&["parseFile"], &[]);
+        plain.symbols[0].visibility = Some("exported".into());
+        let nodes = [
+            Node {
+                path: b"packages/parser/src/index.ts",
+                facts: &root,
+                boost: 1.0,
+                root: true,
+            },
+            Node {
+                path: b"packages/parser/src/file.ts",
+                facts: &plain,
+                boost: 1.0,
+                root: false,
+            },
+        ];
+        let r = rank(&nodes);
+        // Exported and top-level: the root's weight; not exported, or a member: nothing.
+        assert_eq!(r.exported[0].get("parseExpression"), Some(&r.scores[0]));
+        assert_eq!(r.exported[0].get("helper"), None);
+        assert_eq!(r.exported[0].get("parse"), None);
+        // Only roots declare a package's API.
+        assert!(r.exported[1].is_empty(), "{:?}", r.exported);
     }
 
     #[test]

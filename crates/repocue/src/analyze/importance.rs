@@ -312,6 +312,9 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
         _ if symbol.kind == "impl" => 0.2,
         // A macro is rarely what a reader calls first, and a C header defines dozens.
         _ if symbol.kind == "macro" => 0.4,
+        // A type alias names another type (TypeScript's option shapes, Go's `type X = string`):
+        // what users call are the functions and classes that take it.
+        _ if symbol.kind == "type" => 0.45,
         0 => 1.0,
         1 => 0.8,
         2 => 0.45,
