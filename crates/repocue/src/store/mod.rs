@@ -446,7 +446,17 @@ impl Store {
         }
         // WAL lets readers proceed while one writer publishes; NORMAL sync is still
         // crash-safe in WAL mode (a power loss may drop the last commit, never corrupt).
-        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Switching a new database into WAL takes its lock without SQLite's busy handler: a
+        // concurrent first `init` that holds it makes this fail at once. Retried like a busy
+        // lock, within the busy timeout.
+        let started = std::time::Instant::now();
+        while let Err(e) = self.conn.pragma_update(None, "journal_mode", "WAL") {
+            let busy = e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy);
+            if !busy || started.elapsed() > std::time::Duration::from_millis(BUSY_TIMEOUT_MS) {
+                return Err(e.into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         // A process that closes the last connection would otherwise fold the WAL into the
         // database and delete it: two fsyncs and a new WAL for every cue and no-op refresh
@@ -1870,6 +1880,32 @@ mod tests {
 #[cfg(test)]
 mod facts_tests {
     use super::*;
+
+    #[test]
+    fn opening_waits_for_a_concurrent_first_writer_of_a_new_database() {
+        // Another process has just created the database and writes to it, still in SQLite's
+        // rollback journal mode: switching to WAL fails at once without the busy handler, so
+        // opening must wait for it like for any lock (found as a rare `database_busy` of one of
+        // five concurrent first `init`s).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let other = Connection::open(&path).unwrap();
+        other
+            .execute_batch("BEGIN IMMEDIATE; CREATE TABLE held (x);")
+            .unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            other.execute_batch("ROLLBACK").unwrap();
+        });
+        let opened = Store::open(&path, true);
+        release.join().unwrap();
+        let store = opened.expect("waits, then opens").expect("created");
+        let mode: String = store
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
 
     #[test]
     fn digests_sharing_a_key_keep_the_first_facts_and_never_read_each_others() {
