@@ -44,16 +44,24 @@ pub struct SearchHit {
 /// fixtures of a name before its one definition, so the rank below sees well past them.
 const CANDIDATES_PER_HIT: usize = 25;
 
-/// Runs a match expression and returns the best `limit` hits of the given kinds for `query`
-/// (see [`rank`]), symbols with their signatures.
+/// Runs a query's terms in one mode and returns the best `limit` hits of the given kinds for
+/// `query` (see [`rank`]), symbols with their signatures: symbols and headings through the
+/// full-text index, paths from the path table.
 pub fn find(
     store: &Store,
-    expr: &str,
+    terms: &Terms,
     query: &str,
     kinds: &[SearchKind],
     limit: usize,
 ) -> Result<Vec<SearchHit>> {
-    let rows = store.search(expr, limit.saturating_mul(CANDIDATES_PER_HIT))?;
+    let candidates = limit.saturating_mul(CANDIDATES_PER_HIT);
+    let mut rows = match kinds.iter().any(|k| *k != SearchKind::Path) {
+        true => store.search(&terms.expression(), candidates)?,
+        false => vec![],
+    };
+    if kinds.contains(&SearchKind::Path) {
+        rows.extend(store.search_paths(|p| terms.path_score(p), candidates)?);
+    }
     let mut hits = Vec::with_capacity(rows.len());
     for r in rows {
         hits.push(hit(store, r)?);
@@ -298,27 +306,16 @@ pub fn short_name(kind: SearchKind, path: &[u8], name: &str) -> String {
     }
 }
 
-/// Returns the search rows of one file: none for an excluded or secret file (it is never
-/// found), its path only for vendored and generated files (whose facts, shared by digest
-/// with an analysed copy, are not theirs to show).
+/// Returns the full-text rows of one file: its symbols and document headings; none for an
+/// excluded or secret file (it is never found), nor for vendored and generated files (whose
+/// facts, shared by digest with an analysed copy, are not theirs to show). Paths have no rows:
+/// [`Terms::path_score`] matches them.
 pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
-    if !file.class.listed() {
-        return vec![];
-    }
-    let analysis = analysis.filter(|_| file.class.analysed());
-    let path = paths::display(&file.path);
-    let name = paths::display(paths::file_name(&file.path));
-    let name_words = words(&name);
-    let path_words = words(&path);
-    let mut out = vec![Entry {
-        path: file.path.clone(),
-        kind: "path",
-        name: String::new(),
-        line: None,
-        index_detail: detail(&name_words, &[&path_words]),
-        index_name: name_words,
-    }];
-    let Some(a) = analysis else { return out };
+    let mut out = Vec::new();
+    let Some(a) = analysis.filter(|_| file.class.listed() && file.class.analysed()) else {
+        return out;
+    };
+    let path_words = || words(&paths::display(&file.path));
     if let Some(code) = &a.code {
         for s in code.symbols.iter().take(MAX_SYMBOLS_PER_FILE) {
             let name_words = words(s.name());
@@ -349,7 +346,7 @@ pub fn rows(file: &FileState, analysis: Option<&Analysis>) -> Vec<Entry> {
                 line: Some(h.line),
                 index_detail: detail(
                     &name_words,
-                    &[doc.title.as_deref().unwrap_or_default(), &path_words],
+                    &[doc.title.as_deref().unwrap_or_default(), &path_words()],
                 ),
                 index_name: name_words,
             });
@@ -543,9 +540,106 @@ fn split_identifier<'a>(id: &'a str, parts: &mut Vec<&'a str>) {
     }
 }
 
-/// Turns a user query into FTS5 match expressions: all terms (prefix-matched) first, any term
-/// as the fallback. Returns `None` when the query has no searchable word.
-pub fn match_expressions(query: &str) -> Option<(String, String)> {
+/// A query's terms in one matching mode: every term (tried first) or any of them (the
+/// fallback). Each term is a lowercased word of the query, matched as a prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terms {
+    terms: Vec<String>,
+    all: bool,
+}
+
+impl Terms {
+    /// Every one of `words`, each a word with a letter or digit.
+    #[cfg(test)]
+    pub fn all_of(words: &[&str]) -> Terms {
+        Terms {
+            terms: words.iter().map(|w| w.to_lowercase()).collect(),
+            all: true,
+        }
+    }
+
+    /// The FTS5 match expression: the quoted prefix terms joined by AND or OR. Quoting makes
+    /// every term a literal string: no FTS5 syntax can be injected.
+    pub fn expression(&self) -> String {
+        let quote = |t: &String| format!("\"{}\"*", t.replace('"', ""));
+        let joint = if self.all { " AND " } else { " OR " };
+        self.terms.iter().map(quote).collect::<Vec<_>>().join(joint)
+    }
+
+    /// Matches a path as the full-text index matched its entry when paths had one (the name
+    /// column: the words of the file name; the detail column: the other words of the path):
+    /// each term is a phrase of the tokens FTS5's `unicode61` tokenizer makes of it (runs of
+    /// letters and digits, lowercased), its last token a prefix, found in one column. Returns
+    /// `None` when the path does not match (every term, or any, by mode); otherwise a score,
+    /// lower is better like bm25's: a term in the file name counts eight times one in its
+    /// directories (the weights the index ranked with), and longer paths count less.
+    /// Non-ASCII letters are lowered but keep their diacritics, which the index removed.
+    pub fn path_score(&self, path: &[u8]) -> Option<f64> {
+        // Cheap refusal first: most paths hold no term's first token anywhere.
+        let holds = |t: &String| {
+            let first = t
+                .split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty());
+            first.is_some_and(|w| contains_ignore_ascii_case(path, w.as_bytes()))
+        };
+        let possible = match self.all {
+            true => self.terms.iter().all(holds),
+            false => self.terms.iter().any(holds),
+        };
+        if !possible {
+            return None;
+        }
+        let text = paths::display(path);
+        let name_words = words(&paths::display(paths::file_name(path)));
+        let name = tokens(&name_words);
+        let rest = tokens(&detail(&name_words, &[&words(&text)]));
+        let mut weight = 0.0;
+        for t in &self.terms {
+            let phrase = tokens(t);
+            let w = if has_phrase(&name, &phrase) {
+                8.0
+            } else if has_phrase(&rest, &phrase) {
+                1.0
+            } else if self.all {
+                return None;
+            } else {
+                0.0
+            };
+            weight += w;
+        }
+        (weight > 0.0).then(|| -weight / (1.0 + 0.05 * (name.len() + rest.len()) as f64))
+    }
+}
+
+/// The tokens FTS5's `unicode61` tokenizer makes of text: runs of letters and digits, lowered.
+fn tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Tells whether `phrase` occurs in `tokens`, its last token as a prefix (FTS5's `"a b"*`).
+fn has_phrase(tokens: &[String], phrase: &[String]) -> bool {
+    let Some((last, head)) = phrase.split_last() else {
+        return false;
+    };
+    tokens
+        .windows(phrase.len())
+        .any(|w| w[..head.len()] == *head && w[head.len()].starts_with(last.as_str()))
+}
+
+/// Tells whether `needle` occurs in `hay`, ASCII letters compared without case.
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty()
+        || hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Turns a user query into its terms: all of them (every signature keyword left out, unless
+/// nothing else is left) and any of them. Returns `None` when the query has no searchable word.
+pub fn query_terms(query: &str) -> Option<(Terms, Terms)> {
     let mut terms: Vec<String> = Vec::new();
     // A word of underscores alone (`_`, `__`) is no token for FTS5's tokenizer: as a term it
     // would be an empty phrase, which matches nothing, so the all-terms expression would find
@@ -562,20 +656,30 @@ pub fn match_expressions(query: &str) -> Option<(String, String)> {
     if terms.is_empty() {
         return None;
     }
-    // Quoting makes every term a literal string: no FTS5 syntax can be injected.
-    let quote = |t: &String| format!("\"{}\"*", t.replace('"', ""));
-    let any: Vec<String> = terms.iter().map(quote).collect();
     // A symbol's detail holds no signature keyword: `struct repository` must find the
     // struct by its name alone. A query of keywords only keeps them (names hold them).
     let mut all: Vec<String> = terms
         .iter()
         .filter(|t| !is_signature_keyword(t))
-        .map(quote)
+        .cloned()
         .collect();
     if all.is_empty() {
-        all = any.clone();
+        all = terms.clone();
     }
-    Some((all.join(" AND "), any.join(" OR ")))
+    Some((
+        Terms {
+            terms: all,
+            all: true,
+        },
+        Terms { terms, all: false },
+    ))
+}
+
+/// [`query_terms`] as FTS5 match expressions (see [`Terms::expression`]).
+#[cfg(test)]
+pub fn match_expressions(query: &str) -> Option<(String, String)> {
+    let (all, any) = query_terms(query)?;
+    Some((all.expression(), any.expression()))
 }
 
 #[cfg(test)]
@@ -661,7 +765,7 @@ mod tests {
         };
         let f = crate::model::sample_file("builtin/add.c", "1");
         let entries = rows(&f, Some(&a));
-        assert_eq!(entries[1].index_detail, "argc repository repo");
+        assert_eq!(entries[0].index_detail, "argc repository repo");
         let (all, any) = match_expressions("struct Repository").unwrap();
         assert_eq!(all, "\"repository\"*");
         assert_eq!(any, "\"struct\"* OR \"repository\"*");
@@ -692,7 +796,7 @@ mod tests {
     }
 
     #[test]
-    fn excluded_and_secret_files_have_no_rows_and_vendored_ones_only_their_path() {
+    fn only_the_projects_own_listed_files_have_rows() {
         use crate::model::FileClass;
         let a = Analysis {
             doc: Some(crate::analyze::docs::DocFacts {
@@ -706,11 +810,11 @@ mod tests {
             ..Default::default()
         };
         let mut f = crate::model::sample_file("docs/a.md", "1");
-        assert_eq!(rows(&f, Some(&a)).len(), 2);
-        f.class = FileClass::Vendored;
         let r = rows(&f, Some(&a));
-        assert_eq!((r.len(), r[0].kind), (1, "path"));
-        for class in [FileClass::Excluded, FileClass::Secret] {
+        assert_eq!((r.len(), r[0].kind), (1, "doc"));
+        // Paths have no rows: `Terms::path_score` matches them (and the store keeps
+        // excluded and secret files out of its path results).
+        for class in [FileClass::Vendored, FileClass::Excluded, FileClass::Secret] {
             f.class = class;
             assert!(rows(&f, Some(&a)).is_empty(), "{class:?}");
         }
@@ -806,6 +910,32 @@ mod tests {
                 let named: std::collections::HashSet<String> = lower(&name_words).into_iter().collect();
                 for w in lower(&words(&sig)).into_iter().chain(["function".to_owned()]) {
                     prop_assert!(named.contains(&w) != kept.contains(&w), "{:?} in {:?} / {:?}", w, name_words, d);
+                }
+            }
+
+            /// A path is matched outside the index exactly as the index matched the entry it
+            /// held for each path (the file name's words; the path's other words), in both
+            /// modes, whatever the case, punctuation or identifier style of path and query.
+            #[test]
+            fn a_path_matches_as_its_index_entry_did(
+                path in "(src|lib|Foo|bar_baz|parseHTTP|x1|a-b)(/(src|lib|Foo|bar_baz|parseHTTP|x1|a-b)){0,3}(\\.rs|\\.ts)?",
+                query in "(src|li|foo|Bar|baz|parse|http|x|1|rs|_|-| |HTTPFoo|b_ba){0,4}",
+            ) {
+                let Some((all, any)) = query_terms(&query) else {
+                    return Ok(());
+                };
+                let db = fts();
+                let name_words = words(&paths::display(paths::file_name(path.as_bytes())));
+                let rest = detail(&name_words, &[&words(&path)]);
+                db.execute(
+                    "INSERT INTO search_fts (rowid, name, detail) VALUES (7, ?1, ?2)",
+                    [&name_words, &rest],
+                ).unwrap();
+                for terms in [&all, &any] {
+                    let indexed = !matches(&db, &terms.expression()).unwrap().is_empty();
+                    let scored = terms.path_score(path.as_bytes());
+                    prop_assert_eq!(scored.is_some(), indexed, "{:?} {:?}", path, terms);
+                    prop_assert!(scored.is_none_or(|s| s < 0.0));
                 }
             }
 

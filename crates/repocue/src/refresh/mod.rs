@@ -193,7 +193,7 @@ mod tests {
         let store = t.repo.open_store(false).unwrap().unwrap();
         let hits = crate::search::find(
             &store,
-            "\"alpha\"*",
+            &crate::search::Terms::all_of(&["alpha"]),
             "alpha",
             &[crate::api::SearchKind::Symbol],
             5,
@@ -205,9 +205,15 @@ mod tests {
     fn symbol_hits(t: &crate::testing::TempRepo, name: &str) -> usize {
         let store = t.repo.open_store(false).unwrap().unwrap();
         let kinds = [crate::api::SearchKind::Symbol, crate::api::SearchKind::Path];
-        crate::search::find(&store, &format!("\"{name}\"*"), name, &kinds, 10)
-            .unwrap()
-            .len()
+        crate::search::find(
+            &store,
+            &crate::search::Terms::all_of(&[name]),
+            name,
+            &kinds,
+            10,
+        )
+        .unwrap()
+        .len()
     }
 
     fn classes(t: &crate::testing::TempRepo) -> Vec<(String, String)> {

@@ -380,8 +380,14 @@ mod tests {
             let mut facts: Vec<_> = store.facts(&refs).unwrap().into_iter().collect();
             facts.sort_by(|a, b| a.0.cmp(&b.0));
             let facts = serde_json::to_string(&facts).unwrap();
-            let hits =
-                crate::search::find(&store, "\"add\"*", "add", &[SearchKind::Symbol], 5).unwrap();
+            let hits = crate::search::find(
+                &store,
+                &crate::search::Terms::all_of(&["add"]),
+                "add",
+                &[SearchKind::Symbol],
+                5,
+            )
+            .unwrap();
             (files, facts, hits)
         };
         let before = read();
@@ -452,6 +458,123 @@ mod tests {
         let next = refresh::run(&t.repo, &Operation::Refresh).unwrap();
         // The edited file, and the deleted one (no stat data says it is still gone).
         assert_eq!((next.files_scanned, next.epoch), (2, out.epoch));
+    }
+
+    #[test]
+    fn migration_14_takes_paths_out_of_the_full_text_index_and_keeps_the_rest() {
+        let t = temp_repo(&[
+            (
+                "src/lib.rs",
+                "pub fn add(a: i32, b: i32) -> i32 { a + b }\npub fn sub() {}\n",
+            ),
+            ("docs/guide.md", "# Guide\n\n## Install\n"),
+            ("empty.txt", ""),
+        ]);
+        refresh::run(&t.repo, &Operation::Init).unwrap();
+        // The index as version 13 wrote it: each listed file's entries, in consecutive row
+        // ids, begin with an entry for its path (the file name's words, the path's others).
+        {
+            let db = raw_db(&t.repo);
+            let store = t.repo.open_store(false).unwrap().unwrap();
+            let snap = store.current_snapshot().unwrap().unwrap();
+            let files = store.files_at(&snap).unwrap();
+            let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+            let facts = store.facts(&digests).unwrap();
+            db.execute_batch(
+                "DELETE FROM search_fts; DELETE FROM search_entries;
+                 UPDATE paths SET search_first = NULL, search_count = NULL;",
+            )
+            .unwrap();
+            let mut next = 1;
+            for f in &files {
+                let analysis = f.digest.as_deref().and_then(|d| facts.get(d));
+                let name =
+                    crate::search::words(&crate::paths::display(crate::paths::file_name(&f.path)));
+                let mut rows = vec![(0, String::new(), None, name.clone(), {
+                    let all = crate::search::words(&crate::paths::display(&f.path));
+                    all.split(' ')
+                        .filter(|w| !name.split(' ').any(|n| n.eq_ignore_ascii_case(w)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })];
+                for e in crate::search::rows(f, analysis) {
+                    let kind = code(&SEARCH_KINDS, e.kind);
+                    rows.push((kind, e.name, e.line, e.index_name, e.index_detail));
+                }
+                let id = path_id(&db, &f.path).unwrap().unwrap();
+                db.execute(
+                    "UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3",
+                    params![next, rows.len() as i64, id],
+                )
+                .unwrap();
+                for (kind, name, line, index_name, index_detail) in rows {
+                    db.execute(
+                        "INSERT INTO search_entries (rowid, path, kind, name, line)
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![next, id, kind, name, line],
+                    )
+                    .unwrap();
+                    db.execute(
+                        "INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)",
+                        params![next, index_name, index_detail],
+                    )
+                    .unwrap();
+                    next += 1;
+                }
+            }
+            db.execute_batch("PRAGMA user_version = 13;").unwrap();
+        }
+        let find = |words: &[&str], kinds: &[SearchKind]| {
+            let store = t.repo.open_store(false).unwrap().unwrap();
+            let hits =
+                crate::search::find(&store, &crate::search::Terms::all_of(words), "", kinds, 10)
+                    .unwrap();
+            hits.into_iter().map(|h| h.entity).collect::<Vec<_>>()
+        };
+        // Opening migrates: no path entry is left in either table, in the index's words either.
+        let paths = find(&["empty"], &[SearchKind::Path]);
+        assert_eq!(paths, vec!["file:empty.txt"]);
+        let db = raw_db(&t.repo);
+        let count = |sql: &str| db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+        assert_eq!(
+            count("SELECT count(*) FROM search_entries WHERE kind = 0"),
+            0
+        );
+        assert_eq!(
+            count("SELECT count(*) FROM search_fts WHERE search_fts MATCH 'empty'"),
+            0
+        );
+        // Each range lost its path entry and names just the file's other entries.
+        let ranges = count(
+            "SELECT count(*) FROM paths p WHERE p.search_first IS NOT NULL AND p.search_count !=
+                (SELECT count(*) FROM search_entries e WHERE e.path = p.id
+                   AND e.rowid BETWEEN p.search_first AND p.search_first + p.search_count - 1)",
+        );
+        assert_eq!(ranges, 0);
+        assert_eq!(
+            count("SELECT count(*) FROM paths WHERE search_first IS NULL"),
+            1,
+            "empty.txt has no other entry"
+        );
+        // Symbols, headings and paths are all found, and an edit replaces a file's entries.
+        assert_eq!(
+            find(&["add"], &[SearchKind::Symbol]),
+            vec!["symbol:src/lib.rs:add"]
+        );
+        assert_eq!(
+            find(&["install"], &[SearchKind::Doc]),
+            vec!["doc:docs/guide.md#install"]
+        );
+        assert_eq!(find(&["lib"], &[SearchKind::Path]), vec!["file:src/lib.rs"]);
+        std::fs::write(t.repo.root.join("src/lib.rs"), "pub fn mul() {}\n").unwrap();
+        refresh::run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(find(&["add"], &[SearchKind::Symbol]), Vec::<String>::new());
+        assert_eq!(
+            find(&["mul"], &[SearchKind::Symbol]),
+            vec!["symbol:src/lib.rs:mul"]
+        );
+        // `mul`, and the guide's two headings.
+        assert_eq!(count("SELECT count(*) FROM search_entries"), 3);
     }
 
     #[test]

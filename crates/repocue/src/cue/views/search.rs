@@ -9,7 +9,7 @@ use crate::cue::fit::{fit, Item, Section};
 use crate::error::{Error, Result};
 use crate::paths;
 use crate::read::Reader;
-use crate::search::{self, match_expressions};
+use crate::search::{self, query_terms};
 
 const DEFAULT_RESULTS: u32 = 20;
 const MAX_RESULTS: u32 = 200;
@@ -55,7 +55,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             "max_results must be between 1 and {MAX_RESULTS}"
         )));
     }
-    let (all, any) = match_expressions(&query)
+    let (all, any) = query_terms(&query)
         .ok_or_else(|| Error::InvalidArgument(format!("query {query:?} has no searchable word")))?;
     let mut matched = "all";
     let mut hits = search::find(&state.store, &all, &query, &kinds, limit as usize)?;
