@@ -369,6 +369,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     let mut items = nest(support, candidates, source);
     mark_exported(&mut items, &captures.exports, source);
     drop_superseded_prototypes(&mut items);
+    merge_reopened(support, &mut items);
     name_items(&mut items);
     FileFacts {
         symbols: symbols(support, &items, source),
@@ -659,6 +660,48 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
             }
         }
     }
+    retain_items(items, &keep);
+}
+
+/// Folds every definition that reopens an earlier one of the same kind and name (see
+/// [`LanguageSupport::reopens`]) into the first: its members move there, and it is no item
+/// of its own. Without it, every `module Sinatra` a file adds after the first was a symbol
+/// `Sinatra#2` (a delta's `symbol.added` for a block that defines nothing new) and its methods
+/// were named under it.
+fn merge_reopened(support: &dyn LanguageSupport, items: &mut Vec<Item>) {
+    if !items.iter().any(|i| support.reopens(i.info.kind)) {
+        return;
+    }
+    let mut first: HashMap<(String, &str), usize> = HashMap::new();
+    let mut keep = vec![true; items.len()];
+    // Parents come before children: a member's parent is final when the member is reached,
+    // and so is the provisional name its scope is read from.
+    for i in 0..items.len() {
+        items[i].qualified = base_name(items, &items[i]);
+        if !support.reopens(items[i].info.kind) {
+            continue;
+        }
+        match first.entry((items[i].qualified.clone(), items[i].info.kind)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
+            }
+            std::collections::hash_map::Entry::Occupied(o) => {
+                let into = *o.get();
+                keep[i] = false;
+                for child in items.iter_mut().skip(i + 1) {
+                    if child.parent == Some(i) {
+                        child.parent = Some(into);
+                    }
+                }
+            }
+        }
+    }
+    retain_items(items, &keep);
+}
+
+/// Removes the items `keep` does not keep, re-attaching children of removed items to their
+/// nearest kept ancestor.
+fn retain_items(items: &mut Vec<Item>, keep: &[bool]) {
     if keep.iter().all(|&k| k) {
         return;
     }

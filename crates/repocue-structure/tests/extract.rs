@@ -413,6 +413,26 @@ fn ruby_fixture() {
 }
 
 #[test]
+fn a_reopened_ruby_module_or_class_adds_to_the_first() {
+    let source = b"module App\n  def self.a; end\nend\n\nclass Other\nend\n\nmodule App\n  class Other\n  end\n  def self.b; end\nend\n\nmodule App\n  class Other\n    def c; end\n  end\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    // One `App` and one `App.Other`; the top-level `Other` is another class. No `#2`.
+    assert_eq!(
+        names,
+        ["App", "App.a", "Other", "App.Other", "App.b", "App.Other.c"],
+        "{:?}",
+        facts.symbols
+    );
+    let app = &facts.symbols[0];
+    assert_eq!((app.start_line, app.kind), (1, "module"));
+}
+
+#[test]
 fn bash_fixture() {
     let facts = extract_fixture(Language::Bash, "bash.sh");
     assert_symbols(

@@ -154,6 +154,13 @@ pub(crate) trait LanguageSupport: Sync {
     fn is_hole(&self, node: Node<'_>) -> bool {
         is_extra(node) || node.kind().contains("comment")
     }
+
+    /// Whether a definition of this kind that repeats an earlier one of the same name in the
+    /// file reopens it (Ruby's `module Sinatra ... end` twice) rather than defining another:
+    /// the later one is then no symbol of its own, and its members belong to the first.
+    fn reopens(&self, _kind: &str) -> bool {
+        false
+    }
 }
 
 /// The module for `language`.

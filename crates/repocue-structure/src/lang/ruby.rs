@@ -15,6 +15,11 @@ impl LanguageSupport for Ruby {
         tree_sitter_ruby::LANGUAGE.into()
     }
 
+    /// Modules and classes are open: `module Sinatra` again adds to the first.
+    fn reopens(&self, kind: &str) -> bool {
+        matches!(kind, "module" | "class")
+    }
+
     fn tags_query(&self) -> Cow<'static, str> {
         Cow::Owned(format!(
             "{}\n{}",
