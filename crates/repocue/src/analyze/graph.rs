@@ -167,11 +167,16 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
         api_mass[root] += score[t] * share;
     }
-    // A root's own public top-level definitions are its package's API as much as what it
-    // re-exports (`@babel/parser`'s `parseExpression`, defined in its `index.ts`).
+    // A root's own public top-level types and functions are its package's API as much as what
+    // it re-exports (`@babel/parser`'s `parseExpression`, defined in its `index.ts`). Not its
+    // module declarations (`pub mod hash;` in a `lib.rs`: containers, whose API is inside),
+    // `impl` blocks, macros, constants or variables.
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
         let public = node.facts.symbols.iter().filter(|s| {
-            s.parent().is_none() && matches!(s.visibility.as_deref(), Some("public" | "exported"))
+            s.parent().is_none()
+                && matches!(s.visibility.as_deref(), Some("public" | "exported"))
+                && repocue_structure::symbol_priority(&s.kind) <= 1
+                && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
         });
         for s in public {
             *exported[i].entry(s.name().to_owned()).or_default() += weight(i);
@@ -448,9 +453,23 @@ mod tests {
 
     #[test]
     fn a_package_roots_own_public_definitions_are_exported() {
-        let mut root = facts(&["parseExpression", "helper", "Parser.parse"], &[]);
+        let mut root = facts(
+            &[
+                "parseExpression",
+                "helper",
+                "Parser.parse",
+                "ast",
+                "VERSION",
+            ],
+            &[],
+        );
         root.symbols[0].visibility = Some("exported".into());
         root.symbols[2].visibility = Some("exported".into());
+        // `pub mod ast;`, a public constant.
+        for (i, kind) in [(3, "module"), (4, "constant")] {
+            root.symbols[i].visibility = Some("public".into());
+            root.symbols[i].kind = kind.into();
+        }
         let mut plain = facts(&["parseFile"], &[]);
         plain.symbols[0].visibility = Some("exported".into());
         let nodes = [
@@ -472,6 +491,8 @@ mod tests {
         assert_eq!(r.exported[0].get("parseExpression"), Some(&r.scores[0]));
         assert_eq!(r.exported[0].get("helper"), None);
         assert_eq!(r.exported[0].get("parse"), None);
+        assert_eq!(r.exported[0].get("ast"), None);
+        assert_eq!(r.exported[0].get("VERSION"), None);
         // Only roots declare a package's API.
         assert!(r.exported[1].is_empty(), "{:?}", r.exported);
     }
