@@ -259,18 +259,22 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .extend(list("exclude").into_iter().map(|e| format!("!{e}")));
     }
     f.dependencies = table_keys(doc.get("dependencies"));
+    let mut run = Vec::new();
     if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
         for b in bins {
             if let Some(p) = b.get("path").and_then(|p| p.as_str()) {
                 f.entry_points.push(p.to_owned());
             }
+            // The program's name, which its users type (ripgrep's `rg`).
+            if let Some(name) = b.get("name").and_then(|n| n.as_str()) {
+                run.push(cmd(format!("cargo run --bin {name}"), "run"));
+            }
         }
     }
-    f.commands.extend([
-        cmd("cargo build", "build"),
-        cmd("cargo test", "test"),
-        cmd("cargo clippy --all-targets", "lint"),
-    ]);
+    f.commands
+        .extend([cmd("cargo build", "build"), cmd("cargo test", "test")]);
+    f.commands.extend(run);
+    f.commands.push(cmd("cargo clippy --all-targets", "lint"));
     Some(())
 }
 
@@ -699,6 +703,30 @@ mod tests {
         assert_eq!(f.description.as_deref(), Some("Does x"));
         assert_eq!(f.members, vec!["crates/a", "crates/b"]);
         assert_eq!(f.commands[1].command, "cargo test");
+    }
+
+    #[test]
+    fn a_cargo_binary_is_run_by_its_name() {
+        let f = analyze(
+            b"Cargo.toml",
+            "[package]\nname = \"ripgrep\"\n\n[[bin]]\nbench = false\npath = \"crates/core/main.rs\"\nname = \"rg\"\n",
+        )
+        .unwrap();
+        let cmds: Vec<_> = f
+            .commands
+            .iter()
+            .map(|c| (c.command.as_str(), c.purpose.as_str()))
+            .collect();
+        assert_eq!(
+            cmds,
+            [
+                ("cargo build", "build"),
+                ("cargo test", "test"),
+                ("cargo run --bin rg", "run"),
+                ("cargo clippy --all-targets", "lint"),
+            ]
+        );
+        assert_eq!(f.entry_points, ["crates/core/main.rs"]);
     }
 
     #[test]
