@@ -129,6 +129,106 @@ pub(crate) const FILE_CLASSES: [FileClass; 5] = [
 /// See [`FILE_TYPES`]; the kinds of search entries.
 pub(crate) const SEARCH_KINDS: [&str; 3] = ["path", "symbol", "doc"];
 
+/// Languages as `file_versions.language` stores them: a name's position in this list, as text
+/// (one or two bytes where the name took up to sixteen; the column is TEXT, and a migration
+/// that turns it into an integer column would rewrite the table). Append only, like
+/// [`FILE_TYPES`]. A name that is not listed is stored as itself; a test keeps every language
+/// the detector names listed.
+pub(crate) const LANGUAGES: [&str; 56] = [
+    "Rust",
+    "Python",
+    "Go",
+    "JavaScript",
+    "TypeScript",
+    "TSX",
+    "Java",
+    "C",
+    "C++",
+    "C#",
+    "Ruby",
+    "Shell",
+    "PHP",
+    "Makefile",
+    "Dockerfile",
+    "CMake",
+    "Meson",
+    "Starlark",
+    "Just",
+    "Kotlin",
+    "Swift",
+    "Scala",
+    "Objective-C",
+    "Objective-C++",
+    "Lua",
+    "Perl",
+    "R",
+    "Dart",
+    "Elixir",
+    "Erlang",
+    "Haskell",
+    "OCaml",
+    "Clojure",
+    "Zig",
+    "Nim",
+    "Vue",
+    "Svelte",
+    "SQL",
+    "HTML",
+    "CSS",
+    "SCSS",
+    "Markdown",
+    "reStructuredText",
+    "AsciiDoc",
+    "Text",
+    "TOML",
+    "YAML",
+    "JSON",
+    "XML",
+    "Protocol Buffers",
+    "Nix",
+    "HCL",
+    "Gradle",
+    "PowerShell",
+    "Batchfile",
+    "Assembly",
+];
+
+/// The stored form of a language name (see [`LANGUAGES`]).
+pub(crate) fn language_code(name: &str) -> std::borrow::Cow<'_, str> {
+    match LANGUAGES.iter().position(|l| *l == name) {
+        Some(i) => i.to_string().into(),
+        None => name.into(),
+    }
+}
+
+/// The language name a stored value means (see [`LANGUAGES`]): a code of this version's list,
+/// or a name stored as itself.
+pub(crate) fn language_name(stored: String) -> String {
+    if stored.is_empty() || !stored.bytes().all(|b| b.is_ascii_digit()) {
+        return stored;
+    }
+    match stored.parse::<usize>().ok().and_then(|i| LANGUAGES.get(i)) {
+        Some(name) => (*name).to_owned(),
+        None => stored,
+    }
+}
+
+/// Migration 15: languages stored as names become codes (see [`LANGUAGES`]), in one pass.
+pub(crate) fn migrate_language_codes(tx: &Transaction<'_>) -> Result<()> {
+    let cases: String = LANGUAGES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| format!(" WHEN '{name}' THEN '{i}'"))
+        .collect();
+    let names: Vec<String> = LANGUAGES.iter().map(|n| format!("'{n}'")).collect();
+    tx.execute_batch(&format!(
+        "UPDATE file_versions SET language = CASE language{cases} END
+         WHERE language IN ({})",
+        names.join(", ")
+    ))?;
+    Ok(())
+}
+
 /// The stored code of `value` in `list` (see [`FILE_TYPES`]).
 pub(crate) fn code<T: PartialEq>(list: &[T], value: T) -> i64 {
     list.iter()
@@ -575,6 +675,60 @@ mod tests {
         );
         // `mul`, and the guide's two headings.
         assert_eq!(count("SELECT count(*) FROM search_entries"), 3);
+    }
+
+    #[test]
+    fn languages_are_stored_as_codes_that_read_back_as_names() {
+        for l in repocue_structure::LANGUAGES {
+            let stored = language_code(l.name);
+            assert!(stored.len() <= 2, "{} is listed: {stored}", l.name);
+            assert_eq!(language_name(stored.into_owned()), l.name);
+        }
+        // A name this version does not list is stored, and read, as itself.
+        assert_eq!(language_code("Brainfuck"), "Brainfuck");
+        assert_eq!(language_name("Brainfuck".into()), "Brainfuck");
+        // A code beyond the list (a newer version's) reads as it was stored.
+        assert_eq!(language_name("999".into()), "999");
+    }
+
+    #[test]
+    fn migration_15_stores_languages_as_codes() {
+        let t = temp_repo(&[
+            ("src/lib.rs", "pub fn add() {}\n"),
+            ("README.md", "# Demo\n"),
+        ]);
+        refresh::run(&t.repo, &Operation::Init).unwrap();
+        let files = || {
+            let store = t.repo.open_store(false).unwrap().unwrap();
+            let snap = store.current_snapshot().unwrap().unwrap();
+            store.files_at(&snap).unwrap()
+        };
+        let before = files();
+        let stored = |db: &Connection| -> Vec<Option<String>> {
+            let mut stmt = db
+                .prepare("SELECT language FROM file_versions ORDER BY id")
+                .unwrap();
+            let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+            rows.collect::<rusqlite::Result<_>>().unwrap()
+        };
+        {
+            // Version 14 stored names.
+            let db = raw_db(&t.repo);
+            db.execute_batch(
+                "UPDATE file_versions SET language = CASE language WHEN '0' THEN 'Rust'
+                     WHEN '41' THEN 'Markdown' ELSE language END;
+                 PRAGMA user_version = 14;",
+            )
+            .unwrap();
+            assert_eq!(
+                stored(&db),
+                [Some("Markdown".to_owned()), Some("Rust".to_owned())]
+            );
+        }
+        assert_eq!(files(), before);
+        let db = raw_db(&t.repo);
+        assert_eq!(stored(&db), [Some("41".to_owned()), Some("0".to_owned())]);
+        assert_eq!(before[1].language.as_deref(), Some("Rust"));
     }
 
     #[test]

@@ -45,6 +45,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(include_str!("migrations/0012_file_faults.sql")),
     Migration::Code(compact::migrate_lean),
     Migration::Sql(include_str!("migrations/0014_paths_out_of_search.sql")),
+    // Languages stored as short codes (store::compact::LANGUAGES).
+    Migration::Code(compact::migrate_language_codes),
 ];
 
 /// The page cache of a connection, in KiB (`PRAGMA cache_size` takes it negated).
@@ -1539,7 +1541,7 @@ fn insert_file_versions<'f>(
             size,
             f.digest.as_deref().map(compact::id_bytes),
             compact::code(&compact::FILE_TYPES, f.file_type),
-            f.language,
+            f.language.as_deref().map(compact::language_code),
             f.is_document,
             compact::code(&compact::WORKING_STATES, f.working_state),
             f.assume_unchanged,
@@ -1691,7 +1693,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
         digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
         file_type: compact::from_code(&compact::FILE_TYPES, coded(6)?)
             .ok_or_else(|| bad(6, "unknown file type"))?,
-        language: r.get(7)?,
+        language: r.get::<_, Option<String>>(7)?.map(compact::language_name),
         is_document: r.get(8)?,
         working_state: compact::from_code(&compact::WORKING_STATES, coded(9)?)
             .ok_or_else(|| bad(9, "unknown working state"))?,
@@ -1905,7 +1907,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 14);
+        assert_eq!(SCHEMA_VERSION, 15);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),
