@@ -908,8 +908,10 @@ impl Store {
             ),
         };
         // Every symbol row may pass here (git's builtin/add.c: 60,000 of them): a hashed set
-        // of names and the rows' bytes, no UTF-8 check or ordered comparison per row.
-        let wanted: std::collections::HashSet<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
+        // of names and the rows' bytes, no UTF-8 check or ordered comparison per row, and a
+        // fast fixed-seed hash (SipHash was a tenth of a git entity cue; only looked up).
+        let wanted: HashSet<&[u8], foldhash::fast::FixedState> =
+            names.iter().map(|n| n.as_bytes()).collect();
         let mut ids: Vec<i64> = Vec::new();
         let mut stmt = self.conn.prepare_cached(sql)?;
         let mut rows = stmt.query([expr])?;
