@@ -33,6 +33,7 @@ pub struct Node<'a> {
 
 /// The result of ranking: a score per node and, per node, how many other non-test files use
 /// each name it defines.
+#[derive(Default)]
 pub struct Ranking {
     /// Score per node (same order as the nodes), summing to 1 before role factors; after
     /// them, comparable only with each other.
@@ -61,13 +62,7 @@ pub struct Ranking {
 pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let n = nodes.len();
     if n == 0 {
-        return Ranking {
-            scores: vec![],
-            used_by: vec![],
-            client_uses: vec![],
-            exported: vec![],
-            api_mass: vec![],
-        };
+        return Ranking::default();
     }
     let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
     let modules: Vec<Vec<String>> = nodes
@@ -167,10 +162,29 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
         api_mass[root] += score[t] * share;
     }
-    // A root's own public top-level types and functions are its package's API as much as what
-    // it re-exports (`@babel/parser`'s `parseExpression`, defined in its `index.ts`). Not its
-    // module declarations (`pub mod hash;` in a `lib.rs`: containers, whose API is inside),
-    // `impl` blocks, macros, constants or variables.
+    add_own_exports(nodes, &mut exported, weight);
+    for (i, m) in api_mass.iter_mut().enumerate() {
+        *m *= 1.0 + f64::from(importers[i]);
+    }
+    Ranking {
+        scores: score,
+        used_by,
+        client_uses,
+        exported,
+        api_mass,
+    }
+}
+
+/// Adds to `exported` each package root's own public top-level types and functions, at the
+/// root's `weight`: they are its package's API as much as what it re-exports (`@babel/parser`'s
+/// `parseExpression`, defined in its `index.ts`). Not its module declarations (`pub mod hash;`
+/// in a `lib.rs`: containers, whose API is inside), `impl` blocks, macros, constants or
+/// variables.
+fn add_own_exports(
+    nodes: &[Node<'_>],
+    exported: &mut [HashMap<String, f64>],
+    weight: impl Fn(usize) -> f64,
+) {
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
         let public = node.facts.symbols.iter().filter(|s| {
             s.parent().is_none()
@@ -181,16 +195,6 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         for s in public {
             *exported[i].entry(s.name().to_owned()).or_default() += weight(i);
         }
-    }
-    for (i, m) in api_mass.iter_mut().enumerate() {
-        *m *= 1.0 + f64::from(importers[i]);
-    }
-    Ranking {
-        scores: score,
-        used_by,
-        client_uses,
-        exported,
-        api_mass,
     }
 }
 
