@@ -60,7 +60,12 @@ pub fn find(
         false => vec![],
     };
     if kinds.contains(&SearchKind::Path) {
-        rows.extend(store.search_paths(|p| terms.path_score(p), candidates)?);
+        rows.extend(store.search_paths(
+            &terms.first_words(),
+            terms.all(),
+            |p| terms.path_score(p),
+            candidates,
+        )?);
     }
     let mut hits = Vec::with_capacity(rows.len());
     for r in rows {
@@ -546,16 +551,41 @@ fn split_identifier<'a>(id: &'a str, parts: &mut Vec<&'a str>) {
 pub struct Terms {
     terms: Vec<String>,
     all: bool,
+    /// Each term as the phrase of tokens the index makes of it (see [`Terms::path_score`]).
+    phrases: Vec<Vec<String>>,
 }
 
 impl Terms {
+    fn new(terms: Vec<String>, all: bool) -> Terms {
+        let phrases = terms
+            .iter()
+            .map(|t| tokens(t).into_iter().map(str::to_owned).collect())
+            .collect();
+        Terms {
+            terms,
+            all,
+            phrases,
+        }
+    }
+
     /// Every one of `words`, each a word with a letter or digit.
     #[cfg(test)]
     pub fn all_of(words: &[&str]) -> Terms {
-        Terms {
-            terms: words.iter().map(|w| w.to_lowercase()).collect(),
-            all: true,
-        }
+        Terms::new(words.iter().map(|w| w.to_lowercase()).collect(), true)
+    }
+
+    /// Whether every term must match (or any).
+    pub fn all(&self) -> bool {
+        self.all
+    }
+
+    /// Each term's first word: a path a term matches holds it, in any ASCII case (a
+    /// non-ASCII word may be lowered differently: a caller must not refuse a path on it).
+    pub fn first_words(&self) -> Vec<&str> {
+        self.phrases
+            .iter()
+            .filter_map(|p| p.first().map(String::as_str))
+            .collect()
     }
 
     /// The FTS5 match expression: the quoted prefix terms joined by AND or OR. Quoting makes
@@ -576,29 +606,24 @@ impl Terms {
     /// Non-ASCII letters are lowered but keep their diacritics, which the index removed.
     pub fn path_score(&self, path: &[u8]) -> Option<f64> {
         // Cheap refusal first: most paths hold no term's first token anywhere.
-        let holds = |t: &String| {
-            let first = t
-                .split(|c: char| !c.is_alphanumeric())
-                .find(|w| !w.is_empty());
-            first.is_some_and(|w| contains_ignore_ascii_case(path, w.as_bytes()))
-        };
+        let holds = |w: &&str| !w.is_ascii() || contains_ignore_ascii_case(path, w.as_bytes());
         let possible = match self.all {
-            true => self.terms.iter().all(holds),
-            false => self.terms.iter().any(holds),
+            true => self.first_words().iter().all(holds),
+            false => self.first_words().iter().any(holds),
         };
         if !possible {
             return None;
         }
-        let text = paths::display(path);
-        let name_words = words(&paths::display(paths::file_name(path)));
+        // Lowered once: tokens are then slices, not a string each.
+        let name_words = words(&paths::display(paths::file_name(path))).to_lowercase();
+        let rest_words = detail(&name_words, &[&words(&paths::display(path))]).to_lowercase();
         let name = tokens(&name_words);
-        let rest = tokens(&detail(&name_words, &[&words(&text)]));
+        let rest = tokens(&rest_words);
         let mut weight = 0.0;
-        for t in &self.terms {
-            let phrase = tokens(t);
-            let w = if has_phrase(&name, &phrase) {
+        for phrase in &self.phrases {
+            let w = if has_phrase(&name, phrase) {
                 8.0
-            } else if has_phrase(&rest, &phrase) {
+            } else if has_phrase(&rest, phrase) {
                 1.0
             } else if self.all {
                 return None;
@@ -611,22 +636,26 @@ impl Terms {
     }
 }
 
-/// The tokens FTS5's `unicode61` tokenizer makes of text: runs of letters and digits, lowered.
-fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
+/// The tokens FTS5's `unicode61` tokenizer makes of lowered text: runs of letters and digits.
+fn tokens(lowered: &str) -> Vec<&str> {
+    lowered
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
         .collect()
 }
 
 /// Tells whether `phrase` occurs in `tokens`, its last token as a prefix (FTS5's `"a b"*`).
-fn has_phrase(tokens: &[String], phrase: &[String]) -> bool {
+fn has_phrase(tokens: &[&str], phrase: &[String]) -> bool {
     let Some((last, head)) = phrase.split_last() else {
         return false;
     };
-    tokens
-        .windows(phrase.len())
-        .any(|w| w[..head.len()] == *head && w[head.len()].starts_with(last.as_str()))
+    tokens.windows(phrase.len()).any(|w| {
+        w[..head.len()]
+            .iter()
+            .zip(head)
+            .all(|(a, b)| *a == b.as_str())
+            && w[head.len()].starts_with(last.as_str())
+    })
 }
 
 /// Tells whether `needle` occurs in `hay`, ASCII letters compared without case.
@@ -666,13 +695,7 @@ pub fn query_terms(query: &str) -> Option<(Terms, Terms)> {
     if all.is_empty() {
         all = terms.clone();
     }
-    Some((
-        Terms {
-            terms: all,
-            all: true,
-        },
-        Terms { terms, all: false },
-    ))
+    Some((Terms::new(all, true), Terms::new(terms, false)))
 }
 
 /// [`query_terms`] as FTS5 match expressions (see [`Terms::expression`]).

@@ -678,6 +678,31 @@ mod tests {
     }
 
     #[test]
+    fn paths_are_found_by_words_in_any_case_ascii_or_not() {
+        let t = temp_repo(&[
+            ("docs/Über.md", "# Ü\n"),
+            ("src/MainLoop.rs", "fn x() {}\n"),
+            ("src/other.rs", "fn y() {}\n"),
+        ]);
+        refresh::run(&t.repo, &Operation::Init).unwrap();
+        let store = t.repo.open_store(false).unwrap().unwrap();
+        let found = |query: &str, any: bool| {
+            let (all, some) = crate::search::query_terms(query).unwrap();
+            let terms = if any { some } else { all };
+            let hits = crate::search::find(&store, &terms, query, &[SearchKind::Path], 10).unwrap();
+            hits.into_iter().map(|h| h.entity).collect::<Vec<_>>()
+        };
+        assert_eq!(found("über", false), vec!["file:docs/Über.md"]);
+        // One word of each: the non-ASCII one cannot refuse paths in SQL, and is not lost.
+        let mut any = found("ÜBER mainloop", true);
+        any.sort();
+        assert_eq!(any, vec!["file:docs/Über.md", "file:src/MainLoop.rs"]);
+        // Identifier parts and case, as the index matched them.
+        assert_eq!(found("main LOOP", false), vec!["file:src/MainLoop.rs"]);
+        assert_eq!(found("loop other", false), Vec::<String>::new());
+    }
+
+    #[test]
     fn languages_are_stored_as_codes_that_read_back_as_names() {
         for l in repocue_structure::LANGUAGES {
             let stored = language_code(l.name);

@@ -1212,14 +1212,35 @@ impl Store {
     /// current snapshot has, best first, at most `limit`. Paths are not in the full-text
     /// index: one read of the path table (a fraction of a `git status` on 27,000 files) costs
     /// less than a full-text entry per file.
+    /// SQLite refuses most paths first: those that hold none (`all`: not every one) of
+    /// `words` in any ASCII case (`LIKE`, in C, instead of a test per row in Rust). Non-ASCII
+    /// words are left to `score`.
     pub fn search_paths(
         &self,
+        words: &[&str],
+        all: bool,
         score: impl Fn(&[u8]) -> Option<f64>,
         limit: usize,
     ) -> Result<Vec<MatchRow>> {
+        // Any of the words: a path may hold just a non-ASCII one, which `LIKE` cannot test.
+        let testable = all || words.iter().all(|w| w.is_ascii());
+        let likes: Vec<String> = words
+            .iter()
+            .filter(|w| testable && w.is_ascii())
+            .map(|w| format!("%{}%", w.replace(['%', '_', '\\'], "")))
+            .collect();
+        let filter = match likes.is_empty() {
+            true => String::new(),
+            false => {
+                let each = vec!["path LIKE ?"; likes.len()];
+                format!(" WHERE {}", each.join(if all { " AND " } else { " OR " }))
+            }
+        };
         let mut found: Vec<(f64, i64, Vec<u8>)> = Vec::new();
-        let mut stmt = self.conn.prepare_cached("SELECT id, path FROM paths")?;
-        let mut rows = stmt.query([])?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT id, path FROM paths{filter}"))?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(&likes))?;
         while let Some(r) = rows.next()? {
             let path = match r.get_ref(1)? {
                 rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => b,
