@@ -48,6 +48,28 @@ pub(crate) fn intern_path(conn: &Connection, path: &[u8]) -> rusqlite::Result<i6
     Ok(conn.last_insert_rowid())
 }
 
+/// Returns the id of a path whose search entries are the row ids `first..first + count`,
+/// storing the path with that range when it is new: one insert, not an insert and an update
+/// that grows the row (rows grown after a baseline's inserts split their pages, which were
+/// then an eighth empty).
+pub(crate) fn intern_path_ranged(
+    conn: &Connection,
+    path: &[u8],
+    first: i64,
+    count: i64,
+) -> rusqlite::Result<i64> {
+    if let Some(id) = path_id(conn, path)? {
+        conn.prepare_cached("UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3")?
+            .execute(params![first, count, id])?;
+        return Ok(id);
+    }
+    conn.prepare_cached(
+        "INSERT INTO paths (path, hash, search_first, search_count) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![path, path_hash(path), first, count])?;
+    Ok(conn.last_insert_rowid())
+}
+
 /// The stored form of a hex object id or digest: its bytes. Ids and digests are produced by
 /// Git and by this crate as lowercase hex; anything else is kept as its text bytes.
 pub(crate) fn id_bytes(hex_id: &str) -> Vec<u8> {

@@ -1048,6 +1048,11 @@ impl Store {
         let current = check_current(&tx, p.expected)?;
         let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
         write_facts(&tx, p.facts, p.analyzer)?;
+        // The search entries first: a baseline then stores each path with its entries' range
+        // in one insert (see `compact::intern_path_ranged`), before its file versions.
+        if let Some(search) = &p.search {
+            apply_search(&tx, search)?;
+        }
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
@@ -1062,9 +1067,6 @@ impl Store {
                 "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2",
                 params![sig, seq],
             )?;
-        }
-        if let Some(search) = &p.search {
-            apply_search(&tx, search)?;
         }
         if let Some(version) = p.facts_checked {
             tx.execute(
@@ -1822,8 +1824,6 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
     )?;
     let mut fts =
         tx.prepare_cached("INSERT INTO search_fts (rowid, name, detail) VALUES (?1, ?2, ?3)")?;
-    let mut range =
-        tx.prepare_cached("UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3")?;
     // Dense row ids: the full-text index stores their differences.
     let mut next: i64 = tx.query_row(
         "SELECT coalesce(max(rowid), 0) + 1 FROM search_entries",
@@ -1846,16 +1846,17 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             },
             None => None,
         };
-        let path_id = compact::intern_path(tx, &f.path)?;
         if !s.reset {
             // Entries a path still has are replaced, never doubled.
-            remove_search_entries(tx, path_id)?;
+            if let Some(path_id) = compact::path_id(tx, &f.path)? {
+                remove_search_entries(tx, path_id)?;
+            }
         }
         let rows = (s.rows)(f, analysis);
         if rows.is_empty() {
             continue;
         }
-        range.execute(params![next, rows.len() as i64, path_id])?;
+        let path_id = compact::intern_path_ranged(tx, &f.path, next, rows.len() as i64)?;
         for e in &rows {
             let kind = compact::code(&compact::SEARCH_KINDS, e.kind);
             entry.execute(params![next, path_id, kind, e.name, e.line])?;
