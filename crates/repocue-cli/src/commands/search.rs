@@ -4,7 +4,7 @@ use repocue::{CueRequest, View};
 use super::cue::{print, FormatArg};
 use crate::CommandError;
 
-/// Search paths, symbols and document headings (bm25-ranked), within a token budget
+/// Search paths, symbols and document headings (ranked: exact names, the project's own code, bm25), within a token budget
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
     /// What to look for: words, identifiers or a path fragment
