@@ -608,6 +608,14 @@ pub fn expand_members<'a>(
 mod tests {
     use super::*;
 
+    /// A manifest's commands as (command, purpose) pairs, in order.
+    fn commands(f: &ManifestFacts) -> Vec<(&str, &str)> {
+        f.commands
+            .iter()
+            .map(|c| (c.command.as_str(), c.purpose.as_str()))
+            .collect()
+    }
+
     fn members(patterns: &[&str], files: &[&str]) -> Vec<String> {
         expand_members(patterns, files.iter().map(|f| f.as_bytes()))
             .into_iter()
@@ -712,11 +720,7 @@ mod tests {
             "[package]\nname = \"ripgrep\"\n\n[[bin]]\nbench = false\npath = \"crates/core/main.rs\"\nname = \"rg\"\n",
         )
         .unwrap();
-        let cmds: Vec<_> = f
-            .commands
-            .iter()
-            .map(|c| (c.command.as_str(), c.purpose.as_str()))
-            .collect();
+        let cmds = commands(&f);
         assert_eq!(
             cmds,
             [
@@ -736,11 +740,7 @@ mod tests {
             r#"{"name":"web","scripts":{"test":"vitest","build":"vite build","lint":"eslint ."},"main":"index.js","workspaces":["packages/*"]}"#,
         )
         .unwrap();
-        let cmds: Vec<_> = f
-            .commands
-            .iter()
-            .map(|c| (c.command.as_str(), c.purpose.as_str()))
-            .collect();
+        let cmds = commands(&f);
         assert_eq!(
             cmds,
             vec![
