@@ -48,17 +48,18 @@ pub(crate) fn intern_path(conn: &Connection, path: &[u8]) -> rusqlite::Result<i6
     Ok(conn.last_insert_rowid())
 }
 
-/// Returns the id of a path whose search entries are the row ids `first..first + count`,
-/// storing the path with that range when it is new: one insert, not an insert and an update
-/// that grows the row (rows grown after a baseline's inserts split their pages, which were
-/// then an eighth empty).
-pub(crate) fn intern_path_ranged(
+/// Records that the search entries of `path` (whose id is `known`, when stored) are the row ids
+/// `first..first + count`, and returns its id. A new path is inserted with its range: one
+/// insert, not an insert and an update that grows the row (rows grown after a baseline's
+/// inserts split their pages, which were then an eighth empty).
+pub(crate) fn set_search_range(
     conn: &Connection,
+    known: Option<i64>,
     path: &[u8],
     first: i64,
     count: i64,
 ) -> rusqlite::Result<i64> {
-    if let Some(id) = path_id(conn, path)? {
+    if let Some(id) = known {
         conn.prepare_cached("UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3")?
             .execute(params![first, count, id])?;
         return Ok(id);

@@ -1049,7 +1049,7 @@ impl Store {
         let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
         write_facts(&tx, p.facts, p.analyzer)?;
         // The search entries first: a baseline then stores each path with its entries' range
-        // in one insert (see `compact::intern_path_ranged`), before its file versions.
+        // in one insert (see `compact::set_search_range`), before its file versions.
         if let Some(search) = &p.search {
             apply_search(&tx, search)?;
         }
@@ -1846,9 +1846,13 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             },
             None => None,
         };
+        // One lookup of the path's id per file: before its old entries go, or (after a reset,
+        // which emptied every range but keeps the paths) only once it has entries to store.
+        let mut known = None;
         if !s.reset {
-            // Entries a path still has are replaced, never doubled.
-            if let Some(path_id) = compact::path_id(tx, &f.path)? {
+            known = compact::path_id(tx, &f.path)?;
+            if let Some(path_id) = known {
+                // Entries a path still has are replaced, never doubled.
                 remove_search_entries(tx, path_id)?;
             }
         }
@@ -1856,7 +1860,10 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         if rows.is_empty() {
             continue;
         }
-        let path_id = compact::intern_path_ranged(tx, &f.path, next, rows.len() as i64)?;
+        if s.reset {
+            known = compact::path_id(tx, &f.path)?;
+        }
+        let path_id = compact::set_search_range(tx, known, &f.path, next, rows.len() as i64)?;
         for e in &rows {
             let kind = compact::code(&compact::SEARCH_KINDS, e.kind);
             entry.execute(params![next, path_id, kind, e.name, e.line])?;
