@@ -162,9 +162,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
         b"pnpm-workspace.yaml" => f.members = pnpm_packages(text),
         b"Rakefile" => {
-            for t in rake_tasks(text) {
-                f.commands.push(cmd(format!("rake {t}"), purpose_of(&t)));
-            }
+            f.commands = rake_commands(text);
             if f.commands.is_empty() {
                 f.commands.push(cmd("rake", "build"));
             }
@@ -436,19 +434,84 @@ fn xml_tag(text: &str, tag: &str) -> Option<String> {
     (!v.is_empty() && !v.contains('<')).then(|| v.to_owned())
 }
 
-fn rake_tasks(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| l.trim().strip_prefix("task "))
-        .filter_map(|rest| {
-            let name: String = rest
-                .trim_start_matches([':', '"', '\''])
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            (!name.is_empty()).then_some(name)
-        })
-        .take(MAX_COMMANDS)
-        .collect()
+/// The commands a Rakefile's tasks are run by, in file order without repeats: a task inside
+/// `namespace :release do … end` is `rake release:tag`; the `default` task is plain `rake`,
+/// for the purpose of its first prerequisite (`task default: :test`); a `Rake::TestTask` or
+/// `Minitest::TestTask` defines `rake test`. A task named by a variable
+/// (`task gem => …` in a loop) has no name to type and is skipped.
+fn rake_commands(text: &str) -> Vec<CommandFact> {
+    let mut out: Vec<CommandFact> = Vec::new();
+    // Open namespaces: (indentation of their `namespace` line, name).
+    let mut spaces: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        if body.trim_end() == "end" && spaces.last().is_some_and(|(i, _)| *i == indent) {
+            spaces.pop();
+            continue;
+        }
+        if let Some(rest) = body.strip_prefix("namespace ") {
+            if let Some((name, _)) = rake_name(rest) {
+                spaces.push((indent, name));
+            }
+            continue;
+        }
+        let command = if let Some(rest) = body
+            .strip_prefix("task ")
+            .or_else(|| body.strip_prefix("task("))
+        {
+            let Some((name, after)) = rake_name(rest) else {
+                continue;
+            };
+            if name == "default" && spaces.is_empty() {
+                let prerequisite = rake_name(after.trim_start_matches([' ', '=', '>']))
+                    .map_or_else(|| "build".to_owned(), |(p, _)| p);
+                cmd("rake", purpose_of(&prerequisite))
+            } else {
+                let full = spaces
+                    .iter()
+                    .map(|(_, n)| n.as_str())
+                    .chain([name.as_str()])
+                    .collect::<Vec<_>>()
+                    .join(":");
+                cmd(format!("rake {full}"), purpose_of(&full))
+            }
+        } else if body.contains("TestTask.new") || body.contains("TestTask.create") {
+            cmd("rake test", "test")
+        } else {
+            continue;
+        };
+        if !out.iter().any(|c| c.command == command.command) {
+            out.push(command);
+        }
+    }
+    out.truncate(MAX_COMMANDS);
+    out
+}
+
+/// The name a Rake `task` or `namespace` line starts with and the text after it: a symbol
+/// (`:test`), a string (`'doc:api'`) or a hash key (`all: [...]`); `None` for anything else
+/// (a variable, an expression).
+fn rake_name(rest: &str) -> Option<(String, &str)> {
+    let word = |s: &str| {
+        s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let (name, after) = if let Some(sym) = rest.strip_prefix(':') {
+        sym.split_at(word(sym))
+    } else if let Some(quote) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) {
+        let inner = &rest[1..];
+        let end = inner.find(quote)?;
+        (&inner[..end], &inner[end + 1..])
+    } else {
+        let (name, after) = rest.split_at(word(rest));
+        // `all: [...]` names a task; `gem => [...]` is a variable.
+        (
+            name,
+            after.strip_prefix(':').filter(|a| !a.starts_with(':'))?,
+        )
+    };
+    (!name.is_empty()).then(|| (name.to_owned(), after))
 }
 
 fn make(text: &str, f: &mut ManifestFacts) {
@@ -795,6 +858,41 @@ mod tests {
         .unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, vec!["make all", "make build", "make test"]);
+    }
+
+    #[test]
+    fn rake_tasks_are_run_by_their_namespaced_names_once_each() {
+        let rakefile = "require 'rake/testtask'\n\
+task default: :test\n\
+Rake::TestTask.new do |t|\n  t.pattern = 'test/*_test.rb'\nend\n\
+task('doc:api') { sh 'yardoc' }\n\
+namespace :package do\n\
+  GEMS.each do |gem|\n    task gem => [:build]\n  end\n\
+  task all: GEMS\n\
+end\n\
+namespace :install do\n  task all: GEMS\nend\n\
+namespace 'release' do\n  task :tag_version do\n    sh 'git tag'\n  end\n  task all: %i[test]\nend\n\
+task :coverage do\nend\n";
+        let f = analyze(b"Rakefile", rakefile).unwrap();
+        assert_eq!(
+            commands(&f),
+            [
+                ("rake", "test"),
+                ("rake test", "test"),
+                ("rake doc:api", "docs"),
+                ("rake package:all", "build"),
+                ("rake install:all", "install"),
+                ("rake release:tag_version", "build"),
+                ("rake release:all", "build"),
+                ("rake coverage", "test"),
+            ],
+            "a namespace's tasks carry its name, a task named by a variable is skipped, \
+             and `all` of three namespaces is three commands, not one repeated"
+        );
+        assert_eq!(
+            commands(&analyze(b"Rakefile", "puts 1\n").unwrap()),
+            [("rake", "build")]
+        );
     }
 
     #[test]
