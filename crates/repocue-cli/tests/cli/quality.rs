@@ -1019,3 +1019,47 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     let entries = entry_points(&repo);
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
 }
+
+#[test]
+fn examples_fill_only_what_the_librarys_own_api_leaves() {
+    // Every library function sits in one directory, every example in a directory of its
+    // own: spreading the overview over directories must not trade the library's API for
+    // examples (express's `lib/` against `examples/*/`).
+    let mut files: Vec<(String, String)> = Vec::new();
+    // The examples call each other a lot (a demo's controllers), the library is called once.
+    for i in 0..10 {
+        files.push((
+            format!("lib/mod{i}.js"),
+            format!(
+                "function open{i}(name) {{\n  return name;\n}}\n\nfunction close{i}(name) {{\n  return name;\n}}\n\nmodule.exports = {{ open{i}, close{i} }};\n"
+            ),
+        ));
+        let uses: String = (0..10)
+            .filter(|j| *j != i)
+            .map(|j| format!("const d{j} = require('../demo{j}/index.js');\n"))
+            .collect();
+        let calls: String = (0..10)
+            .filter(|j| *j != i)
+            .map(|j| format!("  d{j}.demo{j}();\n"))
+            .collect();
+        files.push((
+            format!("examples/demo{i}/index.js"),
+            format!(
+                "const m = require('../../lib/mod{i}.js');\n{uses}\nfunction demo{i}() {{\n{calls}  return m.open{i}('x');\n}}\n\nmodule.exports = {{ demo{i} }};\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "6000"]);
+    let ids = symbol_ids(&cue);
+    // The overview lists 20 symbols: the library's 20 functions, none displaced.
+    for i in 0..10 {
+        for f in ["open", "close"] {
+            let id = format!("symbol:lib/mod{i}.js:{f}{i}");
+            assert!(ids.contains(&id), "{id} displaced by an example: {ids:?}");
+        }
+    }
+    let first_example = ids.iter().position(|id| id.starts_with("symbol:examples/"));
+    let last_lib = ids.iter().rposition(|id| id.starts_with("symbol:lib/"));
+    assert!(first_example.is_none_or(|e| last_lib < Some(e)), "{ids:?}");
+}

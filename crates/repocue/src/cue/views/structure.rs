@@ -298,7 +298,9 @@ fn resolve_package(aliases: &[Alias], import: &str) -> Option<String> {
 /// Returns the symbols of the ranked files, most important first: each symbol's weight
 /// (visibility, kind, top level, use by other non-test files) times its file's rank, or the
 /// rank a package root passes to what it re-exports when that is more, picked so that no
-/// single file or directory fills the list (at most `per_file` from one file).
+/// single file or directory fills the list (at most `per_file` from one file). With
+/// `exposed_first`, hidden symbols (see [`HIDDEN_FACTOR`]) only fill what exposed ones leave:
+/// the spread over directories never trades a library's own API for an example.
 pub(crate) fn ranked_symbols(
     ranked: &[Ranked<'_>],
     per_file: usize,
@@ -306,7 +308,7 @@ pub(crate) fn ranked_symbols(
     exposed_first: bool,
 ) -> Vec<SymbolEntry> {
     let mut candidates: Vec<(f64, usize, &[u8])> = Vec::new();
-    let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact)> = Vec::new();
+    let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact, bool)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
     // files and the files whose names a package root re-exports: the pick stays linear in
     // what it can return.
@@ -339,7 +341,7 @@ pub(crate) fn ranked_symbols(
         // Tests, examples and vendored code are no part of what the project exposes: their
         // rank (git's test library, which a thousand test scripts call) is not the API's.
         let own_code = importance::role(path) == importance::Role::Source;
-        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact)> = all
+        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact, bool)> = all
             .iter()
             .map(|s| {
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0)
@@ -354,29 +356,43 @@ pub(crate) fn ranked_symbols(
                 } else {
                     1.0
                 };
-                let hidden = if exposed_first && (importance::is_hidden(s) || !own_code) {
-                    HIDDEN_FACTOR
-                } else {
-                    1.0
-                };
+                let hidden = exposed_first && (importance::is_hidden(s) || !own_code);
+                let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
                 (
-                    importance::symbol_weight(s, used) * rank * local * hidden / cost(s),
+                    importance::symbol_weight(s, used) * rank * local * factor / cost(s),
                     s,
+                    hidden,
                 )
             })
             .collect();
         // Stable: equal weights keep source order.
         own.sort_by(|a, b| b.0.total_cmp(&a.0));
-        for (w, s) in own.into_iter().take(per_file) {
+        for (w, s, hidden) in own.into_iter().take(per_file) {
             candidates.push((w, file, dir));
-            symbols.push((r, s));
+            symbols.push((r, s, hidden));
         }
     }
-    // Equal scores keep candidate order: the files' rank order, then source order.
-    importance::diverse(&candidates, n, per_file)
+    // Equal scores keep candidate order: the files' rank order, then source order. Exposed
+    // symbols are picked first, then hidden ones fill what is left.
+    let tier = |hidden: bool| -> Vec<usize> {
+        let (index, tiered): (Vec<usize>, Vec<(f64, usize, &[u8])>) = candidates
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| symbols[*i].2 == hidden)
+            .map(|(i, c)| (i, *c))
+            .unzip();
+        importance::diverse(&tiered, n, per_file)
+            .into_iter()
+            .map(|j| index[j])
+            .collect()
+    };
+    let mut picked = tier(false);
+    picked.extend(tier(true));
+    picked.truncate(n);
+    picked
         .into_iter()
         .map(|i| {
-            let (r, s) = symbols[i];
+            let (r, s, _) = symbols[i];
             SymbolEntry {
                 path: paths::display(&r.file.path),
                 name: s.qualified_name.clone(),
