@@ -888,19 +888,23 @@ fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
     assert!(program < library, "{entries:?}");
 }
 
-/// The README, the root's guides for contributors, then what the README links to (in its
-/// order, wherever it lives; a reference-style link's definition and a plain text file
-/// count), the change log, other root documents, `docs/`, licenses last.
+/// The README, the root's guides for contributors, then what the README links to (guides
+/// first, then the most linked, then in its order, wherever it lives; a reference-style link's
+/// definition and a plain text file count), the change log, other root documents, `docs/`,
+/// licenses last.
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
         (
             "README.md",
-            "# Tool\n\nDoes things.\n\nRead the [FAQ](FAQ.md), the \
+            "# Tool\n\nDoes things for [these users](site/content/users.md).\n\n\
+             Read the [FAQ](FAQ.md), the \
              [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
-             see [the site](https://example.org/x.md) and [Documentation/Notes][].\n\n\
+             see [the site](https://example.org/x.md) and [Documentation/Notes][], \
+             [its second part](Documentation/Notes#part-2).\n\n\
              [Documentation/Notes]: Documentation/Notes\n",
         ),
+        ("site/content/users.md", "# Users\n"),
         ("Documentation/Notes", "How we work.\n"),
         ("FAQ.md", "# FAQ\n"),
         ("site/content/guide.md", "# Guide\n"),
@@ -922,6 +926,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "FAQ.md",
             "site/content/guide.md",
             "Documentation/Notes",
+            "site/content/users.md",
             "CHANGELOG.md",
             "AUTHORS.md",
             "docs/api.md",

@@ -1089,10 +1089,28 @@ fn commands(
     out.into_iter().map(|(_, p, c)| (p, c)).collect()
 }
 
+/// Words in the name of a document that guides its reader (matched in the lower-case stem):
+/// `GUIDE.md`, `user_guide.md`, `FAQ.md`, `gittutorial.adoc`, `SubmittingPatches`.
+const GUIDE_WORDS: &[&str] = &[
+    "guide",
+    "tutorial",
+    "faq",
+    "manual",
+    "handbook",
+    "getting",
+    "quickstart",
+    "howto",
+    "design",
+    "architecture",
+    "submitting",
+    "hacking",
+];
+
 /// The documents in the order a new contributor reads them: the README; the root's guides
 /// for contributors (how to contribute, build, find one's way); the documents the README links
-/// to, in its order (what its maintainers point readers at: a user guide, an FAQ, a design
-/// note, wherever they live); the change log; the other root documents; those of `docs/`;
+/// to (what its maintainers point readers at, wherever they live): guides first (a user
+/// guide, an FAQ, a design note), then the most linked, then in the README's order; the change
+/// log; the other root documents; those of `docs/`;
 /// licenses last (their name says all a reader needs).
 fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
     const GUIDES: &[&str] = &[
@@ -1115,8 +1133,9 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
         stem.contains("LICENSE") || stem.contains("LICENCE") || matches!(stem, "COPYING" | "NOTICE")
     };
     let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
-    // The root README's links to repository paths, by first appearance.
-    let mut linked: Vec<String> = Vec::new();
+    // The root README's links to repository paths, by first appearance, with how often the
+    // README links to each (ripgrep's points at its GUIDE nine times, its CHANGELOG once).
+    let mut linked: Vec<(String, usize)> = Vec::new();
     let readme = files
         .iter()
         .find(|f| f.is_document && !f.path.contains(&b'/') && stem(f) == "README");
@@ -1124,18 +1143,19 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
         let from = paths::display(&f.path);
         for target in &doc.links {
             if let Some(p) = super::document::file_link(&from, target) {
-                if !linked.contains(&p) {
-                    linked.push(p);
+                match linked.iter_mut().find(|(l, _)| *l == p) {
+                    Some((_, n)) => *n += 1,
+                    None => linked.push((p, 1)),
                 }
             }
         }
     }
-    let mut docs: Vec<((usize, usize), &FileState)> = files
+    let mut docs: Vec<((usize, usize, usize, usize), &FileState)> = files
         .iter()
         .filter_map(|f| {
             let link = linked
                 .iter()
-                .position(|l| l.as_bytes() == f.path.as_slice());
+                .position(|(l, _)| l.as_bytes() == f.path.as_slice());
             // A plain text file the README links to is a document for its readers (git's
             // `Documentation/SubmittingPatches`), though its name does not say so.
             let plain = f.file_type == FileType::Text && f.language.is_none();
@@ -1146,14 +1166,24 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
             let stem = stem(f);
             let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
             let guide = GUIDES.iter().position(|k| stem == *k);
+            // Of what the README links to, the guides come first (a user guide, an FAQ, a
+            // tutorial, how to submit patches), then what it links to most, in its order.
+            let linked_rank = |i: usize| {
+                let lower = stem.to_ascii_lowercase();
+                let guide = GUIDE_WORDS.iter().any(|w| lower.contains(w));
+                (usize::from(!guide), usize::MAX - linked[i].1, i)
+            };
             let tier = match (depth, link) {
-                (0, _) if stem == "README" => (0, 0),
-                _ if is_license(&stem) => (6, 0),
-                (0, _) if guide.is_some() => (1, guide.unwrap_or_default()),
-                (_, Some(i)) => (2, i),
-                (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0),
-                (0, _) => (4, 0),
-                (1, _) if in_docs => (5, 0),
+                (0, _) if stem == "README" => (0, 0, 0, 0),
+                _ if is_license(&stem) => (6, 0, 0, 0),
+                (0, _) if guide.is_some() => (1, guide.unwrap_or_default(), 0, 0),
+                (_, Some(i)) => {
+                    let (a, b, c) = linked_rank(i);
+                    (2, a, b, c)
+                }
+                (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0, 0, 0),
+                (0, _) => (4, 0, 0, 0),
+                (1, _) if in_docs => (5, 0, 0, 0),
                 _ => return None,
             };
             (depth == 0 || link.is_some() || in_docs).then_some((tier, f))
