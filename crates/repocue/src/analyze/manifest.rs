@@ -89,9 +89,10 @@ pub fn purpose_of(name: &str) -> &'static str {
         "test", "tests", "check", "spec", "ci", "e2e", "coverage", "unittest",
     ]) {
         "test"
-    } else if has(&[
-        "build", "compile", "all", "dist", "release", "package", "bundle",
-    ]) {
+    } else if has(&["release", "publish", "deploy"]) {
+        // Shipping is no step of building: `rake release:tag_version` is not how to build.
+        "other"
+    } else if has(&["build", "compile", "all", "dist", "package", "bundle"]) {
         "build"
     } else if has(&["run", "start", "serve", "dev", "watch", "preview"]) {
         "run"
@@ -882,8 +883,8 @@ task :coverage do\nend\n";
                 ("rake doc:api", "docs"),
                 ("rake package:all", "build"),
                 ("rake install:all", "install"),
-                ("rake release:tag_version", "build"),
-                ("rake release:all", "build"),
+                ("rake release:tag_version", "other"),
+                ("rake release:all", "other"),
                 ("rake coverage", "test"),
             ],
             "a namespace's tasks carry its name, a task named by a variable is skipped, \
