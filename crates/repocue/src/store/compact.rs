@@ -1,11 +1,11 @@
 //! Compact storage, introduced by migration 10: every path is stored once (in `paths`) and
 //! found by a 64-bit hash of its bytes, Git object ids and content digests are bytes rather
-//! than hex, and content facts are deflated when that makes them smaller. Migration 13 made
+//! than hex, and content facts are deflated when that makes them smaller (after a preset
+//! dictionary since ADR 0016: see [`super::primed`]). Migration 13 made
 //! rows leaner still: kinds are small integers, stat values equal to their twins are NULL,
 //! content facts are keyed by an integer prefix of their digest, and a path row names the
 //! range of its search entries: neither table needs a second index.
 
-use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::decompress_to_vec_with_limit;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use sha2::{Digest, Sha256};
@@ -16,10 +16,12 @@ use crate::model::{FileClass, FileType, WorkingState};
 
 /// Facts stored as they are.
 const RAW: u8 = 0;
-/// Facts stored deflated.
+/// Facts stored deflated (written by caches before the primed form; still read).
 const DEFLATE: u8 = 1;
-/// Shorter facts are stored raw: deflate's framing would not pay for itself.
-const DEFLATE_FROM: usize = 96;
+/// Facts stored deflated after the preset dictionary of [`super::primed`].
+const DEFLATE_PRIMED: u8 = 2;
+/// Shorter facts are stored raw: not even the primed stream's framing pays for itself.
+const DEFLATE_FROM: usize = 24;
 /// Inflated facts larger than this are refused as corrupt (no analysis comes near it).
 const MAX_FACTS_BYTES: usize = 64 << 20;
 
@@ -92,13 +94,14 @@ fn unhex(h: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The stored form of facts JSON: a tag byte, then the JSON raw or deflated.
+/// The stored form of facts JSON: a tag byte, then the JSON raw or deflated after the preset
+/// dictionary, whichever is shorter.
 pub(crate) fn encode_facts(json: &str) -> Vec<u8> {
     if json.len() >= DEFLATE_FROM {
-        let z = compress_to_vec(json.as_bytes(), 6);
+        let z = super::primed::compress(json.as_bytes());
         if z.len() + 1 < json.len() {
             let mut out = Vec::with_capacity(z.len() + 1);
-            out.push(DEFLATE);
+            out.push(DEFLATE_PRIMED);
             out.extend_from_slice(&z);
             return out;
         }
@@ -115,6 +118,7 @@ pub(crate) fn decode_facts(stored: &[u8]) -> Option<String> {
     let bytes = match *tag {
         RAW => body.to_vec(),
         DEFLATE => decompress_to_vec_with_limit(body, MAX_FACTS_BYTES).ok()?,
+        DEFLATE_PRIMED => super::primed::decompress(body, MAX_FACTS_BYTES)?,
         _ => return None,
     };
     String::from_utf8(bytes).ok()
@@ -781,14 +785,14 @@ mod tests {
 
     #[test]
     fn facts_round_trip_raw_and_deflated() {
-        let short = r#"{"code":{"language":"C"}}"#;
+        let short = r#"{"doc":{}}"#;
         assert_eq!(encode_facts(short)[0], RAW);
         let long = format!(
             r#"{{"code":{{"symbols":[{}]}}}}"#,
             vec![r#"{"q":"name","k":"function","s":"fn name()"}"#; 40].join(",")
         );
         let stored = encode_facts(&long);
-        assert_eq!(stored[0], DEFLATE);
+        assert_eq!(stored[0], DEFLATE_PRIMED);
         assert!(
             stored.len() * 4 < long.len(),
             "{} vs {}",
@@ -797,8 +801,17 @@ mod tests {
         );
         assert_eq!(decode_facts(&stored).as_deref(), Some(long.as_str()));
         assert_eq!(decode_facts(&encode_facts(short)).as_deref(), Some(short));
+        // What caches stored before the primed form still reads.
+        let mut plain = vec![DEFLATE];
+        plain.extend(miniz_oxide::deflate::compress_to_vec(long.as_bytes(), 6));
+        assert_eq!(decode_facts(&plain).as_deref(), Some(long.as_str()));
         assert_eq!(decode_facts(&[9, 1, 2]), None, "unknown tag");
         assert_eq!(decode_facts(&[DEFLATE, 0xff, 0x00]), None, "broken stream");
+        assert_eq!(
+            decode_facts(&[DEFLATE_PRIMED, 0xff, 0x00]),
+            None,
+            "broken stream"
+        );
         assert_eq!(decode_facts(&[]), None);
     }
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 pub(crate) mod calibration;
 mod compact;
 pub(crate) mod lifecycle;
+mod primed;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
