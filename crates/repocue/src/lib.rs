@@ -59,4 +59,4 @@ pub use scan::Progress;
 pub use schema::{schema_drift, schemas};
 pub use service::{cache_root, CheckpointAction, Options, Service, DEFAULT_DEBOUNCE_MS};
 pub use store::calibration::CalibrationReference;
-pub use store::SCHEMA_VERSION;
+pub use store::{facts_dictionary, SCHEMA_VERSION};

@@ -29,6 +29,13 @@ enum Migration {
     Code(fn(&Transaction<'_>) -> Result<()>),
 }
 
+/// The preset dictionary that content facts of storage tag 2 are deflated after
+/// ([ADR 0016](../docs/adr/0016-facts-deflated-after-a-preset-dictionary.md)): what a tool that
+/// reads a cache's tables directly needs to inflate them (zlib: a raw stream with this `zdict`).
+pub fn facts_dictionary() -> &'static [u8] {
+    primed::DICTIONARY.as_bytes()
+}
+
 /// Numbered migrations; the database's `user_version` is how many have been applied.
 const MIGRATIONS: &[Migration] = &[
     Migration::Sql(include_str!("migrations/0001_initial.sql")),

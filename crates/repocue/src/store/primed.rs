@@ -18,7 +18,7 @@ use miniz_oxide::inflate::decompress_to_vec_with_limit;
 /// last (nearest to the data, so the cheapest to refer to): documents and manifests, then
 /// code: languages, declaration keywords, visibilities and kinds, then the keys of every
 /// symbol. Written for RepoCue's own facts format (see `analyze`), not taken from any corpus.
-const DICTIONARY: &str = concat!(
+pub(crate) const DICTIONARY: &str = concat!(
     r#"{"manifest":{"kind":"cargo","name":"","description":"","entry_points":[""],"#,
     r#""commands":[{"command":"cargo build","purpose":"build"},{"command":"make test","#,
     r#""purpose":"test"},{"command":"npm run lint","purpose":"lint"},{"command":"npm install","#,

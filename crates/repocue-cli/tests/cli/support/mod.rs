@@ -49,6 +49,14 @@ pub fn decoded_db_dump(db: &Path) -> String {
     let script = r#"
 import sqlite3, sys, zlib
 c = sqlite3.connect(sys.argv[1])
+# Tag 0: raw; 1: deflated; 2: deflated after the preset dictionary (hex in argv[2]).
+zdict = bytes.fromhex(sys.argv[2])
+def inflate(v):
+    if v[:1] == b"\x00":
+        return v[1:]
+    if v[:1] == b"\x02":
+        return zlib.decompressobj(-15, zdict=zdict).decompress(v[1:])
+    return zlib.decompress(v[1:], -15)
 out = []
 # The full-text table itself is skipped (older SQLite builds cannot open it); its shadow
 # tables, which hold all it stores, are read like any other.
@@ -59,7 +67,7 @@ for (t,) in c.execute("SELECT name FROM sqlite_schema WHERE type = 'table'"
     for row in cur:
         for col, v in zip(cols, row):
             if t == "content_facts" and col == "facts" and isinstance(v, bytes):
-                v = v[1:] if v[:1] == b"\x00" else zlib.decompress(v[1:], -15)
+                v = inflate(v)
             if isinstance(v, bytes):
                 v = v.decode("utf-8", "replace")
             out.append("%s.%s=%s" % (t, col, v))
@@ -68,6 +76,12 @@ sys.stdout.write("\n".join(out))
     let out = Command::new("python3")
         .args(["-c", script])
         .arg(db)
+        .arg(
+            repocue::facts_dictionary()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>(),
+        )
         .output()
         .expect("python3 runs");
     assert!(
