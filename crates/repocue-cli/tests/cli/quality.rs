@@ -857,6 +857,46 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
     assert!(own_after.is_empty(), "{own_after:?} after tests: {ids:?}");
 }
 
+/// A `main` that calls a main of another name hands over to the file defining it, listed right
+/// after it: the one named after the project when several programs define it (git's
+/// `common-main.c` calls `cmd_main`, which `git.c` and a dozen other programs define), never a
+/// header that only declares it.
+#[test]
+fn a_main_is_followed_by_the_file_it_hands_over_to() {
+    let program = |name: &str| {
+        format!("int {name}_helper(void)\n{{\n\treturn 0;\n}}\nint cmd_main(int argc, const char **argv)\n{{\n\treturn {name}_helper();\n}}\n")
+    };
+    let repo = TestRepo::with_files(&[
+        (
+            "common-main.c".to_owned(),
+            "#include \"compat.h\"\nint main(int argc, const char **argv)\n{\n\tsetup();\n\treturn cmd_main(argc, argv);\n}\n".to_owned(),
+        ),
+        (
+            "compat.h".to_owned(),
+            "int cmd_main(int argc, const char **argv);\nvoid setup(void);\n".to_owned(),
+        ),
+        ("compat.c".to_owned(), "void setup(void)\n{\n}\n".to_owned()),
+        ("daemon.c".to_owned(), program("daemon")),
+        ("repo.c".to_owned(), program("repo")),
+        ("shell.c".to_owned(), program("shell")),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(cue["content"]["project"]["name"], "repo", "{cue:#}");
+    let entries: Vec<&str> = cue["content"]["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.as_str())
+        .collect();
+    let main = entries.iter().position(|e| *e == "common-main.c");
+    let program = entries.iter().position(|e| *e == "repo.c");
+    assert!(
+        main.is_some() && program == main.map(|m| m + 1),
+        "{entries:?}"
+    );
+    assert!(!entries.contains(&"compat.h"), "{entries:?}");
+}
+
 /// A C file whose other functions the project calls is a library with a `main` of its own
 /// (a debug build's, a self-test): the program whose file is little else than its `main`
 /// comes first among the entry points, however much better the library ranks.

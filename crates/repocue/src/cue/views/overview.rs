@@ -117,6 +117,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     });
     let code = code_summary(
         state,
+        &name,
         &entry_points(files, &root_manifests, &member_manifests, &[]),
         &dependencies,
     )?;
@@ -1212,10 +1213,13 @@ struct CodeSummary {
     delegates: HashMap<String, String>,
 }
 
-/// The files that only hand over to another file of the project: they define nothing and
-/// import one project file by a relative path (express's `index.js`:
-/// `module.exports = require('./lib/express')`), mapped to that file.
-fn delegates(ranked: &[super::structure::Ranked<'_>]) -> HashMap<String, String> {
+/// The files that only hand over to another file of the project, mapped to that file: those
+/// that define nothing and import one project file by a relative path (express's `index.js`:
+/// `module.exports = require('./lib/express')`), and programs whose `main` calls a main of
+/// another name defined elsewhere, to the file defining it: the one named after the project
+/// when several programs do (git's `common-main.c` calls `cmd_main`, which `git.c` defines to
+/// dispatch the commands, and a dozen other programs of git define too), else the best ranked.
+fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<String, String> {
     let by_module: HashMap<Vec<String>, &[u8]> = ranked
         .iter()
         .map(|r| {
@@ -1225,19 +1229,64 @@ fn delegates(ranked: &[super::structure::Ranked<'_>]) -> HashMap<String, String>
             )
         })
         .collect();
+    // Functions named like a main (`cmd_main`, `real_main`) → the files of the project's own
+    // code defining them, the one named after the project first, then by rank (not headers: a
+    // declaration is no handover).
+    let header = |p: &[u8]| {
+        [&b".h"[..], b".hh", b".hpp", b".hxx"]
+            .iter()
+            .any(|e| p.ends_with(e))
+    };
+    let mut mains: HashMap<&str, Vec<&[u8]>> = HashMap::new();
+    for r in ranked.iter().filter(|r| {
+        importance::role(&r.file.path) == importance::Role::Source && !header(&r.file.path)
+    }) {
+        for s in r.analysis.code.iter().flat_map(|c| &c.symbols) {
+            let name = s.qualified_name.as_str();
+            if s.kind == "function" && name != "main" && name.contains("main") {
+                mains.entry(name).or_default().push(r.file.path.as_slice());
+            }
+        }
+    }
+    let project = project.rsplit('/').next().unwrap_or(project);
+    let named_after = |p: &[u8]| {
+        let file = paths::file_name(p);
+        let stem = file.split(|&b| b == b'.').next().unwrap_or(file);
+        stem.eq_ignore_ascii_case(project.as_bytes())
+    };
+    for files in mains.values_mut() {
+        // Stable: the others keep rank order.
+        files.sort_by_key(|p| !named_after(p));
+    }
     ranked
         .iter()
         .filter_map(|r| {
             let code = r.analysis.code.as_ref()?;
-            let [import] = code.imports.as_slice() else {
-                return None;
+            let target = if code
+                .symbols
+                .iter()
+                .any(|s| s.qualified_name == "main" && s.kind == "function")
+            {
+                let mut called = code
+                    .references
+                    .iter()
+                    .filter_map(|name| mains.get(name.as_str())?.first().copied());
+                // Only one such call: a main that calls several hands over to none of them.
+                // Several programs may define it (each of git's links `common-main.c`): the
+                // best ranked is the one to read first.
+                let first = called.next()?;
+                called.next().is_none().then_some(first)?
+            } else {
+                let [import] = code.imports.as_slice() else {
+                    return None;
+                };
+                let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+                if !code.symbols.is_empty() || !relative.starts_with('.') {
+                    return None;
+                }
+                *by_module.get(&importance::import_components(&r.file.path, import))?
             };
-            let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
-            if !code.symbols.is_empty() || !relative.starts_with('.') {
-                return None;
-            }
-            let target = by_module.get(&importance::import_components(&r.file.path, import))?;
-            (*target != r.file.path.as_slice())
+            (target != r.file.path.as_slice())
                 .then(|| (paths::display(&r.file.path), paths::display(target)))
         })
         .collect()
@@ -1271,6 +1320,7 @@ const DEDICATED_MAIN_SYMBOLS: usize = 3;
 /// that prompt caches reuse.
 fn code_summary(
     state: &Reader,
+    name: &str,
     entries: &[String],
     dependencies: &[String],
 ) -> Result<CodeSummary> {
@@ -1360,7 +1410,7 @@ fn code_summary(
         mains,
         roots,
         file_rank,
-        delegates: delegates(&ranked),
+        delegates: delegates(&ranked, name),
     })
 }
 
