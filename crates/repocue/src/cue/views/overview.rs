@@ -1151,7 +1151,9 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
             }
         }
     }
-    let mut docs: Vec<((usize, usize, usize, usize), &FileState)> = files
+    // (tier, then three keys within it): see the match below.
+    type Order = (usize, usize, usize, usize);
+    let mut docs: Vec<(Order, &FileState)> = files
         .iter()
         .filter_map(|f| {
             let link = linked

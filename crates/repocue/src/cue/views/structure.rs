@@ -307,7 +307,9 @@ pub(crate) fn ranked_symbols(
     n: usize,
     exposed_first: bool,
 ) -> Vec<SymbolEntry> {
-    let mut candidates: Vec<(f64, usize, &[u8])> = Vec::new();
+    // (score, index of the file, its directory): what `importance::diverse` picks from.
+    type Candidate<'a> = (f64, usize, &'a [u8]);
+    let mut candidates: Vec<Candidate<'_>> = Vec::new();
     let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact, bool)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
     // files and the files whose names a package root re-exports: the pick stays linear in
@@ -375,7 +377,7 @@ pub(crate) fn ranked_symbols(
     // Equal scores keep candidate order: the files' rank order, then source order. Exposed
     // symbols are picked first, then hidden ones fill what is left.
     let tier = |hidden: bool| -> Vec<usize> {
-        let (index, tiered): (Vec<usize>, Vec<(f64, usize, &[u8])>) = candidates
+        let (index, tiered): (Vec<usize>, Vec<Candidate<'_>>) = candidates
             .iter()
             .enumerate()
             .filter(|(i, _)| symbols[*i].2 == hidden)
