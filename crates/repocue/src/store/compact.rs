@@ -1,5 +1,5 @@
 //! Compact storage, introduced by migration 10: every path is stored once (in `paths`) and
-//! found by a 64-bit hash of its bytes, Git object ids and content digests are bytes rather
+//! found by a hash of its bytes (23 bits since migration 16), Git object ids and content digests are bytes rather
 //! than hex, and content facts are deflated when that makes them smaller (after a preset
 //! dictionary since ADR 0016: see [`super::primed`]). Migration 13 made
 //! rows leaner still: kinds are small integers, stat values equal to their twins are NULL,
@@ -25,12 +25,29 @@ const DEFLATE_FROM: usize = 24;
 /// Inflated facts larger than this are refused as corrupt (no analysis comes near it).
 const MAX_FACTS_BYTES: usize = 64 << 20;
 
-/// The hash a path is looked up by: the first 8 bytes of its SHA-256, as a signed integer.
+/// The hash a path is looked up by: the first 23 bits of its SHA-256, a non-negative integer
+/// that SQLite stores in 3 bytes, in the row and in the index (8 bytes each before migration
+/// 16). It only narrows the search: paths that share a hash (a few dozen pairs among 100,000
+/// paths) are told apart by their bytes.
 pub(crate) fn path_hash(path: &[u8]) -> i64 {
     let d = Sha256::digest(path);
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&d[..8]);
-    i64::from_be_bytes(first)
+    i64::from(u32::from_be_bytes([0, d[0], d[1], d[2]]) >> 1)
+}
+
+/// Migration 16: every path's hash recomputed as [`path_hash`] now computes it (whatever an
+/// earlier migration of this run computed), and the index rebuilt packed.
+pub(crate) fn migrate_narrow_path_hashes(tx: &Transaction<'_>) -> Result<()> {
+    let rows: Vec<(i64, Vec<u8>)> = tx
+        .prepare("SELECT id, path FROM paths")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    tx.execute_batch("DROP INDEX paths_hash")?;
+    let mut set = tx.prepare("UPDATE paths SET hash = ?1 WHERE id = ?2")?;
+    for (id, path) in rows {
+        set.execute(params![path_hash(&path), id])?;
+    }
+    tx.execute_batch("CREATE INDEX paths_hash ON paths(hash)")?;
+    Ok(())
 }
 
 /// Returns the id of a stored path, if it is stored.
@@ -744,6 +761,53 @@ mod tests {
     }
 
     #[test]
+    fn migration_16_narrows_path_hashes_and_paths_are_still_found() {
+        let t = temp_repo(&[
+            ("src/lib.rs", "pub fn add() {}\n"),
+            ("README.md", "# Demo\n"),
+        ]);
+        refresh::run(&t.repo, &Operation::Init).unwrap();
+        let hashes = |db: &Connection| -> Vec<(Vec<u8>, i64)> {
+            let mut stmt = db
+                .prepare("SELECT path, hash FROM paths ORDER BY path")
+                .unwrap();
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+            rows.collect::<rusqlite::Result<_>>().unwrap()
+        };
+        {
+            // Version 15 stored the first 8 bytes of the SHA-256.
+            let db = raw_db(&t.repo);
+            for (path, _) in hashes(&db) {
+                let d = Sha256::digest(&path);
+                let wide = i64::from_be_bytes(d[..8].try_into().unwrap());
+                db.execute(
+                    "UPDATE paths SET hash = ?1 WHERE path = ?2",
+                    params![wide, path],
+                )
+                .unwrap();
+            }
+            db.execute_batch("PRAGMA user_version = 15;").unwrap();
+            assert!(hashes(&db).iter().any(|(_, h)| !(0..1 << 23).contains(h)));
+        }
+        let store = t.repo.open_store(false).unwrap().unwrap();
+        for (path, hash) in hashes(&raw_db(&t.repo)) {
+            assert_eq!(hash, path_hash(&path));
+            assert!((0..1 << 23).contains(&hash), "{hash}");
+            assert!(path_id(&store.conn, &path).unwrap().is_some());
+        }
+        drop(store);
+        // A refresh finds the stored paths: an edit adds no second row for its path.
+        std::fs::write(
+            t.repo.root.join("src/lib.rs"),
+            "pub fn add() {}\npub fn sub() {}\n",
+        )
+        .unwrap();
+        refresh::run(&t.repo, &Operation::Refresh).unwrap();
+        let after = hashes(&raw_db(&t.repo));
+        assert_eq!(after.len(), 2, "{after:?}");
+    }
+
+    #[test]
     fn migration_15_stores_languages_as_codes() {
         let t = temp_repo(&[
             ("src/lib.rs", "pub fn add() {}\n"),
@@ -827,5 +891,37 @@ mod tests {
     fn path_hashes_differ_and_are_stable() {
         assert_ne!(path_hash(b"a.rs"), path_hash(b"b.rs"));
         assert_eq!(path_hash(b"src/lib.rs"), path_hash(b"src/lib.rs"));
+    }
+
+    #[test]
+    fn paths_that_share_a_hash_are_told_apart() {
+        // Two paths with the same 23-bit hash: a few thousand names hold such a pair.
+        let mut seen: std::collections::HashMap<i64, Vec<u8>> = std::collections::HashMap::new();
+        let (a, b) = (0..100_000)
+            .map(|i| format!("src/f{i}.rs").into_bytes())
+            .find_map(|p| {
+                seen.insert(path_hash(&p), p.clone())
+                    .map(|other| (other, p))
+            })
+            .expect("a shared hash");
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE paths (id INTEGER PRIMARY KEY, path BLOB NOT NULL, hash INTEGER NOT NULL,
+                 search_first INTEGER, search_count INTEGER);
+             CREATE INDEX paths_hash ON paths(hash);",
+        )
+        .unwrap();
+        let (ia, ib) = (
+            intern_path(&conn, &a).unwrap(),
+            intern_path(&conn, &b).unwrap(),
+        );
+        assert_ne!(ia, ib);
+        assert_eq!(path_id(&conn, &a).unwrap(), Some(ia));
+        assert_eq!(path_id(&conn, &b).unwrap(), Some(ib));
+        assert_eq!(
+            intern_path(&conn, &b).unwrap(),
+            ib,
+            "found, not stored again"
+        );
     }
 }

@@ -55,6 +55,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(include_str!("migrations/0014_paths_out_of_search.sql")),
     // Languages stored as short codes (store::compact::LANGUAGES).
     Migration::Code(compact::migrate_language_codes),
+    // Path hashes in 3 bytes rather than 8 (store::compact::path_hash).
+    Migration::Code(compact::migrate_narrow_path_hashes),
 ];
 
 /// The page cache of a connection, in KiB (`PRAGMA cache_size` takes it negated).
@@ -1946,7 +1948,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 15);
+        assert_eq!(SCHEMA_VERSION, 16);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),
