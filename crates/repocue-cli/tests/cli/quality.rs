@@ -857,6 +857,40 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
     assert!(own_after.is_empty(), "{own_after:?} after tests: {ids:?}");
 }
 
+/// A Rust type's `new` is its constructor, however often it is called: the members name what
+/// the type does.
+#[test]
+fn a_rust_constructor_is_no_member() {
+    let client = |i: usize| {
+        format!("use shop::Walker;\n\n#[test]\nfn walks{i}() {{\n    let w = Walker::new();\n    w.run();\n    Walker::new().stop();\n}}\n")
+    };
+    let mut files: Vec<(String, String)> = vec![
+        ("Cargo.toml".into(), "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n".into()),
+        (
+            "src/lib.rs".into(),
+            "pub struct Walker;\n\nimpl Walker {\n    pub fn new() -> Walker {\n        Walker\n    }\n\n    pub fn run(&self) {}\n\n    pub fn stop(&self) {}\n}\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((format!("tests/walk{i}.rs"), client(i)));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let walker = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Walker")
+        .unwrap_or_else(|| panic!("Walker missing: {}", cue["content"]["symbols"]));
+    let members: Vec<&str> = walker["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no members: {walker}"))
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(members, ["run", "stop"], "{walker}");
+}
+
 /// A `main` that calls a main of another name hands over to the file defining it, listed right
 /// after it: the one named after the project when several programs define it (git's
 /// `common-main.c` calls `cmd_main`, which `git.c` and a dozen other programs define), never a

@@ -1476,9 +1476,10 @@ fn with_members(
             visible
                 && !name.starts_with('_')
             && !m.qualified_name.contains('#')
-            // A constructor is the type itself; protocol methods are the language's, not the
-            // type's, API.
+            // A constructor is the type itself (named as the type, or `new` by convention, as
+            // in Rust); protocol methods are the language's, not the type's, API.
             && name != ty.name()
+            && name != "new"
             && !PROTOCOL_METHODS.contains(&name)
         })
         .map(|m| {
