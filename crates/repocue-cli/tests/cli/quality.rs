@@ -332,18 +332,7 @@ fn a_type_brings_the_public_methods_its_clients_call() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let mailer = cue["content"]["symbols"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "Mailer")
-        .unwrap_or_else(|| panic!("Mailer missing: {}", cue["content"]["symbols"]));
-    let members: Vec<&str> = mailer["members"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no members: {mailer}"))
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let members = members_of(&cue, "Mailer");
     // The called methods first; never the constructor, `toString` or a private method.
     assert_eq!(
         members.get(..2),
@@ -876,19 +865,24 @@ fn a_rust_constructor_is_no_member() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let walker = cue["content"]["symbols"]
+    assert_eq!(members_of(&cue, "Walker"), ["run", "stop"]);
+}
+
+/// The members an overview lists for the symbol `name`; panics when the symbol or its members
+/// are missing.
+fn members_of<'a>(cue: &'a Value, name: &str) -> Vec<&'a str> {
+    let symbol = cue["content"]["symbols"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["name"] == "Walker")
-        .unwrap_or_else(|| panic!("Walker missing: {}", cue["content"]["symbols"]));
-    let members: Vec<&str> = walker["members"]
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} missing: {}", cue["content"]["symbols"]));
+    symbol["members"]
         .as_array()
-        .unwrap_or_else(|| panic!("no members: {walker}"))
+        .unwrap_or_else(|| panic!("no members: {symbol}"))
         .iter()
         .map(|m| m.as_str().unwrap())
-        .collect();
-    assert_eq!(members, ["run", "stop"], "{walker}");
+        .collect()
 }
 
 /// A `main` that calls a main of another name hands over to the file defining it, listed right

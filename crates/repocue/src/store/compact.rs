@@ -760,13 +760,19 @@ mod tests {
         assert_eq!(language_name("999".into()), "999");
     }
 
-    #[test]
-    fn migration_16_narrows_path_hashes_and_paths_are_still_found() {
+    /// A repository of a Rust file and a README, with its baseline.
+    fn initialised_demo() -> crate::testing::TempRepo {
         let t = temp_repo(&[
             ("src/lib.rs", "pub fn add() {}\n"),
             ("README.md", "# Demo\n"),
         ]);
         refresh::run(&t.repo, &Operation::Init).unwrap();
+        t
+    }
+
+    #[test]
+    fn migration_16_narrows_path_hashes_and_paths_are_still_found() {
+        let t = initialised_demo();
         let hashes = |db: &Connection| -> Vec<(Vec<u8>, i64)> {
             let mut stmt = db
                 .prepare("SELECT path, hash FROM paths ORDER BY path")
@@ -809,11 +815,7 @@ mod tests {
 
     #[test]
     fn migration_15_stores_languages_as_codes() {
-        let t = temp_repo(&[
-            ("src/lib.rs", "pub fn add() {}\n"),
-            ("README.md", "# Demo\n"),
-        ]);
-        refresh::run(&t.repo, &Operation::Init).unwrap();
+        let t = initialised_demo();
         let files = || {
             let store = t.repo.open_store(false).unwrap().unwrap();
             let snap = store.current_snapshot().unwrap().unwrap();
