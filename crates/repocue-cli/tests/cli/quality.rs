@@ -899,6 +899,15 @@ fn a_main_is_followed_by_the_file_it_hands_over_to() {
             "common-main.c".to_owned(),
             "#include \"compat.h\"\nint main(int argc, const char **argv)\n{\n\tsetup();\n\treturn cmd_main(argc, argv);\n}\n".to_owned(),
         ),
+        // `domain` holds no main: this program hands over to nobody.
+        (
+            "resolve.c".to_owned(),
+            "int main(int argc, const char **argv)\n{\n\treturn domain_lookup(argv[1]);\n}\n".to_owned(),
+        ),
+        (
+            "domain.c".to_owned(),
+            "int domain_lookup(const char *name)\n{\n\treturn 0;\n}\n".to_owned(),
+        ),
         (
             "compat.h".to_owned(),
             "int cmd_main(int argc, const char **argv);\nvoid setup(void);\n".to_owned(),
@@ -923,6 +932,7 @@ fn a_main_is_followed_by_the_file_it_hands_over_to() {
         "{entries:?}"
     );
     assert!(!entries.contains(&"compat.h"), "{entries:?}");
+    assert!(!entries.contains(&"domain.c"), "{entries:?}");
 }
 
 /// A C file whose other functions the project calls is a library with a `main` of its own

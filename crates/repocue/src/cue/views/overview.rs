@@ -1245,7 +1245,7 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
     }) {
         for s in r.analysis.code.iter().flat_map(|c| &c.symbols) {
             let name = s.qualified_name.as_str();
-            if s.kind == "function" && name != "main" && name.contains("main") {
+            if s.kind == "function" && name != "main" && names_a_main(name) {
                 mains.entry(name).or_default().push(r.file.path.as_slice());
             }
         }
@@ -1292,6 +1292,16 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
                 .then(|| (paths::display(&r.file.path), paths::display(target)))
         })
         .collect()
+}
+
+/// Whether a function's name says it is a main of another name: `main` as a word of it
+/// (`cmd_main`, `real_main`, `RealMain`, `mainLoop`), not inside a word (`domain_lookup`).
+fn names_a_main(name: &str) -> bool {
+    name.split('_').any(|w| w.eq_ignore_ascii_case("main"))
+        || name.ends_with("Main")
+        || name
+            .strip_prefix("main")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// The entry points with the file each one hands over to right after it.
