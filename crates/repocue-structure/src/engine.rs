@@ -13,6 +13,7 @@ use tree_sitter::{
 };
 
 use crate::lang::{self, Def, Info, LanguageSupport, Parent};
+use crate::matcher::Matcher;
 use crate::text::{self, Hole, LineIndex};
 use crate::{ExtractError, FileFacts, Language, Symbol};
 
@@ -32,19 +33,21 @@ enum Role {
 /// A language's compiled query and the meaning of its captures; built once per process.
 struct Config {
     grammar: tree_sitter::Language,
-    query: Query,
+    query: Compiled,
     roles: Vec<Role>,
 }
 
-/// Builds the language's configuration now if no thread has yet (see [`crate::prepare`]).
-pub(crate) fn prepare(language: Language) {
-    let _ = config(language);
+/// The query, compiled by our own matcher (microseconds) or, for a query it cannot read,
+/// by tree-sitter (10–120 ms of parse-table analysis).
+enum Compiled {
+    Own(Matcher),
+    TreeSitter(Query),
 }
 
 /// One slot per [`Language`], indexed by its discriminant (declaration order).
 static CONFIGS: [OnceLock<Result<Config, String>>; 13] = [const { OnceLock::new() }; 13];
 
-/// The language's configuration, built on first use (5–100 ms) and shared afterwards.
+/// The language's configuration, built on first use and shared afterwards.
 fn config(language: Language) -> Result<&'static Config, ExtractError> {
     let slot = CONFIGS
         .get(language as usize)
@@ -54,17 +57,28 @@ fn config(language: Language) -> Result<&'static Config, ExtractError> {
         .map_err(|e| ExtractError::Parse(format!("{} query: {e}", language.name())))
 }
 
-/// Compiles the language's tags and imports queries into one query.
-fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
-    let grammar = support.grammar();
-    let source = without_doc_comments(&format!(
+/// The language's tags and imports queries as one query text.
+fn query_source(support: &dyn LanguageSupport) -> String {
+    without_doc_comments(&format!(
         "{}\n{}",
         support.tags_query(),
         support.imports_query()
-    ));
-    let query = Query::new(&grammar, &source).map_err(|e| e.to_string())?;
-    let roles = query
-        .capture_names()
+    ))
+}
+
+/// Compiles the language's tags and imports queries into one query.
+fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
+    let grammar = support.grammar();
+    let source = query_source(support);
+    let query = match Matcher::new(&grammar, &source) {
+        Ok(matcher) => Compiled::Own(matcher),
+        Err(_) => Compiled::TreeSitter(Query::new(&grammar, &source).map_err(|e| e.to_string())?),
+    };
+    let names: Vec<&str> = match &query {
+        Compiled::Own(m) => m.capture_names().iter().map(String::as_str).collect(),
+        Compiled::TreeSitter(q) => q.capture_names().to_vec(),
+    };
+    let roles = names
         .iter()
         .map(|name| match *name {
             "name" => Role::Name,
@@ -217,7 +231,15 @@ pub(crate) fn extract(
     source: &[u8],
     limits: &crate::Limits,
 ) -> Result<FileFacts, ExtractError> {
-    let config = config(language)?;
+    extract_with(config(language)?, language, source, limits)
+}
+
+fn extract_with(
+    config: &'static Config,
+    language: Language,
+    source: &[u8],
+    limits: &crate::Limits,
+) -> Result<FileFacts, ExtractError> {
     let support = lang::support(language);
     let meter = Meter::new(limits.max_work, limits.timeout);
     with_parser(|parser, cursor| {
@@ -307,41 +329,68 @@ fn run_query<'t>(
     source: &[u8],
     meter: &Meter,
 ) -> Result<Captures<'static, 't>, ExtractError> {
-    let mut progress = |_: &tree_sitter::QueryCursorState| meter.charge(QUERY_TICK);
-    let options = QueryCursorOptions::new().progress_callback(&mut progress);
-    let mut matches = cursor.matches_with_options(&config.query, root, source, options);
     let mut out = Captures::default();
-    while let Some(m) = matches.next() {
-        let mut definition = None;
-        let mut reference = false;
-        let mut name = None;
-        let mut ignored = false;
-        for capture in m.captures() {
-            match &config.roles[capture.index as usize] {
-                Role::Definition(kind) => definition = Some((capture.node, kind.as_str())),
-                Role::Reference => reference = true,
-                Role::Name => name = Some(capture.node),
-                Role::Ignore => ignored = true,
-                Role::Import => out.imports.push(capture.node),
-                Role::Local => out.locals.push(capture.node),
-                Role::Export => out.exports.push(capture.node),
-                Role::Other => {}
+    match &config.query {
+        Compiled::Own(matcher) => {
+            let mut steps = 0u64;
+            let mut step = || {
+                steps += 1;
+                steps % QUERY_TICK != 0 || meter.charge(QUERY_TICK).is_continue()
+            };
+            matcher.matches(root, source, &mut step, &mut |_, captures| {
+                collect(config, captures.iter().copied(), &mut out);
+            });
+        }
+        Compiled::TreeSitter(query) => {
+            let mut progress = |_: &tree_sitter::QueryCursorState| meter.charge(QUERY_TICK);
+            let options = QueryCursorOptions::new().progress_callback(&mut progress);
+            let mut matches = cursor.matches_with_options(query, root, source, options);
+            while let Some(m) = matches.next() {
+                collect(
+                    config,
+                    m.captures().iter().map(|c| (c.index, c.node)),
+                    &mut out,
+                );
             }
         }
-        if ignored {
-            continue;
-        }
-        if let Some((node, kind)) = definition {
-            out.definitions.push((node, name, kind));
-        } else if let (true, Some(name)) = (reference, name) {
-            out.references.push(name);
-        }
     }
-    // A halted cursor ends like a finished one; only the meter knows the matches are partial.
+    // A halted walk ends like a finished one; only the meter knows the matches are partial.
     if let Some(e) = meter.verdict() {
         return Err(e);
     }
     Ok(out)
+}
+
+/// Sorts the captures of one match into `out` by what they mean.
+fn collect<'t>(
+    config: &'static Config,
+    captures: impl Iterator<Item = (u32, Node<'t>)>,
+    out: &mut Captures<'static, 't>,
+) {
+    let mut definition = None;
+    let mut reference = false;
+    let mut name = None;
+    let mut ignored = false;
+    for (index, node) in captures {
+        match config.roles.get(index as usize) {
+            Some(Role::Definition(kind)) => definition = Some((node, kind.as_str())),
+            Some(Role::Reference) => reference = true,
+            Some(Role::Name) => name = Some(node),
+            Some(Role::Ignore) => ignored = true,
+            Some(Role::Import) => out.imports.push(node),
+            Some(Role::Local) => out.locals.push(node),
+            Some(Role::Export) => out.exports.push(node),
+            Some(Role::Other) | None => {}
+        }
+    }
+    if ignored {
+        return;
+    }
+    if let Some((node, kind)) = definition {
+        out.definitions.push((node, name, kind));
+    } else if let (true, Some(name)) = (reference, name) {
+        out.references.push(name);
+    }
 }
 
 /// A captured definition with its name node and covered range, before judgement.
@@ -417,13 +466,16 @@ fn candidates<'q, 't>(
             .iter()
             .any(|other| *other != name && other.start <= name.start && name.end <= other.end)
     });
-    // Parents before children: by start, then the widest first.
+    // Parents before children: by start, then the widest first; ties keep the order of the
+    // matches (a stable sort). Never by node id: that is an address, different in every
+    // parse (fmt's format.h nested an equal-range C++ definition differently run to run).
     candidates.sort_by_key(|c| {
         let outer = c.outer.byte_range();
         (
             outer.start,
             std::cmp::Reverse(outer.end),
-            c.node.id(),
+            c.node.start_byte(),
+            std::cmp::Reverse(c.node.end_byte()),
             c.name.start_byte(),
         )
     });
@@ -861,6 +913,163 @@ fn collect_holes(
 mod tests {
     use super::*;
 
+    /// The language's query compiled by tree-sitter, as every process compiled it before
+    /// [`Matcher`] (leaked: extraction borrows its configuration for `'static`).
+    fn tree_sitter_config(language: Language) -> &'static Config {
+        static BUILT: [OnceLock<&'static Config>; 13] = [const { OnceLock::new() }; 13];
+        BUILT[language as usize].get_or_init(|| build_tree_sitter_config(language))
+    }
+
+    fn build_tree_sitter_config(language: Language) -> &'static Config {
+        let support = lang::support(language);
+        let grammar = support.grammar();
+        let query = Query::new(&grammar, &query_source(support)).expect("query compiles");
+        let own = build_config(support).expect("own config");
+        Box::leak(Box::new(Config {
+            grammar,
+            query: Compiled::TreeSitter(query),
+            roles: own.roles,
+        }))
+    }
+
+    /// Every match of a query on `source`, as (pattern, sorted captures), sorted.
+    fn all_matches(config: &Config, source: &[u8], language: Language) -> Vec<String> {
+        let mut parser = Parser::new();
+        parser.set_language(&config.grammar).expect("grammar");
+        let tree = parser.parse(source, None).expect("tree");
+        let names: Vec<String> = match &config.query {
+            Compiled::Own(m) => m.capture_names().to_vec(),
+            Compiled::TreeSitter(q) => q.capture_names().iter().map(|n| n.to_string()).collect(),
+        };
+        let describe = |pattern: usize, captures: &mut dyn Iterator<Item = (u32, Node<'_>)>| {
+            let mut parts: Vec<String> = captures
+                .map(|(i, n)| format!("{}={:?}{}", names[i as usize], n.byte_range(), n.kind()))
+                .collect();
+            parts.sort();
+            format!("{pattern}: {}", parts.join(" "))
+        };
+        let mut out = Vec::new();
+        match &config.query {
+            Compiled::Own(m) => m.matches(tree.root_node(), source, &mut || true, &mut |p, c| {
+                out.push(describe(p as usize, &mut c.iter().copied()))
+            }),
+            Compiled::TreeSitter(q) => {
+                let mut cursor = QueryCursor::new();
+                let mut matches = cursor.matches(q, tree.root_node(), source);
+                while let Some(m) = matches.next() {
+                    // Property predicates (`#is-not? local`) are the caller's; both ignore them.
+                    let _ = language;
+                    out.push(describe(
+                        m.pattern_index,
+                        &mut m.captures().iter().map(|c| (c.index, c.node)),
+                    ));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Checks that our matcher and tree-sitter's query find the same matches and give the
+    /// same facts for `source`.
+    fn assert_same_as_tree_sitter(language: Language, source: &[u8], label: &str) {
+        let ours = config(language).expect("config");
+        assert!(
+            matches!(ours.query, Compiled::Own(_)),
+            "{}: our matcher must read the query",
+            language.name()
+        );
+        let theirs = tree_sitter_config(language);
+        assert_eq!(
+            all_matches(ours, source, language),
+            all_matches(theirs, source, language),
+            "{label}: matches differ"
+        );
+        let limits = crate::Limits::default();
+        let a = extract_with(ours, language, source, &limits);
+        let b = extract_with(theirs, language, source, &limits);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{label}: facts differ");
+    }
+
+    #[test]
+    fn our_matcher_reads_every_languages_query() {
+        for &language in Language::all() {
+            let support = lang::support(language);
+            if let Err(e) = Matcher::new(&support.grammar(), &query_source(support)) {
+                panic!("{}: {e}", language.name());
+            }
+        }
+    }
+
+    #[test]
+    fn our_matcher_finds_what_tree_sitters_query_finds() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut checked = 0;
+        let mut paths = Vec::new();
+        for dir in [dir.clone(), dir.join("secrets")] {
+            for entry in std::fs::read_dir(&dir).expect("fixtures") {
+                paths.push(entry.expect("entry").path());
+            }
+        }
+        paths.sort();
+        for path in paths {
+            if !path.is_file() {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let source = std::fs::read(&path).expect("fixture");
+            let Some(language) = crate::detect_language(&name, &source) else {
+                continue;
+            };
+            assert_same_as_tree_sitter(language, &source, &name);
+            checked += 1;
+        }
+        assert!(
+            checked >= 2 * Language::all().len(),
+            "only {checked} fixtures"
+        );
+    }
+
+    /// The same comparison on real files: `REPOCUE_MATCHER_CORPUS` names a file listing
+    /// paths, one per line (run by hand on fetched repositories).
+    #[test]
+    #[ignore]
+    fn our_matcher_agrees_on_a_corpus() {
+        let Ok(list) = std::env::var("REPOCUE_MATCHER_CORPUS") else {
+            return;
+        };
+        let list = std::fs::read_to_string(list).expect("corpus list");
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for path in list.lines() {
+            let Ok(source) = std::fs::read(path) else {
+                continue;
+            };
+            if source.len() > 300_000 {
+                continue;
+            }
+            let Some(language) = crate::detect_language(path, &source) else {
+                continue;
+            };
+            checked += 1;
+            if let Err(e) =
+                std::panic::catch_unwind(|| assert_same_as_tree_sitter(language, &source, path))
+            {
+                let message = e.downcast_ref::<String>().cloned().unwrap_or_default();
+                failures.push(message.clone());
+                if let Ok(dir) = std::env::var("REPOCUE_MATCHER_DUMP") {
+                    let _ = std::fs::write(format!("{dir}/{}.txt", failures.len()), &message);
+                }
+            }
+        }
+        eprintln!("{checked} files, {} differ", failures.len());
+        for f in failures.iter().take(5) {
+            eprintln!("{f}\n");
+        }
+        assert!(failures.is_empty());
+    }
+
     #[test]
     fn config_slots_follow_declaration_order() {
         assert_eq!(Language::all().len(), CONFIGS.len());
@@ -887,12 +1096,12 @@ mod tests {
     }
 
     #[test]
-    fn preparing_on_other_threads_builds_each_configuration_once() {
+    fn configurations_built_on_several_threads_are_built_once() {
         let handles: Vec<_> = (0..3)
             .map(|_| {
                 std::thread::spawn(|| {
                     for &language in Language::all() {
-                        prepare(language);
+                        config(language).expect("config");
                     }
                 })
             })

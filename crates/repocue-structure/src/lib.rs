@@ -28,6 +28,7 @@ mod detect;
 mod engine;
 mod guards;
 mod lang;
+mod matcher;
 mod text;
 
 use std::fmt;
@@ -248,18 +249,10 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
-/// Builds the language's query configuration now rather than on the first [`extract`] of a
-/// file in that language (5–60 ms, most of a one-file refresh's own work): a caller that
-/// will soon parse such files can pay it on another thread while it waits for something else.
-/// Thread-safe and idempotent: an [`extract`] that starts meanwhile waits for the same build.
-pub fn prepare(language: Language) {
-    engine::prepare(language);
-}
-
 /// Extracts the symbols, imports and references of one file written in `language`.
 ///
-/// Thread-safe: query configurations are built once per process and language (5–100 ms
-/// each, on first use) and shared; each thread keeps its own parser. Never panics on any
+/// Thread-safe: query configurations are built once per process and language (well under a
+/// millisecond, on first use; see `matcher`) and shared; each thread keeps its own parser. Never panics on any
 /// input; invalid UTF-8 is read lossily.
 pub fn extract(
     language: Language,

@@ -218,9 +218,6 @@ pub(crate) fn capture(
     let previous = store.current_snapshot()?;
     let (kind, new_epoch) = kind_of(op, previous.as_ref())?;
     let full = new_epoch.is_some();
-    if let Some(p) = previous.as_ref().filter(|_| !full) {
-        warm_up_dirty_languages(store, p)?;
-    }
     // The listing moves into `Start::index` (the plan's input): 100,000 entries are not kept
     // twice.
     // A baseline classifies every listed path: their attributes are read with the listing.
@@ -262,42 +259,6 @@ pub(crate) fn capture(
         reclassify: prev.reclassify,
         retry,
     })
-}
-
-/// Snapshots back to which a file's change makes its language worth a warm-up.
-const WARM_UP_SNAPSHOTS: i64 = 8;
-
-/// Starts building, on a thread of its own, the parser queries of the languages of the files
-/// that were dirty or untracked at the last snapshot or that changed in the
-/// [`WARM_UP_SNAPSHOTS`] before it: an agent edits again what it just edited, and a query
-/// (up to 35 ms; TypeScript's 30) then builds while Git computes the status instead of after
-/// it. Nothing waits for the thread; a language it did not guess is built on first use as
-/// before, and a refresh that finds nothing changed ends without waiting for it either.
-fn warm_up_dirty_languages(store: &Store, previous: &SnapshotRow) -> Result<()> {
-    if !crate::analyze::enabled() {
-        return Ok(());
-    }
-    let mut languages: Vec<repocue_structure::Language> = store
-        .unsettled_files_at(previous)?
-        .iter()
-        .chain(&store.recently_changed_files(previous, WARM_UP_SNAPSHOTS)?)
-        .filter(|f| f.class.analysed())
-        .filter_map(|f| crate::analyze::structure::parser_language(&f.path, f.language.as_deref()))
-        .chain(
-            previous.untracked.iter().filter_map(|u| {
-                repocue_structure::detect_language(&String::from_utf8_lossy(u), b"")
-            }),
-        )
-        .collect();
-    languages.sort_by_key(|l| *l as usize);
-    languages.dedup();
-    if !languages.is_empty() {
-        // A thread that cannot be started only costs the build on first use.
-        let _ = std::thread::Builder::new()
-            .name("query-warm-up".into())
-            .spawn(move || languages.into_iter().for_each(repocue_structure::prepare));
-    }
-    Ok(())
 }
 
 /// Paths of the snapshot whose facts an older (or other) analyzer derived. Checked once per

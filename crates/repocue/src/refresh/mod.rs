@@ -396,34 +396,6 @@ mod tests {
         );
     }
 
-    /// What a refresh warms up: files dirty at the last snapshot, and those whose content
-    /// changed in the snapshots just before it.
-    #[test]
-    fn recently_changed_files_are_those_whose_versions_ended_lately() {
-        let t = temp_repo(&[
-            ("a.py", "A = 1\n"),
-            ("b.rs", "fn b() {}\n"),
-            ("c.go", "package c\n"),
-        ]);
-        run(&t.repo, &Operation::Init).unwrap();
-        std::fs::write(t.repo.root.join("b.rs"), "fn b2() {}\n").unwrap();
-        run(&t.repo, &Operation::Refresh).unwrap();
-        std::fs::write(t.repo.root.join("a.py"), "A = 2\n").unwrap();
-        run(&t.repo, &Operation::Refresh).unwrap();
-        let store = t.repo.open_store(false).unwrap().unwrap();
-        let snap = store.current_snapshot().unwrap().unwrap();
-        let changed = |recent| -> Vec<String> {
-            let files = store.recently_changed_files(&snap, recent).unwrap();
-            files
-                .iter()
-                .map(|f| String::from_utf8_lossy(&f.path).into_owned())
-                .collect()
-        };
-        assert_eq!(changed(1), ["a.py"]);
-        assert_eq!(changed(2), ["a.py", "b.rs"]);
-        assert!(changed(0).is_empty());
-    }
-
     #[test]
     fn a_cache_from_before_classes_is_classified_on_the_next_refresh_without_a_rebaseline() {
         let key = format!("ghp_{}", "x".repeat(36));

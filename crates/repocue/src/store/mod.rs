@@ -692,26 +692,6 @@ impl Store {
         self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
-    /// Returns the files of the snapshot's epoch whose content changed (or that went away) in
-    /// the `recent` snapshots up to `snapshot`: their versions that ended there. Sorted by
-    /// path, a path once per version.
-    pub fn recently_changed_files(
-        &self,
-        snapshot: &SnapshotRow,
-        recent: i64,
-    ) -> Result<Vec<FileState>> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
-             WHERE f.epoch = ?1 AND f.end_seq > ?2 AND f.end_seq <= ?3
-             ORDER BY p.path"
-        ))?;
-        let rows = stmt.query_map(
-            [snapshot.epoch, snapshot.seq - recent, snapshot.seq],
-            file_from_row,
-        )?;
-        self.decoded(rows.collect::<rusqlite::Result<_>>())
-    }
-
     /// Returns the rows of the snapshot's epoch that were live at snapshot `since` and ended
     /// after it, up to `snapshot`: the files that changed (or went away) since, as they were
     /// then. Sorted by path.
