@@ -1146,3 +1146,53 @@ fn examples_fill_only_what_the_librarys_own_api_leaves() {
     let last_lib = ids.iter().rposition(|id| id.starts_with("symbol:lib/"));
     assert!(first_example.is_none_or(|e| last_lib < Some(e)), "{ids:?}");
 }
+
+#[test]
+fn an_error_type_comes_after_the_types_that_do_the_work() {
+    // Every module returns the crate's `Error`, so it has the most uses; the `Client` that
+    // users build and call is used by fewer files but is what a newcomer needs first.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[package]\nname = \"net\"\nversion = \"0.1.0\"\n".into(),
+        ),
+        (
+            "src/lib.rs".into(),
+            "pub mod error;\npub mod client;\npub use error::Error;\npub use client::Client;\n"
+                .into(),
+        ),
+        (
+            "src/error.rs".into(),
+            "pub struct Error {\n    pub code: u32,\n}\n".into(),
+        ),
+        (
+            "src/client.rs".into(),
+            "use crate::error::Error;\n\npub struct Client {\n    pub host: String,\n}\n\nimpl Client {\n    pub fn get(&self) -> Result<(), Error> {\n        Ok(())\n    }\n}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        let client = if i < 2 {
+            "use crate::client::Client;\n\npub fn open(c: &Client) {}\n"
+        } else {
+            ""
+        };
+        files.push((
+            format!("src/part{i}.rs"),
+            format!(
+                "use crate::error::Error;\n{client}\npub fn step{i}() -> Result<(), Error> {{\n    Err(Error {{ code: {i} }})\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| {
+        ids.iter()
+            .position(|i| i == id)
+            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
+    };
+    assert!(
+        at("symbol:src/client.rs:Client") < at("symbol:src/error.rs:Error"),
+        "{ids:?}"
+    );
+}

@@ -322,8 +322,32 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
     };
     let member = if symbol.parent().is_some() { 0.5 } else { 1.0 };
     let private_name = symbol.name().starts_with('_') as u8 as f64;
-    visibility * kind * member * (1.0 - 0.7 * private_name) * (1.0 + used_by.ln_1p())
+    visibility
+        * kind
+        * member
+        * error_factor(symbol)
+        * (1.0 - 0.7 * private_name)
+        * (1.0 + used_by.ln_1p())
 }
+
+/// How much a type that reports failure counts (`Error`, `ParseError`, `JsonSyntaxException`):
+/// every fallible function names it, so uses make it look central, yet a newcomer learns
+/// the types that do the work first and meets the error type through their signatures.
+fn error_factor(symbol: &SymbolFact) -> f64 {
+    let name = symbol.name();
+    let is_type = matches!(
+        symbol.kind.as_str(),
+        "class" | "struct" | "enum" | "type" | "interface"
+    );
+    if is_type && (name.ends_with("Error") || name.ends_with("Exception")) {
+        ERROR_TYPE_FACTOR
+    } else {
+        1.0
+    }
+}
+
+/// See [`error_factor`].
+const ERROR_TYPE_FACTOR: f64 = 0.3;
 
 /// Picks up to `n` candidates in order of score, while each further pick from a file or
 /// directory that already has picks counts for less, so no single file or directory fills
