@@ -326,10 +326,11 @@ fn overview_describes_the_project() {
 }
 
 /// Counts the items an overview holds: every entry of every list (work-tree lists included,
-/// whatever sections the view grows) plus the purpose.
+/// whatever sections the view grows) plus the purpose and the totals.
 fn overview_items(cue: &Value) -> u64 {
     let len = |v: &Value| v.as_array().map_or(0, |a| a.len() as u64);
-    let mut n = cue["content"]["project"]["purpose"].is_object() as u64;
+    let mut n = cue["content"]["project"]["purpose"].is_object() as u64
+        + cue["content"]["totals"].is_object() as u64;
     for (key, value) in cue["content"].as_object().unwrap() {
         n += match value {
             // A workspace's members are items of their own.

@@ -1196,3 +1196,42 @@ fn an_error_type_comes_after_the_types_that_do_the_work() {
         "{ids:?}"
     );
 }
+
+#[test]
+fn a_tight_overview_spends_the_totals_tokens_on_the_sections_first_items() {
+    let repo = python_library();
+    let full = repo.cue("overview", &["--max-tokens", "6000"]);
+    assert!(
+        full["content"]["totals"]["files"].as_u64() > Some(0),
+        "{full:#}"
+    );
+    // Some budget that shows symbols leaves the totals out: they come after the sections'
+    // first items.
+    let mut without = false;
+    for budget in (100..=600).step_by(10) {
+        let ran = repo.repocue(&[
+            "cue",
+            "--view",
+            "overview",
+            "--max-tokens",
+            &budget.to_string(),
+        ]);
+        if ran.code() != Some(0) {
+            continue;
+        }
+        let c = &ran.json()["content"];
+        let has = |key: &str| c[key].as_array().is_some_and(|a| !a.is_empty());
+        if c.get("totals").is_none() && has("symbols") {
+            without = true;
+        }
+        // The fitter admits items in rank order and skips one that does not fit, so a long
+        // first item may give way to later ones; the first symbol is short here.
+        if c.get("totals").is_some() {
+            assert!(
+                has("symbols"),
+                "totals before the first symbol at {budget}: {c:#}"
+            );
+        }
+    }
+    assert!(without, "no budget left the totals out");
+}

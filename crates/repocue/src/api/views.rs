@@ -270,8 +270,10 @@ pub struct OverviewContent {
     /// Recent commit subjects (repository text): they change with each commit.
     pub recent_commits: Vec<Commit>,
     /// Totals over tracked files (after the structure and the history: sizes change with
-    /// every edit, so a changed byte count leaves the prefix before it intact).
-    pub totals: Totals,
+    /// every edit, so a changed byte count leaves the prefix before it intact). Left out
+    /// when the budget is spent on what a newcomer needs first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub totals: Option<Totals>,
     /// Paths that differ from HEAD (last: they change with every edit).
     pub working_tree: WorkingTree,
 }

@@ -21,7 +21,7 @@ use crate::model::{FileClass, FileState, FileType, WorkingState};
 use crate::paths;
 use crate::read::Reader;
 
-const SECTION_NAMES: [&str; 9] = [
+const SECTION_NAMES: [&str; 10] = [
     "purpose",
     "languages",
     "components",
@@ -31,6 +31,7 @@ const SECTION_NAMES: [&str; 9] = [
     "recent_commits",
     "working_tree_paths",
     "symbols",
+    "totals",
 ];
 
 /// What the overview derives from the whole snapshot: computed once per snapshot and cached,
@@ -337,7 +338,6 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             name: d.name.clone(),
             ..Default::default()
         },
-        totals: d.totals.clone(),
         ..Default::default()
     };
     let env = envelope(state, request, content);
@@ -417,6 +417,13 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             ));
         }
     }
+    // How large the repository is matters once every section has shown its first items.
+    let totals = d.totals;
+    items.push(Item::new(
+        9,
+        tiered(TOTALS_ROUND, 5, 9),
+        move |c: &mut OverviewContent| c.totals = Some(totals.clone()),
+    ));
     // The day is what tells a reader how recent the work is; the time of day costs tokens.
     let commits = state.snapshot.recent_commits.iter().map(|c| Commit {
         date: c.date.chars().take(10).collect(),
@@ -1425,6 +1432,9 @@ fn code_summary(
         delegates: delegates(&ranked, name),
     })
 }
+
+/// The round of the sections' items the totals come with.
+const TOTALS_ROUND: usize = 3;
 
 /// Rounds of symbols between a type and its members in the overview's ranking.
 const MEMBER_DELAY: usize = 2;
