@@ -5,6 +5,17 @@ use serde_json::{json, Value};
 
 use crate::support::{symbol_id, text_tokens, tokens, TestRepo};
 
+/// Asserts that the overview lists both symbols, `first` before `second`.
+fn assert_listed_before(cue: &Value, first: &str, second: &str) {
+    let ids = symbol_ids(cue);
+    let at = |id: &str| {
+        ids.iter()
+            .position(|i| i == id)
+            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
+    };
+    assert!(at(first) < at(second), "{ids:?}");
+}
+
 fn symbol_ids(cue: &Value) -> Vec<String> {
     cue["content"]["symbols"]
         .as_array()
@@ -138,15 +149,10 @@ fn a_function_the_readme_shows_as_code_outranks_its_twin() {
         ("shop/beta.py", "def settle(cart):\n    return cart\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let ids = symbol_ids(&cue);
-    let at = |id: &str| {
-        ids.iter()
-            .position(|i| i == id)
-            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
-    };
-    assert!(
-        at("symbol:shop/beta.py:settle") < at("symbol:shop/alpha.py:arrange"),
-        "{ids:?}"
+    assert_listed_before(
+        &cue,
+        "symbol:shop/beta.py:settle",
+        "symbol:shop/alpha.py:arrange",
     );
 }
 
@@ -1185,15 +1191,10 @@ fn an_error_type_comes_after_the_types_that_do_the_work() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let ids = symbol_ids(&cue);
-    let at = |id: &str| {
-        ids.iter()
-            .position(|i| i == id)
-            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
-    };
-    assert!(
-        at("symbol:src/client.rs:Client") < at("symbol:src/error.rs:Error"),
-        "{ids:?}"
+    assert_listed_before(
+        &cue,
+        "symbol:src/client.rs:Client",
+        "symbol:src/error.rs:Error",
     );
 }
 
