@@ -27,10 +27,9 @@ pub(crate) type Capture<'t> = (u32, Node<'t>);
 pub(crate) struct Matcher {
     patterns: Vec<Pattern>,
     capture_names: Vec<String>,
-    /// Pattern indices by the kind id of the node they start at.
+    /// Pattern indices by the kind id of the node they can start at, in pattern order
+    /// (patterns with a wildcard at their root are listed under every kind).
     by_kind: Vec<Vec<u32>>,
-    /// Patterns that may start at any node (a wildcard at their root).
-    anywhere: Vec<u32>,
 }
 
 struct Pattern {
@@ -130,11 +129,14 @@ impl Matcher {
                 }
             }
         }
+        for list in &mut by_kind {
+            list.extend(&anywhere);
+            list.sort_unstable();
+        }
         Ok(Matcher {
             patterns,
             capture_names: parser.capture_names,
             by_kind,
-            anywhere,
         })
     }
 
@@ -166,7 +168,7 @@ impl Matcher {
                 .get(usize::from(node.kind_id()))
                 .map(Vec::as_slice)
                 .unwrap_or_default();
-            for &index in merged(listed, &self.anywhere) {
+            for &index in listed {
                 let pattern = &self.patterns[index as usize];
                 found.clear();
                 let mut ctx = Ctx {
@@ -209,13 +211,6 @@ impl Matcher {
             }
         }
     }
-}
-
-/// The pattern indices of both sorted lists, in order (a pattern is in only one of them).
-fn merged<'a>(a: &'a [u32], b: &'a [u32]) -> impl Iterator<Item = &'a u32> {
-    let mut all: Vec<&u32> = a.iter().chain(b).collect();
-    all.sort_unstable();
-    all.into_iter()
 }
 
 /// Adds the kind ids a pattern can start at; true when it can start anywhere.
