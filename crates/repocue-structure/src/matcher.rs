@@ -16,6 +16,7 @@
 //! match distinct children in order, other children in between (unless anchored); every
 //! assignment of children gives its own match, and identical matches are reported once.
 
+use std::collections::HashSet;
 use std::num::NonZeroU16;
 
 use tree_sitter::{Language, Node};
@@ -180,7 +181,9 @@ impl Matcher {
                 if ctx.stopped {
                     return;
                 }
-                let mut seen: Vec<Vec<(u32, usize)>> = Vec::new();
+                // A hash set: a pattern such as `(translation_unit (declaration) @d)` finds
+                // one match per top-level declaration at one node (thousands in a C file).
+                let mut seen: HashSet<Vec<(u32, usize)>> = HashSet::new();
                 for captures in &found {
                     if !pattern.predicates.iter().all(|p| p.holds(captures, source)) {
                         continue;
@@ -188,11 +191,9 @@ impl Matcher {
                     let mut key: Vec<(u32, usize)> =
                         captures.iter().map(|(c, n)| (*c, n.id())).collect();
                     key.sort_unstable();
-                    if seen.contains(&key) {
-                        continue;
+                    if seen.insert(key) {
+                        each(index, captures);
                     }
-                    seen.push(key);
-                    each(index, captures);
                 }
             }
             if cursor.goto_first_child() {
