@@ -794,3 +794,109 @@ impl QueryParser<'_> {
         Ok(Some(predicate))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
+
+    fn python() -> Language {
+        tree_sitter_python::LANGUAGE.into()
+    }
+
+    /// Every match as `pattern: capture=start..end …`, sorted, from both engines.
+    fn both(query: &str, source: &str) -> (Vec<String>, Vec<String>) {
+        let grammar = python();
+        let mut parser = Parser::new();
+        parser.set_language(&grammar).expect("grammar");
+        let tree = parser.parse(source, None).expect("tree");
+        let ours = Matcher::new(&grammar, query).expect("our matcher reads the query");
+        let mut a = Vec::new();
+        ours.matches(
+            tree.root_node(),
+            source.as_bytes(),
+            &mut || true,
+            &mut |p, captures| {
+                let mut parts: Vec<String> = captures
+                    .iter()
+                    .map(|(c, n)| {
+                        format!("{}={:?}", ours.capture_names()[*c as usize], n.byte_range())
+                    })
+                    .collect();
+                parts.sort();
+                a.push(format!("{p}: {}", parts.join(" ")));
+            },
+        );
+        let theirs = Query::new(&grammar, query).expect("tree-sitter reads the query");
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&theirs, tree.root_node(), source.as_bytes());
+        let mut b = Vec::new();
+        while let Some(m) = matches.next() {
+            let mut parts: Vec<String> = m
+                .captures()
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}={:?}",
+                        theirs.capture_names()[c.index as usize],
+                        c.node.byte_range()
+                    )
+                })
+                .collect();
+            parts.sort();
+            b.push(format!("{}: {}", m.pattern_index, parts.join(" ")));
+        }
+        a.sort();
+        a.dedup();
+        b.sort();
+        b.dedup();
+        (a, b)
+    }
+
+    const SOURCE: &str = "import os, sys\n\
+from a import b as c\n\
+def f(x, y=1, *args):\n    return g(x, y)\n\n\
+def h():\n    pass\n\n\
+class K(Base, Mixin):\n    z = 1\n    def m(self):\n        return self.z\n\
+f(1)\ng(g)\nos.path.join('a', 'b')\n";
+
+    #[test]
+    fn features_our_shipped_queries_do_not_use_yet_match_like_tree_sitter() {
+        for query in [
+            // The anchor before the first and after the last child, and between two.
+            "(parameters . (identifier) @first)",
+            "(parameters (_) @last .)",
+            "(argument_list (identifier) @a . (identifier) @b)",
+            // A negated field, an anonymous wildcard, alternations with a capture.
+            "(function_definition !return_type name: (identifier) @name)",
+            "(import_statement _ @any)",
+            "[(class_definition name: (_) @n) (function_definition name: (_) @n)] @def",
+            // Predicates: two captures compared, a list, negated forms.
+            "((call function: (identifier) @f arguments: (argument_list (identifier) @a)) (#eq? @f @a))",
+            "((identifier) @i (#any-of? @i \"os\" \"sys\"))",
+            "((identifier) @i (#not-any-of? @i \"x\" \"y\" \"self\"))",
+            "((identifier) @i (#match? @i \"^[A-Z]\"))",
+            // Every assignment of children is its own match.
+            "(argument_list (_) @x (_) @y)",
+        ] {
+            let (ours, theirs) = both(query, SOURCE);
+            assert!(!theirs.is_empty(), "{query} matches nothing: a useless case");
+            assert_eq!(ours, theirs, "{query}");
+        }
+    }
+
+    #[test]
+    fn what_the_matcher_cannot_read_is_an_error_for_tree_sitter_to_take() {
+        for query in [
+            "(parameters (identifier)* @all)",
+            "(parameters (identifier)+ @all)",
+            "(parameters (identifier)? @one)",
+            "((identifier) @a (identifier) @b)",
+            "((identifier) @i (#unknown? @i))",
+            "(no_such_kind) @x",
+            "(call nosuchfield: (_) @x)",
+        ] {
+            assert!(Matcher::new(&python(), query).is_err(), "{query}");
+        }
+    }
+}
