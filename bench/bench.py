@@ -180,8 +180,9 @@ def pick_edit_file(repo, regular):
 # Database size per table
 
 # Tables that hold per-file state (the counterpart of Git's index entries), by name; the
-# indexes on them count too. A path table shared with search counts here as well.
-FILE_STATE_TABLES = ("file_versions", "file_state", "files", "paths")
+# indexes on them count too. The path tables (paths and their directories), shared with
+# search, count here as well.
+FILE_STATE_TABLES = ("file_versions", "file_state", "files", "paths", "dirs")
 
 
 def db_files(db):

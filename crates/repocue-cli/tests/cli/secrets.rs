@@ -414,7 +414,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 /// private key, an AWS key in an ordinary `.py` file): tracked for freshness and counted, but
 /// no cue of any view or format, search answer, status or refresh output names them or holds
 /// their values, and no database row holds their values. The path of a tracked secret file is
-/// stored in `paths.path` only (its file version keeps its size and content digest, for
+/// stored in `paths.name` and `dirs.name` only (its file version keeps its size and content digest, for
 /// freshness).
 #[test]
 fn secret_files_are_counted_but_never_named_indexed_or_stored() {
@@ -538,7 +538,7 @@ fn secret_files_are_counted_but_never_named_indexed_or_stored() {
             }
         }
     }
-    // Values: in no byte of the cache. Names: in `paths.path` only.
+    // Values: in no byte of the cache. Names: in the path tables only.
     let mut cache_files = Vec::new();
     files_under(repo.cache_dir(), &mut cache_files);
     for file in &cache_files {
@@ -559,7 +559,7 @@ fn secret_files_are_counted_but_never_named_indexed_or_stored() {
         {
             if contains(&bytes, needle) {
                 stored_names.insert(format!("{table}.{column}"));
-                if !(table == "paths" && column == "path")
+                if !(matches!(table.as_str(), "paths" | "dirs") && column == "name")
                     || secrets.values.iter().any(|v| v == needle)
                 {
                     leaks.push(format!("{needle} in {table}.{column}"));
@@ -575,7 +575,7 @@ fn secret_files_are_counted_but_never_named_indexed_or_stored() {
     );
     assert_eq!(
         stored_names.into_iter().collect::<Vec<_>>(),
-        ["paths.path"],
+        ["paths.name"],
         "tracked secret paths are kept for freshness"
     );
 
@@ -594,10 +594,17 @@ fn secret_files_are_counted_but_never_named_indexed_or_stored() {
     // 4: the stored code of the `secret` class (store::compact::FILE_CLASSES).
     let secret_rows: Vec<(Vec<u8>, Option<String>, i64)> = conn
         .prepare(
-            "SELECT p.path, CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
+            // A path is its directory's (resolved through its parents) and its name.
+            "WITH RECURSIVE full(id, path) AS (
+                 SELECT 0, CAST('' AS BLOB)
+                 UNION ALL SELECT d.id, full.path || d.name || '/' FROM dirs d
+                   JOIN full ON d.parent = full.id)
+             SELECT CAST(full.path || p.name AS BLOB) AS whole,
+                    CASE WHEN f.digest IS NULL THEN NULL ELSE lower(hex(f.digest)) END,
                     p.id FROM file_versions f
-             JOIN paths p ON p.id = f.path WHERE f.class = 4 AND f.end_seq IS NULL
-             ORDER BY p.path",
+             JOIN paths p ON p.id = f.path JOIN full ON full.id = p.dir
+             WHERE f.class = 4 AND f.end_seq IS NULL
+             ORDER BY whole",
         )
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))

@@ -159,7 +159,7 @@ mod tests {
         let a_digest: Vec<u8> = db
             .query_row(
                 "SELECT f.digest FROM file_versions f JOIN paths p ON p.id = f.path
-                 WHERE p.path = CAST('a.rs' AS BLOB)",
+                 WHERE p.dir = 0 AND p.name = CAST('a.rs' AS BLOB)",
                 [],
                 |r| r.get(0),
             )

@@ -50,43 +50,22 @@ pub(crate) fn migrate_narrow_path_hashes(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Returns the id of a stored path, if it is stored.
-pub(crate) fn path_id(conn: &Connection, path: &[u8]) -> rusqlite::Result<Option<i64>> {
+/// Returns the id of a stored path, if it is stored, in the `paths(path)` table of migrations
+/// 10 to 16 (migration 17 split it: see [`super::dirs`]).
+fn legacy_path_id(conn: &Connection, path: &[u8]) -> rusqlite::Result<Option<i64>> {
     conn.prepare_cached("SELECT id FROM paths WHERE hash = ?1 AND path = ?2")?
         .query_row(params![path_hash(path), path], |r| r.get(0))
         .optional()
 }
 
-/// Returns the id of a path, storing the path first when it is new.
-pub(crate) fn intern_path(conn: &Connection, path: &[u8]) -> rusqlite::Result<i64> {
-    if let Some(id) = path_id(conn, path)? {
+/// Returns the id of a path, storing the path first when it is new, in the `paths(path)`
+/// table of migrations 10 to 16.
+fn legacy_intern_path(conn: &Connection, path: &[u8]) -> rusqlite::Result<i64> {
+    if let Some(id) = legacy_path_id(conn, path)? {
         return Ok(id);
     }
     conn.prepare_cached("INSERT INTO paths (path, hash) VALUES (?1, ?2)")?
         .execute(params![path, path_hash(path)])?;
-    Ok(conn.last_insert_rowid())
-}
-
-/// Records that the search entries of `path` (whose id is `known`, when stored) are the row ids
-/// `first..first + count`, and returns its id. A new path is inserted with its range: one
-/// insert, not an insert and an update that grows the row (rows grown after a baseline's
-/// inserts split their pages, which were then an eighth empty).
-pub(crate) fn set_search_range(
-    conn: &Connection,
-    known: Option<i64>,
-    path: &[u8],
-    first: i64,
-    count: i64,
-) -> rusqlite::Result<i64> {
-    if let Some(id) = known {
-        conn.prepare_cached("UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3")?
-            .execute(params![first, count, id])?;
-        return Ok(id);
-    }
-    conn.prepare_cached(
-        "INSERT INTO paths (path, hash, search_first, search_count) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![path, path_hash(path), first, count])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -377,7 +356,7 @@ pub(crate) fn migrate(tx: &Transaction<'_>) -> Result<()> {
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     for p in &paths {
-        intern_path(tx, p)?;
+        legacy_intern_path(tx, p)?;
     }
     // A temporary index makes the joins below lookups instead of scans.
     tx.execute_batch(
@@ -435,6 +414,7 @@ mod tests {
     /// Rewrites a current cache into the layout of schema version 9 (paths inline, hex ids,
     /// JSON facts, text kinds, no file classes), as a cache written before migrations 10 to 13.
     fn downgrade_to_v9(db: &rusqlite::Connection) {
+        super::super::dirs::downgrade_to_v16(db);
         let file_type = name_of("f.file_type", &FILE_TYPES.map(FileType::as_str));
         let working = name_of("f.working_state", &WORKING_STATES.map(WorkingState::as_str));
         let kind = name_of("e.kind", &SEARCH_KINDS);
@@ -624,6 +604,7 @@ mod tests {
             let files = store.files_at(&snap).unwrap();
             let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
             let facts = store.facts(&digests).unwrap();
+            super::super::dirs::downgrade_to_v16(&db);
             db.execute_batch(
                 "DELETE FROM search_fts; DELETE FROM search_entries;
                  UPDATE paths SET search_first = NULL, search_count = NULL;",
@@ -645,7 +626,11 @@ mod tests {
                     let kind = code(&SEARCH_KINDS, e.kind);
                     rows.push((kind, e.name, e.line, e.index_name, e.index_detail));
                 }
-                let id = path_id(&db, &f.path).unwrap().unwrap();
+                let id: i64 = db
+                    .query_row("SELECT id FROM paths WHERE path = ?1", [&f.path], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
                 db.execute(
                     "UPDATE paths SET search_first = ?1, search_count = ?2 WHERE id = ?3",
                     params![next, rows.len() as i64, id],
@@ -783,6 +768,7 @@ mod tests {
         {
             // Version 15 stored the first 8 bytes of the SHA-256.
             let db = raw_db(&t.repo);
+            super::super::dirs::downgrade_to_v16(&db);
             for (path, _) in hashes(&db) {
                 let d = Sha256::digest(&path);
                 let wide = i64::from_be_bytes(d[..8].try_into().unwrap());
@@ -796,10 +782,10 @@ mod tests {
             assert!(hashes(&db).iter().any(|(_, h)| !(0..1 << 23).contains(h)));
         }
         let store = t.repo.open_store(false).unwrap().unwrap();
-        for (path, hash) in hashes(&raw_db(&t.repo)) {
+        for (path, hash) in super::super::dirs::stored_paths(&raw_db(&t.repo)) {
             assert_eq!(hash, path_hash(&path));
             assert!((0..1 << 23).contains(&hash), "{hash}");
-            assert!(path_id(&store.conn, &path).unwrap().is_some());
+            assert!(store.path_id(&path).unwrap().is_some());
         }
         drop(store);
         // A refresh finds the stored paths: an edit adds no second row for its path.
@@ -809,7 +795,7 @@ mod tests {
         )
         .unwrap();
         refresh::run(&t.repo, &Operation::Refresh).unwrap();
-        let after = hashes(&raw_db(&t.repo));
+        let after = super::super::dirs::stored_paths(&raw_db(&t.repo));
         assert_eq!(after.len(), 2, "{after:?}");
     }
 
@@ -832,6 +818,7 @@ mod tests {
         {
             // Version 14 stored names.
             let db = raw_db(&t.repo);
+            super::super::dirs::downgrade_to_v16(&db);
             db.execute_batch(
                 "UPDATE file_versions SET language = CASE language WHEN '0' THEN 'Rust'
                      WHEN '41' THEN 'Markdown' ELSE language END;
@@ -893,37 +880,5 @@ mod tests {
     fn path_hashes_differ_and_are_stable() {
         assert_ne!(path_hash(b"a.rs"), path_hash(b"b.rs"));
         assert_eq!(path_hash(b"src/lib.rs"), path_hash(b"src/lib.rs"));
-    }
-
-    #[test]
-    fn paths_that_share_a_hash_are_told_apart() {
-        // Two paths with the same 23-bit hash: a few thousand names hold such a pair.
-        let mut seen: std::collections::HashMap<i64, Vec<u8>> = std::collections::HashMap::new();
-        let (a, b) = (0..100_000)
-            .map(|i| format!("src/f{i}.rs").into_bytes())
-            .find_map(|p| {
-                seen.insert(path_hash(&p), p.clone())
-                    .map(|other| (other, p))
-            })
-            .expect("a shared hash");
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE TABLE paths (id INTEGER PRIMARY KEY, path BLOB NOT NULL, hash INTEGER NOT NULL,
-                 search_first INTEGER, search_count INTEGER);
-             CREATE INDEX paths_hash ON paths(hash);",
-        )
-        .unwrap();
-        let (ia, ib) = (
-            intern_path(&conn, &a).unwrap(),
-            intern_path(&conn, &b).unwrap(),
-        );
-        assert_ne!(ia, ib);
-        assert_eq!(path_id(&conn, &a).unwrap(), Some(ia));
-        assert_eq!(path_id(&conn, &b).unwrap(), Some(ib));
-        assert_eq!(
-            intern_path(&conn, &b).unwrap(),
-            ib,
-            "found, not stored again"
-        );
     }
 }

@@ -296,7 +296,7 @@ fn sweep_rows(
         Sweep::Full => "SELECT id FROM paths",
         Sweep::Removed => "SELECT DISTINCT path FROM prune_versions",
     };
-    tx.execute(
+    let gone = tx.execute(
         &format!(
             "DELETE FROM paths WHERE id IN ({paths})
                AND id NOT IN (SELECT path FROM file_versions)
@@ -304,6 +304,10 @@ fn sweep_rows(
         ),
         [],
     )?;
+    // And the directories no path is in any more (a full sweep checks them all).
+    if gone > 0 || sweep == Sweep::Full {
+        super::dirs::sweep(tx)?;
+    }
     Ok(plan)
 }
 

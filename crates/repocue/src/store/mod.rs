@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) mod calibration;
 mod compact;
+mod dirs;
 pub(crate) mod lifecycle;
 mod primed;
 
@@ -57,6 +58,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Code(compact::migrate_language_codes),
     // Path hashes in 3 bytes rather than 8 (store::compact::path_hash).
     Migration::Code(compact::migrate_narrow_path_hashes),
+    // migrations/0017_dirs.sql: paths as a directory id and a name.
+    Migration::Code(dirs::migrate),
 ];
 
 /// The page cache of a connection, in KiB (`PRAGMA cache_size` takes it negated).
@@ -109,6 +112,8 @@ impl FactsProbe {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The directories of stored paths read so far (see [`dirs`]).
+    dirs: std::cell::RefCell<dirs::Dirs>,
 }
 
 /// The stored row of the repository itself.
@@ -369,6 +374,39 @@ impl SnapshotRow {
 impl Store {
     /// Turns a value this version cannot decode into a `corrupt_cache` error: stored data is
     /// never silently replaced by a default.
+    /// The full path of a row whose path's directory id and name are columns `dir` and `name`
+    /// (see [`dirs`]).
+    fn row_path(
+        &self,
+        r: &rusqlite::Row<'_>,
+        dir: usize,
+        name: usize,
+    ) -> rusqlite::Result<Vec<u8>> {
+        let name = match r.get_ref(name)? {
+            rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => b,
+            _ => return Err(bad(name, "a path name that is not bytes")),
+        };
+        self.dirs.borrow_mut().join(&self.conn, r.get(dir)?, name)
+    }
+
+    /// A file state from a row of [`FILE_COLUMNS`].
+    fn file_row(&self, r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
+        file_from_row(r, self.row_path(r, 0, FILE_NAME_COLUMN)?)
+    }
+
+    /// File states sorted by path (SQLite cannot order by a path it does not store whole).
+    fn sorted_files(&self, r: rusqlite::Result<Vec<FileState>>) -> Result<Vec<FileState>> {
+        let mut files = self.decoded(r)?;
+        files.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    }
+
+    /// The id of a stored path.
+    fn path_id(&self, path: &[u8]) -> Result<Option<i64>> {
+        let id = dirs::path_id(&self.conn, &mut self.dirs.borrow_mut(), path);
+        self.decoded(id)
+    }
+
     fn decoded<T>(&self, r: rusqlite::Result<T>) -> Result<T> {
         r.map_err(|e| match e {
             rusqlite::Error::FromSqlConversionFailure(col, _, detail) => Error::CorruptCache {
@@ -409,6 +447,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_owned(),
+            dirs: Default::default(),
         };
         store.configure().map_err(|e| match e {
             Error::Sqlite(ref s)
@@ -640,11 +679,10 @@ impl Store {
     pub fn files_at(&self, snapshot: &SnapshotRow) -> Result<Vec<FileState>> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
-             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
-             ORDER BY p.path"
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)"
         ))?;
-        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
-        self.decoded(rows.collect::<rusqlite::Result<_>>())
+        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], |r| self.file_row(r))?;
+        self.sorted_files(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the analyzer version the current snapshot's facts were last brought up to.
@@ -667,16 +705,17 @@ impl Store {
         analyzer: &str,
     ) -> Result<Vec<Vec<u8>>> {
         let mut stmt = self.conn.prepare(
-            "SELECT p.path FROM file_versions f JOIN paths p ON p.id = f.path
+            "SELECT p.dir, p.name FROM file_versions f JOIN paths p ON p.id = f.path
                JOIN content_facts c ON c.key = digest_key(f.digest) AND c.digest = f.digest
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
-               AND c.analyzer != ?3
-             ORDER BY p.path",
+               AND c.analyzer != ?3",
         )?;
         let rows = stmt.query_map(params![snapshot.epoch, snapshot.seq, analyzer], |r| {
-            r.get(0)
+            self.row_path(r, 0, 1)
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut paths: Vec<Vec<u8>> = self.decoded(rows.collect::<rusqlite::Result<_>>())?;
+        paths.sort_unstable();
+        Ok(paths)
     }
 
     /// Returns the file states of a snapshot that Git's answer alone cannot vouch for: not
@@ -685,11 +724,10 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
-               AND (f.working_state != 0 OR f.assume_unchanged OR f.skip_worktree)
-             ORDER BY p.path"
+               AND (f.working_state != 0 OR f.assume_unchanged OR f.skip_worktree)"
         ))?;
-        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], file_from_row)?;
-        self.decoded(rows.collect::<rusqlite::Result<_>>())
+        let rows = stmt.query_map([snapshot.epoch, snapshot.seq], |r| self.file_row(r))?;
+        self.sorted_files(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the rows of the snapshot's epoch that were live at snapshot `since` and ended
@@ -698,11 +736,12 @@ impl Store {
     pub fn changed_since(&self, snapshot: &SnapshotRow, since: i64) -> Result<Vec<FileState>> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {FILE_COLUMNS} FROM {FILE_ROWS}
-             WHERE f.epoch = ?1 AND f.end_seq > ?2 AND f.end_seq <= ?3 AND f.start_seq <= ?2
-             ORDER BY p.path"
+             WHERE f.epoch = ?1 AND f.end_seq > ?2 AND f.end_seq <= ?3 AND f.start_seq <= ?2"
         ))?;
-        let rows = stmt.query_map(params![snapshot.epoch, since, snapshot.seq], file_from_row)?;
-        self.decoded(rows.collect::<rusqlite::Result<_>>())
+        let rows = stmt.query_map(params![snapshot.epoch, since, snapshot.seq], |r| {
+            self.file_row(r)
+        })?;
+        self.sorted_files(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the latest snapshot of `snapshot`'s epoch before it that cached a value under
@@ -721,7 +760,7 @@ impl Store {
     /// row.
     pub fn analysed_digests_at(&self, snapshot: &SnapshotRow) -> Result<Vec<(Vec<u8>, String)>> {
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT p.path, f.digest FROM {FILE_ROWS}
+            "SELECT p.dir, p.name, f.digest FROM {FILE_ROWS}
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
                AND f.class = ?3 AND f.digest IS NOT NULL"
         ))?;
@@ -733,12 +772,12 @@ impl Store {
             ],
             |r| {
                 Ok((
-                    r.get::<_, Vec<u8>>(0)?,
-                    compact::id_hex(r.get_ref(1)?.as_bytes()?),
+                    self.row_path(r, 0, 1)?,
+                    compact::id_hex(r.get_ref(2)?.as_bytes()?),
                 ))
             },
         )?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Returns the file states of the given paths in a snapshot (those that exist in it),
@@ -762,11 +801,13 @@ impl Store {
         ))?;
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
-            let Some(id) = compact::path_id(&self.conn, p)? else {
+            let Some(id) = self.path_id(p)? else {
                 continue;
             };
             if let Some(f) = stmt
-                .query_row(params![snapshot.epoch, snapshot.seq, id], file_from_row)
+                .query_row(params![snapshot.epoch, snapshot.seq, id], |r| {
+                    file_from_row(r, p.to_vec())
+                })
                 .optional()?
             {
                 out.push(f);
@@ -804,7 +845,7 @@ impl Store {
         ))?;
         let mut out = HashMap::new();
         for p in paths {
-            let Some(id) = compact::path_id(&self.conn, p)? else {
+            let Some(id) = self.path_id(p)? else {
                 continue;
             };
             if let Some(seq) = stmt
@@ -918,10 +959,11 @@ impl Store {
         ids.dedup();
         let mut path_of = self
             .conn
-            .prepare_cached("SELECT path FROM paths WHERE id = ?1")?;
+            .prepare_cached("SELECT dir, name FROM paths WHERE id = ?1")?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
-            out.push(path_of.query_row([id], |r| r.get::<_, Vec<u8>>(0))?);
+            let path = path_of.query_row([id], |r| self.row_path(r, 0, 1));
+            out.push(self.decoded(path)?);
         }
         out.sort();
         Ok(out)
@@ -1031,27 +1073,28 @@ impl Store {
     /// Publishes in one immediate transaction, after checking that the current snapshot is
     /// still `expected`. Nothing is written when the check fails.
     pub fn publish(&mut self, repo_id: &str, root: &[u8], p: Publish<'_>) -> Result<Published> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Store { conn, dirs, .. } = self;
+        let dirs = dirs.get_mut();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let now = crate::time::now_rfc3339();
         let current = check_current(&tx, p.expected)?;
+        dirs.sync(&tx)?;
         let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
         write_facts(&tx, p.facts, p.analyzer)?;
         // The search entries first: a baseline then stores each path with its entries' range
-        // in one insert (see `compact::set_search_range`), before its file versions.
+        // in one insert (see `dirs::set_search_range`), before its file versions.
         if let Some(search) = &p.search {
-            apply_search(&tx, search)?;
+            apply_search(&tx, dirs, search)?;
         }
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
             let baseline = p.new_epoch.is_some();
-            let (seq, delta) = insert_snapshot(&tx, s, epoch, current, baseline, &now)?;
+            let (seq, delta) = insert_snapshot(&tx, dirs, s, epoch, current, baseline, &now)?;
             snapshot = Some(seq);
             delta_seq = delta;
         }
-        update_stats(&tx, epoch, p.stat_updates)?;
+        update_stats(&tx, dirs, epoch, p.stat_updates)?;
         if let (Some(seq), Some(sig)) = (snapshot, &p.index_stat) {
             tx.execute(
                 "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2",
@@ -1176,7 +1219,8 @@ impl Store {
     /// bm25 score first.
     pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT e.kind, p.path, e.name, e.line, bm25(search_fts, 8.0, 1.0) AS score, f.digest
+            "SELECT e.kind, p.dir, e.name, e.line, bm25(search_fts, 8.0, 1.0) AS score, f.digest,
+                    p.name
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
                JOIN paths p ON p.id = e.path
                LEFT JOIN file_versions f ON f.path = e.path AND f.end_seq IS NULL
@@ -1189,14 +1233,14 @@ impl Store {
                 kind: compact::from_code(&compact::SEARCH_KINDS, r.get(0)?)
                     .unwrap_or("unknown")
                     .to_owned(),
-                path: r.get(1)?,
+                path: self.row_path(r, 1, 6)?,
                 name: r.get(2)?,
                 line: r.get(3)?,
                 score: r.get(4)?,
                 digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
             })
         })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.decoded(rows.collect::<rusqlite::Result<_>>())
     }
 
     /// Runs a path query: every stored path that `score` matches (see
@@ -1204,9 +1248,8 @@ impl Store {
     /// current snapshot has, best first, at most `limit`. Paths are not in the full-text
     /// index: one read of the path table (a fraction of a `git status` on 27,000 files) costs
     /// less than a full-text entry per file.
-    /// SQLite refuses most paths first: those that hold none (`all`: not every one) of
-    /// `words` in any ASCII case (`LIKE`, in C, instead of a test per row in Rust). Non-ASCII
-    /// words are left to `score`.
+    /// Most paths are refused before `score` runs: those that hold none (`all`: not every one)
+    /// of `words` in any ASCII case. Non-ASCII words are left to `score`.
     pub fn search_paths(
         &self,
         words: &[&str],
@@ -1216,30 +1259,34 @@ impl Store {
     ) -> Result<Vec<MatchRow>> {
         // Any of the words: a path may hold just a non-ASCII one, which `LIKE` cannot test.
         let testable = all || words.iter().all(|w| w.is_ascii());
-        let likes: Vec<String> = words
+        let tests: Vec<&[u8]> = words
             .iter()
             .filter(|w| testable && w.is_ascii())
-            .map(|w| format!("%{}%", w.replace(['%', '_', '\\'], "")))
+            .map(|w| w.as_bytes())
             .collect();
-        let filter = match likes.is_empty() {
-            true => String::new(),
-            false => {
-                let each = vec!["path LIKE ?"; likes.len()];
-                format!(" WHERE {}", each.join(if all { " AND " } else { " OR " }))
-            }
+        let holds = |path: &[u8], word: &[u8]| {
+            word.is_empty()
+                || path
+                    .windows(word.len())
+                    .any(|w| w.eq_ignore_ascii_case(word))
         };
         let mut found: Vec<(f64, i64, Vec<u8>)> = Vec::new();
         let mut stmt = self
             .conn
-            .prepare_cached(&format!("SELECT id, path FROM paths{filter}"))?;
-        let mut rows = stmt.query(rusqlite::params_from_iter(&likes))?;
+            .prepare_cached("SELECT id, dir, name FROM paths")?;
+        let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
-            let path = match r.get_ref(1)? {
-                rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => b,
-                _ => continue,
-            };
-            if let Some(s) = score(path) {
-                found.push((s, r.get(0)?, path.to_vec()));
+            let path = self.decoded(self.row_path(r, 1, 2))?;
+            let passes = tests.is_empty()
+                || match all {
+                    true => tests.iter().all(|w| holds(&path, w)),
+                    false => tests.iter().any(|w| holds(&path, w)),
+                };
+            if !passes {
+                continue;
+            }
+            if let Some(s) = score(&path) {
+                found.push((s, r.get(0)?, path));
             }
         }
         found.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.2.cmp(&b.2)));
@@ -1457,6 +1504,7 @@ fn write_facts(tx: &Transaction<'_>, facts: &[(String, Analysis)], analyzer: &st
 /// it current. Returns the snapshot and delta sequences.
 fn insert_snapshot(
     tx: &Transaction<'_>,
+    dirs: &mut dirs::Dirs,
     s: &NewSnapshot<'_>,
     epoch: i64,
     parent: Option<i64>,
@@ -1502,7 +1550,7 @@ fn insert_snapshot(
             "UPDATE file_versions SET end_seq = ?1 WHERE epoch = ?2 AND end_seq IS NULL AND path = ?3",
         )?;
         for path in s.changed_paths {
-            if let Some(id) = compact::path_id(tx, path)? {
+            if let Some(id) = dirs::path_id(tx, dirs, path)? {
                 close.execute(params![seq, epoch, id])?;
             }
         }
@@ -1511,7 +1559,7 @@ fn insert_snapshot(
         .files
         .iter()
         .filter(|f| baseline || s.changed_paths.contains(&f.path));
-    insert_file_versions(tx, epoch, seq, changed)?;
+    insert_file_versions(tx, dirs, epoch, seq, changed)?;
     let mut delta = None;
     if !baseline {
         let d = next_seq(tx, "delta")?;
@@ -1528,6 +1576,7 @@ fn insert_snapshot(
 /// Inserts file rows valid from snapshot `seq` on.
 fn insert_file_versions<'f>(
     tx: &Transaction<'_>,
+    dirs: &mut dirs::Dirs,
     epoch: i64,
     seq: i64,
     files: impl Iterator<Item = &'f FileState>,
@@ -1549,7 +1598,7 @@ fn insert_file_versions<'f>(
         insert.execute(params![
             epoch,
             seq,
-            compact::intern_path(tx, &f.path)?,
+            dirs::intern_path(tx, dirs, &f.path)?,
             f.index_mode,
             compact::id_bytes(&f.index_oid),
             worktree_mode,
@@ -1572,7 +1621,12 @@ fn insert_file_versions<'f>(
 }
 
 /// Remembers new stat data of current rows whose indexed state did not change.
-fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]) -> Result<()> {
+fn update_stats(
+    tx: &Transaction<'_>,
+    dirs: &mut dirs::Dirs,
+    epoch: i64,
+    updates: &[(Vec<u8>, StatKey)],
+) -> Result<()> {
     if updates.is_empty() {
         return Ok(());
     }
@@ -1584,7 +1638,7 @@ fn update_stats(tx: &Transaction<'_>, epoch: i64, updates: &[(Vec<u8>, StatKey)]
          WHERE epoch = ?5 AND end_seq IS NULL AND path = ?6",
     )?;
     for (path, st) in updates {
-        let Some(id) = compact::path_id(tx, path)? else {
+        let Some(id) = dirs::path_id(tx, dirs, path)? else {
             continue;
         };
         stmt.execute(params![
@@ -1647,9 +1701,11 @@ const FILE_COLUMNS_STORED: &str = "path, index_mode, index_oid, worktree_mode, s
     class";
 /// The columns [`file_from_row`] reads, from [`FILE_ROWS`].
 const FILE_COLUMNS: &str =
-    "p.path, f.index_mode, f.index_oid, f.worktree_mode, f.size, f.digest, f.file_type,
+    "p.dir, f.index_mode, f.index_oid, f.worktree_mode, f.size, f.digest, f.file_type,
     f.language, f.is_document, f.working_state, f.assume_unchanged, f.skip_worktree, f.st_size,
-    f.st_mtime_ns, f.st_ctime_ns, f.st_ino, f.class";
+    f.st_mtime_ns, f.st_ctime_ns, f.st_ino, f.class, p.name";
+/// The column of [`FILE_COLUMNS`] that holds the path's name (its directory is column 0).
+const FILE_NAME_COLUMN: usize = 17;
 /// File versions with their paths.
 const FILE_ROWS: &str = "file_versions f JOIN paths p ON p.id = f.path";
 
@@ -1686,7 +1742,7 @@ fn stat_twins(size: Option<i64>, st: Option<StatKey>) -> (Option<i64>, Option<i6
     }
 }
 
-fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
+fn file_from_row(r: &rusqlite::Row<'_>, path: Vec<u8>) -> rusqlite::Result<FileState> {
     // A coded column holding anything but an integer is corrupt, like an unknown code.
     let coded = |col: usize| match r.get_ref(col)? {
         rusqlite::types::ValueRef::Integer(code) => Ok(code),
@@ -1696,7 +1752,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileState> {
     let size: Option<i64> = r.get(4)?;
     let mtime: Option<i64> = r.get(13)?;
     Ok(FileState {
-        path: r.get(0)?,
+        path,
         index_mode,
         index_oid: compact::id_hex(&r.get::<_, Vec<u8>>(2)?),
         worktree_mode: match r.get::<_, Option<u32>>(3)? {
@@ -1793,7 +1849,7 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
+fn apply_search(tx: &Transaction<'_>, dirs: &mut dirs::Dirs, s: &SearchUpdate<'_>) -> Result<()> {
     if s.reset {
         tx.execute_batch(
             "DELETE FROM search_fts;
@@ -1804,7 +1860,7 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         )?;
     } else {
         for path in &s.remove {
-            if let Some(path_id) = compact::path_id(tx, path)? {
+            if let Some(path_id) = dirs::path_id(tx, dirs, path)? {
                 remove_search_entries(tx, path_id)?;
             }
         }
@@ -1840,7 +1896,7 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
         // which emptied every range but keeps the paths) only once it has entries to store.
         let mut known = None;
         if !s.reset {
-            known = compact::path_id(tx, &f.path)?;
+            known = dirs::path_id(tx, dirs, &f.path)?;
             if let Some(path_id) = known {
                 // Entries a path still has are replaced, never doubled.
                 remove_search_entries(tx, path_id)?;
@@ -1851,9 +1907,9 @@ fn apply_search(tx: &Transaction<'_>, s: &SearchUpdate<'_>) -> Result<()> {
             continue;
         }
         if s.reset {
-            known = compact::path_id(tx, &f.path)?;
+            known = dirs::path_id(tx, dirs, &f.path)?;
         }
-        let path_id = compact::set_search_range(tx, known, &f.path, next, rows.len() as i64)?;
+        let path_id = dirs::set_search_range(tx, dirs, known, &f.path, next, rows.len() as i64)?;
         for e in &rows {
             let kind = compact::code(&compact::SEARCH_KINDS, e.kind);
             entry.execute(params![next, path_id, kind, e.name, e.line])?;
@@ -1928,7 +1984,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 16);
+        assert_eq!(SCHEMA_VERSION, 17);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),
