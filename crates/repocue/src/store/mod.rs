@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 pub(crate) mod calibration;
 mod compact;
 mod dirs;
+mod fresh;
 pub(crate) mod lifecycle;
 mod primed;
 
@@ -61,6 +62,18 @@ const MIGRATIONS: &[Migration] = &[
     // migrations/0017_dirs.sql: paths as a directory id and a name.
     Migration::Code(dirs::migrate),
 ];
+
+/// Runs the migrations after `version`, recording each in `user_version`.
+fn apply_migrations(tx: &Transaction<'_>, version: i64) -> Result<()> {
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        match step {
+            Migration::Sql(sql) => tx.execute_batch(sql)?,
+            Migration::Code(run) => run(tx)?,
+        }
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+    }
+    Ok(())
+}
 
 /// The page cache of a connection, in KiB (`PRAGMA cache_size` takes it negated).
 const PAGE_CACHE_KIB: i64 = 32_000;
@@ -553,12 +566,12 @@ impl Store {
                 supported,
             });
         }
-        for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            match step {
-                Migration::Sql(sql) => tx.execute_batch(sql)?,
-                Migration::Code(run) => run(&tx)?,
-            }
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        if version == 0 && fresh::is_empty(&tx)? {
+            // A new database is created at the current schema in one script (what the
+            // migrations build, checked by `fresh::tests`): 17 migrations took about 8 ms.
+            fresh::create(&tx)?;
+        } else {
+            apply_migrations(&tx, version)?;
         }
         if version == 0 {
             tx.pragma_update(None, "application_id", APPLICATION_ID)?;
