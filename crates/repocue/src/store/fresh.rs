@@ -5,7 +5,7 @@
 //! version 0, and `tests::the_schema_script_is_what_the_migrations_build` fails when they
 //! differ (`REPOCUE_BLESS=1` rewrites it).
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Transaction;
 
 use super::SCHEMA_VERSION;
 use crate::error::Result;
@@ -30,7 +30,7 @@ pub(super) fn create(tx: &Transaction<'_>) -> Result<()> {
 /// `schema.sql` holds (after its comment lines). Objects SQLite creates by itself are left
 /// out: `sqlite_*` tables, automatic indexes, and the shadow tables of virtual tables.
 #[cfg(test)]
-fn dump(conn: &Connection) -> String {
+fn dump(conn: &rusqlite::Connection) -> String {
     let objects: Vec<(String, String, Option<String>)> = conn
         .prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY rowid")
         .unwrap()
@@ -96,6 +96,7 @@ fn dump(conn: &Connection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rusqlite::Connection;
 
     /// A connection to a new database, built by `build`.
     fn built(build: impl FnOnce(&Transaction<'_>)) -> Connection {
