@@ -1,6 +1,7 @@
 //! A progress bar on stderr for scans that take longer than a second, shown only when stderr
 //! is a terminal (indicatif hides itself otherwise), so pipes and agents see clean output.
 
+use std::io::IsTerminal;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
@@ -21,8 +22,16 @@ pub struct Display {
 }
 
 impl Display {
-    /// Attaches progress counters to the options and starts watching them.
+    /// Attaches progress counters to the options and starts watching them, when stderr is a
+    /// terminal: otherwise no bar would show, and a thread started and joined for nothing
+    /// costs every command a fraction of a millisecond.
     pub fn start(opts: &mut Options) -> Display {
+        if !std::io::stderr().is_terminal() {
+            return Display {
+                stop: None,
+                thread: None,
+            };
+        }
         let counters = Arc::new(Progress::default());
         opts.progress = Some(counters.clone());
         let (stop, stopped) = mpsc::channel();
