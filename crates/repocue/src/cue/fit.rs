@@ -14,6 +14,9 @@ pub struct Item<C> {
     pub rank: i64,
     /// Adds the item to the content.
     pub add: Box<dyn Fn(&mut C)>,
+    /// Bytes the item certainly adds to the JSON, whatever else is admitted (0: unknown):
+    /// see [`Item::push`].
+    pub min_bytes: u64,
 }
 
 impl<C> Item<C> {
@@ -23,6 +26,25 @@ impl<C> Item<C> {
             section,
             rank,
             add: Box::new(add),
+            min_bytes: 0,
+        }
+    }
+
+    /// Creates an item that appends `value` to the list `list` of the content (a plain
+    /// serialized `Vec`): the JSON then grows by at least the value's compact JSON, so the
+    /// fitter can skip an item that cannot fit by that much without measuring the envelope
+    /// with it (it measures every other item: a warm structure cue offers 600).
+    pub fn push<T>(section: usize, rank: i64, value: T, list: fn(&mut C) -> &mut Vec<T>) -> Self
+    where
+        T: Serialize + Clone + 'static,
+        C: 'static,
+    {
+        let min_bytes = serde_json::to_vec(&value).map_or(0, |v| v.len() as u64);
+        Item {
+            section,
+            rank,
+            add: Box::new(move |c: &mut C| list(c).push(value.clone())),
+            min_bytes,
         }
     }
 }
@@ -71,6 +93,18 @@ struct Meter {
 }
 
 impl Meter {
+    /// Whether an envelope of `bytes` grown by `item` certainly exceeds `max` tokens, known
+    /// without adding it: in JSON (and Markdown, budgeted on it) a pushed value's bytes are
+    /// all printed, and the only thing that shrinks as an item is admitted is its section's
+    /// omitted count in `omitted` (by one digit at most), unless it was the section's last
+    /// omitted item (which drops the section's `more`: those items are measured).
+    fn cannot_fit(&self, bytes: u64, item_min: u64, section_omitted: u64, max: u64) -> bool {
+        self.format != Format::Text
+            && item_min > 0
+            && section_omitted > 1
+            && self.tokens(bytes + item_min - 1 + 1) > max
+    }
+
     fn bytes<C: Serialize>(&self, env: &Envelope<C>) -> u64 {
         match self.format {
             Format::Text => {
@@ -82,8 +116,13 @@ impl Meter {
     }
 
     fn printed<C: Serialize>(&self, env: &Envelope<C>) -> u64 {
+        self.printed_bytes(self.bytes(env))
+    }
+
+    /// The estimated tokens of an envelope of `bytes` as printed.
+    fn printed_bytes(&self, bytes: u64) -> u64 {
         let newline = u64::from(self.format != Format::Text);
-        self.tokens(self.bytes(env) + newline)
+        self.tokens(bytes + newline)
     }
 
     /// The estimated tokens of `bytes` of this format: a quarter of the bytes for JSON (and
@@ -187,16 +226,22 @@ pub fn fit<C: Serialize + Clone>(
         env
     };
     envelope = rebuild(&admitted, &mut omitted);
+    let mut bytes = meter.bytes(&envelope);
     for (i, it) in items.iter().enumerate() {
         if admitted[i] || (stable_first && !sections[it.section].volatile) {
+            continue;
+        }
+        if meter.cannot_fit(bytes, it.min_bytes, omitted[it.section], max) {
             continue;
         }
         let mut trial = envelope.clone();
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
         decorate(&mut trial, sections, &omitted, report_all);
-        if meter.printed(&trial) <= max {
+        let trial_bytes = meter.bytes(&trial);
+        if meter.printed_bytes(trial_bytes) <= max {
             envelope = trial;
+            bytes = trial_bytes;
             admitted[i] = true;
         } else {
             omitted[it.section] += 1;
@@ -233,16 +278,22 @@ fn admit_stable<C: Serialize + Clone>(
         omitted[it.section] += 1;
     }
     decorate(&mut projection, sections, &omitted, volatile_sections);
+    let mut bytes = meter.bytes(&projection);
     for (i, it) in items.iter().enumerate() {
         if sections[it.section].volatile {
+            continue;
+        }
+        if meter.cannot_fit(bytes, it.min_bytes, omitted[it.section], allowance) {
             continue;
         }
         let mut trial = projection.clone();
         (it.add)(&mut trial.content);
         omitted[it.section] -= 1;
         decorate(&mut trial, sections, &omitted, volatile_sections);
-        if meter.printed(&trial) <= allowance {
+        let trial_bytes = meter.bytes(&trial);
+        if meter.printed_bytes(trial_bytes) <= allowance {
             projection = trial;
+            bytes = trial_bytes;
             admitted[i] = true;
         } else {
             omitted[it.section] += 1;
@@ -389,8 +440,55 @@ mod tests {
         prop::sample::select(vec![Format::Json, Format::Markdown, Format::Text])
     }
 
+    /// [`run`] with the items made by [`Item::push`], which the fitter may skip unmeasured;
+    /// `volatile` marks the second section volatile (stable items are chosen first).
+    fn run_pushed(specs: &[Spec], max_tokens: u64, format: Format, volatile: bool) -> Result<Cue> {
+        let items = specs
+            .iter()
+            .map(|(section, rank, text)| {
+                Item::push(*section, *rank, text.clone(), |c: &mut Vec<String>| c)
+            })
+            .collect();
+        let mut sections = sections();
+        if volatile {
+            sections[1] = sections[1].clone().volatile();
+        }
+        fit(envelope(max_tokens, format), &sections, items)
+    }
+
     // 256 cases each (proptest's default); set `PROPTEST_CASES` to run more.
     proptest! {
+        /// Skipping the pushed items that cannot fit changes nothing: the same cue, byte for
+        /// byte, as measuring every item.
+        #[test]
+        fn pushed_items_fit_exactly_like_measured_ones(
+            specs in specs(), max in 1..700u64, format in format(), volatile in any::<bool>()
+        ) {
+            let measured = {
+                let items = specs
+                    .iter()
+                    .map(|(section, rank, text)| {
+                        let text = text.clone();
+                        Item::new(*section, *rank, move |c: &mut Vec<String>| c.push(text.clone()))
+                    })
+                    .collect();
+                let mut sections = sections();
+                if volatile {
+                    sections[1] = sections[1].clone().volatile();
+                }
+                fit(envelope(max, format), &sections, items)
+            };
+            let pushed = run_pushed(&specs, max, format, volatile);
+            match (measured, pushed) {
+                (Ok(a), Ok(b)) => {
+                    prop_assert_eq!(a.json, b.json);
+                    prop_assert_eq!(a.output, b.output);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => prop_assert!(false, "{:?} vs {:?}", a.map(|c| c.json), b.map(|c| c.json)),
+            }
+        }
+
         /// The printed output (with the newline after a JSON document) never exceeds the
         /// budget, the estimate is that of the exact output, and whatever was left out is
         /// counted in the envelope's `omitted`.

@@ -275,8 +275,8 @@ fn items(
     }
     let n = full_ops.len() as i64;
     for (i, op) in full_ops.into_iter().enumerate() {
-        items.push(Item::new(4, n - i as i64, move |c: &mut DeltaContent| {
-            c.operations.push(op.clone())
+        items.push(Item::push(4, n - i as i64, op, |c: &mut DeltaContent| {
+            &mut c.operations
         }));
     }
     items

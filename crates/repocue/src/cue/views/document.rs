@@ -210,8 +210,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             line: h.line,
         };
         let rank = 3_000 - i64::from(h.level) * 500 - i as i64;
-        items.push(Item::new(0, rank, move |c: &mut DocumentContent| {
-            c.outline.push(e.clone())
+        items.push(Item::push(0, rank, e, |c: &mut DocumentContent| {
+            &mut c.outline
         }));
     }
     for (i, l) in links.into_iter().enumerate() {
@@ -220,8 +220,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         } else {
             500 - i as i64
         };
-        items.push(Item::new(1, rank, move |c: &mut DocumentContent| {
-            c.links.push(l.clone())
+        items.push(Item::push(1, rank, l, |c: &mut DocumentContent| {
+            &mut c.links
         }));
     }
     let mut cue = fit(

@@ -378,8 +378,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     for (i, (primary, cmd)) in d.commands.into_iter().enumerate() {
         let rank = tiered(i, if primary { 4 } else { 0 }, 3);
-        items.push(Item::new(4, rank, move |c: &mut OverviewContent| {
-            c.commands.push(cmd.clone())
+        items.push(Item::push(4, rank, cmd, |c: &mut OverviewContent| {
+            &mut c.commands
         }));
     }
     for (i, doc) in d.documents.into_iter().enumerate() {

@@ -93,9 +93,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 title: (h.kind != SearchKind::Path).then_some(h.title),
                 kind: h.kind,
             };
-            Item::new(0, n - i as i64, move |c: &mut SearchContent| {
-                c.hits.push(hit.clone())
-            })
+            Item::push(0, n - i as i64, hit, |c: &mut SearchContent| &mut c.hits)
         })
         .collect();
     let more = More {

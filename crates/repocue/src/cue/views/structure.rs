@@ -499,14 +499,14 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         } else {
             1_000 - i as i64
         };
-        items.push(Item::new(0, rank, move |c: &mut StructureContent| {
-            c.files.push(e.clone())
+        items.push(Item::push(0, rank, e, |c: &mut StructureContent| {
+            &mut c.files
         }));
     }
     for (i, s) in ranking.symbols.into_iter().enumerate() {
         let rank = 5_000 - i as i64;
-        items.push(Item::new(1, rank, move |c: &mut StructureContent| {
-            c.symbols.push(s.clone())
+        items.push(Item::push(1, rank, s, |c: &mut StructureContent| {
+            &mut c.symbols
         }));
     }
     let more = More {
