@@ -199,6 +199,63 @@ fn one_file_cannot_fill_a_section() {
     }
 }
 
+/// A framework whose central file defines most of its API (express's `application.js`): the
+/// first symbols hold two of it at most, whatever the budget; a large budget then shows the
+/// rest of its public functions, after the first symbols of every other file.
+#[test]
+fn a_large_budget_shows_more_of_the_central_file_after_every_files_first() {
+    let mut api = String::new();
+    let mut calls = String::new();
+    for i in 0..10 {
+        api.push_str(&format!("def route_{i}(path):\n    return path\n\n\n"));
+        calls.push_str(&format!("    app.route_{i}('/')\n"));
+    }
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pyproject.toml".into(),
+            "[project]\nname = \"web\"\n".into(),
+        ),
+        ("web/__init__.py".into(), "from web.app import *\n".into()),
+        ("web/app.py".into(), api),
+    ];
+    for i in 0..8 {
+        files.push((
+            format!("web/part{i}.py"),
+            format!("from web import app\n\n\ndef part_{i}():\n{calls}    return {i}\n\n\ndef extra_{i}():\n    return part_{i}()\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let central = |ids: &[String]| {
+        ids.iter()
+            .filter(|i| i.starts_with("symbol:web/app.py:"))
+            .count()
+    };
+    let large = symbol_ids(&repo.cue("overview", &["--max-tokens", "6000"]));
+    assert!(central(&large[..10]) <= 2, "{large:?}");
+    assert!(
+        central(&large) >= 6,
+        "the rest of the central file's API: {large:?}"
+    );
+    // The third symbol of the central file comes after the first of every other file.
+    let third = large
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.starts_with("symbol:web/app.py:"))
+        .nth(2)
+        .map(|(at, _)| at)
+        .unwrap();
+    for part in 0..8 {
+        let first = large
+            .iter()
+            .position(|i| i.starts_with(&format!("symbol:web/part{part}.py:")))
+            .unwrap_or_else(|| panic!("part{part}: {large:?}"));
+        assert!(
+            first < third,
+            "part{part} after the central file's third: {large:?}"
+        );
+    }
+}
+
 #[test]
 fn components_list_source_roots_before_tests_and_docs() {
     let repo = python_library();

@@ -391,20 +391,23 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     // The central API is the largest group of what a new contributor must learn: once
     // re-exports rank it (bench/quality), two symbols per round find more than they cost.
+    // The symbols after the first come after everything else (larger budgets only).
     for (i, mut s) in d.symbols.into_iter().enumerate() {
         let members = std::mem::take(&mut s.members);
         let (path, name) = (s.path.clone(), s.name.clone());
-        items.push(Item::new(
-            8,
-            tiered(i / 2, 5, 8) - (i % 2) as i64,
-            move |c: &mut OverviewContent| c.symbols.push(s.clone()),
-        ));
+        let rank = |delay: usize| match i < FIRST_SYMBOLS {
+            true => tiered(i / 2 + delay, 5, 8) - (i % 2) as i64,
+            false => tiered(LATE_ROUND + i + delay, 0, 8),
+        };
+        items.push(Item::new(8, rank(0), move |c: &mut OverviewContent| {
+            c.symbols.push(s.clone())
+        }));
         // A type's methods come a few rounds after it: the next types first. Should the type
         // itself not fit, its members add nothing (the type's omission is what is counted).
         if !members.is_empty() {
             items.push(Item::new(
                 8,
-                tiered(i / 2 + MEMBER_DELAY, 5, 8) - (i % 2) as i64,
+                rank(MEMBER_DELAY),
                 move |c: &mut OverviewContent| {
                     let owner = c
                         .symbols
@@ -1326,6 +1329,18 @@ fn with_delegates(entries: Vec<String>, delegates: &HashMap<String, String>) -> 
     out
 }
 
+/// Symbols the overview offers first, and the most of them from one file.
+const FIRST_SYMBOLS: usize = 20;
+/// See [`FIRST_SYMBOLS`].
+const FIRST_PER_FILE: usize = 2;
+/// Symbols the overview offers in all (those after the first, for larger budgets), and the
+/// most of them from one file.
+const MORE_SYMBOLS: usize = 40;
+/// See [`MORE_SYMBOLS`].
+const MORE_PER_FILE: usize = 6;
+/// The round of the symbols after the first: later than any other section's items.
+const LATE_ROUND: usize = 100;
+
 /// Most `main` files and package roots the graph adds to the entry points.
 const RANKED_ENTRIES: usize = 3;
 
@@ -1347,9 +1362,20 @@ fn code_summary(
     // A name shown once is enough: a C function's header declaration and its definition, or
     // a namesake in another directory, would spend a line on what the reader already has.
     let mut shown = std::collections::HashSet::new();
-    let symbols: Vec<SymbolEntry> = super::structure::ranked_symbols(&ranked, 2, 20, true)
+    // The first symbols, two per file at most, are what small budgets show; larger budgets
+    // then get more of the same files (a framework's `application.js` defines a dozen of its
+    // API's methods), after every one of the first. Exposed symbols come before hidden ones
+    // (tests, private names) in both.
+    let tiers = |per_file, n| super::structure::ranked_symbol_tiers(&ranked, per_file, n, true);
+    let (first, first_hidden) = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
+    let (more, more_hidden) = tiers(MORE_PER_FILE, MORE_SYMBOLS);
+    let symbols: Vec<SymbolEntry> = first
         .into_iter()
+        .chain(more)
+        .chain(first_hidden)
+        .chain(more_hidden)
         .filter(|s| shown.insert(last_segment(&s.name).to_owned()))
+        .take(MORE_SYMBOLS)
         .collect();
     // The files of the picked symbols, found in one pass over the ranked files.
     let wanted: std::collections::HashSet<&str> = symbols.iter().map(|s| s.path.as_str()).collect();

@@ -307,6 +307,20 @@ pub(crate) fn ranked_symbols(
     n: usize,
     exposed_first: bool,
 ) -> Vec<SymbolEntry> {
+    let (mut exposed, hidden) = ranked_symbol_tiers(ranked, per_file, n, exposed_first);
+    exposed.extend(hidden);
+    exposed.truncate(n);
+    exposed
+}
+
+/// [`ranked_symbols`] in its two tiers: the exposed symbols, then the hidden ones (with
+/// `exposed_first`; else every symbol is in the first), at most `n` each.
+pub(crate) fn ranked_symbol_tiers(
+    ranked: &[Ranked<'_>],
+    per_file: usize,
+    n: usize,
+    exposed_first: bool,
+) -> (Vec<SymbolEntry>, Vec<SymbolEntry>) {
     // (score, index of the file, its directory): what `importance::diverse` picks from.
     type Candidate<'a> = (f64, usize, &'a [u8]);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
@@ -388,22 +402,22 @@ pub(crate) fn ranked_symbols(
             .map(|j| index[j])
             .collect()
     };
-    let mut picked = tier(false);
-    picked.extend(tier(true));
-    picked.truncate(n);
-    picked
-        .into_iter()
-        .map(|i| {
-            let (r, s, _) = symbols[i];
-            SymbolEntry {
-                path: paths::display(&r.file.path),
-                name: s.qualified_name.clone(),
-                line: s.start_line,
-                signature: s.signature.clone(),
-                members: vec![],
-            }
-        })
-        .collect()
+    let entries = |picked: Vec<usize>| -> Vec<SymbolEntry> {
+        picked
+            .into_iter()
+            .map(|i| {
+                let (r, s, _) = symbols[i];
+                SymbolEntry {
+                    path: paths::display(&r.file.path),
+                    name: s.qualified_name.clone(),
+                    line: s.start_line,
+                    signature: s.signature.clone(),
+                    members: vec![],
+                }
+            })
+            .collect()
+    };
+    (entries(tier(false)), entries(tier(true)))
 }
 
 /// How much a symbol its language declares hidden (private, `static`, an unexported Go name),
