@@ -7,7 +7,6 @@
 
 use rusqlite::Transaction;
 
-use super::SCHEMA_VERSION;
 use crate::error::Result;
 
 /// The current schema, and the rows the migrations leave in a new database.
@@ -19,10 +18,11 @@ pub(super) fn is_empty(tx: &Transaction<'_>) -> Result<bool> {
     Ok(n == 0)
 }
 
-/// Creates the current schema in an empty database.
-pub(super) fn create(tx: &Transaction<'_>) -> Result<()> {
+/// Creates the current schema in an empty database, recording it as schema `version` (the
+/// number of migrations it stands for).
+pub(super) fn create(tx: &Transaction<'_>, version: i64) -> Result<()> {
     tx.execute_batch(SCHEMA)?;
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.pragma_update(None, "user_version", version)?;
     Ok(())
 }
 
@@ -96,6 +96,7 @@ fn dump(conn: &rusqlite::Connection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::SCHEMA_VERSION;
     use rusqlite::Connection;
 
     /// A connection to a new database, built by `build`.
@@ -126,7 +127,7 @@ mod tests {
              regenerate with REPOCUE_BLESS=1 cargo test -p repocue --lib fresh"
         );
         // And the script builds the same again (shadow tables and sequences included).
-        let fresh = built(|tx| create(tx).unwrap());
+        let fresh = built(|tx| create(tx, SCHEMA_VERSION).unwrap());
         assert_eq!(dump(&fresh), script);
         let objects = |c: &Connection| -> Vec<(String, String)> {
             c.prepare("SELECT type, name FROM sqlite_schema ORDER BY name")

@@ -569,7 +569,7 @@ impl Store {
         if version == 0 && fresh::is_empty(&tx)? {
             // A new database is created at the current schema in one script (what the
             // migrations build, checked by `fresh::tests`): 17 migrations took about 8 ms.
-            fresh::create(&tx)?;
+            fresh::create(&tx, SCHEMA_VERSION)?;
         } else {
             apply_migrations(&tx, version)?;
         }
