@@ -175,23 +175,47 @@ pub fn path_class(path: &[u8], rules: &AnalysisRules, attrs: Attributes) -> File
 /// Tells whether the first bytes of a file hold a private key or a well-known token shape:
 /// PEM private keys (`-----BEGIN … PRIVATE KEY-----`, OpenSSH, PGP private key blocks), AWS
 /// access key ids, GitHub, Slack, Stripe, npm and Google API tokens, and a JSON
-/// `"private_key": "…"` value. Hand-written matchers over bytes: no regex, no allocation.
+/// `"private_key": "…"` value. Every scanned file's head passes here: one Aho-Corasick pass
+/// finds where a pattern's literal prefix starts (rare in ordinary text), and hand-written
+/// matchers over bytes check the rest there. A byte-by-byte scan of babel/babel's 27,674 heads
+/// was a tenth of its content baseline's CPU.
 pub fn has_secret_content(head: &[u8]) -> bool {
-    // Most bytes start no match: one table lookup each (every scanned file's head passes here).
-    (0..head.len()).any(|i| MAY_START_SECRET[head[i] as usize] && secret_at(head, i))
+    // Every position where some prefix starts, each once: the leftmost match from `at` on,
+    // then on from the byte after its start (a match may start inside another).
+    let mut at = 0;
+    while let Some(m) = SECRET_PREFIXES.find(aho_corasick::Input::new(head).range(at..)) {
+        if secret_at(head, m.start()) {
+            return true;
+        }
+        at = m.start() + 1;
+    }
+    false
 }
 
-/// The bytes [`secret_at`] can match at: the first bytes of its patterns.
-const MAY_START_SECRET: [bool; 256] = {
-    let firsts = b"-\"Agxsrn";
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < firsts.len() {
-        table[firsts[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+/// The literal prefixes [`secret_at`] starts from: a match there is necessary, not sufficient.
+static SECRET_PREFIXES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build([
+                "-----BEGIN ",
+                "\"private_key\"",
+                "AKIA",
+                "ASIA",
+                "AIza",
+                "ghp_",
+                "gho_",
+                "ghu_",
+                "ghs_",
+                "ghr_",
+                "github_pat_",
+                "xox",
+                "sk_live_",
+                "rk_live_",
+                "npm_",
+            ])
+            .expect("fixed literal patterns build")
+    });
 
 fn secret_at(s: &[u8], i: usize) -> bool {
     let rest = &s[i..];
@@ -306,9 +330,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The first-byte table only skips positions where no pattern can match.
+        /// The prefix search only skips positions where no pattern can match.
         #[test]
-        fn the_first_byte_table_skips_no_secret(parts in proptest::collection::vec(
+        fn the_prefix_search_skips_no_secret(parts in proptest::collection::vec(
             proptest::prop_oneof![
                 proptest::sample::select(secret_pieces()),
                 "[A-Za-z0-9_ \"-]{0,12}",
