@@ -85,6 +85,10 @@ const WAL_CHECKPOINT_PAGES: i64 = 256;
 /// regrowing it costs appends, no syncs (`synchronous = NORMAL` syncs at checkpoints).
 const WAL_SIZE_LIMIT: i64 = 64 << 10;
 
+/// WAL bytes past which a process that closes the cache folds the WAL into the database and
+/// truncates it (about 64 pages). See [`Store::settle_wal`].
+const WAL_SETTLE_BYTES: u64 = 256 << 10;
+
 /// The schema version (`PRAGMA user_version`) this build writes and reads: one per migration.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
@@ -127,6 +131,9 @@ pub struct Store {
     path: PathBuf,
     /// The directories of stored paths read so far (see [`dirs`]).
     dirs: std::cell::RefCell<dirs::Dirs>,
+    /// Whether the database proved to be a cache and was configured: only then does closing
+    /// it touch its WAL ([`Store::settle_wal`]).
+    configured: bool,
 }
 
 /// The stored row of the repository itself.
@@ -461,6 +468,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             dirs: Default::default(),
+            configured: false,
         };
         store.configure().map_err(|e| match e {
             Error::Sqlite(ref s)
@@ -487,6 +495,7 @@ impl Store {
             }
             other => other,
         })?;
+        store.configured = true;
         Ok(Some(store))
     }
 
@@ -528,6 +537,7 @@ impl Store {
         // (about 1 ms of a 5 ms command, bench/run.sh). Commits checkpoint instead once the
         // WAL holds WAL_CHECKPOINT_PAGES, and a checkpointed WAL is cut back to
         // WAL_SIZE_LIMIT bytes: the WAL stays small and the database consistent either way.
+        // Short commands rely on closing the cache instead (see `settle_wal`).
         self.conn.set_db_config(
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
             true,
@@ -1209,6 +1219,30 @@ impl Store {
         })
     }
 
+    /// Folds a WAL larger than [`WAL_SETTLE_BYTES`] into the database and truncates it, when
+    /// no other process is reading: best effort, without waiting.
+    ///
+    /// A process that opens the cache while no other has it open rebuilds the WAL index by
+    /// reading every frame of the WAL, and forgets which frames earlier checkpoints already
+    /// copied: a WAL is only restarted by a later write of the process that checkpointed it,
+    /// and a command writes once. The WAL of short commands therefore never shrank: every
+    /// cue's metrics row made it longer, every later command read all of it on open, and
+    /// every commit past `WAL_CHECKPOINT_PAGES` copied all of it again (flask's cache: 594
+    /// frames, 2.4 MB, after a few hundred cues). Truncated here, it stays under this size.
+    fn settle_wal(&self) {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        let large = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_SETTLE_BYTES);
+        if !self.configured || !large || !self.conn.is_autocommit() {
+            return;
+        }
+        if self.conn.busy_timeout(std::time::Duration::ZERO).is_ok() {
+            let _ = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+    }
+
     /// Runs a write a read path makes on the side (a cue measurement, a cached view value)
     /// without waiting: while another process holds the write lock (a long baseline, a hook's
     /// background refresh) the write is skipped and `Ok(false)` returned, so reads never
@@ -1841,6 +1875,12 @@ fn unhex(h: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+impl Drop for Store {
+    fn drop(&mut self) {
+        self.settle_wal();
+    }
+}
+
 /// Creates a directory (and parents) readable only by the user.
 pub fn create_private_dir(dir: &Path) -> Result<()> {
     use std::os::unix::fs::DirBuilderExt;
@@ -2097,6 +2137,47 @@ mod facts_tests {
 #[cfg(test)]
 mod baseline_tests {
     use crate::testing::{raw_db, temp_repo};
+
+    /// Commands open the cache, write one row (a cue's metrics, a view's cached value) and
+    /// exit. Each opener that finds no other rebuilds the WAL index and forgets what earlier
+    /// checkpoints copied, so without settling on close the WAL grew by a page per command
+    /// for good; settled, it stays under its bound.
+    #[test]
+    fn the_wal_of_many_short_writers_stays_bounded() {
+        let t = temp_repo(&[("a.rs", "pub fn alpha() {}\n")]);
+        crate::read::prepare(&t.repo, true).unwrap();
+        let db = t.repo.db_path();
+        let wal = |db: &std::path::Path| {
+            let mut p = db.as_os_str().to_owned();
+            p.push("-wal");
+            std::fs::metadata(p).map_or(0, |m| m.len())
+        };
+        let payload = "x".repeat(3000);
+        let mut largest = 0;
+        for i in 0..200 {
+            let store = super::Store::open(&db, false).unwrap().unwrap();
+            let seq = store.current_snapshot().unwrap().unwrap().seq;
+            assert!(store
+                .put_view_cache(seq, &format!("view-{i}"), &payload)
+                .unwrap());
+            drop(store);
+            largest = largest.max(wal(&db));
+        }
+        // One command's pages past the bound, at most.
+        assert!(
+            largest <= super::WAL_SETTLE_BYTES + (64 << 10),
+            "the WAL reached {largest} bytes"
+        );
+        // Nothing written was lost to the truncation.
+        let n: i64 = raw_db(&t.repo)
+            .query_row(
+                "SELECT count(*) FROM view_cache WHERE view LIKE 'view-%'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 200);
+    }
 
     #[test]
     fn compacting_after_a_baseline_gives_free_pages_back_and_keeps_the_index() {
