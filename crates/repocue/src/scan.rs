@@ -140,6 +140,10 @@ pub fn scan(
         p.total.store(items.len() as u64, Relaxed);
         p.done.store(0, Relaxed);
     }
+    // Nothing to read (a refresh that found nothing changed): no thread pool to start.
+    if items.is_empty() {
+        return vec![];
+    }
     let one = |sink: &mut Option<std::sync::mpsc::SyncSender<(String, Analysis)>>,
                item: ScanItem,
                analyze: Analyze| {
