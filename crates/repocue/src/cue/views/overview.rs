@@ -362,18 +362,20 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         ));
     }
     for (i, lc) in d.languages.into_iter().enumerate() {
-        items.push(Item::new(
+        items.push(Item::push(
             1,
             tiered(i, 2, 2),
-            move |c: &mut OverviewContent| c.languages.push(lc.clone()),
+            lc,
+            |c: &mut OverviewContent| &mut c.languages,
         ));
     }
     items.extend(component_items(d.components));
     for (i, e) in d.entry_points.into_iter().enumerate() {
-        items.push(Item::new(
+        items.push(Item::push(
             3,
             tiered(i, 4, 5),
-            move |c: &mut OverviewContent| c.entry_points.push(e.clone()),
+            e,
+            |c: &mut OverviewContent| &mut c.entry_points,
         ));
     }
     for (i, (primary, cmd)) in d.commands.into_iter().enumerate() {
@@ -383,10 +385,11 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         }));
     }
     for (i, doc) in d.documents.into_iter().enumerate() {
-        items.push(Item::new(
+        items.push(Item::push(
             5,
             tiered(i, 3, 6),
-            move |c: &mut OverviewContent| c.documents.push(doc.clone()),
+            doc,
+            |c: &mut OverviewContent| &mut c.documents,
         ));
     }
     // The central API is the largest group of what a new contributor must learn: once
@@ -399,8 +402,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             true => tiered(i / 2 + delay, 5, 8) - (i % 2) as i64,
             false => tiered(LATE_ROUND + i + delay, 0, 8),
         };
-        items.push(Item::new(8, rank(0), move |c: &mut OverviewContent| {
-            c.symbols.push(s.clone())
+        items.push(Item::push(8, rank(0), s, |c: &mut OverviewContent| {
+            &mut c.symbols
         }));
         // A type's methods come a few rounds after it: the next types first. Should the type
         // itself not fit, its members add nothing (the type's omission is what is counted).
@@ -433,10 +436,11 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         ..c.clone()
     });
     for (i, commit) in commits.enumerate() {
-        items.push(Item::new(
+        items.push(Item::push(
             6,
             tiered(i, 2, 7),
-            move |c: &mut OverviewContent| c.recent_commits.push(commit.clone()),
+            commit,
+            |c: &mut OverviewContent| &mut c.recent_commits,
         ));
     }
     items.extend(working_tree_items(state)?);
