@@ -11,6 +11,7 @@ use crate::api::{Freshness, Warning, WarningCode};
 use crate::config::AnalysisRules;
 use crate::error::{Error, Result};
 use crate::freshness;
+use crate::git::Basis;
 use crate::model::FileState;
 use crate::refresh::{self, Operation};
 use crate::repo::{Repo, Rules};
@@ -246,6 +247,7 @@ fn assess_live(
     rules: &Rules,
 ) -> Result<freshness::Assessment> {
     let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
+    settle_index(store, snap, &basis)?;
     let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     Ok(freshness::assess(
@@ -255,6 +257,22 @@ fn assess_live(
         content,
         &outdated(store, snap, rules)?,
     ))
+}
+
+/// Remembers the index file's new signature when a read listed the index because the file
+/// changed, yet found the snapshot's entries: Git rewrites the file without changing them (a
+/// plain `git status` refreshing its stat data does), and until a refresh published, every
+/// later read listed the index again (a Git process and, on a 27,000-file repository, tens of
+/// milliseconds). Best effort: a read never waits for a writer.
+pub(crate) fn settle_index(store: &Store, snap: &SnapshotRow, basis: &Basis) -> Result<()> {
+    let Some(sig) = basis.index_sig.as_deref() else {
+        return Ok(());
+    };
+    let relisted = basis.index_listed && basis.index_digest == snap.index_digest;
+    if relisted && snap.index_stat.as_deref() != Some(sig) {
+        store.settle_index_stat(snap.seq, sig, &snap.index_digest)?;
+    }
+    Ok(())
 }
 
 /// What the cache derived from a snapshot that a refresh must derive again: classes under

@@ -1159,6 +1159,48 @@ fn non_utf8_root_name_is_the_same_in_every_output() {
     );
 }
 
+/// Git rewrites the index without changing its entries (a plain `git status` refreshing its
+/// stat data does). The first read lists it, finds the snapshot's entries and remembers the
+/// file's new signature; the reads after it do not list it again.
+#[test]
+fn reads_list_an_index_rewritten_with_the_same_entries_once() {
+    let (repo, _) = initialized(&[("a.txt", "one\n")]);
+    repo.status();
+    let warm = repo.status().git_processes;
+    let touch_index = |secs: u64| {
+        let index = std::fs::File::options()
+            .write(true)
+            .open(repo.path(".git/index"))
+            .unwrap();
+        let later = std::time::SystemTime::now() + Duration::from_secs(secs);
+        index.set_modified(later).unwrap();
+    };
+    touch_index(5);
+    let first = repo.status();
+    assert_eq!(first.freshness, Freshness::Current);
+    assert_eq!(
+        first.git_processes,
+        warm + 1,
+        "the rewritten index is listed"
+    );
+    assert_eq!(repo.status().git_processes, warm, "and not listed again");
+    // A cue that reads without refreshing remembers it as well.
+    touch_index(10);
+    let cue = repo.json(&["cue", "--no-refresh", "--max-tokens", "400"]);
+    assert_eq!(cue["freshness"], "current");
+    assert_eq!(repo.status().git_processes, warm);
+    // A changed entry is no rewrite: the listing differs, nothing is remembered. (Another
+    // size: the index's future mtime would keep Git from looking at a same-sized file.)
+    repo.write("a.txt", "two, staged\n");
+    repo.git(&["add", "a.txt"]);
+    assert_eq!(repo.status().freshness, Freshness::RefreshNeeded);
+    assert_eq!(
+        repo.status().git_processes,
+        warm + 1,
+        "listed while it differs"
+    );
+}
+
 #[test]
 fn warm_status_and_noop_refresh_use_at_most_three_git_processes() {
     let (repo, _) = initialized(&[("a.txt", "one\n")]);

@@ -1219,6 +1219,20 @@ impl Store {
         })
     }
 
+    /// Records that snapshot `seq`, taken of an index whose listing digest is `digest`, also
+    /// describes the index file with stat signature `sig` (Git rewrote the file without
+    /// changing its entries: a plain `git status` refreshing stat data does). Best effort,
+    /// like every write of a read path. The signature changes only where the digest still
+    /// matches, so a newer listing is never paired with an older snapshot.
+    pub fn settle_index_stat(&self, seq: i64, sig: &str, digest: &str) -> Result<bool> {
+        self.best_effort(|conn| {
+            conn.execute(
+                "UPDATE snapshots SET index_stat = ?1 WHERE seq = ?2 AND index_digest = ?3",
+                params![sig, seq, digest],
+            )
+        })
+    }
+
     /// Folds a WAL larger than [`WAL_SETTLE_BYTES`] into the database and truncates it, when
     /// no other process is reading: best effort, without waiting.
     ///
