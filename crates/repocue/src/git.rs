@@ -293,8 +293,8 @@ impl Git {
 
     /// Captures the basis: status (branch, HEAD, changed and untracked paths) and the index.
     /// Costs two Git processes, three when HEAD is detached and `.git/HEAD` cannot be read (to
-    /// tell a detached HEAD from a branch literally named `(detached)`). Skips the index listing when the
-    /// index file's stat signature still equals `known` (signature, listing digest): Git
+    /// tell a detached HEAD from a branch literally named `(detached)`). Skips the index
+    /// listing when the index file's stat signature still equals `known` (signature, listing digest): Git
     /// replaces the index by rename, so an equal signature means equal contents. The file is
     /// checked before and after `git status`, so a concurrent `git add` is never missed.
     pub fn capture_basis_since(

@@ -247,7 +247,7 @@ fn assess_live(
     rules: &Rules,
 ) -> Result<freshness::Assessment> {
     let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
-    settle_index(store, snap, &basis)?;
+    settle_index(store, snap, &basis);
     let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     Ok(freshness::assess(
@@ -263,16 +263,16 @@ fn assess_live(
 /// changed, yet found the snapshot's entries: Git rewrites the file without changing them (a
 /// plain `git status` refreshing its stat data does), and until a refresh published, every
 /// later read listed the index again (a Git process and, on a 27,000-file repository, tens of
-/// milliseconds). Best effort: a read never waits for a writer.
-pub(crate) fn settle_index(store: &Store, snap: &SnapshotRow, basis: &Basis) -> Result<()> {
+/// milliseconds). Best effort: a read never waits for a writer, and never fails for what only
+/// spares later reads work (a cache on a read-only file system answers as before).
+pub(crate) fn settle_index(store: &Store, snap: &SnapshotRow, basis: &Basis) {
     let Some(sig) = basis.index_sig.as_deref() else {
-        return Ok(());
+        return;
     };
     let relisted = basis.index_listed && basis.index_digest == snap.index_digest;
     if relisted && snap.index_stat.as_deref() != Some(sig) {
-        store.settle_index_stat(snap.seq, sig, &snap.index_digest)?;
+        let _ = store.settle_index_stat(snap.seq, sig, &snap.index_digest);
     }
-    Ok(())
 }
 
 /// What the cache derived from a snapshot that a refresh must derive again: classes under

@@ -370,7 +370,7 @@ impl Service {
             warnings: vec![],
         };
         if let Some((store, snap)) = current {
-            read::settle_index(store, &snap, &basis)?;
+            read::settle_index(store, &snap, &basis);
             // Clean, unflagged paths are vouched for by Git's status and index digests; only
             // the others need a look.
             let files = store.unsettled_files_at(&snap)?;
