@@ -35,27 +35,26 @@ const STATUS_ARGS: [&str; 7] = [
     "--ignore-submodules=none",
 ];
 
-/// A running `git status`, with what was observed just before it started.
+/// A Git process started in the background: read with [`Running::finish`], stopped (not left
+/// behind) when dropped unread, as when the command fails first.
 #[derive(Debug)]
-struct StatusRun {
-    /// Always `Some` until [`StatusRun::finish`] takes it.
+pub struct Running {
+    /// Always `Some` until [`Running::finish`] takes it.
     child: Option<std::process::Child>,
-    index_sig: Option<String>,
-    observed_at: String,
-    observed_ns: i64,
+    args: String,
 }
 
-impl StatusRun {
-    /// Waits for the status and returns its output.
+impl Running {
+    /// Waits for the process and returns its output.
     fn finish(mut self) -> Result<Vec<u8>> {
         let failed = |detail: String| Error::Git {
-            args: STATUS_ARGS.join(" "),
+            args: self.args.clone(),
             detail,
         };
         let child = self
             .child
             .take()
-            .ok_or_else(|| failed("status already read".into()))?;
+            .ok_or_else(|| failed("output already read".into()))?;
         let out = child
             .wait_with_output()
             .map_err(|e| failed(e.to_string()))?;
@@ -68,13 +67,32 @@ impl StatusRun {
     }
 }
 
-impl Drop for StatusRun {
-    /// A status nobody read (the command failed first) is stopped, not left behind.
+impl Drop for Running {
     fn drop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// A running `git status`, with what was observed just before it started.
+#[derive(Debug)]
+struct StatusRun {
+    run: Running,
+    index_sig: Option<String>,
+    observed_at: String,
+    observed_ns: i64,
+}
+
+/// A running `git log` of the recent commits ([`Git::start_recent_commits`]).
+#[derive(Debug)]
+pub struct RecentCommits(Running);
+
+impl RecentCommits {
+    /// Waits for the log and parses it.
+    pub fn finish(self) -> Result<Vec<Commit>> {
+        Ok(parse_log(&self.0.finish()?))
     }
 }
 
@@ -327,7 +345,7 @@ impl Git {
             };
             Ok::<_, Error>((listing, attrs))
         });
-        let status = run.finish()?;
+        let status = run.run.finish()?;
         let early = early.transpose()?;
         let mut basis = parse_status(&status).map_err(|detail| Error::GitParse {
             args: STATUS_ARGS.join(" "),
@@ -401,48 +419,63 @@ impl Git {
         let index_sig = self.index_file().as_deref().and_then(index_signature);
         let observed_at = crate::time::now_rfc3339();
         let observed_ns = crate::time::now_ns();
-        self.processes.set(self.processes.get() + 1);
-        let child = command(&self.root)
-            .args(STATUS_ARGS)
-            .spawn()
-            .map_err(|e| Error::Git {
-                args: STATUS_ARGS.join(" "),
-                detail: e.to_string(),
-            })?;
         Ok(StatusRun {
-            child: Some(child),
+            run: self.spawn(&STATUS_ARGS)?,
             index_sig,
             observed_at,
             observed_ns,
         })
     }
 
-    /// Returns the most recent commits reachable from HEAD (at most `n`).
-    pub fn recent_commits(&self, n: usize) -> Result<Vec<Commit>> {
+    /// Starts Git in the background, counted like [`Git::run`].
+    fn spawn(&self, args: &[&str]) -> Result<Running> {
+        self.processes.set(self.processes.get() + 1);
+        let child = command(&self.root)
+            .args(args)
+            .spawn()
+            .map_err(|e| Error::Git {
+                args: args.join(" "),
+                detail: e.to_string(),
+            })?;
+        Ok(Running {
+            child: Some(child),
+            args: args.join(" "),
+        })
+    }
+
+    /// Starts reading the most recent commits reachable from HEAD (at most `n`): a refresh
+    /// reads them while it scans.
+    pub fn start_recent_commits(&self, n: usize) -> Result<RecentCommits> {
         let count = format!("-n{n}");
-        let out = self.run(&[
+        let run = self.spawn(&[
             "log",
             &count,
             "-z",
             "--no-show-signature",
             "--format=%h%x1f%cI%x1f%s",
         ])?;
-        let mut commits = Vec::new();
-        for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
-            let text = String::from_utf8_lossy(rec);
-            let mut parts = text.trim_start_matches('\n').splitn(3, '\u{1f}');
-            let (Some(id), Some(date), Some(subject)) = (parts.next(), parts.next(), parts.next())
-            else {
-                continue;
-            };
-            commits.push(Commit {
-                id: id.into(),
-                date: date.into(),
-                subject: subject.into(),
-            });
-        }
-        Ok(commits)
+        Ok(RecentCommits(run))
     }
+}
+
+/// Parses `git log -z --format=%h%x1f%cI%x1f%s`; a record that does not have the three fields
+/// is skipped.
+fn parse_log(out: &[u8]) -> Vec<Commit> {
+    let mut commits = Vec::new();
+    for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+        let text = String::from_utf8_lossy(rec);
+        let mut parts = text.trim_start_matches('\n').splitn(3, '\u{1f}');
+        let (Some(id), Some(date), Some(subject)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        commits.push(Commit {
+            id: id.into(),
+            date: date.into(),
+            subject: subject.into(),
+        });
+    }
+    commits
 }
 
 /// Builds a Git command that never prompts, never pages, never writes the index as a side
@@ -682,6 +715,36 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
 mod tests {
     use super::*;
 
+    /// The recent commits are read by a process started ahead (a refresh scans meanwhile); one
+    /// dropped unread is stopped and reaped, and a record without its three fields is skipped.
+    #[test]
+    fn recent_commits_are_read_in_the_background_and_never_left_behind() {
+        let t = crate::testing::temp_repo(&[("a.rs", "fn a() {}\n")]);
+        let git = Git::new(t.repo.root.clone());
+        let commits = git.start_recent_commits(10).unwrap().finish().unwrap();
+        assert_eq!(commits.len(), 1);
+        assert_eq!(commits[0].subject, "initial");
+        assert_eq!(git.processes(), 1);
+
+        let unread = git.start_recent_commits(10).unwrap();
+        let pid = unread
+            .0
+            .child
+            .as_ref()
+            .map(|c| c.id())
+            .expect("a log was started");
+        drop(unread);
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "the unread log {pid} was reaped"
+        );
+
+        let parsed =
+            parse_log(b"abc\x1f2026-01-01T00:00:00Z\x1fa subject\0broken\0\nd\x1fdate\x1fs");
+        let ids: Vec<&str> = parsed.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["abc", "d"]);
+    }
+
     /// A baseline's capture reads every listed path's attributes (one `check-attr`, while the
     /// status runs), and the capture of a known index reads none.
     #[test]
@@ -739,7 +802,7 @@ mod tests {
             .prefetched
             .borrow()
             .as_ref()
-            .and_then(|r| r.child.as_ref())
+            .and_then(|r| r.run.child.as_ref())
             .map(|c| c.id());
         let pid = pid.expect("a status was started");
         drop(unread);

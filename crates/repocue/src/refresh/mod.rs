@@ -94,6 +94,8 @@ fn run_once(
         return Err(Error::NotInitialized);
     };
     let mut start = basis::capture(repo, &store, op, &rules)?;
+    // Git reads the recent commits while the files are scanned.
+    let commits = RecentCommits::start(repo, &start)?;
     let scan_started = Instant::now();
     // The index listing is only the plan's input: freed before the scan, which holds a result
     // per path of its own.
@@ -114,7 +116,7 @@ fn run_once(
     let outcome = outcome::scan(repo, &store, &start, plan, deadline)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
     let changes = changes::derive(&store, &start, &outcome, &rules)?;
-    let commits = recent_commits(repo, &start)?;
+    let commits = commits.finish()?;
     let clock = publish::Clock {
         started,
         scan_us,
@@ -125,13 +127,30 @@ fn run_once(
     )
 }
 
-/// The snapshot's recent commits: the previous snapshot's when HEAD did not move.
-fn recent_commits(repo: &Repo, start: &basis::Start) -> Result<Vec<Commit>> {
-    Ok(match &start.previous {
-        Some(p) if p.head == start.basis.head => p.recent_commits.clone(),
-        _ if start.basis.head.is_some() => repo.git.recent_commits(RECENT_COMMITS)?,
-        _ => vec![],
-    })
+/// The snapshot's recent commits: the previous snapshot's when HEAD did not move, none
+/// without a HEAD, else read by a Git process that runs beside the scan.
+enum RecentCommits {
+    Known(Vec<Commit>),
+    Reading(crate::git::RecentCommits),
+}
+
+impl RecentCommits {
+    fn start(repo: &Repo, start: &basis::Start) -> Result<RecentCommits> {
+        Ok(match &start.previous {
+            Some(p) if p.head == start.basis.head => Self::Known(p.recent_commits.clone()),
+            _ if start.basis.head.is_some() => {
+                Self::Reading(repo.git.start_recent_commits(RECENT_COMMITS)?)
+            }
+            _ => Self::Known(vec![]),
+        })
+    }
+
+    fn finish(self) -> Result<Vec<Commit>> {
+        match self {
+            Self::Known(commits) => Ok(commits),
+            Self::Reading(run) => run.finish(),
+        }
+    }
 }
 
 #[cfg(test)]
