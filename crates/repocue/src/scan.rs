@@ -434,10 +434,34 @@ struct FileRead {
     whole: Option<Vec<u8>>,
 }
 
+/// Reads a file of `expected` bytes (its size at the `lstat`) whole. A read that asks for one
+/// byte more and gets exactly `expected` reached the end: a regular file returns fewer bytes
+/// than asked only there, so the read of nothing that would confirm it is skipped (one system
+/// call of five per file). The caller compares the size with a `fstat` after the read, which
+/// is the same check at a later instant; a file that grew is read on to its end.
 fn read_whole(file: &mut File, expected: u64) -> std::io::Result<FileRead> {
-    let mut buf = Vec::with_capacity(expected as usize + 1);
-    // Cap the read: a file that grows while we read it must not make memory unbounded.
-    file.take(WHOLE_READ_LIMIT + 1).read_to_end(&mut buf)?;
+    let mut buf = vec![0; expected as usize + 1];
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled as u64 == expected {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let grew = filled == buf.len();
+    buf.truncate(filled);
+    if grew {
+        // Cap the read: a file that grows while we read it must not make memory unbounded.
+        let left = (WHOLE_READ_LIMIT + 1).saturating_sub(filled as u64);
+        file.take(left).read_to_end(&mut buf)?;
+    }
     if buf.len() as u64 > WHOLE_READ_LIMIT {
         let mut hasher = Sha256::new();
         hasher.update(&buf);
@@ -553,6 +577,25 @@ pub fn stat_of(root: &Path, path: &[u8]) -> Option<StatKey> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A whole read returns the file's bytes whatever size the `lstat` before it saw: the
+    /// same, smaller (the file grew: read on to the end), larger (it shrank), or empty.
+    #[test]
+    fn a_whole_read_returns_the_content_whatever_size_was_expected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        for content in [&b""[..], b"x", b"hello world\n", &[7u8; 70_000][..]] {
+            std::fs::write(&path, content).unwrap();
+            let len = content.len() as u64;
+            for expected in [len, len.saturating_sub(1), 0, len + 1, len + 4096] {
+                let mut file = File::open(&path).unwrap();
+                let read = read_whole(&mut file, expected).unwrap();
+                assert_eq!(read.whole.as_deref(), Some(content), "expected {expected}");
+                assert_eq!(read.size, len);
+                assert_eq!(read.digest, hex(&Sha256::digest(content)));
+            }
+        }
+    }
 
     fn item(path: &str, working_state: WorkingState) -> ScanItem {
         ScanItem {
