@@ -62,8 +62,14 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             continue;
         }
         names.add_spans(line);
-        let heading =
-            markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)));
+        // A line indented by four columns is code (Markdown's indented code block, an
+        // AsciiDoc literal, a plain-text file's example command: git's `INSTALL` shows
+        // `\t# make prefix=/usr install` as a root prompt), never a heading.
+        let heading = (indentation(line) < CODE_INDENT)
+            .then(|| {
+                markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)))
+            })
+            .flatten();
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
             push_heading(&mut facts, level, &text, i as u32 + 1);
@@ -156,6 +162,22 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
         return;
     }
     facts.headings.push(Heading { level, text, line });
+}
+
+/// The indentation from which a line is code rather than a heading.
+const CODE_INDENT: usize = 4;
+
+/// The columns of whitespace a line starts with, a tab advancing to the next multiple of four.
+fn indentation(line: &str) -> usize {
+    let mut columns = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => columns += 1,
+            '\t' => columns += CODE_INDENT - columns % CODE_INDENT,
+            _ => break,
+        }
+    }
+    columns
 }
 
 fn markdown_heading(line: &str) -> Option<(u8, String)> {
@@ -403,6 +425,23 @@ mod tests {
         let facts = analyze(b"doc.md", Some("Markdown"), &many).unwrap();
         assert_eq!(facts.code_names.len(), MAX_CODE_NAMES);
         assert!(facts.code_names.contains(&"name_0".to_owned()));
+    }
+
+    /// An indented line is code even when it looks like a heading: git's `INSTALL` shows a
+    /// root prompt (`\t# make ... install`), which was the document's title.
+    #[test]
+    fn an_indented_line_is_never_a_heading() {
+        let text = "\t\tGit installation\n\nNormally you can just do make.\n\n\t$ make all\n\t# make install ;# as root\n    # four spaces\n   # Three spaces\n\n    Indented\n    --------\n";
+        let f = analyze(b"INSTALL", Some("Text"), text).unwrap();
+        let h: Vec<_> = f
+            .headings
+            .iter()
+            .map(|h| (h.level, h.text.as_str()))
+            .collect();
+        assert_eq!(h, [(1, "Three spaces")]);
+        assert_eq!(f.title.as_deref(), Some("Three spaces"));
+        assert_eq!(indentation("\t x"), 5);
+        assert_eq!(indentation("  \tx"), 4);
     }
 
     #[test]
