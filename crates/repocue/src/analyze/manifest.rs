@@ -551,23 +551,31 @@ fn make_targets(text: &str, just: bool) -> Vec<String> {
         if line[colon + 1..].starts_with('=') || line[..colon].contains('=') {
             continue;
         }
-        let names = &line[..colon];
-        for name in names.split_whitespace() {
-            let name = if just {
-                name.trim_start_matches('@')
-            } else {
-                name
-            };
-            let ok = name
-                .chars()
+        let is_name = |name: &str| {
+            name.chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
                 && !name.contains('%')
-                && !name.is_empty();
-            if ok && !out.iter().any(|o| o == name) {
+                && !name.is_empty()
+        };
+        let mut names = line[..colon].split_whitespace();
+        if just {
+            // A recipe's name, then its parameters.
+            let name = names.next().unwrap_or_default().trim_start_matches('@');
+            if is_name(name) && !out.iter().any(|o| o == name) {
                 out.push(name.to_owned());
             }
-            if just {
-                break;
+            continue;
+        }
+        // A rule names only targets before its colon: a line with anything else there is not
+        // a rule (cobra's `$(warning "could not find ... run: curl ...")` named `not` and
+        // `run`), and neither is a target made of variables.
+        let names: Vec<&str> = names.collect();
+        if !names.iter().all(|n| is_name(n)) {
+            continue;
+        }
+        for name in names {
+            if !out.iter().any(|o| o == name) {
+                out.push(name.to_owned());
             }
         }
     }
@@ -859,6 +867,26 @@ mod tests {
         .unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, vec!["make all", "make build", "make test"]);
+    }
+
+    /// Only a line that names targets before its colon is a rule: not a function call whose
+    /// text has a colon (spf13/cobra's Makefile showed `make not` and `make run`), not a
+    /// target made of variables.
+    #[test]
+    fn a_colon_in_a_function_call_names_no_target() {
+        let text = "BIN=\"./bin\"\n\
+ifeq (, $(shell which golangci-lint))\n\
+$(warning \"could not find golangci-lint in $(PATH), run: curl -sfL https://x | sh\")\n\
+endif\n\
+default: all\n\
+all: fmt test\n\
+$(BIN)/tool: main.go\n\
+fmt test:\n\
+\tgo test ./...\n";
+        assert_eq!(make_targets(text, false), ["default", "all", "fmt", "test"]);
+        let f = analyze(b"Makefile", text).unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(cmds, ["make default", "make all", "make fmt", "make test"]);
     }
 
     #[test]
