@@ -443,16 +443,20 @@ impl Git {
         })
     }
 
-    /// Starts reading the most recent commits reachable from HEAD (at most `n`): a refresh
-    /// reads them while it scans.
-    pub fn start_recent_commits(&self, n: usize) -> Result<RecentCommits> {
+    /// Starts reading the most recent commits (at most `n`) reachable from `head`, the commit
+    /// the basis observed (so that the list matches the snapshot even if HEAD moves while the
+    /// refresh scans); `HEAD` when that is not an object id.
+    pub fn start_recent_commits(&self, n: usize, head: &str) -> Result<RecentCommits> {
         let count = format!("-n{n}");
+        let oid = !head.is_empty() && head.bytes().all(|b| b.is_ascii_hexdigit());
         let run = self.spawn(&[
             "log",
             &count,
             "-z",
             "--no-show-signature",
             "--format=%h%x1f%cI%x1f%s",
+            if oid { head } else { "HEAD" },
+            "--",
         ])?;
         Ok(RecentCommits(run))
     }
@@ -721,12 +725,34 @@ mod tests {
     fn recent_commits_are_read_in_the_background_and_never_left_behind() {
         let t = crate::testing::temp_repo(&[("a.rs", "fn a() {}\n")]);
         let git = Git::new(t.repo.root.clone());
-        let commits = git.start_recent_commits(10).unwrap().finish().unwrap();
+        let commits = git
+            .start_recent_commits(10, "HEAD")
+            .unwrap()
+            .finish()
+            .unwrap();
         assert_eq!(commits.len(), 1);
         assert_eq!(commits[0].subject, "initial");
         assert_eq!(git.processes(), 1);
+        // From the observed commit, not from wherever HEAD is when Git starts.
+        let first = git.run(&["rev-parse", "HEAD"]).unwrap();
+        let first = String::from_utf8(first).unwrap();
+        std::fs::write(t.repo.root.join("b.rs"), "fn b() {}\n").unwrap();
+        crate::testing::git(&t.repo.root, &["add", "b.rs"]);
+        crate::testing::git(&t.repo.root, &["commit", "-q", "-m", "second"]);
+        let then = git
+            .start_recent_commits(10, first.trim())
+            .unwrap()
+            .finish()
+            .unwrap();
+        let now = git
+            .start_recent_commits(10, "HEAD")
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!((then.len(), now.len()), (1, 2));
+        assert_eq!(now[0].subject, "second");
 
-        let unread = git.start_recent_commits(10).unwrap();
+        let unread = git.start_recent_commits(10, "HEAD").unwrap();
         let pid = unread
             .0
             .child

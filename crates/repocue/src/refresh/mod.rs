@@ -136,12 +136,10 @@ enum RecentCommits {
 
 impl RecentCommits {
     fn start(repo: &Repo, start: &basis::Start) -> Result<RecentCommits> {
-        Ok(match &start.previous {
-            Some(p) if p.head == start.basis.head => Self::Known(p.recent_commits.clone()),
-            _ if start.basis.head.is_some() => {
-                Self::Reading(repo.git.start_recent_commits(RECENT_COMMITS)?)
-            }
-            _ => Self::Known(vec![]),
+        Ok(match (&start.previous, &start.basis.head) {
+            (Some(p), head) if p.head == *head => Self::Known(p.recent_commits.clone()),
+            (_, Some(head)) => Self::Reading(repo.git.start_recent_commits(RECENT_COMMITS, head)?),
+            (_, None) => Self::Known(vec![]),
         })
     }
 
