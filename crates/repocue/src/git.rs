@@ -38,7 +38,7 @@ const STATUS_ARGS: [&str; 7] = [
 /// A Git process started in the background: read with [`Running::finish`], stopped (not left
 /// behind) when dropped unread, as when the command fails first.
 #[derive(Debug)]
-pub struct Running {
+struct Running {
     /// Always `Some` until [`Running::finish`] takes it.
     child: Option<std::process::Child>,
     args: String,

@@ -437,7 +437,7 @@ struct FileRead {
 /// Reads a file of `expected` bytes (its size at the `lstat`) whole. A read that asks for one
 /// byte more and gets exactly `expected` reached the end: a regular file returns fewer bytes
 /// than asked only there, so the read of nothing that would confirm it is skipped (one system
-/// call of five per file). The caller compares the size with a `fstat` after the read, which
+/// call of six per file: lstat, open, read, read, fstat, close). The caller compares the size with a `fstat` after the read, which
 /// is the same check at a later instant; a file that grew is read on to its end.
 fn read_whole(file: &mut File, expected: u64) -> std::io::Result<FileRead> {
     let mut buf = vec![0; expected as usize + 1];
