@@ -157,6 +157,29 @@ fn a_function_the_readme_shows_as_code_outranks_its_twin() {
 }
 
 #[test]
+fn a_function_the_tests_call_outranks_its_twin() {
+    // What the project's own tests call is what its users call: `settle`, not `arrange`
+    // (defined first, in the same file), though nothing in the library uses either.
+    let test = "from shop.cart import settle\n\n\
+def test_settle():\n    assert settle([]) == []\n";
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"shop\"\n"),
+        ("shop/__init__.py", ""),
+        (
+            "shop/cart.py",
+            "def arrange(cart):\n    return cart\n\n\ndef settle(cart):\n    return cart\n",
+        ),
+        ("tests/test_cart.py", test),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_listed_before(
+        &cue,
+        "symbol:shop/cart.py:settle",
+        "symbol:shop/cart.py:arrange",
+    );
+}
+
+#[test]
 fn a_test_helper_never_outranks_the_definition_it_shadows() {
     let repo = python_library();
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
