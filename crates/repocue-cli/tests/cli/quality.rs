@@ -368,6 +368,41 @@ fn entry_points_per_ecosystem() {
 }
 
 #[test]
+fn a_monorepo_command_named_after_the_project_comes_before_other_members_programs() {
+    // `mono`'s own command lives in `packages/mono-cli`; a helper program of a member that
+    // sorts before it comes after it.
+    let package = |name: &str, bin: &str| {
+        format!("{{\"name\": \"@mono/{name}\", \"bin\": {{\"{name}\": \"./bin/{bin}\"}}}}\n")
+    };
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{\"name\": \"mono\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+        ),
+        (
+            "packages/a-helpers/package.json",
+            &package("a-helpers", "a-helpers.js"),
+        ),
+        ("packages/a-helpers/bin/a-helpers.js", "console.log(1);\n"),
+        (
+            "packages/mono-cli/package.json",
+            &package("mono", "mono.js"),
+        ),
+        ("packages/mono-cli/bin/mono.js", "console.log(2);\n"),
+    ]);
+    let e = entry_points(&repo);
+    let at = |p: &str| {
+        e.iter()
+            .position(|x| x == p)
+            .unwrap_or_else(|| panic!("{p}: {e:?}"))
+    };
+    assert!(
+        at("packages/mono-cli/bin/mono.js") < at("packages/a-helpers/bin/a-helpers.js"),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn a_c_program_main_is_an_entry_point_whatever_the_file_is_called() {
     let repo = TestRepo::with_files(&[
         ("Makefile", "all:\n\tcc -o tool common-main.c tool.c\n"),

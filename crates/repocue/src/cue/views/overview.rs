@@ -119,11 +119,17 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     let code = code_summary(
         state,
         &name,
-        &entry_points(files, &root_manifests, &member_manifests, &[]),
+        &entry_points(files, &root_manifests, &member_manifests, &[], &name),
         &dependencies,
     )?;
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
-    let mut entries = entry_points(files, &root_manifests, &member_manifests, &ranked_entries);
+    let mut entries = entry_points(
+        files,
+        &root_manifests,
+        &member_manifests,
+        &ranked_entries,
+        &name,
+    );
     if !minor.is_empty() {
         let language: HashMap<&[u8], &str> = files
             .iter()
@@ -955,6 +961,7 @@ fn entry_points(
     root: &[(&FileState, &ManifestFacts)],
     members: &[(&FileState, &ManifestFacts)],
     ranked: &[String],
+    project: &str,
 ) -> Vec<String> {
     const CONVENTIONAL: &[&str] = &[
         "src/main.rs",
@@ -1032,9 +1039,12 @@ fn entry_points(
         }
     }
     // Members' declared entry points (package.json `main`/`bin`, pyproject scripts are names,
-    // not paths: only existing files count), relative to the member's directory.
+    // not paths: only existing files count), relative to the member's directory. The one named
+    // after the project first: the project's own command (babel's `packages/babel-cli/bin/
+    // babel.js`) before the helper programs of other members.
     let tracked: std::collections::HashSet<&[u8]> =
         files.iter().map(|f| f.path.as_slice()).collect();
+    let mut declared: Vec<String> = Vec::new();
     for (f, m) in members {
         let dir = match f.path.iter().rposition(|&b| b == b'/') {
             Some(i) => paths::display(&f.path[..=i]),
@@ -1042,12 +1052,25 @@ fn entry_points(
         };
         for e in &m.entry_points {
             let p = format!("{dir}{}", e.trim_start_matches("./"));
-            if !out.contains(&p) && tracked.contains(p.as_bytes()) {
-                out.push(p);
+            if !out.contains(&p) && !declared.contains(&p) && tracked.contains(p.as_bytes()) {
+                declared.push(p);
             }
         }
     }
+    // Stable: the others keep the members' order.
+    declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
+    out.extend(declared);
     out
+}
+
+/// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
+/// the first `.`, in any case, is the project's name (the last part of a scoped or path-like
+/// name: `widget` for `example.com/acme/widget`).
+fn named_after(path: &[u8], project: &str) -> bool {
+    let project = project.rsplit('/').next().unwrap_or(project);
+    let file = paths::file_name(path);
+    let stem = file.split(|&b| b == b'.').next().unwrap_or(file);
+    !project.is_empty() && stem.eq_ignore_ascii_case(project.as_bytes())
 }
 
 fn commands(
@@ -1270,15 +1293,9 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
             }
         }
     }
-    let project = project.rsplit('/').next().unwrap_or(project);
-    let named_after = |p: &[u8]| {
-        let file = paths::file_name(p);
-        let stem = file.split(|&b| b == b'.').next().unwrap_or(file);
-        stem.eq_ignore_ascii_case(project.as_bytes())
-    };
     for files in mains.values_mut() {
         // Stable: the others keep rank order.
-        files.sort_by_key(|p| !named_after(p));
+        files.sort_by_key(|p| !named_after(p, project));
     }
     ranked
         .iter()
