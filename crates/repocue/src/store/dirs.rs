@@ -247,6 +247,16 @@ pub(crate) fn intern_path(tx: &Connection, dirs: &mut Dirs, path: &[u8]) -> rusq
     insert_path(tx, dirs, path, None)
 }
 
+/// Stores a path known not to be stored yet (a writer's, after [`Dirs::sync`]) and returns its
+/// id.
+pub(crate) fn insert_new_path(
+    tx: &Connection,
+    dirs: &mut Dirs,
+    path: &[u8],
+) -> rusqlite::Result<i64> {
+    insert_path(tx, dirs, path, None)
+}
+
 fn insert_path(
     tx: &Connection,
     dirs: &mut Dirs,
@@ -572,6 +582,88 @@ mod tests {
             .unwrap();
         assert!(exists, "directory {dir} of the new path is stored");
         assert_eq!(stored_paths(&conn)[0].0, b"gone/b.rs");
+    }
+
+    /// A stored path, its id and the first row of its search entries.
+    type PathRow = (Vec<u8>, i64, Option<i64>);
+
+    /// Every stored path, and the path ids of the current file versions.
+    fn path_rows(db: &Connection) -> (Vec<PathRow>, Vec<i64>) {
+        let rows: Vec<(i64, i64, Vec<u8>, Option<i64>)> = db
+            .prepare("SELECT id, dir, name, search_first FROM paths")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut dirs = Dirs::default();
+        let mut paths: Vec<PathRow> = rows
+            .into_iter()
+            .map(|(id, dir, name, first)| (dirs.join(db, dir, &name).unwrap(), id, first))
+            .collect();
+        paths.sort();
+        let mut versions: Vec<i64> = db
+            .prepare("SELECT path FROM file_versions WHERE end_seq IS NULL")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        versions.sort();
+        (paths, versions)
+    }
+
+    #[test]
+    fn a_first_baseline_stores_each_path_once_and_a_rebaseline_keeps_their_ids() {
+        // A first baseline looks no path up (there are none): the search entries store some
+        // paths, the file versions the rest and find those.
+        let t = temp_repo(&[
+            ("src/lib.rs", "pub fn add() {}\n"),
+            ("src/deep/er/mod.rs", "pub struct Deep;\n"),
+            ("README.md", "# Demo\n"),
+            ("assets/logo.svg", "<svg/>\n"),
+        ]);
+        refresh::run(&t.repo, &Operation::Init).unwrap();
+        let (paths, versions) = path_rows(&raw_db(&t.repo));
+        let names: Vec<&[u8]> = paths.iter().map(|(p, _, _)| p.as_slice()).collect();
+        assert_eq!(
+            names,
+            [
+                &b"README.md"[..],
+                b"assets/logo.svg",
+                b"src/deep/er/mod.rs",
+                b"src/lib.rs"
+            ]
+        );
+        let mut ids: Vec<i64> = paths.iter().map(|(_, id, _)| *id).collect();
+        ids.sort();
+        assert_eq!(versions, ids, "one current version per path, each its own");
+        assert!(
+            paths.iter().any(|(_, _, first)| first.is_some()),
+            "{paths:?}"
+        );
+        // Every search entry names the path whose range holds it.
+        let strays: i64 = raw_db(&t.repo)
+            .query_row(
+                "SELECT count(*) FROM search_entries e JOIN paths p
+                   ON e.rowid BETWEEN p.search_first AND p.search_first + p.search_count - 1
+                 WHERE e.path != p.id",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(strays, 0);
+        // A rebaseline into the same cache looks the paths up and keeps their ids.
+        let rebaseline = Operation::Rebaseline {
+            label: "again".into(),
+            reason: "test".into(),
+        };
+        refresh::run(&t.repo, &rebaseline).unwrap();
+        let (again, _) = path_rows(&raw_db(&t.repo));
+        let without_ranges = |p: &[PathRow]| -> Vec<(Vec<u8>, i64)> {
+            p.iter().map(|(p, id, _)| (p.clone(), *id)).collect()
+        };
+        assert_eq!(without_ranges(&again), without_ranges(&paths));
     }
 
     #[test]

@@ -1102,18 +1102,30 @@ impl Store {
         let now = crate::time::now_rfc3339();
         let current = check_current(&tx, p.expected)?;
         dirs.sync(&tx)?;
+        // Into a cache without paths (a first baseline) every path is new: the ids this
+        // transaction gives them are all there is to look up (not 27,000 index lookups that
+        // find nothing, on babel/babel).
+        let mut new_paths = paths_empty(&tx)?.then(NewPaths::default);
         let epoch = active_epoch(&tx, repo_id, root, p.new_epoch.as_ref(), &now)?;
         write_facts(&tx, p.facts, p.analyzer)?;
         // The search entries first: a baseline then stores each path with its entries' range
         // in one insert (see `dirs::set_search_range`), before its file versions.
         if let Some(search) = &p.search {
-            apply_search(&tx, dirs, search)?;
+            apply_search(&tx, dirs, search, new_paths.as_mut())?;
         }
         let mut snapshot = current;
         let mut delta_seq = None;
         if let Some(s) = &p.snapshot {
             let baseline = p.new_epoch.is_some();
-            let (seq, delta) = insert_snapshot(&tx, dirs, s, epoch, current, baseline, &now)?;
+            let (seq, delta) = insert_snapshot(
+                &tx,
+                dirs,
+                s,
+                epoch,
+                (current, baseline),
+                &now,
+                new_paths.as_mut(),
+            )?;
             snapshot = Some(seq);
             delta_seq = delta;
         }
@@ -1568,9 +1580,9 @@ fn insert_snapshot(
     dirs: &mut dirs::Dirs,
     s: &NewSnapshot<'_>,
     epoch: i64,
-    parent: Option<i64>,
-    baseline: bool,
+    (parent, baseline): (Option<i64>, bool),
     now: &str,
+    new_paths: Option<&mut NewPaths>,
 ) -> Result<(i64, Option<i64>)> {
     let seq = next_seq(tx, "snapshot")?;
     let kind = if baseline { "baseline" } else { "refresh" };
@@ -1620,7 +1632,7 @@ fn insert_snapshot(
         .files
         .iter()
         .filter(|f| baseline || s.changed_paths.contains(&f.path));
-    insert_file_versions(tx, dirs, epoch, seq, changed)?;
+    insert_file_versions(tx, dirs, epoch, seq, changed, new_paths)?;
     let mut delta = None;
     if !baseline {
         let d = next_seq(tx, "delta")?;
@@ -1641,6 +1653,7 @@ fn insert_file_versions<'f>(
     epoch: i64,
     seq: i64,
     files: impl Iterator<Item = &'f FileState>,
+    mut new_paths: Option<&mut NewPaths>,
 ) -> Result<()> {
     let mut insert = tx.prepare_cached(&format!(
         "INSERT INTO file_versions (epoch, start_seq, {FILE_COLUMNS_STORED})
@@ -1656,10 +1669,17 @@ fn insert_file_versions<'f>(
             Some(m) => Some(m),
         };
         let (st_size, st_ctime) = stat_twins(size, st);
+        let path = match new_paths.as_deref_mut() {
+            Some(new) => match new.get(f.path.as_slice()) {
+                Some(id) => *id,
+                None => dirs::insert_new_path(tx, dirs, &f.path)?,
+            },
+            None => dirs::intern_path(tx, dirs, &f.path)?,
+        };
         insert.execute(params![
             epoch,
             seq,
-            dirs::intern_path(tx, dirs, &f.path)?,
+            path,
             f.index_mode,
             compact::id_bytes(&f.index_oid),
             worktree_mode,
@@ -1916,7 +1936,22 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn apply_search(tx: &Transaction<'_>, dirs: &mut dirs::Dirs, s: &SearchUpdate<'_>) -> Result<()> {
+/// The paths a transaction into a cache without paths has stored so far, with their ids.
+type NewPaths = HashMap<Vec<u8>, i64>;
+
+/// Whether no path is stored (a first baseline: nothing to look up).
+fn paths_empty(tx: &Transaction<'_>) -> Result<bool> {
+    Ok(tx.query_row("SELECT NOT EXISTS (SELECT 1 FROM paths)", [], |r| r.get(0))?)
+}
+
+/// Applies a search update. With `new_paths` (a cache without paths), no path is looked up:
+/// the ones it stores are recorded there.
+fn apply_search(
+    tx: &Transaction<'_>,
+    dirs: &mut dirs::Dirs,
+    s: &SearchUpdate<'_>,
+    mut new_paths: Option<&mut NewPaths>,
+) -> Result<()> {
     if s.reset {
         tx.execute_batch(
             "DELETE FROM search_fts;
@@ -1962,7 +1997,7 @@ fn apply_search(tx: &Transaction<'_>, dirs: &mut dirs::Dirs, s: &SearchUpdate<'_
         // One lookup of the path's id per file: before its old entries go, or (after a reset,
         // which emptied every range but keeps the paths) only once it has entries to store.
         let mut known = None;
-        if !s.reset {
+        if !s.reset && new_paths.is_none() {
             known = dirs::path_id(tx, dirs, &f.path)?;
             if let Some(path_id) = known {
                 // Entries a path still has are replaced, never doubled.
@@ -1973,10 +2008,13 @@ fn apply_search(tx: &Transaction<'_>, dirs: &mut dirs::Dirs, s: &SearchUpdate<'_
         if rows.is_empty() {
             continue;
         }
-        if s.reset {
+        if s.reset && new_paths.is_none() {
             known = dirs::path_id(tx, dirs, &f.path)?;
         }
         let path_id = dirs::set_search_range(tx, dirs, known, &f.path, next, rows.len() as i64)?;
+        if let Some(new) = new_paths.as_deref_mut() {
+            new.insert(f.path.clone(), path_id);
+        }
         for e in &rows {
             let kind = compact::code(&compact::SEARCH_KINDS, e.kind);
             entry.execute(params![next, path_id, kind, e.name, e.line])?;
