@@ -424,6 +424,41 @@ fn entity_view_describes_symbols_and_files() {
 }
 
 #[test]
+fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
+    // Two modules define `parse`. A file that imports one of them means that one; a file that
+    // imports neither could mean either and is listed for both.
+    let repo = TestRepo::with_files(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/jsonish.py", "def parse(text):\n    return text\n"),
+        ("pkg/yamlish.py", "def parse(text):\n    return [text]\n"),
+        (
+            "pkg/use_json.py",
+            "from pkg.jsonish import parse\n\n\ndef load(t):\n    return parse(t)\n",
+        ),
+        (
+            "pkg/use_yaml.py",
+            "from pkg.yamlish import parse\n\n\ndef load(t):\n    return parse(t)\n",
+        ),
+        (
+            "pkg/either.py",
+            "import os\n\n\ndef load(parse, t):\n    return parse(t)\n",
+        ),
+    ]);
+    repo.init();
+    let referenced_by = |id: &str| -> Value {
+        repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
+    };
+    assert_eq!(
+        referenced_by("symbol:pkg/jsonish.py:parse"),
+        json!(["pkg/either.py", "pkg/use_json.py"])
+    );
+    assert_eq!(
+        referenced_by("symbol:pkg/yamlish.py:parse"),
+        json!(["pkg/either.py", "pkg/use_yaml.py"])
+    );
+}
+
+#[test]
 fn file_entity_lists_the_files_defining_what_it_references() {
     let repo = code_project();
     let cue = repo.cue("entity", &["--id", "file:src/use_a.py", "--no-refresh"]);

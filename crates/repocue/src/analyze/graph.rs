@@ -287,6 +287,30 @@ fn resolve(
     }
 }
 
+/// Whether a reference to a name in the file at `from`, with its `imports`, can mean the
+/// definition in `target`, of the files `defining` the name: [`resolve`] by paths, as the
+/// ranking resolves it, for a reader of one definition (the entity view's `referenced_by`).
+/// A `target` the list does not hold is not narrowed away.
+pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], target: &[u8]) -> bool {
+    let mut paths: Vec<&[u8]> = vec![from];
+    paths.extend(defining.iter().copied().filter(|p| *p != from));
+    let Some(t) = paths.iter().skip(1).position(|p| *p == target) else {
+        return true;
+    };
+    let roles: Vec<Role> = paths.iter().map(|p| importance::role(p)).collect();
+    let modules: Vec<Vec<String>> = paths
+        .iter()
+        .map(|p| importance::module_components(p))
+        .collect();
+    let imports: Vec<Vec<String>> = imports
+        .iter()
+        .map(|imp| importance::import_components(from, imp))
+        .filter(|c| !c.is_empty())
+        .collect();
+    let candidates: Vec<usize> = (1..paths.len()).collect();
+    resolve(0, &candidates, &roles, &imports, &modules).contains(&(t + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

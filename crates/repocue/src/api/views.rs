@@ -218,7 +218,8 @@ pub struct EntityContent {
     pub children: Vec<String>,
     /// Imports of the defining file.
     pub imports: Vec<String>,
-    /// Files that reference its name (symbols) or define names it references (files).
+    /// Files that reference its name (symbols: of several definitions of the name, a file
+    /// whose imports name some counts for those only) or define names it references (files).
     pub referenced_by: Vec<String>,
 }
 

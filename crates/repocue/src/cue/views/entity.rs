@@ -79,12 +79,29 @@ fn from_facts(
                 .is_ok()
         }),
     };
+    // Of several definitions of the name, a file whose imports name some of them means those
+    // only (as the ranking resolves references): `parse` in a file importing `json.parse` is
+    // no reference to `yaml.parse`. Without the search index's definitions, the bare name.
+    let defining = match wanted_name {
+        Some(n) => state
+            .store
+            .defining_paths(&state.snapshot, &[n.to_owned()])?,
+        None => None,
+    };
+    let defining: Option<Vec<&[u8]>> = defining
+        .as_ref()
+        .map(|d| d.iter().map(Vec::as_slice).collect());
+    let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| {
+        defining
+            .as_deref()
+            .is_none_or(|d| crate::analyze::graph::may_mean(path, &c.imports, d, &file.path))
+    };
     let mut refs: Vec<String> = others
         .iter()
-        .filter(|(_, d)| {
+        .filter(|(path, d)| {
             all.get(d)
                 .and_then(|a| a.code.as_ref())
-                .is_some_and(related)
+                .is_some_and(|c| related(c) && means(path, c))
         })
         .map(|(path, _)| paths::display(path))
         .collect();
