@@ -292,6 +292,12 @@ fn resolve(
 /// ranking resolves it, for a reader of one definition (the entity view's `referenced_by`).
 /// A `target` the list does not hold is not narrowed away.
 pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], target: &[u8]) -> bool {
+    // Without imports, or among more definitions than imports narrow (with `from` itself
+    // among them), `resolve` keeps every plausible one: spared the module paths of each.
+    if imports.is_empty() || defining.len() > MAX_NARROWED + 1 {
+        let (from_role, target_role) = (importance::role(from), importance::role(target));
+        return from != target && (from_role != Role::Source || target_role != Role::Test);
+    }
     let mut paths: Vec<&[u8]> = vec![from];
     paths.extend(defining.iter().copied().filter(|p| *p != from));
     let Some(t) = paths.iter().skip(1).position(|p| *p == target) else {
@@ -315,6 +321,41 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
 mod tests {
     use super::*;
     use crate::analyze::structure::SymbolFact;
+
+    #[test]
+    fn a_reference_means_the_definitions_its_file_imports() {
+        let defining: [&[u8]; 2] = [b"pkg/jsonish.py", b"pkg/yamlish.py"];
+        let imports = ["pkg.jsonish".to_owned()];
+        let means = |target: &[u8]| may_mean(b"pkg/use.py", &imports, &defining, target);
+        assert!(means(b"pkg/jsonish.py"));
+        assert!(!means(b"pkg/yamlish.py"));
+        // Imports that name neither, or none at all: either.
+        let other = ["os".to_owned()];
+        assert!(may_mean(
+            b"pkg/use.py",
+            &other,
+            &defining,
+            b"pkg/yamlish.py"
+        ));
+        assert!(may_mean(b"pkg/use.py", &[], &defining, b"pkg/yamlish.py"));
+        // The project's code never means a test's definition, however many there are.
+        let tests: [&[u8]; 2] = [b"pkg/jsonish.py", b"tests/test_x.py"];
+        assert!(!may_mean(b"pkg/use.py", &[], &tests, b"tests/test_x.py"));
+        let many: Vec<Vec<u8>> = (0..40).map(|i| format!("m{i}.py").into_bytes()).collect();
+        let mut many: Vec<&[u8]> = many.iter().map(Vec::as_slice).collect();
+        many.push(b"tests/test_x.py");
+        let import_m1 = ["m1".to_owned()];
+        assert!(
+            may_mean(b"pkg/use.py", &import_m1, &many, b"m2.py"),
+            "too many to narrow"
+        );
+        assert!(!may_mean(
+            b"pkg/use.py",
+            &import_m1,
+            &many,
+            b"tests/test_x.py"
+        ));
+    }
 
     fn facts(defs: &[&str], refs: &[&str]) -> CodeFacts {
         CodeFacts {
