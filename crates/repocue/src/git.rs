@@ -501,6 +501,10 @@ pub fn working_state(status: Option<&StatusEntry>) -> WorkingState {
     }
 }
 
+/// A Git command as RepoCue runs it. Every output is read whole after the fact, never line by
+/// line, so `GIT_FLUSH=0` lets Git buffer its stdout: `git check-attr --stdin` otherwise
+/// writes each path's record in its own system call when stdout is a pipe (27,690 writes on
+/// babel/babel, 40-50 ms of a baseline's CPU).
 fn command(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(dir)
@@ -509,6 +513,7 @@ fn command(dir: &Path) -> Command {
         .arg("core.quotePath=false")
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_FLUSH", "0")
         .env("LC_ALL", "C")
         .env_remove("GIT_PAGER")
         .stdin(Stdio::null())
@@ -718,6 +723,18 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Git buffers what it writes to RepoCue whatever the caller's environment says: every
+    /// output is read whole, and a flush per record costs a system call per path.
+    #[test]
+    fn git_buffers_its_output() {
+        let cmd = command(Path::new("."));
+        let flush = cmd
+            .get_envs()
+            .find(|(k, _)| *k == std::ffi::OsStr::new("GIT_FLUSH"))
+            .and_then(|(_, v)| v);
+        assert_eq!(flush, Some(std::ffi::OsStr::new("0")));
+    }
 
     /// The recent commits are read by a process started ahead (a refresh scans meanwhile); one
     /// dropped unread is stopped and reaped, and a record without its three fields is skipped.
