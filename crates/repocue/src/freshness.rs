@@ -78,8 +78,9 @@ pub(crate) fn changed_dirty_paths(
                 scan::digest_of(root, &fault.path).is_ok()
             }
             // A clean row's change shows in Git's status; a dirty one is among `files`.
-            // Analysis a read's budget left for later: the next refresh carries it on.
-            FaultKind::Deferred => true,
+            // Analysis a read's budget left for later is no change of the path: `assess`
+            // asks for the refresh that carries it on.
+            FaultKind::Deferred => false,
             FaultKind::TimedOut => files
                 .iter()
                 .find(|f| f.path == fault.path)
@@ -147,6 +148,18 @@ pub(crate) fn assess(
     if !changed.is_empty() && reasons.is_empty() {
         reasons.push("content of a dirty path changed".into());
     }
+    // What differs from the live repository, then what the snapshot itself left undone.
+    let differs = reasons.len();
+    let deferred = snap
+        .faults
+        .iter()
+        .filter(|f| f.kind == FaultKind::Deferred)
+        .count();
+    if deferred > 0 {
+        reasons.push(format!(
+            "analysis of {deferred} files deferred; the next refresh continues it"
+        ));
+    }
     changed.sort();
     changed.dedup();
     let mut warnings = caveat_warnings(&snap.caveats, &snap.faults);
@@ -164,13 +177,16 @@ pub(crate) fn assess(
         Freshness::Current
     };
     if freshness == Freshness::RefreshNeeded {
+        let mut detail = Vec::new();
+        if differs > 0 {
+            let live = reasons[..differs].join(", ");
+            detail.push(format!("live repository differs from the snapshot: {live}"));
+        }
+        detail.extend(reasons[differs..].iter().cloned());
         warnings.push(Warning::counted(
             WarningCode::RefreshNeeded,
             changed.len() as u64,
-            format!(
-                "live repository differs from the snapshot: {}",
-                reasons.join(", ")
-            ),
+            detail.join("; "),
         ));
     }
     Assessment {
@@ -233,7 +249,8 @@ fn scan_race_warning(unstable: u64) -> Option<Warning> {
     })
 }
 
-/// How many faulted paths a warning names; the full list is in `status` and in provenance.
+/// How many faulted paths a warning names; `status` and provenance list more
+/// ([`crate::model::FAULTS_LISTED`]).
 const FAULTS_NAMED: usize = 5;
 
 /// The warning each caveat of a snapshot carries on every read; `faults` are the snapshot's.

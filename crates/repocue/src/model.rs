@@ -221,7 +221,27 @@ impl Fault {
             kind: self.kind,
         }
     }
+
+    /// The faults an output lists: at most [`FAULTS_LISTED`], the files that could not be read
+    /// or parsed before those whose analysis was only deferred, each group in path order. A
+    /// first read of a large repository defers thousands of files; the `file_faults` warning
+    /// counts them all.
+    pub fn listed(faults: &[Fault]) -> Vec<crate::api::FileFault> {
+        let mut order: Vec<&Fault> = faults.iter().collect();
+        order.sort_by(|a, b| {
+            let deferred = |f: &Fault| f.kind == crate::api::FaultKind::Deferred;
+            (deferred(a), &a.path).cmp(&(deferred(b), &b.path))
+        });
+        order
+            .into_iter()
+            .take(FAULTS_LISTED)
+            .map(Fault::public)
+            .collect()
+    }
 }
+
+/// How many faults `status`, a refresh's output and a cue's provenance list.
+pub const FAULTS_LISTED: usize = 20;
 
 /// Formats an octal mode the way Git prints it (`100644`).
 pub fn mode_str(mode: u32) -> String {

@@ -389,7 +389,7 @@ impl Service {
             out.snapshot = Some(SnapshotId(snap.seq).to_string());
             out.snapshot_observed_at = Some(snap.observed_at.clone());
             out.tracked_files = Some(store.file_count_at(&snap)?);
-            out.faults = snap.faults.iter().map(|f| f.public()).collect();
+            out.faults = crate::model::Fault::listed(&snap.faults);
             out.warnings = a.warnings;
         } else {
             out.reasons

@@ -10,7 +10,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use repocue::api::{FaultKind, FileFault, Freshness, RefreshOutput, StatusOutput};
+use repocue::api::{FaultKind, FileFault, Freshness, RefreshOutput, StatusOutput, WarningCode};
 use serde_json::Value;
 
 use crate::support::{op_on, op_pairs, running_as_root, warning, Ran, TestRepo};
@@ -277,6 +277,37 @@ fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
     );
     let st: StatusOutput = repo.status();
     assert_eq!(st.freshness, Freshness::RefreshNeeded, "{st:#?}");
+    // Honestly so: no path changed, the analysis is unfinished; and the paths are listed
+    // within a bound (a first read of a large repository defers thousands).
+    assert!(st.changed_since_snapshot.is_empty(), "{st:#?}");
+    assert_eq!(
+        st.reasons,
+        ["analysis of 87 files deferred; the next refresh continues it"]
+    );
+    assert_eq!(st.faults.len(), 20, "{st:#?}");
+    let listed: Vec<&str> = st.faults.iter().map(|f| f.path.as_str()).collect();
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    assert_eq!(listed, sorted);
+    let counted = st
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::FileFaults);
+    assert_eq!(counted.and_then(|w| w.count), Some(151 - 64), "{st:#?}");
+    // A cue's provenance lists as many, so it still fits a small budget.
+    let with_provenance = run_env(
+        &repo,
+        &["cue", "--no-refresh", "--provenance", "--max-tokens", "600"],
+        &[],
+    )
+    .json();
+    assert_eq!(
+        with_provenance["provenance"]["faults"]
+            .as_array()
+            .map(Vec::len),
+        Some(20),
+        "{with_provenance:#}"
+    );
     // The next read analyzes another batch, the one after the rest.
     assert_eq!(fault_count(&overview(&repo, &no_budget)), 151 - 128);
     let third = overview(&repo, &no_budget);

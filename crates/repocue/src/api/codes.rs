@@ -137,7 +137,8 @@ string_enum! {
         Initialized = "initialized",
         /// The cache was stale: it was refreshed before answering.
         Refreshed = "refreshed",
-        /// The live repository differs from the snapshot served.
+        /// The live repository differs from the snapshot served, or its analysis was
+        /// deferred (the detail says which); `count` is the paths that changed.
         RefreshNeeded = "refresh_needed",
         /// Files changed while being read.
         ChangedDuringScan = "changed_during_scan",

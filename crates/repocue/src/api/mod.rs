@@ -152,7 +152,9 @@ pub struct StatusOutput {
     pub working_tree: WorkingCounts,
     /// Paths whose live state differs from the snapshot (first 20).
     pub changed_since_snapshot: Vec<String>,
-    /// Files the snapshot's scan could not read or analyze (omitted when none).
+    /// Files the snapshot's scan could not read or analyze, at most 20: those not read or
+    /// parsed first, then those whose analysis was deferred, each in path order (the
+    /// `file_faults` warning counts them all; omitted when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<FileFault>,
     /// Git processes this command started.
@@ -217,8 +219,9 @@ pub struct RefreshOutput {
     pub git_processes: u32,
     /// Wall time in milliseconds.
     pub duration_ms: f64,
-    /// Files this scan could not read or analyze (omitted when none); the snapshot keeps
-    /// their last known state and the next refresh tries them again.
+    /// Files this scan could not read or analyze, at most 20 as in `status` (omitted when
+    /// none); the snapshot keeps their last known state and the next refresh tries them
+    /// again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<FileFault>,
     /// Warnings.
@@ -424,7 +427,8 @@ pub enum Freshness {
     Current,
     /// The snapshot equals a dirty working tree.
     DirtyButIndexed,
-    /// The live repository differs from the snapshot; refresh before trusting details.
+    /// The live repository differs from the snapshot, or a read's time budget left some
+    /// files' analysis for later (`deferred` faults); refresh before trusting details.
     RefreshNeeded,
     /// The snapshot matches what can be observed, but Git may hide changes (assume-unchanged,
     /// skip-worktree), the scan saw files change underneath it, or it could not read or parse

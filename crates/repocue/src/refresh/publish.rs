@@ -154,7 +154,7 @@ pub(crate) fn publish(
         files_analyzed,
         git_processes,
         duration_ms: clock.started.elapsed().as_secs_f64() * 1000.0,
-        faults: outcome.faults.iter().map(Fault::public).collect(),
+        faults: Fault::listed(&outcome.faults),
         warnings: changes.warnings,
     })
 }
@@ -214,7 +214,7 @@ fn adopt(
         files_analyzed: 0,
         git_processes: 0,
         duration_ms: 0.0,
-        faults: winner.faults.iter().map(Fault::public).collect(),
+        faults: Fault::listed(&winner.faults),
         warnings: vec![Warning::new(
             WarningCode::Adopted,
             format!(
