@@ -249,7 +249,7 @@ fn scan_race_warning(unstable: u64) -> Option<Warning> {
     })
 }
 
-/// How many faulted paths a warning names; `status` and provenance list more
+/// How many faulted paths a warning names; `status` lists more
 /// ([`crate::model::FAULTS_LISTED`]).
 const FAULTS_NAMED: usize = 5;
 

@@ -222,26 +222,42 @@ impl Fault {
         }
     }
 
-    /// The faults an output lists: at most [`FAULTS_LISTED`], the files that could not be read
-    /// or parsed before those whose analysis was only deferred, each group in path order. A
-    /// first read of a large repository defers thousands of files; the `file_faults` warning
-    /// counts them all.
+    /// The faults `status` and a refresh's output list: at most [`FAULTS_LISTED`], the files
+    /// that could not be read or parsed before those whose analysis was only deferred, each
+    /// group in path order. A first read of a large repository defers thousands of files; the
+    /// `file_faults` warning counts them all.
     pub fn listed(faults: &[Fault]) -> Vec<crate::api::FileFault> {
+        let deferred = |f: &Fault| f.kind == crate::api::FaultKind::Deferred;
         let mut order: Vec<&Fault> = faults.iter().collect();
-        order.sort_by(|a, b| {
-            let deferred = |f: &Fault| f.kind == crate::api::FaultKind::Deferred;
-            (deferred(a), &a.path).cmp(&(deferred(b), &b.path))
-        });
+        order.sort_by(|a, b| (deferred(a), &a.path).cmp(&(deferred(b), &b.path)));
         order
             .into_iter()
             .take(FAULTS_LISTED)
             .map(Fault::public)
             .collect()
     }
+
+    /// The faults a cue's provenance lists, which every budget must fit: at most
+    /// [`FAULTS_IN_PROVENANCE`] files that could not be read or parsed, in path order.
+    /// Deferred analysis is no fault of a file's: the `file_faults` warning counts it.
+    pub fn in_provenance(faults: &[Fault]) -> Vec<crate::api::FileFault> {
+        let mut read: Vec<&Fault> = faults
+            .iter()
+            .filter(|f| f.kind != crate::api::FaultKind::Deferred)
+            .collect();
+        read.sort_by(|a, b| a.path.cmp(&b.path));
+        read.into_iter()
+            .take(FAULTS_IN_PROVENANCE)
+            .map(Fault::public)
+            .collect()
+    }
 }
 
-/// How many faults `status`, a refresh's output and a cue's provenance list.
+/// How many faults `status` and a refresh's output list.
 pub const FAULTS_LISTED: usize = 20;
+
+/// How many faults a cue's provenance lists (a manifest is 50-150 tokens).
+pub const FAULTS_IN_PROVENANCE: usize = 5;
 
 /// Formats an octal mode the way Git prints it (`100644`).
 pub fn mode_str(mode: u32) -> String {
@@ -266,5 +282,49 @@ pub(crate) fn sample_file(path: &str, digest: &str) -> FileState {
         skip_worktree: false,
         class: FileClass::Source,
         stat: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::FaultKind;
+
+    /// Outputs list faults within a bound, the files that could not be read before those whose
+    /// analysis was only deferred, in path order; a provenance lists no deferred analysis.
+    #[test]
+    fn fault_lists_are_bounded_and_put_unread_files_first() {
+        let mut faults: Vec<Fault> = (0..30)
+            .rev()
+            .map(|i| Fault {
+                path: format!("deferred/{i:02}.rs").into_bytes(),
+                kind: FaultKind::Deferred,
+            })
+            .collect();
+        for (path, kind) in [
+            ("z.bin", FaultKind::Unreadable),
+            ("a.rs", FaultKind::TimedOut),
+        ] {
+            faults.push(Fault {
+                path: path.as_bytes().to_vec(),
+                kind,
+            });
+        }
+        let listed: Vec<String> = Fault::listed(&faults).into_iter().map(|f| f.path).collect();
+        assert_eq!(listed.len(), FAULTS_LISTED);
+        assert_eq!(listed[..3], ["a.rs", "z.bin", "deferred/00.rs"]);
+        assert_eq!(listed.last().unwrap(), "deferred/17.rs");
+        let provenance: Vec<String> = Fault::in_provenance(&faults)
+            .into_iter()
+            .map(|f| f.path)
+            .collect();
+        assert_eq!(provenance, ["a.rs", "z.bin"]);
+        let unread: Vec<Fault> = (0..9)
+            .map(|i| Fault {
+                path: format!("u{i}").into_bytes(),
+                kind: FaultKind::Vanished,
+            })
+            .collect();
+        assert_eq!(Fault::in_provenance(&unread).len(), FAULTS_IN_PROVENANCE);
     }
 }

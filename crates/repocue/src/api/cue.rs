@@ -206,8 +206,9 @@ pub struct Provenance {
     pub repository_digest: String,
     /// When the snapshot's Git basis was observed.
     pub observed_at: String,
-    /// Files the snapshot's scan could not read or analyze, at most 20 as in `status`
-    /// (omitted when none).
+    /// Files the snapshot's scan could not read or parse, at most 5, in path order (the
+    /// `file_faults` warning counts them, and those whose analysis was deferred; `status`
+    /// lists 20; omitted when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<super::FileFault>,
     /// The budget this cue was fitted to (the request's, or the configured default).

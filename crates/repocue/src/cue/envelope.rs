@@ -21,7 +21,7 @@ pub(crate) fn envelope<C>(state: &Reader, request: &CueRequest, content: C) -> E
             status_digest: short_digest(&snap.status_digest),
             repository_digest: short_digest(&snap.repository_digest),
             observed_at: snap.observed_at.clone(),
-            faults: crate::model::Fault::listed(&snap.faults),
+            faults: crate::model::Fault::in_provenance(&snap.faults),
             max_tokens: request.max_tokens,
             estimated_tokens: 0,
         });
