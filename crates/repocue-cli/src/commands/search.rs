@@ -8,7 +8,14 @@ use crate::CommandError;
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
     /// What to look for: words, identifiers or a path fragment
-    pub query: String,
+    #[arg(
+        required_unless_present = "query_option",
+        conflicts_with = "query_option"
+    )]
+    pub query: Option<String>,
+    /// The query as an option, as in `cue --view search --query TEXT`
+    #[arg(long = "query", value_name = "TEXT")]
+    pub query_option: Option<String>,
     /// Comma-separated scopes among code, docs, paths [default: all]
     #[arg(long, value_name = "SCOPES")]
     pub scope: Option<String>,
@@ -38,7 +45,7 @@ pub fn run_search(service: &Service, args: SearchArgs) -> Result<String, Command
     };
     let request = CueRequest {
         max_tokens,
-        query: Some(args.query),
+        query: args.query.or(args.query_option),
         scope: args.scope,
         max_results: args.max_results,
         refresh: !args.no_refresh,

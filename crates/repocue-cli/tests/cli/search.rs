@@ -135,6 +135,15 @@ fn symbol_name_query_finds_the_definition_first() {
     // The defining file is what a path query for its name finds first.
     let by_file = search(&repo, &["config.rs", "--no-refresh"]);
     assert_eq!(hits(&by_file)[0]["id"], "file:src/config.rs", "{by_file:#}");
+    // The query may be given as an option too, as `cue --view search` takes it.
+    let as_option = search(&repo, &["--query", "parse_config", "--no-refresh"]);
+    assert_eq!(as_option, cue);
+    // Exactly one of them: both, or neither, is a usage error.
+    for args in [&["search", "a", "--query", "b"][..], &["search"]] {
+        let ran = repo.repocue(args);
+        assert_eq!(ran.code(), Some(2), "{args:?}");
+        assert!(ran.stderr().contains("Usage: repocue search"), "{args:?}");
+    }
 }
 
 #[test]
