@@ -204,12 +204,18 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         return after_update(repo, w);
     };
     let rules = repo.rules()?;
-    let a = assess_live(repo, &store, &snap, &rules)?;
+    let (a, basis) = assess_live(repo, &store, &snap, &rules)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
-        let w = match refresh::run_within(
+        // The refresh starts from the basis just compared: one `git status`, not two.
+        let observed = refresh::Observed {
+            seq: snap.seq,
+            basis,
+        };
+        let w = match refresh::run_from(
             repo,
             &Operation::Refresh,
             Some(refresh::read_budget(&Operation::Refresh)),
+            Some(observed),
         ) {
             Ok(out) => Warning::new(
                 WarningCode::Refreshed,
@@ -235,28 +241,31 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
 /// view that reads working-tree files checks after reading them.
 pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> {
     let rules = repo.rules()?;
-    Ok(assess_live(repo, &reader.store, &reader.snapshot, &rules)?.freshness)
+    Ok(assess_live(repo, &reader.store, &reader.snapshot, &rules)?
+        .0
+        .freshness)
 }
 
 /// Compares the live repository (one Git basis capture, the snapshot's unsettled files read
-/// again) with a snapshot.
+/// again) with a snapshot; returns the basis too, for the refresh the answer may ask for.
 fn assess_live(
     repo: &Repo,
     store: &Store,
     snap: &SnapshotRow,
     rules: &Rules,
-) -> Result<freshness::Assessment> {
+) -> Result<(freshness::Assessment, Basis)> {
     let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
     settle_index(store, snap, &basis);
     let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
-    Ok(freshness::assess(
+    let a = freshness::assess(
         snap,
         &unsettled,
         &basis,
         content,
         &outdated(store, snap, rules)?,
-    ))
+    );
+    Ok((a, basis))
 }
 
 /// Remembers the index file's new signature when a read listed the index because the file
@@ -298,7 +307,7 @@ fn lost_race(repo: &Repo, detail: &str) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
     let rules = repo.rules()?;
-    let a = assess_live(repo, &store, &snap, &rules)?;
+    let (a, _) = assess_live(repo, &store, &snap, &rules)?;
     let mut warnings = a.warnings;
     warnings.push(Warning::new(
         WarningCode::RefreshLostRace,

@@ -1225,6 +1225,27 @@ fn warm_status_and_noop_refresh_use_at_most_three_git_processes() {
     assert_eq!(recorded, Measure::Observed(r.git_processes as f64));
 }
 
+/// A cue that finds the cache stale refreshes from the Git status it compared with: one
+/// `git status` per edit-then-cue, not two, and the cue describes the edit.
+#[test]
+fn a_cue_refreshes_from_the_status_it_compared_with() {
+    let (repo, _) = initialized(&[("a.rs", "pub fn one() {}\n")]);
+    repo.write("a.rs", "pub fn one() {}\npub fn two() {}\n");
+    let trace = repo.outside().join("git-trace");
+    let mut cmd = repo.command(&["cue", "--view", "delta"]);
+    cmd.env("GIT_TRACE", &trace);
+    let cue = repo.run(cmd).json();
+    assert!(warning(&cue, "refreshed").is_some(), "{cue:#}");
+    assert!(cue.to_string().contains("pub fn two()"), "{cue:#}");
+    assert_eq!(cue["freshness"], "dirty-but-indexed", "{cue:#}");
+    let log = std::fs::read_to_string(&trace).unwrap();
+    let statuses = log
+        .lines()
+        .filter(|l| l.contains("built-in: git status"))
+        .count();
+    assert_eq!(statuses, 1, "{log}");
+}
+
 #[test]
 fn the_wal_outlives_a_command_and_stays_bounded() {
     // Folding the WAL into the database on every exit costs each cue and no-op refresh two

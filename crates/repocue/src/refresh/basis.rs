@@ -214,20 +214,30 @@ pub(crate) fn capture(
     store: &Store,
     op: &Operation,
     rules: &crate::repo::Rules,
+    observed: Option<super::Observed>,
 ) -> Result<Start> {
     let previous = store.current_snapshot()?;
     let (kind, new_epoch) = kind_of(op, previous.as_ref())?;
     let full = new_epoch.is_some();
+    // A basis a read captured against the snapshot that is still current is the one this
+    // refresh would capture now: the same question (the index listing skipped under the
+    // same condition), asked after the operation was.
+    let observed = observed
+        .filter(|o| !full && previous.as_ref().is_some_and(|p| p.seq == o.seq))
+        .map(|o| o.basis);
     // The listing moves into `Start::index` (the plan's input): 100,000 entries are not kept
     // twice.
     // A baseline classifies every listed path: their attributes are read with the listing.
-    let mut basis = repo.git.capture_basis_since(
-        previous
-            .as_ref()
-            .filter(|_| !full)
-            .and_then(SnapshotRow::known_index),
-        full,
-    )?;
+    let mut basis = match observed {
+        Some(basis) => basis,
+        None => repo.git.capture_basis_since(
+            previous
+                .as_ref()
+                .filter(|_| !full)
+                .and_then(SnapshotRow::known_index),
+            full,
+        )?,
+    };
     let reanalyze = match &previous {
         Some(p) if !full => outdated_facts(store, p)?,
         _ => vec![],
