@@ -15,6 +15,10 @@ Operations (`--ops`, comma-separated; default all but `baseline`):
   noop      repocue refresh, nothing changed
   overview  repocue cue --max-tokens 500 (JSON), warm
   baseline  repocue init into an empty cache with REPOCUE_ANALYSIS=off (the content baseline)
+  editcue   append a blank line to one tracked file, then repocue cue (it refreshes, then answers):
+            what an agent pays after each edit. Runs in a `git clone --shared` of the repository
+            in the scratch directory (--edit-file names the file; default: the largest tracked
+            source file), so the repository itself is never written.
 
 Each binary gets its own cache directory (initialised before the first round), the repository
 is only read, and everything is removed at the end. Standard library only.
@@ -30,7 +34,8 @@ import sys
 import tempfile
 import time
 
-OPS = ("status", "noop", "overview", "baseline")
+OPS = ("status", "noop", "overview", "baseline", "editcue")
+SOURCE = (".c", ".h", ".rs", ".py", ".go", ".js", ".ts", ".java", ".rb")
 
 
 def timed(cmd, env=None, cwd=None):
@@ -53,7 +58,19 @@ def command(binary, cache, op, repo):
         "noop": base + ["--repository", repo, "refresh"],
         "overview": base + ["--repository", repo, "cue", "--max-tokens", "500"],
         "baseline": base + ["--repository", repo, "init"],
+        "editcue": base + ["--repository", repo, "cue", "--max-tokens", "500"],
     }[op]
+
+
+def edit_target(repo, named):
+    """The tracked file an `editcue` round appends to: `named`, else the largest source file."""
+    if named:
+        return named
+    listed = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True, check=True)
+    sources = [p for p in listed.stdout.decode(errors="replace").split("\0") if p.endswith(SOURCE)]
+    if not sources:
+        sys.exit("ab: editcue needs --edit-file: no tracked source file")
+    return max(sources, key=lambda p: (os.path.getsize(os.path.join(repo, p)), p))
 
 
 def main():
@@ -63,6 +80,7 @@ def main():
     p.add_argument("--repo", required=True, help="a Git work tree (only read)")
     p.add_argument("--rounds", type=int, default=25, help="alternating rounds (default 25)")
     p.add_argument("--ops", default="status,noop,overview", help="comma-separated, of: " + ", ".join(OPS))
+    p.add_argument("--edit-file", help="for editcue: the tracked file to append to")
     args = p.parse_args()
     ops = [o for o in args.ops.split(",") if o]
     unknown = [o for o in ops if o not in OPS]
@@ -76,10 +94,18 @@ def main():
     scratch = tempfile.mkdtemp(prefix="repocue-ab-")
     try:
         caches = {k: os.path.join(scratch, k) for k in bins}
-        warm = [o for o in ops if o != "baseline"]
+        warm = [o for o in ops if o not in ("baseline", "editcue")]
         if warm:
             for k, b in bins.items():
                 timed([b, "--cache-dir", caches[k], "--repository", repo, "init"])
+        if "editcue" in ops:
+            clone = os.path.join(scratch, "clone")
+            subprocess.run(["git", "-c", "init.defaultBranch=main", "clone", "-q", "--shared", repo, clone],
+                           check=True)
+            target = os.path.join(clone, edit_target(clone, args.edit_file))
+            edit_caches = {k: os.path.join(scratch, "edit-" + k) for k in bins}
+            for k, b in bins.items():
+                timed([b, "--cache-dir", edit_caches[k], "--repository", clone, "init"])
         env_off = dict(os.environ, REPOCUE_ANALYSIS="off")
         samples = {(k, o): [] for k in list(bins) + ["git"] for o in ops}
         for r in range(args.rounds):
@@ -90,9 +116,15 @@ def main():
                         fresh = os.path.join(scratch, "fresh-" + k)
                         shutil.rmtree(fresh, ignore_errors=True)
                         samples[(k, op)].append(timed(command(bins[k], fresh, op, repo), env=env_off))
+                    elif op == "editcue":
+                        # A blank line: new content in any language, nothing for a parser to trip on.
+                        with open(target, "a") as f:
+                            f.write("\n")
+                        samples[(k, op)].append(timed(command(bins[k], edit_caches[k], op, clone)))
                     else:
                         samples[(k, op)].append(timed(command(bins[k], caches[k], op, repo)))
-                samples[("git", op)].append(timed(["git", "-C", repo, "status", "--porcelain=v2"]))
+                where = clone if op == "editcue" else repo
+                samples[("git", op)].append(timed(["git", "-C", where, "status", "--porcelain=v2"]))
         med = lambda xs, i: statistics.median(x[i] for x in xs)
         print(f"# repocue A/B: {os.path.basename(repo)}, {args.rounds} alternating rounds\n")
         print(f"A = `{bins['A']}`  \nB = `{bins['B']}`\n")
