@@ -464,6 +464,8 @@ TIMED = [
     # compared with a status of that same state, prepared the same way.
     ("git_status_edit", "git status --porcelain=v2 after the same edit (reference)", None, None, None),
     ("refresh_edit", "one-file-edit refresh", "git_status_edit", "plus_ms", 20.0),
+    ("cue_edit", "one-file edit, then overview cue (it refreshes, then answers)", "git_status_edit",
+     "plus_ms", 20.0),
     ("repocue_status", "fixed cost: repocue status (warm, unchanged)", "git_status", "plus_ms", 3.0),
     ("refresh_noop", "fixed cost: refresh, nothing changed", "git_status", "plus_ms", 3.0),
     ("cue_overview", "fixed cost: warm overview cue (--max-tokens 500)", "git_status", "plus_ms", 3.0),

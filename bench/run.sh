@@ -482,6 +482,10 @@ EOF
         measure git_status_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- \
             git -C "$repo" status --porcelain=v2 -z --untracked-files=all
         measure refresh_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- "$BIN" "${rc[@]}" refresh
+        # What an agent pays per edit: the overview cue that finds the cache stale, refreshes
+        # it and answers.
+        measure cue_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- \
+            "$BIN" "${rc[@]}" cue --max-tokens 500
         bash "$WORK/scripts/edit-$idx.sh"
         "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_edit.json"
         cp -p "$edit_backup" "$edit_file"

@@ -123,6 +123,7 @@ fn bench_smoke_runs_without_hyperfine_ctags_or_gnu_time() {
         "database over 3 one-file-edit refreshes",
         "git status --porcelain=v2 (reference)",
         "one-file-edit refresh",
+        "one-file edit, then overview cue",
         "fixed cost: repocue status (warm, unchanged)",
         "fixed cost: refresh, nothing changed",
         "fixed cost: warm overview cue",
