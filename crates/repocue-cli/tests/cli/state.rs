@@ -118,6 +118,61 @@ fn untracked_file_is_counted_but_not_indexed() {
     assert_eq!(manifest["content"]["files"], 1);
 }
 
+/// A delta over several snapshots names what changed in any of them, once, and nothing
+/// else: read from the changed paths' rows alone while no path was added, from every row
+/// once one was.
+#[test]
+fn a_delta_over_several_snapshots_names_each_changed_path_once() {
+    let (repo, _) = initialized(&[
+        ("a.rs", "pub fn a() {}\n"),
+        ("b.rs", "pub fn b() {}\n"),
+        ("c.txt", "gone soon\n"),
+        ("same.rs", "pub fn same() {}\n"),
+    ]);
+    repo.write("a.rs", "pub fn a() {}\npub fn a2() {}\n");
+    repo.refresh();
+    repo.git(&["rm", "-q", "c.txt"]);
+    repo.refresh();
+    repo.write("b.rs", "pub fn b(x: u8) {}\n");
+    repo.write("a.rs", "pub fn a() {}\npub fn a2() {}\npub fn a3() {}\n");
+    repo.refresh();
+    let files = |ops: &[Value]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = op_pairs(ops)
+            .into_iter()
+            .filter(|(op, _)| op.starts_with("file."))
+            .collect();
+        v.sort();
+        v
+    };
+    let changed = |p: &str| ("file.content_changed".to_owned(), format!("file:{p}"));
+    let ops = repo.delta_ops("snapshot-000001");
+    let deleted = ("file.deleted".to_owned(), "file:c.txt".to_owned());
+    assert_eq!(
+        files(&ops),
+        [changed("a.rs"), changed("b.rs"), deleted.clone()]
+    );
+    let symbols: Vec<(String, String)> = op_pairs(&ops)
+        .into_iter()
+        .filter(|(op, _)| op == "symbol.added")
+        .collect();
+    assert_eq!(symbols.len(), 2, "a2 and a3, each once: {ops:#?}");
+    // A path added later: every row is compared, with the same answer for the rest.
+    repo.write("d.rs", "pub fn d() {}\n");
+    repo.git(&["add", "d.rs"]);
+    repo.refresh();
+    let ops = repo.delta_ops("snapshot-000001");
+    let added = ("file.added".to_owned(), "file:d.rs".to_owned());
+    assert_eq!(
+        files(&ops),
+        [added.clone(), changed("a.rs"), changed("b.rs"), deleted]
+    );
+    // Since a later snapshot, only what changed after it.
+    assert_eq!(
+        files(&repo.delta_ops("snapshot-000003")),
+        [added, changed("a.rs"), changed("b.rs")]
+    );
+}
+
 #[test]
 fn rename_is_one_delete_and_one_add() {
     let (repo, _) = initialized(&[("old.txt", "content that moves\n"), ("keep.txt", "k\n")]);

@@ -11,6 +11,7 @@ use crate::delta::{self, RepoFacts};
 use crate::error::{Error, Result};
 use crate::model::{FileClass, FileState};
 use crate::read::Reader;
+use crate::store::SnapshotRow;
 
 /// Builds the delta cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
@@ -34,7 +35,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             kind: "snapshot",
             id: SnapshotId(since).to_string(),
         })?;
-    let shown = Shown::of(state, state.store.files_at(&from)?, &from.untracked)?;
+    let (old_files, new_files) = changed_rows(state, &from)?;
+    let shown = Shown::of(state, old_files, new_files, &from.untracked)?;
     let (mut ops, changed) = delta::compute(
         &shown.old_files,
         &shown.new_files,
@@ -96,6 +98,28 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     fit(env, &sections, items(repository, paths, full_ops))
 }
 
+/// The two snapshots' rows to compare: only the paths that changed between them when that is
+/// known without reading every row (the earlier snapshot is of the current epoch and no path
+/// was added since: the rows that ended after it name every changed or deleted path), else
+/// every row of both. Paths whose rows are the same on both sides make no operation, so the
+/// delta is the same either way; on a 27,000-file repository a one-file delta no longer reads
+/// 54,000 rows.
+fn changed_rows(state: &Reader, from: &SnapshotRow) -> Result<(Vec<FileState>, Vec<FileState>)> {
+    let current = &state.snapshot;
+    if from.epoch == current.epoch && from.seq < current.seq {
+        let old = state.store.changed_since(current, from.seq)?;
+        let paths: Vec<&[u8]> = old.iter().map(|f| f.path.as_slice()).collect();
+        let new = state.store.files_by_paths(current, &paths)?;
+        let deleted = (old.len() - new.len()) as u64;
+        let then = state.store.file_count_at(from)?;
+        // Every path now is one of then's, less the deleted: none was added.
+        if state.store.file_count_at(current)? + deleted == then {
+            return Ok((old, new));
+        }
+    }
+    Ok((state.store.files_at(from)?, state.all_files()?.to_vec()))
+}
+
 /// What the delta may name: both snapshots' rows and untracked paths without secrets. A path
 /// that is a secret on either side is left out of both (so a file that became a secret does
 /// not show up as deleted), and counted when it changed.
@@ -108,11 +132,15 @@ struct Shown {
 }
 
 impl Shown {
-    fn of(state: &Reader, old_files: Vec<FileState>, old_untracked: &[Vec<u8>]) -> Result<Shown> {
-        let new_files = state.all_files()?;
+    fn of(
+        state: &Reader,
+        old_files: Vec<FileState>,
+        new_files: Vec<FileState>,
+        old_untracked: &[Vec<u8>],
+    ) -> Result<Shown> {
         let secret: HashSet<Vec<u8>> = old_files
             .iter()
-            .chain(new_files)
+            .chain(&new_files)
             .filter(|f| f.class == FileClass::Secret)
             .map(|f| f.path.clone())
             .collect();
@@ -158,9 +186,8 @@ impl Shown {
         Ok(Shown {
             old_files,
             new_files: new_files
-                .iter()
+                .into_iter()
                 .filter(|f| !secret.contains(f.path.as_slice()))
-                .cloned()
                 .collect(),
             old_untracked: old_untracked_shown,
             new_untracked: new_untracked_shown,
