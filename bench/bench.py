@@ -33,6 +33,16 @@ EDIT_PREFERENCE = [
     (".c", "//"), (".h", "//"), (".md", ""), (".txt", ""),
 ]
 
+# A line that defines something new in a file of that extension ("%s" made unique per run):
+# an edit that changes the file's structure, which a comment does not. What an agent's edits
+# mostly are, and what makes the overview rank the repository's symbols again.
+EDIT_DEFINITION = {
+    ".rs": "pub fn repocue_bench_%s() {}", ".py": "def repocue_bench_%s(): pass",
+    ".go": "func RepocueBench%s() {}", ".ts": "export function repocueBench%s() {}",
+    ".js": "function repocueBench%s() {}", ".c": "int repocue_bench_%s(void) { return 0; }",
+    ".h": "int repocue_bench_%s(void);", ".md": "## repocue bench %s",
+}
+
 
 def facts(repo, outdir):
     """Writes facts.json, regular.z (NUL-separated) and regular.txt (one per line)."""
@@ -94,9 +104,10 @@ def facts(repo, outdir):
     }
     with open(os.path.join(outdir, "facts.json"), "w") as f:
         json.dump(out, f, indent=1)
-    # run.sh reads these two lines with `read`.
+    # run.sh reads these three lines with `sed`.
     print(edit or "")
     print(comment)
+    print(next((d for ext, d in EDIT_DEFINITION.items() if edit and edit.endswith(ext)), ""))
 
 
 SYNTH_AUTHOR = "bench@repocue.invalid"  # bench/synth.sh commits as this address
@@ -466,6 +477,8 @@ TIMED = [
     ("refresh_edit", "one-file-edit refresh", "git_status_edit", "plus_ms", 20.0),
     ("cue_edit", "one-file edit, then overview cue (it refreshes, then answers)", "git_status_edit",
      "plus_ms", 20.0),
+    ("cue_define", "one-file edit that defines a new function, then overview cue (the "
+     "symbols are ranked again)", "git_status_edit", "plus_ms", 20.0),
     ("repocue_status", "fixed cost: repocue status (warm, unchanged)", "git_status", "plus_ms", 3.0),
     ("refresh_noop", "fixed cost: refresh, nothing changed", "git_status", "plus_ms", 3.0),
     ("cue_overview", "fixed cost: warm overview cue (--max-tokens 500)", "git_status", "plus_ms", 3.0),

@@ -327,10 +327,11 @@ bench_repo() {
     mkdir -p "$opdir" "$rdir/outputs"
     log "repository $repo"
 
-    local facts edit_comment
+    local facts edit_comment edit_definition
     facts=$(python3 "$BENCH_DIR/bench.py" facts "$repo" "$rdir")
     edit_file=$(sed -n 1p <<<"$facts")
     edit_comment=$(sed -n 2p <<<"$facts")
+    edit_definition=$(sed -n 3p <<<"$facts")
     local tracked
     tracked=$(json_field "$rdir/facts.json" tracked_files)
     log "  $tracked tracked files, $(json_field "$rdir/facts.json" tracked_bytes) bytes; edit file: ${edit_file:-none}"
@@ -486,6 +487,17 @@ EOF
         # it and answers.
         measure cue_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- \
             "$BIN" "${rc[@]}" cue --max-tokens 500
+        if [[ -n $edit_definition ]]; then
+            # The same, with a line that defines a new function (a new name every run).
+            cat >"$WORK/scripts/define-$idx.sh" <<EOF
+set -e
+cp -p $(printf '%q' "$edit_backup") $(printf '%q' "$edit_file")
+$(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
+printf $(printf '%q' "$edit_definition\n") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
+EOF
+            measure cue_define "$opdir" 1 "$runs" "$WORK/scripts/define-$idx.sh" -- \
+                "$BIN" "${rc[@]}" cue --max-tokens 500
+        fi
         bash "$WORK/scripts/edit-$idx.sh"
         "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_edit.json"
         cp -p "$edit_backup" "$edit_file"

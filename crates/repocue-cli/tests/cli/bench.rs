@@ -124,6 +124,7 @@ fn bench_smoke_runs_without_hyperfine_ctags_or_gnu_time() {
         "git status --porcelain=v2 (reference)",
         "one-file-edit refresh",
         "one-file edit, then overview cue",
+        "one-file edit that defines a new function, then overview cue",
         "fixed cost: repocue status (warm, unchanged)",
         "fixed cost: refresh, nothing changed",
         "fixed cost: warm overview cue",
