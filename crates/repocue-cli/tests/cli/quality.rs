@@ -840,7 +840,7 @@ fn a_small_overview_names_every_member_of_a_workspace() {
         components.iter().all(|c| c["kind"] != "member"),
         "no member is a component of its own: {cue:#}"
     );
-    // The text format lists them on the workspace's line.
+    // The text format lists them on the workspace's line, which says it is one.
     let text = repo
         .repocue(&["cue", "--format", "text", "--max-tokens", "500"])
         .success()
@@ -849,6 +849,7 @@ fn a_small_overview_names_every_member_of_a_workspace() {
         .lines()
         .find(|l| l.trim_start().starts_with("crates/ "))
         .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(" workspace"), "{line}");
     for name in CRATES {
         assert!(line.contains(&format!(" crates/{name}/")), "{line}");
     }

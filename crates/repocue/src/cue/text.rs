@@ -240,8 +240,10 @@ fn item_line(section: &str, item: &Value) -> String {
         }
         "components" => {
             let mut line = format!("{} {}", scalar(&o["path"]), scalar(&o["files"]));
-            if o.get("kind").and_then(Value::as_str) == Some("member") {
-                line.push_str(" member");
+            // A workspace says the repository is a monorepo; a member, that it is one package
+            // of it. A plain directory says nothing more than its path.
+            if let Some(kind @ ("member" | "workspace")) = o.get("kind").and_then(Value::as_str) {
+                let _ = write!(line, " {kind}");
             }
             if let Some(l) = o.get("language").and_then(Value::as_str) {
                 let _ = write!(line, " {l}");
