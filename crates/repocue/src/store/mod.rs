@@ -162,6 +162,21 @@ pub struct EpochRow {
     pub created_at: String,
 }
 
+/// Counts over every file of a snapshot ([`Store::counts_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FileCounts {
+    pub files: u64,
+    /// Content bytes (files without a size count none).
+    pub bytes: u64,
+    pub documents: u64,
+    /// Distinct languages.
+    pub languages: u64,
+    /// Files whose working state is not clean.
+    pub dirty: u64,
+    pub secret: u64,
+    pub excluded: u64,
+}
+
 /// One stored snapshot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotRow {
@@ -706,6 +721,45 @@ impl Store {
         ))?;
         let rows = stmt.query_map([snapshot.epoch, snapshot.seq], |r| self.file_row(r))?;
         self.sorted_files(rows.collect::<rusqlite::Result<_>>())
+    }
+
+    /// Counts over every file of a snapshot (excluded and secret ones included), from its rows
+    /// alone: no path is read or built. What the overview's totals and the manifest show;
+    /// reading every row to count them took a 27,000-file snapshot 65 ms.
+    pub fn counts_at(&self, snapshot: &SnapshotRow) -> Result<FileCounts> {
+        let code = |c: FileClass| {
+            compact::FILE_CLASSES
+                .iter()
+                .position(|k| *k == c)
+                .expect("every class has a code") as i64
+        };
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT count(*), total(f.size), total(f.is_document), count(DISTINCT f.language),
+                    total(f.working_state != 0), total(f.class = ?3), total(f.class = ?4)
+             FROM file_versions f
+             WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)",
+        )?;
+        let counts = stmt.query_row(
+            params![
+                snapshot.epoch,
+                snapshot.seq,
+                code(FileClass::Secret),
+                code(FileClass::Excluded)
+            ],
+            |r| {
+                let n = |i: usize| r.get::<_, f64>(i).map(|v| v as u64);
+                Ok(FileCounts {
+                    files: r.get::<_, i64>(0)? as u64,
+                    bytes: n(1)?,
+                    documents: n(2)?,
+                    languages: r.get::<_, i64>(3)? as u64,
+                    dirty: n(4)?,
+                    secret: n(5)?,
+                    excluded: n(6)?,
+                })
+            },
+        )?;
+        Ok(counts)
     }
 
     /// Returns the analyzer version the current snapshot's facts were last brought up to.
@@ -2188,6 +2242,8 @@ mod facts_tests {
 
 #[cfg(test)]
 mod baseline_tests {
+    use super::{FileClass, FileCounts};
+    use crate::model::WorkingState;
     use crate::testing::{raw_db, temp_repo};
 
     /// Commands open the cache, write one row (a cue's metrics, a view's cached value) and
@@ -2229,6 +2285,43 @@ mod baseline_tests {
             )
             .unwrap();
         assert_eq!(n, 200);
+    }
+
+    /// The counts a query takes from the rows are what counting the loaded files gives.
+    #[test]
+    fn counts_from_the_rows_equal_counts_over_the_loaded_files() {
+        let t = temp_repo(&[
+            ("src/a.rs", "pub fn a() {}\n"),
+            ("src/b.py", "def b(): pass\n"),
+            ("README.md", "# R\n\nText.\n"),
+            ("docs/guide.md", "# Guide\n"),
+            (".env", "TOKEN=x\n"),
+            ("data.bin", "\u{0}\u{1}binary"),
+        ]);
+        std::fs::write(t.repo.root.join("src/a.rs"), "pub fn a2() {}\n").unwrap();
+        std::fs::remove_file(t.repo.root.join("data.bin")).unwrap();
+        let reader = crate::read::prepare(&t.repo, true).unwrap();
+        let files = reader.all_files().unwrap();
+        let counts = reader.store.counts_at(&reader.snapshot).unwrap();
+        let class = |c: FileClass| files.iter().filter(|f| f.class == c).count() as u64;
+        let mut languages: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
+        languages.sort_unstable();
+        languages.dedup();
+        let expected = FileCounts {
+            files: files.len() as u64,
+            bytes: files.iter().filter_map(|f| f.size).sum(),
+            documents: files.iter().filter(|f| f.is_document).count() as u64,
+            languages: languages.len() as u64,
+            dirty: files
+                .iter()
+                .filter(|f| f.working_state != WorkingState::Clean)
+                .count() as u64,
+            secret: class(FileClass::Secret),
+            excluded: class(FileClass::Excluded),
+        };
+        assert_eq!(counts, expected);
+        assert_eq!((counts.files, counts.secret, counts.dirty), (6, 1, 2));
+        assert!(counts.languages >= 3 && counts.documents == 2, "{counts:?}");
     }
 
     #[test]

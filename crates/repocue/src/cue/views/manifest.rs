@@ -6,37 +6,26 @@ use crate::api::{Cue, CueRequest};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, Item, Section};
 use crate::error::Result;
-use crate::model::{FileClass, WorkingState};
 use crate::read::Reader;
 
 /// Builds the manifest cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     // Counts cover every tracked file, secret and excluded ones included (counted apart,
     // never named).
-    let mut content = state.cached("manifest", |state| {
-        let files = state.all_files()?;
-        let mut langs: Vec<&str> = files.iter().filter_map(|f| f.language.as_deref()).collect();
-        langs.sort_unstable();
-        langs.dedup();
-        let class_count = |c: FileClass| files.iter().filter(|f| f.class == c).count() as u64;
-        Ok(ManifestContent {
-            files: files.len() as u64,
-            bytes: files.iter().filter_map(|f| f.size).sum(),
-            documents: files.iter().filter(|f| f.is_document).count() as u64,
-            languages: langs.len() as u64,
-            dirty_paths: files
-                .iter()
-                .filter(|f| f.working_state != WorkingState::Clean)
-                .count() as u64,
-            untracked_paths: state.snapshot.untracked.len() as u64,
-            secret_files: class_count(FileClass::Secret),
-            excluded_files: class_count(FileClass::Excluded),
-            views: vec![],
-            snapshots: vec![],
-        })
-    })?;
-    content.views.clear();
-    content.snapshots.clear();
+    // Counted from the rows (no path is read): a query, not a per-snapshot cache entry.
+    let counts = state.store.counts_at(&state.snapshot)?;
+    let content = ManifestContent {
+        files: counts.files,
+        bytes: counts.bytes,
+        documents: counts.documents,
+        languages: counts.languages,
+        dirty_paths: counts.dirty,
+        untracked_paths: state.snapshot.untracked.len() as u64,
+        secret_files: counts.secret,
+        excluded_files: counts.excluded,
+        views: vec![],
+        snapshots: vec![],
+    };
     let env = envelope(state, request, content);
     let more = crate::api::More::of(
         crate::api::View::Manifest,

@@ -150,7 +150,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         name,
         purpose,
         dependencies: code.dependencies.clone(),
-        totals: totals(state.all_files()?),
+        totals: totals(state.store.counts_at(&state.snapshot)?),
         languages: langs
             .iter()
             .take(12)
@@ -171,14 +171,13 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
 }
 
 /// Counts every tracked file; secret and excluded ones also apart (they appear nowhere else).
-fn totals(all: &[FileState]) -> Totals {
-    let class_count = |c: FileClass| all.iter().filter(|f| f.class == c).count() as u64;
+fn totals(all: crate::store::FileCounts) -> Totals {
     Totals {
-        files: all.len() as u64,
-        bytes: all.iter().filter_map(|f| f.size).sum(),
-        documents: all.iter().filter(|f| f.is_document).count() as u64,
-        secret_files: class_count(FileClass::Secret),
-        excluded_files: class_count(FileClass::Excluded),
+        files: all.files,
+        bytes: all.bytes,
+        documents: all.documents,
+        secret_files: all.secret,
+        excluded_files: all.excluded,
     }
 }
 
