@@ -87,25 +87,25 @@ fn is_vendored_dir(name: &str) -> bool {
 
 /// Classifies a repository path by its directory components and file name.
 pub fn role(path: &[u8]) -> Role {
+    // Called for every file by every ranking: no allocation for a UTF-8 path.
     let path = String::from_utf8_lossy(path);
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let name = parts.pop().unwrap_or_default();
-    let dir_is = |set: &[&str]| {
-        parts
-            .iter()
-            .any(|p| set.iter().any(|s| p.eq_ignore_ascii_case(s)))
+    let (dirs, name) = match path.rfind('/') {
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => ("", &path[..]),
     };
-    if parts.iter().any(|p| is_vendored_dir(p)) {
+    let parts = || dirs.split('/').filter(|p| !p.is_empty());
+    let dir_is = |set: &[&str]| parts().any(|p| set.iter().any(|s| p.eq_ignore_ascii_case(s)));
+    if parts().any(is_vendored_dir) {
         return Role::Vendored;
     }
-    if dir_is(TEST_DIRS) || parts.iter().any(|p| is_fixture_package(p)) || is_test_file_name(name) {
+    if dir_is(TEST_DIRS) || parts().any(is_fixture_package) || is_test_file_name(name) {
         return Role::Test;
     }
     // A top-level `contrib/` holds extras contributed beside the project (git's credential
     // helpers and completion scripts); a package's own `contrib` (Django's) is its code.
     if dir_is(EXAMPLE_DIRS)
-        || parts
-            .first()
+        || parts()
+            .next()
             .is_some_and(|p| p.eq_ignore_ascii_case("contrib"))
     {
         return Role::Example;
@@ -125,14 +125,18 @@ fn is_fixture_package(dir: &str) -> bool {
 
 fn is_test_file_name(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
-    let lower = name.to_ascii_lowercase();
+    let holds = |word: &[u8]| {
+        name.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
     stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem.ends_with("_spec")
         || stem == "conftest"
-        || lower.contains(".test.")
-        || lower.contains(".spec.")
+        || holds(b".test.")
+        || holds(b".spec.")
         || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
 }
 
@@ -450,6 +454,7 @@ mod tests {
         // A name that merely contains "test" is source.
         assert_eq!(role(b"src/attestation.rs"), Role::Source);
         assert_eq!(role(b"src/Contest.java"), Role::Source);
+        assert_eq!(role(b"src/App.Test.tsx"), Role::Test, "any case");
     }
 
     #[test]
