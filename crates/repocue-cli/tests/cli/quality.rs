@@ -179,6 +179,57 @@ def test_settle():\n    assert settle([]) == []\n";
     );
 }
 
+/// A compiler's test fixtures (sample programs that use each other's names a lot) are the
+/// tests' data: no ranking above them counts them, so they never fill the overview; asked for
+/// by path, they are ranked like any code.
+#[test]
+fn fixtures_stay_out_of_the_rankings_above_them() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            "{\"name\": \"compiler\", \"main\": \"lib/index.js\"}\n".into(),
+        ),
+        (
+            "lib/index.js".into(),
+            "function compile(source) {\n  return source;\n}\nmodule.exports = { compile };\n"
+                .into(),
+        ),
+        (
+            "test/compile.test.js".into(),
+            "const { compile } = require('../lib');\ntest('x', () => compile('a'));\n".into(),
+        ),
+    ];
+    for i in 0..12 {
+        files.push((
+            format!("test/fixtures/case{i}/input.js"),
+            format!(
+                "function sampleHelper(a) {{\n  return a;\n}}\nfunction case{i}() {{\n  return sampleHelper(sampleHelper({i}));\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    assert!(
+        ids.contains(&"symbol:lib/index.js:compile".to_owned()),
+        "{ids:?}"
+    );
+    assert!(!ids.iter().any(|i| i.contains("fixtures/")), "{ids:?}");
+    let st = repo.cue("structure", &["--max-tokens", "3000"]);
+    assert_eq!(st["content"]["code_files"], 1, "{st:#}");
+    let inside = repo.cue(
+        "structure",
+        &["--path", "test/fixtures", "--max-tokens", "3000"],
+    );
+    assert_eq!(inside["content"]["code_files"], 12, "{inside:#}");
+    assert!(
+        symbol_ids(&inside)
+            .iter()
+            .any(|i| i.ends_with(":sampleHelper")),
+        "{inside:#}"
+    );
+}
+
 #[test]
 fn a_test_helper_never_outranks_the_definition_it_shadows() {
     let repo = python_library();
