@@ -25,6 +25,15 @@ pub enum Operation {
     },
 }
 
+/// A Git basis a read has just captured to compare with the snapshot `seq`: the refresh that
+/// read asks for starts from it instead of running `git status` again (on a 27,000-file
+/// repository, that is the time of a second `git status` on every edit-then-cue).
+pub(crate) struct Observed {
+    /// The snapshot the basis was compared with: the basis serves only a refresh of it.
+    pub seq: i64,
+    pub basis: Basis,
+}
+
 /// The label and reason of a new epoch.
 pub(crate) type NewEpoch = (Option<String>, Option<String>);
 
@@ -214,7 +223,7 @@ pub(crate) fn capture(
     store: &Store,
     op: &Operation,
     rules: &crate::repo::Rules,
-    observed: Option<super::Observed>,
+    observed: Option<Observed>,
 ) -> Result<Start> {
     let previous = store.current_snapshot()?;
     let (kind, new_epoch) = kind_of(op, previous.as_ref())?;

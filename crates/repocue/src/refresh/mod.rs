@@ -24,6 +24,7 @@ use crate::api::{Commit, RefreshOutput};
 use crate::error::{Error, Result};
 use crate::repo::Repo;
 
+pub(crate) use basis::Observed;
 pub use basis::Operation;
 pub use publish::KEEP_RECENT;
 
@@ -71,15 +72,6 @@ pub(crate) fn run_within(
     budget: Option<Duration>,
 ) -> Result<RefreshOutput> {
     run_from(repo, op, budget, None)
-}
-
-/// A Git basis a read has just captured to compare with the snapshot `seq`: the refresh that
-/// read asks for starts from it instead of running `git status` again (on a 27,000-file
-/// repository, that is the time of a second `git status` on every edit-then-cue).
-pub(crate) struct Observed {
-    /// The snapshot the basis was compared with: the basis serves only a refresh of it.
-    pub seq: i64,
-    pub basis: crate::git::Basis,
 }
 
 /// [`run_within`], the first attempt starting from `observed` when it is still valid: its
