@@ -259,6 +259,13 @@ impl Error {
     /// Returns a short hint on what to do next, when there is a useful one.
     pub fn hint(&self) -> Option<String> {
         match self {
+            // Inside `.git/` or a bare repository Git knows the repository but has no work
+            // tree to show: say so, rather than that there is no repository.
+            Error::NotARepository { detail, .. } if detail.contains("work tree") => Some(
+                "this is a Git directory or a bare repository, not a work tree: run inside the \
+                 work tree (the directory that holds .git) or pass --repository PATH"
+                    .into(),
+            ),
             Error::NotARepository { .. } => {
                 Some("run inside a Git work tree or pass --repository PATH".into())
             }

@@ -986,10 +986,23 @@ fn non_git_directory_is_not_a_git_repository() {
         "--bare".as_ref(),
         bare.as_os_str(),
     ]);
-    for dir in [plain, bare, repo.path(".git"), repo.path(".git/objects")] {
+    for dir in [
+        &plain,
+        &bare,
+        &repo.path(".git"),
+        &repo.path(".git/objects"),
+    ] {
         for args in [&["status"][..], &["init"], &["refresh"], &["cue"]] {
-            repo.repocue_with(&dir, repo.cache_dir(), args)
+            let e = repo
+                .repocue_with(dir, repo.cache_dir(), args)
                 .error_code("not_a_git_repository");
+            // Where Git knows a repository but no work tree, the hint says so.
+            let hint = e.error.hint.unwrap_or_default();
+            assert_eq!(
+                hint.contains("not a work tree"),
+                *dir != plain,
+                "{dir:?}: {hint}"
+            );
         }
     }
     let missing = repo.outside().join("missing");
