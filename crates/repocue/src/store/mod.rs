@@ -1083,14 +1083,14 @@ impl Store {
         {
             return self.scan_mentioning(digests, needle);
         }
-        for d in digests {
-            if out.contains_key(*d) {
-                continue;
-            }
-            let Some(stored) = stored_facts(&self.conn, d)? else {
-                continue;
-            };
-            if let Some(needle) = &needle {
+        if let Some(needle) = &needle {
+            for d in digests {
+                if out.contains_key(*d) {
+                    continue;
+                }
+                let Some(stored) = stored_facts(&self.conn, d)? else {
+                    continue;
+                };
                 let json = compact::decode_facts(&stored).ok_or_else(|| Error::CorruptCache {
                     path: self.path.clone(),
                     detail: "undecodable content facts".into(),
@@ -1098,10 +1098,27 @@ impl Store {
                 if json.contains(needle.as_str()) {
                     out.insert((*d).to_owned(), self.decoded(decode(0, &json))?);
                 }
-            } else {
-                let a = self.decoded(decode_stored_facts(&stored))?;
-                out.insert((*d).to_owned(), a);
             }
+            return Ok(out);
+        }
+        // Every digest's facts: looked up one by one, then inflated and parsed on every core
+        // (a C file's facts inflate to hundreds of kilobytes; a ranking of git/git reads 1,600).
+        let mut stored: Vec<(&str, Vec<u8>)> = Vec::with_capacity(digests.len());
+        let mut seen: HashSet<&str> = HashSet::with_capacity(digests.len());
+        for d in digests {
+            if seen.insert(*d) {
+                if let Some(blob) = stored_facts(&self.conn, d)? {
+                    stored.push((*d, blob));
+                }
+            }
+        }
+        use rayon::prelude::*;
+        let decoded: Vec<(&str, rusqlite::Result<Analysis>)> = stored
+            .par_iter()
+            .map(|(d, blob)| (*d, decode_stored_facts(blob)))
+            .collect();
+        for (d, a) in decoded {
+            out.insert(d.to_owned(), self.decoded(a)?);
         }
         Ok(out)
     }
@@ -2237,6 +2254,55 @@ mod facts_tests {
             .put_facts(&[(first.clone(), facts("Rust"))], "a2")
             .unwrap();
         assert_eq!(store.facts(&[&first]).unwrap()[&first], facts("Rust"));
+    }
+
+    /// Many digests' facts, decoded on every core, come back each under its own digest:
+    /// repeated digests once, unknown ones not at all, corrupt ones as an error.
+    #[test]
+    fn many_facts_read_back_each_under_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("state.db"), true)
+            .unwrap()
+            .unwrap();
+        let facts = |i: usize| Analysis {
+            doc: Some(crate::analyze::docs::DocFacts {
+                title: Some(format!("doc {i}")),
+                headings: vec![],
+                links: vec![],
+                purpose: None,
+                code_names: vec![],
+            }),
+            ..Analysis::default()
+        };
+        // Distinct first 8 bytes: the key facts are stored under.
+        let digests: Vec<String> = (0..300)
+            .map(|i| format!("{:016x}{i:048x}", i + 1))
+            .collect();
+        let stored: Vec<(String, Analysis)> = digests
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.clone(), facts(i)))
+            .collect();
+        store.put_facts(&stored, "a1").unwrap();
+        let unknown = format!("{:064x}", u64::MAX);
+        let mut asked: Vec<&str> = digests.iter().map(String::as_str).collect();
+        asked.extend([digests[7].as_str(), unknown.as_str()]);
+        let read = store.facts(&asked).unwrap();
+        assert_eq!(read.len(), 300);
+        for (i, d) in digests.iter().enumerate() {
+            assert_eq!(read[d], facts(i));
+        }
+        store
+            .conn
+            .execute(
+                "UPDATE content_facts SET facts = x'00ff' WHERE digest = ?1",
+                [compact::id_bytes(&digests[3])],
+            )
+            .unwrap();
+        assert!(matches!(
+            store.facts(&asked),
+            Err(Error::CorruptCache { .. })
+        ));
     }
 }
 
