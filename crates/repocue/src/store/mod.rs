@@ -2193,6 +2193,29 @@ mod tests {
 mod facts_tests {
     use super::*;
 
+    /// A new store in a temporary directory (kept alive by the returned guard).
+    fn new_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("state.db"), true)
+            .unwrap()
+            .unwrap();
+        (dir, store)
+    }
+
+    /// Facts of a document titled `title`: small, and told apart by the title.
+    fn titled(title: &str) -> Analysis {
+        Analysis {
+            doc: Some(crate::analyze::docs::DocFacts {
+                title: Some(title.into()),
+                headings: vec![],
+                links: vec![],
+                purpose: None,
+                code_names: vec![],
+            }),
+            ..Analysis::default()
+        }
+    }
+
     #[test]
     fn opening_waits_for_a_concurrent_first_writer_of_a_new_database() {
         // Another process has just created the database and writes to it, still in SQLite's
@@ -2221,23 +2244,11 @@ mod facts_tests {
 
     #[test]
     fn digests_sharing_a_key_keep_the_first_facts_and_never_read_each_others() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("state.db"), true)
-            .unwrap()
-            .unwrap();
+        let (_dir, store) = new_store();
         // Two digests whose first 8 bytes (the key) are equal.
         let first = format!("{}{}", "ab".repeat(8), "01".repeat(24));
         let second = format!("{}{}", "ab".repeat(8), "02".repeat(24));
-        let facts = |title: &str| Analysis {
-            doc: Some(crate::analyze::docs::DocFacts {
-                title: Some(title.into()),
-                headings: vec![],
-                links: vec![],
-                purpose: None,
-                code_names: vec![],
-            }),
-            ..Analysis::default()
-        };
+        let facts = titled;
         store
             .put_facts(&[(first.clone(), facts("C"))], "a1")
             .unwrap();
@@ -2260,20 +2271,8 @@ mod facts_tests {
     /// repeated digests once, unknown ones not at all, corrupt ones as an error.
     #[test]
     fn many_facts_read_back_each_under_its_digest() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("state.db"), true)
-            .unwrap()
-            .unwrap();
-        let facts = |i: usize| Analysis {
-            doc: Some(crate::analyze::docs::DocFacts {
-                title: Some(format!("doc {i}")),
-                headings: vec![],
-                links: vec![],
-                purpose: None,
-                code_names: vec![],
-            }),
-            ..Analysis::default()
-        };
+        let (_dir, store) = new_store();
+        let facts = |i: usize| titled(&format!("doc {i}"));
         // Distinct first 8 bytes: the key facts are stored under.
         let digests: Vec<String> = (0..300)
             .map(|i| format!("{:016x}{i:048x}", i + 1))
