@@ -165,6 +165,8 @@ fn go_fixture() {
         54-56 function helper private | func helper()
         58-58 type byName private | type byName []string
         60-60 method byName.Len in=byName private | func (s byName) Len() int
+        62-64 struct row private | type row struct
+        63-63 field row.Name in=row private | Name string
         "#,
     );
     assert_eq!(facts.imports, &["errors", "fmt", "os", "strings"]);

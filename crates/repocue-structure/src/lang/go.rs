@@ -49,7 +49,7 @@ impl LanguageSupport for Go {
     fn describe<'t>(
         &self,
         def: &Def<'_, 't>,
-        _parent: Option<&Parent<'_, 't>>,
+        parent: Option<&Parent<'_, 't>>,
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
@@ -82,9 +82,12 @@ impl LanguageSupport for Go {
             "method_elem" => Info::new("method"),
             _ => return None,
         };
-        // A method of an unexported type is no API of its package, whatever its own name
-        // (`func (s byName) Len() int` sorts; nobody outside calls it by name).
-        let exported = upper(def.name) && info.receiver.as_deref().is_none_or(upper);
+        // A method or field of an unexported type is no API of its package, whatever its own
+        // name (`func (s byName) Len() int` sorts; nobody outside calls it by name, nor sets
+        // the `Name` of cobra's `cmdOption`, a YAML document's row).
+        let exported = upper(def.name)
+            && info.receiver.as_deref().is_none_or(upper)
+            && parent.is_none_or(|p| upper(p.name));
         let visibility = Some(if exported { "exported" } else { "private" });
         Some(info.visibility(visibility))
     }
