@@ -229,6 +229,10 @@ fn reused(state: &Reader) -> Result<Option<OverviewData>> {
             (Some(x), Some(y)) if x.same_but_lines(y) => {
                 moved.insert(paths::display(&b.path), y);
             }
+            // Test data's code takes no part in the ranking (a compiler's sample programs, an
+            // expected output an agent updates): only its size counts.
+            (Some(x), Some(y))
+                if only_test_data_code(&b.path, x) && only_test_data_code(&b.path, y) => {}
             _ => return Ok(None),
         }
     }
@@ -245,6 +249,13 @@ fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     let bytes = |rows: &[FileState]| rows.iter().filter_map(|f| f.size).sum::<u64>();
     data.totals.bytes = (data.totals.bytes + bytes(new)).saturating_sub(bytes(old));
     Ok(Some(data))
+}
+
+/// Tells whether a file's facts are code facts of test data, which no part of the overview
+/// reads: neither the ranking ([`super::structure::below_fixtures`]) nor the sections that read
+/// documents' and manifests' facts.
+fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
+    super::structure::below_fixtures(path, b"") && a.doc.is_none() && a.manifest.is_none()
 }
 
 /// Ranks items so that sections interleave: every section's first item comes before any
@@ -1646,12 +1657,20 @@ def render(doc):\n    return parse(doc)\n";
         let t = temp_repo(&[
             ("README.md", "# Work\n\nParses documents.\n"),
             ("src/core.py", CORE),
+            ("test/fixtures/case/input.py", "def a():\n    pass\n"),
             (
                 "src/use.py",
                 "from core import parse, Parser\n\ndef go():\n    return parse(Parser())\n",
             ),
         ]);
         run(&t.repo, &Operation::Init).unwrap();
+        // A function added to test data: the ranking never reads it.
+        let (reused, fresh) = after(
+            &t,
+            "test/fixtures/case/input.py",
+            "def a():\n    pass\n\n\ndef parse_more():\n    return parse(1)\n",
+        );
+        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "test data reused");
         // Two lines more in a body, naming nothing new.
         let longer = CORE.replace(
             "    return text\n",
