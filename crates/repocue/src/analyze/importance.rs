@@ -75,52 +75,54 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// Vendored and generated code: the directories analysis skips, plus build output and
 /// compatibility shims (`compat/`, `polyfills/`), which re-define system names that the
 /// project's own code uses everywhere but does not define.
-fn is_vendored_dir(name: &str) -> bool {
+fn is_vendored_dir(name: &[u8]) -> bool {
     ["dist", "compat", "shims", "polyfills"]
         .iter()
-        .any(|d| name.eq_ignore_ascii_case(d))
-        || crate::classify::VENDORED_DIRS
-            .iter()
-            .chain(crate::classify::GENERATED_DIRS)
-            .any(|d| name.eq_ignore_ascii_case(d))
+        .chain(crate::classify::VENDORED_DIRS)
+        .chain(crate::classify::GENERATED_DIRS)
+        .any(|d| name.eq_ignore_ascii_case(d.as_bytes()))
+}
+
+/// Tells whether a directory name is one of `set`, in any case.
+fn named(dir: &[u8], set: &[&str]) -> bool {
+    set.iter().any(|s| dir.eq_ignore_ascii_case(s.as_bytes()))
 }
 
 /// Classifies a repository path by its directory components and file name.
 pub fn role(path: &[u8]) -> Role {
-    // Called for every file by every ranking: no allocation for a UTF-8 path.
-    let path = String::from_utf8_lossy(path);
-    let (dirs, name) = match path.rfind('/') {
+    // Called for every file, several times, by every ranking and overview (a tenth of an
+    // overview of babel/babel's 27,674 files when it went over the path four times as text):
+    // one pass over the directory names as bytes.
+    let (dirs, name) = match path.iter().rposition(|&b| b == b'/') {
         Some(i) => (&path[..i], &path[i + 1..]),
-        None => ("", &path[..]),
+        None => (&b""[..], path),
     };
-    let parts = || dirs.split('/').filter(|p| !p.is_empty());
-    let dir_is = |set: &[&str]| parts().any(|p| set.iter().any(|s| p.eq_ignore_ascii_case(s)));
-    if parts().any(is_vendored_dir) {
-        return Role::Vendored;
+    let (mut test, mut example) = (false, false);
+    let parts = dirs.split(|&b| b == b'/').filter(|p| !p.is_empty());
+    for (i, part) in parts.enumerate() {
+        if is_vendored_dir(part) {
+            return Role::Vendored;
+        }
+        test = test || named(part, TEST_DIRS) || is_fixture_package(part);
+        // A top-level `contrib/` holds extras contributed beside the project (git's
+        // credential helpers and completion scripts); a package's own `contrib` (Django's) is
+        // its code.
+        example = example || named(part, EXAMPLE_DIRS) || (i == 0 && named(part, &["contrib"]));
     }
-    if dir_is(TEST_DIRS) || parts().any(is_fixture_package) || is_test_file_name(name) {
-        return Role::Test;
+    if test || is_test_file_name(&String::from_utf8_lossy(name)) {
+        Role::Test
+    } else if example {
+        Role::Example
+    } else {
+        Role::Source
     }
-    // A top-level `contrib/` holds extras contributed beside the project (git's credential
-    // helpers and completion scripts); a package's own `contrib` (Django's) is its code.
-    if dir_is(EXAMPLE_DIRS)
-        || parts()
-            .next()
-            .is_some_and(|p| p.eq_ignore_ascii_case("contrib"))
-    {
-        return Role::Example;
-    }
-    Role::Source
 }
 
 /// A package of test fixtures or mocks named as such (`babel-helper-fixtures`,
 /// `test_mocks`): a word of the directory name, not a substring of it.
-fn is_fixture_package(dir: &str) -> bool {
-    dir.split(['-', '_', '.']).any(|w| {
-        ["fixtures", "fixture", "mocks"]
-            .iter()
-            .any(|f| w.eq_ignore_ascii_case(f))
-    })
+fn is_fixture_package(dir: &[u8]) -> bool {
+    dir.split(|b| matches!(b, b'-' | b'_' | b'.'))
+        .any(|w| named(w, &["fixtures", "fixture", "mocks"]))
 }
 
 fn is_test_file_name(name: &str) -> bool {
