@@ -362,39 +362,7 @@ pub(crate) fn ranked_symbol_tiers(
     // files and the files whose names a package root re-exports: the pick stays linear in
     // what it can return.
     let best = n.max(8) * 2;
-    // A name a package root defines or re-exports is the package's public API by declaration,
-    // whatever the rank of the file that happens to define it: it ranks like a file up to
-    // twice as important as the best one, scaled by how much the exporting root weighs.
-    let top = ranked.iter().map(|r| r.score).fold(0.0, f64::max);
-    let most_exported = ranked
-        .iter()
-        .flat_map(|r| r.exported.values())
-        .copied()
-        .fold(0.0, f64::max);
-    let export_rank = |e: f64| {
-        if most_exported > 0.0 {
-            EXPORT_SHARE * top * e / most_exported
-        } else {
-            0.0
-        }
-    };
-    // A name many of the project's own files use is central whatever the rank of the file
-    // that defines it: it ranks like a file up to `USE_SHARE` times the best one, in
-    // proportion to its users over the most used name's (git's `parse_options`, which every
-    // command calls, in a header only commands include).
-    let most_used = ranked
-        .iter()
-        .filter(|r| importance::role(&r.file.path) == importance::Role::Source)
-        .flat_map(|r| r.used_by.values())
-        .copied()
-        .fold(0.0, f64::max);
-    let use_rank = |used: f64| {
-        if most_used > 0.0 {
-            USE_SHARE * top * used / most_used
-        } else {
-            0.0
-        }
-    };
+    let floors = RankFloors::new(ranked);
     let files = ranked
         .iter()
         .enumerate()
@@ -413,12 +381,7 @@ pub(crate) fn ranked_symbol_tiers(
                 let used = r.used_by.get(s.name()).copied().unwrap_or(0.0)
                     + DOC_WEIGHT * r.documented.get(s.name()).copied().unwrap_or(0.0)
                     + CLIENT_WEIGHT * r.client_uses.get(s.name()).copied().unwrap_or(0.0);
-                let exported = r.exported.get(s.name()).copied().unwrap_or(0.0);
-                let breadth = match own_code {
-                    true => use_rank(r.used_by.get(s.name()).copied().unwrap_or(0.0)),
-                    false => 0.0,
-                };
-                let rank = r.score.max(export_rank(exported)).max(breadth);
+                let rank = floors.rank(r, s.name(), own_code);
                 let local = if is_local(s, all)
                     || is_translation_unit_type(path, s)
                     || is_translation_unit_member(path, s)
@@ -473,6 +436,54 @@ pub(crate) fn ranked_symbol_tiers(
             .collect()
     };
     (entries(tier(false)), entries(tier(true)))
+}
+
+/// The least rank a symbol of a file has, whatever the file's own rank, for what declares it
+/// central (see [`ranked_symbol_tiers`]).
+struct RankFloors {
+    /// The best file's rank.
+    top: f64,
+    /// The rank the most exported name gets from the package roots that export it.
+    most_exported: f64,
+    /// How many of the project's own files use the most used name.
+    most_used: f64,
+}
+
+impl RankFloors {
+    fn new(ranked: &[Ranked<'_>]) -> Self {
+        let max = |values: &mut dyn Iterator<Item = f64>| values.fold(0.0, f64::max);
+        let own = |r: &&Ranked<'_>| importance::role(&r.file.path) == importance::Role::Source;
+        RankFloors {
+            top: max(&mut ranked.iter().map(|r| r.score)),
+            most_exported: max(&mut ranked.iter().flat_map(|r| r.exported.values().copied())),
+            most_used: max(&mut ranked
+                .iter()
+                .filter(own)
+                .flat_map(|r| r.used_by.values().copied())),
+        }
+    }
+
+    /// The rank of `name`, defined in `r`: the file's, or more for a name
+    /// - a package root defines or re-exports: the package's public API by declaration, whatever
+    ///   the rank of the file that happens to define it. It ranks like a file up to
+    ///   [`EXPORT_SHARE`] times the best one, scaled by how much the exporting root weighs;
+    /// - many of the project's own files use (`own_code`): central whatever the rank of the file
+    ///   that defines it. It ranks like a file up to [`USE_SHARE`] times the best one, in
+    ///   proportion to its users over the most used name's (git's `parse_options`, which every
+    ///   command calls, in a header only commands include).
+    fn rank(&self, r: &Ranked<'_>, name: &str, own_code: bool) -> f64 {
+        let share = |of: &HashMap<String, f64>, most: f64, factor: f64| match of.get(name) {
+            Some(v) if most > 0.0 => factor * self.top * v / most,
+            _ => 0.0,
+        };
+        let used = match own_code {
+            true => share(&r.used_by, self.most_used, USE_SHARE),
+            false => 0.0,
+        };
+        r.score
+            .max(share(&r.exported, self.most_exported, EXPORT_SHARE))
+            .max(used)
+    }
 }
 
 /// How much a symbol its language declares hidden (private, `static`, an unexported Go name),
