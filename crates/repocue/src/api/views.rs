@@ -382,7 +382,7 @@ pub struct CommandRef {
 pub struct DocumentRef {
     /// Path.
     pub path: String,
-    /// First heading (repository text).
+    /// First heading (repository text), unless it only repeats the file name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
 }

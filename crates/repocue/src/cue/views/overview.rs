@@ -1249,9 +1249,24 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
     docs.into_iter()
         .map(|(_, f)| DocumentRef {
             path: paths::display(&f.path),
-            title: facts_of(f).and_then(|a| a.doc.as_ref()?.title.clone()),
+            title: facts_of(f)
+                .and_then(|a| a.doc.as_ref()?.title.clone())
+                .filter(|t| !names_the_file(t, &stem(f))),
         })
         .collect()
+}
+
+/// Tells whether a document's title only repeats its file name (`Contributing` for
+/// `CONTRIBUTING.md`, `Code of conduct` for `CODE_OF_CONDUCT.md`): it tells a reader nothing
+/// the path does not, and the overview shows no such title.
+fn names_the_file(title: &str, stem: &str) -> bool {
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    letters(title) == letters(stem)
 }
 
 /// What the reference graph tells the overview: the most important symbols, the programs'
@@ -1719,6 +1734,19 @@ def render(doc):\n    return parse(doc)\n";
             let (reused, _) = after(&t, path, &content);
             assert_eq!(reused, None, "{path} recomputes");
         }
+    }
+
+    #[test]
+    fn a_title_that_repeats_the_file_name_is_none() {
+        assert!(names_the_file("Contributing", "CONTRIBUTING"));
+        assert!(names_the_file("Code of Conduct", "CODE_OF_CONDUCT"));
+        assert!(names_the_file("Change-log", "CHANGELOG"));
+        assert!(!names_the_file("Flask", "README"));
+        assert!(!names_the_file(
+            "Contributor Covenant Code of Conduct",
+            "CODE_OF_CONDUCT"
+        ));
+        assert!(!names_the_file("AGENTS instructions", "AGENTS"));
     }
 
     #[test]
