@@ -178,7 +178,6 @@ fn javascript_fixture() {
     assert_symbols(
         &facts,
         r#"
-        6-6 constant legacy | const legacy = …
         8-8 constant VERSION exported | export const VERSION = …
         9-9 variable counter | let counter = …
         14-36 class Parser exported | export class Parser extends Base
@@ -202,6 +201,7 @@ fn javascript_fixture() {
         &[
             "./helpers.js",
             "./util.js",
+            "express",
             "fs/promises",
             "legacy-lib",
             "path"

@@ -120,6 +120,10 @@ pub(super) fn describe<'t>(
                 ) => Info::new("function")
                     .visibility(visibility)
                     .body(value.and_then(|v| v.child_by_field_name("body"))),
+                // `const x = require("x")` (or `require("x").y`) binds what another module
+                // defines: an import, not a definition of this one (express's
+                // `var parse = require('parseurl')` in `request.js`).
+                _ if value.is_some_and(|v| is_require(v, source)) => return None,
                 _ => {
                     let constant = node
                         .parent()
@@ -142,6 +146,19 @@ pub(super) fn describe<'t>(
         _ => return None,
     };
     Some(info)
+}
+
+/// Whether a value is a CommonJS `require(…)` call, or a member of one.
+fn is_require(value: Node<'_>, source: &[u8]) -> bool {
+    match value.kind() {
+        "call_expression" => value
+            .child_by_field_name("function")
+            .is_some_and(|f| f.kind() == "identifier" && node_text(f, source) == "require"),
+        "member_expression" => value
+            .child_by_field_name("object")
+            .is_some_and(|o| is_require(o, source)),
+        _ => false,
+    }
 }
 
 /// Whether `outer` is (inside) an `export` statement.
