@@ -35,12 +35,24 @@ EDIT_PREFERENCE = [
 
 # A line that defines something new in a file of that extension ("%s" made unique per run):
 # an edit that changes the file's structure, which a comment does not. What an agent's edits
-# mostly are, and what makes the overview rank the repository's symbols again.
+# mostly are. A name no file uses leaves the reference graph as it was: the overview's ranking
+# is reused (unless the file is one the overview shows symbols of).
 EDIT_DEFINITION = {
     ".rs": "pub fn repocue_bench_%s() {}", ".py": "def repocue_bench_%s(): pass",
     ".go": "func RepocueBench%s() {}", ".ts": "export function repocueBench%s() {}",
     ".js": "function repocueBench%s() {}", ".c": "int repocue_bench_%s(void) { return 0; }",
     ".h": "int repocue_bench_%s(void);", ".md": "## repocue bench %s",
+}
+# The same, calling a name the file did not use before: the file gains an edge, so the
+# reference graph changed and the overview ranks every file again. Documents and C headers
+# have no such line.
+EDIT_CALL = {
+    ".rs": "pub fn repocue_bench_%s() { repocue_bench_callee() }",
+    ".py": "def repocue_bench_%s(): return repocue_bench_callee()",
+    ".go": "func RepocueBench%s() { repocueBenchCallee() }",
+    ".ts": "export function repocueBench%s() { return repocueBenchCallee(); }",
+    ".js": "function repocueBench%s() { return repocueBenchCallee(); }",
+    ".c": "int repocue_bench_%s(void) { return repocue_bench_callee(); }",
 }
 
 
@@ -104,10 +116,11 @@ def facts(repo, outdir):
     }
     with open(os.path.join(outdir, "facts.json"), "w") as f:
         json.dump(out, f, indent=1)
-    # run.sh reads these three lines with `sed`.
+    # run.sh reads these four lines with `sed`.
     print(edit or "")
     print(comment)
-    print(next((d for ext, d in EDIT_DEFINITION.items() if edit and edit.endswith(ext)), ""))
+    for lines in (EDIT_DEFINITION, EDIT_CALL):
+        print(next((d for ext, d in lines.items() if edit and edit.endswith(ext)), ""))
 
 
 SYNTH_AUTHOR = "bench@repocue.invalid"  # bench/synth.sh commits as this address
@@ -494,8 +507,12 @@ TIMED = [
     ("refresh_edit", "one-file-edit refresh", "git_status_edit", "plus_ms", 20.0),
     ("cue_edit", "one-file edit, then overview cue (it refreshes, then answers)", "git_status_edit",
      "plus_ms", 20.0),
-    ("cue_define", "one-file edit that defines a new function, then overview cue (the "
-     "symbols are ranked again)", "git_status_edit", "plus_ms", 20.0),
+    ("cue_define", "one-file edit that defines a new function no file calls, then overview cue "
+     "(the reference graph is the same: the ranking is reused)", "git_status_edit", "plus_ms",
+     20.0),
+    ("cue_define_call", "one-file edit that defines a new function calling a name the file did "
+     "not use, then overview cue (the graph changed: every file is ranked again)",
+     "git_status_edit", "plus_ms", 20.0),
     ("repocue_status", "fixed cost: repocue status (warm, unchanged)", "git_status", "plus_ms", 3.0),
     ("refresh_noop", "fixed cost: refresh, nothing changed", "git_status", "plus_ms", 3.0),
     ("cue_overview", "fixed cost: warm overview cue (--max-tokens 500)", "git_status", "plus_ms", 3.0),

@@ -327,11 +327,12 @@ bench_repo() {
     mkdir -p "$opdir" "$rdir/outputs"
     log "repository $repo"
 
-    local facts edit_comment edit_definition
+    local facts edit_comment edit_definition edit_call
     facts=$(python3 "$BENCH_DIR/bench.py" facts "$repo" "$rdir")
     edit_file=$(sed -n 1p <<<"$facts")
     edit_comment=$(sed -n 2p <<<"$facts")
     edit_definition=$(sed -n 3p <<<"$facts")
+    edit_call=$(sed -n 4p <<<"$facts")
     local tracked
     tracked=$(json_field "$rdir/facts.json" tracked_files)
     log "  $tracked tracked files, $(json_field "$rdir/facts.json" tracked_bytes) bytes; edit file: ${edit_file:-none}"
@@ -496,6 +497,17 @@ $(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
 printf $(printf '%q' "$edit_definition\n") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
 EOF
             measure cue_define "$opdir" 1 "$runs" "$WORK/scripts/define-$idx.sh" -- \
+                "$BIN" "${rc[@]}" cue --max-tokens 500
+        fi
+        if [[ -n $edit_call ]]; then
+            # The same, with a function that calls a name the file did not use before.
+            cat >"$WORK/scripts/call-$idx.sh" <<EOF
+set -e
+cp -p $(printf '%q' "$edit_backup") $(printf '%q' "$edit_file")
+$(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
+printf $(printf '%q' "$edit_call\n") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
+EOF
+            measure cue_define_call "$opdir" 1 "$runs" "$WORK/scripts/call-$idx.sh" -- \
                 "$BIN" "${rc[@]}" cue --max-tokens 500
         fi
         bash "$WORK/scripts/edit-$idx.sh"

@@ -21,6 +21,8 @@ use crate::model::{FileClass, FileState, FileType, WorkingState};
 use crate::paths;
 use crate::read::Reader;
 
+mod reuse;
+
 const SECTION_NAMES: [&str; 10] = [
     "purpose",
     "languages",
@@ -51,7 +53,14 @@ struct OverviewData {
     symbols: Vec<SymbolEntry>,
 }
 
+#[cfg(test)]
 fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
+    Ok(compute(state, dir_name)?.0)
+}
+
+/// Computes the overview data of the reader's snapshot from its file rows and facts, with the
+/// summary of its ranking.
+fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::GraphSummary)> {
     let files = state.files()?;
     let facts = load_facts(state)?;
     let mut root_manifests: Vec<(&FileState, &ManifestFacts)> =
@@ -146,7 +155,7 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
     let entries = with_delegates(entries, &code.delegates);
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
-    Ok(OverviewData {
+    let data = OverviewData {
         name,
         purpose,
         dependencies: code.dependencies.clone(),
@@ -167,7 +176,8 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
         entry_points: entries.into_iter().take(20).collect(),
         commands,
         documents: documents(files, &facts).into_iter().take(20).collect(),
-    })
+    };
+    Ok((data, code.graph))
 }
 
 /// Counts every tracked file; secret and excluded ones also apart (they appear nowhere else).
@@ -181,81 +191,18 @@ fn totals(all: crate::store::FileCounts) -> Totals {
     }
 }
 
+/// The overview data of the reader's snapshot: cached, else brought up to date from an
+/// earlier snapshot's ([`reuse`]), else computed, with the summary of the ranking later
+/// snapshots reuse it by.
 fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
-    state.cached("overview", |state| match reused(state)? {
-        Some(data) => Ok(data),
-        None => compute_data(state, dir_name),
+    state.cached("overview", |state| {
+        if let Some(data) = reuse::reused(state)? {
+            return Ok(data);
+        }
+        let (data, graph) = compute(state, dir_name)?;
+        state.cached(reuse::GRAPH_KEY, |_| Ok(graph))?;
+        Ok(data)
     })
-}
-
-/// The overview data of the latest earlier snapshot that has it, brought up to date, when
-/// what changed since can only have moved the changed files' symbols and changed the totals:
-/// the same paths, every changed one the same kind of file with facts that differ at most in
-/// line numbers ([`Analysis::same_but_lines`]), under the same rules. An edit inside function bodies then
-/// costs the lines of its file's symbols, not ranking the whole repository again; the result
-/// is what [`compute_data`] gives.
-fn reused(state: &Reader) -> Result<Option<OverviewData>> {
-    let Some(changes) = state.changes_since_cached("overview")? else {
-        return Ok(None);
-    };
-    let Some(mut data) = state.cached_at::<OverviewData>(changes.since, "overview")? else {
-        return Ok(None);
-    };
-    let (old, new) = (&changes.old, &changes.new);
-    let same_kind = |a: &FileState, b: &FileState| {
-        (a.class, &a.language, a.is_document, a.file_type)
-            == (b.class, &b.language, b.is_document, b.file_type)
-    };
-    if !old.iter().zip(new).all(|(a, b)| same_kind(a, b)) {
-        return Ok(None);
-    }
-    let digests: Vec<&str> = old
-        .iter()
-        .chain(new)
-        .filter(|f| f.class.analysed())
-        .filter_map(|f| f.digest.as_deref())
-        .collect();
-    let facts = state.store.facts(&digests)?;
-    let analysis = |f: &FileState| {
-        f.digest
-            .as_deref()
-            .filter(|_| f.class.analysed())
-            .and_then(|d| facts.get(d))
-    };
-    let mut moved: HashMap<String, &Analysis> = HashMap::new();
-    for (a, b) in old.iter().zip(new) {
-        match (analysis(a), analysis(b)) {
-            (None, None) => {}
-            (Some(x), Some(y)) if x.same_but_lines(y) => {
-                moved.insert(paths::display(&b.path), y);
-            }
-            // Test data's code takes no part in the ranking (a compiler's sample programs, an
-            // expected output an agent updates): only its size counts.
-            (Some(x), Some(y))
-                if only_test_data_code(&b.path, x) && only_test_data_code(&b.path, y) => {}
-            _ => return Ok(None),
-        }
-    }
-    for s in &mut data.symbols {
-        if let Some(a) = moved.get(&s.path) {
-            let symbols = a.code.as_ref().map_or(&[][..], |c| &c.symbols);
-            let Some(found) = symbols.iter().find(|f| f.qualified_name == s.name) else {
-                return Ok(None);
-            };
-            s.line = found.start_line;
-        }
-    }
-    // Only the changed files' sizes moved; every count is the same.
-    let bytes = |rows: &[FileState]| rows.iter().filter_map(|f| f.size).sum::<u64>();
-    data.totals.bytes = (data.totals.bytes + bytes(new)).saturating_sub(bytes(old));
-    Ok(Some(data))
-}
-
-/// Tells whether a file's facts are code facts of test data, which no part of the overview
-/// reads: neither the ranking ([`super::structure::below_fixtures`]) nor the sections that read
-/// documents' and manifests' facts.
-fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
-    super::structure::below_fixtures(path, b"") && a.doc.is_none() && a.manifest.is_none()
 }
 
 /// Ranks items so that sections interleave: every section's first item comes before any
@@ -1281,6 +1228,8 @@ struct CodeSummary {
     file_rank: HashMap<Vec<u8>, f64>,
     /// Files that define nothing and import one other file of the project → that file.
     delegates: HashMap<String, String>,
+    /// What later snapshots need to reuse the overview computed from this ranking.
+    graph: reuse::GraphSummary,
 }
 
 /// The files that only hand over to another file of the project, mapped to that file: those
@@ -1511,6 +1460,11 @@ fn code_summary(
         roots,
         file_rank,
         delegates: delegates(&ranked, name),
+        graph: reuse::GraphSummary::new(
+            super::structure::symbol_sources(&ranked, FIRST_SYMBOLS.max(MORE_SYMBOLS))
+                .map(|(_, r)| r.file.path.as_slice()),
+            ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
+        ),
     })
 }
 
@@ -1631,110 +1585,6 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refresh::{run, Operation};
-    use crate::testing::temp_repo;
-
-    const CORE: &str = "def parse(text):\n    return text\n\n\
-class Parser:\n    def run(self, text):\n        def step(x):\n            return x\n        return step(text)\n\n\
-def render(doc):\n    return parse(doc)\n";
-
-    /// The overview data of each new snapshot, reused from its parent's where that is allowed,
-    /// and as computed from scratch.
-    fn after(t: &crate::testing::TempRepo, path: &str, content: &str) -> (Option<String>, String) {
-        // The parent's data is cached, as a cue before the edit leaves it.
-        let parent = data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
-        let parent = serde_json::to_string(&parent).unwrap();
-        // An empty content deletes the file; new and deleted files are staged.
-        let root = &t.repo.root;
-        if content.is_empty() {
-            crate::testing::git(root, &["rm", "-q", "-f", path]);
-        } else {
-            std::fs::write(root.join(path), content).unwrap();
-            crate::testing::git(root, &["add", path]);
-        }
-        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
-        let reader = crate::read::prepare(&t.repo, false).unwrap();
-        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
-        let reused = reused(&reader).unwrap().map(|d| json(&d));
-        let fresh = json(&compute_data(&reader, "work").unwrap());
-        assert_ne!(
-            parent, fresh,
-            "the edit of {path} changed the overview data"
-        );
-        (reused, fresh)
-    }
-
-    /// An edit inside function bodies moves lines and sizes only: the parent's overview data
-    /// is reused with the new lines and totals, and equals a computation from scratch. Any
-    /// other change (a new symbol, a document's title, a new or deleted file) recomputes.
-    #[test]
-    fn an_edit_inside_bodies_reuses_the_parent_overview_exactly() {
-        let t = temp_repo(&[
-            ("README.md", "# Work\n\nParses documents.\n"),
-            ("src/core.py", CORE),
-            ("test/fixtures/case/input.py", "def a():\n    pass\n"),
-            (
-                "src/use.py",
-                "from core import parse, Parser\n\ndef go():\n    return parse(Parser())\n",
-            ),
-        ]);
-        run(&t.repo, &Operation::Init).unwrap();
-        // A function added to test data: the ranking never reads it.
-        let (reused, fresh) = after(
-            &t,
-            "test/fixtures/case/input.py",
-            "def a():\n    pass\n\n\ndef parse_more():\n    return parse(1)\n",
-        );
-        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "test data reused");
-        // Two lines more in a body, naming nothing new.
-        let longer = CORE.replace(
-            "    return text\n",
-            "    # The text as given:\n    text = text\n    return text\n",
-        );
-        let lines = |json: &str| -> Vec<u64> {
-            let v: serde_json::Value = serde_json::from_str(json).unwrap();
-            let symbols = v["symbols"].as_array().unwrap().iter();
-            symbols.map(|s| s["line"].as_u64().unwrap()).collect()
-        };
-        let before = lines(
-            &serde_json::to_string(
-                &data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap(),
-            )
-            .unwrap(),
-        );
-        let (reused, fresh) = after(&t, "src/core.py", &longer);
-        assert_eq!(
-            reused.as_deref(),
-            Some(fresh.as_str()),
-            "lines moved, data reused"
-        );
-        assert_ne!(before, lines(&fresh), "some listed symbol moved");
-        // Two more such edits with no cue between: the data comes from two snapshots back.
-        data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
-        for extra in ["    # Once.\n", "    # Twice.\n"] {
-            let edited = longer.replace("    text = text\n", &format!("{extra}    text = text\n"));
-            std::fs::write(t.repo.root.join("src/core.py"), edited).unwrap();
-            assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
-        }
-        let reader = crate::read::prepare(&t.repo, false).unwrap();
-        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
-        assert_eq!(
-            super::reused(&reader).unwrap().map(|d| json(&d)),
-            Some(json(&compute_data(&reader, "work").unwrap()))
-        );
-        std::fs::write(t.repo.root.join("src/core.py"), &longer).unwrap();
-        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
-
-        for (path, content) in [
-            ("src/core.py", format!("{longer}\ndef extra():\n    pass\n")),
-            ("README.md", "# Works\n\nParses documents.\n".to_owned()),
-            ("src/new.py", "def fresh():\n    pass\n".to_owned()),
-            ("src/new.py", String::new()),
-        ] {
-            let (reused, _) = after(&t, path, &content);
-            assert_eq!(reused, None, "{path} recomputes");
-        }
-    }
 
     #[test]
     fn a_title_that_repeats_the_file_name_is_none() {

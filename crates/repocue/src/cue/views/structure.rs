@@ -358,16 +358,10 @@ pub(crate) fn ranked_symbol_tiers(
     type Candidate<'a> = (f64, usize, &'a [u8]);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
     let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact, bool)> = Vec::new();
-    // Only a file's best `per_file` symbols can be picked, and only from the best-ranked
-    // files and the files whose names a package root re-exports: the pick stays linear in
-    // what it can return.
-    let best = n.max(8) * 2;
+    // Only a file's best `per_file` symbols can be picked, and only from
+    // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
-    let files = ranked
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| *i < best || !r.exported.is_empty());
-    for (file, r) in files {
+    for (file, r) in symbol_sources(ranked, n) {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let all: &[crate::analyze::structure::SymbolFact] =
@@ -436,6 +430,20 @@ pub(crate) fn ranked_symbol_tiers(
             .collect()
     };
     (entries(tier(false)), entries(tier(true)))
+}
+
+/// The files [`ranked_symbol_tiers`] picks `n` symbols from, with their places in `ranked`:
+/// the best-ranked ones and the files whose names a package root re-exports. The pick stays
+/// linear in what it can return.
+pub(crate) fn symbol_sources<'r, 'a>(
+    ranked: &'r [Ranked<'a>],
+    n: usize,
+) -> impl Iterator<Item = (usize, &'r Ranked<'a>)> {
+    let best = n.max(8) * 2;
+    ranked
+        .iter()
+        .enumerate()
+        .filter(move |(i, r)| *i < best || !r.exported.is_empty())
 }
 
 /// The least rank a symbol of a file has, whatever the file's own rank, for what declares it

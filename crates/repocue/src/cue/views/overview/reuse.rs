@@ -1,0 +1,399 @@
+//! Bringing an earlier snapshot's overview data up to date instead of ranking the whole
+//! repository again, where what changed since cannot have changed the result.
+//!
+//! Two kinds of change qualify, file by file:
+//! - facts that differ at most in line numbers (an edit inside function bodies), or code of
+//!   test data, which no part of the overview reads: the data is reused with the moved lines;
+//! - a file that gains, loses or changes definitions without changing the reference graph
+//!   (its references and imports are the same, and no ranked file references a name it gained
+//!   or lost), and whose symbols the overview could not have shown (it is none of the files
+//!   the symbols are picked from, nor a package root, and what makes it a program's `main`
+//!   file is the same): every file's rank, every name's uses and every picked symbol stay
+//!   what they were. What the earlier snapshot's ranking must tell for that is its
+//!   [`GraphSummary`], cached beside its overview data.
+//!
+//! The result is byte for byte what [`super::compute_data`] gives; the tests compare the two.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{OverviewData, DEDICATED_MAIN_SYMBOLS};
+use crate::analyze::importance;
+use crate::analyze::structure::CodeFacts;
+use crate::analyze::Analysis;
+use crate::error::Result;
+use crate::model::FileState;
+use crate::paths;
+use crate::read::Reader;
+
+/// The view-cache key of [`GraphSummary`]. Only a snapshot whose overview was computed from
+/// scratch has one, so reuse always starts from such a snapshot, however many snapshots
+/// reused its data since.
+pub(super) const GRAPH_KEY: &str = "overview-graph";
+
+/// What a later snapshot needs of this one's ranking to tell that an edit left the ranking as
+/// it was (see the module documentation).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(super) struct GraphSummary {
+    /// Paths of the files the overview's symbols are picked from, sorted.
+    pub candidates: Vec<String>,
+    /// [`name_hash`] of every name a ranked file references, sorted and without repeats. Two
+    /// names may share a hash: a name then only seems referenced, and the overview is
+    /// computed again. Never the other way round.
+    pub referenced: Vec<u32>,
+}
+
+impl GraphSummary {
+    /// The summary of a ranking: `candidates` are the paths the symbols were picked from.
+    pub fn new<'a>(
+        candidates: impl Iterator<Item = &'a [u8]>,
+        code: impl Iterator<Item = &'a CodeFacts>,
+    ) -> GraphSummary {
+        let mut candidates: Vec<String> = candidates.map(paths::display).collect();
+        candidates.sort();
+        candidates.dedup();
+        let mut referenced: Vec<u32> = code
+            .flat_map(|c| &c.references)
+            .map(|r| name_hash(r))
+            .collect();
+        referenced.sort_unstable();
+        referenced.dedup();
+        GraphSummary {
+            candidates,
+            referenced,
+        }
+    }
+
+    fn is_referenced(&self, name: &str) -> bool {
+        self.referenced.binary_search(&name_hash(name)).is_ok()
+    }
+}
+
+/// A name's 32-bit FNV-1a hash: defined here, not by a hashing crate whose output may change
+/// with its version while the cached summaries stay.
+fn name_hash(name: &str) -> u32 {
+    name.bytes().fold(0x811c_9dc5, |h: u32, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The overview data of the latest earlier snapshot ranked from scratch, brought up to date,
+/// when every file that changed since qualifies (see the module documentation): the same
+/// paths, every changed one the same kind of file, under the same rules. `None` when the
+/// overview must be computed.
+pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
+    let Some(changes) = state.changes_since_cached(GRAPH_KEY)? else {
+        return Ok(None);
+    };
+    let Some(mut data) = state.cached_at::<OverviewData>(changes.since, "overview")? else {
+        return Ok(None);
+    };
+    let (old, new) = (&changes.old, &changes.new);
+    let same_kind = |a: &FileState, b: &FileState| {
+        (a.class, &a.language, a.is_document, a.file_type)
+            == (b.class, &b.language, b.is_document, b.file_type)
+    };
+    if !old.iter().zip(new).all(|(a, b)| same_kind(a, b)) {
+        return Ok(None);
+    }
+    let digests: Vec<&str> = old
+        .iter()
+        .chain(new)
+        .filter(|f| f.class.analysed())
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    let facts = state.store.facts(&digests)?;
+    let analysis = |f: &FileState| {
+        f.digest
+            .as_deref()
+            .filter(|_| f.class.analysed())
+            .and_then(|d| facts.get(d))
+    };
+    // Read only when some file's definitions changed.
+    let mut graph: Option<GraphSummary> = None;
+    let mut moved: HashMap<String, &Analysis> = HashMap::new();
+    for (a, b) in old.iter().zip(new) {
+        match (analysis(a), analysis(b)) {
+            (None, None) => {}
+            (Some(x), Some(y)) if x.same_but_lines(y) => {
+                moved.insert(paths::display(&b.path), y);
+            }
+            // Test data's code takes no part in the ranking (a compiler's sample programs, an
+            // expected output an agent updates): only its size counts.
+            (Some(x), Some(y))
+                if only_test_data_code(&b.path, x) && only_test_data_code(&b.path, y) => {}
+            (Some(x), Some(y)) => {
+                if graph.is_none() {
+                    graph = state.cached_at(changes.since, GRAPH_KEY)?;
+                }
+                match &graph {
+                    Some(g) if ranking_unchanged(g, &b.path, x, y) => {}
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        }
+    }
+    for s in &mut data.symbols {
+        if let Some(a) = moved.get(&s.path) {
+            let symbols = a.code.as_ref().map_or(&[][..], |c| &c.symbols);
+            let Some(found) = symbols.iter().find(|f| f.qualified_name == s.name) else {
+                return Ok(None);
+            };
+            s.line = found.start_line;
+        }
+    }
+    // Only the changed files' sizes moved; every count is the same.
+    let bytes = |rows: &[FileState]| rows.iter().filter_map(|f| f.size).sum::<u64>();
+    data.totals.bytes = (data.totals.bytes + bytes(new)).saturating_sub(bytes(old));
+    Ok(Some(data))
+}
+
+/// Tells whether a file's facts are code facts of test data, which no part of the overview
+/// reads: neither the ranking ([`super::super::structure::below_fixtures`]) nor the sections
+/// that read documents' and manifests' facts.
+fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
+    super::super::structure::below_fixtures(path, b"") && a.doc.is_none() && a.manifest.is_none()
+}
+
+/// Tells whether a code file's change from `x` to `y` left the overview as `graph`'s snapshot
+/// computed it: no other facts than code changed; the file is a node of the graph before and
+/// after (it defines something) with the same edges (references and imports), and no ranked
+/// file references a name it gained or lost (the files a reference may mean are the same);
+/// its symbols could not be shown (it is no candidate, no package root); and the facts that
+/// make it a program's `main` file or a main's delegate are the same.
+fn ranking_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis) -> bool {
+    let (Some(a), Some(b)) = (&x.code, &y.code) else {
+        return false;
+    };
+    if x.doc != y.doc || x.manifest != y.manifest {
+        return false;
+    }
+    if a.symbols.is_empty()
+        || b.symbols.is_empty()
+        || a.references != b.references
+        || a.imports != b.imports
+        || importance::is_package_root(path)
+        || graph
+            .candidates
+            .binary_search(&paths::display(path))
+            .is_ok()
+        || main_facts(a) != main_facts(b)
+    {
+        return false;
+    }
+    let names = |c: &CodeFacts| -> std::collections::BTreeSet<String> {
+        c.symbols.iter().map(|s| s.name().to_owned()).collect()
+    };
+    let (before, after) = (names(a), names(b));
+    before
+        .symmetric_difference(&after)
+        .all(|n| !graph.is_referenced(n))
+}
+
+/// What the overview reads of a file's symbols beyond the candidates': whether it defines a
+/// `main` function, whether it is more than its `main` ([`DEDICATED_MAIN_SYMBOLS`]), and the
+/// functions named like a main that another program's `main` may hand over to.
+fn main_facts(code: &CodeFacts) -> (bool, bool, Vec<&str>) {
+    let functions = code.symbols.iter().filter(|s| s.kind == "function");
+    let has_main = functions.clone().any(|s| s.qualified_name == "main");
+    let mut mains: Vec<&str> = functions
+        .map(|s| s.qualified_name.as_str())
+        .filter(|n| *n != "main" && super::names_a_main(n))
+        .collect();
+    mains.sort_unstable();
+    (has_main, code.symbols.len() > DEDICATED_MAIN_SYMBOLS, mains)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{compute_data, data};
+    use super::*;
+    use crate::refresh::{run, Operation};
+    use crate::testing::temp_repo;
+
+    const CORE: &str = "def parse(text):\n    return text\n\n\
+class Parser:\n    def run(self, text):\n        def step(x):\n            return x\n        return step(text)\n\n\
+def render(doc):\n    return parse(doc)\n";
+
+    /// The overview data of each new snapshot, reused from its parent's where that is allowed,
+    /// and as computed from scratch.
+    fn after(t: &crate::testing::TempRepo, path: &str, content: &str) -> (Option<String>, String) {
+        // The parent's data is cached, as a cue before the edit leaves it.
+        let parent = data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
+        let parent = serde_json::to_string(&parent).unwrap();
+        // An empty content deletes the file; new and deleted files are staged.
+        let root = &t.repo.root;
+        if content.is_empty() {
+            crate::testing::git(root, &["rm", "-q", "-f", path]);
+        } else {
+            std::fs::write(root.join(path), content).unwrap();
+            crate::testing::git(root, &["add", path]);
+        }
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
+        let reused = reused(&reader).unwrap().map(|d| json(&d));
+        let fresh = json(&compute_data(&reader, "work").unwrap());
+        assert_ne!(
+            parent, fresh,
+            "the edit of {path} changed the overview data"
+        );
+        (reused, fresh)
+    }
+
+    /// An edit inside function bodies moves lines and sizes only: the parent's overview data
+    /// is reused with the new lines and totals, and equals a computation from scratch. Any
+    /// other change (a new symbol, a document's title, a new or deleted file) recomputes.
+    #[test]
+    fn an_edit_inside_bodies_reuses_the_parent_overview_exactly() {
+        let t = temp_repo(&[
+            ("README.md", "# Work\n\nParses documents.\n"),
+            ("src/core.py", CORE),
+            ("test/fixtures/case/input.py", "def a():\n    pass\n"),
+            (
+                "src/use.py",
+                "from core import parse, Parser\n\ndef go():\n    return parse(Parser())\n",
+            ),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        // A function added to test data: the ranking never reads it.
+        let (reused, fresh) = after(
+            &t,
+            "test/fixtures/case/input.py",
+            "def a():\n    pass\n\n\ndef parse_more():\n    return parse(1)\n",
+        );
+        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "test data reused");
+        // Two lines more in a body, naming nothing new.
+        let longer = CORE.replace(
+            "    return text\n",
+            "    # The text as given:\n    text = text\n    return text\n",
+        );
+        let lines = |json: &str| -> Vec<u64> {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            let symbols = v["symbols"].as_array().unwrap().iter();
+            symbols.map(|s| s["line"].as_u64().unwrap()).collect()
+        };
+        let before = lines(
+            &serde_json::to_string(
+                &data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap(),
+            )
+            .unwrap(),
+        );
+        let (reused, fresh) = after(&t, "src/core.py", &longer);
+        assert_eq!(
+            reused.as_deref(),
+            Some(fresh.as_str()),
+            "lines moved, data reused"
+        );
+        assert_ne!(before, lines(&fresh), "some listed symbol moved");
+        // Two more such edits with no cue between: the data comes from two snapshots back.
+        data(&crate::read::prepare(&t.repo, false).unwrap(), "work").unwrap();
+        for extra in ["    # Once.\n", "    # Twice.\n"] {
+            let edited = longer.replace("    text = text\n", &format!("{extra}    text = text\n"));
+            std::fs::write(t.repo.root.join("src/core.py"), edited).unwrap();
+            assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        }
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let json = |d: &OverviewData| serde_json::to_string(d).unwrap();
+        assert_eq!(
+            super::reused(&reader).unwrap().map(|d| json(&d)),
+            Some(json(&compute_data(&reader, "work").unwrap()))
+        );
+        std::fs::write(t.repo.root.join("src/core.py"), &longer).unwrap();
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+
+        for (path, content) in [
+            ("src/core.py", format!("{longer}\ndef extra():\n    pass\n")),
+            ("README.md", "# Works\n\nParses documents.\n".to_owned()),
+            ("src/new.py", "def fresh():\n    pass\n".to_owned()),
+            ("src/new.py", String::new()),
+        ] {
+            let (reused, _) = after(&t, path, &content);
+            assert_eq!(reused, None, "{path} recomputes");
+        }
+    }
+
+    /// A file the overview shows no symbol of gains a function no file calls: the ranking is
+    /// the same, and the parent's data is reused. A function some file calls, one that calls
+    /// a new name, or one in a file whose symbols are shown recomputes.
+    #[test]
+    fn a_new_definition_nothing_uses_reuses_the_parent_overview_exactly() {
+        let mut files: Vec<(String, String)> = vec![
+            ("README.md".into(), "# Work\n\nParses documents.\n".into()),
+            ("src/core.py".into(), CORE.into()),
+            (
+                "src/caller.py".into(),
+                "from core import parse\n\ndef go():\n    return helper_x(parse(1))\n".into(),
+            ),
+        ];
+        // More files than the overview picks symbols from, each a node of the graph.
+        for i in 0..90 {
+            files.push((
+                format!("src/m{i:02}.py"),
+                format!("from core import parse\n\ndef f{i}(x):\n    return parse(x)\n"),
+            ));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        data(&reader, "work").unwrap();
+        let graph: GraphSummary = reader
+            .cached_at(reader.snapshot.seq, GRAPH_KEY)
+            .unwrap()
+            .expect("a computed overview leaves its graph summary");
+        assert!(graph.candidates.iter().any(|p| p == "src/core.py"));
+        let quiet = (0..90)
+            .map(|i| format!("src/m{i:02}.py"))
+            .rfind(|p| graph.candidates.binary_search(p).is_err())
+            .expect("some file is no candidate");
+        let original = refs.iter().find(|(p, _)| *p == quiet).unwrap().1.to_owned();
+
+        let added = format!("{original}\n\ndef unused_one(y):\n    return parse(y)\n");
+        let (reused, fresh) = after(&t, &quiet, &added);
+        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "{quiet} reused");
+        // A second such edit, its signature changed: reused from the snapshot ranked first.
+        let changed = added.replace("unused_one(y)", "unused_one(y, z=None)");
+        let (reused, fresh) = after(&t, &quiet, &changed);
+        assert_eq!(
+            reused.as_deref(),
+            Some(fresh.as_str()),
+            "{quiet} reused again"
+        );
+
+        for (path, content) in [
+            // `caller.py` references `helper_x`: defining it adds an edge.
+            (
+                &quiet,
+                format!("{changed}\n\ndef helper_x(v):\n    return v\n"),
+            ),
+            // A call of a name the file did not reference before.
+            (
+                &quiet,
+                format!("{changed}\n\ndef g():\n    return other_name()\n"),
+            ),
+            // The overview picks symbols of `core.py`.
+            (
+                &"src/core.py".to_owned(),
+                format!("{CORE}\n\ndef spare():\n    pass\n"),
+            ),
+        ] {
+            let (reused, _) = after(&t, path, &content);
+            assert_eq!(reused, None, "{path} recomputes");
+            std::fs::write(t.repo.root.join(path), content).unwrap();
+        }
+    }
+
+    #[test]
+    fn names_hash_as_fnv1a() {
+        // The published FNV-1a test vectors: cached summaries depend on these values.
+        assert_eq!(name_hash(""), 0x811c_9dc5);
+        assert_eq!(name_hash("a"), 0xe40c_292c);
+        assert_eq!(name_hash("foobar"), 0xbf9c_f968);
+    }
+}
