@@ -1019,6 +1019,79 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
     assert!(own_after.is_empty(), "{own_after:?} after tests: {ids:?}");
 }
 
+/// A file's first listed symbol names the file's other public definitions that the first
+/// symbols do not list, most used first: git's `parse-options.h` brings `parse_options` beside
+/// `struct option`. Never a private one, and never a name listed already.
+#[test]
+fn a_files_first_symbol_names_what_else_it_offers() {
+    let mut files: Vec<(String, String)> = vec![(
+        "opts.h".into(),
+        "struct option { int kind; };\n\nint parse_options(int argc, struct option *o);\n\nvoid usage_with_options(struct option *o);\n\nint option_count(void);\n\nstatic int opt_internal(void) { return 0; }\n".into(),
+    )];
+    // Enough other files with public functions that the first symbols cannot hold them all.
+    for i in 0..12 {
+        files.push((
+            format!("lib{i}.h"),
+            format!("int lib{i}_open(void);\n\nint lib{i}_close(void);\n"),
+        ));
+        let parse = if i < 8 {
+            "parse_options(argc, &o)"
+        } else {
+            "0"
+        };
+        let usage = match i {
+            0..3 => "usage_with_options(&o); option_count(); ",
+            3..6 => "option_count(); ",
+            _ => "",
+        };
+        files.push((
+            format!("cmd{i}.c"),
+            format!("#include \"opts.h\"\n#include \"lib{i}.h\"\n\nint cmd{i}(int argc)\n{{\n\tstruct option o;\n\tlib{i}_open();\n\tlib{i}_close();\n\t{usage}return {parse};\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let first = symbols
+        .iter()
+        .find(|s| s["path"] == "opts.h")
+        .unwrap_or_else(|| panic!("opts.h missing: {symbols:?}"));
+    let also: Vec<&str> = first["also"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no also: {first}"))
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    // The most called first (not in source order); the private helper never.
+    let listed: Vec<&str> = symbols
+        .iter()
+        .take(20)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = ["parse_options", "option_count", "usage_with_options"]
+        .into_iter()
+        .filter(|n| !listed.contains(n))
+        .collect();
+    assert!(!expected.is_empty(), "every name is listed: {listed:?}");
+    assert_eq!(also, expected, "{first}");
+    // Only the file's first symbol carries them.
+    let carriers = symbols.iter().filter(|s| s.get("also").is_some()).count();
+    let files_listed: std::collections::BTreeSet<&str> = symbols
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert!(carriers <= files_listed.len(), "{symbols:?}");
+    // The text format puts them under the file's symbols.
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "4000"])
+        .success()
+        .stdout();
+    assert!(
+        text.contains(&format!("    also: {}\n", expected.join(" "))),
+        "{text}"
+    );
+}
+
 /// A Rust type's `new` is its constructor, however often it is called: the members name what
 /// the type does.
 #[test]

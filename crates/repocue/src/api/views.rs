@@ -483,6 +483,11 @@ pub struct SymbolEntry {
     /// by name (entity id `symbol:<path>:<name>.<member>`), most important first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<String>,
+    /// `overview` only, on the first symbol of a file: the names of other public top-level
+    /// definitions of the same file that the overview's first 20 symbols do not list (entity id
+    /// `symbol:<path>:<name>`), most used first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// Longest signature an overview shows before cutting it with `…`: a declaration's head names

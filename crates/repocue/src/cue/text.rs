@@ -172,6 +172,10 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
                 let names: Vec<String> = members.iter().map(scalar).collect();
                 let _ = writeln!(out, "{indent}      .{}", names.join(" ."));
             }
+            if let Some(also) = s["also"].as_array().filter(|a| !a.is_empty()) {
+                let names: Vec<String> = also.iter().map(scalar).collect();
+                let _ = writeln!(out, "{indent}    also: {}", names.join(" "));
+            }
         }
     }
 }

@@ -399,14 +399,9 @@ pub(crate) fn ranked_symbol_tiers(
         let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact, bool)> = all
             .iter()
             .map(|s| {
-                let used = r.used_by.get(s.name()).copied().unwrap_or(0.0)
-                    + DOC_WEIGHT * r.documented.get(s.name()).copied().unwrap_or(0.0)
-                    + CLIENT_WEIGHT * r.client_uses.get(s.name()).copied().unwrap_or(0.0);
+                let used = r.uses(s.name());
                 let rank = floors.rank(r, s.name(), own_code);
-                let local = if is_local(s, all)
-                    || is_translation_unit_type(path, s)
-                    || is_translation_unit_member(path, s)
-                {
+                let local = if is_private_to_file(path, s, all) {
                     LOCAL_FACTOR
                 } else {
                     1.0
@@ -452,11 +447,70 @@ pub(crate) fn ranked_symbol_tiers(
                     line: s.start_line,
                     signature: s.signature.clone(),
                     members: vec![],
+                    also: vec![],
                 }
             })
             .collect()
     };
     (entries(tier(false)), entries(tier(true)))
+}
+
+impl Ranked<'_> {
+    /// How much a name the file defines is used: by other non-test files, documents (each
+    /// [`DOC_WEIGHT`]) and tests, examples and other clients (each [`CLIENT_WEIGHT`]).
+    pub(crate) fn uses(&self, name: &str) -> f64 {
+        let of = |m: &HashMap<String, f64>| m.get(name).copied().unwrap_or(0.0);
+        of(&self.used_by)
+            + DOC_WEIGHT * of(&self.documented)
+            + CLIENT_WEIGHT * of(&self.client_uses)
+    }
+}
+
+/// Tells whether no other file can use a symbol of `path`: a function inside another
+/// function, or a type, macro or member a C source file (not a header) defines.
+fn is_private_to_file(
+    path: &[u8],
+    s: &crate::analyze::structure::SymbolFact,
+    all: &[crate::analyze::structure::SymbolFact],
+) -> bool {
+    is_local(s, all) || is_translation_unit_type(path, s) || is_translation_unit_member(path, s)
+}
+
+/// The names of a file's public top-level definitions that `shown` does not hold, most used
+/// first (by [`importance::symbol_weight`]), at most `n`: what else the file offers, for the
+/// price of its names (git's `parse-options.h` beside its `struct option`: `parse_options`).
+/// None for tests, examples and vendored code, nor module declarations and `impl` blocks.
+pub(crate) fn also_names(r: &Ranked<'_>, shown: impl Fn(&str) -> bool, n: usize) -> Vec<String> {
+    if importance::role(&r.file.path) != importance::Role::Source {
+        return vec![];
+    }
+    let all: &[crate::analyze::structure::SymbolFact] =
+        r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+    let mut named: Vec<(f64, &str)> = all
+        .iter()
+        .filter(|s| {
+            s.parent().is_none()
+                && !s.qualified_name.contains('#')
+                && !importance::is_hidden(s)
+                && !matches!(s.kind.as_str(), "module" | "impl")
+                && !s.name().starts_with('_')
+                && !is_private_to_file(&r.file.path, s, all)
+                && !shown(s.name())
+        })
+        .map(|s| (importance::symbol_weight(s, r.uses(s.name())), s.name()))
+        .collect();
+    // Stable: equal weights keep source order.
+    named.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut out: Vec<String> = Vec::new();
+    for (_, name) in named {
+        if out.len() == n {
+            break;
+        }
+        if !out.iter().any(|o| o == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
 }
 
 /// The files [`ranked_symbol_tiers`] picks `n` symbols from, with their places in `ranked`:
