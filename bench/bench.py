@@ -36,23 +36,24 @@ EDIT_PREFERENCE = [
 # A line that defines something new in a file of that extension ("%s" made unique per run):
 # an edit that changes the file's structure, which a comment does not. What an agent's edits
 # mostly are. A name no file uses leaves the reference graph as it was: the overview's ranking
-# is reused (unless the file is one the overview shows symbols of).
+# is reused (unless symbols of the file could be listed).
 EDIT_DEFINITION = {
     ".rs": "pub fn repocue_bench_%s() {}", ".py": "def repocue_bench_%s(): pass",
     ".go": "func RepocueBench%s() {}", ".ts": "export function repocueBench%s() {}",
     ".js": "function repocueBench%s() {}", ".c": "int repocue_bench_%s(void) { return 0; }",
     ".h": "int repocue_bench_%s(void);", ".md": "## repocue bench %s",
 }
-# The same, calling a name the file did not use before: the file gains an edge, so the
-# reference graph changed and the overview ranks every file again. Documents and C headers
-# have no such line.
+# The same, calling a name the file did not use before ("%s" twice: both names new every run,
+# so no run can reuse the ranking of the one before): the file gains an edge, so the reference
+# graph changed and the overview ranks every file again. Documents and C headers have no such
+# line.
 EDIT_CALL = {
-    ".rs": "pub fn repocue_bench_%s() { repocue_bench_callee() }",
-    ".py": "def repocue_bench_%s(): return repocue_bench_callee()",
-    ".go": "func RepocueBench%s() { repocueBenchCallee() }",
-    ".ts": "export function repocueBench%s() { return repocueBenchCallee(); }",
-    ".js": "function repocueBench%s() { return repocueBenchCallee(); }",
-    ".c": "int repocue_bench_%s(void) { return repocue_bench_callee(); }",
+    ".rs": "pub fn repocue_bench_%s() { repocue_bench_callee_%s() }",
+    ".py": "def repocue_bench_%s(): return repocue_bench_callee_%s()",
+    ".go": "func RepocueBench%s() { repocueBenchCallee%s() }",
+    ".ts": "export function repocueBench%s() { return repocueBenchCallee%s(); }",
+    ".js": "function repocueBench%s() { return repocueBenchCallee%s(); }",
+    ".c": "int repocue_bench_%s(void) { return repocue_bench_callee_%s(); }",
 }
 
 

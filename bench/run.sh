@@ -505,7 +505,8 @@ EOF
 set -e
 cp -p $(printf '%q' "$edit_backup") $(printf '%q' "$edit_file")
 $(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
-printf $(printf '%q' "$edit_call\n") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
+stamp=\$(date +%s%N)
+printf $(printf '%q' "$edit_call\n") "\$stamp" "\$stamp" >>$(printf '%q' "$edit_file")
 EOF
             measure cue_define_call "$opdir" 1 "$runs" "$WORK/scripts/call-$idx.sh" -- \
                 "$BIN" "${rc[@]}" cue --max-tokens 500

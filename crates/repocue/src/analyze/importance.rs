@@ -358,12 +358,17 @@ const ERROR_TYPE_FACTOR: f64 = 0.3;
 /// Picks up to `n` candidates in order of score, while each further pick from a file or
 /// directory that already has picks counts for less, so no single file or directory fills
 /// the list. Candidates are `(score, file key, directory key)`; returns indices, in pick
-/// order. Deterministic: ties keep candidate order.
+/// order, with each pick's adjusted score when it was picked. Deterministic: ties keep
+/// candidate order.
+///
+/// The adjusted scores never rise from one pick to the next, and never exceed the raw ones: a
+/// further candidate whose raw score is below the `k`-th pick's changes none of the first `k`
+/// picks (nor, when `n` were picked, any pick).
 pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
     candidates: &[(f64, F, D)],
     n: usize,
     per_file: usize,
-) -> Vec<usize> {
+) -> (Vec<usize>, Vec<f64>) {
     use std::cmp::{Ordering, Reverse};
     use std::collections::BinaryHeap;
 
@@ -396,6 +401,7 @@ pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
         .map(|i| Key(candidates[i].0, Reverse(i)))
         .collect();
     let mut picked: Vec<usize> = Vec::new();
+    let mut scores: Vec<f64> = Vec::new();
     while picked.len() < n {
         let Some(Key(stale, Reverse(i))) = heap.pop() else {
             break;
@@ -408,10 +414,11 @@ pub fn diverse<F: Eq + std::hash::Hash, D: Eq + std::hash::Hash>(
             continue;
         }
         picked.push(i);
+        scores.push(fresh);
         *by_file.entry(&candidates[i].1).or_default() += 1;
         *by_dir.entry(&candidates[i].2).or_default() += 1;
     }
-    picked
+    (picked, scores)
 }
 
 #[cfg(test)]
@@ -566,10 +573,41 @@ mod tests {
         }
         for (n, per_file) in [(1, 1), (20, 2), (150, 12), (400, 3)] {
             assert_eq!(
-                diverse(&c, n, per_file),
+                diverse(&c, n, per_file).0,
                 naive(&c, n, per_file),
                 "{n} {per_file}"
             );
+        }
+    }
+
+    /// The picks' scores never rise, and a further candidate scoring below the `k`-th pick's
+    /// leaves the first `k` picks as they were, whatever its file and directory.
+    #[test]
+    fn a_candidate_below_a_picks_score_changes_no_earlier_pick() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut c = vec![];
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            c.push((
+                (x % 40) as f64 / 3.0,
+                (x >> 8) as usize % 17,
+                (x >> 16) as usize % 4,
+            ));
+        }
+        let (picks, scores) = diverse(&c, 30, 2);
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        for k in [1, 10, 30] {
+            let below = scores[k - 1] * 0.999;
+            for (file, dir) in [(0, 0), (99, 9), (c[picks[0]].1, c[picks[0]].2)] {
+                let mut more = c.clone();
+                more.insert(0, (below, file, dir));
+                let (again, _) = diverse(&more, 30, 2);
+                let shifted: Vec<usize> = again[..k].iter().map(|i| i - 1).collect();
+                assert!(!again[..k].contains(&0), "{k} {file} {dir}");
+                assert_eq!(shifted, picks[..k], "{k} {file} {dir}");
+            }
         }
     }
 
@@ -583,13 +621,13 @@ mod tests {
             (2.0, "b.rs", "src"),
             (1.0, "c.rs", "lib"),
         ];
-        let picks = diverse(&c, 4, 2);
+        let picks = diverse(&c, 4, 2).0;
         assert_eq!(picks.len(), 4);
         let from_a = picks.iter().filter(|&&i| c[i].1 == "a.rs").count();
         assert_eq!(from_a, 2, "{picks:?}");
         assert_eq!(picks[0], 0);
         assert!(picks.contains(&4) && picks.contains(&5));
         // Deterministic.
-        assert_eq!(picks, diverse(&c, 4, 2));
+        assert_eq!(picks, diverse(&c, 4, 2).0);
     }
 }

@@ -1388,16 +1388,36 @@ fn code_summary(
     // API's methods), after every one of the first. Exposed symbols come before hidden ones
     // (tests, private names) in both.
     let tiers = |per_file, n| super::structure::ranked_symbol_tiers(&ranked, per_file, n, true);
-    let (first, first_hidden) = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
-    let (more, more_hidden) = tiers(MORE_PER_FILE, MORE_SYMBOLS);
-    let symbols: Vec<SymbolEntry> = first
-        .into_iter()
-        .chain(more)
-        .chain(first_hidden)
-        .chain(more_hidden)
-        .filter(|s| shown.insert(last_segment(&s.name).to_owned()))
-        .take(MORE_SYMBOLS)
-        .collect();
+    let first = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
+    let more = tiers(MORE_PER_FILE, MORE_SYMBOLS);
+    // The list: the first MORE_SYMBOLS names of the four picks in turn. How many of each pick
+    // it went through tells what score a further symbol must have to change it.
+    let picks = [
+        (&first.exposed, &first.exposed_scores, FIRST_SYMBOLS, false),
+        (&more.exposed, &more.exposed_scores, MORE_SYMBOLS, false),
+        (&first.hidden, &first.hidden_scores, FIRST_SYMBOLS, true),
+        (&more.hidden, &more.hidden_scores, MORE_SYMBOLS, true),
+    ];
+    let mut symbols: Vec<SymbolEntry> = Vec::new();
+    // The exposed picks' floor, and the hidden picks'.
+    let mut floors = [f64::MAX; 2];
+    for (entries, scores, n, hidden) in picks {
+        let mut consumed = 0;
+        for s in entries.iter() {
+            if symbols.len() == MORE_SYMBOLS {
+                break;
+            }
+            consumed += 1;
+            if shown.insert(last_segment(&s.name).to_owned()) {
+                symbols.push(s.clone());
+            }
+        }
+        let exhausted = symbols.len() < MORE_SYMBOLS;
+        let floor = &mut floors[usize::from(hidden)];
+        *floor = floor.min(super::structure::Tiers::floor(
+            scores, consumed, n, exhausted,
+        ));
+    }
     // The files of the picked symbols, found in one pass over the ranked files.
     let wanted: std::collections::HashSet<&str> = symbols.iter().map(|s| s.path.as_str()).collect();
     let files: HashMap<String, &super::structure::Ranked<'_>> = ranked
@@ -1491,8 +1511,8 @@ fn code_summary(
         file_rank,
         delegates: delegates(&ranked, name),
         graph: reuse::GraphSummary::new(
-            super::structure::symbol_sources(&ranked, FIRST_SYMBOLS.max(MORE_SYMBOLS))
-                .map(|(_, r)| r.file.path.as_slice()),
+            super::structure::score_bounds(&ranked, FIRST_SYMBOLS.max(MORE_SYMBOLS)),
+            floors,
             ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
         ),
     })

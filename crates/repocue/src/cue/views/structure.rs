@@ -200,7 +200,7 @@ pub(crate) fn ranked_files<'a>(
 /// Reading every document's facts is a sixth of ranking git/git (986 documents), and edits to
 /// code change none of it: the counts are cached with the snapshot that read them, and a later
 /// snapshot whose changes since touch no document takes them from there.
-fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
+pub(crate) fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
     if let Some(changes) = state.changes_since_cached(DOCUMENTED_KEY)? {
         let code_only = changes
             .old
@@ -367,10 +367,42 @@ pub(crate) fn ranked_symbols(
     n: usize,
     exposed_first: bool,
 ) -> Vec<SymbolEntry> {
-    let (mut exposed, hidden) = ranked_symbol_tiers(ranked, per_file, n, exposed_first);
+    let Tiers {
+        mut exposed,
+        hidden,
+        ..
+    } = ranked_symbol_tiers(ranked, per_file, n, exposed_first);
     exposed.extend(hidden);
     exposed.truncate(n);
     exposed
+}
+
+/// What [`ranked_symbol_tiers`] picked.
+pub(crate) struct Tiers {
+    /// The exposed symbols (with `exposed_first`; else every symbol).
+    pub exposed: Vec<SymbolEntry>,
+    /// The hidden symbols (with `exposed_first`).
+    pub hidden: Vec<SymbolEntry>,
+    /// Each exposed pick's score when it was picked ([`importance::diverse`]).
+    pub exposed_scores: Vec<f64>,
+    /// The same for the hidden picks.
+    pub hidden_scores: Vec<f64>,
+}
+
+impl Tiers {
+    /// The least score a further symbol must have to change what a list took from a pick
+    /// that could hold `n` symbols and made picks of `scores`: the first `consumed` of them,
+    /// after which the list was full, or, when it was not (`exhausted`), every one. Then a
+    /// further symbol would be taken unless the pick was full and it scores below the last.
+    /// `f64::MAX` when the list took none (JSON has no infinity).
+    pub fn floor(scores: &[f64], consumed: usize, n: usize, exhausted: bool) -> f64 {
+        match (exhausted, consumed) {
+            (true, _) if n > 0 && scores.len() == n => scores[n - 1],
+            (true, _) => 0.0,
+            (false, 0) => f64::MAX,
+            (false, c) => scores[c - 1],
+        }
+    }
 }
 
 /// [`ranked_symbols`] in its two tiers: the exposed symbols, then the hidden ones (with
@@ -380,7 +412,7 @@ pub(crate) fn ranked_symbol_tiers(
     per_file: usize,
     n: usize,
     exposed_first: bool,
-) -> (Vec<SymbolEntry>, Vec<SymbolEntry>) {
+) -> Tiers {
     // (score, index of the file, its directory): what `importance::diverse` picks from.
     type Candidate<'a> = (f64, usize, &'a [u8]);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
@@ -424,17 +456,15 @@ pub(crate) fn ranked_symbol_tiers(
     }
     // Equal scores keep candidate order: the files' rank order, then source order. Exposed
     // symbols are picked first, then hidden ones fill what is left.
-    let tier = |hidden: bool| -> Vec<usize> {
+    let tier = |hidden: bool| -> (Vec<usize>, Vec<f64>) {
         let (index, tiered): (Vec<usize>, Vec<Candidate<'_>>) = candidates
             .iter()
             .enumerate()
             .filter(|(i, _)| symbols[*i].2 == hidden)
             .map(|(i, c)| (i, *c))
             .unzip();
-        importance::diverse(&tiered, n, per_file)
-            .into_iter()
-            .map(|j| index[j])
-            .collect()
+        let (picked, scores) = importance::diverse(&tiered, n, per_file);
+        (picked.into_iter().map(|j| index[j]).collect(), scores)
     };
     let entries = |picked: Vec<usize>| -> Vec<SymbolEntry> {
         picked
@@ -452,7 +482,49 @@ pub(crate) fn ranked_symbol_tiers(
             })
             .collect()
     };
-    (entries(tier(false)), entries(tier(true)))
+    let ((exposed, exposed_scores), (hidden, hidden_scores)) = (tier(false), tier(true));
+    Tiers {
+        exposed: entries(exposed),
+        hidden: entries(hidden),
+        exposed_scores,
+        hidden_scores,
+    }
+}
+
+/// For each file [`ranked_symbol_tiers`] picks from ([`symbol_sources`]): the most any symbol
+/// of it could score whatever definitions the file gained, changed or lost, as long as the
+/// names other files use, document or re-export stay (the reference graph is the same): its
+/// rank bound (the file's rank or the most any of its names' floors give) and its use bound
+/// (the most any of its names is used). A symbol's score is at most
+/// `(1 + ln(1 + uses)) × rank`: every other factor of [`importance::symbol_weight`] and of the
+/// pick is at most 1. A name new to the file is used by documents only.
+pub(crate) fn score_bounds<'r>(
+    ranked: &'r [Ranked<'_>],
+    n: usize,
+) -> impl Iterator<Item = (&'r [u8], f64, f64)> {
+    let floors = RankFloors::new(ranked);
+    symbol_sources(ranked, n).map(move |(_, r)| {
+        let own_code = importance::role(&r.file.path) == importance::Role::Source;
+        let names = r
+            .used_by
+            .keys()
+            .chain(r.exported.keys())
+            .chain(r.client_uses.keys())
+            .chain(r.documented.keys());
+        let (rank, uses) = names.fold((r.score, 0.0f64), |(rank, uses), name| {
+            (
+                rank.max(floors.rank(r, name, own_code)),
+                uses.max(r.uses(name)),
+            )
+        });
+        (r.file.path.as_slice(), rank, uses)
+    })
+}
+
+/// The most a symbol used `uses` times scores in a file of rank bound `rank`
+/// ([`score_bounds`]).
+pub(crate) fn score_bound(rank: f64, uses: f64) -> f64 {
+    (1.0 + uses.ln_1p()) * rank
 }
 
 impl Ranked<'_> {
@@ -583,7 +655,7 @@ impl RankFloors {
 const HIDDEN_FACTOR: f64 = 0.01;
 
 /// What a document that shows a name as code counts for, in files that use the name.
-const DOC_WEIGHT: f64 = 3.0;
+pub(crate) const DOC_WEIGHT: f64 = 3.0;
 
 /// What a test, example or other client file that uses a name counts for, in files that use
 /// the name: what the project's own tests call is what its users call (express's `app.use`,

@@ -6,11 +6,12 @@
 //!   test data, which no part of the overview reads: the data is reused with the moved lines;
 //! - a file that gains, loses or changes definitions without changing the reference graph
 //!   (its references and imports are the same, and no ranked file references a name it gained
-//!   or lost), and whose symbols the overview could not have shown (it is none of the files
-//!   the symbols are picked from, nor a package root, and what makes it a program's `main`
-//!   file is the same): every file's rank, every name's uses and every picked symbol stay
-//!   what they were. What the earlier snapshot's ranking must tell for that is its
-//!   [`GraphSummary`], cached beside its overview data.
+//!   or lost; it is no package root, and what makes it a program's `main` file is the same):
+//!   every file's rank and every name's uses stay what they were. Its symbols must not be
+//!   able to reach the list either: it is none of the files the symbols are picked from, or
+//!   it lists none and none of its symbols can score as much as the last pick the list took
+//!   (see [`super::super::structure::score_bounds`]). What the earlier snapshot's ranking
+//!   must tell for that is its [`GraphSummary`], cached beside its overview data.
 //!
 //! The result is byte for byte what [`super::compute_data`] gives; the tests compare the two.
 
@@ -36,23 +37,47 @@ pub(super) const GRAPH_KEY: &str = "overview-graph";
 /// it was (see the module documentation).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(super) struct GraphSummary {
-    /// Paths of the files the overview's symbols are picked from, sorted.
-    pub candidates: Vec<String>,
+    /// The files the overview's symbols are picked from, sorted by path, each with the bounds
+    /// of what any of its symbols could score ([`super::super::structure::score_bounds`]).
+    pub candidates: Vec<Candidate>,
+    /// The least score a further exposed symbol must have to change the list
+    /// ([`super::super::structure::Tiers::floor`]).
+    pub exposed_floor: f64,
+    /// The same for a hidden symbol (private, or of a test, example or vendored file).
+    pub hidden_floor: f64,
     /// [`name_hash`] of every name a ranked file references, sorted and without repeats. Two
     /// names may share a hash: a name then only seems referenced, and the overview is
     /// computed again. Never the other way round.
     pub referenced: Vec<u32>,
 }
 
+/// A file the overview's symbols are picked from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(super) struct Candidate {
+    pub path: String,
+    /// The rank bound: the file's rank, or the most its names' floors give.
+    pub rank: f64,
+    /// The use bound: the most any of its names is used.
+    pub uses: f64,
+}
+
 impl GraphSummary {
-    /// The summary of a ranking: `candidates` are the paths the symbols were picked from.
+    /// The summary of a ranking: its candidate files with their bounds, the picks' floor, and
+    /// the ranked files' code facts.
     pub fn new<'a>(
-        candidates: impl Iterator<Item = &'a [u8]>,
+        candidates: impl Iterator<Item = (&'a [u8], f64, f64)>,
+        [exposed_floor, hidden_floor]: [f64; 2],
         code: impl Iterator<Item = &'a CodeFacts>,
     ) -> GraphSummary {
-        let mut candidates: Vec<String> = candidates.map(paths::display).collect();
-        candidates.sort();
-        candidates.dedup();
+        let mut candidates: Vec<Candidate> = candidates
+            .map(|(path, rank, uses)| Candidate {
+                path: paths::display(path),
+                rank,
+                uses,
+            })
+            .collect();
+        candidates.sort_by(|a, b| a.path.cmp(&b.path));
+        candidates.dedup_by(|a, b| a.path == b.path);
         let mut referenced: Vec<u32> = code
             .flat_map(|c| &c.references)
             .map(|r| name_hash(r))
@@ -61,12 +86,21 @@ impl GraphSummary {
         referenced.dedup();
         GraphSummary {
             candidates,
+            exposed_floor,
+            hidden_floor,
             referenced,
         }
     }
 
     fn is_referenced(&self, name: &str) -> bool {
         self.referenced.binary_search(&name_hash(name)).is_ok()
+    }
+
+    fn candidate(&self, path: &str) -> Option<&Candidate> {
+        self.candidates
+            .binary_search_by(|c| c.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &self.candidates[i])
     }
 }
 
@@ -112,6 +146,7 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     };
     // Read only when some file's definitions changed.
     let mut graph: Option<GraphSummary> = None;
+    let mut documented: Option<HashMap<String, f64>> = None;
     let mut moved: HashMap<String, &Analysis> = HashMap::new();
     for (a, b) in old.iter().zip(new) {
         match (analysis(a), analysis(b)) {
@@ -127,9 +162,38 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                 if graph.is_none() {
                     graph = state.cached_at(changes.since, GRAPH_KEY)?;
                 }
-                match &graph {
-                    Some(g) if ranking_unchanged(g, &b.path, x, y) => {}
-                    _ => return Ok(None),
+                let Some(g) = &graph else {
+                    return Ok(None);
+                };
+                let path = paths::display(&b.path);
+                if !graph_unchanged(g, &b.path, x, y) {
+                    return Ok(None);
+                }
+                // A file the symbols are picked from: none of its symbols may be listed, and
+                // none may come to score enough to be.
+                if let Some(c) = g.candidate(&path) {
+                    if data.symbols.iter().any(|s| s.path == path) {
+                        return Ok(None);
+                    }
+                    if documented.is_none() {
+                        documented = Some(super::super::structure::documented_names(state)?);
+                    }
+                    let new_names = new_names(x, y);
+                    let counts = documented.as_ref().expect("just read");
+                    let documents = new_names
+                        .iter()
+                        .filter_map(|n| counts.get(*n))
+                        .fold(0.0f64, |a, &b| a.max(b));
+                    let uses = c.uses.max(super::super::structure::DOC_WEIGHT * documents);
+                    let bound = super::super::structure::score_bound(c.rank, uses);
+                    // A file of the project's own code without hidden symbols, before or
+                    // after, takes no part in the hidden picks.
+                    let no_hidden = importance::role(&b.path) == importance::Role::Source
+                        && !has_hidden(x)
+                        && !has_hidden(y);
+                    if bound >= g.exposed_floor || (bound >= g.hidden_floor && !no_hidden) {
+                        return Ok(None);
+                    }
                 }
             }
             _ => return Ok(None),
@@ -157,13 +221,15 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
     super::super::structure::below_fixtures(path, b"") && a.doc.is_none() && a.manifest.is_none()
 }
 
-/// Tells whether a code file's change from `x` to `y` left the overview as `graph`'s snapshot
-/// computed it: no other facts than code changed; the file is a node of the graph before and
-/// after (it defines something) with the same edges (references and imports), and no ranked
-/// file references a name it gained or lost (the files a reference may mean are the same);
-/// its symbols could not be shown (it is no candidate, no package root); and the facts that
-/// make it a program's `main` file or a main's delegate are the same.
-fn ranking_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis) -> bool {
+/// Tells whether a code file's change from `x` to `y` left the reference graph and what the
+/// overview reads of the file outside its symbols as `graph`'s snapshot ranked them: no other
+/// facts than code changed; the file is a node of the graph before and after (it defines
+/// something) with the same edges (references and imports), and no ranked file references a
+/// name it gained or lost (the files a reference may mean are the same); it is no package root
+/// (whose own definitions are its package's API); and the facts that make it a program's
+/// `main` file or a main's delegate are the same. Whether its symbols could now be listed is
+/// the caller's question.
+fn graph_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis) -> bool {
     let (Some(a), Some(b)) = (&x.code, &y.code) else {
         return false;
     };
@@ -175,21 +241,33 @@ fn ranking_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analys
         || a.references != b.references
         || a.imports != b.imports
         || importance::is_package_root(path)
-        || graph
-            .candidates
-            .binary_search(&paths::display(path))
-            .is_ok()
         || main_facts(a) != main_facts(b)
     {
         return false;
     }
-    let names = |c: &CodeFacts| -> std::collections::BTreeSet<String> {
-        c.symbols.iter().map(|s| s.name().to_owned()).collect()
-    };
     let (before, after) = (names(a), names(b));
     before
         .symmetric_difference(&after)
         .all(|n| !graph.is_referenced(n))
+}
+
+/// Whether a file defines a symbol its language declares hidden ([`importance::is_hidden`]).
+fn has_hidden(a: &Analysis) -> bool {
+    a.code
+        .as_ref()
+        .is_some_and(|c| c.symbols.iter().any(importance::is_hidden))
+}
+
+/// The names a file's symbols go by (their last segments).
+fn names(c: &CodeFacts) -> std::collections::BTreeSet<&str> {
+    c.symbols.iter().map(|s| s.name()).collect()
+}
+
+/// The names `y` defines that `x` did not.
+fn new_names<'a>(x: &'a Analysis, y: &'a Analysis) -> Vec<&'a str> {
+    let before = x.code.as_ref().map(names).unwrap_or_default();
+    let after = y.code.as_ref().map(names).unwrap_or_default();
+    after.difference(&before).copied().collect()
 }
 
 /// What the overview reads of a file's symbols beyond the candidates': whether it defines a
@@ -347,10 +425,10 @@ def render(doc):\n    return parse(doc)\n";
             .cached_at(reader.snapshot.seq, GRAPH_KEY)
             .unwrap()
             .expect("a computed overview leaves its graph summary");
-        assert!(graph.candidates.iter().any(|p| p == "src/core.py"));
+        assert!(graph.candidate("src/core.py").is_some());
         let quiet = (0..90)
             .map(|i| format!("src/m{i:02}.py"))
-            .rfind(|p| graph.candidates.binary_search(p).is_err())
+            .rfind(|p| graph.candidate(p).is_none())
             .expect("some file is no candidate");
         let original = refs.iter().find(|(p, _)| *p == quiet).unwrap().1.to_owned();
 
@@ -387,6 +465,65 @@ def render(doc):\n    return parse(doc)\n";
             assert_eq!(reused, None, "{path} recomputes");
             std::fs::write(t.repo.root.join(path), content).unwrap();
         }
+    }
+
+    /// A file the overview picks symbols from but lists none of, whose symbols cannot score
+    /// enough to be listed, gains a function no file calls: reused. A file whose symbols are
+    /// listed recomputes.
+    #[test]
+    fn a_new_definition_below_the_listed_symbols_reuses_the_parent_overview_exactly() {
+        let mut files: Vec<(String, String)> =
+            vec![("README.md".into(), "# Work\n\nDoes work.\n".into())];
+        // Fifty functions that twenty files call, each in its own directory (no directory
+        // fills the list), and forty that nothing calls.
+        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
+        for i in 0..50 {
+            files.push((
+                format!("src/u{i:02}/mod.py"),
+                format!("def run{i}(x=None):\n    return x\n"),
+            ));
+        }
+        for i in 0..40 {
+            files.push((
+                format!("src/q{i:02}/mod.py"),
+                format!("def quiet{i}(x):\n    return x\n"),
+            ));
+        }
+        for j in 0..20 {
+            files.push((
+                format!("src/c{j:02}/main.py"),
+                format!("def go{j}():\n{calls}"),
+            ));
+        }
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let listed = data(&reader, "work").unwrap();
+        let graph: GraphSummary = reader
+            .cached_at(reader.snapshot.seq, GRAPH_KEY)
+            .unwrap()
+            .expect("a computed overview leaves its graph summary");
+        let quiet = (0..40)
+            .map(|i| format!("src/q{i:02}/mod.py"))
+            .find(|p| graph.candidate(p).is_some() && !listed.symbols.iter().any(|s| &s.path == p))
+            .expect("a candidate file lists no symbol");
+        let original = refs.iter().find(|(p, _)| *p == quiet).unwrap().1.to_owned();
+        let added = format!("{original}\n\ndef unused_one(y):\n    return y\n");
+        let (reused, fresh) = after(&t, &quiet, &added);
+        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "{quiet} reused");
+
+        let busy = "src/u00/mod.py";
+        assert!(
+            listed.symbols.iter().any(|s| s.path == busy),
+            "{busy} listed"
+        );
+        let content = "def run0(x=None):\n    return x\n\n\ndef spare():\n    pass\n";
+        let (reused, _) = after(&t, busy, content);
+        assert_eq!(reused, None, "{busy} recomputes");
     }
 
     #[test]
