@@ -375,38 +375,15 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         items.push(Item::push(8, rank(0), s, |c: &mut OverviewContent| {
             &mut c.symbols
         }));
+        // The file's other names, and a type's methods, come a few rounds after it: the next
+        // symbols first.
         if !also.is_empty() {
-            let (path, name) = (path.clone(), name.clone());
-            items.push(Item::new(
-                8,
-                rank(ALSO_DELAY),
-                move |c: &mut OverviewContent| {
-                    let owner = c
-                        .symbols
-                        .iter_mut()
-                        .find(|e| e.path == path && e.name == name);
-                    if let Some(owner) = owner {
-                        owner.also = also.clone();
-                    }
-                },
-            ));
+            let set = move |owner: &mut SymbolEntry| owner.also = also.clone();
+            items.push(completing(&path, &name, rank(ALSO_DELAY), set));
         }
-        // A type's methods come a few rounds after it: the next types first. Should the type
-        // itself not fit, its members add nothing (the type's omission is what is counted).
         if !members.is_empty() {
-            items.push(Item::new(
-                8,
-                rank(MEMBER_DELAY),
-                move |c: &mut OverviewContent| {
-                    let owner = c
-                        .symbols
-                        .iter_mut()
-                        .find(|e| e.path == path && e.name == name);
-                    if let Some(owner) = owner {
-                        owner.members = members.clone();
-                    }
-                },
-            ));
+            let set = move |owner: &mut SymbolEntry| owner.members = members.clone();
+            items.push(completing(&path, &name, rank(MEMBER_DELAY), set));
         }
     }
     // How large the repository is matters once every section has shown its first items.
@@ -453,6 +430,26 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         })
         .collect();
     fit(env, &sections, items)
+}
+
+/// An item that completes the listed symbol `name` of `path` (`set`), ranked `rank`. Should
+/// the symbol itself not fit, there is nothing to complete: its omission is what is counted.
+fn completing(
+    path: &str,
+    name: &str,
+    rank: i64,
+    set: impl Fn(&mut SymbolEntry) + 'static,
+) -> Item<OverviewContent> {
+    let (path, name) = (path.to_owned(), name.to_owned());
+    Item::new(8, rank, move |c: &mut OverviewContent| {
+        let owner = c
+            .symbols
+            .iter_mut()
+            .find(|e| e.path == path && e.name == name);
+        if let Some(owner) = owner {
+            set(owner);
+        }
+    })
 }
 
 /// Work-tree paths: the first few of each kind matter as much as structure. Only the

@@ -393,6 +393,26 @@ def render(doc):\n    return parse(doc)\n";
         }
     }
 
+    /// A repository of `files`, its baseline, and the overview data and graph summary of its
+    /// first snapshot.
+    fn ranked(
+        files: &[(String, String)],
+    ) -> (crate::testing::TempRepo, OverviewData, GraphSummary) {
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, c)| (p.as_str(), c.as_str()))
+            .collect();
+        let t = temp_repo(&refs);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let listed = data(&reader, "work").unwrap();
+        let graph: GraphSummary = reader
+            .cached_at(reader.snapshot.seq, GRAPH_KEY)
+            .unwrap()
+            .expect("a computed overview leaves its graph summary");
+        (t, listed, graph)
+    }
+
     /// A file the overview shows no symbol of gains a function no file calls: the ranking is
     /// the same, and the parent's data is reused. A function some file calls, one that calls
     /// a new name, or one in a file whose symbols are shown recomputes.
@@ -413,24 +433,13 @@ def render(doc):\n    return parse(doc)\n";
                 format!("from core import parse\n\ndef f{i}(x):\n    return parse(x)\n"),
             ));
         }
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str()))
-            .collect();
-        let t = temp_repo(&refs);
-        run(&t.repo, &Operation::Init).unwrap();
-        let reader = crate::read::prepare(&t.repo, false).unwrap();
-        data(&reader, "work").unwrap();
-        let graph: GraphSummary = reader
-            .cached_at(reader.snapshot.seq, GRAPH_KEY)
-            .unwrap()
-            .expect("a computed overview leaves its graph summary");
+        let (t, _, graph) = ranked(&files);
         assert!(graph.candidate("src/core.py").is_some());
         let quiet = (0..90)
             .map(|i| format!("src/m{i:02}.py"))
             .rfind(|p| graph.candidate(p).is_none())
             .expect("some file is no candidate");
-        let original = refs.iter().find(|(p, _)| *p == quiet).unwrap().1.to_owned();
+        let original = files.iter().find(|(p, _)| *p == quiet).unwrap().1.clone();
 
         let added = format!("{original}\n\ndef unused_one(y):\n    return parse(y)\n");
         let (reused, fresh) = after(&t, &quiet, &added);
@@ -495,23 +504,12 @@ def render(doc):\n    return parse(doc)\n";
                 format!("def go{j}():\n{calls}"),
             ));
         }
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, c)| (p.as_str(), c.as_str()))
-            .collect();
-        let t = temp_repo(&refs);
-        run(&t.repo, &Operation::Init).unwrap();
-        let reader = crate::read::prepare(&t.repo, false).unwrap();
-        let listed = data(&reader, "work").unwrap();
-        let graph: GraphSummary = reader
-            .cached_at(reader.snapshot.seq, GRAPH_KEY)
-            .unwrap()
-            .expect("a computed overview leaves its graph summary");
+        let (t, listed, graph) = ranked(&files);
         let quiet = (0..40)
             .map(|i| format!("src/q{i:02}/mod.py"))
             .find(|p| graph.candidate(p).is_some() && !listed.symbols.iter().any(|s| &s.path == p))
             .expect("a candidate file lists no symbol");
-        let original = refs.iter().find(|(p, _)| *p == quiet).unwrap().1.to_owned();
+        let original = files.iter().find(|(p, _)| *p == quiet).unwrap().1.clone();
         let added = format!("{original}\n\ndef unused_one(y):\n    return y\n");
         let (reused, fresh) = after(&t, &quiet, &added);
         assert_eq!(reused.as_deref(), Some(fresh.as_str()), "{quiet} reused");
