@@ -558,19 +558,7 @@ mod tests {
 
     #[test]
     fn lazy_diverse_pick_equals_the_plain_greedy_one() {
-        // A deterministic pseudo-random spread of scores, files and directories, ties included.
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut c = vec![];
-        for _ in 0..300 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            c.push((
-                (x % 50) as f64 / 7.0,
-                (x >> 8) as usize % 23,
-                (x >> 16) as usize % 5,
-            ));
-        }
+        let c = spread(0x2545_f491_4f6c_dd1d, 300, (50, 7.0), 23, 5);
         for (n, per_file) in [(1, 1), (20, 2), (150, 12), (400, 3)] {
             assert_eq!(
                 diverse(&c, n, per_file).0,
@@ -580,22 +568,36 @@ mod tests {
         }
     }
 
+    /// A deterministic pseudo-random spread (xorshift from `seed`) of `count` candidates:
+    /// scores `k / divisor` for `k` below `levels` (ties included), over `files` files and
+    /// `dirs` directories.
+    fn spread(
+        seed: u64,
+        count: usize,
+        (levels, divisor): (u64, f64),
+        files: usize,
+        dirs: usize,
+    ) -> Vec<(f64, usize, usize)> {
+        let mut x = seed;
+        (0..count)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (
+                    (x % levels) as f64 / divisor,
+                    (x >> 8) as usize % files,
+                    (x >> 16) as usize % dirs,
+                )
+            })
+            .collect()
+    }
+
     /// The picks' scores never rise, and a further candidate scoring below the `k`-th pick's
     /// leaves the first `k` picks as they were, whatever its file and directory.
     #[test]
     fn a_candidate_below_a_picks_score_changes_no_earlier_pick() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut c = vec![];
-        for _ in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            c.push((
-                (x % 40) as f64 / 3.0,
-                (x >> 8) as usize % 17,
-                (x >> 16) as usize % 4,
-            ));
-        }
+        let c = spread(0x9e37_79b9_7f4a_7c15, 200, (40, 3.0), 17, 4);
         let (picks, scores) = diverse(&c, 30, 2);
         assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
         for k in [1, 10, 30] {
