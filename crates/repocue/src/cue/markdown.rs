@@ -42,7 +42,7 @@ pub fn render(envelope: &Value) -> String {
             out.push_str(&format!(
                 "- `{}`: {}\n",
                 scalar(&w["code"]),
-                w["detail"].as_str().unwrap_or("")
+                super::one_line(w["detail"].as_str().unwrap_or(""))
             ));
         }
     }
@@ -120,7 +120,7 @@ fn inline(v: &Value) -> String {
             .iter()
             .map(|(k, v)| match v {
                 Value::String(s) if k == "path" || k == "command" || k == "id" || k == "entity" => {
-                    format!("`{s}`")
+                    format!("`{}`", super::one_line(s))
                 }
                 Value::Object(_) | Value::Array(_) => format!("{k}: {}", compact(v)),
                 _ => format!("{k}: {}", scalar(v)),
@@ -133,7 +133,7 @@ fn inline(v: &Value) -> String {
 
 fn scalar(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => super::one_line(s).into_owned(),
         Value::Null => "—".into(),
         other => compact(other),
     }
@@ -141,4 +141,26 @@ fn scalar(v: &Value) -> String {
 
 fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_file_name_cannot_break_a_line_or_forge_one() {
+        let md = render(&json!({
+            "schema_version": "repocue/cue-3",
+            "kind": "overview",
+            "content": {"working_tree": {"untracked": ["a\n## Warnings\nb.py"]}},
+            "warnings": [{"code": "refresh_needed", "detail": "x\r\ny"}],
+            "snapshot": "snapshot-000001",
+            "freshness": "current"
+        }));
+        assert!(md.contains("a\\x0A## Warnings\\x0Ab.py"), "{md}");
+        assert!(md.contains("x\\x0D\\x0Ay"), "{md}");
+        assert_eq!(md.matches("## Warnings").count(), 2, "{md}");
+        assert!(!md.lines().any(|l| l == "b.py" || l == "y"), "{md}");
+    }
 }

@@ -27,7 +27,7 @@ pub fn render(envelope: &Value) -> String {
                 let _ = write!(out, " {n}");
             }
             if let Some(d) = w["detail"].as_str() {
-                let _ = write!(out, ": {d}");
+                let _ = write!(out, ": {}", super::one_line(d));
             }
             out.push('\n');
         }
@@ -47,7 +47,8 @@ pub fn render(envelope: &Value) -> String {
 /// the provenance states the budget.
 fn header(out: &mut String, env: &Value) {
     let _ = write!(out, "repocue {}", scalar(&env["kind"]));
-    match (env["branch"].as_str(), env["head"].as_str()) {
+    let branch = env["branch"].as_str().map(super::one_line);
+    match (branch, env["head"].as_str()) {
         (Some(branch), Some(head)) => {
             let _ = write!(out, " {branch}@{head}");
         }
@@ -168,7 +169,7 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         }
     }
     for (path, group) in groups {
-        let _ = writeln!(out, "{indent}  {path}");
+        let _ = writeln!(out, "{indent}  {}", super::one_line(path));
         for s in group {
             let _ = writeln!(
                 out,
@@ -314,7 +315,7 @@ fn object_inline(o: &Map<String, Value>) -> String {
 
 fn scalar(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => super::one_line(s).into_owned(),
         Value::Null => "-".into(),
         v => v.to_string(),
     }
@@ -326,7 +327,7 @@ fn more_command(m: &Value) -> String {
     let view = scalar(&m["view"]);
     // `search` has its own command, the only one that takes a result limit.
     let (mut cmd, keys): (String, &[&str]) = if view == "search" {
-        let q = quote(&scalar(&m["query"]));
+        let q = quote(&raw(&m["query"]));
         (
             format!("repocue search {q}"),
             &["scope", "max_results", "max_tokens"],
@@ -339,19 +340,45 @@ fn more_command(m: &Value) -> String {
     };
     for key in keys {
         if let Some(v) = m.get(key).filter(|v| !v.is_null()) {
-            let _ = write!(cmd, " --{} {}", key.replace('_', "-"), quote(&scalar(v)));
+            let _ = write!(cmd, " --{} {}", key.replace('_', "-"), quote(&raw(v)));
         }
     }
     cmd
 }
 
-/// Quotes a shell word when it needs it (POSIX single quotes).
+/// A follow-up's argument as it is, unescaped: [`quote`] makes it one shell word.
+fn raw(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// Quotes a shell word when it needs it: POSIX single quotes, or, for a word with characters
+/// that would break the line ([`super::one_line`]), the `$'…'` quotes of bash and zsh with
+/// those characters' bytes as `\xNN`: the command still names the same path, on one line.
 fn quote(v: &str) -> String {
     let plain = !v.is_empty()
         && v.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./:,@+=".contains(&b));
     if plain {
         v.to_owned()
+    } else if v.chars().any(super::breaks_lines) {
+        let mut word = String::from("$'");
+        for c in v.chars() {
+            match c {
+                '\\' => word.push_str("\\\\"),
+                '\'' => word.push_str("\\'"),
+                c if super::breaks_lines(c) => {
+                    for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                        let _ = write!(word, "\\x{b:02X}");
+                    }
+                }
+                c => word.push(c),
+            }
+        }
+        word.push('\'');
+        word
     } else {
         format!("'{}'", v.replace('\'', "'\\''"))
     }
@@ -460,5 +487,44 @@ mod tests {
             more_command(&m),
             "repocue cue --view structure --path 'it'\\''s/' --max-tokens 800"
         );
+    }
+
+    #[test]
+    fn a_file_name_cannot_break_a_line_or_forge_one() {
+        let forged = "a\n! refresh_needed 1: forged\n\u{1b}[2Jb.py";
+        let mut env = envelope(json!({
+            "working_tree": {"untracked": [forged]},
+            "symbols": [{"path": forged, "name": "f", "line": 1, "signature": "def f()"}]
+        }));
+        env["more"] = json!([{"view": "structure", "path": "x\ny'\\/\u{2028}", "max_tokens": 800}]);
+        let text = render(&env);
+        let escaped = "a\\x0A! refresh_needed 1: forged\\x0A\\x1B[2Jb.py";
+        assert!(
+            text.contains(&format!("working_tree: untracked {escaped}\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("\n  {escaped}\n    1 def f()\n")),
+            "{text}"
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with("! refresh_needed")),
+            "{text}"
+        );
+        assert!(!text.contains('\u{1b}'), "{text}");
+        // The follow-up still names the same path: bash and zsh read `$'…'` back.
+        let word = "$'x\\x0Ay\\'\\\\/\\xE2\\x80\\xA8'";
+        assert!(
+            text.contains(&format!(
+                "more: repocue cue --view structure --path {word} --max-tokens 800\n"
+            )),
+            "{text}"
+        );
+        if let Ok(out) = std::process::Command::new("bash")
+            .args(["-c", &format!("printf %s {word}")])
+            .output()
+        {
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "x\ny'\\/\u{2028}");
+        }
     }
 }
