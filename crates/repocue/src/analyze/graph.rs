@@ -1,5 +1,6 @@
 //! Ranking: a PageRank-style score over files, where a file that references a name defined in
-//! another file links to it. A name defined in several files is resolved through the
+//! another file links to it, if code of the one language can name the other's definitions
+//! ([`name_space`]). A name defined in several files is resolved through the
 //! referencing file's imports where they name a module path; test files never receive links
 //! from the project's own code. Personalised toward entry points and package roots, files that
 //! are dirty now, and paths the documentation names; tests, examples and vendored code are
@@ -65,6 +66,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         return Ranking::default();
     }
     let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
+    let spaces: Vec<u8> = nodes.iter().map(|n| name_space(n.path)).collect();
     let modules: Vec<Vec<String>> = nodes
         .iter()
         .map(|n| importance::module_components(n.path))
@@ -99,7 +101,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let Some(all) = defined.get(r.as_str()) else {
                 continue;
             };
-            let targets = resolve(i, all, &roles, &imports, &modules);
+            let targets = resolve(i, all, &roles, &spaces, &imports, &modules);
             if targets.is_empty() {
                 continue;
             }
@@ -258,13 +260,18 @@ fn resolve(
     from: usize,
     candidates: &[usize],
     roles: &[Role],
+    spaces: &[u8],
     imports: &[Vec<String>],
     modules: &[Vec<String>],
 ) -> Vec<usize> {
     let plausible: Vec<usize> = candidates
         .iter()
         .copied()
-        .filter(|&t| t != from && (roles[from] != Role::Source || roles[t] != Role::Test))
+        .filter(|&t| {
+            t != from
+                && (roles[from] != Role::Source || roles[t] != Role::Test)
+                && can_name(spaces[from], spaces[t])
+        })
         .collect();
     // A name defined in dozens of files (C's file-static helpers) is not one an import can
     // pick out: matching would cost time and change nothing.
@@ -296,7 +303,9 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
     // among them), `resolve` keeps every plausible one: spared the module paths of each.
     if imports.is_empty() || defining.len() > MAX_NARROWED + 1 {
         let (from_role, target_role) = (importance::role(from), importance::role(target));
-        return from != target && (from_role != Role::Source || target_role != Role::Test);
+        return from != target
+            && (from_role != Role::Source || target_role != Role::Test)
+            && languages_share_names(from, target);
     }
     let mut paths: Vec<&[u8]> = vec![from];
     paths.extend(defining.iter().copied().filter(|p| *p != from));
@@ -304,6 +313,7 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
         return true;
     };
     let roles: Vec<Role> = paths.iter().map(|p| importance::role(p)).collect();
+    let spaces: Vec<u8> = paths.iter().map(|p| name_space(p)).collect();
     let modules: Vec<Vec<String>> = paths
         .iter()
         .map(|p| importance::module_components(p))
@@ -314,7 +324,40 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
         .filter(|c| !c.is_empty())
         .collect();
     let candidates: Vec<usize> = (1..paths.len()).collect();
-    resolve(0, &candidates, &roles, &imports, &modules).contains(&(t + 1))
+    resolve(0, &candidates, &roles, &spaces, &imports, &modules).contains(&(t + 1))
+}
+
+/// The languages whose code can name one another's definitions by a bare name, by the file's
+/// path: C with C++, JavaScript with TypeScript, every other language only itself. A shell
+/// script's `die` is its own function, not C's; a Python script's `parse` is no Go `parse`.
+/// 0 when the path names no language the extractor parses (an extensionless script): such a
+/// file may mean any definition, as before languages were told apart.
+fn name_space(path: &[u8]) -> u8 {
+    match repocue_structure::language_name(path, b"") {
+        Some("C" | "C++") => 1,
+        Some("JavaScript" | "TypeScript" | "TSX") => 2,
+        Some("Python") => 3,
+        Some("Go") => 4,
+        Some("Rust") => 5,
+        Some("Java") => 6,
+        Some("C#") => 7,
+        Some("Ruby") => 8,
+        Some("Shell") => 9,
+        Some("PHP") => 10,
+        _ => 0,
+    }
+}
+
+/// Whether code of name space `from` can name a definition in name space `to` (see
+/// [`name_space`]).
+fn can_name(from: u8, to: u8) -> bool {
+    from == to || from == 0 || to == 0
+}
+
+/// Whether code in the file at `from` can name a definition in the file at `to` by a bare name:
+/// their languages share names ([`name_space`]).
+pub(crate) fn languages_share_names(from: &[u8], to: &[u8]) -> bool {
+    can_name(name_space(from), name_space(to))
 }
 
 #[cfg(test)]
@@ -436,6 +479,41 @@ mod tests {
         assert!(r.scores[0] > r.scores[1], "{:?}", r.scores);
         assert_eq!(r.used_by[0].get("Flask"), Some(&1.0));
         assert_eq!(r.used_by[1].get("Flask"), None);
+    }
+
+    #[test]
+    fn a_reference_means_only_definitions_its_language_can_name() {
+        let c_def = facts(&["die"], &[]);
+        let sh_def = facts(&["die"], &[]);
+        let c_use = facts(&["add"], &["die"]);
+        let sh_use = facts(&["run"], &["die"]);
+        let node = |path: &'static [u8], facts| Node {
+            path,
+            facts,
+            boost: 1.0,
+            root: false,
+        };
+        let nodes = [
+            node(b"usage.c", &c_def),
+            node(b"ci/lib.sh", &sh_def),
+            node(b"builtin/add.c", &c_use),
+            node(b"ci/run.sh", &sh_use),
+        ];
+        let r = rank(&nodes);
+        // Each definition is used by the one file of its own language, wholly.
+        assert_eq!(r.used_by[0].get("die"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[1].get("die"), Some(&1.0), "{:?}", r.used_by);
+
+        let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
+        assert!(may_mean(b"builtin/add.c", &[], &defining, b"usage.c"));
+        assert!(!may_mean(b"builtin/add.c", &[], &defining, b"ci/lib.sh"));
+        assert!(!may_mean(b"ci/run.sh", &[], &defining, b"usage.c"));
+        // C and C++ share one space, as do JavaScript and TypeScript.
+        assert!(may_mean(b"a.cc", &[], &[b"b.h", b"c.py"], b"b.h"));
+        assert!(may_mean(b"a.ts", &[], &[b"b.js", b"c.py"], b"b.js"));
+        assert!(!may_mean(b"a.ts", &[], &[b"b.js", b"c.py"], b"c.py"));
+        // A file of no known language may mean any definition.
+        assert!(may_mean(b"Makefile.in", &[], &defining, b"usage.c"));
     }
 
     #[test]

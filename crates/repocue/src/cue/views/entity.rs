@@ -1,5 +1,6 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
+use crate::analyze::graph;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, EntityId};
 use crate::cue::envelope::envelope;
@@ -43,7 +44,7 @@ fn referenced_by(
         if let Some(found) = state.store.defining_paths(&state.snapshot, &names)? {
             let mut refs: Vec<String> = found
                 .iter()
-                .filter(|p| **p != file.path)
+                .filter(|p| **p != file.path && graph::languages_share_names(&file.path, p))
                 .map(|p| paths::display(p))
                 .collect();
             refs.sort();
@@ -91,10 +92,11 @@ fn from_facts(
     let defining: Option<Vec<&[u8]>> = defining
         .as_ref()
         .map(|d| d.iter().map(Vec::as_slice).collect());
-    let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| {
-        defining
-            .as_deref()
-            .is_none_or(|d| crate::analyze::graph::may_mean(path, &c.imports, d, &file.path))
+    // A file's names come from files of languages it can name (C's `die` is not a shell's).
+    let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match defining.as_deref() {
+        Some(d) => graph::may_mean(path, &c.imports, d, &file.path),
+        None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
+        None => graph::languages_share_names(&file.path, path),
     };
     let mut refs: Vec<String> = others
         .iter()
@@ -224,7 +226,7 @@ mod tests {
 
     /// A file's `referenced_by` read from the search index is what every file's facts say:
     /// qualified names match by their last segment, the file itself, vendored files and
-    /// files that define nothing it uses are left out.
+    /// files that define nothing it uses, or only in a language it cannot name, are left out.
     #[test]
     fn defining_files_from_the_index_are_those_the_facts_give() {
         let t = temp_repo(&[
@@ -247,6 +249,8 @@ mod tests {
             ("src/runner.py", "class Runner:\n    def run(self):\n        pass\n"),
             ("src/other.py", "def unrelated():\n    pass\n"),
             ("vendor/lib.py", "def parse(x):\n    return x\n"),
+            // A shell function of the same name: no Python code can call it.
+            ("scripts/tool.sh", "parse() {\n  echo \"$1\"\n}\n"),
         ]);
         run(&t.repo, &Operation::Init).unwrap();
         let reader = crate::read::prepare(&t.repo, false).unwrap();
@@ -273,7 +277,15 @@ mod tests {
             let found = reader.store.defining_paths_by(&refs, words).unwrap();
             found.iter().map(|p| paths::display(p)).collect::<Vec<_>>()
         };
-        assert_eq!(by(true), ["src/core.py", "src/opts.py", "src/runner.py"]);
+        assert_eq!(
+            by(true),
+            [
+                "scripts/tool.sh",
+                "src/core.py",
+                "src/opts.py",
+                "src/runner.py"
+            ]
+        );
         assert_eq!(by(true), by(false));
         let (js, js_refs) = with_refs(b"src/use.js");
         assert!(js_refs.contains(&"$wrap".to_owned()), "{js_refs:?}");
