@@ -6,6 +6,8 @@
   bench.py summary OPDIR NAME      one progress line for a measured operation
   bench.py dbstat DB OUT           bytes per table and index of a state database (dbstat)
   bench.py entity BIN REPO CACHE EDIT_FILE   prints an entity id for the entity cue
+  bench.py callee BIN REPO CACHE EDIT_FILE   prints a line that calls a function another file
+                                   defines (one "%s" for the new function's name), or nothing
   bench.py lockread OUT BIN REPO CACHE QUERY RUNS TIMEOUT_S
                                    read commands while another connection holds the write lock
   bench.py agents OUT BIN REPO CACHE EDIT_FILE COMMENT PROCS SECONDS
@@ -20,6 +22,7 @@ time.perf_counter, and report reads only what was left in DATADIR (layout in run
 
 import json
 import os
+import re
 import stat
 import statistics
 import subprocess
@@ -43,10 +46,11 @@ EDIT_DEFINITION = {
     ".js": "function repocueBench%s() {}", ".c": "int repocue_bench_%s(void) { return 0; }",
     ".h": "int repocue_bench_%s(void);", ".md": "## repocue bench %s",
 }
-# The same, calling a name the file did not use before ("%s" twice: both names new every run,
-# so no run can reuse the ranking of the one before): the file gains an edge, so the reference
-# graph changed and the overview ranks every file again. Documents and C headers have no such
-# line.
+# The same, calling a name no file defines, as a call of a library's function does ("%s"
+# twice: both names new every run): a reference to no definition is no edge, so the reference
+# graph is the same and the ranking is reused. With the callee a function another file defines
+# (`callee`), the file gains an edge: the overview ranks every file again. Documents and C
+# headers have no such line.
 EDIT_CALL = {
     ".rs": "pub fn repocue_bench_%s() { repocue_bench_callee_%s() }",
     ".py": "def repocue_bench_%s(): return repocue_bench_callee_%s()",
@@ -370,6 +374,39 @@ def entity(bin_, repo, cache, edit_file):
     print(ids[0] if ids else "file:" + edit_file)
 
 
+# Extensions whose files can call one another's functions by name (as RepoCue resolves them).
+CALL_FAMILIES = [(".c", ".h"), (".ts", ".js", ".tsx", ".mjs"), (".rs",), (".py",), (".go",)]
+
+
+def callee(bin_, repo, cache, edit_file):
+    """The edit file's EDIT_CALL line with its callee a function another file of its language
+    defines and the edit file does not name (the best ranked such symbol of the whole
+    repository's structure cue): a new edge of the reference graph. Nothing when there is none."""
+    ext = os.path.splitext(edit_file)[1]
+    line = EDIT_CALL.get(ext)
+    family = next((f for f in CALL_FAMILIES if ext in f), ())
+    if not line:
+        return
+    p = subprocess.run([bin_, "--repository", repo, "--cache-dir", cache, "cue", "--view", "structure",
+                        "--max-tokens", "8000", "--no-refresh"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    with open(os.path.join(repo, edit_file), "rb") as f:
+        text = f.read()
+    try:
+        symbols = json.loads(p.stdout)["content"]["symbols"]
+    except (ValueError, KeyError, TypeError):
+        return
+    for s in symbols:
+        name, path = s.get("name", ""), s.get("path", "")
+        if (path != edit_file and os.path.splitext(path)[1] in family
+                and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)
+                and "(" in s.get("signature", "")
+                and not re.search(rb"\b" + name.encode() + rb"\b", text)):
+            # The template's callee is the one name with "allee" in it.
+            print(re.sub(r"\w*[Cc]allee_?%s", name, line))
+            return
+
+
 def lockread(out, bin_, repo, cache, query, runs, timeout):
     """Times read commands normally, then while another connection holds BEGIN IMMEDIATE."""
     import sqlite3
@@ -511,8 +548,11 @@ TIMED = [
     ("cue_define", "one-file edit that defines a new function no file calls, then overview cue "
      "(the reference graph is the same: the ranking is reused)", "git_status_edit", "plus_ms",
      20.0),
-    ("cue_define_call", "one-file edit that defines a new function calling a name the file did "
-     "not use, then overview cue (the graph changed: every file is ranked again)",
+    ("cue_define_call", "one-file edit that defines a new function calling a name no file "
+     "defines (a library's function), then overview cue (no new edge: the ranking is reused)",
+     "git_status_edit", "plus_ms", 20.0),
+    ("cue_define_link", "one-file edit that defines a new function calling a function another "
+     "file defines, then overview cue (the graph gained an edge: every file is ranked again)",
      "git_status_edit", "plus_ms", 20.0),
     ("repocue_status", "fixed cost: repocue status (warm, unchanged)", "git_status", "plus_ms", 3.0),
     ("refresh_noop", "fixed cost: refresh, nothing changed", "git_status", "plus_ms", 3.0),
@@ -907,6 +947,8 @@ def main(argv):
         dbstat_cmd(*args)
     elif cmd == "entity" and len(args) == 4:
         entity(*args)
+    elif cmd == "callee" and len(args) == 4:
+        callee(*args)
     elif cmd == "lockread" and len(args) == 7:
         lockread(*args[:5], int(args[5]), float(args[6]))
     elif cmd == "agents" and len(args) == 8:

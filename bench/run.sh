@@ -510,6 +510,22 @@ printf $(printf '%q' "$edit_call\n") "\$stamp" "\$stamp" >>$(printf '%q' "$edit_
 EOF
             measure cue_define_call "$opdir" 1 "$runs" "$WORK/scripts/call-$idx.sh" -- \
                 "$BIN" "${rc[@]}" cue --max-tokens 500
+            # The same, calling a function another file defines: the graph gains an edge. The
+            # restored state is ranked first (an overview cue), so that each run's edit changes
+            # the graph the reuse would start from.
+            local edit_link
+            edit_link=$(python3 "$BENCH_DIR/bench.py" callee "$BIN" "$repo" "$cache" "${edit_file#"$repo"/}")
+            if [[ -n $edit_link ]]; then
+                echo "linked call: $edit_link" >>"$rdir/notes.txt"
+                cat >"$WORK/scripts/link-$idx.sh" <<EOF
+set -e
+cp -p $(printf '%q' "$edit_backup") $(printf '%q' "$edit_file")
+$(printf '%q ' "$BIN" "${rc[@]}") cue --max-tokens 500 >/dev/null
+printf $(printf '%q' "$edit_link\n") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
+EOF
+                measure cue_define_link "$opdir" 1 "$runs" "$WORK/scripts/link-$idx.sh" -- \
+                    "$BIN" "${rc[@]}" cue --max-tokens 500
+            fi
         fi
         bash "$WORK/scripts/edit-$idx.sh"
         "$BIN" "${rc[@]}" refresh >"$rdir/outputs/refresh_edit.json"

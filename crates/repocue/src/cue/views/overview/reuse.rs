@@ -4,10 +4,12 @@
 //! Two kinds of change qualify, file by file:
 //! - facts that differ at most in line numbers (an edit inside function bodies), or code of
 //!   test data, which no part of the overview reads: the data is reused with the moved lines;
-//! - a file that gains, loses or changes definitions without changing the reference graph
-//!   (its references and imports are the same, and no ranked file references a name it gained
-//!   or lost; it is no package root, and what makes it a program's `main` file is the same):
-//!   every file's rank and every name's uses stay what they were. Its symbols must not be
+//! - a file that gains, loses or changes definitions or references without changing the
+//!   reference graph (its imports are the same; a reference it gained or lost names nothing any
+//!   ranked file defines, before or after, so it was and is no edge; no ranked file references
+//!   a name it gained or lost; it is no package root, and what makes it a program's `main` file
+//!   is the same): every file's rank and every name's uses stay what they were. An edit that
+//!   calls a library's function (`strlen`, `os.path.join`) is one. Its symbols must not be
 //!   able to reach the list either: it is none of the files the symbols are picked from, or
 //!   it lists none and none of its symbols can score as much as the last pick the list took
 //!   (see [`super::super::structure::score_bounds`]). What the earlier snapshot's ranking
@@ -49,6 +51,9 @@ pub(super) struct GraphSummary {
     /// names may share a hash: a name then only seems referenced, and the overview is
     /// computed again. Never the other way round.
     pub referenced: Vec<u32>,
+    /// [`name_hash`] of every name a ranked file defines (the last segment of its symbols'
+    /// names, what references are resolved by), the same way.
+    pub defined: Vec<u32>,
 }
 
 /// A file the overview's symbols are picked from.
@@ -67,7 +72,7 @@ impl GraphSummary {
     pub fn new<'a>(
         candidates: impl Iterator<Item = (&'a [u8], f64, f64)>,
         [exposed_floor, hidden_floor]: [f64; 2],
-        code: impl Iterator<Item = &'a CodeFacts>,
+        code: impl Iterator<Item = &'a CodeFacts> + Clone,
     ) -> GraphSummary {
         let mut candidates: Vec<Candidate> = candidates
             .map(|(path, rank, uses)| Candidate {
@@ -78,22 +83,29 @@ impl GraphSummary {
             .collect();
         candidates.sort_by(|a, b| a.path.cmp(&b.path));
         candidates.dedup_by(|a, b| a.path == b.path);
-        let mut referenced: Vec<u32> = code
-            .flat_map(|c| &c.references)
-            .map(|r| name_hash(r))
-            .collect();
-        referenced.sort_unstable();
-        referenced.dedup();
+        let hashes = |names: &mut dyn Iterator<Item = &str>| {
+            let mut h: Vec<u32> = names.map(name_hash).collect();
+            h.sort_unstable();
+            h.dedup();
+            h
+        };
+        let referenced = hashes(&mut code.clone().flat_map(|c| &c.references).map(String::as_str));
+        let defined = hashes(&mut code.flat_map(|c| &c.symbols).map(|s| s.name()));
         GraphSummary {
             candidates,
             exposed_floor,
             hidden_floor,
             referenced,
+            defined,
         }
     }
 
     fn is_referenced(&self, name: &str) -> bool {
         self.referenced.binary_search(&name_hash(name)).is_ok()
+    }
+
+    fn is_defined(&self, name: &str) -> bool {
+        self.defined.binary_search(&name_hash(name)).is_ok()
     }
 
     fn candidate(&self, path: &str) -> Option<&Candidate> {
@@ -148,6 +160,10 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     let mut graph: Option<GraphSummary> = None;
     let mut documented: Option<HashMap<String, f64>> = None;
     let mut moved: HashMap<String, &Analysis> = HashMap::new();
+    // References gained or lost, and names gained, by all changed files together: a reference
+    // one file gains to a name another file comes to define is an edge.
+    let mut changed_references: Vec<&str> = Vec::new();
+    let mut gained: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (a, b) in old.iter().zip(new) {
         match (analysis(a), analysis(b)) {
             (None, None) => {}
@@ -166,9 +182,11 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                     return Ok(None);
                 };
                 let path = paths::display(&b.path);
-                if !graph_unchanged(g, &b.path, x, y) {
+                if !graph_unchanged(g, &b.path, x, y, &mut changed_references) {
                     return Ok(None);
                 }
+                let new_names = new_names(x, y);
+                gained.extend(new_names.iter().copied());
                 // A file the symbols are picked from: none of its symbols may be listed, and
                 // none may come to score enough to be.
                 if let Some(c) = g.candidate(&path) {
@@ -178,7 +196,6 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                     if documented.is_none() {
                         documented = Some(super::super::structure::documented_names(state)?);
                     }
-                    let new_names = new_names(x, y);
                     let counts = documented.as_ref().expect("just read");
                     let documents = new_names
                         .iter()
@@ -198,6 +215,9 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
             }
             _ => return Ok(None),
         }
+    }
+    if changed_references.iter().any(|r| gained.contains(r)) {
+        return Ok(None);
     }
     for s in &mut data.symbols {
         if let Some(a) = moved.get(&s.path) {
@@ -224,12 +244,20 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
 /// Tells whether a code file's change from `x` to `y` left the reference graph and what the
 /// overview reads of the file outside its symbols as `graph`'s snapshot ranked them: no other
 /// facts than code changed; the file is a node of the graph before and after (it defines
-/// something) with the same edges (references and imports), and no ranked file references a
-/// name it gained or lost (the files a reference may mean are the same); it is no package root
-/// (whose own definitions are its package's API); and the facts that make it a program's
-/// `main` file or a main's delegate are the same. Whether its symbols could now be listed is
-/// the caller's question.
-fn graph_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis) -> bool {
+/// something) with the same edges (the same imports, and every reference it gained or lost
+/// names nothing a ranked file defined: pushed to `changed_references`, for the caller to check
+/// against the names the changed files gained), and no ranked file references a name it gained
+/// or lost (the files a reference may mean are the same); it is no package root (whose own
+/// definitions are its package's API); and the facts that make it a program's `main` file or a
+/// main's delegate are the same. Whether its symbols could now be listed is the caller's
+/// question.
+fn graph_unchanged<'a>(
+    graph: &GraphSummary,
+    path: &[u8],
+    x: &'a Analysis,
+    y: &'a Analysis,
+    changed_references: &mut Vec<&'a str>,
+) -> bool {
     let (Some(a), Some(b)) = (&x.code, &y.code) else {
         return false;
     };
@@ -238,7 +266,6 @@ fn graph_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis
     }
     if a.symbols.is_empty()
         || b.symbols.is_empty()
-        || a.references != b.references
         || a.imports != b.imports
         || importance::is_package_root(path)
         || main_facts(a) != main_facts(b)
@@ -246,9 +273,22 @@ fn graph_unchanged(graph: &GraphSummary, path: &[u8], x: &Analysis, y: &Analysis
         return false;
     }
     let (before, after) = (names(a), names(b));
-    before
+    if !before
         .symmetric_difference(&after)
         .all(|n| !graph.is_referenced(n))
+    {
+        return false;
+    }
+    let referenced = |c: &'a CodeFacts| -> std::collections::BTreeSet<&'a str> {
+        c.references.iter().map(String::as_str).collect()
+    };
+    let (before, after) = (referenced(a), referenced(b));
+    let changed: Vec<&str> = before.symmetric_difference(&after).copied().collect();
+    if changed.iter().any(|r| graph.is_defined(r)) {
+        return false;
+    }
+    changed_references.extend(changed);
+    true
 }
 
 /// Whether a file defines a symbol its language declares hidden ([`importance::is_hidden`]).
@@ -413,9 +453,10 @@ def render(doc):\n    return parse(doc)\n";
         (t, listed, graph)
     }
 
-    /// A file the overview shows no symbol of gains a function no file calls: the ranking is
-    /// the same, and the parent's data is reused. A function some file calls, one that calls
-    /// a new name, or one in a file whose symbols are shown recomputes.
+    /// A file the overview shows no symbol of gains a function no file calls, or a call of a
+    /// name no file defines: the ranking is the same, and the parent's data is reused. A
+    /// function some file calls, a call of a name some file defines (or comes to define in a
+    /// later edit), or a function in a file whose symbols are shown recomputes.
     #[test]
     fn a_new_definition_nothing_uses_reuses_the_parent_overview_exactly() {
         let mut files: Vec<(String, String)> = vec![
@@ -452,17 +493,35 @@ def render(doc):\n    return parse(doc)\n";
             Some(fresh.as_str()),
             "{quiet} reused again"
         );
+        // A call of a name no file defines (a library's function): no edge.
+        let calls = format!("{changed}\n\ndef g():\n    return other_name()\n");
+        let (reused, fresh) = after(&t, &quiet, &calls);
+        assert_eq!(reused.as_deref(), Some(fresh.as_str()), "{quiet} calls out");
+        // Another file then defines that name: the call now means it, though neither edit
+        // alone changed the graph the reuse starts from.
+        let other = (0..90)
+            .map(|i| format!("src/m{i:02}.py"))
+            .find(|p| *p != quiet && graph.candidate(p).is_none())
+            .expect("a second file is no candidate");
+        let original = files.iter().find(|(p, _)| *p == other).unwrap().1.clone();
+        let defines = format!("{original}\n\ndef other_name():\n    return 1\n");
+        let (reused, _) = after(&t, &other, &defines);
+        assert_eq!(reused, None, "{other} defines what {quiet} calls");
+        std::fs::write(t.repo.root.join(&other), &original).unwrap();
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        // A call of a name `core.py` defines, which the file did not reference before.
+        let (reused, _) = after(
+            &t,
+            &quiet,
+            &calls.replace("other_name()", "other_name(render(1))"),
+        );
+        assert_eq!(reused, None, "{quiet} calls core.py's render");
 
         for (path, content) in [
             // `caller.py` references `helper_x`: defining it adds an edge.
             (
                 &quiet,
                 format!("{changed}\n\ndef helper_x(v):\n    return v\n"),
-            ),
-            // A call of a name the file did not reference before.
-            (
-                &quiet,
-                format!("{changed}\n\ndef g():\n    return other_name()\n"),
             ),
             // The overview picks symbols of `core.py`.
             (
