@@ -6,10 +6,12 @@
 //!   test data, which no part of the overview reads: the data is reused with the moved lines;
 //! - a file that gains, loses or changes definitions or references without changing the
 //!   reference graph (its imports are the same; a reference it gained or lost names nothing any
-//!   ranked file defines, before or after, so it was and is no edge; no ranked file references
-//!   a name it gained or lost; it is no package root, and what makes it a program's `main` file
-//!   is the same): every file's rank and every name's uses stay what they were. An edit that
-//!   calls a library's function (`strlen`, `os.path.join`) is one. Its symbols must not be
+//!   file defines, before or after, so it was and is no edge; no ranked file references a name
+//!   it gained or lost; it is no package root, and what makes it a program's `main` file is the
+//!   same): every file's rank and every name's uses stay what they were. An edit that calls a
+//!   library's function (`strlen`, `os.path.join`) is one. Whether a name is defined now is
+//!   the search index's answer (it describes the current snapshot); before, it was defined
+//!   by the same files, or by a changed file as it was. Its symbols must not be
 //!   able to reach the list either: it is none of the files the symbols are picked from, or
 //!   it lists none and none of its symbols can score as much as the last pick the list took
 //!   (see [`super::super::structure::score_bounds`]). What the earlier snapshot's ranking
@@ -51,9 +53,6 @@ pub(super) struct GraphSummary {
     /// names may share a hash: a name then only seems referenced, and the overview is
     /// computed again. Never the other way round.
     pub referenced: Vec<u32>,
-    /// [`name_hash`] of every name a ranked file defines (the last segment of its symbols'
-    /// names, what references are resolved by), the same way.
-    pub defined: Vec<u32>,
 }
 
 /// A file the overview's symbols are picked from.
@@ -72,7 +71,7 @@ impl GraphSummary {
     pub fn new<'a>(
         candidates: impl Iterator<Item = (&'a [u8], f64, f64)>,
         [exposed_floor, hidden_floor]: [f64; 2],
-        code: impl Iterator<Item = &'a CodeFacts> + Clone,
+        code: impl Iterator<Item = &'a CodeFacts>,
     ) -> GraphSummary {
         let mut candidates: Vec<Candidate> = candidates
             .map(|(path, rank, uses)| Candidate {
@@ -83,29 +82,22 @@ impl GraphSummary {
             .collect();
         candidates.sort_by(|a, b| a.path.cmp(&b.path));
         candidates.dedup_by(|a, b| a.path == b.path);
-        let hashes = |names: &mut dyn Iterator<Item = &str>| {
-            let mut h: Vec<u32> = names.map(name_hash).collect();
-            h.sort_unstable();
-            h.dedup();
-            h
-        };
-        let referenced = hashes(&mut code.clone().flat_map(|c| &c.references).map(String::as_str));
-        let defined = hashes(&mut code.flat_map(|c| &c.symbols).map(|s| s.name()));
+        let mut referenced: Vec<u32> = code
+            .flat_map(|c| &c.references)
+            .map(|r| name_hash(r))
+            .collect();
+        referenced.sort_unstable();
+        referenced.dedup();
         GraphSummary {
             candidates,
             exposed_floor,
             hidden_floor,
             referenced,
-            defined,
         }
     }
 
     fn is_referenced(&self, name: &str) -> bool {
         self.referenced.binary_search(&name_hash(name)).is_ok()
-    }
-
-    fn is_defined(&self, name: &str) -> bool {
-        self.defined.binary_search(&name_hash(name)).is_ok()
     }
 
     fn candidate(&self, path: &str) -> Option<&Candidate> {
@@ -160,10 +152,8 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     let mut graph: Option<GraphSummary> = None;
     let mut documented: Option<HashMap<String, f64>> = None;
     let mut moved: HashMap<String, &Analysis> = HashMap::new();
-    // References gained or lost, and names gained, by all changed files together: a reference
-    // one file gains to a name another file comes to define is an edge.
+    // References the changed files gained or lost.
     let mut changed_references: Vec<&str> = Vec::new();
-    let mut gained: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (a, b) in old.iter().zip(new) {
         match (analysis(a), analysis(b)) {
             (None, None) => {}
@@ -185,8 +175,6 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                 if !graph_unchanged(g, &b.path, x, y, &mut changed_references) {
                     return Ok(None);
                 }
-                let new_names = new_names(x, y);
-                gained.extend(new_names.iter().copied());
                 // A file the symbols are picked from: none of its symbols may be listed, and
                 // none may come to score enough to be.
                 if let Some(c) = g.candidate(&path) {
@@ -196,6 +184,7 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                     if documented.is_none() {
                         documented = Some(super::super::structure::documented_names(state)?);
                     }
+                    let new_names = new_names(x, y);
                     let counts = documented.as_ref().expect("just read");
                     let documents = new_names
                         .iter()
@@ -216,7 +205,7 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
             _ => return Ok(None),
         }
     }
-    if changed_references.iter().any(|r| gained.contains(r)) {
+    if !changed_references.is_empty() && !names_no_definition(state, &changed_references)? {
         return Ok(None);
     }
     for s in &mut data.symbols {
@@ -244,9 +233,9 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
 /// Tells whether a code file's change from `x` to `y` left the reference graph and what the
 /// overview reads of the file outside its symbols as `graph`'s snapshot ranked them: no other
 /// facts than code changed; the file is a node of the graph before and after (it defines
-/// something) with the same edges (the same imports, and every reference it gained or lost
-/// names nothing a ranked file defined: pushed to `changed_references`, for the caller to check
-/// against the names the changed files gained), and no ranked file references a name it gained
+/// something) with the same edges (the same imports; every reference it gained or lost is pushed
+/// to `changed_references`, for the caller to check that none names a definition), and no
+/// ranked file references a name it gained
 /// or lost (the files a reference may mean are the same); it is no package root (whose own
 /// definitions are its package's API); and the facts that make it a program's `main` file or a
 /// main's delegate are the same. Whether its symbols could now be listed is the caller's
@@ -283,12 +272,22 @@ fn graph_unchanged<'a>(
         c.references.iter().map(String::as_str).collect()
     };
     let (before, after) = (referenced(a), referenced(b));
-    let changed: Vec<&str> = before.symmetric_difference(&after).copied().collect();
-    if changed.iter().any(|r| graph.is_defined(r)) {
-        return false;
-    }
-    changed_references.extend(changed);
+    changed_references.extend(before.symmetric_difference(&after).copied());
     true
+}
+
+/// Tells whether none of `references`, the references changed files gained or lost, names a
+/// definition, so that none was or is an edge. Now: by the search index, which describes this
+/// snapshot (every analysed file, tests and test data included, so it errs toward a
+/// definition); `false` when it cannot tell. Before: the same files defined the same names,
+/// but for names a changed file lost; a reference one lost was a ranked file's, so losing its
+/// definition fails that file's own check ([`graph_unchanged`]), and one gained was no edge.
+fn names_no_definition(state: &Reader, references: &[&str]) -> Result<bool> {
+    let mut names: Vec<String> = references.iter().map(|r| (*r).to_owned()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let defining = state.store.defining_paths(&state.snapshot, &names)?;
+    Ok(defining.is_some_and(|paths| paths.is_empty()))
 }
 
 /// Whether a file defines a symbol its language declares hidden ([`importance::is_hidden`]).
