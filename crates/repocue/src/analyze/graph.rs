@@ -66,7 +66,10 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         return Ranking::default();
     }
     let roles: Vec<Role> = nodes.iter().map(|n| importance::role(n.path)).collect();
-    let spaces: Vec<u8> = nodes.iter().map(|n| name_space(n.path)).collect();
+    let spaces: Vec<&str> = nodes
+        .iter()
+        .map(|n| name_space(&n.facts.language))
+        .collect();
     let modules: Vec<Vec<String>> = nodes
         .iter()
         .map(|n| importance::module_components(n.path))
@@ -260,7 +263,7 @@ fn resolve(
     from: usize,
     candidates: &[usize],
     roles: &[Role],
-    spaces: &[u8],
+    spaces: &[&str],
     imports: &[Vec<String>],
     modules: &[Vec<String>],
 ) -> Vec<usize> {
@@ -313,7 +316,7 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
         return true;
     };
     let roles: Vec<Role> = paths.iter().map(|p| importance::role(p)).collect();
-    let spaces: Vec<u8> = paths.iter().map(|p| name_space(p)).collect();
+    let spaces: Vec<&str> = paths.iter().map(|p| path_name_space(p)).collect();
     let modules: Vec<Vec<String>> = paths
         .iter()
         .map(|p| importance::module_components(p))
@@ -327,37 +330,36 @@ pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], targ
     resolve(0, &candidates, &roles, &spaces, &imports, &modules).contains(&(t + 1))
 }
 
-/// The languages whose code can name one another's definitions by a bare name, by the file's
-/// path: C with C++, JavaScript with TypeScript, every other language only itself. A shell
-/// script's `die` is its own function, not C's; a Python script's `parse` is no Go `parse`.
-/// 0 when the path names no language the extractor parses (an extensionless script): such a
-/// file may mean any definition, as before languages were told apart.
-fn name_space(path: &[u8]) -> u8 {
-    match repocue_structure::language_name(path, b"") {
-        Some("C" | "C++") => 1,
-        Some("JavaScript" | "TypeScript" | "TSX") => 2,
-        Some("Python") => 3,
-        Some("Go") => 4,
-        Some("Rust") => 5,
-        Some("Java") => 6,
-        Some("C#") => 7,
-        Some("Ruby") => 8,
-        Some("Shell") => 9,
-        Some("PHP") => 10,
-        _ => 0,
+/// The name space of a language (a file's facts name it): the languages whose code can name one
+/// another's definitions by a bare name share one. C with C++, JavaScript with TypeScript, every
+/// other language only itself: a shell script's `die` is its own function, not C's; a Python
+/// script's `parse` is no Go `parse`. Empty for no language: such a file may mean any
+/// definition, and any file may mean its definitions, as before languages were told apart.
+fn name_space(language: &str) -> &str {
+    match language {
+        "C++" => "C",
+        "TypeScript" | "TSX" => "JavaScript",
+        other => other,
     }
 }
 
-/// Whether code of name space `from` can name a definition in name space `to` (see
-/// [`name_space`]).
-fn can_name(from: u8, to: u8) -> bool {
-    from == to || from == 0 || to == 0
+/// [`name_space`] of the language a file's path names; empty where only its content could tell
+/// (an extensionless script).
+fn path_name_space(path: &[u8]) -> &'static str {
+    name_space(repocue_structure::language_name(path, b"").unwrap_or(""))
+}
+
+/// Whether code of name space `from` can name a definition in name space `to`.
+fn can_name(from: &str, to: &str) -> bool {
+    from == to || from.is_empty() || to.is_empty()
 }
 
 /// Whether code in the file at `from` can name a definition in the file at `to` by a bare name:
-/// their languages share names ([`name_space`]).
+/// the languages their paths name share names ([`name_space`]). The ranking, which has both
+/// files' facts, tells the languages of files their paths do not name (a script found by its
+/// `#!` line) too.
 pub(crate) fn languages_share_names(from: &[u8], to: &[u8]) -> bool {
-    can_name(name_space(from), name_space(to))
+    can_name(path_name_space(from), path_name_space(to))
 }
 
 #[cfg(test)]
@@ -483,10 +485,16 @@ mod tests {
 
     #[test]
     fn a_reference_means_only_definitions_its_language_can_name() {
-        let c_def = facts(&["die"], &[]);
-        let sh_def = facts(&["die"], &[]);
-        let c_use = facts(&["add"], &["die"]);
-        let sh_use = facts(&["run"], &["die"]);
+        let in_language = |language: &str, defs: &[&str], refs: &[&str]| CodeFacts {
+            language: language.into(),
+            ..facts(defs, refs)
+        };
+        let c_def = in_language("C", &["die"], &[]);
+        let sh_def = in_language("Shell", &["die"], &[]);
+        // A hook script found to be shell by its `#!` line, not by its name.
+        let hook_def = in_language("Shell", &["die"], &[]);
+        let c_use = in_language("C++", &["add"], &["die"]);
+        let sh_use = in_language("Shell", &["run"], &["die"]);
         let node = |path: &'static [u8], facts| Node {
             path,
             facts,
@@ -494,15 +502,17 @@ mod tests {
             root: false,
         };
         let nodes = [
-            node(b"usage.c", &c_def),
+            node(b"usage.h", &c_def),
             node(b"ci/lib.sh", &sh_def),
-            node(b"builtin/add.c", &c_use),
+            node(b"hooks/pre-push.sample", &hook_def),
+            node(b"builtin/add.cc", &c_use),
             node(b"ci/run.sh", &sh_use),
         ];
         let r = rank(&nodes);
-        // Each definition is used by the one file of its own language, wholly.
+        // The C++ file means the C header's `die` only; the shell script, the two scripts'.
         assert_eq!(r.used_by[0].get("die"), Some(&1.0), "{:?}", r.used_by);
         assert_eq!(r.used_by[1].get("die"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[2].get("die"), Some(&1.0), "{:?}", r.used_by);
 
         let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
         assert!(may_mean(b"builtin/add.c", &[], &defining, b"usage.c"));

@@ -616,7 +616,10 @@ impl RankFloors {
         let own = |r: &&Ranked<'_>| importance::role(&r.file.path) == importance::Role::Source;
         RankFloors {
             top: max(&mut ranked.iter().map(|r| r.score)),
-            most_exported: max(&mut ranked.iter().flat_map(|r| r.exported.values().copied())),
+            most_exported: max(&mut ranked
+                .iter()
+                .filter(own)
+                .flat_map(|r| r.exported.values().copied())),
             most_used: max(&mut ranked
                 .iter()
                 .filter(own)
@@ -624,11 +627,14 @@ impl RankFloors {
         }
     }
 
-    /// The rank of `name`, defined in `r`: the file's, or more for a name
+    /// The rank of `name`, defined in `r`: the file's, or more for a name of the project's own
+    /// code (`own_code`)
     /// - a package root defines or re-exports: the package's public API by declaration, whatever
     ///   the rank of the file that happens to define it. It ranks like a file up to
-    ///   [`EXPORT_SHARE`] times the best one, scaled by how much the exporting root weighs;
-    /// - many of the project's own files use (`own_code`): central whatever the rank of the file
+    ///   [`EXPORT_SHARE`] times the best one, scaled by how much the exporting root weighs (a
+    ///   package among examples or extras, such as git's `contrib/libgit-sys`, declares no API
+    ///   of the project);
+    /// - many of the project's own files use: central whatever the rank of the file
     ///   that defines it. It ranks like a file up to [`USE_SHARE`] times the best one, in
     ///   proportion to its users over the most used name's (git's `parse_options`, which every
     ///   command calls, in a header only commands include).
@@ -637,13 +643,12 @@ impl RankFloors {
             Some(v) if most > 0.0 => factor * self.top * v / most,
             _ => 0.0,
         };
-        let used = match own_code {
-            true => share(&r.used_by, self.most_used, USE_SHARE),
-            false => 0.0,
-        };
+        if !own_code {
+            return r.score;
+        }
         r.score
             .max(share(&r.exported, self.most_exported, EXPORT_SHARE))
-            .max(used)
+            .max(share(&r.used_by, self.most_used, USE_SHARE))
     }
 }
 
@@ -938,6 +943,59 @@ mod tests {
             .map(|s| s.name)
             .collect();
         assert_eq!(names, ["parse_options", "core_a", "core_b", "opt_rare"]);
+    }
+
+    /// A package root among extras beside the project (git's `contrib/libgit-sys`) declares no
+    /// API of the project: what it exports ranks like its file, and does not scale down what
+    /// the project's own roots export.
+    #[test]
+    fn only_the_projects_own_packages_declare_its_api() {
+        let sym = |q: &str| crate::analyze::structure::SymbolFact {
+            qualified_name: q.into(),
+            kind: "function".into(),
+            signature: format!("fn {q}()"),
+            start_line: 1,
+            end_line: 1,
+            visibility: Some("public".into()),
+        };
+        let file = |path: &str| crate::model::sample_file(path, path);
+        let (core, api, extra) = (
+            file("src/core.rs"),
+            file("src/api.rs"),
+            file("contrib/sys/src/lib.rs"),
+        );
+        let ranked = |file, name: &str, score, exported: f64| Ranked {
+            file,
+            analysis: Analysis {
+                code: Some(crate::analyze::structure::CodeFacts {
+                    language: "Rust".into(),
+                    symbols: vec![sym(name)],
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            score,
+            used_by: HashMap::new(),
+            client_uses: HashMap::new(),
+            exported: match exported {
+                0.0 => HashMap::new(),
+                e => HashMap::from([(name.to_owned(), e)]),
+            },
+            api_mass: 0.0,
+            documented: HashMap::new(),
+        };
+        let files = [
+            ranked(&core, "core_a", 1.0, 0.0),
+            ranked(&api, "api", 0.1, 1.0),
+            ranked(&extra, "free", 0.05, 5.0),
+        ];
+        for exposed_first in [false, true] {
+            let names: Vec<String> = ranked_symbols(&files, 1, 3, exposed_first)
+                .into_iter()
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(names, ["api", "core_a", "free"], "{exposed_first}");
+        }
     }
 
     #[test]
