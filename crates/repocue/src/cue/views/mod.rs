@@ -145,6 +145,53 @@ mod tests {
         assert!(!files.contains(&"README.md"));
     }
 
+    /// Under the project's own code the structure view lists what it exposes first: a public
+    /// function of a file nothing uses before a `static` helper of the file everything uses.
+    /// Inside the tests, their own ranking decides.
+    #[test]
+    fn structure_lists_exposed_symbols_before_hidden_ones_outside_tests() {
+        let mut files: Vec<(String, String)> = vec![
+            (
+                "src/core.c".into(),
+                "static int core_step(int x) { return x; }\nint core_run(int x) { return core_step(x); }\n".into(),
+            ),
+            ("src/util.c".into(), "int util_rare(void) { return 0; }\n".into()),
+            (
+                "tests/helpers.c".into(),
+                "static int check_step(int x) { return x; }\nint check_all(void) { return check_step(1); }\n".into(),
+            ),
+        ];
+        for i in 0..12 {
+            files.push((
+                format!("src/m{i}.c"),
+                format!("int m{i}(void) {{ return core_run({i}); }}\n"),
+            ));
+        }
+        let t = crate::testing::temp_repo(&files);
+        crate::refresh::run(&t.repo, &crate::refresh::Operation::Init).unwrap();
+        let r = reader(&t);
+        let names = |path: Option<&str>| -> Vec<String> {
+            let v = cue(&r, View::Structure, |q| q.path = path.map(str::to_owned));
+            v["content"]["symbols"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let all = names(None);
+        let at = |n: &str| {
+            all.iter()
+                .position(|x| x == n)
+                .unwrap_or_else(|| panic!("{n} in {all:?}"))
+        };
+        assert!(at("core_run") < at("util_rare"), "{all:?}");
+        assert!(at("util_rare") < at("core_step"), "{all:?}");
+        assert!(at("m0") < at("check_step"), "{all:?}");
+        let tests = names(Some("tests"));
+        assert_eq!(tests, ["check_all", "check_step"]);
+    }
+
     #[test]
     fn entity_describes_a_symbol_and_rejects_bad_ids() {
         let t = repo();

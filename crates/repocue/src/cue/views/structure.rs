@@ -799,6 +799,11 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
     let ranked = ranked_files(state, prefix.as_bytes(), &[], true)?;
+    // Under the project's own code, what it exposes comes first (as in the overview); inside
+    // tests or examples, whose every symbol is hidden that way, their own ranking decides.
+    let exposed_first = prefix.is_empty()
+        || importance::role(format!("{}/x", prefix.trim_end_matches('/')).as_bytes())
+            == importance::Role::Source;
     let files = ranked
         .iter()
         .take(200)
@@ -816,7 +821,7 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         files_total,
         code_files: ranked.len() as u64,
         files,
-        symbols: ranked_symbols(&ranked, 12, 400, false),
+        symbols: ranked_symbols(&ranked, 12, 400, exposed_first),
     })
 }
 
