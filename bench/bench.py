@@ -380,31 +380,57 @@ CALL_FAMILIES = [(".c", ".h"), (".ts", ".js", ".tsx", ".mjs"), (".rs",), (".py",
 
 def callee(bin_, repo, cache, edit_file):
     """The edit file's EDIT_CALL line with its callee a function another file of its language
-    defines and the edit file does not name (the best ranked such symbol of the whole
-    repository's structure cue): a new edge of the reference graph. Nothing when there is none."""
+    defines and the edit file does not name: a new edge of the reference graph. The best
+    ranked such symbol of the whole repository's structure cue; where that lists none (it puts
+    what the project exposes first, and a Go function in lower case is hidden), the first such
+    symbol of the other files of the language, nearest the edit file first. Nothing when there
+    is none."""
     ext = os.path.splitext(edit_file)[1]
     line = EDIT_CALL.get(ext)
     family = next((f for f in CALL_FAMILIES if ext in f), ())
     if not line:
         return
-    p = subprocess.run([bin_, "--repository", repo, "--cache-dir", cache, "cue", "--view", "structure",
-                        "--max-tokens", "8000", "--no-refresh"],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     with open(os.path.join(repo, edit_file), "rb") as f:
         text = f.read()
-    try:
-        symbols = json.loads(p.stdout)["content"]["symbols"]
-    except (ValueError, KeyError, TypeError):
-        return
-    for s in symbols:
+
+    def symbols(*args):
+        p = subprocess.run([bin_, "--repository", repo, "--cache-dir", cache, "cue", "--view",
+                            "structure", "--no-refresh", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            return json.loads(p.stdout)["content"]["symbols"]
+        except (ValueError, KeyError, TypeError):
+            return []
+
+    def fits(s):
         name, path = s.get("name", ""), s.get("path", "")
-        if (path != edit_file and os.path.splitext(path)[1] in family
+        return (path != edit_file and os.path.splitext(path)[1] in family
                 and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)
                 and "(" in s.get("signature", "")
-                and not re.search(rb"\b" + name.encode() + rb"\b", text)):
-            # The template's callee is the one name with "allee" in it.
-            print(re.sub(r"\w*[Cc]allee_?%s", name, line))
-            return
+                and not re.search(rb"\b" + name.encode() + rb"\b", text))
+
+    def nearest_files():
+        listed = subprocess.run(["git", "-C", repo, "ls-files", "-z"], stdout=subprocess.PIPE,
+                                check=True).stdout.decode(errors="replace").split("\0")
+        others = [f for f in listed if f and f != edit_file and os.path.splitext(f)[1] in family]
+        here = edit_file.split("/")[:-1]
+
+        def shared(f):
+            parts = f.split("/")[:-1]
+            n = 0
+            while n < min(len(parts), len(here)) and parts[n] == here[n]:
+                n += 1
+            return -n
+        return sorted(others, key=lambda f: (shared(f), f))
+
+    found = next((s for s in symbols("--max-tokens", "8000") if fits(s)), None)
+    for path in [] if found else nearest_files()[:30]:
+        found = next((s for s in symbols("--path", path, "--max-tokens", "2000") if fits(s)), None)
+        if found:
+            break
+    if found:
+        # The template's callee is the one name with "allee" in it.
+        print(re.sub(r"\w*[Cc]allee_?%s", found["name"], line))
 
 
 def lockread(out, bin_, repo, cache, query, runs, timeout):

@@ -10,8 +10,8 @@
 //!   it gained or lost; it is no package root, and what makes it a program's `main` file is the
 //!   same): every file's rank and every name's uses stay what they were. An edit that calls a
 //!   library's function (`strlen`, `os.path.join`) is one. Whether a name is defined now is
-//!   the search index's answer (it describes the current snapshot); before, it was defined
-//!   by the same files, or by a changed file as it was. Its symbols must not be
+//!   the search index's answer (it describes the current snapshot); see
+//!   [`names_no_definition`] for before. Its symbols must not be
 //!   able to reach the list either: it is none of the files the symbols are picked from, or
 //!   it lists none and none of its symbols can score as much as the last pick the list took
 //!   (see [`super::super::structure::score_bounds`]). What the earlier snapshot's ranking
@@ -233,13 +233,12 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
 /// Tells whether a code file's change from `x` to `y` left the reference graph and what the
 /// overview reads of the file outside its symbols as `graph`'s snapshot ranked them: no other
 /// facts than code changed; the file is a node of the graph before and after (it defines
-/// something) with the same edges (the same imports; every reference it gained or lost is pushed
-/// to `changed_references`, for the caller to check that none names a definition), and no
-/// ranked file references a name it gained
-/// or lost (the files a reference may mean are the same); it is no package root (whose own
-/// definitions are its package's API); and the facts that make it a program's `main` file or a
-/// main's delegate are the same. Whether its symbols could now be listed is the caller's
-/// question.
+/// something) with the same edges (the same imports; every reference it gained or lost is
+/// pushed to `changed_references`, for the caller to check that none names a definition), and
+/// no ranked file references a name it gained or lost (the files a reference may mean are the
+/// same); it is no package root (whose own definitions are its package's API); and the facts
+/// that make it a program's `main` file or a main's delegate are the same. Whether its symbols
+/// could now be listed is the caller's question.
 fn graph_unchanged<'a>(
     graph: &GraphSummary,
     path: &[u8],
