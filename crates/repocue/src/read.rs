@@ -152,6 +152,28 @@ impl Reader {
         key: &str,
         compute: impl FnOnce(&Reader) -> Result<T>,
     ) -> Result<T> {
+        self.cached_as(key, false, compute)
+    }
+
+    /// Like [`Reader::cached`], for a value that later snapshots only ever take from the
+    /// latest earlier snapshot that has one ([`Reader::changes_since_cached`]): storing it
+    /// drops the older snapshots' values under the same key, which nothing reads any more
+    /// (on git/git the overview's graph summary and the documents' code names are 164 KB per
+    /// snapshot that ranked, kept until retention pruned the snapshot).
+    pub fn cached_latest<T: Serialize + DeserializeOwned>(
+        &self,
+        key: &str,
+        compute: impl FnOnce(&Reader) -> Result<T>,
+    ) -> Result<T> {
+        self.cached_as(key, true, compute)
+    }
+
+    fn cached_as<T: Serialize + DeserializeOwned>(
+        &self,
+        key: &str,
+        supersede: bool,
+        compute: impl FnOnce(&Reader) -> Result<T>,
+    ) -> Result<T> {
         let key = format!("{key}@{}", derived_version());
         if let Some(json) = self.store.view_cache(self.snapshot.seq, &key)? {
             if let Ok(v) = serde_json::from_str(&json) {
@@ -161,7 +183,12 @@ impl Reader {
         let v = compute(self)?;
         let json = serde_json::to_string(&v).expect("derived values serialize");
         // A busy or read-only cache only costs the recomputation next time.
-        let _ = self.store.put_view_cache(self.snapshot.seq, &key, &json);
+        let _ = match supersede {
+            true => self
+                .store
+                .put_view_cache_superseding(self.snapshot.seq, &key, &json),
+            false => self.store.put_view_cache(self.snapshot.seq, &key, &json),
+        };
         Ok(v)
     }
 }
@@ -425,6 +452,46 @@ mod tests {
             .unwrap();
         assert_eq!(plan.removed, [2]);
         assert_eq!(count(2), 0, "pruning removed the snapshot's cached values");
+    }
+
+    /// A value only the latest snapshot's is read of replaces the earlier snapshots' under its
+    /// key, and only under its key; `changes_since_cached` then starts from the latest one.
+    #[test]
+    fn a_latest_only_value_replaces_earlier_snapshots_values() {
+        let t = temp_repo(&[("a.txt", "one\n")]);
+        let first = prepare(&t.repo, true).unwrap();
+        let _: u32 = first.cached_latest("summary", |_| Ok(1)).unwrap();
+        let _: u32 = first.cached("answer", |_| Ok(1)).unwrap();
+        commit_change(&t, "two\n");
+        let second = prepare(&t.repo, true).unwrap();
+        let _: u32 = second.cached("answer", |_| Ok(2)).unwrap();
+        let rows = |view: &str| -> Vec<i64> {
+            let db = raw_db(&t.repo);
+            let mut stmt = db
+                .prepare("SELECT snapshot FROM view_cache WHERE view LIKE ?1 ORDER BY snapshot")
+                .unwrap();
+            let found = stmt.query_map([format!("{view}@%")], |r| r.get(0)).unwrap();
+            found.map(Result::unwrap).collect()
+        };
+        assert_eq!(rows("summary"), [1]);
+        let _: u32 = second.cached_latest("summary", |_| Ok(2)).unwrap();
+        assert_eq!(
+            rows("summary"),
+            [2],
+            "the earlier snapshot's value is dropped"
+        );
+        assert_eq!(rows("answer"), [1, 2], "other keys keep theirs");
+        // A snapshot that has one already keeps it, and still drops the older ones.
+        let _: u32 = second.cached_latest("summary", |_| Ok(3)).unwrap();
+        assert_eq!(second.cached_at::<u32>(2, "summary").unwrap(), Some(2));
+        commit_change(&t, "three\n");
+        let third = prepare(&t.repo, true).unwrap();
+        let since = third
+            .changes_since_cached("summary")
+            .unwrap()
+            .unwrap()
+            .since;
+        assert_eq!(since, 2);
     }
 
     #[test]

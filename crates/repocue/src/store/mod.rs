@@ -1302,6 +1302,29 @@ impl Store {
         })
     }
 
+    /// Like [`Store::put_view_cache`], and drops what earlier snapshots cached under the same
+    /// key once this one has a value (stored now or by another process). Best effort alike:
+    /// each statement on its own, since a reader may hold a transaction open.
+    pub fn put_view_cache_superseding(
+        &self,
+        snapshot: i64,
+        view: &str,
+        json: &str,
+    ) -> Result<bool> {
+        self.best_effort(|conn| {
+            let stored = conn.execute(
+                "INSERT INTO view_cache (snapshot, view, json) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                params![snapshot, view, json],
+            )?;
+            conn.execute(
+                "DELETE FROM view_cache WHERE view = ?1 AND snapshot < ?2
+                   AND EXISTS (SELECT 1 FROM view_cache WHERE view = ?1 AND snapshot = ?2)",
+                params![view, snapshot],
+            )?;
+            Ok(stored)
+        })
+    }
+
     /// Records that snapshot `seq`, taken of an index whose listing digest is `digest`, also
     /// describes the index file with stat signature `sig` (Git rewrote the file without
     /// changing its entries: a plain `git status` refreshing stat data does). Best effort,

@@ -200,7 +200,7 @@ fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
             return Ok(data);
         }
         let (data, graph) = compute(state, dir_name)?;
-        state.cached(reuse::GRAPH_KEY, |_| Ok(graph))?;
+        state.cached_latest(reuse::GRAPH_KEY, |_| Ok(graph))?;
         Ok(data)
     })
 }

@@ -216,7 +216,7 @@ pub(crate) fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
         }
     }
     let counts = count_documented_names(state)?;
-    state.cached(DOCUMENTED_KEY, |_| Ok(counts))
+    state.cached_latest(DOCUMENTED_KEY, |_| Ok(counts))
 }
 
 /// The view-cache key of [`documented_names`].
