@@ -6,10 +6,16 @@
 //! are dirty now, and paths the documentation names; tests, examples and vendored code are
 //! ranked down (see [`importance`]).
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 /// A hash map with a fast, fixed-seed hasher, for lookups only.
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// Name → weight (uses, re-exports), per file: looked up and summed, never iterated in an
+/// order that reaches the output. Hashed with the fixed-seed fast hasher: SipHash on every
+/// counted use was a sixth of ranking git/git.
+pub type NameWeights = FastMap<String, f64>;
 
 use crate::analyze::importance::{self, Role};
 use crate::analyze::structure::CodeFacts;
@@ -42,24 +48,24 @@ pub struct Ranking {
     /// Per node: defined name → how much other non-test files use it: each using file counts
     /// with its personalisation weight, so a name that a package root re-exports, an entry
     /// point calls or a file changed right now uses counts more.
-    pub used_by: Vec<HashMap<String, f64>>,
+    pub used_by: Vec<NameWeights>,
     /// Per node: defined name → how many test, example and other non-source files use it:
     /// what the project's own clients call, which tells the public methods of a type apart
     /// (`Command.Execute`) where the library itself hardly calls them.
-    pub client_uses: Vec<HashMap<String, f64>>,
+    pub client_uses: Vec<NameWeights>,
     /// Per node: defined name → the rank that package roots re-exporting it pass on (each
     /// root's score, split over the files its reference may mean), and for a root, its own
     /// public top-level definitions at its full weight. A package's public API ranks by its
     /// root, however little of the package's own code uses it.
-    pub exported: Vec<HashMap<String, f64>>,
+    pub exported: Vec<NameWeights>,
     /// Per node: the weight of the API it exposes: its own score plus, for a package root,
     /// the scores of the files whose names it re-exports (each re-export's share). It ranks
     /// package roots by what their packages hold rather than by what the roots define.
     pub api_mass: Vec<f64>,
 }
 
-/// Ranks the nodes. Deterministic: nodes are visited in the order given and name lookups use
-/// ordered maps.
+/// Ranks the nodes. Deterministic: nodes are visited in the order given, and the hash maps
+/// are only looked up, never iterated into the result.
 pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let n = nodes.len();
     if n == 0 {
@@ -74,10 +80,20 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         .iter()
         .map(|n| importance::module_components(n.path))
         .collect();
-    let importers = package_importers(nodes, &roles, &modules);
+    // Each node's imports as module paths, parsed once when first needed: by a package root's
+    // importers or by a reference that imports could narrow.
+    let imports: Vec<OnceCell<Vec<Vec<String>>>> = vec![OnceCell::new(); n];
+    let imports_of = |i: usize| {
+        imports[i]
+            .get_or_init(|| import_paths(&nodes[i]))
+            .as_slice()
+    };
+    let importers = package_importers(nodes, &roles, &modules, imports_of);
     // Only looked up, never iterated, so deterministic: spares a tree's string comparisons
     // and SipHash (each a tenth of ranking 20,000 files).
-    let mut defined: FastMap<&str, Vec<usize>> = FastMap::default();
+    let symbols = nodes.iter().map(|n| n.facts.symbols.len()).sum();
+    let mut defined: FastMap<&str, Vec<usize>> =
+        FastMap::with_capacity_and_hasher(symbols, Default::default());
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
             let list = defined.entry(s.name()).or_default();
@@ -88,23 +104,22 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     }
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<FastMap<usize, f64>> = vec![FastMap::default(); n];
-    let mut used_by: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
-    let mut client_uses: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
+    let mut used_by: Vec<NameWeights> = vec![NameWeights::default(); n];
+    let mut client_uses: Vec<NameWeights> = vec![NameWeights::default(); n];
     // (root, target, name, share): re-exports, weighted by the root's score once it is known.
     let mut reexports: Vec<(usize, usize, &str, f64)> = Vec::new();
+    // Reused for every reference: most resolve to one file or none, and an allocation each was
+    // a tenth of ranking git/git.
+    let mut targets: Vec<usize> = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
-        let imports: Vec<Vec<String>> = node
-            .facts
-            .imports
-            .iter()
-            .map(|imp| importance::import_components(node.path, imp))
-            .filter(|c| !c.is_empty())
-            .collect();
         for r in &node.facts.references {
             let Some(all) = defined.get(r.as_str()) else {
                 continue;
             };
-            let targets = resolve(i, all, &roles, &spaces, &imports, &modules);
+            plausible(i, all, &roles, &spaces, &mut targets);
+            if narrowable(&targets) && !node.facts.imports.is_empty() {
+                narrow(&mut targets, imports_of(i), &modules);
+            }
             if targets.is_empty() {
                 continue;
             }
@@ -126,6 +141,36 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             }
         }
     }
+    let mut score = pagerank(out_edges, nodes);
+    for (s, r) in score.iter_mut().zip(&roles) {
+        *s *= r.factor();
+    }
+    // A root weighs its own score times the number of files that import its package (plus
+    // one): in a monorepo the package everyone imports (`@babel/core`) is the API, whatever
+    // the rank of the files that define it.
+    let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
+    let mut exported: Vec<NameWeights> = vec![NameWeights::default(); n];
+    let mut api_mass = score.clone();
+    for (root, t, name, share) in reexports {
+        *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
+        api_mass[root] += score[t] * share;
+    }
+    add_own_exports(nodes, &mut exported, weight);
+    for (i, m) in api_mass.iter_mut().enumerate() {
+        *m *= 1.0 + f64::from(importers[i]);
+    }
+    Ranking {
+        scores: score,
+        used_by,
+        client_uses,
+        exported,
+        api_mass,
+    }
+}
+
+/// The stationary scores of a random walk along the weighted `out_edges` that restarts (and
+/// leaves files without links) in proportion to each node's personalisation weight.
+fn pagerank(out_edges: Vec<FastMap<usize, f64>>, nodes: &[Node<'_>]) -> Vec<f64> {
     let out_edges: Vec<Vec<(usize, f64)>> = out_edges
         .into_iter()
         .map(|m| {
@@ -154,30 +199,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         }
         score = next;
     }
-    for (s, r) in score.iter_mut().zip(&roles) {
-        *s *= r.factor();
-    }
-    // A root weighs its own score times the number of files that import its package (plus
-    // one): in a monorepo the package everyone imports (`@babel/core`) is the API, whatever
-    // the rank of the files that define it.
-    let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
-    let mut exported: Vec<HashMap<String, f64>> = vec![HashMap::new(); n];
-    let mut api_mass = score.clone();
-    for (root, t, name, share) in reexports {
-        *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
-        api_mass[root] += score[t] * share;
-    }
-    add_own_exports(nodes, &mut exported, weight);
-    for (i, m) in api_mass.iter_mut().enumerate() {
-        *m *= 1.0 + f64::from(importers[i]);
-    }
-    Ranking {
-        scores: score,
-        used_by,
-        client_uses,
-        exported,
-        api_mass,
-    }
+    score
 }
 
 /// Adds to `exported` each package root's own public top-level types and functions, at the
@@ -187,7 +209,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
 /// variables.
 fn add_own_exports(
     nodes: &[Node<'_>],
-    exported: &mut [HashMap<String, f64>],
+    exported: &mut [NameWeights],
     weight: impl Fn(usize) -> f64,
 ) {
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
@@ -204,7 +226,7 @@ fn add_own_exports(
 }
 
 /// Counts one use of `name`, without allocating its key again when it is known.
-fn add_use(uses: &mut HashMap<String, f64>, name: &str, weight: f64) {
+fn add_use(uses: &mut NameWeights, name: &str, weight: f64) {
     match uses.get_mut(name) {
         Some(u) => *u += weight,
         None => {
@@ -217,7 +239,12 @@ fn add_use(uses: &mut HashMap<String, f64>, name: &str, weight: f64) {
 /// for every other node). An import counts when it names the package itself (`@babel/core`
 /// once resolved, Python's `flask`) or an item of it (Rust's `grep_searcher::Searcher`), not
 /// a module inside it (`.app`).
-fn package_importers(nodes: &[Node<'_>], roles: &[Role], modules: &[Vec<String>]) -> Vec<u32> {
+fn package_importers<'n>(
+    nodes: &[Node<'_>],
+    roles: &[Role],
+    modules: &[Vec<String>],
+    imports_of: impl Fn(usize) -> &'n [Vec<String>],
+) -> Vec<u32> {
     let roots: HashMap<&[String], usize> = nodes
         .iter()
         .enumerate()
@@ -236,8 +263,8 @@ fn package_importers(nodes: &[Node<'_>], roles: &[Role], modules: &[Vec<String>]
             .facts
             .imports
             .iter()
-            .filter_map(|raw| {
-                let imp = importance::import_components(node.path, raw);
+            .zip(imports_of(i))
+            .filter_map(|(raw, imp)| {
                 let whole = roots.get(imp.as_slice());
                 let item = || {
                     let k = imp.len().checked_sub(1).filter(|_| raw.contains("::"))?;
@@ -267,34 +294,59 @@ fn resolve(
     imports: &[Vec<String>],
     modules: &[Vec<String>],
 ) -> Vec<usize> {
-    let plausible: Vec<usize> = candidates
-        .iter()
-        .copied()
-        .filter(|&t| {
-            t != from
-                && (roles[from] != Role::Source || roles[t] != Role::Test)
-                && can_name(spaces[from], spaces[t])
-        })
-        .collect();
-    // A name defined in dozens of files (C's file-static helpers) is not one an import can
-    // pick out: matching would cost time and change nothing.
-    if plausible.len() <= 1 || plausible.len() > MAX_NARROWED || imports.is_empty() {
-        return plausible;
+    let mut targets = Vec::new();
+    plausible(from, candidates, roles, spaces, &mut targets);
+    if narrowable(&targets) {
+        narrow(&mut targets, imports, modules);
     }
-    let imported: Vec<usize> = plausible
-        .iter()
-        .copied()
-        .filter(|&t| {
-            imports
-                .iter()
-                .any(|imp| importance::import_names_module(imp, &modules[t]))
-        })
-        .collect();
-    if imported.is_empty() {
-        plausible
-    } else {
-        imported
+    targets
+}
+
+/// Sets `out` to the `candidates` a reference from `from` can mean whatever it imports: not
+/// `from` itself, no test file from non-test code, no file whose language names differently.
+fn plausible(
+    from: usize,
+    candidates: &[usize],
+    roles: &[Role],
+    spaces: &[&str],
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    out.extend(candidates.iter().copied().filter(|&t| {
+        t != from
+            && (roles[from] != Role::Source || roles[t] != Role::Test)
+            && can_name(spaces[from], spaces[t])
+    }));
+}
+
+/// Whether imports can pick among these plausible targets. A name defined in dozens of files
+/// (C's file-static helpers) is not one an import can pick out: matching would cost time and
+/// change nothing.
+fn narrowable(plausible: &[usize]) -> bool {
+    (2..=MAX_NARROWED).contains(&plausible.len())
+}
+
+/// Keeps the `targets` whose modules the `imports` name, if any of them is named. An import
+/// that names no module path (empty) names none.
+fn narrow(targets: &mut Vec<usize>, imports: &[Vec<String>], modules: &[Vec<String>]) {
+    let named = |t: usize| {
+        imports
+            .iter()
+            .any(|imp| !imp.is_empty() && importance::import_names_module(imp, &modules[t]))
+    };
+    if targets.iter().any(|&t| named(t)) {
+        targets.retain(|&t| named(t));
     }
+}
+
+/// A node's imports as module paths, one per import as written (empty for one that names no
+/// module path).
+fn import_paths(node: &Node<'_>) -> Vec<Vec<String>> {
+    node.facts
+        .imports
+        .iter()
+        .map(|imp| importance::import_components(node.path, imp))
+        .collect()
 }
 
 /// Whether a reference to a name in the file at `from`, with its `imports`, can mean the

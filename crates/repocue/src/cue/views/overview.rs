@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use crate::analyze::graph::NameWeights;
 use crate::analyze::importance;
 use crate::analyze::manifest::ManifestFacts;
 use crate::analyze::structure::SymbolFact;
@@ -1600,7 +1601,7 @@ fn with_members(
         })
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.
-            let uses = |u: &HashMap<String, f64>| u.get(m.name()).copied().unwrap_or(0.0);
+            let uses = |u: &NameWeights| u.get(m.name()).copied().unwrap_or(0.0);
             let used = uses(&r.used_by) + uses(&r.client_uses) + uses(&r.documented);
             (importance::symbol_weight(m, used), m.name())
         })

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::graph::{self, Node};
+use crate::analyze::graph::{self, NameWeights, Node};
 use crate::analyze::importance;
 use crate::analyze::Analysis;
 use crate::api::views::*;
@@ -26,16 +26,16 @@ pub(crate) struct Ranked<'a> {
     pub analysis: Analysis,
     pub score: f64,
     /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
-    pub used_by: HashMap<String, f64>,
+    pub used_by: NameWeights,
     /// Defined name → how many test, example and other non-source files use it.
-    pub client_uses: HashMap<String, f64>,
+    pub client_uses: NameWeights,
     /// Defined name → the rank package roots that re-export it pass on (`graph::Ranking`).
-    pub exported: HashMap<String, f64>,
+    pub exported: NameWeights,
     /// The weight of the API the file exposes (`graph::Ranking::api_mass`).
     pub api_mass: f64,
     /// Defined name → how many of the project's documents show it as code (see
     /// [`documented_names`]).
-    pub documented: HashMap<String, f64>,
+    pub documented: NameWeights,
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -124,11 +124,11 @@ pub(crate) fn ranked_files<'a>(
                 file: f,
                 analysis: a,
                 score: 0.0,
-                used_by: HashMap::new(),
-                client_uses: HashMap::new(),
-                exported: HashMap::new(),
+                used_by: NameWeights::default(),
+                client_uses: NameWeights::default(),
+                exported: NameWeights::default(),
                 api_mass: 0.0,
-                documented: HashMap::new(),
+                documented: NameWeights::default(),
             })
         })
         .collect();
@@ -200,7 +200,7 @@ pub(crate) fn ranked_files<'a>(
 /// Reading every document's facts is a sixth of ranking git/git (986 documents), and edits to
 /// code change none of it: the counts are cached with the snapshot that read them, and a later
 /// snapshot whose changes since touch no document takes them from there.
-pub(crate) fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
+pub(crate) fn documented_names(state: &Reader) -> Result<NameWeights> {
     if let Some(changes) = state.changes_since_cached(DOCUMENTED_KEY)? {
         let code_only = changes
             .old
@@ -223,7 +223,7 @@ pub(crate) fn documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
 const DOCUMENTED_KEY: &str = "documented-names";
 
 /// [`documented_names`], read from every document's facts.
-fn count_documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
+fn count_documented_names(state: &Reader) -> Result<NameWeights> {
     let files = state.files()?;
     let digests: Vec<&str> = files
         .iter()
@@ -234,7 +234,7 @@ fn count_documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
         })
         .filter_map(|f| f.digest.as_deref())
         .collect();
-    let mut out: HashMap<String, f64> = HashMap::new();
+    let mut out = NameWeights::default();
     if digests.is_empty() {
         return Ok(out);
     }
@@ -251,7 +251,7 @@ fn count_documented_names(state: &Reader) -> Result<HashMap<String, f64>> {
 }
 
 /// Gives each ranked file the document counts of the names it defines.
-fn attach_documented(ranked: &mut [Ranked<'_>], documented: &HashMap<String, f64>) {
+fn attach_documented(ranked: &mut [Ranked<'_>], documented: &NameWeights) {
     if documented.is_empty() {
         return;
     }
@@ -531,7 +531,7 @@ impl Ranked<'_> {
     /// How much a name the file defines is used: by other non-test files, documents (each
     /// [`DOC_WEIGHT`]) and tests, examples and other clients (each [`CLIENT_WEIGHT`]).
     pub(crate) fn uses(&self, name: &str) -> f64 {
-        let of = |m: &HashMap<String, f64>| m.get(name).copied().unwrap_or(0.0);
+        let of = |m: &NameWeights| m.get(name).copied().unwrap_or(0.0);
         of(&self.used_by)
             + DOC_WEIGHT * of(&self.documented)
             + CLIENT_WEIGHT * of(&self.client_uses)
@@ -639,7 +639,7 @@ impl RankFloors {
     ///   proportion to its users over the most used name's (git's `parse_options`, which every
     ///   command calls, in a header only commands include).
     fn rank(&self, r: &Ranked<'_>, name: &str, own_code: bool) -> f64 {
-        let share = |of: &HashMap<String, f64>, most: f64, factor: f64| match of.get(name) {
+        let share = |of: &NameWeights, most: f64, factor: f64| match of.get(name) {
             Some(v) if most > 0.0 => factor * self.top * v / most,
             _ => 0.0,
         };
@@ -843,7 +843,7 @@ mod tests {
         let counts = |t: &crate::testing::TempRepo| {
             let reader = crate::read::prepare(&t.repo, false).unwrap();
             let counts = documented_names(&reader).unwrap();
-            let stored: Option<HashMap<String, f64>> = reader
+            let stored: Option<NameWeights> = reader
                 .cached_at(reader.snapshot.seq, DOCUMENTED_KEY)
                 .unwrap();
             assert_eq!(counts, count_documented_names(&reader).unwrap());
@@ -921,10 +921,10 @@ mod tests {
             },
             score,
             used_by: used.iter().map(|(n, u)| ((*n).to_owned(), *u)).collect(),
-            client_uses: HashMap::new(),
-            exported: HashMap::new(),
+            client_uses: NameWeights::default(),
+            exported: NameWeights::default(),
             api_mass: 0.0,
-            documented: HashMap::new(),
+            documented: NameWeights::default(),
         };
         let files = [
             ranked(
@@ -980,14 +980,14 @@ mod tests {
                 ..Default::default()
             },
             score,
-            used_by: HashMap::new(),
-            client_uses: HashMap::new(),
+            used_by: NameWeights::default(),
+            client_uses: NameWeights::default(),
             exported: match exported {
-                0.0 => HashMap::new(),
-                e => HashMap::from([(name.to_owned(), e)]),
+                0.0 => NameWeights::default(),
+                e => NameWeights::from_iter([(name.to_owned(), e)]),
             },
             api_mass: 0.0,
-            documented: HashMap::new(),
+            documented: NameWeights::default(),
         };
         let files = [
             ranked(&core, "core_a", 1.0, 0.0),

@@ -150,7 +150,7 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     };
     // Read only when some file's definitions changed.
     let mut graph: Option<GraphSummary> = None;
-    let mut documented: Option<HashMap<String, f64>> = None;
+    let mut documented: Option<crate::analyze::graph::NameWeights> = None;
     let mut moved: HashMap<String, &Analysis> = HashMap::new();
     // References the changed files gained or lost.
     let mut changed_references: Vec<&str> = Vec::new();
