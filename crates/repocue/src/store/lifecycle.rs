@@ -287,7 +287,6 @@ fn sweep_rows(
          DELETE FROM deltas WHERE snapshot IN (SELECT seq FROM prune_set) OR parent IN (SELECT seq FROM prune_set);
          UPDATE snapshots SET parent = NULL WHERE parent IN (SELECT seq FROM prune_set);
          UPDATE epochs SET baseline_snapshot = NULL WHERE baseline_snapshot IN (SELECT seq FROM prune_set);
-         DELETE FROM rank_cache WHERE snapshot IN (SELECT seq FROM prune_set);
          DELETE FROM view_cache WHERE snapshot IN (SELECT seq FROM prune_set);
          DELETE FROM snapshots WHERE seq IN (SELECT seq FROM prune_set);",
     )?;

@@ -61,6 +61,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Code(compact::migrate_narrow_path_hashes),
     // migrations/0017_dirs.sql: paths as a directory id and a name.
     Migration::Code(dirs::migrate),
+    Migration::Sql(include_str!("migrations/0018_drop_rank_cache.sql")),
 ];
 
 /// Runs the migrations after `version`, recording each in `user_version`.
@@ -2183,7 +2184,17 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 17);
+        assert_eq!(SCHEMA_VERSION, 18);
+        // Migration 18 dropped the table nothing used.
+        let rank_cache: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'rank_cache'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(rank_cache, 0);
         let snap = store.current_snapshot().unwrap().unwrap();
         assert_eq!(
             (snap.rules_digest.as_deref(), snap.secret_content),

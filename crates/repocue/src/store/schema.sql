@@ -77,10 +77,6 @@ CREATE TABLE cue_metrics (
     duration_us INTEGER NOT NULL,
     snapshot INTEGER
 );
-CREATE TABLE rank_cache (
-    snapshot INTEGER PRIMARY KEY,
-    symbols TEXT NOT NULL
-);
 CREATE TABLE checkpoints (
     seq INTEGER PRIMARY KEY,
     snapshot INTEGER NOT NULL REFERENCES snapshots(seq),
