@@ -117,7 +117,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
-            if narrowable(&targets) && !node.facts.imports.is_empty() {
+            if is_standard_name(spaces[i], r) {
+                keep_imported(&mut targets, imports_of(i), &modules);
+            } else if narrowable(&targets) && !node.facts.imports.is_empty() {
                 narrow(&mut targets, imports_of(i), &modules);
             }
             if targets.is_empty() {
@@ -302,6 +304,16 @@ fn resolve(
     targets
 }
 
+/// Keeps the `targets` whose modules the `imports` name: the only definitions of the project a
+/// name its language provides ([`is_standard_name`]) can mean.
+fn keep_imported(targets: &mut Vec<usize>, imports: &[Vec<String>], modules: &[Vec<String>]) {
+    targets.retain(|&t| {
+        imports
+            .iter()
+            .any(|imp| !imp.is_empty() && importance::import_names_module(imp, &modules[t]))
+    });
+}
+
 /// Sets `out` to the `candidates` a reference from `from` can mean whatever it imports: not
 /// `from` itself, no test file from non-test code, no file whose language names differently.
 fn plausible(
@@ -353,14 +365,27 @@ fn import_paths(node: &Node<'_>) -> Vec<Vec<String>> {
 /// definition in `target`, of the files `defining` the name: [`resolve`] by paths, as the
 /// ranking resolves it, for a reader of one definition (the entity view's `referenced_by`).
 /// A `target` the list does not hold is not narrowed away.
-pub(crate) fn may_mean(from: &[u8], imports: &[String], defining: &[&[u8]], target: &[u8]) -> bool {
+pub(crate) fn may_mean(
+    from: &[u8],
+    name: &str,
+    imports: &[String],
+    defining: &[&[u8]],
+    target: &[u8],
+) -> bool {
+    let plausible = || {
+        let (from_role, target_role) = (importance::role(from), importance::role(target));
+        from != target
+            && (from_role != Role::Source || target_role != Role::Test)
+            && languages_share_names(from, target)
+    };
+    // A name the language provides means the definitions `from` imports, however many.
+    if is_standard_name(path_name_space(from), name) {
+        return plausible() && imports_name(from, imports, target);
+    }
     // Without imports, or among more definitions than imports narrow (with `from` itself
     // among them), `resolve` keeps every plausible one: spared the module paths of each.
     if imports.is_empty() || defining.len() > MAX_NARROWED + 1 {
-        let (from_role, target_role) = (importance::role(from), importance::role(target));
-        return from != target
-            && (from_role != Role::Source || target_role != Role::Test)
-            && languages_share_names(from, target);
+        return plausible();
     }
     let mut paths: Vec<&[u8]> = vec![from];
     paths.extend(defining.iter().copied().filter(|p| *p != from));
@@ -401,6 +426,68 @@ fn path_name_space(path: &[u8]) -> &'static str {
     name_space(repocue_structure::language_name(path, b"").unwrap_or(""))
 }
 
+/// C library and POSIX functions, and shell utilities: names code of the language calls as the
+/// system provides them, whatever a compatibility header or a wrapper script of the project
+/// redefines (git's `reftable/basics.h` defines `free`, its `git-sh-setup.sh` a `sort`).
+#[rustfmt::skip]
+const C_STANDARD: &[&str] = &[
+    "abort", "access", "atexit", "atoi", "atol", "bsearch", "calloc", "chdir", "chmod", "close",
+    "closedir", "dup", "dup2", "execv", "execvp", "exit", "fclose", "fdopen", "fflush", "fgets",
+    "fileno", "fopen", "fork", "fprintf", "fputc", "fputs", "fread", "free", "freopen", "fseek",
+    "fstat", "fsync", "ftell", "ftruncate", "fwrite", "getc", "getcwd", "getenv", "getpid",
+    "gettimeofday", "gmtime", "isalnum", "isalpha", "isdigit", "islower", "isspace", "isupper",
+    "isxdigit", "kill", "localtime", "lseek", "lstat", "malloc", "memchr", "memcmp", "memcpy",
+    "memmove", "memset", "mkdir", "mkstemp", "mmap", "munmap", "open", "opendir", "perror", "pipe",
+    "poll", "printf", "putc", "putchar", "puts", "qsort", "read", "readdir", "readlink", "realloc",
+    "realpath", "rename", "rmdir", "select", "setenv", "signal", "sleep", "snprintf", "sprintf",
+    "sscanf", "stat", "strcasecmp", "strcat", "strchr", "strcmp", "strcpy", "strdup", "strerror",
+    "strftime", "strlen", "strncasecmp", "strncmp", "strncpy", "strndup", "strrchr", "strstr",
+    "strtol", "strtoul", "strtoull", "symlink", "time", "tolower", "toupper", "unlink", "unsetenv",
+    "usleep", "vfprintf", "vsnprintf", "waitpid", "write",
+];
+
+/// See [`C_STANDARD`].
+#[rustfmt::skip]
+const SHELL_STANDARD: &[&str] = &[
+    "awk", "basename", "cat", "cd", "chmod", "cmp", "cp", "cut", "date", "diff", "dirname", "echo",
+    "env", "expr", "find", "grep", "head", "ln", "ls", "mkdir", "mv", "printf", "pwd", "read",
+    "rm", "rmdir", "sed", "sleep", "sort", "tail", "tee", "test", "touch", "tr", "uname", "uniq",
+    "wc", "xargs",
+];
+
+/// Whether one of the `imports` of the file at `from` names the module of the file at `target`.
+pub(crate) fn imports_name(from: &[u8], imports: &[String], target: &[u8]) -> bool {
+    let module = importance::module_components(target);
+    imports.iter().any(|imp| {
+        let imp = importance::import_components(from, imp);
+        !imp.is_empty() && importance::import_names_module(&imp, &module)
+    })
+}
+
+/// Whether a definition of `name` in the file at `target` can be what the file at `from`, with
+/// its `imports`, references by that name, whatever else defines it: the languages share names
+/// and, for a name the language provides ([`is_standard_name`]), `from` imports `target`. For a
+/// reader of one file's references (the entity view's defining files).
+pub(crate) fn may_define(from: &[u8], imports: &[String], name: &str, target: &[u8]) -> bool {
+    languages_share_names(from, target)
+        && (!is_standard_name(path_name_space(from), name) || imports_name(from, imports, target))
+}
+
+/// Whether the language of the file at `path` provides `name` ([`is_standard_name`]).
+pub(crate) fn is_standard_name_at(path: &[u8], name: &str) -> bool {
+    is_standard_name(path_name_space(path), name)
+}
+
+/// Whether `name` is one the language of name space `space` provides ([`C_STANDARD`]).
+fn is_standard_name(space: &str, name: &str) -> bool {
+    let list = match space {
+        "C" => C_STANDARD,
+        "Bash" | "Shell" => SHELL_STANDARD,
+        _ => return false,
+    };
+    list.binary_search(&name).is_ok()
+}
+
 /// Whether code of name space `from` can name a definition in name space `to`.
 fn can_name(from: &str, to: &str) -> bool {
     from == to || from.is_empty() || to.is_empty()
@@ -423,31 +510,45 @@ mod tests {
     fn a_reference_means_the_definitions_its_file_imports() {
         let defining: [&[u8]; 2] = [b"pkg/jsonish.py", b"pkg/yamlish.py"];
         let imports = ["pkg.jsonish".to_owned()];
-        let means = |target: &[u8]| may_mean(b"pkg/use.py", &imports, &defining, target);
+        let means = |target: &[u8]| may_mean(b"pkg/use.py", "parse", &imports, &defining, target);
         assert!(means(b"pkg/jsonish.py"));
         assert!(!means(b"pkg/yamlish.py"));
         // Imports that name neither, or none at all: either.
         let other = ["os".to_owned()];
         assert!(may_mean(
             b"pkg/use.py",
+            "parse",
             &other,
             &defining,
             b"pkg/yamlish.py"
         ));
-        assert!(may_mean(b"pkg/use.py", &[], &defining, b"pkg/yamlish.py"));
+        assert!(may_mean(
+            b"pkg/use.py",
+            "parse",
+            &[],
+            &defining,
+            b"pkg/yamlish.py"
+        ));
         // The project's code never means a test's definition, however many there are.
         let tests: [&[u8]; 2] = [b"pkg/jsonish.py", b"tests/test_x.py"];
-        assert!(!may_mean(b"pkg/use.py", &[], &tests, b"tests/test_x.py"));
+        assert!(!may_mean(
+            b"pkg/use.py",
+            "parse",
+            &[],
+            &tests,
+            b"tests/test_x.py"
+        ));
         let many: Vec<Vec<u8>> = (0..40).map(|i| format!("m{i}.py").into_bytes()).collect();
         let mut many: Vec<&[u8]> = many.iter().map(Vec::as_slice).collect();
         many.push(b"tests/test_x.py");
         let import_m1 = ["m1".to_owned()];
         assert!(
-            may_mean(b"pkg/use.py", &import_m1, &many, b"m2.py"),
+            may_mean(b"pkg/use.py", "parse", &import_m1, &many, b"m2.py"),
             "too many to narrow"
         );
         assert!(!may_mean(
             b"pkg/use.py",
+            "parse",
             &import_m1,
             &many,
             b"tests/test_x.py"
@@ -567,15 +668,117 @@ mod tests {
         assert_eq!(r.used_by[2].get("die"), Some(&1.0), "{:?}", r.used_by);
 
         let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
-        assert!(may_mean(b"builtin/add.c", &[], &defining, b"usage.c"));
-        assert!(!may_mean(b"builtin/add.c", &[], &defining, b"ci/lib.sh"));
-        assert!(!may_mean(b"ci/run.sh", &[], &defining, b"usage.c"));
+        assert!(may_mean(
+            b"builtin/add.c",
+            "die",
+            &[],
+            &defining,
+            b"usage.c"
+        ));
+        assert!(!may_mean(
+            b"builtin/add.c",
+            "die",
+            &[],
+            &defining,
+            b"ci/lib.sh"
+        ));
+        assert!(!may_mean(b"ci/run.sh", "die", &[], &defining, b"usage.c"));
         // C and C++ share one space, as do JavaScript and TypeScript.
-        assert!(may_mean(b"a.cc", &[], &[b"b.h", b"c.py"], b"b.h"));
-        assert!(may_mean(b"a.ts", &[], &[b"b.js", b"c.py"], b"b.js"));
-        assert!(!may_mean(b"a.ts", &[], &[b"b.js", b"c.py"], b"c.py"));
+        assert!(may_mean(b"a.cc", "die", &[], &[b"b.h", b"c.py"], b"b.h"));
+        assert!(may_mean(b"a.ts", "die", &[], &[b"b.js", b"c.py"], b"b.js"));
+        assert!(!may_mean(b"a.ts", "die", &[], &[b"b.js", b"c.py"], b"c.py"));
         // A file of no known language may mean any definition.
-        assert!(may_mean(b"Makefile.in", &[], &defining, b"usage.c"));
+        assert!(may_mean(b"Makefile.in", "die", &[], &defining, b"usage.c"));
+    }
+
+    /// A name the language provides (C's `free`, the shell's `sort`) means the project's own
+    /// definition only in files that import it: a compatibility header's `#define free` is
+    /// not what every C file calls.
+    #[test]
+    fn a_standard_name_means_the_projects_definition_only_where_imported() {
+        let with = |language: &str, defs: &[&str], refs: &[&str], imports: &[&str]| CodeFacts {
+            language: language.into(),
+            imports: imports.iter().map(|i| (*i).to_owned()).collect(),
+            ..facts(defs, refs)
+        };
+        let header = with("C", &["free", "pool_free"], &[], &[]);
+        let includer = with("C", &["drain"], &["free", "pool_free"], &["pool/alloc.h"]);
+        let other = with("C", &["done"], &["free", "pool_free"], &["stdlib.h"]);
+        let wrapper = with("Shell", &["sort"], &[], &[]);
+        let script = with("Shell", &["run"], &["sort"], &[]);
+        let node = |path: &'static [u8], facts| Node {
+            path,
+            facts,
+            boost: 1.0,
+            root: false,
+        };
+        let nodes = [
+            node(b"pool/alloc.h", &header),
+            node(b"pool/pool.c", &includer),
+            node(b"tool.c", &other),
+            node(b"setup.sh", &wrapper),
+            node(b"ci/run.sh", &script),
+        ];
+        let r = rank(&nodes);
+        // `free` counts once (the includer), `pool_free` twice; nobody uses the wrapper.
+        assert_eq!(r.used_by[0].get("free"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[0].get("pool_free"), Some(&2.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[3].get("sort"), None, "{:?}", r.used_by);
+        // The entity view's reading agrees.
+        let defining: [&[u8]; 1] = [b"pool/alloc.h"];
+        let includes = ["pool/alloc.h".to_owned()];
+        let stdlib = ["stdlib.h".to_owned()];
+        assert!(may_mean(
+            b"pool/pool.c",
+            "free",
+            &includes,
+            &defining,
+            b"pool/alloc.h"
+        ));
+        assert!(!may_mean(
+            b"tool.c",
+            "free",
+            &stdlib,
+            &defining,
+            b"pool/alloc.h"
+        ));
+        assert!(!may_mean(
+            b"tool.c",
+            "free",
+            &[],
+            &defining,
+            b"pool/alloc.h"
+        ));
+        assert!(may_mean(
+            b"tool.c",
+            "pool_free",
+            &stdlib,
+            &defining,
+            b"pool/alloc.h"
+        ));
+        assert!(!may_mean(
+            b"ci/run.sh",
+            "sort",
+            &[],
+            &[b"setup.sh"],
+            b"setup.sh"
+        ));
+        assert!(may_define(
+            b"pool/pool.c",
+            &includes,
+            "free",
+            b"pool/alloc.h"
+        ));
+        assert!(!may_define(b"tool.c", &stdlib, "free", b"pool/alloc.h"));
+        assert!(may_define(b"tool.c", &stdlib, "pool_free", b"pool/alloc.h"));
+    }
+
+    /// The lists are sorted: they are searched by bisection.
+    #[test]
+    fn the_standard_name_lists_are_sorted() {
+        for list in [C_STANDARD, SHELL_STANDARD] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
     }
 
     #[test]

@@ -28,30 +28,38 @@ fn parse_id(id: &str) -> Result<(String, Option<String>)> {
     })
 }
 
-/// For a symbol (`wanted_name`): the other files that reference its name. For a file: the
-/// other files that define a name it references (`wanted_refs`, sorted). Sorted paths.
+/// For a symbol (`wanted_name`): the other files that reference its name. For a file, which
+/// imports `imports`: the other files that define a name it references (`wanted_refs`, sorted).
+/// Sorted paths.
 fn referenced_by(
     state: &Reader,
     file: &crate::model::FileState,
     wanted_name: Option<&str>,
     wanted_refs: &[String],
+    imports: &[String],
 ) -> Result<Vec<String>> {
-    // File: the other files that define a name it references, from the search index.
+    // File: the other files that define a name it references, from the search index. The
+    // names its language provides (C's `free`) count only in the files it imports.
     if wanted_name.is_none() {
-        let mut names = wanted_refs.to_vec();
-        names.sort();
-        names.dedup();
-        if let Some(found) = state.store.defining_paths(&state.snapshot, &names)? {
-            let mut refs: Vec<String> = found
+        let (standard, other): (Vec<String>, Vec<String>) = wanted_refs
+            .iter()
+            .cloned()
+            .partition(|n| graph::is_standard_name_at(&file.path, n));
+        let found = |names: &[String]| state.store.defining_paths(&state.snapshot, names);
+        if let (Some(other), Some(standard)) = (found(&other)?, found(&standard)?) {
+            let imported = |p: &&Vec<u8>| graph::imports_name(&file.path, imports, p);
+            let mut refs: Vec<String> = other
                 .iter()
+                .chain(standard.iter().filter(imported))
                 .filter(|p| **p != file.path && graph::languages_share_names(&file.path, p))
                 .map(|p| paths::display(p))
                 .collect();
             refs.sort();
+            refs.dedup();
             return Ok(refs);
         }
     }
-    from_facts(state, file, wanted_name, wanted_refs)
+    from_facts(state, file, wanted_name, wanted_refs, imports)
 }
 
 /// [`referenced_by`] from every other file's facts.
@@ -60,6 +68,7 @@ fn from_facts(
     file: &crate::model::FileState,
     wanted_name: Option<&str>,
     wanted_refs: &[String],
+    imports: &[String],
 ) -> Result<Vec<String>> {
     // Symbol: the other files that reference its name. File (from an older snapshot): the
     // other files that define a name it references. Only paths and digests are loaded.
@@ -72,12 +81,13 @@ fn from_facts(
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     // A file that references the name mentions it in its facts: only those are parsed.
     let all = state.store.facts_mentioning(&digests, wanted_name)?;
-    let related = |c: &crate::analyze::structure::CodeFacts| match wanted_name {
+    let related = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match wanted_name {
         Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
         None => c.symbols.iter().any(|s| {
             wanted_refs
                 .binary_search_by(|r| r.as_str().cmp(s.name()))
                 .is_ok()
+                && graph::may_define(&file.path, imports, s.name(), path)
         }),
     };
     // Of several definitions of the name, a file whose imports name some of them means those
@@ -94,7 +104,7 @@ fn from_facts(
         .map(|d| d.iter().map(Vec::as_slice).collect());
     // A file's names come from files of languages it can name (C's `die` is not a shell's).
     let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match defining.as_deref() {
-        Some(d) => graph::may_mean(path, &c.imports, d, &file.path),
+        Some(d) => graph::may_mean(path, wanted_name.unwrap_or(""), &c.imports, d, &file.path),
         None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
         None => graph::languages_share_names(&file.path, path),
     };
@@ -103,7 +113,7 @@ fn from_facts(
         .filter(|(path, d)| {
             all.get(d)
                 .and_then(|a| a.code.as_ref())
-                .is_some_and(|c| related(c) && means(path, c))
+                .is_some_and(|c| related(path, c) && means(path, c))
         })
         .map(|(path, _)| paths::display(path))
         .collect();
@@ -201,7 +211,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let wanted_refs: Vec<String> = code.map(|c| c.references.clone()).unwrap_or_default();
     if wanted_name.is_some() || !wanted_refs.is_empty() {
-        let refs = referenced_by(state, file, wanted_name.as_deref(), &wanted_refs)?;
+        let imports = code.map_or(&[][..], |c| &c.imports[..]);
+        let refs = referenced_by(state, file, wanted_name.as_deref(), &wanted_refs, imports)?;
         for (i, r) in refs.into_iter().enumerate() {
             items.push(Item::new(
                 2,
@@ -251,6 +262,17 @@ mod tests {
             ("vendor/lib.py", "def parse(x):\n    return x\n"),
             // A shell function of the same name: no Python code can call it.
             ("scripts/tool.sh", "parse() {\n  echo \"$1\"\n}\n"),
+            // The C library's `free`, redefined by a header only some files include: a call
+            // means it in those files alone.
+            (
+                "lib/alloc.h",
+                "#define free(p) lib_free(p)\nvoid lib_free(void *p);\n",
+            ),
+            (
+                "lib/pool.c",
+                "#include \"alloc.h\"\nvoid drain(void *p) { free(p); lib_free(p); }\n",
+            ),
+            ("tool.c", "#include <stdlib.h>\nvoid done(void *p) { free(p); }\n"),
         ]);
         run(&t.repo, &Operation::Init).unwrap();
         let reader = crate::read::prepare(&t.repo, false).unwrap();
@@ -265,13 +287,14 @@ mod tests {
                 .clone();
             let digest = file.digest.clone().unwrap();
             let facts = reader.store.facts(&[digest.as_str()]).unwrap();
-            let refs = facts[&digest].code.as_ref().unwrap().references.clone();
-            (file, refs)
+            let code = facts[&digest].code.clone().unwrap();
+            (file, code.references, code.imports)
         };
-        let (file, refs) = with_refs(b"src/use.py");
-        let indexed = referenced_by(&reader, &file, None, &refs).unwrap();
+        let (file, refs, imports) = with_refs(b"src/use.py");
+        let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
         assert_eq!(indexed, ["src/core.py", "src/opts.py", "src/runner.py"]);
-        assert_eq!(indexed, from_facts(&reader, &file, None, &refs).unwrap());
+        let all = from_facts(&reader, &file, None, &refs, &imports).unwrap();
+        assert_eq!(indexed, all);
         // Through the full-text index and through every symbol row alike.
         let by = |words| {
             let found = reader.store.defining_paths_by(&refs, words).unwrap();
@@ -287,9 +310,9 @@ mod tests {
             ]
         );
         assert_eq!(by(true), by(false));
-        let (js, js_refs) = with_refs(b"src/use.js");
+        let (js, js_refs, js_imports) = with_refs(b"src/use.js");
         assert!(js_refs.contains(&"$wrap".to_owned()), "{js_refs:?}");
-        let indexed = referenced_by(&reader, &js, None, &js_refs).unwrap();
+        let indexed = referenced_by(&reader, &js, None, &js_refs, &js_imports).unwrap();
         assert_eq!(indexed, ["src/app.js"]);
         let words = reader.store.defining_paths_by(&js_refs, true).unwrap();
         assert_eq!(
@@ -297,7 +320,17 @@ mod tests {
             reader.store.defining_paths_by(&js_refs, false).unwrap()
         );
         assert_eq!(words, [b"src/app.js".to_vec()]);
-        assert_eq!(indexed, from_facts(&reader, &js, None, &js_refs).unwrap());
+        let all = from_facts(&reader, &js, None, &js_refs, &js_imports).unwrap();
+        assert_eq!(indexed, all);
+        // `free` means the header's only in the file that includes it.
+        for (path, expected) in [(&b"lib/pool.c"[..], &["lib/alloc.h"][..]), (b"tool.c", &[])] {
+            let (file, refs, imports) = with_refs(path);
+            assert!(refs.contains(&"free".to_owned()), "{refs:?}");
+            let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
+            assert_eq!(indexed, expected, "{}", paths::display(path));
+            let all = from_facts(&reader, &file, None, &refs, &imports).unwrap();
+            assert_eq!(indexed, all);
+        }
         // An older snapshot is not what the index describes: no answer from it.
         let older = crate::store::SnapshotRow {
             seq: reader.snapshot.seq + 1,
