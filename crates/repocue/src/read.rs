@@ -203,6 +203,85 @@ pub(crate) struct EarlierChanges {
     pub new: Vec<FileState>,
 }
 
+/// A value built from the current snapshot as it was recorded, on another thread, while Git
+/// computes the status that tells whether the snapshot still describes the live repository.
+/// When it does (a warm read, the common case), the view is ready when the status is instead
+/// of being built after it: on git/git an entity cue took 1.70x `git status` and takes 1.4x.
+/// [`Ahead::take`] hands the value over only for a reader of the same snapshot with the same
+/// freshness and warnings, from which building it again gives the same value; otherwise it is
+/// dropped. Its only writes are a snapshot's derived values, which hold whatever the
+/// snapshot's freshness, and best effort like every read's.
+pub(crate) struct Ahead<T> {
+    /// Joined when taken, or when dropped: no thread outlives the request that started it.
+    handle: Option<std::thread::JoinHandle<Option<Built<T>>>>,
+}
+
+impl<T> Drop for Ahead<T> {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// What [`Ahead`] built, and from what.
+struct Built<T> {
+    seq: i64,
+    freshness: Freshness,
+    warnings: Vec<Warning>,
+    value: T,
+}
+
+impl<T: Send + 'static> Ahead<T> {
+    /// Starts building `build(reader)` for the current snapshot of the cache at `db`, under
+    /// the analysis `rules` in force, with the freshness and warnings the snapshot has when
+    /// the live repository matches it. `None` when no thread could be started.
+    pub fn start(
+        db: std::path::PathBuf,
+        rules: AnalysisRules,
+        build: impl FnOnce(&Reader) -> Result<T> + Send + 'static,
+    ) -> Option<Ahead<T>> {
+        let work = move || -> Option<Built<T>> {
+            let store = Store::open(&db, false).ok()??;
+            let snap = store.current_snapshot().ok()??;
+            let freshness = freshness::of_snapshot(&snap.caveats, snap.dirty);
+            let mut warnings = freshness::caveat_warnings(&snap.caveats, &snap.faults);
+            let seq = snap.seq;
+            let reader = Reader::new(store, snap, freshness, vec![], rules).ok()?;
+            warnings.extend(path_warning(&reader).ok()?);
+            let reader = Reader {
+                warnings: warnings.clone(),
+                ..reader
+            };
+            let value = build(&reader).ok()?;
+            Some(Built {
+                seq,
+                freshness,
+                warnings,
+                value,
+            })
+        };
+        let handle = std::thread::Builder::new()
+            .name("repocue-ahead".into())
+            .spawn(work)
+            .ok()?;
+        Some(Ahead {
+            handle: Some(handle),
+        })
+    }
+
+    /// Waits for the value built ahead and returns it if `reader` is over the snapshot it was
+    /// built from, with the same freshness and warnings (a reader that refreshed first, or
+    /// that found the live repository changed, is not).
+    pub fn take(mut self, reader: &Reader) -> Option<T> {
+        let built = self.handle.take()?.join().ok()??;
+        let same = built.seq == reader.snapshot.seq
+            && built.freshness == reader.freshness
+            && built.warnings == reader.warnings;
+        same.then_some(built.value)
+    }
+}
+
 /// Brings the cache up to date for a read (initializes or refreshes when `refresh` allows and
 /// the state needs it) and returns a reader over the current snapshot, with warnings that say
 /// what was done and how far the snapshot describes the live repository.

@@ -13,7 +13,7 @@ use crate::api::task::{
 use crate::api::{
     CheckpointId, CheckpointInfo, CheckpointOutput, Cue, CueMetric, CueRequest, EpochId, EpochInfo,
     Freshness, Measure, MetricsOutput, OperationKind, OperationMetric, OperationSummary,
-    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, WorkingCounts,
+    PruneOutput, RefreshOutput, SnapshotId, StatusOutput, View, WorkingCounts,
 };
 use crate::error::{Error, Result};
 use crate::git::{self, Basis};
@@ -245,13 +245,17 @@ impl Service {
         let task = cue::views::task::check_flags(request)?;
         cue::validate(request)?;
         self.repo.git.prefetch_status();
+        let ahead = self.build_ahead(request);
         let reader = read::prepare(&self.repo, request.refresh);
         if reader.is_ok() {
             self.settle_hint();
         }
         let reader = reader?;
         let cue = match &task {
-            None => cue::build(&reader, request)?,
+            None => match ahead.and_then(|a| a.take(&reader)) {
+                Some(cue) => cue,
+                None => cue::build(&reader, request)?,
+            },
             Some(q) => {
                 // Original text is delivered only from a snapshot that describes the work tree,
                 // before and after the files are read.
@@ -275,6 +279,24 @@ impl Service {
             snapshot: Some(reader.snapshot.seq),
         })?;
         Ok(cue)
+    }
+
+    /// Starts building the cue of the current snapshot while Git computes the status that will
+    /// most likely confirm it ([`read::Ahead`]): for the views whose answer is computed per
+    /// request. Not the overview, served from its per-snapshot cache when warm (after an edit
+    /// the old snapshot's overview would be computed for nothing, on the cores the refresh
+    /// needs), nor the task view, which reads the work tree, nor views that cost little.
+    fn build_ahead(&self, request: &CueRequest) -> Option<read::Ahead<Cue>> {
+        let computed = matches!(
+            request.view,
+            View::Entity | View::Structure | View::Search | View::Document
+        );
+        // A configuration that does not load fails the read itself, with its own error.
+        let rules = self.repo.rules().ok().filter(|_| computed)?;
+        let request = request.clone();
+        read::Ahead::start(self.repo.db_path(), rules.config.analysis, move |r| {
+            cue::build(r, &request)
+        })
     }
 
     /// Compares every pinned digest of a task-context declaration with the files (after
@@ -653,4 +675,85 @@ fn working_counts(basis: &Basis) -> WorkingCounts {
         }
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::temp_repo;
+
+    fn service(t: &crate::testing::TempRepo) -> Service {
+        Service {
+            repo: Repo::new(t.repo.root.clone(), &t._dir.path().join("cache"), None),
+            hint_pending: Default::default(),
+        }
+    }
+
+    /// The cue built while Git computed the status is served only when the status confirmed
+    /// its snapshot, and is then byte for byte what building after the status gives; after an
+    /// edit the live state is served, and without a refresh its freshness says so.
+    #[test]
+    fn a_cue_built_ahead_is_served_only_for_the_snapshot_it_describes() {
+        let t = temp_repo(&[
+            ("src/core.py", "def parse(x):\n    return x\n"),
+            (
+                "src/use.py",
+                "from core import parse\n\ndef go():\n    parse(1)\n",
+            ),
+        ]);
+        let s = service(&t);
+        s.update(&Operation::Init).unwrap();
+        let entity = CueRequest {
+            id: Some("file:src/core.py".into()),
+            max_tokens: 2000,
+            ..CueRequest::new(View::Entity)
+        };
+        let search = CueRequest {
+            query: Some("parse".into()),
+            ..CueRequest::new(View::Search)
+        };
+        for request in [&entity, &search] {
+            let ahead = s.build_ahead(request).unwrap();
+            let reader = read::prepare(&s.repo, true).unwrap();
+            let taken = ahead
+                .take(&reader)
+                .expect("the status confirmed the snapshot");
+            let built = cue::build(&reader, request).unwrap();
+            assert_eq!(taken.output, built.output);
+            assert_eq!(s.cue(request).unwrap().output, built.output);
+        }
+        // The overview is served from its per-snapshot cache: nothing to build ahead.
+        assert!(s.build_ahead(&CueRequest::new(View::Overview)).is_none());
+        // An edit: the refreshed snapshot's entity, never the one built ahead from the old.
+        std::fs::write(
+            t.repo.root.join("src/core.py"),
+            "def parse(x):\n    return x\n\ndef added(y):\n    return y\n",
+        )
+        .unwrap();
+        for refresh in [false, true] {
+            let ahead = s.build_ahead(&entity).unwrap();
+            let reader = read::prepare(&s.repo, refresh).unwrap();
+            assert!(ahead.take(&reader).is_none(), "refresh: {refresh}");
+        }
+        std::fs::write(
+            t.repo.root.join("src/core.py"),
+            "def parse(x):\n    return x\n\ndef renamed(y):\n    return y\n",
+        )
+        .unwrap();
+        let stale = s
+            .cue(&CueRequest {
+                refresh: false,
+                ..entity.clone()
+            })
+            .unwrap();
+        assert_eq!(stale.value["freshness"], "refresh-needed", "{}", stale.json);
+        assert!(!stale.json.contains("renamed"), "{}", stale.json);
+        let fresh = s.cue(&entity).unwrap();
+        assert!(
+            fresh.json.contains("symbol:src/core.py:renamed"),
+            "{}",
+            fresh.json
+        );
+        assert!(fresh.json.contains("refreshed"), "{}", fresh.json);
+    }
 }
