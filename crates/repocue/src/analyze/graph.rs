@@ -636,24 +636,34 @@ mod tests {
         assert_eq!(r.used_by[1].get("Flask"), None);
     }
 
-    #[test]
-    fn a_reference_means_only_definitions_its_language_can_name() {
-        let in_language = |language: &str, defs: &[&str], refs: &[&str]| CodeFacts {
+    /// Facts of a file in `language` that defines `defs`, references `refs` and imports
+    /// `imports`.
+    fn in_language(language: &str, defs: &[&str], refs: &[&str], imports: &[&str]) -> CodeFacts {
+        CodeFacts {
             language: language.into(),
+            imports: imports.iter().map(|i| (*i).to_owned()).collect(),
             ..facts(defs, refs)
-        };
-        let c_def = in_language("C", &["die"], &[]);
-        let sh_def = in_language("Shell", &["die"], &[]);
-        // A hook script found to be shell by its `#!` line, not by its name.
-        let hook_def = in_language("Shell", &["die"], &[]);
-        let c_use = in_language("C++", &["add"], &["die"]);
-        let sh_use = in_language("Shell", &["run"], &["die"]);
-        let node = |path: &'static [u8], facts| Node {
+        }
+    }
+
+    /// A node of the usual weight, not a package root.
+    fn node<'a>(path: &'a [u8], facts: &'a CodeFacts) -> Node<'a> {
+        Node {
             path,
             facts,
             boost: 1.0,
             root: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_reference_means_only_definitions_its_language_can_name() {
+        let c_def = in_language("C", &["die"], &[], &[]);
+        let sh_def = in_language("Shell", &["die"], &[], &[]);
+        // A hook script found to be shell by its `#!` line, not by its name.
+        let hook_def = in_language("Shell", &["die"], &[], &[]);
+        let c_use = in_language("C++", &["add"], &["die"], &[]);
+        let sh_use = in_language("Shell", &["run"], &["die"], &[]);
         let nodes = [
             node(b"usage.h", &c_def),
             node(b"ci/lib.sh", &sh_def),
@@ -696,22 +706,12 @@ mod tests {
     /// not what every C file calls.
     #[test]
     fn a_standard_name_means_the_projects_definition_only_where_imported() {
-        let with = |language: &str, defs: &[&str], refs: &[&str], imports: &[&str]| CodeFacts {
-            language: language.into(),
-            imports: imports.iter().map(|i| (*i).to_owned()).collect(),
-            ..facts(defs, refs)
-        };
-        let header = with("C", &["free", "pool_free"], &[], &[]);
-        let includer = with("C", &["drain"], &["free", "pool_free"], &["pool/alloc.h"]);
-        let other = with("C", &["done"], &["free", "pool_free"], &["stdlib.h"]);
-        let wrapper = with("Shell", &["sort"], &[], &[]);
-        let script = with("Shell", &["run"], &["sort"], &[]);
-        let node = |path: &'static [u8], facts| Node {
-            path,
-            facts,
-            boost: 1.0,
-            root: false,
-        };
+        let pool = ["pool/alloc.h"];
+        let header = in_language("C", &["free", "pool_free"], &[], &[]);
+        let includer = in_language("C", &["drain"], &["free", "pool_free"], &pool);
+        let other = in_language("C", &["done"], &["free", "pool_free"], &["stdlib.h"]);
+        let wrapper = in_language("Shell", &["sort"], &[], &[]);
+        let script = in_language("Shell", &["run"], &["sort"], &[]);
         let nodes = [
             node(b"pool/alloc.h", &header),
             node(b"pool/pool.c", &includer),
