@@ -134,6 +134,13 @@ impl Reader {
         Ok(same_paths.then_some(EarlierChanges { since, old, new }))
     }
 
+    /// Tells whether this snapshot has a value cached under `key` by this version: whether
+    /// [`Reader::cached`] would read it rather than compute it.
+    pub fn is_cached(&self, key: &str) -> Result<bool> {
+        let key = format!("{key}@{}", derived_version());
+        Ok(self.store.view_cache(self.snapshot.seq, &key)?.is_some())
+    }
+
     /// Returns the value another snapshot (`seq`) cached under `key`, if it has one that
     /// decodes.
     pub fn cached_at<T: DeserializeOwned>(&self, seq: i64, key: &str) -> Result<Option<T>> {

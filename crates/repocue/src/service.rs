@@ -252,7 +252,7 @@ impl Service {
         }
         let reader = reader?;
         let cue = match &task {
-            None => match ahead.and_then(|a| a.take(&reader)) {
+            None => match ahead.and_then(|a| a.take(&reader)).flatten() {
                 Some(cue) => cue,
                 None => cue::build(&reader, request)?,
             },
@@ -282,20 +282,25 @@ impl Service {
     }
 
     /// Starts building the cue of the current snapshot while Git computes the status that will
-    /// most likely confirm it ([`read::Ahead`]): for the views whose answer is computed per
-    /// request. Not the overview, served from its per-snapshot cache when warm (after an edit
-    /// the old snapshot's overview would be computed for nothing, on the cores the refresh
-    /// needs), nor the task view, which reads the work tree, nor views that cost little.
-    fn build_ahead(&self, request: &CueRequest) -> Option<read::Ahead<Cue>> {
+    /// most likely confirm it ([`read::Ahead`]): the views whose answer is computed per
+    /// request, and the overview when its snapshot's data is cached (else `None` is built:
+    /// after an edit the old snapshot's ranking would be computed for nothing, on the cores
+    /// the refresh needs). Not the task view, which reads the work tree, nor the manifest and
+    /// delta views, which cost little.
+    fn build_ahead(&self, request: &CueRequest) -> Option<read::Ahead<Option<Cue>>> {
+        let overview = request.view == View::Overview;
         let computed = matches!(
             request.view,
             View::Entity | View::Structure | View::Search | View::Document
         );
         // A configuration that does not load fails the read itself, with its own error.
-        let rules = self.repo.rules().ok().filter(|_| computed)?;
+        let rules = self.repo.rules().ok().filter(|_| computed || overview)?;
         let request = request.clone();
         read::Ahead::start(self.repo.db_path(), rules.config.analysis, move |r| {
-            cue::build(r, &request)
+            if overview && !cue::views::overview::is_warm(r)? {
+                return Ok(None);
+            }
+            cue::build(r, &request).map(Some)
         })
     }
 
@@ -715,15 +720,28 @@ mod tests {
         for request in [&entity, &search] {
             let ahead = s.build_ahead(request).unwrap();
             let reader = read::prepare(&s.repo, true).unwrap();
-            let taken = ahead
-                .take(&reader)
-                .expect("the status confirmed the snapshot");
+            let taken = ahead.take(&reader).flatten();
+            let taken = taken.expect("the status confirmed the snapshot");
             let built = cue::build(&reader, request).unwrap();
             assert_eq!(taken.output, built.output);
             assert_eq!(s.cue(request).unwrap().output, built.output);
         }
-        // The overview is served from its per-snapshot cache: nothing to build ahead.
-        assert!(s.build_ahead(&CueRequest::new(View::Overview)).is_none());
+        // The overview is built ahead only from its snapshot's cached data.
+        let overview = CueRequest::new(View::Overview);
+        let cold = read::prepare(&s.repo, false).unwrap();
+        assert!(!cue::views::overview::is_warm(&cold).unwrap());
+        assert_eq!(
+            s.build_ahead(&overview)
+                .unwrap()
+                .take(&cold)
+                .map(|c| c.is_none()),
+            Some(true)
+        );
+        let built = s.cue(&overview).unwrap();
+        let warm = read::prepare(&s.repo, false).unwrap();
+        assert!(cue::views::overview::is_warm(&warm).unwrap());
+        let taken = s.build_ahead(&overview).unwrap().take(&warm).flatten();
+        assert_eq!(taken.unwrap().output, built.output);
         // An edit: the refreshed snapshot's entity, never the one built ahead from the old.
         std::fs::write(
             t.repo.root.join("src/core.py"),

@@ -192,11 +192,20 @@ fn totals(all: crate::store::FileCounts) -> Totals {
     }
 }
 
+/// Tells whether the overview of the reader's snapshot is served from its cache: built from
+/// it without ranking anything.
+pub(crate) fn is_warm(state: &Reader) -> Result<bool> {
+    state.is_cached(DATA_KEY)
+}
+
+/// The key the overview data of a snapshot is cached under.
+const DATA_KEY: &str = "overview";
+
 /// The overview data of the reader's snapshot: cached, else brought up to date from an
 /// earlier snapshot's ([`reuse`]), else computed, with the summary of the ranking later
 /// snapshots reuse it by.
 fn data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
-    state.cached("overview", |state| {
+    state.cached(DATA_KEY, |state| {
         if let Some(data) = reuse::reused(state)? {
             return Ok(data);
         }
