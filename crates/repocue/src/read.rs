@@ -293,6 +293,16 @@ impl<T: Send + 'static> Ahead<T> {
 /// the state needs it) and returns a reader over the current snapshot, with warnings that say
 /// what was done and how far the snapshot describes the live repository.
 pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
+    prepare_under(repo, refresh, || repo.rules())
+}
+
+/// [`prepare`], with the analysis rules in force as `rules` gives them, called where the read
+/// needs them: for a caller that loaded them already.
+pub(crate) fn prepare_under(
+    repo: &Repo,
+    refresh: bool,
+    rules: impl FnOnce() -> Result<Rules>,
+) -> Result<Reader> {
     let store = repo.open_store(refresh)?;
     let snapshot = match &store {
         Some(s) => s.current_snapshot()?,
@@ -316,7 +326,7 @@ pub(crate) fn prepare(repo: &Repo, refresh: bool) -> Result<Reader> {
         );
         return after_update(repo, w);
     };
-    let rules = repo.rules()?;
+    let rules = rules()?;
     let (a, basis) = assess_live(repo, &store, &snap, &rules)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
         // The refresh starts from the basis just compared: one `git status`, not two.

@@ -245,8 +245,14 @@ impl Service {
         let task = cue::views::task::check_flags(request)?;
         cue::validate(request)?;
         self.repo.git.prefetch_status();
-        let ahead = self.build_ahead(request);
-        let reader = read::prepare(&self.repo, request.refresh);
+        // Loaded once, for the view built ahead and the read. A configuration that does not
+        // load builds nothing ahead and fails the read, with its own error where it would.
+        let rules = self.repo.rules();
+        let ahead = rules
+            .as_ref()
+            .ok()
+            .and_then(|r| self.build_ahead(request, r));
+        let reader = read::prepare_under(&self.repo, request.refresh, || rules);
         if reader.is_ok() {
             self.settle_hint();
         }
@@ -287,16 +293,21 @@ impl Service {
     /// after an edit the old snapshot's ranking would be computed for nothing, on the cores
     /// the refresh needs). Not the task view, which reads the work tree, nor the manifest and
     /// delta views, which cost little.
-    fn build_ahead(&self, request: &CueRequest) -> Option<read::Ahead<Option<Cue>>> {
+    fn build_ahead(
+        &self,
+        request: &CueRequest,
+        rules: &crate::repo::Rules,
+    ) -> Option<read::Ahead<Option<Cue>>> {
         let overview = request.view == View::Overview;
         let computed = matches!(
             request.view,
             View::Entity | View::Structure | View::Search | View::Document
         );
-        // A configuration that does not load fails the read itself, with its own error.
-        let rules = self.repo.rules().ok().filter(|_| computed || overview)?;
-        let request = request.clone();
-        read::Ahead::start(self.repo.db_path(), rules.config.analysis, move |r| {
+        if !computed && !overview {
+            return None;
+        }
+        let (analysis, request) = (rules.config.analysis.clone(), request.clone());
+        read::Ahead::start(self.repo.db_path(), analysis, move |r| {
             if overview && !cue::views::overview::is_warm(r)? {
                 return Ok(None);
             }
@@ -708,6 +719,7 @@ mod tests {
         ]);
         let s = service(&t);
         s.update(&Operation::Init).unwrap();
+        let rules = s.repo.rules().unwrap();
         let entity = CueRequest {
             id: Some("file:src/core.py".into()),
             max_tokens: 2000,
@@ -718,7 +730,7 @@ mod tests {
             ..CueRequest::new(View::Search)
         };
         for request in [&entity, &search] {
-            let ahead = s.build_ahead(request).unwrap();
+            let ahead = s.build_ahead(request, &rules).unwrap();
             let reader = read::prepare(&s.repo, true).unwrap();
             let taken = ahead.take(&reader).flatten();
             let taken = taken.expect("the status confirmed the snapshot");
@@ -731,7 +743,7 @@ mod tests {
         let cold = read::prepare(&s.repo, false).unwrap();
         assert!(!cue::views::overview::is_warm(&cold).unwrap());
         assert_eq!(
-            s.build_ahead(&overview)
+            s.build_ahead(&overview, &rules)
                 .unwrap()
                 .take(&cold)
                 .map(|c| c.is_none()),
@@ -740,7 +752,11 @@ mod tests {
         let built = s.cue(&overview).unwrap();
         let warm = read::prepare(&s.repo, false).unwrap();
         assert!(cue::views::overview::is_warm(&warm).unwrap());
-        let taken = s.build_ahead(&overview).unwrap().take(&warm).flatten();
+        let taken = s
+            .build_ahead(&overview, &rules)
+            .unwrap()
+            .take(&warm)
+            .flatten();
         assert_eq!(taken.unwrap().output, built.output);
         // An edit: the refreshed snapshot's entity, never the one built ahead from the old.
         std::fs::write(
@@ -749,7 +765,7 @@ mod tests {
         )
         .unwrap();
         for refresh in [false, true] {
-            let ahead = s.build_ahead(&entity).unwrap();
+            let ahead = s.build_ahead(&entity, &rules).unwrap();
             let reader = read::prepare(&s.repo, refresh).unwrap();
             assert!(ahead.take(&reader).is_none(), "refresh: {refresh}");
         }
