@@ -111,16 +111,26 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // Reused for every reference: most resolve to one file or none, and an allocation each was
     // a tenth of ranking git/git.
     let mut targets: Vec<usize> = Vec::new();
+    // Per referencing file: whether its imports name a candidate's module. The same few
+    // headers or modules come up for reference after reference (matching every import of a C
+    // file against them each time was a tenth of ranking git/git).
+    let mut imported: FastMap<usize, bool> = FastMap::default();
     for (i, node) in nodes.iter().enumerate() {
+        imported.clear();
+        let mut named = |t: usize| {
+            *imported
+                .entry(t)
+                .or_insert_with(|| imports_module(imports_of(i), &modules[t]))
+        };
         for r in &node.facts.references {
             let Some(all) = defined.get(r.as_str()) else {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
             if is_standard_name(spaces[i], r) {
-                keep_imported(&mut targets, imports_of(i), &modules);
+                targets.retain(|&t| named(t));
             } else if narrowable(&targets) && !node.facts.imports.is_empty() {
-                narrow(&mut targets, imports_of(i), &modules);
+                narrow(&mut targets, &mut named);
             }
             if targets.is_empty() {
                 continue;
@@ -299,19 +309,17 @@ fn resolve(
     let mut targets = Vec::new();
     plausible(from, candidates, roles, spaces, &mut targets);
     if narrowable(&targets) {
-        narrow(&mut targets, imports, modules);
+        narrow(&mut targets, &mut |t| imports_module(imports, &modules[t]));
     }
     targets
 }
 
-/// Keeps the `targets` whose modules the `imports` name: the only definitions of the project a
-/// name its language provides ([`is_standard_name`]) can mean.
-fn keep_imported(targets: &mut Vec<usize>, imports: &[Vec<String>], modules: &[Vec<String>]) {
-    targets.retain(|&t| {
-        imports
-            .iter()
-            .any(|imp| !imp.is_empty() && importance::import_names_module(imp, &modules[t]))
-    });
+/// Whether one of the `imports` (as module paths) names the `module` of a file: for a name its
+/// language provides ([`is_standard_name`]), the only definitions of the project it can mean.
+fn imports_module(imports: &[Vec<String>], module: &[String]) -> bool {
+    imports
+        .iter()
+        .any(|imp| !imp.is_empty() && importance::import_names_module(imp, module))
 }
 
 /// Sets `out` to the `candidates` a reference from `from` can mean whatever it imports: not
@@ -338,14 +346,9 @@ fn narrowable(plausible: &[usize]) -> bool {
     (2..=MAX_NARROWED).contains(&plausible.len())
 }
 
-/// Keeps the `targets` whose modules the `imports` name, if any of them is named. An import
-/// that names no module path (empty) names none.
-fn narrow(targets: &mut Vec<usize>, imports: &[Vec<String>], modules: &[Vec<String>]) {
-    let named = |t: usize| {
-        imports
-            .iter()
-            .any(|imp| !imp.is_empty() && importance::import_names_module(imp, &modules[t]))
-    };
+/// Keeps the `targets` that are `named` (by the referencing file's imports, see
+/// [`imports_module`]), if any of them is. An import that names no module path names none.
+fn narrow(targets: &mut Vec<usize>, named: &mut impl FnMut(usize) -> bool) {
     if targets.iter().any(|&t| named(t)) {
         targets.retain(|&t| named(t));
     }
