@@ -92,11 +92,15 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // Only looked up, never iterated, so deterministic: spares a tree's string comparisons
     // and SipHash (each a tenth of ranking 20,000 files).
     let symbols = nodes.iter().map(|n| n.facts.symbols.len()).sum();
-    let mut defined: FastMap<&str, Vec<usize>> =
+    // Name → the files defining it, and which languages provide it ([`Standard`]).
+    let mut defined: FastMap<&str, (Vec<usize>, Standard)> =
         FastMap::with_capacity_and_hasher(symbols, Default::default());
     for (i, node) in nodes.iter().enumerate() {
         for s in &node.facts.symbols {
-            let list = defined.entry(s.name()).or_default();
+            let name = s.name();
+            let (list, _) = defined
+                .entry(name)
+                .or_insert_with(|| (Vec::new(), Standard::of(name)));
             if list.last() != Some(&i) {
                 list.push(i);
             }
@@ -123,11 +127,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 .or_insert_with(|| imports_module(imports_of(i), &modules[t]))
         };
         for r in &node.facts.references {
-            let Some(all) = defined.get(r.as_str()) else {
+            let Some((all, standard)) = defined.get(r.as_str()) else {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
-            if is_standard_name(spaces[i], r) {
+            if standard.in_space(spaces[i]) {
                 targets.retain(|&t| named(t));
             } else if narrowable(&targets) && !node.facts.imports.is_empty() {
                 narrow(&mut targets, &mut named);
@@ -483,12 +487,59 @@ pub(crate) fn is_standard_name_at(path: &[u8], name: &str) -> bool {
 
 /// Whether `name` is one the language of name space `space` provides ([`C_STANDARD`]).
 fn is_standard_name(space: &str, name: &str) -> bool {
-    let list = match space {
-        "C" => C_STANDARD,
-        "Bash" | "Shell" => SHELL_STANDARD,
-        _ => return false,
-    };
-    list.binary_search(&name).is_ok()
+    Provided::of_space(space).is_some_and(|p| p.names().binary_search(&name).is_ok())
+}
+
+/// A list of names a language provides.
+#[derive(Clone, Copy)]
+enum Provided {
+    C,
+    Shell,
+}
+
+impl Provided {
+    const ALL: [Provided; 2] = [Provided::C, Provided::Shell];
+
+    /// The list of name space `space`, if its language has one.
+    fn of_space(space: &str) -> Option<Provided> {
+        match space {
+            "C" => Some(Provided::C),
+            "Bash" | "Shell" => Some(Provided::Shell),
+            _ => None,
+        }
+    }
+
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            Provided::C => C_STANDARD,
+            Provided::Shell => SHELL_STANDARD,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The lists ([`Provided`]) that hold a name, as bits: looked up once per defined name rather
+/// than once per reference.
+#[derive(Clone, Copy, Default)]
+struct Standard(u8);
+
+impl Standard {
+    fn of(name: &str) -> Standard {
+        Standard(
+            Provided::ALL
+                .iter()
+                .filter(|p| p.names().binary_search(&name).is_ok())
+                .fold(0, |bits, p| bits | p.bit()),
+        )
+    }
+
+    /// [`is_standard_name`] for name space `space`.
+    fn in_space(self, space: &str) -> bool {
+        Provided::of_space(space).is_some_and(|p| self.0 & p.bit() != 0)
+    }
 }
 
 /// Whether code of name space `from` can name a definition in name space `to`.
