@@ -63,7 +63,12 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
 /// summary of its ranking.
 fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::GraphSummary)> {
     let files = state.files()?;
-    let facts = load_facts(state)?;
+    let mut facts = load_facts(state)?;
+    let listed_documents: Vec<&FileState> = listed_documents(files, &facts)
+        .into_iter()
+        .take(MAX_DOCUMENTS)
+        .collect();
+    document_titles(state, &listed_documents, &mut facts)?;
     let mut root_manifests: Vec<(&FileState, &ManifestFacts)> =
         manifests(files, &facts, |p| !p.contains(&b'/'));
     let minor = minor_languages(files, &mut root_manifests);
@@ -176,7 +181,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         symbols: code.symbols,
         entry_points: entries.into_iter().take(20).collect(),
         commands,
-        documents: documents(files, &facts).into_iter().take(20).collect(),
+        documents: documents(&listed_documents, &facts),
     };
     Ok((data, code.graph))
 }
@@ -519,20 +524,44 @@ fn readme_rank(path: &[u8]) -> u8 {
     }
 }
 
+/// The facts of the files the overview reads before it knows which documents it lists: the
+/// manifests and the documents at the root (the README's purpose and links). The titles of
+/// the documents listed below the root are read with [`document_titles`], for the few the
+/// overview lists: reading every document near the root (986 of git/git's) was a tenth of
+/// computing its overview.
 fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
-    // Only files the overview can use: documents near the root and manifests.
     let wanted: Vec<&str> = state
         .files()?
         .iter()
         .filter(|f| f.class.analysed())
         .filter(|f| {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
-            (f.is_document && depth <= 1)
+            (f.is_document && depth == 0)
                 || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
         })
         .filter_map(|f| f.digest.as_deref())
         .collect();
     state.store.facts(&wanted)
+}
+
+/// Adds to `facts` those of the listed `documents` one level below the root, which
+/// [`load_facts`] left out; their titles are all the overview takes from them.
+fn document_titles(
+    state: &Reader,
+    documents: &[&FileState],
+    facts: &mut HashMap<String, Analysis>,
+) -> Result<()> {
+    let wanted: Vec<&str> = documents
+        .iter()
+        .filter(|f| f.class.analysed() && f.is_document)
+        .filter(|f| f.path.iter().filter(|&&b| b == b'/').count() == 1)
+        .filter_map(|f| f.digest.as_deref())
+        .filter(|d| !facts.contains_key(*d))
+        .collect();
+    if !wanted.is_empty() {
+        facts.extend(state.store.facts(&wanted)?);
+    }
+    Ok(())
 }
 
 /// Orders the root manifests by the weight of what they build, a manifest of a minor
@@ -1137,7 +1166,13 @@ const GUIDE_WORDS: &[&str] = &[
 /// guide, an FAQ, a design note), then the most linked, then in the README's order; the change
 /// log; the other root documents; those of `docs/`;
 /// licenses last (their name says all a reader needs).
-fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
+/// The documents the overview lists, in order (see [`MAX_DOCUMENTS`]): the README, guides,
+/// what the README links to, changelogs, other documents at the root, then `docs/`; license
+/// texts last.
+fn listed_documents<'f>(
+    files: &'f [FileState],
+    facts: &HashMap<String, Analysis>,
+) -> Vec<&'f FileState> {
     const GUIDES: &[&str] = &[
         "CONTRIBUTING",
         "ARCHITECTURE",
@@ -1150,10 +1185,7 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
         "CLAUDE",
     ];
     const CHANGES: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
-    let stem = |f: &FileState| {
-        let name = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
-        name.split('.').next().unwrap_or_default().to_owned()
-    };
+    let stem = document_stem;
     let is_license = |stem: &str| {
         stem.contains("LICENSE") || stem.contains("LICENCE") || matches!(stem, "COPYING" | "NOTICE")
     };
@@ -1217,14 +1249,31 @@ fn documents(files: &[FileState], facts: &HashMap<String, Analysis>) -> Vec<Docu
         })
         .collect();
     docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
-    docs.into_iter()
-        .map(|(_, f)| DocumentRef {
+    docs.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Most documents the overview lists.
+const MAX_DOCUMENTS: usize = 20;
+
+/// The listed documents with their titles, where a title says more than the file name.
+fn documents(listed: &[&FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
+    listed
+        .iter()
+        .map(|f| DocumentRef {
             path: paths::display(&f.path),
-            title: facts_of(f)
-                .and_then(|a| a.doc.as_ref()?.title.clone())
-                .filter(|t| !names_the_file(t, &stem(f))),
+            title: f
+                .digest
+                .as_deref()
+                .and_then(|d| facts.get(d)?.doc.as_ref()?.title.clone())
+                .filter(|t| !names_the_file(t, &document_stem(f))),
         })
         .collect()
+}
+
+/// A document's file name up to its first dot, in upper case (`README`, `CONTRIBUTING`).
+fn document_stem(f: &FileState) -> String {
+    let name = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
+    name.split('.').next().unwrap_or_default().to_owned()
 }
 
 /// Tells whether a document's title only repeats its file name (`Contributing` for
