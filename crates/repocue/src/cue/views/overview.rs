@@ -1706,6 +1706,46 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Titles come from the facts of every listed document, at the root and one level down,
+    /// though the overview reads the facts of only those it lists below the root.
+    #[test]
+    fn listed_documents_below_the_root_keep_their_titles() {
+        use crate::refresh::{run, Operation};
+        let mut files = vec![
+            (
+                "README.md",
+                "# Widget\n\nMakes widgets. See [the guide](docs/guide.md).\n",
+            ),
+            ("CONTRIBUTING.md", "# How to send patches\n"),
+            ("docs/guide.md", "# Writing plugins\n\nText.\n"),
+            ("docs/deep/inner.md", "# Too deep to list\n"),
+            ("src/widget.py", "def make():\n    return 1\n"),
+        ];
+        let names: Vec<String> = (0..30).map(|i| format!("docs/note{i:02}.md")).collect();
+        for n in &names {
+            files.push((n.as_str(), "# A note\n"));
+        }
+        let t = crate::testing::temp_repo(&files);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let d = compute_data(&reader, "work").unwrap();
+        let title = |path: &str| {
+            d.documents
+                .iter()
+                .find(|r| r.path == path)
+                .map(|r| r.title.clone())
+        };
+        assert_eq!(title("README.md"), Some(Some("Widget".into())));
+        assert_eq!(
+            title("CONTRIBUTING.md"),
+            Some(Some("How to send patches".into()))
+        );
+        assert_eq!(title("docs/guide.md"), Some(Some("Writing plugins".into())));
+        assert_eq!(title("docs/note00.md"), Some(Some("A note".into())));
+        assert_eq!(title("docs/deep/inner.md"), None, "not listed");
+        assert_eq!(d.documents.len(), MAX_DOCUMENTS, "{:?}", d.documents);
+    }
+
     #[test]
     fn a_title_that_repeats_the_file_name_is_none() {
         assert!(names_the_file("Contributing", "CONTRIBUTING"));
