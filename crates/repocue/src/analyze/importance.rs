@@ -72,15 +72,55 @@ const EXAMPLE_DIRS: &[&str] = &[
     "benchmarks",
     "playground",
 ];
-/// Vendored and generated code: the directories analysis skips, plus build output and
-/// compatibility shims (`compat/`, `polyfills/`), which re-define system names that the
-/// project's own code uses everywhere but does not define.
-fn is_vendored_dir(name: &[u8]) -> bool {
-    ["dist", "compat", "shims", "polyfills"]
-        .iter()
-        .chain(crate::classify::VENDORED_DIRS)
-        .chain(crate::classify::GENERATED_DIRS)
-        .any(|d| name.eq_ignore_ascii_case(d.as_bytes()))
+/// Vendored and generated code: the directories analysis skips
+/// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
+/// output and compatibility shims (`compat/`, `polyfills/`), which re-define system names that
+/// the project's own code uses everywhere but does not define.
+const VENDORED_EXTRA_DIRS: &[&str] = &["dist", "compat", "shims", "polyfills"];
+
+/// What a directory's name says of the files below it ([`dir_kind`]), as bits.
+const VENDORED_DIR: u8 = 1;
+const TEST_DIR: u8 = 2;
+const EXAMPLE_DIR: u8 = 4;
+/// No directory name the lists hold is longer.
+const LONGEST_DIR_NAME: usize = 24;
+
+/// The lists of directory names [`role`] knows, with the bit each sets.
+fn dir_lists() -> [(&'static [&'static str], u8); 5] {
+    [
+        (VENDORED_EXTRA_DIRS, VENDORED_DIR),
+        (crate::classify::VENDORED_DIRS, VENDORED_DIR),
+        (crate::classify::GENERATED_DIRS, VENDORED_DIR),
+        (TEST_DIRS, TEST_DIR),
+        (EXAMPLE_DIRS, EXAMPLE_DIR),
+    ]
+}
+
+/// The bits of the lists ([`dir_lists`]) that hold a directory name, in any case: one lookup
+/// in a table built once, where comparing each directory of each path with every name of the
+/// lists was a tenth of an overview of babel/babel.
+fn dir_kind(name: &[u8]) -> u8 {
+    type Table = std::collections::HashMap<Vec<u8>, u8, foldhash::fast::FixedState>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    if name.len() > LONGEST_DIR_NAME {
+        return 0;
+    }
+    let table = TABLE.get_or_init(|| {
+        let mut table = Table::default();
+        for (list, bit) in dir_lists() {
+            for dir in list {
+                *table
+                    .entry(dir.to_ascii_lowercase().into_bytes())
+                    .or_default() |= bit;
+            }
+        }
+        table
+    });
+    let mut buf = [0u8; LONGEST_DIR_NAME];
+    let lower = &mut buf[..name.len()];
+    lower.copy_from_slice(name);
+    lower.make_ascii_lowercase();
+    table.get(&lower[..]).copied().unwrap_or(0)
 }
 
 /// Tells whether a directory name is one of `set`, in any case.
@@ -100,14 +140,15 @@ pub fn role(path: &[u8]) -> Role {
     let (mut test, mut example) = (false, false);
     let parts = dirs.split(|&b| b == b'/').filter(|p| !p.is_empty());
     for (i, part) in parts.enumerate() {
-        if is_vendored_dir(part) {
+        let kind = dir_kind(part);
+        if kind & VENDORED_DIR != 0 {
             return Role::Vendored;
         }
-        test = test || named(part, TEST_DIRS) || is_fixture_package(part);
+        test = test || kind & TEST_DIR != 0 || is_fixture_package(part);
         // A top-level `contrib/` holds extras contributed beside the project (git's
         // credential helpers and completion scripts); a package's own `contrib` (Django's) is
         // its code.
-        example = example || named(part, EXAMPLE_DIRS) || (i == 0 && named(part, &["contrib"]));
+        example = example || kind & EXAMPLE_DIR != 0 || (i == 0 && named(part, &["contrib"]));
     }
     if test || is_test_file_name(&String::from_utf8_lossy(name)) {
         Role::Test
@@ -433,6 +474,32 @@ mod tests {
             start_line: 1,
             end_line: 1,
             visibility: vis.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn directory_names_are_looked_up_in_any_case() {
+        for (list, bit) in dir_lists() {
+            for dir in list {
+                assert!(dir.len() <= LONGEST_DIR_NAME, "{dir}");
+                for name in [dir.to_string(), dir.to_ascii_uppercase()] {
+                    assert_ne!(dir_kind(name.as_bytes()) & bit, 0, "{name}");
+                }
+            }
+        }
+        assert_eq!(dir_kind(b"Tests"), TEST_DIR);
+        assert_eq!(dir_kind(b"Node_Modules"), VENDORED_DIR);
+        assert_eq!(dir_kind(b"Benchmarks"), EXAMPLE_DIR);
+        for other in [
+            "src",
+            "lib",
+            "testing-library",
+            "vendored",
+            "",
+            "é",
+            "a".repeat(40).as_str(),
+        ] {
+            assert_eq!(dir_kind(other.as_bytes()), 0, "{other}");
         }
     }
 
