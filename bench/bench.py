@@ -351,8 +351,9 @@ class Editor:
 
 
 def entity(bin_, repo, cache, edit_file):
-    """An entity id for the entity cue: the first symbol id the edited file's structure cue
-    names, else the file itself."""
+    """An entity id for the entity cue: the edited file's first symbol in its structure cue
+    (`symbol:<path>:<name>`, the form an agent asks about most, whose `referenced_by` searches
+    the other files' references), else the file itself."""
     p = subprocess.run([bin_, "--repository", repo, "--cache-dir", cache, "cue", "--view", "structure",
                         "--path", edit_file, "--max-tokens", "4000", "--no-refresh"],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -368,8 +369,12 @@ def entity(bin_, repo, cache, edit_file):
         elif isinstance(v, str) and v.startswith("symbol:"):
             ids.append(v)
     try:
-        walk(json.loads(p.stdout))
-    except ValueError:
+        cue = json.loads(p.stdout)
+        walk(cue)
+        for s in cue.get("content", {}).get("symbols", []):
+            if s.get("path") and s.get("name"):
+                ids.append("symbol:%s:%s" % (s["path"], s["name"]))
+    except (ValueError, AttributeError):
         pass
     print(ids[0] if ids else "file:" + edit_file)
 

@@ -359,6 +359,7 @@ pub(crate) fn stored_paths(db: &Connection) -> Vec<(Vec<u8>, i64)> {
 /// `paths.path`, no `dirs`), as a cache written before migration 17.
 #[cfg(test)]
 pub(crate) fn downgrade_to_v16(db: &Connection) {
+    super::downgrade_to_v18(db);
     let rows: Vec<(i64, i64, Vec<u8>)> = db
         .prepare("SELECT id, dir, name FROM paths")
         .unwrap()

@@ -62,6 +62,8 @@ const MIGRATIONS: &[Migration] = &[
     // migrations/0017_dirs.sql: paths as a directory id and a name.
     Migration::Code(dirs::migrate),
     Migration::Sql(include_str!("migrations/0018_drop_rank_cache.sql")),
+    // migrations/0019_references.sql: the names each file references, for `entity`.
+    Migration::Sql(include_str!("migrations/0019_references.sql")),
 ];
 
 /// Runs the migrations after `version`, recording each in `user_version`.
@@ -1045,6 +1047,48 @@ impl Store {
         }
         out.sort();
         Ok(out)
+    }
+
+    /// The paths of the files that may reference `name`: every file of `snapshot` whose facts
+    /// list it among their `references`, and perhaps others (the index folds case), read from
+    /// the reference index instead of from every file's facts. `None` when the index cannot
+    /// answer: `snapshot` is not the current snapshot (the index describes only that one), the
+    /// index awaits its rebuild, or the name is no single token ([`is_reference_token`]).
+    pub fn referencing_paths(
+        &self,
+        snapshot: &SnapshotRow,
+        name: &str,
+    ) -> Result<Option<HashSet<Vec<u8>>>> {
+        if !is_reference_token(name) {
+            return Ok(None);
+        }
+        // One read transaction: the index and the current snapshot seen together.
+        let _read = match self.conn.is_autocommit() {
+            true => Some(self.conn.unchecked_transaction()?),
+            false => None,
+        };
+        let current: Option<i64> = self
+            .conn
+            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
+            .optional()?
+            .flatten();
+        if current != Some(snapshot.seq) || self.search_needs_rebuild()? {
+            return Ok(None);
+        }
+        let ids: Vec<i64> = self
+            .conn
+            .prepare_cached("SELECT rowid FROM reference_fts WHERE reference_fts MATCH ?1")?
+            .query_map([format!("\"{name}\"")], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut path_of = self
+            .conn
+            .prepare_cached("SELECT dir, name FROM paths WHERE id = ?1")?;
+        let mut out = HashSet::with_capacity(ids.len());
+        for id in ids {
+            let path = path_of.query_row([id], |r| self.row_path(r, 0, 1));
+            out.insert(self.decoded(path)?);
+        }
+        Ok(Some(out))
     }
 
     /// Returns the digests whose facts are stored with analyzer version `analyzer`.
@@ -2051,6 +2095,7 @@ fn apply_search(
         tx.execute_batch(
             "DELETE FROM search_fts;
              DELETE FROM search_entries;
+             DELETE FROM reference_fts;
              UPDATE paths SET search_first = NULL, search_count = NULL
                WHERE search_first IS NOT NULL;
              DELETE FROM settings WHERE name = 'search_rebuild';",
@@ -2059,6 +2104,7 @@ fn apply_search(
         for path in &s.remove {
             if let Some(path_id) = dirs::path_id(tx, dirs, path)? {
                 remove_search_entries(tx, path_id)?;
+                remove_references(tx, path_id)?;
             }
         }
     }
@@ -2097,10 +2143,26 @@ fn apply_search(
             if let Some(path_id) = known {
                 // Entries a path still has are replaced, never doubled.
                 remove_search_entries(tx, path_id)?;
+                remove_references(tx, path_id)?;
             }
         }
         let rows = (s.rows)(f, analysis);
+        let names = analysis
+            .and_then(|a| a.code.as_ref())
+            .map_or(&[][..], |c| &c.references[..]);
         if rows.is_empty() {
+            if !names.is_empty() {
+                let path_id = match (known, new_paths.as_deref_mut()) {
+                    (Some(id), _) => id,
+                    (None, Some(new)) => {
+                        let id = dirs::insert_new_path(tx, dirs, &f.path)?;
+                        new.insert(f.path.clone(), id);
+                        id
+                    }
+                    (None, None) => dirs::intern_path(tx, dirs, &f.path)?,
+                };
+                add_references(tx, path_id, names)?;
+            }
             continue;
         }
         if s.reset && new_paths.is_none() {
@@ -2116,8 +2178,47 @@ fn apply_search(
             fts.execute(params![next, e.index_name, e.index_detail])?;
             next += 1;
         }
+        if !names.is_empty() {
+            add_references(tx, path_id, names)?;
+        }
     }
     Ok(())
+}
+
+/// Stores the names a file references (its facts' `references`) as its row of the reference
+/// index, keyed by its path's id.
+fn add_references(tx: &Transaction<'_>, path_id: i64, names: &[String]) -> Result<()> {
+    tx.prepare_cached("INSERT INTO reference_fts (rowid, names) VALUES (?1, ?2)")?
+        .execute(params![path_id, names.join(" ")])?;
+    Ok(())
+}
+
+/// Deletes a path's row of the reference index, if it has one.
+fn remove_references(tx: &Transaction<'_>, path_id: i64) -> Result<()> {
+    tx.prepare_cached("DELETE FROM reference_fts WHERE rowid = ?1")?
+        .execute([path_id])?;
+    Ok(())
+}
+
+/// Rewrites a current cache into the layout of schema version 18: no reference index (as a
+/// cache written before migration 19).
+#[cfg(test)]
+pub(crate) fn downgrade_to_v18(db: &Connection) {
+    db.execute_batch(
+        "DROP TABLE reference_fts;
+         DELETE FROM settings WHERE name = 'search_rebuild';
+         PRAGMA user_version = 18;",
+    )
+    .unwrap();
+}
+
+/// Tells whether the reference index can look `name` up as one token: ASCII letters, digits,
+/// `_` and `$` only (what its tokenizer keeps together). Other names are searched in the facts.
+pub(crate) fn is_reference_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
 /// Deletes a path's search entries: the range of row ids its path row names.
@@ -2184,7 +2285,9 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 18);
+        assert_eq!(SCHEMA_VERSION, 19);
+        // Migration 19 added the reference index, for the next refresh to build.
+        assert!(store.search_needs_rebuild().unwrap());
         // Migration 18 dropped the table nothing used.
         let rank_cache: i64 = store
             .conn

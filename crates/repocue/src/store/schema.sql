@@ -167,4 +167,11 @@ CREATE TABLE dirs (
     parent INTEGER NOT NULL,
     name BLOB NOT NULL
 );
-INSERT INTO settings (name, value) VALUES ('search_rebuild', '13');
+CREATE VIRTUAL TABLE reference_fts USING fts5(
+    names,
+    content = '',
+    contentless_delete = 1,
+    detail = none,
+    tokenize = "unicode61 remove_diacritics 0 tokenchars '_$'"
+);
+INSERT INTO settings (name, value) VALUES ('search_rebuild', '19');

@@ -1,5 +1,7 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
+use std::collections::HashSet;
+
 use crate::analyze::graph;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, EntityId};
@@ -59,16 +61,31 @@ fn referenced_by(
             return Ok(refs);
         }
     }
-    from_facts(state, file, wanted_name, wanted_refs, imports)
+    // Symbol: the files the reference index says may name it, when it can tell (not for an
+    // older snapshot, nor before the index's first build); their facts decide.
+    let candidates = match wanted_name {
+        Some(n) => state.store.referencing_paths(&state.snapshot, n)?,
+        None => None,
+    };
+    from_facts(
+        state,
+        file,
+        wanted_name,
+        wanted_refs,
+        imports,
+        candidates.as_ref(),
+    )
 }
 
-/// [`referenced_by`] from every other file's facts.
+/// [`referenced_by`] from the other files' facts: those of `candidates` when given (the files
+/// the reference index says may reference the symbol's name), else every other file's.
 fn from_facts(
     state: &Reader,
     file: &crate::model::FileState,
     wanted_name: Option<&str>,
     wanted_refs: &[String],
     imports: &[String],
+    candidates: Option<&HashSet<Vec<u8>>>,
 ) -> Result<Vec<String>> {
     // Symbol: the other files that reference its name. File (from an older snapshot): the
     // other files that define a name it references. Only paths and digests are loaded.
@@ -76,7 +93,7 @@ fn from_facts(
         .store
         .analysed_digests_at(&state.snapshot)?
         .into_iter()
-        .filter(|(path, _)| *path != file.path)
+        .filter(|(path, _)| *path != file.path && candidates.is_none_or(|c| c.contains(path)))
         .collect();
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     // A file that references the name mentions it in its facts: only those are parsed.
@@ -293,7 +310,7 @@ mod tests {
         let (file, refs, imports) = with_refs(b"src/use.py");
         let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
         assert_eq!(indexed, ["src/core.py", "src/opts.py", "src/runner.py"]);
-        let all = from_facts(&reader, &file, None, &refs, &imports).unwrap();
+        let all = from_facts(&reader, &file, None, &refs, &imports, None).unwrap();
         assert_eq!(indexed, all);
         // Through the full-text index and through every symbol row alike.
         let by = |words| {
@@ -320,7 +337,7 @@ mod tests {
             reader.store.defining_paths_by(&js_refs, false).unwrap()
         );
         assert_eq!(words, [b"src/app.js".to_vec()]);
-        let all = from_facts(&reader, &js, None, &js_refs, &js_imports).unwrap();
+        let all = from_facts(&reader, &js, None, &js_refs, &js_imports, None).unwrap();
         assert_eq!(indexed, all);
         // `free` means the header's only in the file that includes it.
         for (path, expected) in [(&b"lib/pool.c"[..], &["lib/alloc.h"][..]), (b"tool.c", &[])] {
@@ -328,7 +345,7 @@ mod tests {
             assert!(refs.contains(&"free".to_owned()), "{refs:?}");
             let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
             assert_eq!(indexed, expected, "{}", paths::display(path));
-            let all = from_facts(&reader, &file, None, &refs, &imports).unwrap();
+            let all = from_facts(&reader, &file, None, &refs, &imports, None).unwrap();
             assert_eq!(indexed, all);
         }
         // An older snapshot is not what the index describes: no answer from it.
@@ -371,5 +388,145 @@ mod tests {
             .map(|i| format!("m/f{i:03}.py"))
             .collect();
         assert_eq!(v["content"]["referenced_by"], serde_json::json!(expected));
+    }
+
+    /// The `referenced_by` of a symbol `id` through the reference index, and through every
+    /// other file's facts: both, to compare.
+    fn referenced_both_ways(reader: &Reader, id: &str) -> (Vec<String>, Vec<String>) {
+        let (path, name) = parse_id(id).unwrap();
+        let file = find_file(reader, &path).unwrap().unwrap();
+        let digest = file.digest.clone().unwrap();
+        let facts = reader.store.facts(&[digest.as_str()]).unwrap();
+        let code = facts[&digest].code.clone().unwrap();
+        let symbol = code
+            .symbols
+            .iter()
+            .find(|s| Some(&s.qualified_name) == name.as_ref())
+            .unwrap();
+        let name = symbol.name();
+        let candidates = reader
+            .store
+            .referencing_paths(&reader.snapshot, name)
+            .unwrap()
+            .expect("the index answers for the current snapshot");
+        let indexed = from_facts(
+            reader,
+            &file,
+            Some(name),
+            &[],
+            &code.imports,
+            Some(&candidates),
+        );
+        let scanned = from_facts(reader, &file, Some(name), &[], &code.imports, None);
+        (indexed.unwrap(), scanned.unwrap())
+    }
+
+    /// A symbol's `referenced_by` comes from the reference index (the files whose facts may
+    /// name it) and is what every file's facts give, through refreshes that add a reference,
+    /// delete a referencing file, and add a file that defines nothing; names the index cannot
+    /// hold as one token, and older snapshots, are left to the facts.
+    #[test]
+    fn a_symbols_referencing_files_come_from_the_reference_index() {
+        let t = temp_repo(&[
+            ("core.py", "def parse_text(x):\n    return x\n"),
+            (
+                "a.py",
+                "from core import parse_text\n\ndef go():\n    return parse_text(1)\n",
+            ),
+            ("b.py", "def other():\n    return 2\n"),
+            // The same word in another case: a candidate the facts turn down.
+            ("c.py", "def go():\n    return PARSE_TEXT\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let id = "symbol:core.py:parse_text";
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        assert_eq!(
+            referenced_both_ways(&reader, id),
+            (vec!["a.py".into()], vec!["a.py".into()])
+        );
+        let candidates = reader
+            .store
+            .referencing_paths(&reader.snapshot, "parse_text")
+            .unwrap()
+            .unwrap();
+        assert!(candidates.contains(b"a.py".as_slice()), "{candidates:?}");
+        assert!(!candidates.contains(b"b.py".as_slice()), "{candidates:?}");
+        for name in ["parse.text", "run!", ""] {
+            let answer = reader
+                .store
+                .referencing_paths(&reader.snapshot, name)
+                .unwrap();
+            assert!(answer.is_none(), "{name:?}");
+        }
+        // b.py comes to call it, a.py goes, and a script that defines nothing (no search
+        // entries) but calls it is added.
+        std::fs::write(
+            t.repo.root.join("b.py"),
+            "from core import parse_text\n\ndef other():\n    return parse_text(2)\n",
+        )
+        .unwrap();
+        std::fs::remove_file(t.repo.root.join("a.py")).unwrap();
+        std::fs::write(
+            t.repo.root.join("d.py"),
+            "from core import parse_text\n\nparse_text(3)\n",
+        )
+        .unwrap();
+        crate::testing::git(&t.repo.root, &["add", "d.py"]);
+        run(&t.repo, &Operation::Refresh).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let (indexed, scanned) = referenced_both_ways(&reader, id);
+        assert_eq!(indexed, scanned);
+        assert_eq!(indexed, ["b.py", "d.py"]);
+        let older = crate::store::SnapshotRow {
+            seq: reader.snapshot.seq - 1,
+            ..reader.snapshot.clone()
+        };
+        assert!(reader
+            .store
+            .referencing_paths(&older, "parse_text")
+            .unwrap()
+            .is_none());
+        // A new epoch builds the index again from nothing.
+        let again = Operation::Rebaseline {
+            label: "again".into(),
+            reason: "test".into(),
+        };
+        run(&t.repo, &again).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        assert_eq!(referenced_both_ways(&reader, id).0, ["b.py", "d.py"]);
+    }
+
+    /// A cache from before the reference index (schema version 18) gains it: until the next
+    /// refresh builds it, `referenced_by` is read from the facts, and the same after it.
+    #[test]
+    fn a_cache_without_the_reference_index_gains_it_at_its_next_refresh() {
+        let t = temp_repo(&[
+            ("core.py", "def parse_text(x):\n    return x\n"),
+            ("a.py", "from core import parse_text\nparse_text(1)\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        crate::store::downgrade_to_v18(&crate::testing::raw_db(&t.repo));
+        let request = CueRequest {
+            id: Some("symbol:core.py:parse_text".into()),
+            ..CueRequest::new(crate::api::View::Entity)
+        };
+        let referenced = |reader: &Reader| {
+            let cue = build(reader, &request).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&cue.json).unwrap();
+            v["content"]["referenced_by"].clone()
+        };
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let pending = reader
+            .store
+            .referencing_paths(&reader.snapshot, "parse_text");
+        assert!(pending.unwrap().is_none(), "no answer before the rebuild");
+        assert_eq!(referenced(&reader), serde_json::json!(["a.py"]));
+        run(&t.repo, &Operation::Refresh).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let built = reader
+            .store
+            .referencing_paths(&reader.snapshot, "parse_text");
+        assert!(built.unwrap().unwrap().contains(b"a.py".as_slice()));
+        assert_eq!(referenced(&reader), serde_json::json!(["a.py"]));
     }
 }
