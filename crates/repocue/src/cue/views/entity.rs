@@ -89,12 +89,26 @@ fn from_facts(
 ) -> Result<Vec<String>> {
     // Symbol: the other files that reference its name. File (from an older snapshot): the
     // other files that define a name it references. Only paths and digests are loaded.
-    let others: Vec<(Vec<u8>, String)> = state
-        .store
-        .analysed_digests_at(&state.snapshot)?
-        .into_iter()
-        .filter(|(path, _)| *path != file.path && candidates.is_none_or(|c| c.contains(path)))
-        .collect();
+    // The analysed files among the candidates, looked up by path; else every analysed file.
+    let others: Vec<(Vec<u8>, String)> = match candidates {
+        Some(c) => {
+            let mut wanted: Vec<&[u8]> = c.iter().map(Vec::as_slice).collect();
+            wanted.sort_unstable();
+            state
+                .store
+                .files_by_paths(&state.snapshot, &wanted)?
+                .into_iter()
+                .filter(|f| f.class == crate::model::FileClass::Source && f.path != file.path)
+                .filter_map(|f| Some((f.path, f.digest?)))
+                .collect()
+        }
+        None => state
+            .store
+            .analysed_digests_at(&state.snapshot)?
+            .into_iter()
+            .filter(|(path, _)| *path != file.path)
+            .collect(),
+    };
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     // A file that references the name mentions it in its facts: only those are parsed.
     let all = state.store.facts_mentioning(&digests, wanted_name)?;
