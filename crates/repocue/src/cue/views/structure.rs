@@ -496,7 +496,7 @@ pub(crate) fn ranked_symbol_tiers(
 /// names other files use, document or re-export stay (the reference graph is the same): its
 /// rank bound (the file's rank or the most any of its names' floors give) and its use bound
 /// (the most any of its names is used). A symbol's score is at most
-/// `(1 + ln(1 + uses)) × rank`: every other factor of [`importance::symbol_weight`] and of the
+/// `(1 + ln(1 + uses))² × rank` ([`importance::use_factor`]): every other factor of [`importance::symbol_weight`] and of the
 /// pick is at most 1. A name new to the file is used by documents only.
 pub(crate) fn score_bounds<'r>(
     ranked: &'r [Ranked<'_>],
@@ -524,7 +524,7 @@ pub(crate) fn score_bounds<'r>(
 /// The most a symbol used `uses` times scores in a file of rank bound `rank`
 /// ([`score_bounds`]).
 pub(crate) fn score_bound(rank: f64, uses: f64) -> f64 {
-    (1.0 + uses.ln_1p()) * rank
+    importance::use_factor(uses) * rank
 }
 
 impl Ranked<'_> {
@@ -670,13 +670,17 @@ pub(crate) const DOC_WEIGHT: f64 = 3.0;
 /// held-out ones' 0.6541 → 0.6697.
 const CLIENT_WEIGHT: f64 = 0.5;
 
-/// The rank of the most exported name, relative to the best file's rank: twice the best
+/// The rank of the most exported name, relative to the best file's rank: four times the best
 /// file's, so a package's declared API comes before the internal types its own code uses most
 /// (babel's parser base classes before `@babel/core`'s `transformSync`). Measured with
-/// `bench/quality/run.sh` against 0.5 and 4: 2 gains flask's `Blueprint`, `render_template`
-/// and `Config` and babel's `declare` at 500-1,000 tokens; 4 gains nothing more and costs
-/// ripgrep a fact.
-const EXPORT_SHARE: f64 = 2.0;
+/// `bench/quality/run.sh` against 0.5 and 4 when uses counted `1 + ln(1 + uses)`: 2 gained
+/// flask's `Blueprint`, `render_template` and `Config` and babel's `declare` at 500-1,000
+/// tokens, 4 nothing more. Since uses count squared ([`importance::use_factor`]), 2 lets the
+/// internal classes a package's modules use of each other pass the names its root declares
+/// (the CLI test `what_a_package_root_defines_outranks_busier_internals`); 4 keeps them first
+/// and, against 2, costs one fact on the harness (ripgrep's `WalkBuilder` in JSON at 500
+/// tokens).
+const EXPORT_SHARE: f64 = 4.0;
 
 /// The rank of the name the project's own files use most, relative to the best file's rank
 /// (see [`ranked_symbol_tiers`]). Measured with `bench/quality/run.sh` against 0 and 2: at 1
@@ -693,7 +697,7 @@ fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
 
 /// How much a function defined inside another function counts: a closure or helper that no
 /// other file can call (Python's nested `def`, which the extractor names without its scope).
-const LOCAL_FACTOR: f64 = 0.05;
+const LOCAL_FACTOR: f64 = 0.01;
 
 /// Tells whether a path is a C or C++ source file, not a header.
 fn is_c_source(path: &[u8]) -> bool {
@@ -950,6 +954,59 @@ mod tests {
         assert_eq!(names, ["parse_options", "core_a", "core_b", "opt_rare"]);
     }
 
+    /// Uses tell apart what a file defines, beyond the file's rank: a function that other
+    /// files call comes before a type of a better-ranked file that hardly anything uses
+    /// (cobra's `CheckErr` and `Group`, with `Command` first).
+    #[test]
+    fn a_function_many_files_call_outranks_a_type_nothing_uses() {
+        let sym = |q: &str, kind: &str| crate::analyze::structure::SymbolFact {
+            qualified_name: q.into(),
+            kind: kind.into(),
+            signature: format!("{kind} {q}"),
+            start_line: 1,
+            end_line: 1,
+            visibility: None,
+        };
+        let file = |path: &str| crate::model::sample_file(path, path);
+        let (command, check) = (file("command.go"), file("util/check.go"));
+        let ranked = |file, symbols: Vec<_>, score, used: &[(&str, f64)]| Ranked {
+            file,
+            analysis: Analysis {
+                code: Some(crate::analyze::structure::CodeFacts {
+                    language: "Go".into(),
+                    symbols,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            score,
+            used_by: used.iter().map(|(n, u)| ((*n).to_owned(), *u)).collect(),
+            client_uses: NameWeights::default(),
+            exported: NameWeights::default(),
+            api_mass: 0.0,
+            documented: NameWeights::default(),
+        };
+        let files = [
+            ranked(
+                &command,
+                vec![sym("Command", "struct"), sym("Group", "struct")],
+                0.5,
+                &[("Command", 40.0), ("Group", 1.0)],
+            ),
+            ranked(
+                &check,
+                vec![sym("CheckErr", "function")],
+                0.05,
+                &[("CheckErr", 8.0)],
+            ),
+        ];
+        let names: Vec<String> = ranked_symbols(&files, 2, 3, true)
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["Command", "CheckErr", "Group"]);
+    }
+
     /// A package root among extras beside the project (git's `contrib/libgit-sys`) declares no
     /// API of the project: what it exports ranks like its file, and does not scale down what
     /// the project's own roots export.
@@ -1024,7 +1081,7 @@ mod tests {
         let local: Vec<bool> = all.iter().map(|s| is_local(s, &all)).collect();
         assert_eq!(local, [false, true, false, false, false]);
         // The penalty outweighs any use count a bare name can collect.
-        assert!(LOCAL_FACTOR * (1.0 + 1000f64.ln_1p()) < 1.0);
+        assert!(LOCAL_FACTOR * importance::use_factor(1000.0) < 1.0);
         // A C source file's own types and macros are its own; a header's are everyone's.
         let info = sym("branch_info", "struct", 1, 5);
         assert!(is_translation_unit_type(b"builtin/remote.c", &info));
