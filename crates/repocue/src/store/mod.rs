@@ -1122,45 +1122,40 @@ impl Store {
             true => Some(self.conn.unchecked_transaction()?),
             false => None,
         };
-        if let Some(needle) = needle
-            .as_deref()
-            .filter(|_| digests.len() > SCAN_MIN_DIGESTS)
-        {
-            return self.scan_mentioning(digests, needle);
-        }
-        if let Some(needle) = &needle {
-            for d in digests {
-                if out.contains_key(*d) {
-                    continue;
+        // The stored facts: for many digests and a needle, in one pass over every stored fact;
+        // else looked up one by one.
+        let stored: Vec<(String, Vec<u8>)> = match needle.as_deref() {
+            Some(_) if digests.len() > SCAN_MIN_DIGESTS => self.stored_facts_of(digests)?,
+            _ => {
+                let mut stored = Vec::with_capacity(digests.len());
+                let mut seen: HashSet<&str> = HashSet::with_capacity(digests.len());
+                for d in digests {
+                    if seen.insert(*d) {
+                        if let Some(blob) = stored_facts(&self.conn, d)? {
+                            stored.push(((*d).to_owned(), blob));
+                        }
+                    }
                 }
-                let Some(stored) = stored_facts(&self.conn, d)? else {
-                    continue;
-                };
-                let json = compact::decode_facts(&stored).ok_or_else(|| Error::CorruptCache {
-                    path: self.path.clone(),
-                    detail: "undecodable content facts".into(),
-                })?;
-                if json.contains(needle.as_str()) {
-                    out.insert((*d).to_owned(), self.decoded(decode(0, &json))?);
-                }
+                stored
             }
-            return Ok(out);
-        }
-        // Every digest's facts: looked up one by one, then inflated and parsed on every core
-        // (a C file's facts inflate to hundreds of kilobytes; a ranking of git/git reads 1,600).
-        let mut stored: Vec<(&str, Vec<u8>)> = Vec::with_capacity(digests.len());
-        let mut seen: HashSet<&str> = HashSet::with_capacity(digests.len());
-        for d in digests {
-            if seen.insert(*d) {
-                if let Some(blob) = stored_facts(&self.conn, d)? {
-                    stored.push((*d, blob));
-                }
-            }
-        }
+        };
+        // Inflated, searched for the needle and parsed on every core (a C file's facts inflate
+        // to hundreds of kilobytes; a ranking of git/git reads 1,600, and a name that 300 files
+        // reference has as many to parse). `None`: no mention; facts that do not inflate are an
+        // error, whatever the needle.
         use rayon::prelude::*;
         let decoded: Vec<(&str, rusqlite::Result<Analysis>)> = stored
             .par_iter()
-            .map(|(d, blob)| (*d, decode_stored_facts(blob)))
+            .filter_map(|(d, blob)| {
+                let analysis = match compact::decode_facts(blob) {
+                    None => Err(bad(0, "undecodable content facts")),
+                    Some(json) if needle.as_ref().is_some_and(|n| !json.contains(n.as_str())) => {
+                        return None
+                    }
+                    Some(json) => decode(0, &json),
+                };
+                Some((d.as_str(), analysis))
+            })
             .collect();
         for (d, a) in decoded {
             out.insert(d.to_owned(), self.decoded(a)?);
@@ -1168,13 +1163,11 @@ impl Store {
         Ok(out)
     }
 
-    /// [`Store::facts_mentioning`] for many digests: one pass over the stored facts instead of
-    /// a lookup per digest, each inflated and searched for `needle` (quoted JSON) on every
-    /// core; only those that mention it are parsed. Runs inside the caller's read transaction.
-    fn scan_mentioning(&self, digests: &[&str], needle: &str) -> Result<HashMap<String, Analysis>> {
-        use rayon::prelude::*;
+    /// The stored facts of `digests` (hex), read in one pass over every stored fact: for many
+    /// digests, cheaper than a lookup each. Runs inside the caller's read transaction.
+    fn stored_facts_of(&self, digests: &[&str]) -> Result<Vec<(String, Vec<u8>)>> {
         let wanted: HashSet<Vec<u8>> = digests.iter().map(|d| compact::id_bytes(d)).collect();
-        let mut stored: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(wanted.len());
+        let mut stored = Vec::with_capacity(wanted.len());
         let mut stmt = self
             .conn
             .prepare_cached("SELECT digest, facts FROM content_facts")?;
@@ -1185,28 +1178,10 @@ impl Store {
         while let Some(row) = rows.next()? {
             let digest = bytes(row.get_ref(0)?)?;
             if wanted.contains(digest) {
-                stored.push((digest.to_vec(), bytes(row.get_ref(1)?)?.to_vec()));
+                stored.push((compact::id_hex(digest), bytes(row.get_ref(1)?)?.to_vec()));
             }
         }
-        // Inflating is most of the cost; `None` marks facts that do not inflate.
-        let found: Vec<(&[u8], Option<String>)> = stored
-            .par_iter()
-            .filter_map(|(digest, blob)| match compact::decode_facts(blob) {
-                Some(json) => json
-                    .contains(needle)
-                    .then_some((digest.as_slice(), Some(json))),
-                None => Some((digest.as_slice(), None)),
-            })
-            .collect();
-        let mut out = HashMap::with_capacity(found.len());
-        for (digest, json) in found {
-            let json = json.ok_or_else(|| Error::CorruptCache {
-                path: self.path.clone(),
-                detail: "undecodable content facts".into(),
-            })?;
-            out.insert(compact::id_hex(digest), self.decoded(decode(0, &json))?);
-        }
-        Ok(out)
+        Ok(stored)
     }
 
     /// Publishes in one immediate transaction, after checking that the current snapshot is
