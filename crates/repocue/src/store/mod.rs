@@ -954,6 +954,17 @@ impl Store {
         })
     }
 
+    /// Tells whether `snapshot` is the current snapshot: the one the search and reference
+    /// indexes describe. Read inside the caller's read transaction, with the index.
+    fn is_current(&self, snapshot: &SnapshotRow) -> Result<bool> {
+        let current: Option<i64> = self
+            .conn
+            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
+            .optional()?
+            .flatten();
+        Ok(current == Some(snapshot.seq))
+    }
+
     /// The paths of the files that define a symbol whose name (last segment) is in `names`
     /// (sorted), read from the search index instead of from every file's facts.
     /// `None` when `snapshot` is not the current snapshot: the index describes only that one.
@@ -967,12 +978,7 @@ impl Store {
             true => Some(self.conn.unchecked_transaction()?),
             false => None,
         };
-        let current: Option<i64> = self
-            .conn
-            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
-            .optional()?
-            .flatten();
-        if current != Some(snapshot.seq) {
+        if !self.is_current(snapshot)? {
             return Ok(None);
         }
         if names.is_empty() {
@@ -1067,12 +1073,7 @@ impl Store {
             true => Some(self.conn.unchecked_transaction()?),
             false => None,
         };
-        let current: Option<i64> = self
-            .conn
-            .query_row("SELECT current_snapshot FROM repository", [], |r| r.get(0))
-            .optional()?
-            .flatten();
-        if current != Some(snapshot.seq) || self.search_needs_rebuild()? {
+        if !self.is_current(snapshot)? || self.search_needs_rebuild()? {
             return Ok(None);
         }
         let ids: Vec<i64> = self

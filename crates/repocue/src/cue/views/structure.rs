@@ -899,25 +899,32 @@ mod tests {
         assert!(!below_fixtures(b"lib/app.js", b""));
     }
 
-    /// A function every command calls, in a header only commands include, comes before the
-    /// types of the best-ranked file that one other file uses.
-    #[test]
-    fn a_name_many_files_use_ranks_whatever_its_files_rank() {
-        let sym = |q: &str, kind: &str, line: u32| crate::analyze::structure::SymbolFact {
+    /// A symbol `q` of `kind` at `line`, without a visibility marker.
+    fn unmarked(q: &str, kind: &str, line: u32) -> crate::analyze::structure::SymbolFact {
+        crate::analyze::structure::SymbolFact {
             qualified_name: q.into(),
             kind: kind.into(),
             signature: format!("{kind} {q}"),
             start_line: line,
             end_line: line,
             visibility: None,
-        };
-        let file = |path: &str| crate::model::sample_file(path, path);
-        let (core, opts) = (file("core.h"), file("parse-options.h"));
-        let ranked = |file, symbols: Vec<_>, score, used: &[(&str, f64)]| Ranked {
+        }
+    }
+
+    /// A ranked file of `language` defining `symbols`, of rank `score`, its names used by
+    /// other files as `used` says.
+    fn ranked_with_uses<'a>(
+        file: &'a FileState,
+        language: &str,
+        symbols: Vec<crate::analyze::structure::SymbolFact>,
+        score: f64,
+        used: &[(&str, f64)],
+    ) -> Ranked<'a> {
+        Ranked {
             file,
             analysis: Analysis {
                 code: Some(crate::analyze::structure::CodeFacts {
-                    language: "C".into(),
+                    language: language.into(),
                     symbols,
                     ..Default::default()
                 }),
@@ -929,6 +936,18 @@ mod tests {
             exported: NameWeights::default(),
             api_mass: 0.0,
             documented: NameWeights::default(),
+        }
+    }
+
+    /// A function every command calls, in a header only commands include, comes before the
+    /// types of the best-ranked file that one other file uses.
+    #[test]
+    fn a_name_many_files_use_ranks_whatever_its_files_rank() {
+        let sym = unmarked;
+        let file = |path: &str| crate::model::sample_file(path, path);
+        let (core, opts) = (file("core.h"), file("parse-options.h"));
+        let ranked = |file, symbols, score, used: &[(&str, f64)]| {
+            ranked_with_uses(file, "C", symbols, score, used)
         };
         let files = [
             ranked(
@@ -959,32 +978,11 @@ mod tests {
     /// (cobra's `CheckErr` and `Group`, with `Command` first).
     #[test]
     fn a_function_many_files_call_outranks_a_type_nothing_uses() {
-        let sym = |q: &str, kind: &str| crate::analyze::structure::SymbolFact {
-            qualified_name: q.into(),
-            kind: kind.into(),
-            signature: format!("{kind} {q}"),
-            start_line: 1,
-            end_line: 1,
-            visibility: None,
-        };
+        let sym = |q: &str, kind: &str| unmarked(q, kind, 1);
         let file = |path: &str| crate::model::sample_file(path, path);
         let (command, check) = (file("command.go"), file("util/check.go"));
-        let ranked = |file, symbols: Vec<_>, score, used: &[(&str, f64)]| Ranked {
-            file,
-            analysis: Analysis {
-                code: Some(crate::analyze::structure::CodeFacts {
-                    language: "Go".into(),
-                    symbols,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            },
-            score,
-            used_by: used.iter().map(|(n, u)| ((*n).to_owned(), *u)).collect(),
-            client_uses: NameWeights::default(),
-            exported: NameWeights::default(),
-            api_mass: 0.0,
-            documented: NameWeights::default(),
+        let ranked = |file, symbols, score, used: &[(&str, f64)]| {
+            ranked_with_uses(file, "Go", symbols, score, used)
         };
         let files = [
             ranked(
