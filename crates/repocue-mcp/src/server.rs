@@ -44,8 +44,8 @@ rarely needed. Errors come back as a JSON object {\"error\":{\"code\",\"message\
 
 const GET_DESCRIPTION: &str = "Return a token-budgeted JSON cue about this repository instead \
 of reading files to discover it. Start every task with {\"view\":\"overview\"}: purpose, \
-languages, components, entry points, build/test/run commands, key documents and symbols, recent \
-commits, dirty paths. Symbols are {path, name, line, signature}; their entity id is \
+languages, components, entry points (package roots with the names they export), build/test/run \
+commands, key documents and symbols, recent commits, dirty paths. Symbols are {path, name, line, signature}; their entity id is \
 symbol:<path>:<name>. Check `freshness` and `warnings` before trusting details. If items were \
 left out (`omitted` counts them), `more` lists the exact follow-up requests (view, path/id/since/query, max_tokens): \
 call context_get with them. Views: manifest (cheapest identity and freshness check), overview, \

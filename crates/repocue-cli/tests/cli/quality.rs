@@ -1476,3 +1476,92 @@ fn a_tight_overview_spends_the_totals_tokens_on_the_sections_first_items() {
     }
     assert!(without, "no budget left the totals out");
 }
+
+#[test]
+fn a_package_roots_exports_name_its_api_not_what_its_code_calls() {
+    // `lib.rs` re-exports two types and defines a function of its own; its own code also
+    // calls a method and a private helper. Other files use `GlobSet` most.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[package]\nname = \"globs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".into(),
+        ),
+        (
+            "src/lib.rs".into(),
+            "mod glob;\nmod util;\n\npub use crate::glob::{Glob, GlobSet};\n\n\
+             pub fn escape(s: &str) -> String {\n    let mut set = GlobSet::new();\n    \
+             set.push(util::helper(s));\n    s.to_string()\n}\n"
+                .into(),
+        ),
+        (
+            "src/glob.rs".into(),
+            "pub struct Glob {\n    pub text: String,\n}\n\npub struct GlobSet {\n    \
+             pub globs: Vec<Glob>,\n}\n\nimpl GlobSet {\n    pub fn new() -> GlobSet {\n        \
+             GlobSet { globs: Vec::new() }\n    }\n\n    pub fn push(&mut self, g: Glob) {\n        \
+             self.globs.push(g);\n    }\n}\n"
+                .into(),
+        ),
+        (
+            "src/util.rs".into(),
+            "use crate::glob::Glob;\n\npub(crate) fn helper(s: &str) -> Glob {\n    \
+             Glob { text: s.to_string() }\n}\n"
+                .into(),
+        ),
+    ];
+    for i in 0..4 {
+        files.push((
+            format!("src/use{i}.rs"),
+            format!(
+                "use crate::glob::GlobSet;\n\npub fn build{i}(set: &GlobSet) -> usize {{\n    \
+                 let other: GlobSet = GlobSet::new();\n    set.globs.len() + other.globs.len()\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let content = &cue["content"];
+    assert!(
+        content["entry_points"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e == "src/lib.rs")),
+        "{content}"
+    );
+    let exports = content["exports"].as_array().expect("exports listed");
+    let lib = exports
+        .iter()
+        .find(|x| x["path"] == "src/lib.rs")
+        .unwrap_or_else(|| panic!("no exports of src/lib.rs: {exports:?}"));
+    let names: Vec<&str> = lib["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for api in ["GlobSet", "Glob", "escape"] {
+        assert!(names.contains(&api), "{api} missing: {names:?}");
+    }
+    for not_api in ["push", "new", "helper", "util", "glob"] {
+        assert!(!names.contains(&not_api), "{not_api} listed: {names:?}");
+    }
+    let pos = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(
+        pos("GlobSet") < pos("Glob"),
+        "the most used first: {names:?}"
+    );
+    // The text format puts them on the entry point's line.
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "4000"])
+        .success()
+        .stdout();
+    let line = format!("\n  src/lib.rs: {}\n", names.join(" "));
+    assert!(text.contains(&line), "{line:?} not in {text}");
+    assert!(!text.contains("\nexports"), "{text}");
+    // At any budget, exports come only with their entry point, and after it.
+    for budget in ["150", "200", "250", "300", "400"] {
+        let c = repo.cue("overview", &["--max-tokens", budget])["content"].clone();
+        let entries = c["entry_points"].as_array().cloned().unwrap_or_default();
+        for x in c["exports"].as_array().into_iter().flatten() {
+            assert!(entries.contains(&x["path"]), "{budget}: {c}");
+        }
+    }
+}

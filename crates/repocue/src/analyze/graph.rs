@@ -62,6 +62,15 @@ pub struct Ranking {
     /// the scores of the files whose names it re-exports (each re-export's share). It ranks
     /// package roots by what their packages hold rather than by what the roots define.
     pub api_mass: Vec<f64>,
+    /// Per node: for a package root, the names it exports, heaviest first: the public
+    /// top-level definitions ([`importance::is_exportable`]) its references may mean in
+    /// other files (each weighs that file's rank times its share of the reference) and its
+    /// own (at its own rank), each times its definition's weight
+    /// ([`importance::symbol_weight`]: kind, and how much other files use it). Empty for
+    /// every other node. What `import { … } from "@babel/core"` offers, in the order a
+    /// newcomer needs it; what the root's own code merely calls (a method, a variable) is
+    /// left out.
+    pub root_exports: Vec<Vec<(String, f64)>>,
 }
 
 /// Ranks the nodes. Deterministic: nodes are visited in the order given, and the hash maps
@@ -167,11 +176,12 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
     let mut exported: Vec<NameWeights> = vec![NameWeights::default(); n];
     let mut api_mass = score.clone();
-    for (root, t, name, share) in reexports {
+    for &(root, t, name, share) in &reexports {
         *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
         api_mass[root] += score[t] * share;
     }
-    add_own_exports(nodes, &mut exported, weight);
+    add_own_exports(nodes, &mut exported, |i, _| weight(i));
+    let root_exports = root_exports(nodes, &score, &used_by, &reexports);
     for (i, m) in api_mass.iter_mut().enumerate() {
         *m *= 1.0 + f64::from(importers[i]);
     }
@@ -181,7 +191,46 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         client_uses,
         exported,
         api_mass,
+        root_exports,
     }
+}
+
+/// [`Ranking::root_exports`], from the ranked nodes' `score`, the uses of their names
+/// (`used_by`) and the roots' references to other files' definitions (`reexports`).
+fn root_exports(
+    nodes: &[Node<'_>],
+    score: &[f64],
+    used_by: &[NameWeights],
+    reexports: &[(usize, usize, &str, f64)],
+) -> Vec<Vec<(String, f64)>> {
+    let mut exports: Vec<NameWeights> = vec![NameWeights::default(); nodes.len()];
+    // What a definition weighs in an exports list: its kind and visibility, and how much the
+    // project's other files use it ([`importance::symbol_weight`]).
+    let weigh = |t: usize, s: &crate::analyze::structure::SymbolFact| {
+        importance::symbol_weight(s, used_by[t].get(s.name()).copied().unwrap_or(0.0))
+    };
+    for &(root, t, name, share) in reexports {
+        let public = nodes[t]
+            .facts
+            .symbols
+            .iter()
+            .filter(|s| s.name() == name && importance::is_exportable(s))
+            .map(|s| weigh(t, s))
+            .reduce(f64::max);
+        if let Some(w) = public {
+            add_use(&mut exports[root], name, score[t] * share * w);
+        }
+    }
+    add_own_exports(nodes, &mut exports, |i, s| score[i] * weigh(i, s));
+    exports.into_iter().map(by_weight).collect()
+}
+
+/// Names by weight, heaviest first (equal weights by name): a deterministic order from a map
+/// that is never iterated into the output otherwise.
+fn by_weight(names: NameWeights) -> Vec<(String, f64)> {
+    let mut v: Vec<(String, f64)> = names.into_iter().collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
 }
 
 /// The stationary scores of a random walk along the weighted `out_edges` that restarts (and
@@ -218,25 +267,23 @@ fn pagerank(out_edges: Vec<FastMap<usize, f64>>, nodes: &[Node<'_>]) -> Vec<f64>
     score
 }
 
-/// Adds to `exported` each package root's own public top-level types and functions, at the
-/// root's `weight`: they are its package's API as much as what it re-exports (`@babel/parser`'s
-/// `parseExpression`, defined in its `index.ts`). Not its module declarations (`pub mod hash;`
-/// in a `lib.rs`: containers, whose API is inside), `impl` blocks, macros, constants or
-/// variables.
+/// Adds to `exported` each package root's own public top-level types and functions
+/// ([`importance::is_exportable`]), at the `weight` of the root and definition: they are its
+/// package's API as much as what it re-exports (`@babel/parser`'s `parseExpression`, defined
+/// in its `index.ts`).
 fn add_own_exports(
     nodes: &[Node<'_>],
     exported: &mut [NameWeights],
-    weight: impl Fn(usize) -> f64,
+    weight: impl Fn(usize, &crate::analyze::structure::SymbolFact) -> f64,
 ) {
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
-        let public = node.facts.symbols.iter().filter(|s| {
-            s.parent().is_none()
-                && matches!(s.visibility.as_deref(), Some("public" | "exported"))
-                && repocue_structure::symbol_priority(&s.kind) <= 1
-                && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
-        });
-        for s in public {
-            *exported[i].entry(s.name().to_owned()).or_default() += weight(i);
+        for s in node
+            .facts
+            .symbols
+            .iter()
+            .filter(|s| importance::is_exportable(s))
+        {
+            *exported[i].entry(s.name().to_owned()).or_default() += weight(i, s);
         }
     }
 }

@@ -334,6 +334,17 @@ pub fn is_package_root(path: &[u8]) -> bool {
     }
 }
 
+/// Tells whether a definition is what a package exports by name: a public top-level type or
+/// function. Not a module declaration (`pub mod hash;` in a `lib.rs`: a container, whose API is
+/// inside), an `impl` block, a macro, a constant or variable, nor a member (`unwrap`, `push`:
+/// what a package root's code calls is no part of its API).
+pub fn is_exportable(s: &SymbolFact) -> bool {
+    s.parent().is_none()
+        && matches!(s.visibility.as_deref(), Some("public" | "exported"))
+        && repocue_structure::symbol_priority(&s.kind) <= 1
+        && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
+}
+
 /// Tells whether a symbol's language declares it hidden from other packages or files:
 /// private, protected, internal, fileprivate (C's `static`, Go's lowercase names included).
 pub fn is_hidden(symbol: &SymbolFact) -> bool {

@@ -262,6 +262,10 @@ pub struct OverviewContent {
     pub components: Vec<Component>,
     /// Where execution starts.
     pub entry_points: Vec<String>,
+    /// What the listed package roots (`lib.rs`, `__init__.py`, a package's `index.ts`)
+    /// export: their central public API by name, in `entry_points` order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exports: Vec<EntryExports>,
     /// Build, test, run and lint commands from manifests.
     pub commands: Vec<CommandRef>,
     /// Key documents with their titles.
@@ -464,6 +468,17 @@ pub struct FileEntry {
     pub language: Option<String>,
     /// Number of symbols defined.
     pub symbols: u64,
+}
+
+/// The names a package root listed under `entry_points` exports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct EntryExports {
+    /// The entry point, as `entry_points` lists it.
+    pub path: String,
+    /// Names it re-exports or defines publicly (entity id `symbol:<defining path>:<name>`;
+    /// `search` finds the definition), most important first: the rank of the defining file
+    /// times how much the project's other files use the name.
+    pub names: Vec<String>,
 }
 
 /// A ranked symbol, compact: its entity id is `symbol:<path>:<name>`, its kind is in its

@@ -17,7 +17,13 @@ pub fn render(envelope: &Value) -> String {
     header(&mut out, envelope);
     if let Value::Object(content) = &envelope["content"] {
         for (key, value) in content {
-            field(&mut out, "", key, value);
+            match (key.as_str(), content.get("exports")) {
+                ("exports", _) => {}
+                ("entry_points", Some(Value::Array(exports))) if !exports.is_empty() => {
+                    entry_points(&mut out, value, exports)
+                }
+                _ => field(&mut out, "", key, value),
+            }
         }
     }
     if let Some(warnings) = envelope["warnings"].as_array() {
@@ -131,6 +137,25 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
         v => {
             let _ = writeln!(out, "{indent}{key}: {}", scalar(v));
         }
+    }
+}
+
+/// Entry points with what the package roots among them export: one line each, the names
+/// after the path (`lib.rs: Glob GlobSet GlobSetBuilder`).
+fn entry_points(out: &mut String, entries: &Value, exports: &[Value]) {
+    out.push_str("entry_points:\n");
+    for e in entries.as_array().into_iter().flatten() {
+        let path = scalar(e);
+        let _ = write!(out, "  {path}");
+        let names = exports
+            .iter()
+            .find(|x| x["path"].as_str() == e.as_str())
+            .and_then(|x| x["names"].as_array());
+        if let Some(names) = names.filter(|n| !n.is_empty()) {
+            let names: Vec<String> = names.iter().map(scalar).collect();
+            let _ = write!(out, ": {}", names.join(" "));
+        }
+        out.push('\n');
     }
 }
 

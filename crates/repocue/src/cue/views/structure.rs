@@ -33,6 +33,9 @@ pub(crate) struct Ranked<'a> {
     pub exported: NameWeights,
     /// The weight of the API the file exposes (`graph::Ranking::api_mass`).
     pub api_mass: f64,
+    /// For a package root: the names it exports, most important first
+    /// (`graph::Ranking::root_exports`).
+    pub root_exports: Vec<(String, f64)>,
     /// Defined name → how many of the project's documents show it as code (see
     /// [`documented_names`]).
     pub documented: NameWeights,
@@ -128,6 +131,7 @@ pub(crate) fn ranked_files<'a>(
                 client_uses: NameWeights::default(),
                 exported: NameWeights::default(),
                 api_mass: 0.0,
+                root_exports: Vec::new(),
                 documented: NameWeights::default(),
             })
         })
@@ -174,13 +178,15 @@ pub(crate) fn ranked_files<'a>(
         .into_iter()
         .zip(ranking.client_uses)
         .zip(ranking.exported)
-        .zip(ranking.api_mass);
-    for ((r, s), (((u, c), e), m)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
+        .zip(ranking.api_mass)
+        .zip(ranking.root_exports);
+    for ((r, s), ((((u, c), e), m), x)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
         r.score = s;
         r.used_by = u;
         r.client_uses = c;
         r.exported = e;
         r.api_mass = m;
+        r.root_exports = x;
     }
     attach_documented(&mut out, &documented_names(state)?);
     out.sort_by(|a, b| {
@@ -935,6 +941,7 @@ mod tests {
             client_uses: NameWeights::default(),
             exported: NameWeights::default(),
             api_mass: 0.0,
+            root_exports: Vec::new(),
             documented: NameWeights::default(),
         }
     }
@@ -1042,6 +1049,7 @@ mod tests {
                 e => NameWeights::from_iter([(name.to_owned(), e)]),
             },
             api_mass: 0.0,
+            root_exports: Vec::new(),
             documented: NameWeights::default(),
         };
         let files = [

@@ -236,7 +236,9 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
 /// something) with the same edges (the same imports; every reference it gained or lost is
 /// pushed to `changed_references`, for the caller to check that none names a definition), and
 /// no ranked file references a name it gained or lost (the files a reference may mean are the
-/// same); it is no package root (whose own definitions are its package's API); and the facts
+/// same) and no name it keeps that a ranked file references comes to be exportable or no
+/// longer (a package root's exports list it by that); it is no package root (whose own
+/// definitions are its package's API); and the facts
 /// that make it a program's `main` file or a main's delegate are the same. Whether its symbols
 /// could now be listed is the caller's question.
 fn graph_unchanged<'a>(
@@ -264,6 +266,19 @@ fn graph_unchanged<'a>(
     if !before
         .symmetric_difference(&after)
         .all(|n| !graph.is_referenced(n))
+    {
+        return false;
+    }
+    // A name it keeps that comes to be exportable or no longer (`export` added or dropped)
+    // may enter or leave a package root's exports.
+    let exportable = |c: &CodeFacts, n: &str| {
+        c.symbols
+            .iter()
+            .any(|s| s.name() == n && importance::is_exportable(s))
+    };
+    if before
+        .intersection(&after)
+        .any(|n| graph.is_referenced(n) && exportable(a, n) != exportable(b, n))
     {
         return false;
     }
@@ -579,6 +594,59 @@ def render(doc):\n    return parse(doc)\n";
         let content = "def run0(x=None):\n    return x\n\n\ndef spare():\n    pass\n";
         let (reused, _) = after(&t, busy, content);
         assert_eq!(reused, None, "{busy} recomputes");
+    }
+
+    /// A referenced name whose definition comes to be exported, or no longer, may enter or
+    /// leave a package root's exports: the graph counts as changed, though every edge stays.
+    /// A name nothing references may change so freely, and so may a referenced name whose
+    /// exportability stays.
+    #[test]
+    fn a_referenced_name_that_comes_to_be_exported_changes_what_reuse_keeps() {
+        let facts = |visibility: Option<&str>, other: &str| Analysis {
+            code: Some(CodeFacts {
+                language: "TypeScript".into(),
+                symbols: ["helper", "spare"]
+                    .into_iter()
+                    .map(|name| crate::analyze::structure::SymbolFact {
+                        qualified_name: name.into(),
+                        kind: "function".into(),
+                        signature: format!("function {name}()"),
+                        start_line: 1,
+                        end_line: 1,
+                        visibility: match name {
+                            "helper" => visibility,
+                            _ => Some(other),
+                        }
+                        .map(str::to_owned),
+                    })
+                    .collect(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let graph = GraphSummary {
+            referenced: {
+                let mut r = vec![name_hash("helper")];
+                r.sort_unstable();
+                r
+            },
+            ..Default::default()
+        };
+        let unchanged = |x: &Analysis, y: &Analysis| {
+            graph_unchanged(&graph, b"src/h.ts", x, y, &mut Vec::new())
+        };
+        let (hidden, exported) = (facts(None, "exported"), facts(Some("exported"), "exported"));
+        assert!(
+            !unchanged(&hidden, &exported),
+            "helper comes to be exported"
+        );
+        assert!(
+            !unchanged(&exported, &hidden),
+            "helper is no longer exported"
+        );
+        assert!(unchanged(&exported, &exported.clone()), "nothing changed");
+        // `spare`, which nothing references, stops being exported.
+        assert!(unchanged(&exported, &facts(Some("exported"), "private")));
     }
 
     #[test]
