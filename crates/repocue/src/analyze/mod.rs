@@ -23,6 +23,40 @@ pub fn enabled() -> bool {
     std::env::var_os("REPOCUE_ANALYSIS").is_none_or(|v| v != "off")
 }
 
+/// What a file's stored facts say it references: its code's language, imports and
+/// references. Read instead of the whole [`Analysis`] where nothing else counts (which files
+/// reference a name): the symbols, most of a code file's facts, are skipped unparsed.
+#[derive(Debug, Default, Deserialize)]
+pub struct ReferenceFacts {
+    #[serde(default)]
+    code: Option<ReferenceCode>,
+}
+
+/// See [`ReferenceFacts`]: [`structure::CodeFacts`]' fields of the same names.
+#[derive(Debug, Default, Deserialize)]
+struct ReferenceCode {
+    language: String,
+    #[serde(default)]
+    imports: Vec<String>,
+    #[serde(default)]
+    references: Vec<String>,
+}
+
+impl From<ReferenceFacts> for Analysis {
+    /// An analysis with the references' part of the code facts only (no symbols).
+    fn from(r: ReferenceFacts) -> Analysis {
+        Analysis {
+            code: r.code.map(|c| structure::CodeFacts {
+                language: c.language,
+                imports: c.imports,
+                references: c.references,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+}
+
 /// Facts derived from one file's content.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
@@ -78,4 +112,35 @@ pub fn analyze(
         a.doc = None;
     }
     Ok((!a.is_empty()).then_some(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stored facts read as [`ReferenceFacts`] keep the code's language, imports and
+    /// references exactly, and nothing else.
+    #[test]
+    fn reference_facts_are_the_code_facts_without_symbols() {
+        let code =
+            "import os\nfrom app import helper\n\ndef run(x):\n    return helper(os.sep, x)\n";
+        let full = Analysis {
+            code: structure::analyze(b"app/run.py", Some("Python"), code.as_bytes()).unwrap(),
+            ..Default::default()
+        };
+        let c = full.code.as_ref().unwrap();
+        assert!(!c.symbols.is_empty() && !c.imports.is_empty() && !c.references.is_empty());
+        let json = serde_json::to_string(&full).unwrap();
+        let light: Analysis = serde_json::from_str::<ReferenceFacts>(&json)
+            .unwrap()
+            .into();
+        let mut expected = full.clone();
+        expected.code.as_mut().unwrap().symbols.clear();
+        assert_eq!(light, expected);
+        // A document's facts have no code to read.
+        let doc: Analysis = serde_json::from_str::<ReferenceFacts>(r##"{"doc":{"title":"x"}}"##)
+            .unwrap()
+            .into();
+        assert_eq!(doc, Analysis::default());
+    }
 }

@@ -1108,12 +1108,14 @@ impl Store {
 
     /// Like [`Store::facts`], but only for the facts whose stored text mentions `needle` (as a
     /// JSON string, quotes included) when one is given: the others are never parsed, which is
-    /// most of the cost of reading every file's facts to find the few that use one name.
-    pub fn facts_mentioning(
+    /// most of the cost of reading every file's facts to find the few that use one name. Read
+    /// as `T`: [`Analysis`], or a part of it whose other fields are skipped unparsed
+    /// ([`crate::analyze::ReferenceFacts`]).
+    pub fn facts_mentioning<T: serde::de::DeserializeOwned + Send>(
         &self,
         digests: &[&str],
         needle: Option<&str>,
-    ) -> Result<HashMap<String, Analysis>> {
+    ) -> Result<HashMap<String, T>> {
         let needle = needle.map(|n| serde_json::to_string(n).expect("strings serialize"));
         let mut out = HashMap::new();
         // One read transaction for all lookups: each would otherwise take and release the
@@ -1145,7 +1147,7 @@ impl Store {
         // reference has as many to parse). `None`: no mention; facts that do not inflate are an
         // error, whatever the needle.
         use rayon::prelude::*;
-        let decoded: Vec<(&str, rusqlite::Result<Analysis>)> = stored
+        let decoded: Vec<(&str, rusqlite::Result<T>)> = stored
             .par_iter()
             .filter_map(|(d, blob)| {
                 let analysis = match compact::decode_facts(blob) {

@@ -1,6 +1,6 @@
 //! The `entity` view: one symbol or file with its location and relations.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::analyze::graph;
 use crate::api::views::*;
@@ -110,8 +110,17 @@ fn from_facts(
             .collect(),
     };
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
-    // A file that references the name mentions it in its facts: only those are parsed.
-    let all = state.store.facts_mentioning(&digests, wanted_name)?;
+    // A file that references the name mentions it in its facts: only those are parsed, and
+    // of them only what they reference (a symbol's file needs no other file's symbols).
+    let all: HashMap<String, crate::analyze::Analysis> = match wanted_name {
+        Some(_) => state
+            .store
+            .facts_mentioning::<crate::analyze::ReferenceFacts>(&digests, wanted_name)?
+            .into_iter()
+            .map(|(d, r)| (d, r.into()))
+            .collect(),
+        None => state.store.facts_mentioning(&digests, None)?,
+    };
     let related = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match wanted_name {
         Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
         None => c.symbols.iter().any(|s| {
