@@ -381,8 +381,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             |c: &mut OverviewContent| &mut c.entry_points,
         ));
     }
-    // A package root's exports follow it a round later (the next entry point first), and
-    // only when it is listed.
+    // A package root's exports follow it [`EXPORTS_DELAY`] rounds later (the next entry
+    // points first), and only when it is listed.
     for x in d.exports {
         let Some(&i) = entry_round.get(&x.path) else {
             continue;
