@@ -1565,3 +1565,118 @@ fn a_package_roots_exports_name_its_api_not_what_its_code_calls() {
         }
     }
 }
+
+/// Shell functions of CI scripts beside a C project (git's `ci/util/extract-trash-dirs.sh`
+/// `error`, listed among `struct repository` and `die`) fill only what the project's own
+/// language leaves: the same scripts lead when the project is as much shell as C.
+#[test]
+fn a_language_the_project_hardly_writes_in_fills_only_what_its_main_language_leaves() {
+    let ids = |c_files: usize| {
+        // The scripts call their `error` five times as often as `main.c` calls each library
+        // function.
+        let mut files: Vec<(String, String)> = vec![(
+            "ci/lib.sh".into(),
+            "error () {\n\techo \"error: $*\" >&2\n\texit 1\n}\n".into(),
+        )];
+        for s in 0..5 {
+            files.push((
+                format!("ci/step{s}.sh"),
+                format!(". ci/lib.sh\nstep{s} () {{\n\ttest -d build || error \"no build\"\n}}\nstep{s}\n"),
+            ));
+        }
+        let calls: String = (0..c_files).map(|i| format!("\tlib{i}_run();\n")).collect();
+        files.push((
+            "main.c".into(),
+            format!("int main(void)\n{{\n{calls}\treturn 0;\n}}\n"),
+        ));
+        for i in 0..c_files {
+            files.push((
+                format!("lib{i}.c"),
+                format!("int lib{i}_run(void)\n{{\n\treturn {i};\n}}\n"),
+            ));
+        }
+        let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "6000"]);
+        symbol_ids(&cue)
+    };
+    let error = "symbol:ci/lib.sh:error";
+    // Six shell scripts beside 61 C files: under a tenth of the project's code.
+    let ids_c = ids(60);
+    let last_c = ids_c.iter().rposition(|id| id.ends_with("_run"));
+    let first_shell = ids_c.iter().position(|id| id.starts_with("symbol:ci/"));
+    assert!(last_c.is_some(), "{ids_c:?}");
+    assert!(first_shell.is_none_or(|s| last_c < Some(s)), "{ids_c:?}");
+    // Beside six C files, the busiest function is the scripts' own.
+    let ids_mixed = ids(5);
+    assert_eq!(
+        ids_mixed.first().map(String::as_str),
+        Some(error),
+        "{ids_mixed:?}"
+    );
+}
+
+/// A C source file defines what its header declares: when both are listed, the second does
+/// not name again what the first one's `also` named.
+#[test]
+fn also_never_names_what_an_earlier_file_named() {
+    let names = [
+        "buf_init",
+        "buf_add",
+        "buf_addf",
+        "buf_detach",
+        "buf_grow",
+        "buf_trim",
+    ];
+    let extra = ["buf_read", "buf_write"];
+    let declarations: String = names
+        .iter()
+        .chain(&extra)
+        .map(|n| format!("int {n}(struct buf *b);\n\n"))
+        .collect();
+    let definitions: String = names
+        .iter()
+        .chain(&extra)
+        .map(|n| format!("int {n}(struct buf *b)\n{{\n\treturn b->len;\n}}\n\n"))
+        .collect();
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "buf.h".into(),
+            format!("struct buf {{ int len; }};\n\nvoid buf_release(struct buf *b);\n\n{declarations}"),
+        ),
+        (
+            "buf.c".into(),
+            format!("#include \"buf.h\"\n\nvoid buf_release(struct buf *b)\n{{\n\tb->len = 0;\n}}\n\n{definitions}"),
+        ),
+    ];
+    // Enough other headers with public functions that the first symbols cannot hold them all.
+    for i in 0..12 {
+        files.push((
+            format!("lib{i}.h"),
+            format!("int lib{i}_open(void);\n\nint lib{i}_close(void);\n"),
+        ));
+        let calls: String = names.iter().map(|n| format!("\t{n}(&b);\n")).collect();
+        files.push((
+            format!("cmd{i}.c"),
+            format!("#include \"buf.h\"\n#include \"lib{i}.h\"\n\nint cmd{i}(void)\n{{\n\tstruct buf b;\n\tlib{i}_open();\n\tlib{i}_close();\n{calls}\tbuf_release(&b);\n\treturn 0;\n}}\n"),
+        ));
+    }
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "6000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let also = |path: &str| -> Vec<&str> {
+        symbols
+            .iter()
+            .filter(|s| s["path"] == path)
+            .filter_map(|s| s.get("also")?.as_array())
+            .flatten()
+            .map(|n| n.as_str().unwrap())
+            .collect()
+    };
+    // Both files are listed, and the header names six functions the first symbols leave
+    // out, which the source file defines as well (and named again before).
+    assert!(symbols.iter().any(|s| s["path"] == "buf.c"), "{symbols:?}");
+    let (header, source) = (also("buf.h"), also("buf.c"));
+    assert_eq!(header.len(), 6, "{symbols:?}");
+    assert!(
+        source.iter().all(|n| !header.contains(n)),
+        "{header:?} {source:?}"
+    );
+}

@@ -345,6 +345,39 @@ pub fn is_exportable(s: &SymbolFact) -> bool {
         && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
 }
 
+/// The language family a parser language belongs to: C and C++ are one, as are JavaScript,
+/// TypeScript and TSX (a project moves between them file by file).
+pub fn language_family(language: &str) -> &str {
+    match language {
+        "C++" => "C",
+        "TypeScript" | "TSX" => "JavaScript",
+        other => other,
+    }
+}
+
+/// The language families that hold under a tenth of `languages`, the project's own code files'
+/// parser languages: git/git's few Rust files and CI shell scripts beside a thousand C files.
+/// Their definitions are no part of the API a reader of the project starts with.
+pub fn minor_families<'a>(languages: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut total = 0;
+    for l in languages {
+        let family = language_family(l);
+        total += 1;
+        match counts.iter_mut().find(|(f, _)| *f == family) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((family, 1)),
+        }
+    }
+    let mut minor: Vec<&str> = counts
+        .into_iter()
+        .filter(|&(_, n)| n * 10 < total)
+        .map(|(f, _)| f)
+        .collect();
+    minor.sort_unstable();
+    minor
+}
+
 /// Tells whether a symbol's language declares it hidden from other packages or files:
 /// private, protected, internal, fileprivate (C's `static`, Go's lowercase names included).
 pub fn is_hidden(symbol: &SymbolFact) -> bool {

@@ -1531,7 +1531,9 @@ fn code_summary(
         .collect();
     // A file's first symbol names what else the file offers, but not the first symbols
     // listed: those are there at the budgets that show the names.
-    let listed: std::collections::HashSet<String> = symbols
+    // Nor names an earlier file's `also` gave: a C source file defines what its header
+    // declares, and git's `strbuf.c` repeated `strbuf.h`'s six names.
+    let mut listed: std::collections::HashSet<String> = symbols
         .iter()
         .take(FIRST_SYMBOLS)
         .map(|s| last_segment(&s.name).to_owned())
@@ -1540,6 +1542,7 @@ fn code_summary(
     for s in &mut symbols {
         if let Some(r) = files.get(&s.path).filter(|_| named.insert(s.path.clone())) {
             s.also = super::structure::also_names(r, |n| listed.contains(n), ALSO_NAMES);
+            listed.extend(s.also.iter().cloned());
         }
     }
     let source = |r: &&super::structure::Ranked<'_>| {
@@ -1621,6 +1624,7 @@ fn code_summary(
             super::structure::score_bounds(&ranked, FIRST_SYMBOLS.max(MORE_SYMBOLS)),
             floors,
             ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
+            &super::structure::minor_families(&ranked),
         ),
     })
 }

@@ -426,6 +426,7 @@ pub(crate) fn ranked_symbol_tiers(
     // Only a file's best `per_file` symbols can be picked, and only from
     // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
+    let minor = minor_families(ranked);
     for (file, r) in symbol_sources(ranked, n) {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
@@ -434,6 +435,12 @@ pub(crate) fn ranked_symbol_tiers(
         // Tests, examples and vendored code are no part of what the project exposes: their
         // rank (git's test library, which a thousand test scripts call) is not the API's.
         let own_code = importance::role(path) == importance::Role::Source;
+        // Nor is the code of a language the project hardly writes in.
+        let major = r
+            .analysis
+            .code
+            .as_ref()
+            .is_none_or(|c| !minor.contains(&importance::language_family(&c.language)));
         let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact, bool)> = all
             .iter()
             .map(|s| {
@@ -444,7 +451,7 @@ pub(crate) fn ranked_symbol_tiers(
                 } else {
                     1.0
                 };
-                let hidden = exposed_first && (importance::is_hidden(s) || !own_code);
+                let hidden = exposed_first && (importance::is_hidden(s) || !own_code || !major);
                 let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
                 (
                     importance::symbol_weight(s, used) * rank * local * factor / cost(s),
@@ -495,6 +502,17 @@ pub(crate) fn ranked_symbol_tiers(
         exposed_scores,
         hidden_scores,
     }
+}
+
+/// [`importance::minor_families`] of the ranked files of the project's own code.
+pub(crate) fn minor_families<'r>(ranked: &'r [Ranked<'_>]) -> Vec<&'r str> {
+    importance::minor_families(
+        ranked
+            .iter()
+            .filter(|r| importance::role(&r.file.path) == importance::Role::Source)
+            .filter_map(|r| r.analysis.code.as_ref())
+            .map(|c| c.language.as_str()),
+    )
 }
 
 /// For each file [`ranked_symbol_tiers`] picks from ([`symbol_sources`]): the most any symbol
@@ -659,7 +677,8 @@ impl RankFloors {
 }
 
 /// How much a symbol its language declares hidden (private, `static`, an unexported Go name),
-/// or one of a test, example or vendored file, counts where only what a package exposes
+/// or one of a test, example or vendored file or of a language the ranked files hardly use
+/// ([`minor_families`]), counts where only what a package exposes
 /// belongs (the overview): it comes after every exposed symbol of comparable files, and fills
 /// the list only when they run out. A private sort helper of the best-ranked file (cobra's
 /// `byName` in `doc/util.go`) is no API, nor is git's test library.

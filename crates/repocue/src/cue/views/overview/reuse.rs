@@ -53,6 +53,10 @@ pub(super) struct GraphSummary {
     /// names may share a hash: a name then only seems referenced, and the overview is
     /// computed again. Never the other way round.
     pub referenced: Vec<u32>,
+    /// The language families the project hardly writes in, whose symbols are hidden
+    /// ([`importance::minor_families`]).
+    #[serde(default)]
+    pub minor_families: Vec<String>,
 }
 
 /// A file the overview's symbols are picked from.
@@ -66,12 +70,21 @@ pub(super) struct Candidate {
 }
 
 impl GraphSummary {
+    /// Tells whether a file's code is of a language family the project hardly writes in.
+    fn is_minor(&self, a: &Analysis) -> bool {
+        a.code.as_ref().is_some_and(|c| {
+            let family = importance::language_family(&c.language);
+            self.minor_families.iter().any(|f| f == family)
+        })
+    }
+
     /// The summary of a ranking: its candidate files with their bounds, the picks' floor, and
     /// the ranked files' code facts.
     pub fn new<'a>(
         candidates: impl Iterator<Item = (&'a [u8], f64, f64)>,
         [exposed_floor, hidden_floor]: [f64; 2],
         code: impl Iterator<Item = &'a CodeFacts>,
+        minor_families: &[&str],
     ) -> GraphSummary {
         let mut candidates: Vec<Candidate> = candidates
             .map(|(path, rank, uses)| Candidate {
@@ -93,6 +106,7 @@ impl GraphSummary {
             exposed_floor,
             hidden_floor,
             referenced,
+            minor_families: minor_families.iter().map(|f| f.to_string()).collect(),
         }
     }
 
@@ -193,10 +207,12 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                     let uses = c.uses.max(super::super::structure::DOC_WEIGHT * documents);
                     let bound = super::super::structure::score_bound(c.rank, uses);
                     // A file of the project's own code without hidden symbols, before or
-                    // after, takes no part in the hidden picks.
+                    // after, in a language the project writes much of (its language stays:
+                    // `graph_unchanged`), takes no part in the hidden picks.
                     let no_hidden = importance::role(&b.path) == importance::Role::Source
                         && !has_hidden(x)
-                        && !has_hidden(y);
+                        && !has_hidden(y)
+                        && !g.is_minor(y);
                     if bound >= g.exposed_floor || (bound >= g.hidden_floor && !no_hidden) {
                         return Ok(None);
                     }
@@ -233,7 +249,7 @@ fn only_test_data_code(path: &[u8], a: &Analysis) -> bool {
 /// Tells whether a code file's change from `x` to `y` left the reference graph and what the
 /// overview reads of the file outside its symbols as `graph`'s snapshot ranked them: no other
 /// facts than code changed; the file is a node of the graph before and after (it defines
-/// something) with the same edges (the same imports; every reference it gained or lost is
+/// something), of the same language, with the same edges (the same imports; every reference it gained or lost is
 /// pushed to `changed_references`, for the caller to check that none names a definition), and
 /// no ranked file references a name it gained or lost (the files a reference may mean are the
 /// same) and no name it keeps that a ranked file references comes to be exportable or no
@@ -256,6 +272,7 @@ fn graph_unchanged<'a>(
     }
     if a.symbols.is_empty()
         || b.symbols.is_empty()
+        || a.language != b.language
         || a.imports != b.imports
         || importance::is_package_root(path)
         || main_facts(a) != main_facts(b)
