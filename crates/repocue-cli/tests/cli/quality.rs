@@ -1680,3 +1680,87 @@ fn also_never_names_what_an_earlier_file_named() {
         "{header:?} {source:?}"
     );
 }
+
+/// A framework's central class inherits the method its users call most (Flask's `route`,
+/// defined on `sansio/scaffold.py`'s `Scaffold`, which `Flask` extends through `App`): its
+/// members name it. A method the class overrides is named once; a base name two files define
+/// is not followed.
+#[test]
+fn a_class_brings_the_methods_it_inherits_from_the_project() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pkg/scaffold.py".into(),
+            "class Scaffold:\n    def route(self, rule):\n        return rule\n\n    def errorhandler(self, code):\n        return code\n\n    def run(self):\n        return None\n".into(),
+        ),
+        (
+            "pkg/base.py".into(),
+            "from .scaffold import Scaffold\n\n\nclass App(Scaffold):\n    def add_url_rule(self, rule):\n        return rule\n".into(),
+        ),
+        (
+            "pkg/app.py".into(),
+            "from .base import App\n\n\nclass Flask(App):\n    def run(self):\n        return self\n\n    def test_client(self):\n        return self\n".into(),
+        ),
+        // Two files define `Plugin`: which one `Widget` extends is unknown.
+        (
+            "pkg/plugins/a.py".into(),
+            "class Plugin:\n    def load(self):\n        return 1\n".into(),
+        ),
+        (
+            "pkg/plugins/b.py".into(),
+            "class Plugin:\n    def load(self):\n        return 2\n".into(),
+        ),
+        (
+            "pkg/widget.py".into(),
+            "from .plugins.a import Plugin\n\n\nclass Widget(Plugin):\n    def draw(self):\n        return 0\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("tests/test_app{i}.py"),
+            format!("from pkg.app import Flask\nfrom pkg.widget import Widget\n\n\ndef test_{i}():\n    app = Flask()\n    app.route('/{i}')\n    app.route('/x{i}')\n    Widget().draw()\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let members = |name: &str| -> Vec<&str> {
+        let s = symbols
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} missing: {symbols:?}"));
+        s["members"]
+            .as_array()
+            .map(|m| m.iter().map(|n| n.as_str().unwrap()).collect())
+            .unwrap_or_default()
+    };
+    // The most called first, then its own methods (`run` once: `Scaffold.run` is
+    // overridden), then the nearest class's.
+    assert_eq!(
+        members("Flask"),
+        ["route", "run", "test_client", "add_url_rule"]
+    );
+    assert_eq!(members("Widget"), ["draw"]);
+    // The member's entity is the definition it inherits.
+    let entity = repo.cue("entity", &["--id", "symbol:pkg/app.py:Flask.route"]);
+    assert_eq!(
+        entity["content"]["id"],
+        "symbol:pkg/scaffold.py:Scaffold.route"
+    );
+    assert_eq!(entity["content"]["kind"], "method", "{entity:#}");
+    let entity = repo.cue("entity", &["--id", "symbol:pkg/app.py:Flask.add_url_rule"]);
+    assert_eq!(
+        entity["content"]["id"],
+        "symbol:pkg/base.py:App.add_url_rule"
+    );
+    // Nothing of that name, or a base name two files define.
+    for missing in ["app.py:Flask.nothing", "widget.py:Widget.load"] {
+        repo.repocue(&[
+            "cue",
+            "--view",
+            "entity",
+            "--id",
+            &format!("symbol:pkg/{missing}"),
+        ])
+        .error_code("not_found");
+    }
+}

@@ -378,6 +378,74 @@ pub fn minor_families<'a>(languages: impl Iterator<Item = &'a str>) -> Vec<&'a s
     minor
 }
 
+/// The names of the classes a class's signature says it extends, each the last segment of
+/// its path: Python's `class Flask(App)`, Ruby's `class Base < Parent`, and `extends Base` in
+/// JavaScript, TypeScript, Java and PHP (not a type parameter's bound, `<T extends B>`).
+pub fn base_classes<'s>(language: &str, signature: &'s str) -> Vec<&'s str> {
+    let name = |s: &'s str| -> Option<&'s str> {
+        let s = s.trim().split(['[', '<', '(', ' ', '{']).next()?;
+        let last = s.rsplit(['.', ':', '\\']).next()?;
+        let ok = !last.is_empty()
+            && last
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        ok.then_some(last)
+    };
+    match language {
+        "Python" => {
+            let (Some(open), Some(close)) = (signature.find('('), signature.rfind(')')) else {
+                return vec![];
+            };
+            if close <= open {
+                return vec![];
+            }
+            let mut depth = 0i32;
+            let mut parts = Vec::new();
+            let mut from = open + 1;
+            for (i, c) in signature[open + 1..close].char_indices() {
+                match c {
+                    '[' | '(' => depth += 1,
+                    ']' | ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        parts.push(&signature[from..open + 1 + i]);
+                        from = open + 2 + i;
+                    }
+                    _ => {}
+                }
+            }
+            parts.push(&signature[from..close]);
+            parts
+                .into_iter()
+                .filter(|p| !p.contains('='))
+                .filter_map(name)
+                .collect()
+        }
+        "Ruby" => signature
+            .split_once(" < ")
+            .and_then(|(_, base)| name(base))
+            .into_iter()
+            .collect(),
+        "JavaScript" | "TypeScript" | "TSX" | "Java" | "PHP" => {
+            // The `extends` outside angle brackets.
+            let mut depth = 0i32;
+            for (i, c) in signature.char_indices() {
+                match c {
+                    '<' => depth += 1,
+                    '>' => depth -= 1,
+                    ' ' if depth == 0 && signature[i..].starts_with(" extends ") => {
+                        return name(&signature[i + " extends ".len()..])
+                            .into_iter()
+                            .collect();
+                    }
+                    _ => {}
+                }
+            }
+            vec![]
+        }
+        _ => vec![],
+    }
+}
+
 /// Tells whether a symbol's language declares it hidden from other packages or files:
 /// private, protected, internal, fileprivate (C's `static`, Go's lowercase names included).
 pub fn is_hidden(symbol: &SymbolFact) -> bool {
@@ -532,6 +600,37 @@ mod tests {
             start_line: 1,
             end_line: 1,
             visibility: vis.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn base_classes_read_what_a_class_extends() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            ("Python", "class Flask(App)", &["App"]),
+            (
+                "Python",
+                "class View(base.View, Generic[T], metaclass=Meta)",
+                &["View", "Generic"],
+            ),
+            ("Python", "class Plain", &[]),
+            ("Ruby", "class Application < Sinatra::Base", &["Base"]),
+            ("Ruby", "class Base", &[]),
+            (
+                "TypeScript",
+                "export class Map<K extends Key> extends Base<K> implements I",
+                &["Base"],
+            ),
+            ("TypeScript", "export class Box<T extends Item>", &[]),
+            (
+                "Java",
+                "public final class Gson extends Object implements Cloneable",
+                &["Object"],
+            ),
+            ("PHP", "class Kernel extends \\Http\\Kernel", &["Kernel"]),
+            ("Rust", "pub struct Match", &[]),
+        ];
+        for (language, signature, expected) in cases {
+            assert_eq!(&base_classes(language, signature), expected, "{signature}");
         }
     }
 

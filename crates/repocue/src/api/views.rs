@@ -494,8 +494,9 @@ pub struct SymbolEntry {
     /// Declaration without body or comments; in `overview`, cut after
     /// [`OVERVIEW_SIGNATURE_CHARS`] characters with `…` (the name is always kept).
     pub signature: String,
-    /// `overview` only: the type's most important public methods defined in the same file,
-    /// by name (entity id `symbol:<path>:<name>.<member>`), most important first.
+    /// `overview` only: the type's most important public methods, its own or inherited from
+    /// the project's classes it extends, by name (entity id `symbol:<path>:<name>.<member>`,
+    /// which names an inherited method's definition), most important first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<String>,
     /// `overview` only, on the first symbol of a file: the names of other public top-level

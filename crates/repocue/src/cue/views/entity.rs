@@ -179,6 +179,76 @@ fn find_file(state: &Reader, path: &str) -> Result<Option<crate::model::FileStat
     Ok(found)
 }
 
+/// The id of the definition of `Class.member` that `Class`, a class of `code`, inherits from
+/// the project's own classes it extends (up to four classes up), as the overview's members
+/// name them: a base class is the one top-level class of its name in the project's own code.
+fn inherited(
+    state: &Reader,
+    code: &crate::analyze::structure::CodeFacts,
+    qualified: &str,
+) -> Result<Option<String>> {
+    use crate::analyze::importance;
+    let Some((class, member)) = qualified.rsplit_once('.') else {
+        return Ok(None);
+    };
+    let Some(start) = code
+        .symbols
+        .iter()
+        .find(|s| s.qualified_name == class && s.kind == "class")
+    else {
+        return Ok(None);
+    };
+    let mut next = vec![(code.language.clone(), start.signature.clone())];
+    let mut seen = vec![class.to_owned()];
+    while let Some((language, signature)) = next.pop() {
+        for base in importance::base_classes(&language, &signature) {
+            if seen.len() > 4 || seen.iter().any(|s| s == base) {
+                continue;
+            }
+            seen.push(base.to_owned());
+            let Some(paths) = state
+                .store
+                .defining_paths(&state.snapshot, &[base.to_owned()])?
+            else {
+                return Ok(None);
+            };
+            let files = state.store.files_by_paths(
+                &state.snapshot,
+                &paths.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+            )?;
+            let mut found = Vec::new();
+            for f in files.iter().filter(|f| {
+                f.class.analysed() && importance::role(&f.path) == importance::Role::Source
+            }) {
+                let Some(d) = f.digest.as_deref() else {
+                    continue;
+                };
+                let Some(c) = state.store.facts(&[d])?.remove(d).and_then(|a| a.code) else {
+                    continue;
+                };
+                if let Some(s) = c
+                    .symbols
+                    .iter()
+                    .find(|s| s.kind == "class" && s.parent().is_none() && s.name() == base)
+                {
+                    let qualified = s.qualified_name.clone();
+                    let signature = s.signature.clone();
+                    found.push((paths::display(&f.path), c, qualified, signature));
+                }
+            }
+            let [(path, c, qualified, signature)] = &found[..] else {
+                continue;
+            };
+            let wanted = format!("{qualified}.{member}");
+            if c.symbols.iter().any(|s| s.qualified_name == wanted) {
+                return Ok(Some(EntityId::symbol(path.clone(), wanted).to_string()));
+            }
+            next.push((c.language.clone(), signature.clone()));
+        }
+    }
+    Ok(None)
+}
+
 /// Builds the entity cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let id = request.id.clone().ok_or_else(|| {
@@ -206,9 +276,23 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let wanted_name: Option<String>;
     match &symbol {
         Some(q) => {
-            let s = code
-                .and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q))
-                .ok_or_else(not_found)?;
+            let Some(s) = code.and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q))
+            else {
+                // A method the class inherits from a class of the project it extends (the
+                // overview lists Flask's `route` among `Flask`'s members): its definition.
+                let defined = match code {
+                    Some(c) => inherited(state, c, q)?,
+                    None => None,
+                };
+                let id = defined.ok_or_else(not_found)?;
+                return build(
+                    state,
+                    &CueRequest {
+                        id: Some(id),
+                        ..request.clone()
+                    },
+                );
+            };
             content.entity_type = "symbol".into();
             content.kind = Some(s.kind.clone());
             content.signature = Some(s.signature.clone());

@@ -1522,11 +1522,13 @@ fn code_summary(
         .map(|r| (paths::display(&r.file.path), r))
         .filter(|(p, _)| wanted.contains(p.as_str()))
         .collect();
+    let classes = classes(&ranked);
+    let mut member_sources = std::collections::BTreeSet::new();
     let mut symbols: Vec<SymbolEntry> = symbols
         .into_iter()
         .map(|s| {
             let file = files.get(&s.path).copied();
-            with_members(file, s)
+            with_members(file, &classes, &mut member_sources, s)
         })
         .collect();
     // A file's first symbol names what else the file offers, but not the first symbols
@@ -1625,6 +1627,7 @@ fn code_summary(
             floors,
             ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
             &super::structure::minor_families(&ranked),
+            member_sources.into_iter().collect(),
         ),
     })
 }
@@ -1684,10 +1687,14 @@ const PROTOCOL_METHODS: &[&str] = &[
 ];
 
 /// Completes an overview symbol: a type brings the names of its most important public methods
-/// of the same file (what users of the type call: cobra's `Command.Execute`), and a long
-/// signature is cut to its head (see [`OVERVIEW_SIGNATURE_CHARS`]).
-fn with_members(
-    file: Option<&super::structure::Ranked<'_>>,
+/// (what users of the type call: cobra's `Command.Execute`), its own and those it inherits from
+/// the project's classes it extends (Flask's `route`, which `Flask` inherits from
+/// `sansio/scaffold.py`'s `Scaffold`), and a long signature is cut to its head (see
+/// [`OVERVIEW_SIGNATURE_CHARS`]). The files of the classes it extends are added to `sources`.
+fn with_members<'r>(
+    file: Option<&'r super::structure::Ranked<'_>>,
+    classes: &Classes<'r, '_>,
+    sources: &mut std::collections::BTreeSet<String>,
     mut entry: SymbolEntry,
 ) -> SymbolEntry {
     entry.signature = abbreviate(&entry.signature, &entry.name);
@@ -1700,15 +1707,89 @@ fn with_members(
     }) else {
         return entry;
     };
+    let mut members = methods(r, ty);
+    // What the type defines itself overrides what it inherits.
+    let own: std::collections::HashSet<&str> = all
+        .iter()
+        .filter(|m| m.parent() == Some(ty.qualified_name.as_str()))
+        .map(SymbolFact::name)
+        .collect();
+    let mut seen = vec![ty.qualified_name.as_str()];
+    let mut next: Vec<(&super::structure::Ranked<'_>, &SymbolFact)> = vec![(r, ty)];
+    while let Some((r, class)) = next.pop() {
+        let language = r.analysis.code.as_ref().map_or("", |c| c.language.as_str());
+        for base in importance::base_classes(language, &class.signature) {
+            let Some(&Some((br, bt))) = classes.get(base) else {
+                continue;
+            };
+            if seen.len() > MAX_ANCESTORS || seen.contains(&bt.qualified_name.as_str()) {
+                continue;
+            }
+            seen.push(&bt.qualified_name);
+            sources.insert(paths::display(&br.file.path));
+            members.extend(
+                methods(br, bt)
+                    .into_iter()
+                    .filter(|(_, n)| !own.contains(n)),
+            );
+            next.push((br, bt));
+        }
+    }
+    // Stable: equal weights keep the type's own methods, in source order, first.
+    members.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut names: Vec<String> = Vec::new();
+    for (_, n) in members {
+        if names.len() == MAX_MEMBERS {
+            break;
+        }
+        if !names.iter().any(|o| o == n) {
+            names.push(n.to_owned());
+        }
+    }
+    entry.members = names;
+    entry
+}
+
+/// Most classes a type's inherited members are looked up in (Flask → `App` → `Scaffold`).
+const MAX_ANCESTORS: usize = 4;
+
+/// The project's own classes by name, `None` for a name several files define (which one a
+/// class extends is then unknown).
+type Classes<'r, 'a> = HashMap<&'r str, Option<(&'r super::structure::Ranked<'a>, &'r SymbolFact)>>;
+
+/// The top-level classes of the ranked files of the project's own code, by name.
+fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a> {
+    let mut out: Classes<'r, 'a> = HashMap::new();
+    for r in ranked {
+        if importance::role(&r.file.path) != importance::Role::Source {
+            continue;
+        }
+        let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
+        for s in all
+            .iter()
+            .filter(|s| s.kind == "class" && s.parent().is_none())
+        {
+            out.entry(s.name())
+                .and_modify(|e| *e = None)
+                .or_insert(Some((r, s)));
+        }
+    }
+    out
+}
+
+/// A type's public methods that could be its members, each with its weight: what the
+/// project's other files, tests, examples and documents call most first.
+fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64, &'r str)> {
+    let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
     let callable = |m: &&SymbolFact| {
-        m.parent() == Some(entry.name.as_str()) && matches!(m.kind.as_str(), "method" | "function")
+        m.parent() == Some(ty.qualified_name.as_str())
+            && matches!(m.kind.as_str(), "method" | "function")
     };
     // Where the language marks visibility, an unmarked method of a struct or class implements
     // a trait (Rust's `impl Clone for`); a trait's or interface's own methods are its API.
     let marked = all.iter().filter(callable).any(|m| m.visibility.is_some())
         && !matches!(ty.kind.as_str(), "trait" | "interface");
-    let mut members: Vec<(f64, &str)> = all
-        .iter()
+    all.iter()
         .filter(callable)
         .filter(|m| {
             let name = m.name();
@@ -1731,15 +1812,7 @@ fn with_members(
             let used = uses(&r.used_by) + uses(&r.client_uses) + uses(&r.documented);
             (importance::symbol_weight(m, used), m.name())
         })
-        .collect();
-    // Stable: equal weights keep source order.
-    members.sort_by(|a, b| b.0.total_cmp(&a.0));
-    entry.members = members
-        .into_iter()
-        .take(MAX_MEMBERS)
-        .map(|(_, n)| n.to_owned())
-        .collect();
-    entry
+        .collect()
 }
 
 /// The name a qualified name ends with: `run` for `Flask.run` and `Flask.run#2`.

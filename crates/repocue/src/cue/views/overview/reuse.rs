@@ -57,6 +57,10 @@ pub(super) struct GraphSummary {
     /// ([`importance::minor_families`]).
     #[serde(default)]
     pub minor_families: Vec<String>,
+    /// The files of the classes the listed types inherit members from, sorted: a change to
+    /// their methods may change the members (see `with_members`).
+    #[serde(default)]
+    pub member_sources: Vec<String>,
 }
 
 /// A file the overview's symbols are picked from.
@@ -85,6 +89,7 @@ impl GraphSummary {
         [exposed_floor, hidden_floor]: [f64; 2],
         code: impl Iterator<Item = &'a CodeFacts>,
         minor_families: &[&str],
+        member_sources: Vec<String>,
     ) -> GraphSummary {
         let mut candidates: Vec<Candidate> = candidates
             .map(|(path, rank, uses)| Candidate {
@@ -107,6 +112,7 @@ impl GraphSummary {
             hidden_floor,
             referenced,
             minor_families: minor_families.iter().map(|f| f.to_string()).collect(),
+            member_sources,
         }
     }
 
@@ -186,6 +192,9 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
                     return Ok(None);
                 };
                 let path = paths::display(&b.path);
+                if g.member_sources.binary_search(&path).is_ok() {
+                    return Ok(None);
+                }
                 if !graph_unchanged(g, &b.path, x, y, &mut changed_references) {
                     return Ok(None);
                 }
@@ -664,6 +673,60 @@ def render(doc):\n    return parse(doc)\n";
         assert!(unchanged(&exported, &exported.clone()), "nothing changed");
         // `spare`, which nothing references, stops being exported.
         assert!(unchanged(&exported, &facts(Some("exported"), "private")));
+    }
+
+    /// A listed type's members include what it inherits: an edit of the file of a class it
+    /// extends recomputes, though that file lists no symbol and its new method is used by none.
+    #[test]
+    fn an_edit_of_a_class_a_listed_type_extends_recomputes() {
+        let mut files: Vec<(String, String)> = vec![
+            ("README.md".into(), "# Work\n\nServes pages.\n".into()),
+            (
+                "src/_base.py".into(),
+                "class _Base:\n    def route(self, rule):\n        return rule\n".into(),
+            ),
+            (
+                "src/app.py".into(),
+                "from _base import _Base\n\n\nclass App(_Base):\n    def run(self):\n        return self\n"
+                    .into(),
+            ),
+        ];
+        // Fifty functions that twenty files call, each in its own directory: the list is full
+        // of them and `App`, which the same files call, while `_base.py` lists nothing.
+        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
+        for i in 0..50 {
+            files.push((
+                format!("src/u{i:02}/mod.py"),
+                format!("def run{i}(x=None):\n    return x\n"),
+            ));
+        }
+        for j in 0..20 {
+            files.push((
+                format!("src/c{j:02}/main.py"),
+                format!("from app import App\n\ndef go{j}():\n{calls}    return App().run()\n"),
+            ));
+        }
+        let (t, listed, graph) = ranked(&files);
+        let app = listed
+            .symbols
+            .iter()
+            .find(|s| s.name == "App")
+            .expect("App listed");
+        assert!(app.members.iter().any(|m| m == "route"), "{app:?}");
+        assert!(
+            !listed.symbols.iter().any(|s| s.path == "src/_base.py"),
+            "{:?}",
+            listed
+                .symbols
+                .iter()
+                .map(|s| (&s.path, &s.name))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(graph.member_sources, ["src/_base.py"]);
+        let added = "class _Base:\n    def route(self, rule):\n        return rule\n\n    def mount(self):\n        return self\n";
+        let (reused, fresh) = after(&t, "src/_base.py", added);
+        assert!(fresh.contains("\"mount\""), "{fresh}");
+        assert_eq!(reused, None, "inherited members recompute");
     }
 
     #[test]
