@@ -1709,6 +1709,15 @@ fn a_class_brings_the_methods_it_inherits_from_the_project() {
             "pkg/plugins/b.py".into(),
             "class Plugin:\n    def load(self):\n        return 2\n".into(),
         ),
+        // Classes that extend each other: the lookups end.
+        (
+            "pkg/loop_a.py".into(),
+            "class LoopA(LoopB):\n    def a(self):\n        return 1\n".into(),
+        ),
+        (
+            "pkg/loop_b.py".into(),
+            "class LoopB(LoopA):\n    def b(self):\n        return 2\n".into(),
+        ),
         (
             "pkg/widget.py".into(),
             "from .plugins.a import Plugin\n\n\nclass Widget(Plugin):\n    def draw(self):\n        return 0\n".into(),
@@ -1753,7 +1762,13 @@ fn a_class_brings_the_methods_it_inherits_from_the_project() {
         "symbol:pkg/base.py:App.add_url_rule"
     );
     // Nothing of that name, or a base name two files define.
-    for missing in ["app.py:Flask.nothing", "widget.py:Widget.load"] {
+    let entity = repo.cue("entity", &["--id", "symbol:pkg/loop_a.py:LoopA.b"]);
+    assert_eq!(entity["content"]["id"], "symbol:pkg/loop_b.py:LoopB.b");
+    for missing in [
+        "app.py:Flask.nothing",
+        "widget.py:Widget.load",
+        "loop_a.py:LoopA.c",
+    ] {
         repo.repocue(&[
             "cue",
             "--view",
