@@ -308,7 +308,7 @@ pub(crate) fn prepare_under(
         Some(s) => s.current_snapshot()?,
         None => None,
     };
-    let (Some(store), Some(snap)) = (store, snapshot) else {
+    let (Some(mut store), Some(snap)) = (store, snapshot) else {
         if !refresh {
             return Err(Error::NotInitialized);
         }
@@ -334,8 +334,9 @@ pub(crate) fn prepare_under(
             seq: snap.seq,
             basis,
         };
-        let w = match refresh::run_from(
+        let w = match refresh::run_on(
             repo,
+            &mut store,
             &Operation::Refresh,
             Some(refresh::read_budget(&Operation::Refresh)),
             Some(observed),
@@ -352,7 +353,7 @@ pub(crate) fn prepare_under(
             Err(Error::Conflict { detail }) => return lost_race(repo, &detail),
             Err(e) => return Err(e),
         };
-        return after_update(repo, w);
+        return read_updated(repo, store, w);
     }
     let mut warnings = a.warnings;
     let reader = Reader::new(store, snap, a.freshness, vec![], rules.config.analysis)?;
@@ -445,6 +446,11 @@ fn lost_race(repo: &Repo, detail: &str) -> Result<Reader> {
 /// describes it, so no new capture.
 fn after_update(repo: &Repo, done: Warning) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
+    read_updated(repo, store, done)
+}
+
+/// [`after_update`] through the connection the update published with.
+fn read_updated(repo: &Repo, store: Store, done: Warning) -> Result<Reader> {
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
     let fresh = freshness::of_snapshot(&snap.caveats, snap.dirty);
     let mut warnings = freshness::caveat_warnings(&snap.caveats, &snap.faults);

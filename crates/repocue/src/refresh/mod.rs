@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use crate::api::{Commit, RefreshOutput};
 use crate::error::{Error, Result};
 use crate::repo::Repo;
+use crate::store::Store;
 
 pub(crate) use basis::Observed;
 pub use basis::Operation;
@@ -81,13 +82,37 @@ pub(crate) fn run_from(
     repo: &Repo,
     op: &Operation,
     budget: Option<Duration>,
+    observed: Option<Observed>,
+) -> Result<RefreshOutput> {
+    run_attempts(repo, None, op, budget, observed)
+}
+
+/// [`run_from`] on the cache `store` has open: a read that refreshes first keeps reading
+/// through the connection it assessed the snapshot with (each opening of the cache parses
+/// its schema again: about a millisecond).
+pub(crate) fn run_on(
+    repo: &Repo,
+    store: &mut Store,
+    op: &Operation,
+    budget: Option<Duration>,
+    observed: Option<Observed>,
+) -> Result<RefreshOutput> {
+    run_attempts(repo, Some(store), op, budget, observed)
+}
+
+fn run_attempts(
+    repo: &Repo,
+    mut store: Option<&mut Store>,
+    op: &Operation,
+    budget: Option<Duration>,
     mut observed: Option<Observed>,
 ) -> Result<RefreshOutput> {
     let requested_at = crate::time::now_rfc3339();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match run_once(repo, op, &requested_at, budget, observed.take()) {
+        let store = store.as_deref_mut();
+        match run_once(repo, store, op, &requested_at, budget, observed.take()) {
             Err(Error::Conflict { .. }) if attempt < PUBLISH_ATTEMPTS => continue,
             other => return other,
         }
@@ -96,6 +121,7 @@ pub(crate) fn run_from(
 
 fn run_once(
     repo: &Repo,
+    open: Option<&mut Store>,
     op: &Operation,
     requested_at: &str,
     budget: Option<Duration>,
@@ -103,11 +129,16 @@ fn run_once(
 ) -> Result<RefreshOutput> {
     let started = Instant::now();
     let rules = repo.rules()?;
-    // A refresh never creates a cache: only init and rebaseline start one.
-    let Some(mut store) = repo.open_store(*op != Operation::Refresh)? else {
-        return Err(Error::NotInitialized);
+    let mut opened;
+    let store = match open {
+        Some(store) => store,
+        None => {
+            // A refresh never creates a cache: only init and rebaseline start one.
+            opened = repo.open_store(*op != Operation::Refresh)?;
+            opened.as_mut().ok_or(Error::NotInitialized)?
+        }
     };
-    let mut start = basis::capture(repo, &store, op, &rules, observed)?;
+    let mut start = basis::capture(repo, store, op, &rules, observed)?;
     // Git reads the recent commits while the files are scanned.
     let commits = RecentCommits::start(repo, &start)?;
     let scan_started = Instant::now();
@@ -127,9 +158,9 @@ fn run_once(
     // Read by the classes only: 100,000 paths' attributes are not kept through the scan.
     start.basis.attributes = None;
     let deadline = budget.map(|b| scan_started + b);
-    let outcome = outcome::scan(repo, &store, &start, plan, deadline)?;
+    let outcome = outcome::scan(repo, store, &start, plan, deadline)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
-    let changes = changes::derive(&store, &start, &outcome, &rules)?;
+    let changes = changes::derive(store, &start, &outcome, &rules)?;
     let commits = commits.finish()?;
     let clock = publish::Clock {
         started,
@@ -137,7 +168,7 @@ fn run_once(
         requested_at,
     };
     publish::publish(
-        repo, &mut store, &start, &outcome, changes, &commits, clock, &rules,
+        repo, store, &start, &outcome, changes, &commits, clock, &rules,
     )
 }
 
