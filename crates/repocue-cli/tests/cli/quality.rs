@@ -1779,3 +1779,44 @@ fn a_class_brings_the_methods_it_inherits_from_the_project() {
         .error_code("not_found");
     }
 }
+
+/// A JavaScript module's top-level variables that it does not export are its own (express's
+/// `var join = path.join` in `lib/view.js`): `also` names what the module exports.
+#[test]
+fn a_modules_unexported_variables_are_not_what_it_offers() {
+    let mut files: Vec<(String, String)> = vec![(
+        "opts.js".into(),
+        "import path from 'node:path';\n\nvar join = path.join;\nconst internalTable = new Map();\n\nexport class Options {}\n\nexport function parseOptions(argv) {\n  return join(argv);\n}\n\nexport function usageWithOptions(o) {\n  return internalTable.get(o);\n}\n\nexport const OPTION_COUNT = 3;\n".into(),
+    )];
+    // Enough other modules with exported functions that the first symbols cannot hold them.
+    for i in 0..12 {
+        files.push((
+            format!("lib{i}.js"),
+            format!("export function lib{i}Open() {{\n  return {i};\n}}\n\nexport function lib{i}Close() {{\n  return {i};\n}}\n"),
+        ));
+        files.push((
+            format!("cmd{i}.js"),
+            format!("import {{ Options, parseOptions }} from './opts.js';\nimport {{ lib{i}Open, lib{i}Close }} from './lib{i}.js';\n\nexport function cmd{i}(argv) {{\n  lib{i}Open();\n  lib{i}Close();\n  return parseOptions(new Options(argv));\n}}\n"),
+        ));
+    }
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    // What the overview says the module offers: its listed symbols and their `also` names.
+    let mut offered: Vec<&str> = Vec::new();
+    for s in symbols.iter().filter(|s| s["path"] == "opts.js") {
+        offered.push(s["name"].as_str().unwrap());
+        let also = s.get("also").and_then(Value::as_array);
+        offered.extend(also.into_iter().flatten().map(|n| n.as_str().unwrap()));
+    }
+    for exported in [
+        "Options",
+        "parseOptions",
+        "usageWithOptions",
+        "OPTION_COUNT",
+    ] {
+        assert!(offered.contains(&exported), "{exported}: {offered:?}");
+    }
+    for own in ["join", "internalTable"] {
+        assert!(!offered.contains(&own), "{own}: {offered:?}");
+    }
+}

@@ -563,13 +563,32 @@ impl Ranked<'_> {
 }
 
 /// Tells whether no other file can use a symbol of `path`: a function inside another
-/// function, or a type, macro or member a C source file (not a header) defines.
+/// function, a type, macro or member a C source file (not a header) defines, or a variable a
+/// JavaScript or TypeScript module keeps to itself.
 fn is_private_to_file(
     path: &[u8],
     s: &crate::analyze::structure::SymbolFact,
     all: &[crate::analyze::structure::SymbolFact],
 ) -> bool {
-    is_local(s, all) || is_translation_unit_type(path, s) || is_translation_unit_member(path, s)
+    is_local(s, all)
+        || is_translation_unit_type(path, s)
+        || is_translation_unit_member(path, s)
+        || is_module_variable(path, s)
+}
+
+/// Tells whether a symbol is a top-level variable or constant that a JavaScript or TypeScript
+/// module does not export: only the module sees it (express's `var join = path.join` in
+/// `lib/view.js`). What a CommonJS module exports it assigns to `exports.name`, a symbol of its
+/// own; a declaration file's (`.d.ts`) top-level names are ambient, seen everywhere.
+fn is_module_variable(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+    let module = matches!(
+        paths::extension(path).as_deref(),
+        Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx")
+    ) && !path.ends_with(b".d.ts");
+    module
+        && s.parent().is_none()
+        && matches!(s.kind.as_str(), "variable" | "constant")
+        && s.visibility.is_none()
 }
 
 /// The names of a file's public top-level definitions that `shown` does not hold, most used
