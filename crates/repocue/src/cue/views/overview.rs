@@ -1735,18 +1735,7 @@ fn with_members<'r>(
             next.push((br, bt));
         }
     }
-    // Stable: equal weights keep the type's own methods, in source order, first.
-    members.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut names: Vec<String> = Vec::new();
-    for (_, n) in members {
-        if names.len() == MAX_MEMBERS {
-            break;
-        }
-        if !names.iter().any(|o| o == n) {
-            names.push(n.to_owned());
-        }
-    }
-    entry.members = names;
+    entry.members = super::structure::heaviest_names(members, MAX_MEMBERS);
     entry
 }
 

@@ -601,7 +601,7 @@ pub(crate) fn also_names(r: &Ranked<'_>, shown: impl Fn(&str) -> bool, n: usize)
     }
     let all: &[crate::analyze::structure::SymbolFact] =
         r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
-    let mut named: Vec<(f64, &str)> = all
+    let named: Vec<(f64, &str)> = all
         .iter()
         .filter(|s| {
             s.parent().is_none()
@@ -614,10 +614,15 @@ pub(crate) fn also_names(r: &Ranked<'_>, shown: impl Fn(&str) -> bool, n: usize)
         })
         .map(|s| (importance::symbol_weight(s, r.uses(s.name())), s.name()))
         .collect();
-    // Stable: equal weights keep source order.
-    named.sort_by(|a, b| b.0.total_cmp(&a.0));
+    heaviest_names(named, n)
+}
+
+/// The names of the `n` heaviest of `weighted`, each once, heaviest first; equal weights keep
+/// their order in `weighted` (source order, a type's own methods before inherited ones).
+pub(crate) fn heaviest_names(mut weighted: Vec<(f64, &str)>, n: usize) -> Vec<String> {
+    weighted.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut out: Vec<String> = Vec::new();
-    for (_, name) in named {
+    for (_, name) in weighted {
         if out.len() == n {
             break;
         }

@@ -492,6 +492,25 @@ def render(doc):\n    return parse(doc)\n";
         (t, listed, graph)
     }
 
+    /// Adds fifty functions that twenty files call, each in its own directory (no directory
+    /// fills the list): what fills the overview's symbols. Each caller's text starts with
+    /// `head` and ends with `tail`.
+    fn busy_functions(files: &mut Vec<(String, String)>, head: &str, tail: &str) {
+        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
+        for i in 0..50 {
+            files.push((
+                format!("src/u{i:02}/mod.py"),
+                format!("def run{i}(x=None):\n    return x\n"),
+            ));
+        }
+        for j in 0..20 {
+            files.push((
+                format!("src/c{j:02}/main.py"),
+                format!("{head}def go{j}():\n{calls}{tail}"),
+            ));
+        }
+    }
+
     /// A file the overview shows no symbol of gains a function no file calls, or a call of a
     /// name no file defines: the ranking is the same, and the parent's data is reused. A
     /// function some file calls, a call of a name some file defines (or comes to define in a
@@ -581,25 +600,12 @@ def render(doc):\n    return parse(doc)\n";
     fn a_new_definition_below_the_listed_symbols_reuses_the_parent_overview_exactly() {
         let mut files: Vec<(String, String)> =
             vec![("README.md".into(), "# Work\n\nDoes work.\n".into())];
-        // Fifty functions that twenty files call, each in its own directory (no directory
-        // fills the list), and forty that nothing calls.
-        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
-        for i in 0..50 {
-            files.push((
-                format!("src/u{i:02}/mod.py"),
-                format!("def run{i}(x=None):\n    return x\n"),
-            ));
-        }
+        // Fifty functions that twenty files call, and forty that nothing calls.
+        busy_functions(&mut files, "", "");
         for i in 0..40 {
             files.push((
                 format!("src/q{i:02}/mod.py"),
                 format!("def quiet{i}(x):\n    return x\n"),
-            ));
-        }
-        for j in 0..20 {
-            files.push((
-                format!("src/c{j:02}/main.py"),
-                format!("def go{j}():\n{calls}"),
             ));
         }
         let (t, listed, graph) = ranked(&files);
@@ -691,21 +697,13 @@ def render(doc):\n    return parse(doc)\n";
                     .into(),
             ),
         ];
-        // Fifty functions that twenty files call, each in its own directory: the list is full
-        // of them and `App`, which the same files call, while `_base.py` lists nothing.
-        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
-        for i in 0..50 {
-            files.push((
-                format!("src/u{i:02}/mod.py"),
-                format!("def run{i}(x=None):\n    return x\n"),
-            ));
-        }
-        for j in 0..20 {
-            files.push((
-                format!("src/c{j:02}/main.py"),
-                format!("from app import App\n\ndef go{j}():\n{calls}    return App().run()\n"),
-            ));
-        }
+        // The list is full of the fifty busy functions and `App`, which the same files call,
+        // while `_base.py` lists nothing.
+        busy_functions(
+            &mut files,
+            "from app import App\n\n",
+            "    return App().run()\n",
+        );
         let (t, listed, graph) = ranked(&files);
         let app = listed
             .symbols
