@@ -1292,3 +1292,38 @@ fn imported_and_reexported_names_are_references() {
         }
     }
 }
+
+#[test]
+fn what_a_commonjs_module_assigns_to_its_exports_is_exported() {
+    let source = r#"
+exports = module.exports = createApplication;
+function createApplication() {}
+function View(name) {}
+module.exports.View = View;
+function tryStat(path) {}
+var res = Object.create(null);
+exports.res = res;
+function render() {}
+function send() {}
+module.exports = { render, sendAlias: send };
+function helper() {}
+other.exports = helper;
+exports.local = function local() {};
+"#;
+    let facts = extract(Language::JavaScript, source.as_bytes(), &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let visibility = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.qualified_name == name)
+            .unwrap_or_else(|| panic!("{name} missing: {:?}", facts.symbols))
+            .visibility
+    };
+    for name in ["createApplication", "View", "res", "render", "send"] {
+        assert_eq!(visibility(name), Some("exported"), "{name}");
+    }
+    for name in ["tryStat", "helper"] {
+        assert_eq!(visibility(name), None, "{name}");
+    }
+}

@@ -409,7 +409,9 @@ pub(crate) fn settle_index(store: &Store, snap: &SnapshotRow, basis: &Basis) {
 }
 
 /// What the cache derived from a snapshot that a refresh must derive again: classes under
-/// other analysis rules, a search index awaiting its rebuild (after a cache upgrade).
+/// other analysis rules, a search index awaiting its rebuild (after a cache upgrade), facts an
+/// older analyzer derived (after a binary upgrade: its symbols and ranking inputs would be
+/// served as current until some file changed).
 pub(crate) fn outdated(
     store: &Store,
     snap: &SnapshotRow,
@@ -421,6 +423,10 @@ pub(crate) fn outdated(
     }
     if store.search_needs_rebuild()? {
         out.push("search index awaits its rebuild");
+    }
+    let analyzer = crate::analyze::analyzer_version();
+    if crate::analyze::enabled() && store.facts_checked()?.as_deref() != Some(analyzer) {
+        out.push("facts were derived by another analyzer version");
     }
     Ok(out)
 }
@@ -611,5 +617,44 @@ mod tests {
         assert_eq!(fresh.snapshot.seq, 2);
         assert_eq!(fresh.freshness, Freshness::Current);
         assert_eq!(fresh.warnings[0].code, WarningCode::Refreshed);
+    }
+
+    /// After a binary upgrade the stored facts are an older analyzer's: no snapshot is current
+    /// until a refresh derived them again, and a refreshing read does.
+    #[test]
+    fn facts_of_another_analyzer_make_a_read_refresh() {
+        let t = temp_repo(&[("lib.py", "def run():\n    pass\n")]);
+        prepare(&t.repo, true).unwrap();
+        let db = raw_db(&t.repo);
+        db.execute_batch(
+            "UPDATE content_facts SET analyzer = 'a0+s0';
+             UPDATE settings SET value = 'a0+s0' WHERE name = 'facts_checked';",
+        )
+        .unwrap();
+        drop(db);
+        let stale = prepare(&t.repo, false).unwrap();
+        assert_eq!(stale.freshness, Freshness::RefreshNeeded);
+        assert!(
+            format!("{:?}", stale.warnings).contains("another analyzer version"),
+            "{:?}",
+            stale.warnings
+        );
+        drop(stale);
+        let fresh = prepare(&t.repo, true).unwrap();
+        assert_eq!(fresh.freshness, Freshness::Current, "{:?}", fresh.warnings);
+        drop(fresh);
+        let analyzers: Vec<String> = {
+            let db = raw_db(&t.repo);
+            let mut stmt = db
+                .prepare("SELECT DISTINCT analyzer FROM content_facts")
+                .unwrap();
+            let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+            rows.map(Result::unwrap).collect()
+        };
+        assert_eq!(analyzers, [crate::analyze::analyzer_version()]);
+        assert_eq!(
+            prepare(&t.repo, false).unwrap().freshness,
+            Freshness::Current
+        );
     }
 }
