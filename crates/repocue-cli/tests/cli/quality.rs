@@ -1820,3 +1820,49 @@ fn a_modules_unexported_variables_are_not_what_it_offers() {
         assert!(!offered.contains(&own), "{own}: {offered:?}");
     }
 }
+
+/// A type's members name its methods: a method listed among them takes no line of its own
+/// (cobra's `func (c *Command) Name()` after `Command`'s `.Name`).
+#[test]
+fn a_method_a_listed_type_names_takes_no_line_of_its_own() {
+    let methods = ["Name", "Execute", "AddCommand", "Flags", "Run", "Help"];
+    let bodies: String = methods
+        .iter()
+        .map(|m| format!("func (c *Command) {m}() string {{\n\treturn c.name\n}}\n\n"))
+        .collect();
+    let mut files: Vec<(String, String)> = vec![(
+        "command.go".into(),
+        format!("package cobra\n\ntype Command struct {{\n\tname string\n}}\n\n{bodies}"),
+    )];
+    for i in 0..8 {
+        let calls: String = methods.iter().map(|m| format!("\tc.{m}()\n")).collect();
+        files.push((
+            format!("use{i}.go"),
+            format!("package cobra\n\nfunc Use{i}(c *Command) {{\n{calls}}}\n"),
+        ));
+    }
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let command = symbols
+        .iter()
+        .find(|s| s["name"] == "Command")
+        .unwrap_or_else(|| panic!("Command missing: {symbols:?}"));
+    let members: Vec<&str> = command["members"]
+        .as_array()
+        .unwrap_or_else(|| panic!("Command has no members: {command}"))
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(members.len(), 4, "{members:?}");
+    let lines: Vec<&str> = symbols
+        .iter()
+        .filter(|s| s["path"] == "command.go")
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    // The methods the members leave out still get their lines.
+    assert!(lines.iter().any(|l| l.starts_with("Command.")), "{lines:?}");
+    for m in &members {
+        let line = format!("Command.{m}");
+        assert!(!lines.contains(&line.as_str()), "{line} twice: {lines:?}");
+    }
+}

@@ -1524,13 +1524,14 @@ fn code_summary(
         .collect();
     let classes = classes(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
-    let mut symbols: Vec<SymbolEntry> = symbols
+    let symbols: Vec<SymbolEntry> = symbols
         .into_iter()
         .map(|s| {
             let file = files.get(&s.path).copied();
             with_members(file, &classes, &mut member_sources, s)
         })
         .collect();
+    let mut symbols = without_repeated_members(symbols);
     // A file's first symbol names what else the file offers, but not the first symbols
     // listed: those are there at the budgets that show the names.
     // Nor names an earlier file's `also` gave: a C source file defines what its header
@@ -1737,6 +1738,31 @@ fn with_members<'r>(
     }
     entry.members = super::structure::heaviest_names(members, MAX_MEMBERS);
     entry
+}
+
+/// Drops what a type's members already name: a method a type listed before it names among
+/// its members takes no line of its own (cobra's `func (c *Command) Name()` after `Command`'s
+/// `.Name`), and a type listed after one of its methods does not name that method again.
+fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
+    let key = |path: &str, name: &str| format!("{path}\0{name}");
+    let mut lines = std::collections::HashSet::new();
+    let mut named = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(symbols.len());
+    for mut s in symbols {
+        if named.contains(&key(&s.path, &s.name)) {
+            continue;
+        }
+        let member = |m: &String| key(&s.path, &format!("{}.{m}", s.name));
+        let members: Vec<String> = std::mem::take(&mut s.members)
+            .into_iter()
+            .filter(|m| !lines.contains(&member(m)))
+            .collect();
+        named.extend(members.iter().map(member));
+        s.members = members;
+        lines.insert(key(&s.path, &s.name));
+        out.push(s);
+    }
+    out
 }
 
 /// Most classes a type's inherited members are looked up in (Flask → `App` → `Scaffold`).
