@@ -1866,3 +1866,59 @@ fn a_method_a_listed_type_names_takes_no_line_of_its_own() {
         assert!(!lines.contains(&line.as_str()), "{line} twice: {lines:?}");
     }
 }
+
+/// A C header and the source file of the same name are one module: the source's definitions
+/// come after other modules' first symbols, as a second pick of the header's would (git's
+/// `strbuf.c` listed beside `strbuf.h` while `parse-options.h` waited).
+#[test]
+fn a_c_header_and_its_source_file_share_their_picks() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "buf.h".into(),
+            "struct buf { int len; };\n\nint buf_add(struct buf *b, int c);\n".into(),
+        ),
+        (
+            "buf.c".into(),
+            "#include \"buf.h\"\n\nint buf_add(struct buf *b, int c)\n{\n\treturn b->len + c;\n}\n\nint buf_grow(struct buf *b, int n)\n{\n\treturn b->len + n;\n}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("lib{i}.h"),
+            format!("struct lib{i} {{ int fd; }};\n\nint lib{i}_open(struct lib{i} *l);\n"),
+        ));
+    }
+    for i in 0..10 {
+        let libs: String = (0..6)
+            .filter(|j| (i + j) % 3 == 0)
+            .map(|j| format!("#include \"lib{j}.h\"\n"))
+            .collect();
+        let opens: String = (0..6)
+            .filter(|j| (i + j) % 3 == 0)
+            .map(|j| format!("\tstruct lib{j} l{j};\n\tlib{j}_open(&l{j});\n"))
+            .collect();
+        files.push((
+            format!("cmd{i}.c"),
+            format!("#include \"buf.h\"\n{libs}\nint cmd{i}(void)\n{{\n\tstruct buf b;\n{opens}\tbuf_add(&b, 1);\n\treturn buf_grow(&b, 2);\n}}\n"),
+        ));
+    }
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let paths: Vec<&str> = symbols
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    let first = |path: &str| {
+        paths
+            .iter()
+            .position(|p| *p == path)
+            .unwrap_or_else(|| panic!("{path} missing: {paths:?}"))
+    };
+    assert_eq!(first("buf.h"), 0, "{paths:?}");
+    for i in 0..6 {
+        assert!(
+            first(&format!("lib{i}.h")) < first("buf.c"),
+            "lib{i}.h after buf.c: {paths:?}"
+        );
+    }
+}

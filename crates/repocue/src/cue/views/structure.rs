@@ -419,17 +419,18 @@ pub(crate) fn ranked_symbol_tiers(
     n: usize,
     exposed_first: bool,
 ) -> Tiers {
-    // (score, index of the file, its directory): what `importance::diverse` picks from.
-    type Candidate<'a> = (f64, usize, &'a [u8]);
+    // (score, the file's module, its directory): what `importance::diverse` picks from.
+    type Candidate<'a> = (f64, &'a [u8], &'a [u8]);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
     let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact, bool)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from
     // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
     let minor = minor_families(ranked);
-    for (file, r) in symbol_sources(ranked, n) {
+    for (_, r) in symbol_sources(ranked, n) {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+        let module = c_module(path);
         let all: &[crate::analyze::structure::SymbolFact] =
             r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
         // Tests, examples and vendored code are no part of what the project exposes: their
@@ -463,7 +464,7 @@ pub(crate) fn ranked_symbol_tiers(
         // Stable: equal weights keep source order.
         own.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (w, s, hidden) in own.into_iter().take(per_file) {
-            candidates.push((w, file, dir));
+            candidates.push((w, module, dir));
             symbols.push((r, s, hidden));
         }
     }
@@ -501,6 +502,24 @@ pub(crate) fn ranked_symbol_tiers(
         hidden: entries(hidden),
         exposed_scores,
         hidden_scores,
+    }
+}
+
+/// The module a file belongs to when the overview spreads its picks: a C or C++ header and
+/// the source file of the same name are one module (the header declares what the source
+/// defines: git's `strbuf.h` and `strbuf.c`), every other file is its own.
+fn c_module(path: &[u8]) -> &[u8] {
+    let Some(dot) = path.iter().rposition(|&b| b == b'.') else {
+        return path;
+    };
+    let c = matches!(
+        &path[dot + 1..],
+        b"c" | b"h" | b"cc" | b"cpp" | b"cxx" | b"hh" | b"hpp" | b"hxx"
+    );
+    if c && path[dot..].iter().all(|&b| b != b'/') {
+        &path[..dot]
+    } else {
+        path
     }
 }
 
