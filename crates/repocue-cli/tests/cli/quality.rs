@@ -1614,7 +1614,8 @@ fn a_language_the_project_hardly_writes_in_fills_only_what_its_main_language_lea
     );
 }
 
-/// A C source file defines what its header declares: when both are listed, the second does
+/// A C source file defines what its header declares: when both are listed (a header in
+/// another directory, which the picks do not take for the source file's own), the second does
 /// not name again what the first one's `also` named.
 #[test]
 fn also_never_names_what_an_earlier_file_named() {
@@ -1639,7 +1640,7 @@ fn also_never_names_what_an_earlier_file_named() {
         .collect();
     let mut files: Vec<(String, String)> = vec![
         (
-            "buf.h".into(),
+            "include/buf.h".into(),
             format!("struct buf {{ int len; }};\n\nvoid buf_release(struct buf *b);\n\n{declarations}"),
         ),
         (
@@ -1673,12 +1674,23 @@ fn also_never_names_what_an_earlier_file_named() {
     // Both files are listed, and the header names six functions the first symbols leave
     // out, which the source file defines as well (and named again before).
     assert!(symbols.iter().any(|s| s["path"] == "buf.c"), "{symbols:?}");
-    let (header, source) = (also("buf.h"), also("buf.c"));
+    let (header, source) = (also("include/buf.h"), also("buf.c"));
     assert_eq!(header.len(), 6, "{symbols:?}");
     assert!(
         source.iter().all(|n| !header.contains(n)),
         "{header:?} {source:?}"
     );
+    // Nor does a file's `also` name the symbol it comes with (each `cmd{i}.c` defines one
+    // function, listed past the first symbols).
+    for s in symbols {
+        let name = s["name"].as_str().unwrap();
+        let also = s.get("also").and_then(|a| a.as_array());
+        assert!(
+            also.is_none_or(|a| a.iter().all(|n| n != name)),
+            "{name} names itself: {s}"
+        );
+    }
+    assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
 /// A framework's central class inherits the method its users call most (Flask's `route`,

@@ -1532,8 +1532,8 @@ fn code_summary(
         })
         .collect();
     let mut symbols = without_repeated_members(symbols);
-    // A file's first symbol names what else the file offers, but not the first symbols
-    // listed: those are there at the budgets that show the names.
+    // A file's first symbol names what else the file offers, but not itself, nor the first
+    // symbols listed: those are there at the budgets that show the names.
     // Nor names an earlier file's `also` gave: a C source file defines what its header
     // declares, and git's `strbuf.c` repeated `strbuf.h`'s six names.
     let mut listed: std::collections::HashSet<String> = symbols
@@ -1544,7 +1544,11 @@ fn code_summary(
     let mut named = std::collections::HashSet::new();
     for s in &mut symbols {
         if let Some(r) = files.get(&s.path).filter(|_| named.insert(s.path.clone())) {
-            s.also = super::structure::also_names(r, |n| listed.contains(n), ALSO_NAMES);
+            // Nor the symbol it comes with, whatever its place in the list (`cmd0` beside
+            // `int cmd0(void)`).
+            let own = last_segment(&s.name).to_owned();
+            let shown = |n: &str| n == own || listed.contains(n);
+            s.also = super::structure::also_names(r, shown, ALSO_NAMES);
             listed.extend(s.also.iter().cloned());
         }
     }
