@@ -404,6 +404,7 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
             signature: None,
             before: None,
             from: None,
+            namespace: false,
         };
         let change = match it.op {
             DeltaOp::FileAdded
@@ -429,6 +430,8 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
             DeltaOp::SymbolRemoved => change(name.to_owned()),
             DeltaOp::SymbolAdded => SymbolChange {
                 signature: text(&it.after, "signature"),
+                namespace: text(&it.after, "kind")
+                    .is_some_and(|k| matches!(k.as_str(), "module" | "namespace")),
                 ..change(name.to_owned())
             },
             DeltaOp::BranchChanged | DeltaOp::HeadChanged | DeltaOp::WorkingTreeChanged => continue,

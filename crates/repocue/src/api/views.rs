@@ -124,6 +124,11 @@ pub struct SymbolChange {
     /// The path a moved symbol came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Whether the symbol only groups others by name (a Ruby module, a C++ namespace, a Rust
+    /// `mod`): an added one is implied by its added members' qualified names. Not serialized.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub namespace: bool,
 }
 
 /// How far a document can be trusted to describe the code it references.

@@ -240,21 +240,29 @@ fn items(
     for (i, mut p) in paths.into_iter().enumerate() {
         let deleted = p.op == Some(DeltaOp::FileDeleted);
         let taken = std::mem::take(&mut p.changes);
-        let added: Vec<&str> = taken
+        let added = |ch: &&SymbolChange| ch.op == DeltaOp::SymbolAdded;
+        // The names that added symbols are members of.
+        let parents: Vec<&str> = taken
             .iter()
-            .filter(|ch| ch.op == DeltaOp::SymbolAdded)
-            .map(|ch| ch.name.as_str())
+            .filter(added)
+            .filter_map(|ch| Some(ch.name.rsplit_once('.')?.0))
             .collect();
         let weights: Vec<i64> = taken
             .iter()
             .map(|ch| {
-                // A member of a type added in the same change is detail of that addition.
-                let parent_added = ch.op == DeltaOp::SymbolAdded
-                    && ch
-                        .name
-                        .rsplit_once('.')
-                        .is_some_and(|(parent, _)| added.contains(&parent));
-                if parent_added {
+                let is_added = ch.op == DeltaOp::SymbolAdded;
+                let name = ch.name.as_str();
+                let parent = name.rsplit_once('.').map(|(p, _)| p);
+                // A member of a type added in the same change is detail of that addition; a
+                // namespace added with its members (a new file's `module Sinatra` around its
+                // class) is named by their qualified names, and is detail of them.
+                let of_added_type = is_added
+                    && taken
+                        .iter()
+                        .filter(added)
+                        .any(|t| !t.namespace && Some(t.name.as_str()) == parent);
+                let holds_added = is_added && ch.namespace && parents.contains(&name);
+                if of_added_type || holds_added {
                     MEMBER_OF_ADDED_WEIGHT
                 } else {
                     change_weight(ch.op, deleted)
@@ -367,6 +375,7 @@ mod tests {
             signature: Some(format!("fn {name}()")),
             before: None,
             from: None,
+            namespace: false,
         }
     }
 
@@ -427,5 +436,44 @@ mod tests {
                 "|fn std::io()"
             ]
         );
+    }
+
+    /// A namespace added with what it holds (a new Ruby file's `module Sinatra` around its
+    /// class) is named by its members' qualified names: the members rank as additions, the
+    /// namespace as their detail. A namespace added empty is an addition of its own.
+    #[test]
+    fn an_added_namespace_is_detail_of_the_members_added_in_it() {
+        let namespace = |name: &str| SymbolChange {
+            namespace: true,
+            ..change(DeltaOp::SymbolAdded, name)
+        };
+        let mut new_file = PathChange::bare("lib/probe.rb");
+        new_file.op = Some(DeltaOp::FileAdded);
+        new_file.changes = vec![
+            namespace("Sinatra"),
+            change(DeltaOp::SymbolAdded, "Sinatra.Probe"),
+            change(DeltaOp::SymbolAdded, "Sinatra.Probe.run"),
+            namespace("Empty"),
+        ];
+        let ranked = items(vec![], vec![new_file], vec![]);
+        // The changes keep their order; the `i`-th ranks at `change_rank(weight, i)`.
+        let changes: Vec<i64> = ranked
+            .iter()
+            .filter(|i| i.section == 3)
+            .map(|i| i.rank)
+            .collect();
+        let weight = |name: &str| {
+            let i = ["Sinatra", "Sinatra.Probe", "Sinatra.Probe.run", "Empty"]
+                .iter()
+                .position(|n| *n == name)
+                .expect("a change of the fixture");
+            (0..=5)
+                .find(|&w| change_rank(w, i) == changes[i])
+                .expect("a known weight")
+        };
+        assert_eq!(weight("Sinatra.Probe"), 4);
+        assert_eq!(weight("Empty"), 4);
+        assert_eq!(weight("Sinatra"), MEMBER_OF_ADDED_WEIGHT);
+        assert_eq!(weight("Sinatra.Probe.run"), MEMBER_OF_ADDED_WEIGHT);
     }
 }
