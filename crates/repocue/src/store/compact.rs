@@ -10,7 +10,7 @@ use miniz_oxide::inflate::decompress_to_vec_with_limit;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use sha2::{Digest, Sha256};
 
-use crate::digest::hex;
+use crate::digest::{hex, unhex};
 use crate::error::Result;
 use crate::model::{FileClass, FileType, WorkingState};
 
@@ -78,16 +78,6 @@ pub(crate) fn id_bytes(hex_id: &str) -> Vec<u8> {
 /// The hex form of stored id bytes.
 pub(crate) fn id_hex(bytes: &[u8]) -> String {
     hex(bytes)
-}
-
-fn unhex(h: &str) -> Option<Vec<u8>> {
-    if h.len() % 2 != 0 || !h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return None;
-    }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
-        .collect()
 }
 
 /// The stored form of facts JSON: a tag byte, then the JSON raw or deflated after the preset

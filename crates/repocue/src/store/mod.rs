@@ -18,7 +18,7 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBe
 
 use crate::analyze::Analysis;
 use crate::api::{Caveat, Commit, OperationKind, SnapshotId};
-use crate::digest::hex;
+use crate::digest::{hex, unhex};
 use crate::error::{Error, Result};
 use crate::model::{Fault, FileClass, FileState, StatKey};
 
@@ -2016,13 +2016,6 @@ fn json_faults(json: &str) -> Option<Vec<Fault>> {
                 kind: kind.parse().ok()?,
             })
         })
-        .collect()
-}
-
-fn unhex(h: &str) -> Option<Vec<u8>> {
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
         .collect()
 }
 
