@@ -1866,6 +1866,43 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A method named among an earlier type's members takes no line; a type listed after one
+    /// of its methods leaves it out of its members; another file's namesake is kept.
+    #[test]
+    fn members_and_lines_never_name_a_method_twice() {
+        let entry = |path: &str, name: &str, members: &[&str]| SymbolEntry {
+            path: path.into(),
+            name: name.into(),
+            line: 1,
+            signature: name.into(),
+            members: members.iter().map(|m| (*m).to_owned()).collect(),
+            also: vec![],
+        };
+        let kept = without_repeated_members(vec![
+            entry("command.go", "Command", &["Name", "Run"]),
+            entry("command.go", "Command.Name", &[]),
+            entry("other.go", "Command.Run", &[]),
+            entry("flag.go", "Flag.Set", &[]),
+            entry("flag.go", "Flag", &["Set", "Get"]),
+        ]);
+        let shown: Vec<(&str, Vec<&str>)> = kept
+            .iter()
+            .map(|e| {
+                let members = e.members.iter().map(String::as_str).collect();
+                (e.name.as_str(), members)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("Command", vec!["Name", "Run"]),
+                ("Command.Run", vec![]),
+                ("Flag.Set", vec![]),
+                ("Flag", vec!["Get"]),
+            ]
+        );
+    }
+
     /// Titles come from the facts of every listed document, at the root and one level down,
     /// though the overview reads the facts of only those it lists below the root.
     #[test]
