@@ -576,6 +576,9 @@ TIMED = [
     ("refresh_edit", "one-file-edit refresh", "git_status_edit", "plus_ms", 20.0),
     ("cue_edit", "one-file edit, then overview cue (it refreshes, then answers)", "git_status_edit",
      "plus_ms", 20.0),
+    ("refresh_again", "one-file edit of a file the snapshot has dirty (an agent's next edit), "
+     "then refresh (analyzed while Git computes the status)", "git_status_edit", "plus_ms", 20.0),
+    ("cue_again", "the same edit again, then overview cue", "git_status_edit", "plus_ms", 20.0),
     ("cue_define", "one-file edit that defines a new function no file calls, then overview cue "
      "(the reference graph is the same: the ranking is reused)", "git_status_edit", "plus_ms",
      20.0),

@@ -488,6 +488,17 @@ EOF
         # it and answers.
         measure cue_edit "$opdir" 1 "$runs" "$WORK/scripts/edit-$idx.sh" -- \
             "$BIN" "${rc[@]}" cue --max-tokens 500
+        # An agent's next edit: the file is already dirty in the snapshot (edited and
+        # refreshed, untimed), and changes again.
+        cat >"$WORK/scripts/again-$idx.sh" <<EOF
+set -e
+bash $(printf '%q' "$WORK/scripts/edit-$idx.sh")
+$(printf '%q ' "$BIN" "${rc[@]}") refresh >/dev/null
+printf '%s repocue bench edit again %s\n' $(printf '%q' "$edit_comment") "\$(date +%s%N)" >>$(printf '%q' "$edit_file")
+EOF
+        measure refresh_again "$opdir" 1 "$runs" "$WORK/scripts/again-$idx.sh" -- "$BIN" "${rc[@]}" refresh
+        measure cue_again "$opdir" 1 "$runs" "$WORK/scripts/again-$idx.sh" -- \
+            "$BIN" "${rc[@]}" cue --max-tokens 500
         if [[ -n $edit_definition ]]; then
             # The same, with a line that defines a new function (a new name every run).
             cat >"$WORK/scripts/define-$idx.sh" <<EOF

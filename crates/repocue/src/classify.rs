@@ -71,6 +71,9 @@ const ENV_TEMPLATES: &[&str] = &["example", "sample", "template", "dist", "defau
 /// Private SSH key file names (their `.pub` halves are public).
 const SSH_KEY_PREFIXES: &[&str] = &["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
 
+/// How much of a file's start is kept to classify it (binary detection, shebang, secrets).
+pub const HEAD_BYTES: usize = 8 << 10;
+
 /// Returns the language of a path, from its file name, extension or shebang line (the one
 /// table in `repocue_structure`).
 pub fn language(path: &[u8], head: &[u8]) -> Option<&'static str> {

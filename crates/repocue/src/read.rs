@@ -327,7 +327,7 @@ pub(crate) fn prepare_under(
         return after_update(repo, w);
     };
     let rules = rules()?;
-    let (a, basis) = assess_live(repo, &store, &snap, &rules)?;
+    let (a, basis) = assess_live(repo, &store, &snap, &rules, refresh)?;
     if a.freshness == Freshness::RefreshNeeded && refresh {
         // The refresh starts from the basis just compared: one `git status`, not two.
         let observed = refresh::Observed {
@@ -365,22 +365,30 @@ pub(crate) fn prepare_under(
 /// view that reads working-tree files checks after reading them.
 pub(crate) fn live_freshness(repo: &Repo, reader: &Reader) -> Result<Freshness> {
     let rules = repo.rules()?;
-    Ok(assess_live(repo, &reader.store, &reader.snapshot, &rules)?
-        .0
-        .freshness)
+    Ok(
+        assess_live(repo, &reader.store, &reader.snapshot, &rules, false)?
+            .0
+            .freshness,
+    )
 }
 
 /// Compares the live repository (one Git basis capture, the snapshot's unsettled files read
 /// again) with a snapshot; returns the basis too, for the refresh the answer may ask for.
+/// With `foresee`, when that refresh may follow, the unsettled files that changed are
+/// analyzed while Git computes the status ([`crate::scan::foresight`]).
 fn assess_live(
     repo: &Repo,
     store: &Store,
     snap: &SnapshotRow,
     rules: &Rules,
+    foresee: bool,
 ) -> Result<(freshness::Assessment, Basis)> {
+    let unsettled = store.unsettled_files_at(snap)?;
+    if foresee {
+        crate::scan::foresight::start(&repo.root, &unsettled);
+    }
     let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
     settle_index(store, snap, &basis);
-    let unsettled = store.unsettled_files_at(snap)?;
     let content = freshness::changed_dirty_paths(&repo.root, &unsettled, &snap.faults);
     let a = freshness::assess(
         snap,
@@ -437,7 +445,7 @@ fn lost_race(repo: &Repo, detail: &str) -> Result<Reader> {
     let store = repo.open_store(false)?.ok_or(Error::NotInitialized)?;
     let snap = store.current_snapshot()?.ok_or(Error::NotInitialized)?;
     let rules = repo.rules()?;
-    let (a, _) = assess_live(repo, &store, &snap, &rules)?;
+    let (a, _) = assess_live(repo, &store, &snap, &rules, false)?;
     let mut warnings = a.warnings;
     warnings.push(Warning::new(
         WarningCode::RefreshLostRace,

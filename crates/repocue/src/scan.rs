@@ -21,10 +21,11 @@ use crate::inject;
 use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 use crate::paths;
 
+pub mod foresight;
+
 /// Files up to this size are read whole so they can be analyzed; larger ones are streamed.
 pub const WHOLE_READ_LIMIT: u64 = 1 << 20;
-/// How much of a file's start is kept to classify it (binary detection, shebang).
-pub const HEAD_BYTES: usize = 8 << 10;
+pub use crate::classify::HEAD_BYTES;
 const STREAM_BUFFER: usize = 64 << 10;
 
 /// Counters a front end may watch to show progress of a long scan.
@@ -349,7 +350,10 @@ fn read_path(
     let deferred = wanted && analyze.past_deadline();
     let analysis = match (&read.whole, state.file_type) {
         (Some(content), FileType::Text) if wanted && !deferred => {
-            analyze::analyze(&state.path, language, content)
+            match foresight::take(&state.path, &digest) {
+                Some(foreseen) => Ok(foreseen),
+                None => analyze::analyze(&state.path, language, content),
+            }
         }
         _ => Ok(None),
     };

@@ -231,6 +231,7 @@ impl Service {
     pub fn update(&self, op: &Operation) -> Result<RefreshOutput> {
         self.repo.git.prefetch_status();
         let out = refresh::run(&self.repo, op);
+        crate::scan::foresight::finish();
         if out.is_ok() {
             self.settle_hint();
         }
@@ -253,6 +254,7 @@ impl Service {
             .ok()
             .and_then(|r| self.build_ahead(request, r));
         let reader = read::prepare_under(&self.repo, request.refresh, || rules);
+        crate::scan::foresight::finish();
         if reader.is_ok() {
             self.settle_hint();
         }

@@ -124,6 +124,8 @@ fn bench_smoke_runs_without_hyperfine_ctags_or_gnu_time() {
         "git status --porcelain=v2 (reference)",
         "one-file-edit refresh",
         "one-file edit, then overview cue",
+        "one-file edit of a file the snapshot has dirty (an agent's next edit), then refresh",
+        "the same edit again, then overview cue",
         "one-file edit that defines a new function no file calls, then overview cue",
         "one-file edit that defines a new function calling a name no file defines",
         "one-file edit that defines a new function calling a function another file defines",

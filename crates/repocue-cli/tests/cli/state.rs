@@ -769,6 +769,38 @@ fn dirty_rebaseline_starts_a_new_epoch() {
         .error_code("invalid_argument");
 }
 
+/// The symbols the structure of `path` lists, read without refreshing.
+fn symbol_names(repo: &TestRepo, path: &str) -> Vec<String> {
+    let cue = repo.json(&["cue", "--view", "structure", "--path", path, "--no-refresh"]);
+    let symbols = cue["content"]["symbols"].as_array().expect("symbols");
+    symbols
+        .iter()
+        .map(|s| s["name"].as_str().expect("name").to_owned())
+        .collect()
+}
+
+/// A dirty file is what a refresh analyzes while Git computes its status (the scan's
+/// foresight): what it serves is the latest content's, whether a reading cue or `refresh`
+/// brought it in, and whether the edit kept the size or not.
+#[test]
+fn a_dirty_file_edited_again_is_analyzed_as_it_is_now() {
+    let (repo, _) = initialized(&[("src/lib.rs", "pub fn one() {}\n")]);
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn two() {}\n");
+    repo.refresh();
+    assert_eq!(symbol_names(&repo, "src/lib.rs"), ["one", "two"]);
+
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn three(x: u8) {}\n");
+    let cue = repo.json(&["cue", "--view", "entity", "--id", "symbol:src/lib.rs:three"]);
+    assert_eq!(cue["content"]["signature"], "pub fn three(x: u8)");
+    assert_eq!(symbol_names(&repo, "src/lib.rs"), ["one", "three"]);
+
+    // Same size: only the stat data tells the file changed.
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn siren(x: u8) {}\n");
+    assert!(repo.refresh().published);
+    assert_eq!(symbol_names(&repo, "src/lib.rs"), ["one", "siren"]);
+    assert_eq!(repo.status().freshness, Freshness::DirtyButIndexed);
+}
+
 #[test]
 fn dirty_file_edited_again_is_refresh_needed() {
     let (repo, _) = initialized(&[("a.txt", "one\n")]);

@@ -239,13 +239,20 @@ pub(crate) fn capture(
     // A baseline classifies every listed path: their attributes are read with the listing.
     let mut basis = match observed {
         Some(basis) => basis,
-        None => repo.git.capture_basis_since(
-            previous
-                .as_ref()
-                .filter(|_| !full)
-                .and_then(SnapshotRow::known_index),
-            full,
-        )?,
+        None => {
+            // A refresh that captures its own basis: the dirty files that changed are
+            // analyzed meanwhile (a read that refreshes started that when it captured its own).
+            if let Some(p) = previous.as_ref().filter(|_| !full) {
+                crate::scan::foresight::start(&repo.root, &store.unsettled_files_at(p)?);
+            }
+            repo.git.capture_basis_since(
+                previous
+                    .as_ref()
+                    .filter(|_| !full)
+                    .and_then(SnapshotRow::known_index),
+                full,
+            )?
+        }
     };
     let reanalyze = match &previous {
         Some(p) if !full => outdated_facts(store, p)?,
