@@ -29,6 +29,7 @@ mod engine;
 mod guards;
 mod lang;
 mod matcher;
+mod shield;
 mod text;
 
 use std::fmt;
@@ -40,7 +41,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "10";
+pub const EXTRACTOR_VERSION: &str = "11";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -260,5 +261,5 @@ pub fn extract(
     limits: &Limits,
 ) -> Result<FileFacts, ExtractError> {
     guards::check(language, source, limits)?;
-    engine::extract(language, source, limits)
+    engine::extract(language, &shield::for_parser(language, source), limits)
 }

@@ -1062,6 +1062,29 @@ fn garbage_input_never_panics() {
     }
 }
 
+/// A `{` followed by a character of U+0100 or above made tree-sitter-bash's scanner call C's
+/// `isdigit` with it, a read far past glibc's table: `{` then U+10FFFD killed the process
+/// with SIGSEGV on x86_64 Linux (tree-sitter/tree-sitter-bash#337). Such files are parsed,
+/// with their functions and line numbers.
+#[test]
+fn a_brace_before_a_wide_character_is_parsed_safely_in_bash() {
+    for wide in ['\u{10FFFD}', '\u{F0000}', '\u{31E20}', '😀', '→'] {
+        for brace in ["{", "{12..", "{1..2"] {
+            let source = format!(
+                "first() {{ echo {brace}{wide}; }}\n\nsecond() {{\n  echo \"{wide}\"\n}}\n"
+            );
+            let facts = extract(Language::Bash, source.as_bytes(), &Limits::default())
+                .unwrap_or_else(|e| panic!("{source:?}: {e}"));
+            let names: Vec<(&str, u32)> = facts
+                .symbols
+                .iter()
+                .map(|s| (s.name.as_str(), s.start_line))
+                .collect();
+            assert_eq!(names, [("first", 1), ("second", 3)], "{source:?}");
+        }
+    }
+}
+
 #[test]
 fn extraction_is_deterministic_across_runs_and_threads() {
     let first: Vec<FileFacts> = FIXTURES

@@ -1,0 +1,158 @@
+//! Inputs that would make a grammar's C code read out of bounds, made safe before parsing.
+//!
+//! tree-sitter-bash 0.25.1's external scanner, looking for a brace range (`{1..9}`), calls
+//! C's `isdigit` on the character after a `{` and its digits, and again after `..` and its
+//! digits. `isdigit` is only defined for bytes: glibc looks the argument up in a 384-entry
+//! table, so a code point of U+0100 or above reads past it, up to 2.2 MB for U+10FFFF.
+//! Where that lands outside mapped memory the process dies of SIGSEGV (on x86_64 Linux,
+//! `{` then U+10FFFD; a CI run of the property tests found one among random bytes). The
+//! upstream report is tree-sitter/tree-sitter-bash#337.
+//!
+//! The scanner reads only those two places, so only the one character at each is replaced
+//! before the parse: its bytes become as many `_`, another word character to the shell.
+//! Lengths and line breaks stay, so every position the parse reports is the file's own; a
+//! name or signature that held such a character shows `_`s instead. Files of the other
+//! languages, and Bash files without the pattern, are parsed as they are, without a copy.
+
+use std::borrow::Cow;
+
+use crate::Language;
+
+/// The bytes to parse for `source` in `language`.
+pub(crate) fn for_parser(language: Language, source: &[u8]) -> Cow<'_, [u8]> {
+    if language != Language::Bash {
+        return Cow::Borrowed(source);
+    }
+    let mut shielded: Option<Vec<u8>> = None;
+    for brace in source
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &b)| (b == b'{').then_some(i))
+    {
+        for at in digit_tests(source, brace) {
+            let width = wide_char_width(&source[at..]);
+            if width > 0 {
+                let bytes = shielded.get_or_insert_with(|| source.to_vec());
+                bytes[at..at + width].fill(b'_');
+            }
+        }
+    }
+    shielded.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// The offsets (at most two) whose character the Bash scanner hands to `isdigit` when it
+/// tries a brace range at the `{` at `brace`: after the brace and its digits, and, when
+/// `..` follows them, after the `..` and its digits.
+fn digit_tests(source: &[u8], brace: usize) -> impl Iterator<Item = usize> {
+    let after_digits = |from: usize| {
+        from + source.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
+    };
+    let first = after_digits(brace + 1);
+    let second = (source.get(first..first + 2) == Some(b"..")).then(|| after_digits(first + 2));
+    let len = source.len();
+    std::iter::once(first)
+        .chain(second)
+        .filter(move |&at| at < len)
+}
+
+/// How many bytes the character at the start of `bytes` spans when the lexer could decode
+/// it to a code point of U+0100 or above (a UTF-8 lead byte of 0xC4 or more, and the
+/// continuation bytes after it); 0 otherwise. Malformed sequences count too: what the
+/// lexer cannot decode it reads as an error, which is harmless, but nothing here depends
+/// on telling the two apart.
+fn wide_char_width(bytes: &[u8]) -> usize {
+    match bytes.first() {
+        Some(&lead) if lead >= 0xC4 => {
+            1 + bytes[1..]
+                .iter()
+                .take(3)
+                .take_while(|&&b| (0x80..=0xBF).contains(&b))
+                .count()
+        }
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code points the Bash scanner would hand to `isdigit` in `source`, read as it reads
+    /// them: from every `{`, past ASCII digits, then, past `..` and digits again.
+    fn digit_tested(source: &[u8]) -> Vec<u32> {
+        let text = String::from_utf8_lossy(source);
+        let chars: Vec<char> = text.chars().collect();
+        let mut tested = Vec::new();
+        for (i, _) in chars.iter().enumerate().filter(|(_, &c)| c == '{') {
+            let mut j = i + 1;
+            while chars.get(j).is_some_and(char::is_ascii_digit) {
+                j += 1;
+            }
+            let Some(&c) = chars.get(j) else { continue };
+            tested.push(u32::from(c));
+            if c != '.' || chars.get(j + 1) != Some(&'.') {
+                continue;
+            }
+            j += 2;
+            while chars.get(j).is_some_and(char::is_ascii_digit) {
+                j += 1;
+            }
+            if let Some(&c) = chars.get(j) {
+                tested.push(u32::from(c));
+            }
+        }
+        tested
+    }
+
+    #[test]
+    fn no_wide_character_reaches_isdigit_and_nothing_else_changes() {
+        let wide = ['\u{100}', 'é', '→', '\u{31860}', '\u{10FFFD}', '😀'];
+        let around = ["{", "{12", "{1..", "{1..23", "x {", "{{", "{..", "{9.."];
+        for c in wide {
+            for before in around {
+                let source = format!("{before}{c}}} tail é→\n");
+                let shielded = for_parser(Language::Bash, source.as_bytes());
+                assert_eq!(shielded.len(), source.len(), "{source:?}");
+                assert!(
+                    digit_tested(&shielded).iter().all(|&cp| cp < 0x100),
+                    "{source:?} -> {:?}",
+                    String::from_utf8_lossy(&shielded)
+                );
+                // Only the character at the tested place changed.
+                let kept = String::from_utf8_lossy(&shielded);
+                assert!(
+                    kept.starts_with(before) && kept.ends_with("} tail é→\n"),
+                    "{kept:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn other_languages_and_harmless_bash_are_not_copied() {
+        let source = "f() {\n  echo \"😀\" {1..9} \"{ é}\"\n}\n".as_bytes();
+        assert!(matches!(
+            for_parser(Language::Bash, source),
+            Cow::Borrowed(_)
+        ));
+        let risky = "{😀}".as_bytes();
+        assert!(matches!(for_parser(Language::Bash, risky), Cow::Owned(_)));
+        assert!(matches!(for_parser(Language::Php, risky), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn malformed_and_truncated_sequences_are_covered() {
+        for source in [
+            &b"{\xF4"[..],
+            b"{\xF0\x9F",
+            b"{\xF0\x9F\x98\x80\x80",
+            b"{1..\xC4",
+        ] {
+            let shielded = for_parser(Language::Bash, source);
+            assert!(!shielded.iter().any(|&b| b >= 0xC4), "{source:?}");
+            assert_eq!(shielded.len(), source.len());
+        }
+    }
+}
