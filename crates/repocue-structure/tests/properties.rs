@@ -2,10 +2,12 @@
 //! ever carries a literal value planted in any construct of any language.
 //!
 //! The cases come from a fixed seed, so every run (CI's included) tries the same ones and a
-//! failure is reproducible. To explore others, set `PROPTEST_RNG_SEED` (and
-//! `PROPTEST_CASES`): `for s in $(seq 1 50); do PROPTEST_RNG_SEED=$s PROPTEST_CASES=2000 cargo
-//! test -p repocue-structure --test properties || break; done`. Random seeds found the Bash
-//! scanner's out-of-bounds read (`a_brace_before_a_wide_character_is_parsed_safely_in_bash`).
+//! failure is reproducible: under Cargo, `PROPTEST_RNG_SEED` from `.cargo/config.toml`, as for
+//! every property test of the workspace; run directly, the seed below. To explore others, set
+//! `PROPTEST_RNG_SEED` (and `PROPTEST_CASES`) in the environment: `for s in $(seq 1 50); do
+//! PROPTEST_RNG_SEED=$s PROPTEST_CASES=2000 cargo test -p repocue-structure --test properties
+//! || break; done`. Random seeds found the Bash scanner's out-of-bounds read
+//! (`a_brace_before_a_wide_character_is_parsed_safely_in_bash`).
 
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
