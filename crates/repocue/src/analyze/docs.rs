@@ -279,21 +279,39 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
 /// emphasis, code ticks, HTML tags.
 fn strip_inline(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
+    let brackets = closers(&chars, '[', ']');
+    let parens = closers(&chars, '(', ')');
+    // Skips a link target `(url)` or reference `[ref]` starting at `at`, if there is one.
+    let skip_target = |at: usize| match chars.get(at) {
+        Some('(') => parens[at] + 1,
+        Some('[') => brackets[at] + 1,
+        _ => at,
+    };
     let mut out = String::with_capacity(text.len());
+    // The `]` of each link label being read, innermost last: a label's text is read in this
+    // same loop, never by recursion (a line of 50,000 `[` would overflow the stack).
+    let mut label_ends: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
+        while label_ends.last().is_some_and(|&end| end < i) {
+            label_ends.pop();
+        }
+        if label_ends.last() == Some(&i) {
+            label_ends.pop();
+            i = skip_target(i + 1);
+            continue;
+        }
         let c = chars[i];
         match c {
             '!' if chars.get(i + 1) == Some(&'[') => {
                 // An image, dropped entirely with its target.
-                let end = matching(&chars, i + 1, '[', ']');
-                i = skip_target(&chars, end + 1);
+                i = skip_target(brackets[i + 1] + 1);
             }
             '[' => {
-                let end = matching(&chars, i, '[', ']');
-                let label: String = chars[i + 1..end.min(chars.len())].iter().collect();
-                out.push_str(&strip_inline(&label));
-                i = skip_target(&chars, end + 1);
+                if brackets[i] < chars.len() {
+                    label_ends.push(brackets[i]);
+                }
+                i += 1;
             }
             // An HTML tag starts with a letter, `/` or `!` right after `<`; `Vec<T>` is text.
             '<' if chars
@@ -329,29 +347,22 @@ fn is_link_definition(line: &str) -> bool {
     line.starts_with('[') && line.find("]:").is_some_and(|i| !line[1..i].contains('['))
 }
 
-/// Returns the index of the bracket closing the one at `open_at` (or the end of input).
-fn matching(chars: &[char], open_at: usize, open: char, close: char) -> usize {
-    let mut depth = 0;
-    for (j, &c) in chars.iter().enumerate().skip(open_at) {
+/// For every `open` in `chars`, the index of the `close` that closes it (nesting counted), or
+/// `chars.len()` when none does; in one pass, so that a line of many unclosed brackets costs
+/// no more than its length. Other positions hold `chars.len()`.
+fn closers(chars: &[char], open: char, close: char) -> Vec<usize> {
+    let mut closing = vec![chars.len(); chars.len()];
+    let mut opened = Vec::new();
+    for (j, &c) in chars.iter().enumerate() {
         if c == open {
-            depth += 1;
+            opened.push(j);
         } else if c == close {
-            depth -= 1;
-            if depth == 0 {
-                return j;
+            if let Some(o) = opened.pop() {
+                closing[o] = j;
             }
         }
     }
-    chars.len()
-}
-
-/// Skips a link target `(url)` or reference `[ref]` starting at `at`, if there is one.
-fn skip_target(chars: &[char], at: usize) -> usize {
-    match chars.get(at) {
-        Some('(') => matching(chars, at, '(', ')') + 1,
-        Some('[') => matching(chars, at, '[', ']') + 1,
-        _ => at,
-    }
+    closing
 }
 
 fn collect_links(line: &str, links: &mut Vec<String>) {
@@ -485,6 +496,26 @@ mod tests {
         let md = "Read [INSTALL][].\n\n[INSTALL]: INSTALL\n[guide]: <docs/a guide.md> \"Guide\"\n";
         let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(f.links, vec!["INSTALL", "docs/a guide.md"]);
+    }
+
+    /// Brackets nested 100,000 deep, in a heading and in the paragraph the purpose is looked
+    /// for in, neither overflow a thread's stack nor take quadratic time; nested links
+    /// keep their labels and drop their targets.
+    #[test]
+    fn deeply_nested_brackets_are_read_without_recursion() {
+        let deep = "[".repeat(100_000);
+        let md = format!(
+            "# Title {deep}\n\n{deep} and then {}\n\nMore prose.\n",
+            "]".repeat(99_000)
+        );
+        let f = analyze(b"README.md", Some("Markdown"), &md).unwrap();
+        let headings: Vec<&str> = f.headings.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(headings, ["Title"]);
+        assert!(f.purpose.is_none_or(|p| !p.contains('[')));
+        assert_eq!(
+            strip_inline("See [the [nested](a.md) guide](b.md) and ![logo](l.png)[x][ref] end"),
+            "See the nested guide and x end"
+        );
     }
 
     #[test]
