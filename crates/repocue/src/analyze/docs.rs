@@ -227,8 +227,14 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
         paragraph.clear();
         return;
     }
+    // A list (a table of contents, a row of links, a feature list) is not a sentence about
+    // the project: its items joined read as one ("Install Usage License …").
+    let list = paragraph.first().is_some_and(|first| is_list_item(first));
     let text = strip_inline(&paragraph.join(" "));
     paragraph.clear();
+    if list {
+        return;
+    }
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
     // Badges, images, HTML and link rows are not a description of the project.
     let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
@@ -242,6 +248,19 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     }
     *purpose = Some(first_sentence(&text));
     *done = true;
+}
+
+/// Whether a (left-trimmed) line starts a list item: `- `, `* `, `+ `, or a number followed
+/// by `. ` or `) ` (Markdown), or `#. ` (reStructuredText).
+fn is_list_item(line: &str) -> bool {
+    let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+    let marker = if rest.len() == line.len() {
+        line.strip_prefix(['-', '*', '+'])
+            .or_else(|| line.strip_prefix("#."))
+    } else {
+        rest.strip_prefix(['.', ')'])
+    };
+    marker.is_some_and(|after| after.is_empty() || after.starts_with([' ', '\t']))
 }
 
 fn first_sentence(text: &str) -> String {
@@ -496,6 +515,47 @@ mod tests {
         let md = "Read [INSTALL][].\n\n[INSTALL]: INSTALL\n[guide]: <docs/a guide.md> \"Guide\"\n";
         let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(f.links, vec!["INSTALL", "docs/a guide.md"]);
+    }
+
+    /// A table of contents or a feature list under the title is no purpose; the first
+    /// paragraph of prose after it is. Emphasis (`*fast*`) and numbers in prose are not
+    /// list markers.
+    #[test]
+    fn a_list_is_not_the_purpose() {
+        let md = "# Tool\n\n- [Install](#install)\n- [Usage](#usage)\n- [Frequently asked questions](#faq)\n\n1. First step of many\n2) Second step of many\n\n* Fast, small and portable by design\n\nTool turns plain logs into searchable structured events.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Tool turns plain logs into searchable structured events.")
+        );
+        let md = "# Tool\n\n*Fast* structured logging for services that never sleep.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Fast structured logging for services that never sleep.")
+        );
+        let md = "# Tool\n\n2024 was the year this logging library for services began.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert!(f
+            .purpose
+            .as_deref()
+            .is_some_and(|p| p.starts_with("2024 was")));
+        for (line, item) in [
+            ("- a", true),
+            ("* a", true),
+            ("+ a", true),
+            ("12. a", true),
+            ("3) a", true),
+            ("#. a", true),
+            ("-", true),
+            ("*emphasis* a", false),
+            ("-- a", false),
+            ("1.5 a", false),
+            ("2024 a", false),
+            ("#a", false),
+        ] {
+            assert_eq!(is_list_item(line), item, "{line:?}");
+        }
     }
 
     /// Brackets nested 100,000 deep, in a heading and in the paragraph the purpose is looked
