@@ -261,15 +261,47 @@ fn extract_with(
                 .unwrap_or_else(|| ExtractError::Parse("the parser gave no tree".into())));
         };
         let root = tree.root_node();
-        if meter
-            .charge(sibling_scans(root) / SIBLING_SCANS_PER_UNIT)
-            .is_break()
-        {
+        let (scans, depth) = sibling_scans(root);
+        if meter.charge(scans / SIBLING_SCANS_PER_UNIT).is_break() {
             return Err(meter.verdict().unwrap_or(ExtractError::OverBudget));
         }
         let captures = run_query(config, cursor, root, source, &meter)?;
+        if depth > DEEP_TREE && meter.charge(definition_depths(root, &captures)).is_break() {
+            return Err(meter.verdict().unwrap_or(ExtractError::OverBudget));
+        }
         Ok(assemble(support, captures, source))
     })
+}
+
+/// A tree deeper than this has its definitions' depths charged ([`definition_depths`]).
+const DEEP_TREE: usize = 256;
+
+/// The cost the assembly cannot meter as it goes: the language modules walk up from every
+/// definition, and tree-sitter's `Node::parent` searches down from the root, so each step up
+/// costs the node's depth. Summed over the captured definitions, one unit per level, in one
+/// walk of the tree. Only asked of deep trees: 20,000 classes nested in one another (320 KB of
+/// JavaScript) cost 2·10⁸ units, minutes of assembly otherwise, and a deep expression with
+/// shallow definitions costs next to nothing.
+fn definition_depths(root: Node<'_>, captures: &Captures<'_, '_>) -> u64 {
+    let definitions: HashSet<usize> = captures.definitions.iter().map(|d| d.0.id()).collect();
+    let mut sum = 0u64;
+    let mut depth = 0u64;
+    let mut cursor = root.walk();
+    loop {
+        if definitions.contains(&cursor.node().id()) {
+            sum = sum.saturating_add(depth);
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return sum;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 /// Sibling steps of [`sibling_scans`] that cost one unit of work (about what a parser
@@ -280,14 +312,15 @@ const SIBLING_SCANS_PER_UNIT: u64 = 32;
 /// query cursor scans the later siblings up to the next named one
 /// (`ts_tree_cursor_current_status`), so a run of `r` anonymous siblings (the `(` tokens of
 /// an unclosed-bracket file under one `ERROR` node) costs `r²/2` steps. Counted up front from
-/// the tree, in one walk.
-fn sibling_scans(root: Node<'_>) -> u64 {
+/// the tree, in one walk, with the tree's depth.
+fn sibling_scans(root: Node<'_>) -> (u64, usize) {
     let mut steps = 0u64;
     let mut cursor = root.walk();
     // The current run of anonymous siblings at each depth below the root.
     let mut runs: Vec<u64> = Vec::new();
+    let mut deepest = 0;
     if !cursor.goto_first_child() {
-        return 0;
+        return (0, 0);
     }
     runs.push(0);
     loop {
@@ -301,12 +334,13 @@ fn sibling_scans(root: Node<'_>) -> u64 {
         }
         if cursor.goto_first_child() {
             runs.push(0);
+            deepest = deepest.max(runs.len());
             continue;
         }
         while !cursor.goto_next_sibling() {
             runs.pop();
             if runs.is_empty() || !cursor.goto_parent() {
-                return steps;
+                return (steps, deepest);
             }
         }
     }
@@ -483,6 +517,11 @@ fn candidates<'q, 't>(
 }
 
 /// Judges each candidate with its nearest kept enclosing definition as parent.
+/// How deep definitions nest inside definitions before the deeper ones are left out. Code
+/// written by people stays far below it; 20,000 classes nested in one another (320 KB of
+/// generated or hostile JavaScript) made qualified names quadratic: minutes and 1.5 GB.
+const MAX_NESTING: usize = 64;
+
 fn nest<'t>(
     support: &dyn LanguageSupport,
     candidates: Vec<Candidate<'_, 't>>,
@@ -505,6 +544,9 @@ fn nest<'t>(
                 break;
             }
             stack.pop();
+        }
+        if stack.len() >= MAX_NESTING {
+            continue;
         }
         let parent = stack.last().copied();
         let name_text = lang::node_text(name_node, source);

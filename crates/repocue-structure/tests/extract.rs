@@ -1062,6 +1062,32 @@ fn garbage_input_never_panics() {
     }
 }
 
+/// Definitions nested in one another thousands deep (generated or hostile code) made
+/// walking up from each quadratic: minutes and gigabytes for 320 KB. Such a file is over its
+/// work budget, decided before the assembly; a merely deep one keeps the symbols of its
+/// outermost 64 levels of nesting.
+#[test]
+fn deeply_nested_definitions_are_over_budget_or_cut() {
+    let js = |n: usize| format!("{}{}", "class A { m() {\n".repeat(n), "}}\n".repeat(n));
+    let c = format!("{}{}", "struct a {\n".repeat(20_000), "};\n".repeat(20_000));
+    for (language, source) in [(Language::JavaScript, js(20_000)), (Language::C, c)] {
+        let result = extract(language, source.as_bytes(), &Limits::default());
+        assert!(
+            matches!(result, Err(ExtractError::OverBudget)),
+            "{language}: {:?}",
+            result.map(|f| f.symbols.len())
+        );
+    }
+    let facts = extract(Language::JavaScript, js(200).as_bytes(), &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names.len(), 64, "{names:?}");
+    assert_eq!(names[63], vec!["A.m"; 32].join("."));
+}
+
 /// A `{` followed by a character of U+0100 or above made tree-sitter-bash's scanner call C's
 /// `isdigit` with it, a read far past glibc's table: `{` then U+10FFFD killed the process
 /// with SIGSEGV on x86_64 Linux (tree-sitter/tree-sitter-bash#337). Such files are parsed,
