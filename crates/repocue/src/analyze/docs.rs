@@ -522,24 +522,19 @@ mod tests {
     /// list markers.
     #[test]
     fn a_list_is_not_the_purpose() {
+        let purpose = |md: &str| analyze(b"README.md", Some("Markdown"), md).unwrap().purpose;
         let md = "# Tool\n\n- [Install](#install)\n- [Usage](#usage)\n- [Frequently asked questions](#faq)\n\n1. First step of many\n2) Second step of many\n\n* Fast, small and portable by design\n\nTool turns plain logs into searchable structured events.\n";
-        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose(md).as_deref(),
             Some("Tool turns plain logs into searchable structured events.")
         );
         let md = "# Tool\n\n*Fast* structured logging for services that never sleep.\n";
-        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose(md).as_deref(),
             Some("Fast structured logging for services that never sleep.")
         );
         let md = "# Tool\n\n2024 was the year this logging library for services began.\n";
-        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
-        assert!(f
-            .purpose
-            .as_deref()
-            .is_some_and(|p| p.starts_with("2024 was")));
+        assert!(purpose(md).is_some_and(|p| p.starts_with("2024 was")));
         for (line, item) in [
             ("- a", true),
             ("* a", true),
