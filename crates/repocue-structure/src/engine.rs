@@ -516,12 +516,13 @@ fn candidates<'q, 't>(
     candidates
 }
 
-/// Judges each candidate with its nearest kept enclosing definition as parent.
 /// How deep definitions nest inside definitions before the deeper ones are left out. Code
 /// written by people stays far below it; 20,000 classes nested in one another (320 KB of
 /// generated or hostile JavaScript) made qualified names quadratic: minutes and 1.5 GB.
 const MAX_NESTING: usize = 64;
 
+/// Judges each candidate with its nearest kept enclosing definition as parent; candidates
+/// nested [`MAX_NESTING`] deep are left out.
 fn nest<'t>(
     support: &dyn LanguageSupport,
     candidates: Vec<Candidate<'_, 't>>,
