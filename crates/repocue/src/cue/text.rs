@@ -38,13 +38,19 @@ pub fn render(envelope: &Value) -> String {
             out.push('\n');
         }
     }
-    if let Some(n) = envelope["omitted"].as_u64() {
-        let _ = writeln!(out, "omitted: {n}");
+    // The omitted count rides on the first follow-up, the command that returns what it counts.
+    let mut omitted = envelope["omitted"].as_u64();
+    for m in envelope["more"].as_array().into_iter().flatten() {
+        let count = omitted.take().map(|n| format!(" ({n} omitted)"));
+        let _ = writeln!(
+            out,
+            "more{}: {}",
+            count.unwrap_or_default(),
+            more_command(m)
+        );
     }
-    if let Some(more) = envelope["more"].as_array() {
-        for m in more {
-            let _ = writeln!(out, "more: {}", more_command(m));
-        }
+    if let Some(n) = omitted {
+        let _ = writeln!(out, "omitted: {n}");
     }
     out
 }
@@ -94,6 +100,14 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
                 scalar(&o["source"])
             );
         }
+        // The project's name heads its section: `project: flask`.
+        Value::Object(o) if key == "project" && o.get("name").is_some_and(Value::is_string) => {
+            let _ = writeln!(out, "{indent}{key}: {}", scalar(&o["name"]));
+            let deeper = format!("{indent}  ");
+            for (k, v) in o.iter().filter(|(k, _)| *k != "name") {
+                field(out, &deeper, k, v);
+            }
+        }
         Value::Object(o) if o.values().all(is_scalar_list) => {
             // A map of short lists (working tree by kind, counts): one line.
             let parts: Vec<String> = o
@@ -124,6 +138,14 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
         // and the words what it is for (`make test`, `cargo clippy`); the JSON keeps both
         // (bench/quality: text recall at every budget, tuned 0.804 → 0.810, held out
         // 0.719 → 0.728).
+        // Languages on one line, each with its count: a few tokens each.
+        Value::Array(a) if key == "languages" && a.iter().all(|l| l["language"].is_string()) => {
+            let langs: Vec<String> = a
+                .iter()
+                .map(|l| format!("{} {}", scalar(&l["language"]), scalar(&l["files"])))
+                .collect();
+            let _ = writeln!(out, "{indent}{key}: {}", langs.join(", "));
+        }
         Value::Array(a) if key == "commands" => {
             let commands: Vec<String> = a.iter().map(|c| scalar(&c["command"])).collect();
             let _ = writeln!(out, "{indent}{key}: {}", commands.join("; "));
@@ -444,8 +466,7 @@ mod tests {
             "repocue overview main@0123456789 snapshot-000002 dirty-but-indexed\n\
              symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
              ! refreshed: 1 path changed\n\
-             omitted: 3\n\
-             more: repocue cue --view overview --max-tokens 900\n\
+             more (3 omitted): repocue cue --view overview --max-tokens 900\n\
              more: repocue cue --view structure --path src/ --max-tokens 800\n"
         );
     }
@@ -454,7 +475,7 @@ mod tests {
     fn sections_render_one_line_each() {
         let text = render(&envelope(json!({
             "project": {"name": "demo", "purpose": {"text": "A demo.", "source": "README.md", "label": "repository-text"}},
-            "languages": [{"language": "Rust", "files": 3}],
+            "languages": [{"language": "Rust", "files": 3}, {"language": "TOML", "files": 1}],
             "commands": [
                 {"command": "cargo build", "purpose": "build", "source": "Cargo.toml"},
                 {"command": "cargo test", "purpose": "test", "source": "Cargo.toml"}
@@ -464,10 +485,10 @@ mod tests {
             "entry_points": ["src/main.rs"]
         })));
         assert!(
-            text.contains("project:\n  name: demo\n  purpose: \"A demo.\" (README.md text)\n"),
+            text.contains("project: demo\n  purpose: \"A demo.\" (README.md text)\n"),
             "{text}"
         );
-        assert!(text.contains("languages:\n  Rust 3\n"), "{text}");
+        assert!(text.contains("\nlanguages: Rust 3, TOML 1\n"), "{text}");
         assert!(
             text.contains("\ncommands: cargo build; cargo test\n"),
             "{text}"
@@ -478,6 +499,15 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("entry_points: src/main.rs\n"), "{text}");
+    }
+
+    #[test]
+    fn the_omitted_count_stands_alone_without_a_follow_up() {
+        let mut env = envelope(json!({"entry_points": ["src/main.rs"]}));
+        env["more"] = json!([]);
+        assert!(render(&env).ends_with("\nomitted: 3\n"), "{}", render(&env));
+        env["omitted"] = Value::Null;
+        assert!(!render(&env).contains("omitted"), "{}", render(&env));
     }
 
     #[test]
@@ -541,7 +571,7 @@ mod tests {
         let word = "$'x\\x0Ay\\'\\\\/\\xE2\\x80\\xA8'";
         assert!(
             text.contains(&format!(
-                "more: repocue cue --view structure --path {word} --max-tokens 800\n"
+                "more (3 omitted): repocue cue --view structure --path {word} --max-tokens 800\n"
             )),
             "{text}"
         );
