@@ -369,7 +369,7 @@ fn run_query<'t>(
             let mut steps = 0u64;
             let mut step = || {
                 steps += 1;
-                steps % QUERY_TICK != 0 || meter.charge(QUERY_TICK).is_continue()
+                !steps.is_multiple_of(QUERY_TICK) || meter.charge(QUERY_TICK).is_continue()
             };
             matcher.matches(root, source, &mut step, &mut |_, captures| {
                 collect(config, captures.iter().copied(), &mut out);

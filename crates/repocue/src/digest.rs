@@ -31,7 +31,7 @@ pub fn unhex(h: &str) -> Option<Vec<u8>> {
         }
     }
     let b = h.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     b.chunks_exact(2)

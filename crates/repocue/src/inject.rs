@@ -9,6 +9,8 @@
 //! - `REPOCUE_TEST_UNREADABLE`: repository-relative paths, one per line, whose reads fail with
 //!   an I/O error (`EIO`).
 //! - `REPOCUE_TEST_PARSE_TIMEOUT_MS`: the wall-clock limit of every parse, in milliseconds.
+//! - `REPOCUE_TEST_CRASH_ON`: a parse of source code that holds this text aborts the process
+//!   (SIGABRT: no unwinding, nothing recorded), as a fault in a grammar's C code would.
 
 use std::time::Duration;
 
@@ -43,3 +45,21 @@ pub(crate) fn parse_timeout() -> Option<Duration> {
 pub(crate) fn parse_timeout() -> Option<Duration> {
     None
 }
+
+/// Aborts the process when a test asked for parses of content holding a marker to crash.
+#[cfg(any(test, feature = "testing"))]
+pub(crate) fn parse_crash(content: &[u8]) {
+    use std::os::unix::ffi::OsStrExt;
+    let Some(marker) = std::env::var_os("REPOCUE_TEST_CRASH_ON") else {
+        return;
+    };
+    let marker = marker.as_bytes();
+    if !marker.is_empty() && content.windows(marker.len()).any(|w| w == marker) {
+        std::process::abort();
+    }
+}
+
+/// Aborts the process when a test asked for it: never, in this build.
+#[cfg(not(any(test, feature = "testing")))]
+#[inline(always)]
+pub(crate) fn parse_crash(_content: &[u8]) {}

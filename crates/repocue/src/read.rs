@@ -385,7 +385,7 @@ fn assess_live(
 ) -> Result<(freshness::Assessment, Basis)> {
     let unsettled = store.unsettled_files_at(snap)?;
     if foresee {
-        crate::scan::foresight::start(&repo.root, &unsettled);
+        crate::scan::foresight::start(&repo.root, &repo.db_path(), &unsettled);
     }
     let basis = repo.git.capture_basis_since(snap.known_index(), false)?;
     settle_index(store, snap, &basis);

@@ -12,7 +12,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::analyze::{self, Analysis};
+use crate::analyze::Analysis;
 use crate::api::FaultKind;
 use crate::classify;
 use crate::digest::hex;
@@ -21,6 +21,7 @@ use crate::inject;
 use crate::model::{FileClass, FileState, FileType, StatKey, WorkingState};
 use crate::paths;
 
+pub mod crashguard;
 pub mod foresight;
 
 /// Files up to this size are read whole so they can be analyzed; larger ones are streamed.
@@ -133,6 +134,7 @@ pub fn scan(
     mut items: Vec<ScanItem>,
     known: Known<'_>,
     analyze: Analyze,
+    guard: &crashguard::Guard,
     progress: Option<&Progress>,
     sink: Option<&std::sync::mpsc::SyncSender<(String, Analysis)>>,
 ) -> Vec<Scanned> {
@@ -148,7 +150,7 @@ pub fn scan(
     let one = |sink: &mut Option<std::sync::mpsc::SyncSender<(String, Analysis)>>,
                item: ScanItem,
                analyze: Analyze| {
-        let mut s = scan_one(root, item, known, analyze);
+        let mut s = scan_one(root, item, known, analyze, guard);
         if let Some(tx) = sink.as_ref() {
             // Hand analyses to the writer as they are made: memory stays flat however many
             // files a baseline analyzes.
@@ -193,7 +195,13 @@ pub fn scan(
 }
 
 /// Reads one path and turns what was found, or the failure to read it, into its result.
-fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: Analyze) -> Scanned {
+fn scan_one(
+    root: &Path,
+    item: ScanItem,
+    known: Known<'_>,
+    analyze: Analyze,
+    guard: &crashguard::Guard,
+) -> Scanned {
     let full = paths::join(root, &item.path);
     let check_content = item.check_content;
     let mut state = FileState {
@@ -212,7 +220,12 @@ fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: Analyze) -> 
         class: item.class,
         stat: None,
     };
-    match read_path(&full, &mut state, known, analyze, check_content) {
+    let wanted = Wanted {
+        known,
+        analyze,
+        guard,
+    };
+    match read_path(&full, &mut state, wanted, check_content) {
         Err(_) => faulted(unknown(state), FaultKind::Unreadable),
         Ok(Found::Absent) if vanished(&state) => {
             // What Git said of it stands; the refresh keeps its previous content, if any.
@@ -236,6 +249,15 @@ fn scan_one(root: &Path, item: ScanItem, known: Known<'_>, analyze: Analyze) -> 
             },
         },
     }
+}
+
+/// Which content a scan analyzes, and how: new content ([`Known`]), while [`Analyze`]
+/// allows, each parse announced to the crash guard.
+#[derive(Clone, Copy)]
+struct Wanted<'a> {
+    known: Known<'a>,
+    analyze: Analyze,
+    guard: &'a crashguard::Guard,
 }
 
 /// What reading one path found, besides the fields it filled in.
@@ -266,10 +288,14 @@ struct ReadOutcome {
 fn read_path(
     full: &Path,
     state: &mut FileState,
-    known: Known<'_>,
-    analyze: Analyze,
+    wanted: Wanted<'_>,
     check_content: bool,
 ) -> std::io::Result<Found> {
+    let Wanted {
+        known,
+        analyze,
+        guard,
+    } = wanted;
     if let Some(e) = inject::read_error(&state.path) {
         return Err(e);
     }
@@ -352,7 +378,7 @@ fn read_path(
         (Some(content), FileType::Text) if wanted && !deferred => {
             match foresight::take(&state.path, &digest) {
                 Some(foreseen) => Ok(foreseen),
-                None => analyze::analyze(&state.path, language, content),
+                None => guard.analyze(&state.path, language, content, &digest),
             }
         }
         _ => Ok(None),
@@ -639,7 +665,16 @@ mod tests {
             // A name longer than NAME_MAX fails to stat with ENAMETOOLONG, even for root.
             item(&long, WorkingState::Unstaged),
         ];
-        let out = scan(dir.path(), items, &|_| false, Analyze::All, None, None);
+        let guard = crashguard::Guard::new(&dir.path().join("cache/state.db"));
+        let out = scan(
+            dir.path(),
+            items,
+            &|_| false,
+            Analyze::All,
+            &guard,
+            None,
+            None,
+        );
         let got: Vec<(&[u8], Option<FaultKind>, FileType)> = out
             .iter()
             .map(|s| (s.state.path.as_slice(), s.fault, s.state.file_type))

@@ -335,3 +335,54 @@ fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
     assert_eq!(r.files_analyzed, 151 - 64);
     assert_eq!(r.freshness, Freshness::Current);
 }
+
+/// A parse that kills the process (a fault in a grammar's C code: here an abort the test
+/// build injects, `REPOCUE_TEST_CRASH_ON`) fails that refresh, and the next, which parses the
+/// suspect alone; then the content is struck out: the refresh after publishes every other
+/// file's structure, the struck file's state and none of its symbols. New content of the
+/// file is parsed again.
+#[test]
+fn content_whose_parse_kills_the_process_is_struck_out() {
+    use std::os::unix::process::ExitStatusExt;
+    let repo = TestRepo::with_files(&[
+        ("src/bad.py", "def doomed():\n    return 'CRASH_HERE'\n"),
+        ("src/good.py", "def healthy(x):\n    return x\n"),
+        ("README.md", "# Demo\n\nA demo.\n"),
+    ]);
+    let env = [("REPOCUE_TEST_CRASH_ON", "CRASH_HERE")];
+    for attempt in 1..=2 {
+        let r = run_env(&repo, &["init"], &env);
+        assert_eq!(
+            r.output.status.signal(),
+            Some(6), // SIGABRT
+            "attempt {attempt}{}",
+            r.describe()
+        );
+    }
+    let r: RefreshOutput = run_env(&repo, &["init"], &env).typed();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let names = |env: &[(&str, &str)]| -> String {
+        let v = run_env(
+            &repo,
+            &["cue", "--view", "structure", "--max-tokens", "2000"],
+            env,
+        )
+        .json();
+        v["content"].to_string()
+    };
+    let structure = names(&env);
+    assert!(structure.contains("healthy"), "{structure}");
+    assert!(!structure.contains("doomed"), "{structure}");
+    // Its state is recorded all the same, and current.
+    let v = run_env(
+        &repo,
+        &["cue", "--view", "overview", "--max-tokens", "4000"],
+        &env,
+    )
+    .json();
+    assert_eq!(v["content"]["totals"]["files"], 3, "{v:#}");
+    assert_eq!(v["freshness"], "current", "{v:#}");
+    repo.write("src/bad.py", "def mended():\n    return 1\n");
+    let structure = names(&env);
+    assert!(structure.contains("mended"), "{structure}");
+}

@@ -100,18 +100,35 @@ pub fn analyze(
     language: Option<&str>,
     content: &[u8],
 ) -> Result<Option<Analysis>, structure::TimedOut> {
+    let code = structure::analyze(path, language, content)?;
+    Ok(with_code(path, language, content, code))
+}
+
+/// [`analyze`] for content whose parse killed earlier processes (`scan::crashguard`): the
+/// document and manifest facts, which no C code computes, and code facts that say `crashed`.
+pub fn analyze_crashed(path: &[u8], language: Option<&str>, content: &[u8]) -> Option<Analysis> {
+    with_code(path, language, content, structure::crashed(path, language))
+}
+
+/// The analysis of a file with these code facts: its document and manifest facts beside them.
+fn with_code(
+    path: &[u8],
+    language: Option<&str>,
+    content: &[u8],
+    code: Option<structure::CodeFacts>,
+) -> Option<Analysis> {
     let text = String::from_utf8_lossy(content);
     let mut a = Analysis {
         doc: docs::analyze(path, language, &text),
         manifest: manifest::analyze(path, &text),
-        code: structure::analyze(path, language, content)?,
+        code,
     };
     if a.doc.as_ref().is_some_and(|d| {
         d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()
     }) {
         a.doc = None;
     }
-    Ok((!a.is_empty()).then_some(a))
+    (!a.is_empty()).then_some(a)
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@ pub struct CodeFacts {
     pub language: String,
     /// Why extraction was skipped or failed, if it was (`too_large`, `minified`, `generated`,
     /// `over_budget`, `parse_error`). Every outcome depends on the content alone (the parse
-    /// budget counts work, not time), so it is stored by digest like the facts themselves.
+    /// budget counts work, not time), so it is stored by digest like the facts themselves;
+    /// so is `crashed`, the content whose parse killed processes (`scan::crashguard`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Definitions in source order.
@@ -151,6 +152,17 @@ pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimedOut;
 
+/// The code facts of a source file whose parse killed earlier processes
+/// (`scan::crashguard`): its language and the error `crashed`, no symbols; `None` for files
+/// in no supported language.
+pub fn crashed(path: &[u8], language: Option<&str>) -> Option<CodeFacts> {
+    parser_language(path, language).map(|lang| CodeFacts {
+        language: lang.name().to_owned(),
+        error: Some("crashed".to_owned()),
+        ..Default::default()
+    })
+}
+
 /// Extracts structure from a source file in a supported language; `Ok(None)` for other files.
 pub fn analyze(
     path: &[u8],
@@ -168,6 +180,7 @@ pub fn analyze(
     if let Some(t) = crate::inject::parse_timeout() {
         limits.timeout = t;
     }
+    crate::inject::parse_crash(content);
     match repocue_structure::extract(lang, content, &limits) {
         Ok(f) => {
             facts.symbols = f

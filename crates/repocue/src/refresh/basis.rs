@@ -243,7 +243,11 @@ pub(crate) fn capture(
             // A refresh that captures its own basis: the dirty files that changed are
             // analyzed meanwhile (a read that refreshes started that when it captured its own).
             if let Some(p) = previous.as_ref().filter(|_| !full) {
-                crate::scan::foresight::start(&repo.root, &store.unsettled_files_at(p)?);
+                crate::scan::foresight::start(
+                    &repo.root,
+                    &repo.db_path(),
+                    &store.unsettled_files_at(p)?,
+                );
             }
             repo.git.capture_basis_since(
                 previous

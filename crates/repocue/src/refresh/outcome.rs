@@ -77,11 +77,13 @@ pub(crate) fn scan(
     } else {
         (None, None)
     };
+    let guard = scan::crashguard::Guard::new(&repo.db_path());
     let scanned = scan::scan(
         &repo.root,
         plan.to_scan,
         &known,
         analyze,
+        &guard,
         repo.progress.as_deref(),
         sink.as_ref(),
     );

@@ -130,7 +130,7 @@ pub(crate) fn publish(
         }
         other => other?,
     };
-    if !changes.unchanged && published.snapshot as usize % PRUNE_SLACK == 0 {
+    if !changes.unchanged && (published.snapshot as usize).is_multiple_of(PRUNE_SLACK) {
         let keep = rules.config.keep_recent.map_or(KEEP_RECENT, |k| k as usize);
         auto_prune(repo, store, keep)?;
     }

@@ -22,6 +22,7 @@ use std::thread::JoinHandle;
 
 use sha2::{Digest, Sha256};
 
+use super::crashguard::Guard;
 use crate::analyze::{self, Analysis};
 use crate::classify;
 use crate::digest::hex;
@@ -74,7 +75,7 @@ static STARTED: AtomicBool = AtomicBool::new(false);
 /// differs from the one their row recorded. What earlier foresights made is kept for a scan to
 /// take, the latest [`MAX_READY`]. Starts nothing when no row is of an analysed file, content
 /// is not analyzed (`REPOCUE_ANALYSIS=off`) or no thread can be started.
-pub fn start(root: &Path, unsettled: &[FileState]) {
+pub fn start(root: &Path, db_path: &Path, unsettled: &[FileState]) {
     let rows: Vec<FileState> = unsettled
         .iter()
         .filter(|f| f.class.analysed() && f.file_type == FileType::Text)
@@ -85,7 +86,12 @@ pub fn start(root: &Path, unsettled: &[FileState]) {
         return;
     }
     let root = root.to_path_buf();
-    let work = move || -> Vec<Foreseen> { rows.iter().filter_map(|f| foresee(&root, f)).collect() };
+    let guard = Guard::new(db_path);
+    let work = move || -> Vec<Foreseen> {
+        rows.iter()
+            .filter_map(|f| foresee(&root, &guard, f))
+            .collect()
+    };
     let Ok(mut foresight) = FORESIGHT.lock() else {
         return;
     };
@@ -101,7 +107,7 @@ pub fn start(root: &Path, unsettled: &[FileState]) {
 /// content since it was analyzed; `None` when there is nothing to do, or the scan should do
 /// it (a large, binary or unreadable file, one that looks like it holds a secret, a parse
 /// that ran out of time).
-fn foresee(root: &Path, row: &FileState) -> Option<Foreseen> {
+fn foresee(root: &Path, guard: &Guard, row: &FileState) -> Option<Foreseen> {
     let full = paths::join(root, &row.path);
     let meta = std::fs::symlink_metadata(&full).ok()?;
     if !meta.is_file() || meta.len() > MAX_BYTES || row.stat == Some(StatKey::of(&meta)) {
@@ -132,7 +138,7 @@ fn foresee(root: &Path, row: &FileState) -> Option<Foreseen> {
         return None;
     }
     let language = classify::language(&row.path, head);
-    let analysis = analyze::analyze(&row.path, language, &content).ok()?;
+    let analysis = guard.analyze(&row.path, language, &content, &digest).ok()?;
     Some(Foreseen {
         path: row.path.clone(),
         digest,
@@ -221,7 +227,8 @@ mod tests {
         let after = "pub fn before() {}\npub fn added(x: u32) -> u32 { x }\n";
         rewrite(root, names[0], after);
         rewrite(root, names[2], after);
-        start(root, &rows);
+        let cache = tempfile::tempdir().unwrap();
+        start(root, &cache.path().join("state.db"), &rows);
 
         let digest = hex(&Sha256::digest(after.as_bytes()));
         let expected = analyze::analyze(names[0].as_bytes(), Some("Rust"), after.as_bytes());
@@ -255,7 +262,8 @@ mod tests {
             .status()
             .unwrap();
         assert!(made.success());
-        start(root, &[row]);
+        let cache = tempfile::tempdir().unwrap();
+        start(root, &cache.path().join("state.db"), &[row]);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ = tx.send(take(b"foresight_fifo.rs", &"0".repeat(64)));
