@@ -207,7 +207,8 @@ fn root_exports(
     // What a definition weighs in an exports list: its kind and visibility, and how much the
     // project's other files use it ([`importance::symbol_weight`]).
     let weigh = |t: usize, s: &crate::analyze::structure::SymbolFact| {
-        importance::symbol_weight(s, used_by[t].get(s.name()).copied().unwrap_or(0.0))
+        let uses = used_by[t].get(s.name()).copied().unwrap_or(0.0);
+        importance::symbol_weight(s, uses) * type_only_factor(&nodes[t].facts.language, s)
     };
     for &(root, t, name, share) in reexports {
         let public = nodes[t]
@@ -223,6 +224,25 @@ fn root_exports(
     }
     add_own_exports(nodes, &mut exports, |i, s| score[i] * weigh(i, s));
     exports.into_iter().map(by_weight).collect()
+}
+
+/// How much a TypeScript type alias or interface counts in a package's exports list, against
+/// its functions and classes. The types describe what the functions take and return, and
+/// every module of the package names them, so by uses they led the list: `@babel/core`'s
+/// read `NodePath Scope InputOptions PluginItem CallerMetadata NormalizedOptions`, without
+/// the `transformSync` and `loadOptions` a user calls. (Only TypeScript: a Go or Java
+/// interface, a Rust trait, is API a user implements or calls through.) Measured with
+/// `bench/quality/run.sh`; see the commit that set it.
+const TYPE_ONLY_EXPORT: f64 = 0.1;
+
+/// [`TYPE_ONLY_EXPORT`] for a TypeScript type alias or interface, else 1.
+fn type_only_factor(language: &str, s: &crate::analyze::structure::SymbolFact) -> f64 {
+    let typescript = matches!(language, "TypeScript" | "TSX");
+    if typescript && matches!(s.kind.as_str(), "type" | "interface") {
+        TYPE_ONLY_EXPORT
+    } else {
+        1.0
+    }
 }
 
 /// Names by weight, heaviest first (equal weights by name): a deterministic order from a map
