@@ -1,5 +1,7 @@
 //! The content of each cue view.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -457,6 +459,11 @@ pub struct StructureContent {
     pub files_total: u64,
     /// Files with extracted symbols under it.
     pub code_files: u64,
+    /// Code files under it whose symbols were not extracted, by reason: `over_budget` (the
+    /// parse's work budget ran out), `too_large`, `minified`, `generated`, `parse_error`,
+    /// `crashed` (parsing it killed the process twice). Left out when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_outlined: BTreeMap<String, u64>,
     /// Ranked files.
     pub files: Vec<FileEntry>,
     /// Ranked symbols.

@@ -1,7 +1,7 @@
 //! The `structure` view: files and ranked symbols with signatures under a path, and the
 //! shared ranking used by `overview` for its most important symbols.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +88,25 @@ pub(crate) fn ranked_files<'a>(
     entry_points: &[String],
     boost_dirty: bool,
 ) -> Result<Vec<Ranked<'a>>> {
+    ranked_files_counting(
+        state,
+        prefix,
+        entry_points,
+        boost_dirty,
+        &mut BTreeMap::new(),
+    )
+}
+
+/// [`ranked_files`], counting in `not_outlined` the code files left out because their
+/// extraction failed or was skipped, by the reason their facts record (`over_budget`,
+/// `too_large`, `crashed`, …).
+pub(crate) fn ranked_files_counting<'a>(
+    state: &'a Reader,
+    prefix: &[u8],
+    entry_points: &[String],
+    boost_dirty: bool,
+    not_outlined: &mut BTreeMap<String, u64>,
+) -> Result<Vec<Ranked<'a>>> {
     let files: Vec<&FileState> = state
         .files()?
         .iter()
@@ -119,6 +138,9 @@ pub(crate) fn ranked_files<'a>(
                 0 => facts.remove(d)?,
                 _ => facts.get(d)?.clone(),
             };
+            if let Some(reason) = a.code.as_ref().and_then(|c| c.error.as_deref()) {
+                *not_outlined.entry(reason.to_owned()).or_default() += 1;
+            }
             // A package root without definitions of its own still says what the API is.
             a.code
                 .as_ref()
@@ -821,6 +843,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         path: prefix.clone(),
         files_total: ranking.files_total,
         code_files: ranking.code_files,
+        not_outlined: ranking.not_outlined,
         ..Default::default()
     };
     let env = envelope(state, request, content);
@@ -860,6 +883,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
 struct StructureRanking {
     files_total: u64,
     code_files: u64,
+    #[serde(default)]
+    not_outlined: BTreeMap<String, u64>,
     files: Vec<FileEntry>,
     symbols: Vec<SymbolEntry>,
 }
@@ -870,7 +895,8 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         .iter()
         .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
-    let ranked = ranked_files(state, prefix.as_bytes(), &[], true)?;
+    let mut not_outlined = BTreeMap::new();
+    let ranked = ranked_files_counting(state, prefix.as_bytes(), &[], true, &mut not_outlined)?;
     // Under the project's own code, what it exposes comes first (as in the overview); inside
     // tests or examples, whose every symbol is hidden that way, their own ranking decides.
     let exposed_first = prefix.is_empty()
@@ -892,6 +918,7 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
     Ok(StructureRanking {
         files_total,
         code_files: ranked.len() as u64,
+        not_outlined,
         files,
         symbols: ranked_symbols(&ranked, 12, 400, exposed_first),
     })
