@@ -198,8 +198,8 @@ fn start_journal(dir: &Path) -> std::io::Result<(File, PathBuf)> {
 /// strike was counted.
 fn sweep(dir: &Path, strikes: &mut HashMap<String, u32>) -> std::io::Result<bool> {
     let mut struck = false;
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
+    for entry in fs::read_dir(dir)?.flatten() {
+        let path = entry.path();
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
@@ -224,15 +224,19 @@ fn sweep(dir: &Path, strikes: &mut HashMap<String, u32>) -> std::io::Result<bool
         if !same {
             continue;
         }
-        if journal {
-            let mut text = Vec::new();
-            file.read_to_end(&mut text)?;
-            for digest in text.chunks(SLOT).filter_map(slot_digest) {
-                *strikes.entry(digest).or_default() += 1;
-                struck = true;
-            }
+        // A journal that cannot be read or removed is another process's business: it is left
+        // for a later sweep, and this one goes on.
+        let mut text = Vec::new();
+        if journal && file.read_to_end(&mut text).is_err() {
+            continue;
         }
-        fs::remove_file(&path)?;
+        if fs::remove_file(&path).is_err() {
+            continue;
+        }
+        for digest in text.chunks(SLOT).filter_map(slot_digest) {
+            *strikes.entry(digest).or_default() += 1;
+            struck = true;
+        }
     }
     Ok(struck)
 }
@@ -270,7 +274,8 @@ fn write_strikes(
     for (digest, n) in rows.into_iter().take(MAX_KEPT) {
         text.push_str(&format!("{analyzer} {digest} {n}\n"));
     }
-    let tmp = dir.join(format!(".strikes-{}.new", std::process::id()));
+    // Not `.new`: sweeps take those for journals of processes that died starting them.
+    let tmp = dir.join(format!(".strikes-{}.tmp", std::process::id()));
     let mut file = File::create(&tmp)?;
     file.write_all(text.as_bytes())?;
     file.sync_all()?;
@@ -345,11 +350,17 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         dead_journal(dir, "7-7", &[&digest('c')]);
+        // A process that died before naming its journal left it unnamed: removed, no strike;
+        // a strikes file being written aside is no journal.
+        fs::write(dir.join(".8-8.new"), format!("{}\n", digest('e'))).unwrap();
+        fs::write(dir.join(".strikes-9.tmp"), "").unwrap();
         let living = File::open(dir.join("7-7.journal")).unwrap();
         living.lock().unwrap();
         let watch = Watch::open(dir, "v1").unwrap();
         assert!(read_strikes(dir, "v1").is_empty());
         assert!(journals(dir).contains(&"7-7.journal".to_owned()));
+        assert!(!dir.join(".8-8.new").exists());
+        assert!(dir.join(".strikes-9.tmp").exists());
         drop(watch);
         // Once its process is gone, it counts.
         drop(living);
