@@ -220,12 +220,12 @@ fn scan_one(
         class: item.class,
         stat: None,
     };
-    let wanted = Wanted {
+    let parsing = Parsing {
         known,
         analyze,
         guard,
     };
-    match read_path(&full, &mut state, wanted, check_content) {
+    match read_path(&full, &mut state, parsing, check_content) {
         Err(_) => faulted(unknown(state), FaultKind::Unreadable),
         Ok(Found::Absent) if vanished(&state) => {
             // What Git said of it stands; the refresh keeps its previous content, if any.
@@ -254,7 +254,7 @@ fn scan_one(
 /// Which content a scan analyzes, and how: new content ([`Known`]), while [`Analyze`]
 /// allows, each parse announced to the crash guard.
 #[derive(Clone, Copy)]
-struct Wanted<'a> {
+struct Parsing<'a> {
     known: Known<'a>,
     analyze: Analyze,
     guard: &'a crashguard::Guard,
@@ -288,14 +288,14 @@ struct ReadOutcome {
 fn read_path(
     full: &Path,
     state: &mut FileState,
-    wanted: Wanted<'_>,
+    parsing: Parsing<'_>,
     check_content: bool,
 ) -> std::io::Result<Found> {
-    let Wanted {
+    let Parsing {
         known,
         analyze,
         guard,
-    } = wanted;
+    } = parsing;
     if let Some(e) = inject::read_error(&state.path) {
         return Err(e);
     }
