@@ -33,7 +33,8 @@ pub struct GetArgs {
     /// the current snapshot).
     #[serde(default)]
     pub since: Option<String>,
-    /// For `structure` and `document`: a repository path or directory prefix, e.g. `src/`.
+    /// For `structure` and `document`: a path or directory prefix relative to the repository
+    /// root, e.g. `src/` (`.`: the whole repository).
     #[serde(default)]
     pub path: Option<String>,
     /// For `entity`: an entity id such as `file:src/lib.rs`, `symbol:src/lib.rs:Parser.parse`

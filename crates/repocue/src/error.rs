@@ -283,6 +283,10 @@ impl Error {
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
             }
+            Error::NotFound { kind: "path", .. } => Some(
+                "paths are relative to the repository root; `repocue cue --view structure` lists its top files"
+                    .into(),
+            ),
             Error::Config { .. } => Some(
                 "fix the file (docs/configuration.md lists every key); the cache was not touched"
                     .into(),

@@ -60,9 +60,74 @@ pub fn top_dir(path: &[u8]) -> Option<&[u8]> {
     path.iter().position(|&b| b == b'/').map(|i| &path[..i])
 }
 
+/// A path as a request names it (`--path`), made repository-relative: `.` and empty segments
+/// dropped, `..` taken back, and an absolute path inside the work tree at `root` made relative
+/// to it (`./src/`, `src//lib/../`, `/home/me/repo/src` all name `src`; `.` names the whole
+/// repository, as `""` does). `Err` with the reason for a path that leaves the repository.
+/// Paths stay relative to the repository root, never to the working directory: what every
+/// cue prints is the path to give back.
+pub fn request_path(raw: &str, root: &Path) -> Result<String, String> {
+    let outside = || format!("{raw:?} is outside the repository at {}", root.display());
+    let absolute;
+    let relative = if raw.starts_with('/') {
+        let inside = |root: &Path| {
+            Path::new(raw)
+                .strip_prefix(root)
+                .ok()
+                .and_then(|p| p.to_str().map(str::to_owned))
+        };
+        // The root as Git reported it, or as the file system resolves it (a symbolic link in
+        // the path the user typed, `/tmp` on macOS).
+        absolute = inside(root)
+            .or_else(|| inside(&root.canonicalize().ok()?))
+            .ok_or_else(outside)?;
+        absolute.as_str()
+    } else {
+        raw
+    };
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in relative.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop().ok_or_else(outside)?;
+            }
+            s => segments.push(s),
+        }
+    }
+    Ok(segments.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn request_paths_are_made_repository_relative() {
+        let root = Path::new("/work/repo");
+        let ok = |raw: &str| request_path(raw, root).unwrap();
+        assert_eq!(ok("src"), "src");
+        assert_eq!(ok("./src/"), "src");
+        assert_eq!(ok("src//lib/./x.rs"), "src/lib/x.rs");
+        assert_eq!(ok("src/lib/../main.rs"), "src/main.rs");
+        assert_eq!(ok("."), "");
+        assert_eq!(ok("./"), "");
+        assert_eq!(ok(""), "");
+        assert_eq!(ok("/work/repo/src/"), "src");
+        assert_eq!(ok("/work/repo"), "");
+        assert_eq!(ok("-odd name/ü"), "-odd name/ü");
+        for bad in [
+            "..",
+            "../x",
+            "src/../../x",
+            "/etc",
+            "/work/repository/src",
+            "/work",
+        ] {
+            let err = request_path(bad, root).unwrap_err();
+            assert!(err.contains("outside the repository"), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn renders_invalid_bytes_escaped() {

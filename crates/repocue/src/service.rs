@@ -245,6 +245,19 @@ impl Service {
         // The task view's own check first: it names the flags as the command line spells them.
         let task = cue::views::task::check_flags(request)?;
         cue::validate(request)?;
+        let normalized;
+        let request = match &request.path {
+            Some(raw) => {
+                let path =
+                    paths::request_path(raw, &self.repo.root).map_err(Error::InvalidArgument)?;
+                normalized = CueRequest {
+                    path: Some(path),
+                    ..request.clone()
+                };
+                &normalized
+            }
+            None => request,
+        };
         self.repo.git.prefetch_status();
         // Loaded once, for the view built ahead and the read. A configuration that does not
         // load builds nothing ahead and fails the read, with its own error where it would.

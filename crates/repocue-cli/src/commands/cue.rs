@@ -17,7 +17,8 @@ pub struct CueArgs {
     /// snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT")]
     pub since: Option<String>,
-    /// For structure: a directory or file prefix; for document: the document path
+    /// For structure: a directory or file prefix; for document: the document path (relative to
+    /// the repository root, not to the working directory)
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
     /// For entity: symbol:<path>:<qualified.name> or file:<path>

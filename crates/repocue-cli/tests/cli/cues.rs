@@ -498,6 +498,73 @@ fn delta_after_a_commit_lists_content_and_head_changes() {
         .error_code("invalid_argument");
 }
 
+/// A `--path` names the same files however it is spelled (`./`, `.`, doubled or trailing
+/// slashes, `..` inside the repository, the absolute path of the work tree): always relative
+/// to the repository root. One that leaves the repository is `invalid_argument`, and one under
+/// which the snapshot lists nothing is `not_found`, never an empty answer.
+#[test]
+fn request_paths_are_normalised_and_checked() {
+    let repo = project();
+    repo.init();
+    let files = |path: &str| -> (Value, Vec<String>) {
+        let c = repo.cue(
+            "structure",
+            &["--path", path, "--max-tokens", "2000", "--no-refresh"],
+        );
+        let files = c["content"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_owned())
+            .collect();
+        (c["content"]["path"].clone(), files)
+    };
+    let (path, core) = files("crates/core");
+    assert_eq!(path, "crates/core");
+    assert_eq!(core, ["crates/core/src/lib.rs"]);
+    let absolute = repo.root().join("crates/core");
+    for spelling in [
+        "./crates/core/",
+        "crates//core",
+        "crates/cli/../core",
+        absolute.to_str().unwrap(),
+    ] {
+        assert_eq!(
+            files(spelling),
+            (json!("crates/core"), core.clone()),
+            "{spelling}"
+        );
+    }
+    let (_, whole) = files("");
+    assert!(whole.len() > 1, "{whole:?}");
+    for spelling in [".", "./"] {
+        assert_eq!(files(spelling), (json!(""), whole.clone()), "{spelling}");
+    }
+    let doc = repo.cue("document", &["--path", "./README.md", "--no-refresh"]);
+    assert_eq!(doc["content"]["path"], "README.md", "{doc}");
+
+    for outside in ["..", "../x", "crates/../../x", "/etc"] {
+        for view in ["structure", "document"] {
+            let e = repo
+                .repocue(&["cue", "--view", view, "--path", outside, "--no-refresh"])
+                .error_code("invalid_argument");
+            assert!(e.error.message.contains("outside the repository"), "{e:?}");
+        }
+    }
+    let e = repo
+        .repocue(&[
+            "cue",
+            "--view",
+            "structure",
+            "--path",
+            "crate",
+            "--no-refresh",
+        ])
+        .error_code("not_found");
+    assert!(e.error.message.contains("crate"), "{e:?}");
+    assert!(e.error.hint.unwrap().contains("repository root"));
+}
+
 #[test]
 fn markdown_renders_the_same_cue() {
     let repo = project();

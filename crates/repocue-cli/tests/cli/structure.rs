@@ -256,7 +256,7 @@ fn structure_view_ranks_referenced_files_under_the_path() {
     assert!(!ran.stdout().contains(MARK), "{}", ran.stdout());
     let cue = ran.json();
     let c = &cue["content"];
-    assert_eq!(c["path"], "src/");
+    assert_eq!(c["path"], "src", "normalised");
     assert_eq!(c["files_total"], 6);
     assert_eq!(c["code_files"], 6);
     let files = paths_of(&c["files"], "path");
@@ -331,7 +331,7 @@ fn structure_view_fits_its_budget_and_counts_omissions() {
                 assert_eq!(shown as u64 + count, all_items as u64, "{cue:#}");
                 let more = &cue["more"][0];
                 assert_eq!(more["view"], "structure");
-                assert_eq!(more["path"], "src/");
+                assert_eq!(more["path"], "src");
                 assert!(more["max_tokens"].as_u64().unwrap() > max);
             }
             None => assert_eq!(shown, all_items, "{cue:#}"),

@@ -76,7 +76,8 @@ pub struct CueRequest {
     /// For `delta`: the earlier snapshot id (default: the parent of the current snapshot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
-    /// For `structure` and `document`: a repository path or directory prefix.
+    /// For `structure` and `document`: a path or directory prefix relative to the repository
+    /// root (`.`: the whole repository); one that leaves the repository is `invalid_argument`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// For `entity`: an entity id such as `symbol:src/lib.rs:Parser.parse`.

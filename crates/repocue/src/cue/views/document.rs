@@ -205,7 +205,6 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .path
         .clone()
         .ok_or_else(|| Error::InvalidArgument("the document view needs --path".into()))?;
-    let path = path.trim_start_matches("./").to_owned();
     let not_found = || Error::NotFound {
         kind: "document",
         id: EntityId::doc(path.clone(), None).to_string(),

@@ -12,7 +12,7 @@ use crate::api::views::*;
 use crate::api::{Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
 use crate::cue::fit::{fit, round_up, Item, Section};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{FileState, WorkingState};
 use crate::paths;
 use crate::read::Reader;
@@ -834,11 +834,23 @@ fn is_local(
 
 /// Builds the structure cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
+    // Repository-relative and normalised by the service (`paths::request_path`).
     let prefix = request.path.clone().unwrap_or_default();
-    let prefix = prefix.trim_start_matches("./").to_owned();
     let ranking = state.cached(&format!("structure:{prefix}"), |state| {
         ranking(state, &prefix)
     })?;
+    // A typo (`--path scr`) is no empty directory. A directory of excluded or secret files
+    // exists, and answers with its counts (which name none of them).
+    let exists = |state: &Reader| -> Result<bool> {
+        let all = state.all_files()?;
+        Ok(all.iter().any(|f| under(&f.path, prefix.as_bytes())))
+    };
+    if !prefix.is_empty() && ranking.files_total == 0 && !exists(state)? {
+        return Err(Error::NotFound {
+            kind: "path",
+            id: prefix,
+        });
+    }
     let content = StructureContent {
         path: prefix.clone(),
         files_total: ranking.files_total,
