@@ -21,7 +21,7 @@ pub struct CueArgs {
     /// the repository root, not to the working directory)
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
-    /// For entity: symbol:<path>:<qualified.name> or file:<path>
+    /// For entity: symbol:<path>:<qualified.name>, file:<path>, doc:<path> or doc:<path>#<slug>
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
     /// For search: the query

@@ -565,6 +565,87 @@ fn request_paths_are_normalised_and_checked() {
     assert!(e.error.hint.unwrap().contains("repository root"));
 }
 
+/// A document and its sections are entities (`doc:<path>`, `doc:<path>#<slug>`, the ids the
+/// document view's outline and search hits give): the headings as a tree, a section's line
+/// range up to the next heading of its level or above, and the documents that link to it.
+#[test]
+fn documents_and_sections_are_entities() {
+    let repo = TestRepo::with_files(&[
+        (
+            "README.md",
+            "# Demo\n\nSee [the guide](docs/guide.md#usage) and [notes](notes%231.md).\n",
+        ),
+        (
+            "docs/guide.md",
+            "# Guide\n\n## Install\n\n### From source\n\nBuild it.\n\n## Usage\n\nRun it.\n",
+        ),
+        (
+            "docs/other.md",
+            "# Other\n\nBack to [the guide](./guide.md).\n",
+        ),
+        ("notes#1.md", "# Notes\n"),
+        ("src/lib.rs", "pub fn run() {}\n"),
+    ]);
+    repo.init();
+    let entity = |id: &str| {
+        let c = repo.cue("entity", &["--id", id, "--no-refresh"]);
+        crate::support::schema::assert_valid("cue-entity", &c);
+        c["content"].clone()
+    };
+    let guide = entity("doc:docs/guide.md");
+    assert_eq!(guide["entity_type"], "doc", "{guide}");
+    assert_eq!(guide["kind"], "Markdown");
+    assert_eq!(guide["children"], json!(["doc:docs/guide.md#guide"]));
+    assert_eq!(
+        guide["referenced_by"],
+        json!(["README.md", "docs/other.md"])
+    );
+    assert!(guide.get("lines").is_none(), "{guide}");
+
+    let top = entity("doc:docs/guide.md#guide");
+    assert_eq!(top["entity_type"], "section");
+    assert_eq!(top["parent"], "doc:docs/guide.md");
+    assert_eq!(
+        top["children"],
+        json!(["doc:docs/guide.md#install", "doc:docs/guide.md#usage"])
+    );
+    let install = entity("doc:docs/guide.md#install");
+    assert_eq!(install["kind"], "h2");
+    assert_eq!(install["signature"], "Install");
+    assert_eq!(
+        install["lines"],
+        json!([3, 8]),
+        "up to the line before ## Usage"
+    );
+    assert_eq!(install["parent"], "doc:docs/guide.md#guide");
+    assert_eq!(
+        install["children"],
+        json!(["doc:docs/guide.md#from-source"])
+    );
+    // The last section runs to the end of the file, whose length is not stored.
+    let usage = entity("doc:docs/guide.md#usage");
+    assert!(usage.get("lines").is_none(), "{usage}");
+    assert_eq!(usage["children"], json!([]));
+
+    // Every id the document view gives names its section.
+    let doc = repo.cue("document", &["--path", "docs/guide.md", "--no-refresh"]);
+    for h in doc["content"]["outline"].as_array().unwrap() {
+        let id = h["id"].as_str().unwrap();
+        assert_eq!(entity(id)["signature"], h["text"], "{id}");
+    }
+    // A `#` in a path: the whole id is the document when no document precedes the `#`.
+    assert_eq!(entity("doc:notes#1.md")["path"], "notes#1.md");
+    for missing in [
+        "doc:docs/guide.md#nope",
+        "doc:docs/missing.md",
+        "doc:src/lib.rs",
+        "doc:",
+    ] {
+        repo.repocue(&["cue", "--view", "entity", "--id", missing, "--no-refresh"])
+            .error_code("not_found");
+    }
+}
+
 #[test]
 fn markdown_renders_the_same_cue() {
     let repo = project();

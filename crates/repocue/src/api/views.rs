@@ -202,17 +202,18 @@ pub struct Link {
 pub struct EntityContent {
     /// The entity id asked for.
     pub id: String,
-    /// `symbol` or `file`.
+    /// `symbol`, `file`, `doc` (a document) or `section` (one of its headings).
     pub entity_type: String,
     /// The file that holds it.
     pub path: String,
-    /// Symbol kind, or the file's language.
+    /// Symbol kind, the file's or document's language, or a section's heading level (`h2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
-    /// Declaration without body or comments (symbols).
+    /// Declaration without body or comments (symbols); a section's heading text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
-    /// First and last line (symbols).
+    /// First and last line (symbols; a section: its heading up to the line before the next
+    /// heading of its level or above, left out for a document's last section).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<[u32; 2]>,
     /// Visibility where the language has it.
@@ -221,12 +222,14 @@ pub struct EntityContent {
     /// Enclosing symbol id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
-    /// Symbols defined inside it (for a file: its top-level symbols).
+    /// Symbols defined inside it (for a file: its top-level symbols; for a document or a
+    /// section: the ids of the headings directly under it).
     pub children: Vec<String>,
     /// Imports of the defining file.
     pub imports: Vec<String>,
     /// Files that reference its name (symbols: of several definitions of the name, a file
-    /// whose imports name some counts for those only) or define names it references (files).
+    /// whose imports name some counts for those only) or define names it references (files);
+    /// for a document or a section, the other documents with a link to the document.
     pub referenced_by: Vec<String>,
 }
 

@@ -25,7 +25,7 @@ fn parse_id(id: &str) -> Result<(String, Option<String>)> {
         (p.to_owned(), None)
     } else {
         return Err(Error::InvalidArgument(format!(
-            "unknown entity id form {id:?}; use symbol:<path>:<name> or file:<path>"
+            "unknown entity id form {id:?}; use symbol:<path>:<name>, file:<path> or doc:<path>[#<slug>]"
         )));
     })
 }
@@ -253,13 +253,17 @@ fn inherited(
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let id = request.id.clone().ok_or_else(|| {
         Error::InvalidArgument(
-            "the entity view needs --id (symbol:<path>:<name> or file:<path>)".into(),
+            "the entity view needs --id (symbol:<path>:<name>, file:<path> or doc:<path>[#<slug>])"
+                .into(),
         )
     })?;
     let not_found = || Error::NotFound {
         kind: "entity",
         id: id.clone(),
     };
+    if let Some(rest) = id.strip_prefix("doc:") {
+        return doc_entity(state, request, rest).and_then(|c| c.ok_or_else(not_found));
+    }
     let (path, symbol) = parse_id(&id)?;
     let file = &find_file(state, &path)?.ok_or_else(not_found)?;
     // Facts are shared by digest: a vendored copy of an analysed file has none of its own.
@@ -351,6 +355,142 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Section::new("referenced_by", None),
     ];
     fit(env, &sections, items)
+}
+
+/// The entity cue of a document (`doc:<path>`) or of one of its sections (`doc:<path>#<slug>`,
+/// the ids the document view's outline and search hits give): its headings as a tree, and the
+/// documents that link to it. `None` when the snapshot holds no such document or heading. A
+/// path may hold `#` (a slug never does): the id names a section when what comes before its
+/// last `#` is a document, else the document of the whole path.
+fn doc_entity(state: &Reader, request: &CueRequest, rest: &str) -> Result<Option<Cue>> {
+    let document = |path: &str| -> Result<Option<crate::model::FileState>> {
+        Ok(find_file(state, path)?.filter(|f| f.is_document))
+    };
+    let split = rest.rsplit_once('#');
+    let (file, slug) = match split {
+        Some((path, slug)) if !path.is_empty() => match document(path)? {
+            Some(f) => (f, Some(slug)),
+            None => match document(rest)? {
+                Some(f) => (f, None),
+                None => return Ok(None),
+            },
+        },
+        _ => match document(rest)? {
+            Some(f) => (f, None),
+            None => return Ok(None),
+        },
+    };
+    let path = paths::display(&file.path);
+    let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
+        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
+        None => None,
+    }
+    .unwrap_or_default();
+    let headings = &facts.headings;
+    let section_id = |i: usize| EntityId::doc(path.clone(), Some(headings[i].slug())).to_string();
+    // The heading a section starts with, and the headings it holds: those after it up to the
+    // next of its level or above.
+    let found = match slug {
+        Some(slug) => match headings.iter().position(|h| h.slug() == slug) {
+            Some(i) => Some(i),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    let level = found.map_or(0, |i| headings[i].level);
+    let start = found.map_or(0, |i| i + 1);
+    let end = headings[start..]
+        .iter()
+        .position(|h| h.level <= level)
+        .map_or(headings.len(), |n| start + n);
+    let mut content = EntityContent {
+        id: request.id.clone().unwrap_or_default(),
+        entity_type: if found.is_some() { "section" } else { "doc" }.into(),
+        path: path.clone(),
+        ..Default::default()
+    };
+    match found {
+        Some(i) => {
+            let h = &headings[i];
+            content.kind = Some(format!("h{}", h.level));
+            content.signature = Some(h.text.clone());
+            // The last section runs to the end of the document, whose length the facts do
+            // not hold: no line range rather than a made-up one.
+            content.lines = headings.get(end).map(|next| [h.line, next.line - 1]);
+            content.parent = Some(
+                headings[..i]
+                    .iter()
+                    .rposition(|p| p.level < h.level)
+                    .map_or_else(|| EntityId::doc(path.clone(), None).to_string(), section_id),
+            );
+        }
+        None => content.kind = file.language.clone(),
+    }
+    // Direct children: the headings inside whose level no heading between lies at or under.
+    let mut children = Vec::new();
+    let mut floor = u8::MAX;
+    for (i, h) in headings.iter().enumerate().take(end).skip(start) {
+        if h.level <= floor {
+            floor = h.level;
+            children.push(section_id(i));
+        }
+    }
+    let linking = linking_documents(state, &path)?;
+    let env = envelope(state, request, content);
+    let mut items: Vec<Item<EntityContent>> = Vec::new();
+    for (i, ch) in children.into_iter().enumerate() {
+        items.push(Item::new(
+            0,
+            3_000 - i as i64,
+            move |e: &mut EntityContent| e.children.push(ch.clone()),
+        ));
+    }
+    for (i, d) in linking.into_iter().enumerate() {
+        items.push(Item::new(
+            2,
+            1_000 - i as i64,
+            move |e: &mut EntityContent| e.referenced_by.push(d.clone()),
+        ));
+    }
+    let sections = vec![
+        Section::new("children", None),
+        Section::new("imports", None),
+        Section::new("referenced_by", None),
+    ];
+    fit(env, &sections, items).map(Some)
+}
+
+/// The other documents of the snapshot with a link that resolves to the document at `path`
+/// (any anchor in it), sorted.
+fn linking_documents(state: &Reader, path: &str) -> Result<Vec<String>> {
+    let documents: Vec<(String, &str)> = state
+        .files()?
+        .iter()
+        .filter(|f| f.is_document && f.class.analysed() && f.path != path.as_bytes())
+        .filter_map(|f| Some((paths::display(&f.path), f.digest.as_deref()?)))
+        .collect();
+    let digests: Vec<&str> = documents.iter().map(|(_, d)| *d).collect();
+    // A link to the document names its file name (`../README.md`, `guide.md#usage`): only the
+    // documents whose facts hold it are parsed.
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let facts = state.store.facts_containing(&digests, name)?;
+    let mut out: Vec<String> = documents
+        .into_iter()
+        .filter(|(doc, digest)| {
+            facts
+                .get(*digest)
+                .and_then(|a| a.doc.as_ref())
+                .is_some_and(|d| {
+                    d.links
+                        .iter()
+                        .any(|l| super::document::file_link(doc, l).as_deref() == Some(path))
+                })
+        })
+        .map(|(doc, _)| doc)
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
 }
 
 #[cfg(test)]
