@@ -567,7 +567,9 @@ fn request_paths_are_normalised_and_checked() {
 
 /// A document and its sections are entities (`doc:<path>`, `doc:<path>#<slug>`, the ids the
 /// document view's outline and search hits give): the headings as a tree, a section's line
-/// range up to the next heading of its level or above, and the documents that link to it.
+/// range up to the next heading of its level or above, and the documents that link to it. A
+/// symbol is documented by the documents that show its name as code, a file by those that
+/// link to it.
 #[test]
 fn documents_and_sections_are_entities() {
     let repo = TestRepo::with_files(&[
@@ -581,10 +583,15 @@ fn documents_and_sections_are_entities() {
         ),
         (
             "docs/other.md",
-            "# Other\n\nBack to [the guide](./guide.md).\n",
+            "# Other\n\nBack to [the guide](./guide.md). Call `run()` from [lib](../src/lib.rs).\n",
         ),
         ("notes#1.md", "# Notes\n"),
-        ("src/lib.rs", "pub fn run() {}\n"),
+        ("src/lib.rs", "pub fn run() {}\n\npub fn walk() {}\n"),
+        // A test's document explains nothing of the project's.
+        (
+            "tests/fixtures/sample.md",
+            "# Sample\n\n`run()` and [lib](../../src/lib.rs)\n",
+        ),
     ]);
     repo.init();
     let entity = |id: &str| {
@@ -633,6 +640,18 @@ fn documents_and_sections_are_entities() {
         let id = h["id"].as_str().unwrap();
         assert_eq!(entity(id)["signature"], h["text"], "{id}");
     }
+    // Documented by: the documents that show a symbol's name as code, or link to a file.
+    assert_eq!(
+        entity("symbol:src/lib.rs:run")["documented_by"],
+        json!(["docs/other.md"])
+    );
+    assert_eq!(entity("symbol:src/lib.rs:walk")["documented_by"], json!([]));
+    assert_eq!(
+        entity("file:src/lib.rs")["documented_by"],
+        json!(["docs/other.md"])
+    );
+    assert_eq!(entity("doc:docs/other.md")["referenced_by"], json!([]));
+
     // A `#` in a path: the whole id is the document when no document precedes the `#`.
     assert_eq!(entity("doc:notes#1.md")["path"], "notes#1.md");
     for missing in [

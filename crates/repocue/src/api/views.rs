@@ -229,8 +229,13 @@ pub struct EntityContent {
     pub imports: Vec<String>,
     /// Files that reference its name (symbols: of several definitions of the name, a file
     /// whose imports name some counts for those only) or define names it references (files);
-    /// for a document or a section, the other documents with a link to the document.
+    /// for a document or a section, the project's other documents with a link to it.
     pub referenced_by: Vec<String>,
+    /// The project's documents that explain it: for a symbol, those that show its name as
+    /// code (an inline code span or a fenced block); for a file, those that link to it.
+    /// Documents of tests and examples are not counted.
+    #[serde(default)]
+    pub documented_by: Vec<String>,
 }
 
 /// Content of the `manifest` view. Stable fields first (the views, the counts that change

@@ -349,12 +349,72 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             ));
         }
     }
+    // Documented by: for a symbol, the documents that show its name as code; for a file, the
+    // documents that link to it.
+    let documented = match &wanted_name {
+        Some(name) => documenting(state, name)?,
+        None => linking_documents(state, &path)?,
+    };
+    // A document that explains it is worth more than the tenth file that calls it: they take
+    // turns, one document after every ten referencing files.
+    for (i, d) in documented.into_iter().enumerate() {
+        items.push(Item::new(
+            3,
+            995 - 10 * i as i64,
+            move |e: &mut EntityContent| e.documented_by.push(d.clone()),
+        ));
+    }
     let sections = vec![
         Section::new("children", None),
         Section::new("imports", None),
         Section::new("referenced_by", None),
+        Section::new("documented_by", None),
     ];
     fit(env, &sections, items)
+}
+
+/// The paths and digests of the snapshot's analysed documents of the project's own (not of
+/// tests, examples or vendored code), as [`super::structure::documented_names`] counts them.
+fn project_documents(state: &Reader) -> Result<Vec<(String, &str)>> {
+    use crate::analyze::importance::{role, Role};
+    Ok(state
+        .files()?
+        .iter()
+        .filter(|f| f.is_document && f.class.analysed() && role(&f.path) == Role::Source)
+        .filter_map(|f| Some((paths::display(&f.path), f.digest.as_deref()?)))
+        .collect())
+}
+
+/// The project's documents that show `name` as code (an inline code span or a fenced block),
+/// sorted: where a symbol is explained. Only the documents whose facts mention the name are
+/// parsed, and none when the snapshot's count of documented names has no such name (the
+/// counts cover the same documents: [`super::structure::documented_names`]).
+fn documenting(state: &Reader, name: &str) -> Result<Vec<String>> {
+    if !super::structure::is_documented(state, name)? {
+        return Ok(Vec::new());
+    }
+    let documents = project_documents(state)?;
+    let digests: Vec<&str> = documents.iter().map(|(_, d)| *d).collect();
+    let facts = state
+        .store
+        .facts_mentioning::<crate::analyze::Analysis>(&digests, Some(name))?;
+    let mut out: Vec<String> = documents
+        .into_iter()
+        .filter(|(_, digest)| {
+            facts
+                .get(*digest)
+                .and_then(|a| a.doc.as_ref())
+                .is_some_and(|d| {
+                    d.code_names
+                        .binary_search_by(|n| n.as_str().cmp(name))
+                        .is_ok()
+                })
+        })
+        .map(|(doc, _)| doc)
+        .collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
 }
 
 /// The entity cue of a document (`doc:<path>`) or of one of its sections (`doc:<path>#<slug>`,
@@ -460,14 +520,12 @@ fn doc_entity(state: &Reader, request: &CueRequest, rest: &str) -> Result<Option
     fit(env, &sections, items).map(Some)
 }
 
-/// The other documents of the snapshot with a link that resolves to the document at `path`
-/// (any anchor in it), sorted.
+/// The project's documents (not those of tests or examples) of the snapshot with a link that
+/// resolves to the file at `path` (any anchor in it), sorted.
 fn linking_documents(state: &Reader, path: &str) -> Result<Vec<String>> {
-    let documents: Vec<(String, &str)> = state
-        .files()?
-        .iter()
-        .filter(|f| f.is_document && f.class.analysed() && f.path != path.as_bytes())
-        .filter_map(|f| Some((paths::display(&f.path), f.digest.as_deref()?)))
+    let documents: Vec<(String, &str)> = project_documents(state)?
+        .into_iter()
+        .filter(|(doc, _)| doc != path)
         .collect();
     let digests: Vec<&str> = documents.iter().map(|(_, d)| *d).collect();
     // A link to the document names its file name (`../README.md`, `guide.md#usage`): only the
