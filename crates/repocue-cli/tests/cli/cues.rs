@@ -665,6 +665,40 @@ fn documents_and_sections_are_entities() {
     }
 }
 
+/// An entity or document cue that leaves items out says how to get them: the same id or path
+/// with a budget that fits every item, which then omits nothing.
+#[test]
+fn entity_and_document_omissions_name_their_follow_up() {
+    let functions: String = (0..80)
+        .map(|i| format!("pub fn function_number_{i}() {{}}\n"))
+        .collect();
+    let headings: String = (0..80)
+        .map(|i| format!("## Section number {i}\n\nText.\n\n"))
+        .collect();
+    let repo = TestRepo::with_files(&[
+        ("src/lib.rs", functions.as_str()),
+        ("docs/long.md", format!("# Long\n\n{headings}").as_str()),
+    ]);
+    repo.init();
+    for (view, flag, value) in [
+        ("entity", "--id", "file:src/lib.rs"),
+        ("document", "--path", "docs/long.md"),
+    ] {
+        let cut = repo.cue(view, &[flag, value, "--max-tokens", "300", "--no-refresh"]);
+        assert!(omitted(&cut) > 0, "{cut}");
+        let follow = more(&cut);
+        assert_eq!(follow.len(), 1, "{cut}");
+        assert_eq!(follow[0]["view"], view);
+        assert_eq!(follow[0][&flag[2..]], value);
+        let budget = follow[0]["max_tokens"].as_u64().unwrap().to_string();
+        let all = repo.cue(
+            view,
+            &[flag, value, "--max-tokens", &budget, "--no-refresh"],
+        );
+        assert_no_omissions(&all);
+    }
+}
+
 #[test]
 fn markdown_renders_the_same_cue() {
     let repo = project();

@@ -349,6 +349,17 @@ pub fn round_up(t: u64) -> u64 {
     t.div_ceil(50) * 50
 }
 
+/// The budget of the follow-up that returns every item: the envelope with all `items` added,
+/// estimated with room to spare and rounded up, at most the largest budget a request may ask.
+pub fn full_budget<C: Serialize + Clone>(envelope: &Envelope<C>, items: &[Item<C>]) -> u64 {
+    let mut all = envelope.clone();
+    for it in items {
+        (it.add)(&mut all.content);
+    }
+    let full = serde_json::to_string(&all).map_or(0, |s| s.len() as u64 / 4) + 200;
+    round_up(full).min(crate::api::MAX_MAX_TOKENS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -270,11 +270,18 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             &mut c.links
         }));
     }
-    let mut cue = fit(
-        env,
-        &[Section::new("headings", None), Section::new("links", None)],
-        items,
-    )?;
+    let more = crate::api::More {
+        path: Some(path.clone()),
+        ..crate::api::More::of(
+            crate::api::View::Document,
+            crate::cue::fit::full_budget(&env, &items),
+        )
+    };
+    let sections = [
+        Section::new("headings", Some(more.clone())),
+        Section::new("links", Some(more)),
+    ];
+    let mut cue = fit(env, &sections, items)?;
     // Admission follows rank (top-level headings first); display follows the document.
     // Reordering the same items leaves the byte count, and so the estimate, unchanged.
     crate::cue::fit::reorder(&mut cue, |v| {

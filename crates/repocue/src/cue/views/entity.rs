@@ -364,12 +364,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             move |e: &mut EntityContent| e.documented_by.push(d.clone()),
         ));
     }
-    let sections = vec![
-        Section::new("children", None),
-        Section::new("imports", None),
-        Section::new("referenced_by", None),
-        Section::new("documented_by", None),
-    ];
+    let sections = sections(&id, &env, &items);
     fit(env, &sections, items)
 }
 
@@ -383,6 +378,26 @@ fn project_documents(state: &Reader) -> Result<Vec<(String, &str)>> {
         .filter(|f| f.is_document && f.class.analysed() && role(&f.path) == Role::Source)
         .filter_map(|f| Some((paths::display(&f.path), f.digest.as_deref()?)))
         .collect())
+}
+
+/// The entity view's sections, each with the follow-up that returns all of them: the same id
+/// with a budget that fits every item.
+fn sections(
+    id: &str,
+    env: &crate::api::Envelope<EntityContent>,
+    items: &[Item<EntityContent>],
+) -> Vec<Section> {
+    let more = crate::api::More {
+        id: Some(id.to_owned()),
+        ..crate::api::More::of(
+            crate::api::View::Entity,
+            crate::cue::fit::full_budget(env, items),
+        )
+    };
+    ["children", "imports", "referenced_by", "documented_by"]
+        .into_iter()
+        .map(|n| Section::new(n, Some(more.clone())))
+        .collect()
 }
 
 /// The project's documents that show `name` as code (an inline code span or a fenced block),
@@ -512,11 +527,8 @@ fn doc_entity(state: &Reader, request: &CueRequest, rest: &str) -> Result<Option
             move |e: &mut EntityContent| e.referenced_by.push(d.clone()),
         ));
     }
-    let sections = vec![
-        Section::new("children", None),
-        Section::new("imports", None),
-        Section::new("referenced_by", None),
-    ];
+    let id = env.content.id.clone();
+    let sections = sections(&id, &env, &items);
     fit(env, &sections, items).map(Some)
 }
 

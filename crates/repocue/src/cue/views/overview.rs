@@ -16,7 +16,7 @@ use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Commit, Cue, CueRequest, More, View};
 use crate::cue::envelope::envelope;
-use crate::cue::fit::{fit, round_up, Item, Section};
+use crate::cue::fit::{fit, Item, Section};
 use crate::error::Result;
 use crate::model::{FileClass, FileState, FileType, WorkingState};
 use crate::paths;
@@ -462,15 +462,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     items.extend(working_tree_items(state)?);
     // The follow-up that returns everything: the same view with a budget that fits it all.
-    let mut all = env.clone();
-    for it in &items {
-        (it.add)(&mut all.content);
-    }
-    let full = serde_json::to_string(&all)
-        .map(|s| s.len() as u64 / 4)
-        .unwrap_or(0)
-        + 200;
-    let more = More::of(View::Overview, round_up(full));
+    let more = More::of(View::Overview, crate::cue::fit::full_budget(&env, &items));
     let sections: Vec<Section> = SECTION_NAMES
         .iter()
         .map(|n| {
