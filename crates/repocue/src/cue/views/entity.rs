@@ -413,23 +413,33 @@ fn documenting(state: &Reader, name: &str) -> Result<Vec<String>> {
     let facts = state
         .store
         .facts_mentioning::<crate::analyze::Analysis>(&digests, Some(name))?;
+    Ok(kept_documents(documents, &facts, |_, d| {
+        d.code_names
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
+    }))
+}
+
+/// The paths of the `documents` whose document facts (of `facts`, by digest) `keep` holds,
+/// sorted and without repeats.
+fn kept_documents(
+    documents: Vec<(String, &str)>,
+    facts: &HashMap<String, crate::analyze::Analysis>,
+    keep: impl Fn(&str, &crate::analyze::docs::DocFacts) -> bool,
+) -> Vec<String> {
     let mut out: Vec<String> = documents
         .into_iter()
-        .filter(|(_, digest)| {
+        .filter(|(doc, digest)| {
             facts
                 .get(*digest)
                 .and_then(|a| a.doc.as_ref())
-                .is_some_and(|d| {
-                    d.code_names
-                        .binary_search_by(|n| n.as_str().cmp(name))
-                        .is_ok()
-                })
+                .is_some_and(|d| keep(doc, d))
         })
         .map(|(doc, _)| doc)
         .collect();
     out.sort();
     out.dedup();
-    Ok(out)
+    out
 }
 
 /// The entity cue of a document (`doc:<path>`) or of one of its sections (`doc:<path>#<slug>`,
@@ -544,23 +554,11 @@ fn linking_documents(state: &Reader, path: &str) -> Result<Vec<String>> {
     // documents whose facts hold it are parsed.
     let name = path.rsplit('/').next().unwrap_or(path);
     let facts = state.store.facts_containing(&digests, name)?;
-    let mut out: Vec<String> = documents
-        .into_iter()
-        .filter(|(doc, digest)| {
-            facts
-                .get(*digest)
-                .and_then(|a| a.doc.as_ref())
-                .is_some_and(|d| {
-                    d.links
-                        .iter()
-                        .any(|l| super::document::file_link(doc, l).as_deref() == Some(path))
-                })
-        })
-        .map(|(doc, _)| doc)
-        .collect();
-    out.sort();
-    out.dedup();
-    Ok(out)
+    Ok(kept_documents(documents, &facts, |doc, d| {
+        d.links
+            .iter()
+            .any(|l| super::document::file_link(doc, l).as_deref() == Some(path))
+    }))
 }
 
 #[cfg(test)]
