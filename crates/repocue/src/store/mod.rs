@@ -1117,28 +1117,6 @@ impl Store {
         needle: Option<&str>,
     ) -> Result<HashMap<String, T>> {
         let needle = needle.map(|n| serde_json::to_string(n).expect("strings serialize"));
-        self.facts_holding(digests, needle)
-    }
-
-    /// Like [`Store::facts`], but only for the facts with a string that holds `text` (a file
-    /// name inside a document's link `../docs/guide.md#usage`): the others are never parsed.
-    pub fn facts_containing(
-        &self,
-        digests: &[&str],
-        text: &str,
-    ) -> Result<HashMap<String, Analysis>> {
-        // Escaped as inside any JSON string: JSON escapes character by character.
-        let quoted = serde_json::to_string(text).expect("strings serialize");
-        let inner = quoted[1..quoted.len() - 1].to_owned();
-        self.facts_holding(digests, Some(inner))
-    }
-
-    /// [`Store::facts_mentioning`] with the needle as it appears in the stored JSON text.
-    fn facts_holding<T: serde::de::DeserializeOwned + Send>(
-        &self,
-        digests: &[&str],
-        needle: Option<String>,
-    ) -> Result<HashMap<String, T>> {
         let mut out = HashMap::new();
         // One read transaction for all lookups: each would otherwise take and release the
         // WAL's read lock (a few system calls), 27,000 times for the whole of a monorepo.
