@@ -175,6 +175,36 @@ impl Reader {
         self.cached_as(key, true, compute)
     }
 
+    /// A value derived from the project's documents alone (their code names, their links):
+    /// this snapshot's own, else that of the latest earlier snapshot that cached one when no
+    /// document changed since ([`Reader::changes_since_cached`]), else computed and cached here
+    /// ([`Reader::cached_latest`], which drops the earlier ones: hence this snapshot's first).
+    pub fn cached_from_documents<T: Serialize + DeserializeOwned>(
+        &self,
+        key: &str,
+        compute: impl FnOnce(&Reader) -> Result<T>,
+    ) -> Result<T> {
+        if let Some(v) = self.cached_at(self.snapshot.seq, key)? {
+            return Ok(v);
+        }
+        if let Some(changes) = self.changes_since_cached(key)? {
+            let code_only = changes
+                .old
+                .iter()
+                .chain(&changes.new)
+                .all(|f| !f.is_document);
+            if let Some(v) = code_only
+                .then(|| self.cached_at(changes.since, key))
+                .transpose()?
+                .flatten()
+            {
+                return Ok(v);
+            }
+        }
+        let v = compute(self)?;
+        self.cached_latest(key, |_| Ok(v))
+    }
+
     fn cached_as<T: Serialize + DeserializeOwned>(
         &self,
         key: &str,

@@ -557,23 +557,11 @@ const LINKS_KEY: &str = "document-links";
 /// whose changes since touch no document takes it from there (as
 /// [`super::structure::documented_names`] does). A link resolves by its path alone.
 fn document_links(state: &Reader) -> Result<BTreeMap<String, Vec<String>>> {
-    if let Some(links) = state.cached_at(state.snapshot.seq, LINKS_KEY)? {
-        return Ok(links);
-    }
-    if let Some(changes) = state.changes_since_cached(LINKS_KEY)? {
-        let code_only = changes
-            .old
-            .iter()
-            .chain(&changes.new)
-            .all(|f| !f.is_document);
-        if let Some(links) = code_only
-            .then(|| state.cached_at(changes.since, LINKS_KEY))
-            .transpose()?
-            .flatten()
-        {
-            return Ok(links);
-        }
-    }
+    state.cached_from_documents(LINKS_KEY, read_document_links)
+}
+
+/// [`document_links`], read from every document's facts.
+fn read_document_links(state: &Reader) -> Result<BTreeMap<String, Vec<String>>> {
     let documents = project_documents(state)?;
     let digests: Vec<&str> = documents.iter().map(|(_, d)| *d).collect();
     let facts = state.store.facts(&digests)?;
@@ -596,7 +584,7 @@ fn document_links(state: &Reader) -> Result<BTreeMap<String, Vec<String>>> {
         docs.sort();
         docs.dedup();
     }
-    state.cached_latest(LINKS_KEY, |_| Ok(links))
+    Ok(links)
 }
 
 #[cfg(test)]

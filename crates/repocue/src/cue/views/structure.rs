@@ -229,27 +229,7 @@ pub(crate) fn ranked_files_counting<'a>(
 /// code change none of it: the counts are cached with the snapshot that read them, and a later
 /// snapshot whose changes since touch no document takes them from there.
 pub(crate) fn documented_names(state: &Reader) -> Result<NameWeights> {
-    // This snapshot's own first: `changes_since_cached` looks at earlier snapshots only, and
-    // storing the counts here dropped theirs.
-    if let Some(counts) = state.cached_at(state.snapshot.seq, DOCUMENTED_KEY)? {
-        return Ok(counts);
-    }
-    if let Some(changes) = state.changes_since_cached(DOCUMENTED_KEY)? {
-        let code_only = changes
-            .old
-            .iter()
-            .chain(&changes.new)
-            .all(|f| !f.is_document);
-        if let Some(counts) = code_only
-            .then(|| state.cached_at(changes.since, DOCUMENTED_KEY))
-            .transpose()?
-            .flatten()
-        {
-            return Ok(counts);
-        }
-    }
-    let counts = count_documented_names(state)?;
-    state.cached_latest(DOCUMENTED_KEY, |_| Ok(counts))
+    state.cached_from_documents(DOCUMENTED_KEY, count_documented_names)
 }
 
 /// Tells whether a document of the project shows `name` as code ([`documented_names`]).
