@@ -800,6 +800,53 @@ fn text_format_is_deterministic_and_lists_symbols_under_their_path() {
     assert!(lines[at + 1].contains("class Cart"), "{a}");
 }
 
+/// The text's follow-up is a command line that runs as printed: the view a command implies
+/// is left out (`cue` alone is the overview, `cue --since` the delta), and what it returns is
+/// what was omitted.
+#[test]
+fn text_follow_ups_run_as_printed_and_leave_out_the_implied_view() {
+    let repo = python_library();
+    repo.init();
+    let follow_up = |args: &[&str]| -> Vec<String> {
+        let text = repo.repocue(args).success().stdout();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("more"))
+            .unwrap_or_else(|| panic!("a cut cue has a follow-up: {text}"));
+        let (_, command) = line.split_once(": ").unwrap();
+        let words: Vec<String> = command.split(' ').map(str::to_owned).collect();
+        assert_eq!(words[..2], ["repocue", "cue"], "{line}");
+        assert!(!words.iter().any(|w| w == "--view"), "{line}");
+        words[1..].to_vec()
+    };
+    let args = follow_up(&["cue", "--format", "text", "--max-tokens", "120"]);
+    let full = repo.repocue(&args).success().json();
+    assert_eq!(full["kind"], "overview", "{full:#}");
+    assert_eq!(full["omitted"].as_u64().unwrap_or(0), 0, "{full:#}");
+    // A delta since the first snapshot, cut: its follow-up keeps `--since`, which implies the
+    // view.
+    let first = full["snapshot"].as_str().unwrap().to_owned();
+    for i in 0..6 {
+        repo.write(
+            format!("shop/extra_{i}.py"),
+            format!("def extra_{i}():\n    return {i}\n"),
+        );
+    }
+    repo.commit("more modules");
+    let args = follow_up(&[
+        "cue",
+        "--since",
+        &first,
+        "--format",
+        "text",
+        "--max-tokens",
+        "100",
+    ]);
+    assert!(args.iter().any(|a| a == "--since"), "{args:?}");
+    let delta = repo.repocue(&args).success().json();
+    assert_eq!(delta["kind"], "delta", "{delta:#}");
+}
+
 #[test]
 fn the_envelope_of_a_cut_overview_is_lean() {
     let repo = python_library();

@@ -380,8 +380,16 @@ fn more_command(m: &Value) -> String {
             &["scope", "max_results", "max_tokens"],
         )
     } else {
+        // `cue` is the overview without `--view`, and the delta with `--since`: the default
+        // costs no tokens (five in every overview's follow-up).
+        let since = m.get("since").is_some_and(|v| !v.is_null());
+        let implied = (view == "overview" && !since) || (view == "delta" && since);
+        let cmd = match implied {
+            true => "repocue cue".to_owned(),
+            false => format!("repocue cue --view {view}"),
+        };
         (
-            format!("repocue cue --view {view}"),
+            cmd,
             &["since", "path", "id", "query", "scope", "max_tokens"],
         )
     };
@@ -466,7 +474,7 @@ mod tests {
             "repocue overview main@0123456789 snapshot-000002 dirty-but-indexed\n\
              symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
              ! refreshed: 1 path changed\n\
-             more (3 omitted): repocue cue --view overview --max-tokens 900\n\
+             more (3 omitted): repocue cue --max-tokens 900\n\
              more: repocue cue --view structure --path src/ --max-tokens 800\n"
         );
     }
