@@ -401,7 +401,8 @@ pub struct CommandRef {
 pub struct DocumentRef {
     /// Path.
     pub path: String,
-    /// First heading (repository text), unless it only repeats the file name.
+    /// First heading (repository text), unless it only repeats the file name or the project's
+    /// name and purpose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
 }

@@ -174,6 +174,12 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             })
         })
         .collect();
+    // What the overview says of the project before its documents: a title that only repeats
+    // it is left out.
+    let said = format!(
+        "{name} {}",
+        purpose.as_ref().map_or("", |(p, _)| p.as_str())
+    );
     let mut commands = commands(files, &facts, &root_manifests);
     commands.truncate(30);
     let data = OverviewData {
@@ -197,7 +203,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         entry_points: entries,
         exports,
         commands,
-        documents: documents(&listed_documents, &facts),
+        documents: documents(&listed_documents, &facts, &said),
     };
     Ok((data, code.graph))
 }
@@ -1286,8 +1292,13 @@ fn listed_documents<'f>(
 /// Most documents the overview lists.
 const MAX_DOCUMENTS: usize = 20;
 
-/// The listed documents with their titles, where a title says more than the file name.
-fn documents(listed: &[&FileState], facts: &HashMap<String, Analysis>) -> Vec<DocumentRef> {
+/// The listed documents with their titles, where a title says more than the file name and
+/// than the project's name and purpose (`said`) already say.
+fn documents(
+    listed: &[&FileState],
+    facts: &HashMap<String, Analysis>,
+    said: &str,
+) -> Vec<DocumentRef> {
     listed
         .iter()
         .map(|f| DocumentRef {
@@ -1296,9 +1307,24 @@ fn documents(listed: &[&FileState], facts: &HashMap<String, Analysis>) -> Vec<Do
                 .digest
                 .as_deref()
                 .and_then(|d| facts.get(d)?.doc.as_ref()?.title.clone())
-                .filter(|t| !names_the_file(t, &document_stem(f))),
+                .filter(|t| !names_the_file(t, &document_stem(f)) && !repeats(t, said)),
         })
         .collect()
+}
+
+/// Tells whether every word of a title is a word of `said`, in any case: a README titled
+/// `Flask` in project Flask, or git's `Git - fast, scalable, distributed revision control
+/// system` beside the purpose that begins with those words, tells a reader nothing new.
+fn repeats(title: &str, said: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let said = words(said);
+    let title = words(title);
+    !title.is_empty() && title.iter().all(|w| said.contains(w))
 }
 
 /// A document's file name up to its first dot, in upper case (`README`, `CONTRIBUTING`).
@@ -1953,6 +1979,23 @@ mod tests {
             "CODE_OF_CONDUCT"
         ));
         assert!(!names_the_file("AGENTS instructions", "AGENTS"));
+    }
+
+    #[test]
+    fn a_title_that_repeats_the_project_name_and_purpose_is_none() {
+        let said = "git Git is a fast, scalable, distributed revision control system.";
+        assert!(repeats(
+            "Git - fast, scalable, distributed revision control system",
+            said
+        ));
+        assert!(repeats("GIT", said));
+        assert!(!repeats("Git internals", said), "a word of its own");
+        assert!(!repeats("", said));
+        assert!(!repeats("--", said), "no words: nothing to compare");
+        assert!(repeats(
+            "Flask",
+            "Flask Flask is a lightweight WSGI web application framework."
+        ));
     }
 
     #[test]
