@@ -361,6 +361,78 @@ fn structure_path_names_a_directory_not_a_name_prefix() {
     assert_eq!(paths_of(&cue["content"]["files"], "path"), ["src/a.py"]);
 }
 
+/// A field of a source file's own struct is reached through that struct: a name sixty other
+/// files use as a field of their own and thirty documents show (`name`) does not rank it above
+/// the struct, nor make those documents its documentation (git's `builtin/cat-file.c` listed
+/// ten such fields before anything but its command, `parse_cmd.name` twenty documents).
+#[test]
+fn a_field_ranks_by_its_struct_not_by_its_bare_name() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "thing.h".into(),
+            "struct thing {\n\tconst char *name;\n};\nint run_tool(int argc);\n".into(),
+        ),
+        (
+            "tool.c".into(),
+            "#include \"thing.h\"\n\nstruct queued {\n\tconst char *name;\n\tint size;\n};\n\n\
+             struct listed {\n\tconst char *name;\n};\n\n\
+             static int helper(struct queued *q)\n{\n\treturn q->size;\n}\n\n\
+             int run_tool(int argc)\n{\n\tstruct queued q = { 0 };\n\treturn helper(&q) + argc;\n}\n"
+                .into(),
+        ),
+        (
+            "main.c".into(),
+            "#include \"thing.h\"\n\nint main(int argc, char **argv)\n{\n\treturn run_tool(argc);\n}\n"
+                .into(),
+        ),
+    ];
+    for i in 0..60 {
+        files.push((
+            format!("user{i}.c"),
+            format!(
+                "#include \"thing.h\"\n\nconst char *user{i}(struct thing *t)\n{{\n\treturn t->name;\n}}\n"
+            ),
+        ));
+    }
+    // Documents that show some `name` as code, and one that explains `listed` and its `name`.
+    for i in 0..30 {
+        files.push((
+            format!("docs/note{i}.md"),
+            format!("# Note {i}\n\nSet `name` first.\n"),
+        ));
+    }
+    files.push((
+        "docs/listed.md".into(),
+        "# Listed\n\nEach `listed` entry has a `name`.\n".into(),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("structure", &["--path", "tool.c", "--max-tokens", "2000"]);
+    let names: Vec<&str> = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    let at = |n: &str| {
+        names
+            .iter()
+            .position(|x| *x == n)
+            .unwrap_or_else(|| panic!("{n} in {names:?}"))
+    };
+    assert!(at("run_tool") < at("queued.name"), "{names:?}");
+    assert!(at("queued") < at("queued.name"), "{names:?}");
+    // A field is documented by the documents that name its struct too, and by no other.
+    let documented_by = |id: &str| {
+        let entity = repo.cue("entity", &["--id", id, "--max-tokens", "2000"]);
+        entity["content"]["documented_by"].clone()
+    };
+    assert_eq!(
+        documented_by("symbol:tool.c:listed.name"),
+        json!(["docs/listed.md"])
+    );
+    assert_eq!(documented_by("symbol:tool.c:queued.name"), json!([]));
+}
+
 #[test]
 fn entity_view_describes_symbols_and_files() {
     let repo = code_project();

@@ -278,6 +278,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         ..Default::default()
     };
     let wanted_name: Option<String>;
+    // A data member's owner: documents must show both names ([`documenting`]).
+    let mut owner: Option<String> = None;
     match &symbol {
         Some(q) => {
             let Some(s) = code.and_then(|c| c.symbols.iter().find(|s| &s.qualified_name == q))
@@ -306,6 +308,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 .parent()
                 .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
+            owner = super::structure::data_member_owner(s).map(str::to_owned);
         }
         None => {
             content.entity_type = "file".into();
@@ -352,7 +355,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     // Documented by: for a symbol, the documents that show its name as code; for a file, the
     // documents that link to it.
     let documented = match &wanted_name {
-        Some(name) => documenting(state, name)?,
+        Some(name) => documenting(state, name, owner.as_deref())?,
         None => linking_documents(state, &path)?,
     };
     // A document that explains it is worth more than the tenth file that calls it: they take
@@ -401,22 +404,27 @@ fn sections(
 }
 
 /// The project's documents that show `name` as code (an inline code span or a fenced block),
-/// sorted: where a symbol is explained. Only the documents whose facts mention the name are
-/// parsed, and none when the snapshot's count of documented names has no such name (the
-/// counts cover the same documents: [`super::structure::documented_names`]).
-fn documenting(state: &Reader, name: &str) -> Result<Vec<String>> {
-    if !super::structure::is_documented(state, name)? {
-        return Ok(Vec::new());
+/// and the name of its `owner` too for a data member (a field `name` is not documented by
+/// every document that shows some `name`), sorted: where a symbol is explained. Only the
+/// documents whose facts mention the name are parsed, and none when the snapshot's count of
+/// documented names has no such name (the counts cover the same documents:
+/// [`super::structure::documented_names`]).
+fn documenting(state: &Reader, name: &str, owner: Option<&str>) -> Result<Vec<String>> {
+    for n in std::iter::once(name).chain(owner) {
+        if !super::structure::is_documented(state, n)? {
+            return Ok(Vec::new());
+        }
     }
     let documents = project_documents(state)?;
     let digests: Vec<&str> = documents.iter().map(|(_, d)| *d).collect();
     let facts = state
         .store
         .facts_mentioning::<crate::analyze::Analysis>(&digests, Some(name))?;
+    let shows = |d: &crate::analyze::docs::DocFacts, n: &str| {
+        d.code_names.binary_search_by(|c| c.as_str().cmp(n)).is_ok()
+    };
     Ok(kept_documents(documents, &facts, |_, d| {
-        d.code_names
-            .binary_search_by(|n| n.as_str().cmp(name))
-            .is_ok()
+        shows(d, name) && owner.is_none_or(|o| shows(d, o))
     }))
 }
 
