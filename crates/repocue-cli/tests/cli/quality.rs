@@ -1524,6 +1524,73 @@ fn a_tight_overview_spends_the_totals_tokens_on_the_sections_first_items() {
     assert!(without, "no budget left the totals out");
 }
 
+/// A package root that only hands over to another file (`module.exports =
+/// require('./lib/tool')`) makes that file the root: its exported functions are the package's
+/// exports, the names its code calls are not.
+#[test]
+fn the_file_a_package_root_hands_over_to_exports_the_api() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            "{\"name\": \"tool\", \"version\": \"1.0.0\"}\n".into(),
+        ),
+        (
+            "index.js".into(),
+            "'use strict';\n\nmodule.exports = require('./lib/tool');\n".into(),
+        ),
+        (
+            "lib/tool.js".into(),
+            "'use strict';\n\nvar proto = require('./application');\n\n\
+             exports = module.exports = createTool;\n\n\
+             function createTool() {\n  var t = {};\n  proto.init(t);\n  return t;\n}\n"
+                .into(),
+        ),
+        (
+            "lib/application.js".into(),
+            "'use strict';\n\nvar app = exports = module.exports = {};\n\n\
+             app.init = function init(t) {\n  t.ready = true;\n};\n"
+                .into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("examples/use{i}.js"),
+            format!("var tool = require('../');\n\nvar t{i} = tool();\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let content = &cue["content"];
+    let entries: Vec<&str> = content["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(entries.contains(&"lib/tool.js"), "{content:#}");
+    let exports = content["exports"].as_array().expect("exports listed");
+    let tool = exports
+        .iter()
+        .find(|x| x["path"] == "lib/tool.js")
+        .unwrap_or_else(|| panic!("no exports of lib/tool.js: {exports:?}"));
+    assert_eq!(tool["names"], json!(["createTool"]), "{exports:?}");
+    // A function it comes to export is listed at once: the overview of the edited snapshot is
+    // not taken over from the last one.
+    let edited = String::from_utf8(repo.read("lib/tool.js")).unwrap()
+        + "\nexports.version = version;\n\nfunction version() {\n  return 1;\n}\n";
+    repo.write("lib/tool.js", edited);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let exports = cue["content"]["exports"]
+        .as_array()
+        .expect("exports listed");
+    let tool = exports.iter().find(|x| x["path"] == "lib/tool.js").unwrap();
+    assert_eq!(
+        tool["names"],
+        json!(["createTool", "version"]),
+        "{exports:?}"
+    );
+}
+
 #[test]
 fn a_package_roots_exports_name_its_api_not_what_its_code_calls() {
     // `lib.rs` re-exports two types and defines a function of its own; its own code also

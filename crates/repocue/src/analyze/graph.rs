@@ -204,11 +204,8 @@ fn root_exports(
     reexports: &[(usize, usize, &str, f64)],
 ) -> Vec<Vec<(String, f64)>> {
     let mut exports: Vec<NameWeights> = vec![NameWeights::default(); nodes.len()];
-    // What a definition weighs in an exports list: its kind and visibility, and how much the
-    // project's other files use it ([`importance::symbol_weight`]).
     let weigh = |t: usize, s: &crate::analyze::structure::SymbolFact| {
-        let uses = used_by[t].get(s.name()).copied().unwrap_or(0.0);
-        importance::symbol_weight(s, uses) * type_only_factor(&nodes[t].facts.language, s)
+        export_weight(nodes[t].facts, s, &used_by[t])
     };
     for &(root, t, name, share) in reexports {
         let public = nodes[t]
@@ -224,6 +221,36 @@ fn root_exports(
     }
     add_own_exports(nodes, &mut exports, |i, s| score[i] * weigh(i, s));
     exports.into_iter().map(by_weight).collect()
+}
+
+/// What a definition weighs in an exports list: its kind and visibility, and how much the
+/// project's other files use it (`used_by`, of its file: [`importance::symbol_weight`]).
+fn export_weight(
+    facts: &CodeFacts,
+    s: &crate::analyze::structure::SymbolFact,
+    used_by: &NameWeights,
+) -> f64 {
+    let uses = used_by.get(s.name()).copied().unwrap_or(0.0);
+    importance::symbol_weight(s, uses) * type_only_factor(&facts.language, s)
+}
+
+/// The exports list of a file that is its package's root in place of the root that hands over
+/// to it, from its own definitions alone, as [`Ranking::root_exports`] lists a root's own:
+/// `score` is the file's rank, `used_by` the uses of its names.
+pub fn own_exports(facts: &CodeFacts, score: f64, used_by: &NameWeights) -> Vec<(String, f64)> {
+    let mut names = NameWeights::default();
+    for s in facts
+        .symbols
+        .iter()
+        .filter(|s| importance::is_exportable(s))
+    {
+        add_use(
+            &mut names,
+            s.name(),
+            score * export_weight(facts, s, used_by),
+        );
+    }
+    by_weight(names)
 }
 
 /// How much a TypeScript type alias or interface counts in a package's exports list, against

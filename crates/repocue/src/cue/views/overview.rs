@@ -1372,15 +1372,7 @@ struct CodeSummary {
 /// when several programs do (git's `common-main.c` calls `cmd_main`, which `git.c` defines to
 /// dispatch the commands, and a dozen other programs of git define too), else the best ranked.
 fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<String, String> {
-    let by_module: HashMap<Vec<String>, &[u8]> = ranked
-        .iter()
-        .map(|r| {
-            (
-                importance::module_components(&r.file.path),
-                r.file.path.as_slice(),
-            )
-        })
-        .collect();
+    let modules = super::structure::ModuleFiles::new(ranked);
     // Functions named like a main (`cmd_main`, `real_main`) → the files of the project's own
     // code defining them, the one named after the project first, then by rank (not headers: a
     // declaration is no handover).
@@ -1423,14 +1415,7 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
                 let first = called.next()?;
                 called.next().is_none().then_some(first)?
             } else {
-                let [import] = code.imports.as_slice() else {
-                    return None;
-                };
-                let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
-                if !code.symbols.is_empty() || !relative.starts_with('.') {
-                    return None;
-                }
-                *by_module.get(&importance::import_components(&r.file.path, import))?
+                modules.handover(r)?
             };
             (target != r.file.path.as_slice())
                 .then(|| (paths::display(&r.file.path), paths::display(target)))
@@ -1652,8 +1637,19 @@ fn code_summary(
             ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
             &super::structure::minor_families(&ranked),
             member_sources.into_iter().collect(),
+            handed_roots(&ranked),
         ),
     })
+}
+
+/// The files package roots hand over to, by path, sorted.
+fn handed_roots(ranked: &[super::structure::Ranked<'_>]) -> Vec<String> {
+    let mut roots: Vec<String> = super::structure::handed_roots(ranked)
+        .into_iter()
+        .map(paths::display)
+        .collect();
+    roots.sort();
+    roots
 }
 
 /// Most names a package root's exports list: six names cost about what one signature line

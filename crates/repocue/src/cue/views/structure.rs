@@ -1,7 +1,7 @@
 //! The `structure` view: files and ranked symbols with signatures under a path, and the
 //! shared ranking used by `overview` for its most important symbols.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -209,6 +209,18 @@ pub(crate) fn ranked_files_counting<'a>(
         r.exported = e;
         r.api_mass = m;
         r.root_exports = x;
+    }
+    // A package root that only hands over to another file (express's `index.js`:
+    // `module.exports = require('./lib/express')`) makes that file the package's root: what it
+    // defines is what the package exports. Only its exports list: the names it uses are not
+    // re-exports, and its rank stays its own (ranked as a root, express's `lib/express.js`
+    // moved `app.use` and `app.listen` out of the 500-token overview for `app.init`, which
+    // `createApplication` calls).
+    let handed: HashSet<Vec<u8>> = handed_roots(&out).into_iter().map(<[u8]>::to_vec).collect();
+    for r in out.iter_mut().filter(|r| handed.contains(&r.file.path)) {
+        if let Some(code) = r.analysis.code.as_ref() {
+            r.root_exports = graph::own_exports(code, r.score, &r.used_by);
+        }
     }
     attach_documented(&mut out, &documented_names(state)?);
     out.sort_by(|a, b| {
@@ -599,6 +611,54 @@ impl Ranked<'_> {
         of(&self.used_by)
             + DOC_WEIGHT * of(&self.documented)
             + CLIENT_WEIGHT * of(&self.client_uses)
+    }
+}
+
+/// The files package roots hand over to ([`ModuleFiles::handover`]): roots of their packages
+/// in their place.
+pub(crate) fn handed_roots<'r>(ranked: &'r [Ranked<'_>]) -> HashSet<&'r [u8]> {
+    let modules = ModuleFiles::new(ranked);
+    ranked
+        .iter()
+        .filter(|r| importance::is_package_root(&r.file.path))
+        .filter_map(|r| modules.handover(r))
+        .collect()
+}
+
+/// The ranked files by the module path an import resolves to.
+pub(crate) struct ModuleFiles<'r>(HashMap<Vec<String>, &'r [u8]>);
+
+impl<'r> ModuleFiles<'r> {
+    pub(crate) fn new(ranked: &'r [Ranked<'_>]) -> Self {
+        ModuleFiles(
+            ranked
+                .iter()
+                .map(|r| {
+                    (
+                        importance::module_components(&r.file.path),
+                        r.file.path.as_slice(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// The file of the project a file hands over to when it defines nothing and imports one
+    /// file by a relative path (express's `index.js`: `module.exports =
+    /// require('./lib/express')`), if that is another file.
+    pub(crate) fn handover(&self, r: &Ranked<'_>) -> Option<&'r [u8]> {
+        let code = r.analysis.code.as_ref()?;
+        let [import] = code.imports.as_slice() else {
+            return None;
+        };
+        let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+        if !code.symbols.is_empty() || !relative.starts_with('.') {
+            return None;
+        }
+        let target = *self
+            .0
+            .get(&importance::import_components(&r.file.path, import))?;
+        (target != r.file.path.as_slice()).then_some(target)
     }
 }
 

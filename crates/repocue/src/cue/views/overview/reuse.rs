@@ -61,6 +61,10 @@ pub(super) struct GraphSummary {
     /// their methods may change the members (see `with_members`).
     #[serde(default)]
     pub member_sources: Vec<String>,
+    /// The files package roots hand over to, sorted: package roots in their place, whose own
+    /// definitions are the package's API ([`super::super::structure::handed_roots`]).
+    #[serde(default)]
+    pub handed_roots: Vec<String>,
 }
 
 /// A file the overview's symbols are picked from.
@@ -90,6 +94,7 @@ impl GraphSummary {
         code: impl Iterator<Item = &'a CodeFacts>,
         minor_families: &[&str],
         member_sources: Vec<String>,
+        handed_roots: Vec<String>,
     ) -> GraphSummary {
         let mut candidates: Vec<Candidate> = candidates
             .map(|(path, rank, uses)| Candidate {
@@ -113,6 +118,7 @@ impl GraphSummary {
             referenced,
             minor_families: minor_families.iter().map(|f| f.to_string()).collect(),
             member_sources,
+            handed_roots,
         }
     }
 
@@ -284,6 +290,10 @@ fn graph_unchanged<'a>(
         || a.language != b.language
         || a.imports != b.imports
         || importance::is_package_root(path)
+        || graph
+            .handed_roots
+            .binary_search(&paths::display(path))
+            .is_ok()
         || main_facts(a) != main_facts(b)
     {
         return false;
@@ -679,6 +689,19 @@ def render(doc):\n    return parse(doc)\n";
         assert!(unchanged(&exported, &exported.clone()), "nothing changed");
         // `spare`, which nothing references, stops being exported.
         assert!(unchanged(&exported, &facts(Some("exported"), "private")));
+        // Not in a file a package root hands over to: its own exports are the package's.
+        let handed = GraphSummary {
+            handed_roots: vec!["src/h.ts".into()],
+            ..graph.clone()
+        };
+        let spare_private = facts(Some("exported"), "private");
+        assert!(!graph_unchanged(
+            &handed,
+            b"src/h.ts",
+            &exported,
+            &spare_private,
+            &mut Vec::new()
+        ));
     }
 
     /// A listed type's members include what it inherits: an edit of the file of a class it
