@@ -620,14 +620,22 @@ pub(crate) fn handed_roots<'r>(ranked: &'r [Ranked<'_>]) -> HashSet<&'r [u8]> {
     let roots: Vec<&Ranked<'_>> = ranked
         .iter()
         .filter(|r| importance::is_package_root(&r.file.path))
-        .filter(|r| r.analysis.code.as_ref().is_some_and(|c| c.symbols.is_empty()))
+        .filter(|r| {
+            r.analysis
+                .code
+                .as_ref()
+                .is_some_and(|c| c.symbols.is_empty())
+        })
         .collect();
     // Most projects have no such root: then no file's module path is computed.
     if roots.is_empty() {
         return HashSet::new();
     }
     let modules = ModuleFiles::new(ranked);
-    roots.into_iter().filter_map(|r| modules.handover(r)).collect()
+    roots
+        .into_iter()
+        .filter_map(|r| modules.handover(r))
+        .collect()
 }
 
 /// The ranked files by the module path an import resolves to.
