@@ -210,18 +210,7 @@ pub(crate) fn ranked_files_counting<'a>(
         r.api_mass = m;
         r.root_exports = x;
     }
-    // A package root that only hands over to another file (express's `index.js`:
-    // `module.exports = require('./lib/express')`) makes that file the package's root: what it
-    // defines is what the package exports. Only its exports list: the names it uses are not
-    // re-exports, and its rank stays its own (ranked as a root, express's `lib/express.js`
-    // moved `app.use` and `app.listen` out of the 500-token overview for `app.init`, which
-    // `createApplication` calls).
-    let handed: HashSet<Vec<u8>> = handed_roots(&out).into_iter().map(<[u8]>::to_vec).collect();
-    for r in out.iter_mut().filter(|r| handed.contains(&r.file.path)) {
-        if let Some(code) = r.analysis.code.as_ref() {
-            r.root_exports = graph::own_exports(code, r.score, &r.used_by);
-        }
-    }
+    attach_handed_exports(&mut out);
     attach_documented(&mut out, &documented_names(state)?);
     out.sort_by(|a, b| {
         b.score
@@ -611,6 +600,24 @@ impl Ranked<'_> {
         of(&self.used_by)
             + DOC_WEIGHT * of(&self.documented)
             + CLIENT_WEIGHT * of(&self.client_uses)
+    }
+}
+
+/// A package root that only hands over to another file (express's `index.js`:
+/// `module.exports = require('./lib/express')`) makes that file the package's root: what it
+/// defines is what the package exports. Only its exports list: the names it uses are not
+/// re-exports, and its rank stays its own (ranked as a root, express's `lib/express.js`
+/// moved `app.use` and `app.listen` out of the 500-token overview for `app.init`, which
+/// `createApplication` calls).
+fn attach_handed_exports(ranked: &mut [Ranked<'_>]) {
+    let handed: HashSet<Vec<u8>> = handed_roots(ranked)
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect();
+    for r in ranked.iter_mut().filter(|r| handed.contains(&r.file.path)) {
+        if let Some(code) = r.analysis.code.as_ref() {
+            r.root_exports = graph::own_exports(code, r.score, &r.used_by);
+        }
     }
 }
 
