@@ -232,7 +232,8 @@ pub struct EntityContent {
     /// for a document or a section, the project's other documents with a link to it.
     pub referenced_by: Vec<String>,
     /// The project's documents that explain it: for a symbol, those that show its name as
-    /// code (an inline code span or a fenced block); for a file, those that link to it.
+    /// code (an inline code span or a fenced block), and for a data member its owner's name
+    /// too; for a file, those that link to it.
     /// Documents of tests and examples are not counted.
     #[serde(default)]
     pub documented_by: Vec<String>,
