@@ -531,14 +531,65 @@ fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
 }
 
 #[test]
-fn file_entity_lists_the_files_defining_what_it_references() {
+fn file_entity_lists_its_users_and_what_it_references() {
     let repo = code_project();
     let cue = repo.cue("entity", &["--id", "file:src/use_a.py", "--no-refresh"]);
     assert_eq!(
-        cue["content"]["referenced_by"],
+        cue["content"]["references"],
         json!(["src/core.py"]),
         "{cue:#}"
     );
+    assert_eq!(
+        cue["content"]["referenced_by"],
+        json!([]),
+        "no file calls use_a"
+    );
+    // The files that use what core.py defines are its users; it references nothing of
+    // another file, so it has no `references`.
+    let core = repo.cue("entity", &["--id", "file:src/core.py", "--no-refresh"]);
+    assert_eq!(
+        core["content"]["referenced_by"],
+        json!([
+            "src/driver.py",
+            "src/use_a.py",
+            "src/use_b.py",
+            "src/use_c.py"
+        ]),
+        "{core:#}"
+    );
+    assert!(core["content"].get("references").is_none(), "{core:#}");
+}
+
+#[test]
+fn a_file_is_referenced_through_the_names_it_exposes() {
+    // Two modules define `parse`: a file importing one of them uses that one only. A private
+    // name is no other file's to use, whoever names it.
+    let repo = TestRepo::with_files(&[
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/jsonish.py",
+            "def parse(text):\n    return text\n\n\ndef _cache():\n    return {}\n",
+        ),
+        ("pkg/yamlish.py", "def parse(text):\n    return [text]\n"),
+        (
+            "pkg/use_json.py",
+            "from pkg.jsonish import parse\n\n\ndef load(t):\n    return parse(t)\n",
+        ),
+        (
+            "pkg/use_yaml.py",
+            "from pkg.yamlish import parse\n\n\ndef load(t):\n    return parse(t)\n",
+        ),
+        (
+            "pkg/private.py",
+            "import os\n\n\ndef peek():\n    return _cache()\n",
+        ),
+    ]);
+    repo.init();
+    let users = |id: &str| {
+        repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
+    };
+    assert_eq!(users("file:pkg/jsonish.py"), json!(["pkg/use_json.py"]));
+    assert_eq!(users("file:pkg/yamlish.py"), json!(["pkg/use_yaml.py"]));
 }
 
 #[test]

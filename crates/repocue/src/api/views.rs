@@ -227,9 +227,10 @@ pub struct EntityContent {
     pub children: Vec<String>,
     /// Imports of the defining file.
     pub imports: Vec<String>,
-    /// Files that reference its name (symbols: of several definitions of the name, a file
-    /// whose imports name some counts for those only) or define names it references (files);
-    /// for a document or a section, the project's other documents with a link to it.
+    /// Files that reference its name, or for a file, a name it defines at its top level (not
+    /// a private one): of several definitions of the name, a file whose imports name some
+    /// counts for those only. For a document or a section, the project's other documents with
+    /// a link to it.
     pub referenced_by: Vec<String>,
     /// The project's documents that explain it: for a symbol, those that show its name as
     /// code (an inline code span or a fenced block), and for a data member its owner's name
@@ -237,6 +238,10 @@ pub struct EntityContent {
     /// Documents of tests and examples are not counted.
     #[serde(default)]
     pub documented_by: Vec<String>,
+    /// For a file: the other files that define a name it references (its dependencies, where
+    /// `referenced_by` are its users). Absent for symbols and documents.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<String>,
 }
 
 /// Content of the `manifest` view. Stable fields first (the views, the counts that change

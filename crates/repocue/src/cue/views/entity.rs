@@ -161,6 +161,106 @@ fn from_facts(
     Ok(refs)
 }
 
+/// For a file: the other files that reference a name it defines at its top level, each name
+/// resolved as a symbol's is (of several definitions, a file whose imports name some means
+/// those only). A private name (C's `static`) is no other file's to reference. The reference
+/// index names the candidates, whose references are read once for all names; where it cannot
+/// tell (an older snapshot, before its first build), every analysed file's. Sorted paths.
+fn file_referenced_by(
+    state: &Reader,
+    file: &crate::model::FileState,
+    code: &crate::analyze::structure::CodeFacts,
+) -> Result<Vec<String>> {
+    let mut names: Vec<&str> = code
+        .symbols
+        .iter()
+        .filter(|s| s.parent().is_none() && s.visibility.as_deref() != Some("private"))
+        .map(|s| s.name())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut candidates: Option<HashSet<Vec<u8>>> = Some(HashSet::new());
+    for n in &names {
+        match (
+            state.store.referencing_paths(&state.snapshot, n)?,
+            &mut candidates,
+        ) {
+            (Some(found), Some(all)) => all.extend(found),
+            _ => {
+                candidates = None;
+                break;
+            }
+        }
+    }
+    let others: Vec<(Vec<u8>, String)> = match candidates {
+        Some(c) => {
+            let mut wanted: Vec<&[u8]> = c.iter().map(Vec::as_slice).collect();
+            wanted.sort_unstable();
+            state
+                .store
+                .files_by_paths(&state.snapshot, &wanted)?
+                .into_iter()
+                .filter(|f| f.class == crate::model::FileClass::Source && f.path != file.path)
+                .filter_map(|f| Some((f.path, f.digest?)))
+                .collect()
+        }
+        None => state
+            .store
+            .analysed_digests_at(&state.snapshot)?
+            .into_iter()
+            .filter(|(path, _)| *path != file.path)
+            .collect(),
+    };
+    let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
+    let facts: HashMap<String, crate::analyze::Analysis> = state
+        .store
+        .facts_mentioning::<crate::analyze::ReferenceFacts>(&digests, None)?
+        .into_iter()
+        .map(|(d, r)| (d, r.into()))
+        .collect();
+    // Each name's definitions, looked up once when some candidate references it.
+    let mut defining: HashMap<&str, Option<Vec<Vec<u8>>>> = HashMap::new();
+    let mut refs: Vec<String> = Vec::new();
+    for (path, d) in &others {
+        let Some(c) = facts.get(d).and_then(|a| a.code.as_ref()) else {
+            continue;
+        };
+        for n in &names {
+            if c.references
+                .binary_search_by(|r| r.as_str().cmp(n))
+                .is_err()
+            {
+                continue;
+            }
+            let defs = match defining.get(n) {
+                Some(d) => d,
+                None => {
+                    let d = state
+                        .store
+                        .defining_paths(&state.snapshot, &[(*n).to_owned()])?;
+                    defining.entry(n).or_insert(d)
+                }
+            };
+            let means = match defs {
+                Some(d) => {
+                    let d: Vec<&[u8]> = d.iter().map(Vec::as_slice).collect();
+                    graph::may_mean(path, n, &c.imports, &d, &file.path)
+                }
+                None => graph::languages_share_names(path, &file.path),
+            };
+            if means {
+                refs.push(paths::display(path));
+                break;
+            }
+        }
+    }
+    refs.sort();
+    Ok(refs)
+}
+
 /// The file a view may show at `path` (as displayed): looked up by its bytes when the display
 /// form is the path itself, so that one file does not load every row of the snapshot.
 fn find_file(state: &Reader, path: &str) -> Result<Option<crate::model::FileState>> {
@@ -249,6 +349,9 @@ fn inherited(
     Ok(None)
 }
 
+/// A file's definitions its entity lists before the files that use it: the rest follow them.
+const FILE_CHILDREN_FIRST: usize = 8;
+
 /// Builds the entity cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let id = request.id.clone().ok_or_else(|| {
@@ -325,12 +428,16 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             .filter(|s| s.parent() == symbol.as_deref())
             .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
             .collect();
+        // A file's first definitions lead; the rest come after its users and dependencies,
+        // which a file with hundreds of definitions (a C header) would otherwise crowd out.
+        let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
+            true => 500 - i as i64,
+            false => 3_000 - i as i64,
+        };
         for (i, ch) in children.into_iter().enumerate() {
-            items.push(Item::new(
-                0,
-                3_000 - i as i64,
-                move |e: &mut EntityContent| e.children.push(ch.clone()),
-            ));
+            items.push(Item::new(0, rank(i), move |e: &mut EntityContent| {
+                e.children.push(ch.clone())
+            }));
         }
         for (i, imp) in c.imports.iter().cloned().enumerate() {
             items.push(Item::new(
@@ -340,15 +447,27 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             ));
         }
     }
-    let wanted_refs: Vec<String> = code.map(|c| c.references.clone()).unwrap_or_default();
-    if wanted_name.is_some() || !wanted_refs.is_empty() {
-        let imports = code.map_or(&[][..], |c| &c.imports[..]);
-        let refs = referenced_by(state, file, wanted_name.as_deref(), &wanted_refs, imports)?;
-        for (i, r) in refs.into_iter().enumerate() {
+    // Referenced by: the files that reference the symbol's name, or for a file, a name it
+    // defines; a file's `references`, the files that define a name it references.
+    let incoming = match (&wanted_name, code) {
+        (Some(name), _) => referenced_by(state, file, Some(name), &[], &[])?,
+        (None, Some(c)) => file_referenced_by(state, file, c)?,
+        (None, None) => Vec::new(),
+    };
+    for (i, r) in incoming.into_iter().enumerate() {
+        items.push(Item::new(
+            2,
+            1_000 - i as i64,
+            move |e: &mut EntityContent| e.referenced_by.push(r.clone()),
+        ));
+    }
+    if let Some(c) = code.filter(|c| wanted_name.is_none() && !c.references.is_empty()) {
+        let outgoing = referenced_by(state, file, None, &c.references, &c.imports)?;
+        for (i, r) in outgoing.into_iter().enumerate() {
             items.push(Item::new(
-                2,
-                1_000 - i as i64,
-                move |e: &mut EntityContent| e.referenced_by.push(r.clone()),
+                4,
+                990 - 10 * i as i64,
+                move |e: &mut EntityContent| e.references.push(r.clone()),
             ));
         }
     }
@@ -397,10 +516,16 @@ fn sections(
             crate::cue::fit::full_budget(env, items),
         )
     };
-    ["children", "imports", "referenced_by", "documented_by"]
-        .into_iter()
-        .map(|n| Section::new(n, Some(more.clone())))
-        .collect()
+    [
+        "children",
+        "imports",
+        "referenced_by",
+        "documented_by",
+        "references",
+    ]
+    .into_iter()
+    .map(|n| Section::new(n, Some(more.clone())))
+    .collect()
 }
 
 /// The project's documents that show `name` as code (an inline code span or a fenced block),
@@ -636,6 +761,66 @@ mod tests {
         let (third, stored) = links();
         assert!(!third.contains_key("README.md"), "{third:?}");
         assert!(stored, "read again after a document changed");
+    }
+
+    /// A file's users read through the reference index are those every file's facts give
+    /// (the index describes only the current snapshot: a reader of an older one reads facts).
+    #[test]
+    fn a_files_users_from_the_index_are_those_the_facts_give() {
+        let t = temp_repo(&[
+            (
+                "pkg/jsonish.py",
+                "def parse(text):\n    return text\n\n\ndef _cache():\n    return {}\n",
+            ),
+            ("pkg/yamlish.py", "def parse(text):\n    return [text]\n"),
+            (
+                "pkg/use_json.py",
+                "from pkg.jsonish import parse\n\ndef load(t):\n    return parse(t)\n",
+            ),
+            (
+                "pkg/either.py",
+                "def load(parse, t):\n    return parse(t)\n",
+            ),
+            ("pkg/private.py", "def peek():\n    return _cache()\n"),
+            (
+                "tests/test_json.py",
+                "from pkg.jsonish import parse\n\nparse('x')\n",
+            ),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let users = |reader: &Reader| {
+            let file = reader
+                .files()
+                .unwrap()
+                .iter()
+                .find(|f| f.path == b"pkg/jsonish.py")
+                .unwrap()
+                .clone();
+            let digest = file.digest.clone().unwrap();
+            let code = reader.store.facts(&[digest.as_str()]).unwrap()[&digest]
+                .code
+                .clone()
+                .unwrap();
+            file_referenced_by(reader, &file, &code).unwrap()
+        };
+        let indexed = users(&reader);
+        assert_eq!(
+            indexed,
+            ["pkg/either.py", "pkg/use_json.py", "tests/test_json.py"],
+            "not private.py: `_cache` is private"
+        );
+        std::fs::write(t.repo.root.join("pkg/later.py"), "def later():\n    pass\n").unwrap();
+        assert!(run(&t.repo, &Operation::Refresh).unwrap().published);
+        assert!(
+            reader
+                .store
+                .referencing_paths(&reader.snapshot, "parse")
+                .unwrap()
+                .is_none(),
+            "the index no longer describes the reader's snapshot"
+        );
+        assert_eq!(users(&reader), indexed);
     }
 
     /// A file's `referenced_by` read from the search index is what every file's facts say:
