@@ -407,8 +407,9 @@ pub struct CommandRef {
 pub struct DocumentRef {
     /// Path.
     pub path: String,
-    /// First heading (repository text), unless it only repeats the file name or the project's
-    /// name and purpose.
+    /// First heading (repository text), unless it only repeats the file name, or each of its
+    /// words is a word of the file name or of the project's name and purpose, a number or a
+    /// joining word (`Contributing to Cobra`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
 }

@@ -1180,8 +1180,9 @@ fn commands(
     out.into_iter().map(|(_, p, c)| (p, c)).collect()
 }
 
-/// Words in the name of a document that guides its reader (matched in the lower-case stem):
-/// `GUIDE.md`, `user_guide.md`, `FAQ.md`, `gittutorial.adoc`, `SubmittingPatches`.
+/// Words in the path of a document that guides its reader (matched in the lower-case path
+/// below the root): `GUIDE.md`, `user_guide.md`, `FAQ.md`, `gittutorial.adoc`,
+/// `SubmittingPatches`, `doc/design/monorepo.md`.
 const GUIDE_WORDS: &[&str] = &[
     "guide",
     "tutorial",
@@ -1199,9 +1200,9 @@ const GUIDE_WORDS: &[&str] = &[
 
 /// The documents in the order a new contributor reads them: the README; the root's guides
 /// for contributors (how to contribute, build, find one's way); the documents the README links
-/// to (what its maintainers point readers at, wherever they live): guides first (a user
-/// guide, an FAQ, a design note), then the most linked, then in the README's order; the change
-/// log; the other root documents; those of `docs/`;
+/// to (what its maintainers point readers at, wherever they live) that guide (a user guide,
+/// an FAQ, a design note), the most linked first, then in the README's order; the change log;
+/// the README's other links, in the same order; the other root documents; those of `docs/`;
 /// licenses last (their name says all a reader needs).
 /// The documents the overview lists, in order (see [`MAX_DOCUMENTS`]): the README, guides,
 /// what the README links to, changelogs, other documents at the root, then `docs/`; license
@@ -1265,7 +1266,7 @@ fn listed_documents<'f>(
             // Of what the README links to, the guides come first (a user guide, an FAQ, a
             // tutorial, how to submit patches), then what it links to most, in its order.
             let linked_rank = |i: usize| {
-                let lower = stem.to_ascii_lowercase();
+                let lower = paths::display(&f.path).to_ascii_lowercase();
                 let guide = GUIDE_WORDS.iter().any(|w| lower.contains(w));
                 (usize::from(!guide), usize::MAX - linked[i].1, i)
             };
@@ -1273,11 +1274,13 @@ fn listed_documents<'f>(
                 (0, _) if stem == "README" => (0, 0, 0, 0),
                 _ if is_license(&stem) => (6, 0, 0, 0),
                 (0, _) if guide.is_some() => (1, guide.unwrap_or_default(), 0, 0),
-                (_, Some(i)) => {
-                    let (a, b, c) = linked_rank(i);
-                    (2, a, b, c)
-                }
+                // The change log, before what the README links to that guides no one (babel's
+                // `SONG.md`).
                 (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0, 0, 0),
+                (_, Some(i)) => match linked_rank(i) {
+                    (0, b, c) => (2, 0, b, c),
+                    (a, b, c) => (3, a, b, c),
+                },
                 (0, _) => (4, 0, 0, 0),
                 (1, _) if in_docs => (5, 0, 0, 0),
                 _ => return None,
@@ -1307,12 +1310,21 @@ fn documents(
                 .digest
                 .as_deref()
                 .and_then(|d| facts.get(d)?.doc.as_ref()?.title.clone())
-                .filter(|t| !names_the_file(t, &document_stem(f)) && !repeats(t, said)),
+                .filter(|t| !says_nothing_new(t, &document_stem(f), said)),
         })
         .collect()
 }
 
-/// Tells whether every word of a title is a word of `said`, in any case: a README titled
+/// Tells whether a document's title says nothing its path and the project's name and purpose
+/// (`said`) do not: it only names the file ([`names_the_file`]), or each of its words is a word
+/// of them, of the file name, a number, or a word that only joins others (`Contributing to
+/// Cobra` for cobra's `CONTRIBUTING.md`, `gittutorial(7)` for git's `gittutorial.adoc`).
+fn says_nothing_new(title: &str, stem: &str, said: &str) -> bool {
+    const JOINING: &str = "a an the of to for in on and with";
+    names_the_file(title, stem) || repeats(title, &format!("{said} {stem} {JOINING}"))
+}
+
+/// Tells whether every word of a title is a word of `said` or a number, in any case: a README titled
 /// `Flask` in project Flask, or git's `Git - fast, scalable, distributed revision control
 /// system` beside the purpose that begins with those words, tells a reader nothing new.
 fn repeats(title: &str, said: &str) -> bool {
@@ -1324,7 +1336,8 @@ fn repeats(title: &str, said: &str) -> bool {
     };
     let said = words(said);
     let title = words(title);
-    !title.is_empty() && title.iter().all(|w| said.contains(w))
+    let number = |w: &String| w.chars().all(|c| c.is_ascii_digit());
+    !title.is_empty() && title.iter().all(|w| said.contains(w) || number(w))
 }
 
 /// A document's file name up to its first dot, in upper case (`README`, `CONTRIBUTING`).
@@ -1965,6 +1978,35 @@ mod tests {
     }
 
     #[test]
+    fn the_change_log_comes_before_links_that_guide_no_one() {
+        use crate::refresh::{run, Operation};
+        let t = crate::testing::temp_repo(&[
+            (
+                "README.md",
+                "# Widget\n\nMakes widgets. A [song](SONG.md), the [guide](GUIDE.md).\n",
+            ),
+            ("SONG.md", "# A song about widgets\n"),
+            ("GUIDE.md", "# Using widgets\n"),
+            ("CHANGELOG.md", "# Changes\n"),
+            ("NOTES.md", "# Notes\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let reader = crate::read::prepare(&t.repo, false).unwrap();
+        let d = compute_data(&reader, "work").unwrap();
+        let listed: Vec<&str> = d.documents.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(
+            listed,
+            [
+                "README.md",
+                "GUIDE.md",
+                "CHANGELOG.md",
+                "SONG.md",
+                "NOTES.md"
+            ]
+        );
+    }
+
+    #[test]
     fn a_title_that_repeats_the_file_name_is_none() {
         assert!(names_the_file("Contributing", "CONTRIBUTING"));
         assert!(names_the_file("Code of Conduct", "CODE_OF_CONDUCT"));
@@ -1975,6 +2017,29 @@ mod tests {
             "CODE_OF_CONDUCT"
         ));
         assert!(!names_the_file("AGENTS instructions", "AGENTS"));
+    }
+
+    #[test]
+    fn a_title_of_the_file_name_the_project_and_joining_words_says_nothing_new() {
+        let said = "github.com/spf13/cobra Cobra is a library for creating CLI applications.";
+        assert!(says_nothing_new(
+            "Contributing to Cobra",
+            "CONTRIBUTING",
+            said
+        ));
+        assert!(says_nothing_new("gittutorial(7)", "GITTUTORIAL", said));
+        assert!(says_nothing_new("Code of Conduct", "CODE_OF_CONDUCT", said));
+        assert!(!says_nothing_new(
+            "How to send patches",
+            "CONTRIBUTING",
+            said
+        ));
+        assert!(!says_nothing_new("AGENTS instructions", "AGENTS", said));
+        assert!(!says_nothing_new(
+            "Contributor Covenant Code of Conduct",
+            "CODE_OF_CONDUCT",
+            said
+        ));
     }
 
     #[test]
