@@ -447,30 +447,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             ));
         }
     }
-    // Referenced by: the files that reference the symbol's name, or for a file, a name it
-    // defines; a file's `references`, the files that define a name it references.
-    let incoming = match (&wanted_name, code) {
-        (Some(name), _) => referenced_by(state, file, Some(name), &[], &[])?,
-        (None, Some(c)) => file_referenced_by(state, file, c)?,
-        (None, None) => Vec::new(),
-    };
-    for (i, r) in incoming.into_iter().enumerate() {
-        items.push(Item::new(
-            2,
-            1_000 - i as i64,
-            move |e: &mut EntityContent| e.referenced_by.push(r.clone()),
-        ));
-    }
-    if let Some(c) = code.filter(|c| wanted_name.is_none() && !c.references.is_empty()) {
-        let outgoing = referenced_by(state, file, None, &c.references, &c.imports)?;
-        for (i, r) in outgoing.into_iter().enumerate() {
-            items.push(Item::new(
-                4,
-                990 - 10 * i as i64,
-                move |e: &mut EntityContent| e.references.push(r.clone()),
-            ));
-        }
-    }
+    items.extend(relation_items(state, file, wanted_name.as_deref(), code)?);
     // Documented by: for a symbol, the documents that show its name as code; for a file, the
     // documents that link to it.
     let documented = match &wanted_name {
@@ -488,6 +465,41 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let sections = sections(&id, &env, &items);
     fit(env, &sections, items)
+}
+
+/// The entity's `referenced_by` items: the files that reference the symbol's name (`wanted`),
+/// or for a file, a name it defines; and a file's `references`, the files that define a name
+/// it references.
+fn relation_items(
+    state: &Reader,
+    file: &crate::model::FileState,
+    wanted: Option<&str>,
+    code: Option<&crate::analyze::structure::CodeFacts>,
+) -> Result<Vec<Item<EntityContent>>> {
+    let mut items = Vec::new();
+    let incoming = match (wanted, code) {
+        (Some(name), _) => referenced_by(state, file, Some(name), &[], &[])?,
+        (None, Some(c)) => file_referenced_by(state, file, c)?,
+        (None, None) => Vec::new(),
+    };
+    for (i, r) in incoming.into_iter().enumerate() {
+        items.push(Item::new(
+            2,
+            1_000 - i as i64,
+            move |e: &mut EntityContent| e.referenced_by.push(r.clone()),
+        ));
+    }
+    if let Some(c) = code.filter(|c| wanted.is_none() && !c.references.is_empty()) {
+        let outgoing = referenced_by(state, file, None, &c.references, &c.imports)?;
+        for (i, r) in outgoing.into_iter().enumerate() {
+            items.push(Item::new(
+                4,
+                990 - 10 * i as i64,
+                move |e: &mut EntityContent| e.references.push(r.clone()),
+            ));
+        }
+    }
+    Ok(items)
 }
 
 /// The paths and digests of the snapshot's analysed documents of the project's own (not of
