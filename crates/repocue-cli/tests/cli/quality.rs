@@ -1259,10 +1259,10 @@ fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
     assert!(program < library, "{entries:?}");
 }
 
-/// The README, the root's guides for contributors, then what the README links to (guides
-/// first, then the most linked, then in its order, wherever it lives; a reference-style link's
-/// definition and a plain text file count), the change log, other root documents, `docs/`,
-/// licenses last.
+/// The README, the root's guides for contributors, then the guides the README links to (the
+/// most linked first, then in its order, wherever they live), the change log, the README's
+/// other links (a reference-style link's definition and a plain text file count), other root
+/// documents, `docs/`, licenses last.
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
@@ -1296,9 +1296,9 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",
+            "CHANGELOG.md",
             "Documentation/Notes",
             "site/content/users.md",
-            "CHANGELOG.md",
             "AUTHORS.md",
             "docs/api.md",
             "LICENSE.txt",
