@@ -177,6 +177,26 @@ SCENARIOS = {
             ("added", "lib/sinatra/quality_probe.rb", "QualityProbe", None),
         ],
     },
+    "rack/rack": {
+        "edits": [
+            ("replace", "lib/rack/mime.rb",
+             "    def mime_type(ext, fallback = 'application/octet-stream')",
+             "    def mime_type(ext, fallback = 'application/octet-stream', quality_strict = false)"),
+            ("append", "lib/rack/utils.rb",
+             "\nmodule Rack\n  module Utils\n    def self.quality_probe_alpha(value)\n      value + 1\n    end\n  end\nend\n"),
+            ("append", "lib/rack/version.rb",
+             "\nmodule Rack\n  def self.quality_probe_beta(name)\n    name.upcase\n  end\nend\n"),
+            ("add", "lib/rack/quality_probe.rb",
+             "module Rack\n  class QualityProbe\n    def measure\n      1\n    end\n  end\nend\n"),
+            ("delete", "lib/rack/null_logger.rb"),
+        ],
+        "symbols": [
+            ("signature_changed", "lib/rack/mime.rb", "mime_type", "quality_strict"),
+            ("added", "lib/rack/utils.rb", "quality_probe_alpha", None),
+            ("added", "lib/rack/version.rb", "quality_probe_beta", None),
+            ("added", "lib/rack/quality_probe.rb", "QualityProbe", None),
+        ],
+    },
 }
 
 

@@ -2048,3 +2048,36 @@ fn a_c_header_and_its_source_file_share_their_picks() {
         );
     }
 }
+
+/// A Ruby gem's root is the file right in its `lib/` that `require 'gem'` loads; one that
+/// only requires another file of `lib/` hands over to it (sinatra's `lib/sinatra.rb`:
+/// `require 'sinatra/main'`), and the overview lists both. A Ruby file deeper in `lib/` is no
+/// root.
+#[test]
+fn a_ruby_gems_root_and_the_file_it_requires_are_entry_points() {
+    let repo = TestRepo::with_files(&[
+        ("lib/widget.rb", "require 'widget/main'\n"),
+        (
+            "lib/widget/main.rb",
+            "require 'widget/base'\n\nmodule Widget\n  def self.run!\n    Base.new.start\n  end\nend\n",
+        ),
+        (
+            "lib/widget/base.rb",
+            "module Widget\n  class Base\n    def start\n      true\n    end\n  end\nend\n",
+        ),
+        (
+            "test/widget_test.rb",
+            "require 'widget'\n\nWidget.run!\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let entries: Vec<&str> = cue["content"]["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(entries.contains(&"lib/widget.rb"), "{cue:#}");
+    assert!(entries.contains(&"lib/widget/main.rb"), "{cue:#}");
+    assert!(!entries.contains(&"lib/widget/base.rb"), "{cue:#}");
+}

@@ -322,7 +322,10 @@ pub fn import_names_module(import: &[String], module: &[String]) -> bool {
 }
 
 /// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
-/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`).
+/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`), or
+/// what `require 'gem'` loads: a Ruby file right in a gem's `lib/` (`lib/sinatra.rb`, a
+/// monorepo member's `rack-protection/lib/rack/protection.rb` is not one, its
+/// `rack-protection/lib/rack_protection.rb` is).
 pub fn is_package_root(path: &[u8]) -> bool {
     let name = paths::file_name(path);
     let depth = path.iter().filter(|&&b| b == b'/').count();
@@ -330,8 +333,15 @@ pub fn is_package_root(path: &[u8]) -> bool {
         b"lib.rs" => true,
         b"__init__.py" => depth <= 2,
         b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
-        _ => false,
+        _ => depth <= 2 && name.ends_with(b".rb") && is_gem_lib_file(path),
     }
+}
+
+/// Tells whether a file lies right in a directory named `lib` that is the repository's or a
+/// member's top directory's (`lib/x.rb`, `member/lib/x.rb`).
+fn is_gem_lib_file(path: &[u8]) -> bool {
+    let mut dirs = path.split(|&b| b == b'/').rev().skip(1);
+    dirs.next() == Some(b"lib".as_slice()) && dirs.count() <= 1
 }
 
 /// Tells whether a definition is what a package exports by name: a public top-level type or
@@ -688,6 +698,30 @@ mod tests {
         assert_eq!(role(b"src/attestation.rs"), Role::Source);
         assert_eq!(role(b"src/Contest.java"), Role::Source);
         assert_eq!(role(b"src/App.Test.tsx"), Role::Test, "any case");
+    }
+
+    #[test]
+    fn package_roots_per_ecosystem() {
+        for root in [
+            "src/lib.rs",
+            "crates/core/src/lib.rs",
+            "src/flask/__init__.py",
+            "packages/core/src/index.ts",
+            "lib/sinatra.rb",
+            "rack-protection/lib/rack_protection.rb",
+        ] {
+            assert!(is_package_root(root.as_bytes()), "{root}");
+        }
+        for other in [
+            "src/main.rs",
+            "a/b/c/pkg/__init__.py",
+            "lib/sinatra/base.rb",
+            "rack-protection/lib/rack/protection.rb",
+            "app.rb",
+            "lib/tasks.rake",
+        ] {
+            assert!(!is_package_root(other.as_bytes()), "{other}");
+        }
     }
 
     #[test]

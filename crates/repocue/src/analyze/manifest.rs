@@ -70,8 +70,14 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"composer.json" => "composer",
         b"tox.ini" => "tox",
         b"pnpm-workspace.yaml" => "pnpm",
+        n if is_gemspec(n) => "ruby",
         _ => return None,
     })
+}
+
+/// Tells whether a file name is a Ruby gem's specification (`sinatra.gemspec`).
+fn is_gemspec(name: &[u8]) -> bool {
+    name.len() > b".gemspec".len() && name.ends_with(b".gemspec")
 }
 
 /// Classifies a script or target name into a purpose.
@@ -169,6 +175,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             }
         }
         b"tox.ini" => f.commands.push(cmd("tox", "test")),
+        n if is_gemspec(n) => gemspec(&String::from_utf8_lossy(n), text, &mut f),
         b"justfile" | b"Justfile" => {
             for r in make_targets(text, true) {
                 f.commands.push(cmd(format!("just {r}"), purpose_of(&r)));
@@ -425,6 +432,34 @@ fn call_first_arg(text: &str, call: &str) -> Option<String> {
         .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
         .collect();
     (!arg.is_empty()).then_some(arg)
+}
+
+/// A gem's specification: its name (`s.name = 'x'`, or `Gem::Specification.new 'x'`, else the
+/// file's), its one-line description or summary, and the command that builds the gem.
+fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
+    // The quoted string a line of the specification assigns to `field`, or passes first.
+    let value = |line: &str, lead: &str| -> Option<String> {
+        let rest = line.trim().split_once(lead)?.1.trim_start();
+        let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+        let (v, _) = rest[1..].split_once(quote)?;
+        (!v.is_empty()).then(|| v.to_owned())
+    };
+    let assigned = |field: &str| {
+        text.lines().find_map(|l| {
+            let (lhs, _) = l.split_once('=')?;
+            let lhs = lhs.trim();
+            let attr = lhs.rsplit_once('.').map_or("", |(_, a)| a);
+            (attr == field).then(|| value(l, "="))?
+        })
+    };
+    f.name = assigned("name")
+        .or_else(|| {
+            text.lines()
+                .find_map(|l| value(l, "Gem::Specification.new"))
+        })
+        .or_else(|| file.strip_suffix(".gemspec").map(str::to_owned));
+    f.description = assigned("description").or_else(|| assigned("summary"));
+    f.commands.push(cmd(format!("gem build {file}"), "build"));
 }
 
 fn xml_tag(text: &str, tag: &str) -> Option<String> {
@@ -770,6 +805,33 @@ mod tests {
         .unwrap();
         assert_eq!(f.kind, "pnpm");
         assert_eq!(f.members, ["packages/*", "apps/**", "!**/test/**"]);
+    }
+
+    #[test]
+    fn reads_a_gemspec() {
+        let text =
+            "# frozen_string_literal: true\n\nGem::Specification.new 'sinatra', version do |s|\n  \
+                    s.description       = 'Sinatra is a DSL for web applications.'\n  \
+                    s.summary           = 'Classy web-development'\nend\n";
+        let f = analyze(b"sinatra.gemspec", text).expect("a manifest");
+        assert_eq!(f.kind, "ruby");
+        assert_eq!(f.name.as_deref(), Some("sinatra"));
+        assert_eq!(
+            f.description.as_deref(),
+            Some("Sinatra is a DSL for web applications.")
+        );
+        assert_eq!(f.commands, [cmd("gem build sinatra.gemspec", "build")]);
+        let spec = "Gem::Specification.new do |spec|\n  spec.name = \"rack\"\n  \
+                    spec.summary = \"A modular Ruby webserver interface.\"\nend\n";
+        let f = analyze(b"sub/rack.gemspec", spec).expect("a manifest");
+        assert_eq!(f.name.as_deref(), Some("rack"));
+        assert_eq!(
+            f.description.as_deref(),
+            Some("A modular Ruby webserver interface.")
+        );
+        let bare = analyze(b"tool.gemspec", "Gem::Specification.new do |s|\nend\n").unwrap();
+        assert_eq!(bare.name.as_deref(), Some("tool"), "the file's name");
+        assert!(analyze(b".gemspec", "").is_none(), "no name at all");
     }
 
     #[test]

@@ -665,19 +665,35 @@ impl<'r> ModuleFiles<'r> {
 
     /// The file of the project a file hands over to when it defines nothing and imports one
     /// file by a relative path (express's `index.js`: `module.exports =
-    /// require('./lib/express')`), if that is another file.
+    /// require('./lib/express')`), or a Ruby gem's root one file of its `lib/` (sinatra's
+    /// `lib/sinatra.rb`: `require 'sinatra/main'`), if that is another file.
     pub(crate) fn handover(&self, r: &Ranked<'_>) -> Option<&'r [u8]> {
         let code = r.analysis.code.as_ref()?;
         let [import] = code.imports.as_slice() else {
             return None;
         };
         let relative = import.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
-        if !code.symbols.is_empty() || !relative.starts_with('.') {
+        if !code.symbols.is_empty() {
             return None;
         }
-        let target = *self
-            .0
-            .get(&importance::import_components(&r.file.path, import))?;
+        let module = match relative.starts_with('.') {
+            true => importance::import_components(&r.file.path, import),
+            // `require` reads a gem's `lib/` as the load path.
+            false if r.file.path.ends_with(b".rb") && importance::is_package_root(&r.file.path) => {
+                let path = paths::display(&r.file.path);
+                let (lib, _) = path.rsplit_once('/')?;
+                let mut module: Vec<String> = lib.split('/').map(str::to_owned).collect();
+                module.extend(
+                    relative
+                        .split('/')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned),
+                );
+                module
+            }
+            false => return None,
+        };
+        let target = *self.0.get(&module)?;
         (target != r.file.path.as_slice()).then_some(target)
     }
 }
