@@ -561,6 +561,50 @@ fn file_entity_lists_its_users_and_what_it_references() {
 }
 
 #[test]
+fn a_file_entity_in_text_writes_its_childrens_common_id_once() {
+    let repo = code_project();
+    let args = [
+        "cue",
+        "--view",
+        "entity",
+        "--id",
+        "file:src/core.py",
+        "--no-refresh",
+    ];
+    let json = repo.cue("entity", &["--id", "file:src/core.py", "--no-refresh"]);
+    assert_eq!(
+        json["content"]["children"],
+        json!(["symbol:src/core.py:parse", "symbol:src/core.py:Parser"]),
+        "the JSON keeps whole ids"
+    );
+    let mut text_args = args.to_vec();
+    text_args.extend(["--format", "text"]);
+    let text = repo.repocue(&text_args).success().stdout();
+    assert!(
+        text.contains("\nchildren: symbol:src/core.py:{parse, Parser}\n"),
+        "{text}"
+    );
+    // A class's children are its methods, ids of the same file.
+    let class = repo
+        .repocue(&[
+            "cue",
+            "--view",
+            "entity",
+            "--id",
+            "symbol:src/core.py:Parser",
+            "--no-refresh",
+            "--format",
+            "text",
+        ])
+        .success()
+        .stdout();
+    assert!(
+        class.contains("children: symbol:src/core.py:Parser.run\n"),
+        "one child: its whole id\n{class}"
+    );
+}
+
+#[test]
 fn a_file_is_referenced_through_the_names_it_exposes() {
     // Two modules define `parse`: a file importing one of them uses that one only. A private
     // name is no other file's to use, whoever names it.

@@ -22,6 +22,7 @@ pub fn render(envelope: &Value) -> String {
                 ("entry_points", Some(Value::Array(exports))) if !exports.is_empty() => {
                     entry_points(&mut out, value, exports)
                 }
+                ("children", _) if children(&mut out, &content["path"], value) => {}
                 _ => field(&mut out, "", key, value),
             }
         }
@@ -159,6 +160,32 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
         v => {
             let _ = writeln!(out, "{indent}{key}: {}", scalar(v));
         }
+    }
+}
+
+/// An entity's children when they are symbols of its own file, with the ids' common part
+/// written once: `children: symbol:strbuf.h:{strbuf, strbuf_init}` (an id is the part before
+/// the braces and a name inside them). `false`, writing nothing, for any other list.
+fn children(out: &mut String, path: &Value, list: &Value) -> bool {
+    let (Some(path), Some(list)) = (path.as_str(), list.as_array()) else {
+        return false;
+    };
+    let prefix = format!("symbol:{path}:");
+    let names: Option<Vec<String>> = list
+        .iter()
+        .map(|v| Some(super::one_line(v.as_str()?.strip_prefix(&prefix)?).into_owned()))
+        .collect();
+    match names {
+        Some(names) if names.len() > 1 => {
+            let _ = writeln!(
+                out,
+                "children: {}{{{}}}",
+                super::one_line(&prefix),
+                names.join(", ")
+            );
+            true
+        }
+        _ => false,
     }
 }
 
