@@ -89,26 +89,7 @@ fn from_facts(
 ) -> Result<Vec<String>> {
     // Symbol: the other files that reference its name. File (from an older snapshot): the
     // other files that define a name it references. Only paths and digests are loaded.
-    // The analysed files among the candidates, looked up by path; else every analysed file.
-    let others: Vec<(Vec<u8>, String)> = match candidates {
-        Some(c) => {
-            let mut wanted: Vec<&[u8]> = c.iter().map(Vec::as_slice).collect();
-            wanted.sort_unstable();
-            state
-                .store
-                .files_by_paths(&state.snapshot, &wanted)?
-                .into_iter()
-                .filter(|f| f.class == crate::model::FileClass::Source && f.path != file.path)
-                .filter_map(|f| Some((f.path, f.digest?)))
-                .collect()
-        }
-        None => state
-            .store
-            .analysed_digests_at(&state.snapshot)?
-            .into_iter()
-            .filter(|(path, _)| *path != file.path)
-            .collect(),
-    };
+    let others = other_files(state, file, candidates)?;
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     // A file that references the name mentions it in its facts: only those are parsed, and
     // of them only what they reference (a symbol's file needs no other file's symbols).
@@ -161,6 +142,35 @@ fn from_facts(
     Ok(refs)
 }
 
+/// The paths and digests of the analysed files other than `file`: those among `candidates`
+/// (looked up by path) when given, else every one of the snapshot. Only paths and digests
+/// are loaded.
+fn other_files(
+    state: &Reader,
+    file: &crate::model::FileState,
+    candidates: Option<&HashSet<Vec<u8>>>,
+) -> Result<Vec<(Vec<u8>, String)>> {
+    Ok(match candidates {
+        Some(c) => {
+            let mut wanted: Vec<&[u8]> = c.iter().map(Vec::as_slice).collect();
+            wanted.sort_unstable();
+            state
+                .store
+                .files_by_paths(&state.snapshot, &wanted)?
+                .into_iter()
+                .filter(|f| f.class == crate::model::FileClass::Source && f.path != file.path)
+                .filter_map(|f| Some((f.path, f.digest?)))
+                .collect()
+        }
+        None => state
+            .store
+            .analysed_digests_at(&state.snapshot)?
+            .into_iter()
+            .filter(|(path, _)| *path != file.path)
+            .collect(),
+    })
+}
+
 /// For a file: the other files that reference a name it defines at its top level, each name
 /// resolved as a symbol's is (of several definitions, a file whose imports name some means
 /// those only). A private name (C's `static`) is no other file's to reference. The reference
@@ -195,25 +205,7 @@ fn file_referenced_by(
             }
         }
     }
-    let others: Vec<(Vec<u8>, String)> = match candidates {
-        Some(c) => {
-            let mut wanted: Vec<&[u8]> = c.iter().map(Vec::as_slice).collect();
-            wanted.sort_unstable();
-            state
-                .store
-                .files_by_paths(&state.snapshot, &wanted)?
-                .into_iter()
-                .filter(|f| f.class == crate::model::FileClass::Source && f.path != file.path)
-                .filter_map(|f| Some((f.path, f.digest?)))
-                .collect()
-        }
-        None => state
-            .store
-            .analysed_digests_at(&state.snapshot)?
-            .into_iter()
-            .filter(|(path, _)| *path != file.path)
-            .collect(),
-    };
+    let others = other_files(state, file, candidates.as_ref())?;
     let digests: Vec<&str> = others.iter().map(|(_, d)| d.as_str()).collect();
     let facts: HashMap<String, crate::analyze::Analysis> = state
         .store
