@@ -1139,6 +1139,52 @@ fn a_files_first_symbol_names_what_else_it_offers() {
     );
 }
 
+/// The commits after the first two come every other round of symbols: a tight overview
+/// spends its room on the project's API before the history of the week.
+#[test]
+fn later_commits_give_way_to_the_first_symbols() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..14 {
+        files.push((
+            format!("lib{i}.h"),
+            format!("int lib{i}_open(void);\n\nint lib{i}_close(void);\n"),
+        ));
+        files.push((
+            format!("cmd{i}.c"),
+            format!("#include \"lib{i}.h\"\n\nint cmd{i}(void)\n{{\n\treturn lib{i}_open() + lib{i}_close();\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    for i in 0..6 {
+        repo.write(format!("notes{i}.txt"), "x\n");
+        repo.commit(&format!(
+            "commit number {i} with a subject as long as most subjects are"
+        ));
+    }
+    let full = repo.cue("overview", &["--max-tokens", "8000"]);
+    let count = |c: &Value, key: &str| c[key].as_array().map_or(0, |a| a.len());
+    assert!(count(&full["content"], "recent_commits") >= 6, "{full:#}");
+    assert!(count(&full["content"], "symbols") >= 12, "{full:#}");
+    let mut fourth = false;
+    for budget in (200..=2000).step_by(20) {
+        let ran = repo.repocue(&["cue", "--max-tokens", &budget.to_string()]);
+        if ran.code() != Some(0) {
+            continue;
+        }
+        let c = &ran.json()["content"];
+        // The fourth commit comes at round 16, after the first eleven symbols (the eleventh
+        // at round 15); before, it came at round 13.
+        if count(c, "recent_commits") >= 4 {
+            fourth = true;
+            assert!(
+                count(c, "symbols") >= 11,
+                "a fourth commit before the eleventh symbol at {budget}: {c:#}"
+            );
+        }
+    }
+    assert!(fourth, "no budget showed four commits");
+}
+
 /// A Rust type's `new` is its constructor, however often it is called: the members name what
 /// the type does.
 #[test]
