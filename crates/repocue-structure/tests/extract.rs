@@ -434,6 +434,26 @@ fn a_reopened_ruby_module_or_class_adds_to_the_first() {
     assert_eq!((app.start_line, app.kind), (1, "module"));
 }
 
+/// A call's receiver is unknown to the extractor, so a call of a core class's method
+/// (`h.include?(k)`) would count as a use of the project's own `include?`: it is no reference.
+#[test]
+fn a_ruby_core_method_call_is_no_reference() {
+    let source = b"class Registry\n  alias include? key?\nend\n\nclass User\n  def check(h)\n    h.include?(:a) && !h.empty? && h.key?(:b) && validate(h.fetch(:c))\n  end\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    assert!(
+        facts.references.iter().any(|r| r == "validate"),
+        "{:?}",
+        facts.references
+    );
+    for core in ["include?", "empty?", "key?", "fetch"] {
+        assert!(
+            !facts.references.iter().any(|r| r == core),
+            "{core}: {:?}",
+            facts.references
+        );
+    }
+}
+
 #[test]
 fn bash_fixture() {
     let facts = extract_fixture(Language::Bash, "bash.sh");
