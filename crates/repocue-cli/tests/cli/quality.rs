@@ -1139,6 +1139,58 @@ fn a_files_first_symbol_names_what_else_it_offers() {
     );
 }
 
+/// A Ruby module that only holds the gem's classes is their namespace, reopened in every
+/// file: every `App::Server` counts as a use of `App`, but what a reader needs are the
+/// classes.
+#[test]
+fn a_namespace_module_comes_after_the_classes_it_holds() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "lib/app.rb".into(),
+            "require 'app/server'\nrequire 'app/router'\n".into(),
+        ),
+        (
+            "lib/app/server.rb".into(),
+            "module App\n  class Server\n    def start(port)\n      port\n    end\n  end\nend\n"
+                .into(),
+        ),
+        (
+            "lib/app/router.rb".into(),
+            "module App\n  class Router\n    def route(path)\n      path\n    end\n  end\nend\n"
+                .into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("lib/app/plugin{i}.rb"),
+            format!("module App\n  class Plugin{i}\n    def run\n      App::Server.new.start({i})\n      App::Router.new.route('/{i}')\n    end\n  end\nend\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|s| s == id);
+    let classes: Vec<usize> = ids
+        .iter()
+        .enumerate()
+        .filter(|(_, id)| id.contains(":App."))
+        .map(|(i, _)| i)
+        .collect();
+    assert!(
+        at("symbol:lib/app/server.rb:App.Server").is_some(),
+        "{ids:?}"
+    );
+    assert!(classes.len() >= 8, "{ids:?}");
+    for (i, id) in ids.iter().enumerate() {
+        if id.ends_with(":App") {
+            assert!(
+                classes.iter().all(|&c| c < i),
+                "{id} before a class: {ids:?}"
+            );
+        }
+    }
+}
+
 /// The commits after the first two come every other round of symbols: a tight overview
 /// spends its room on the project's API before the history of the week.
 #[test]
