@@ -737,7 +737,7 @@ fn is_private_to_file(
         || is_module_variable(path, s)
 }
 
-/// Tells whether a module only holds the file's types: `module Sinatra` around
+/// Tells whether a module holds types or modules of its file: `module Sinatra` around
 /// `class Base`, reopened in every file of the gem. What a reader uses are the types inside
 /// it; the module is their namespace, as an `impl` block is its methods' container.
 fn is_namespace(
