@@ -346,6 +346,33 @@ fn components_list_source_roots_before_tests_and_docs() {
 }
 
 /// The `path` of every item of an overview section (`documents`, `components`).
+/// A directory named like a source root (`src/`, `pkg/`) that holds only code of a language
+/// the project hardly writes in comes after the project's own code: git's `src/` of seven Rust
+/// files beside a thousand C files is no source root of git's.
+#[test]
+fn a_source_root_in_a_minor_language_comes_after_the_projects_code() {
+    let mut files: Vec<(String, String)> = vec![(
+        "src/lib.rs".into(),
+        "pub fn bridge() -> i32 {\n    1\n}\n".into(),
+    )];
+    for i in 0..12 {
+        files.push((
+            format!("engine/part{i}.c"),
+            format!("int part{i}(void)\n{{\n\treturn {i};\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = section_paths(&cue, "components");
+    let pos = |p: &str| {
+        comps
+            .iter()
+            .position(|c| c == p)
+            .unwrap_or_else(|| panic!("no {p}: {comps:?}"))
+    };
+    assert!(pos("engine/") < pos("src/"), "{comps:?}");
+}
+
 fn section_paths(cue: &Value, section: &str) -> Vec<String> {
     cue["content"][section]
         .as_array()

@@ -701,6 +701,13 @@ fn components(
         })
         .collect();
     let dir_of = |p: &[u8]| p[..p.iter().rposition(|&b| b == b'/').unwrap_or(0)].to_vec();
+    let minor = importance::minor_families(
+        files
+            .iter()
+            .filter(|f| importance::role(&f.path) == importance::Role::Source)
+            .filter_map(|f| f.language.as_deref())
+            .filter(|&l| crate::analyze::structure::parser_language(b"x", Some(l)).is_some()),
+    );
     // Per top directory: the longest directory prefix all its files share.
     let mut common: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
     for (f, _) in files.iter().zip(&member).filter(|(_, m)| m.is_none()) {
@@ -744,11 +751,18 @@ fn components(
                 Some(0) => code_named_docs.push(c.path.clone()),
                 _ => {}
             }
-            let rank = if t.own == 0 {
-                2
-            } else {
-                by_content.unwrap_or_else(|| component_rank(&c.path))
+            let rank = match t.own {
+                0 => 2,
+                _ => by_content.unwrap_or_else(|| component_rank(&c.path)),
             };
+            // A source root by name in a language the project hardly writes in is no source
+            // root of the project's: git's `src/` (seven Rust files beside a thousand of C),
+            // ripgrep's `pkg/` (a Homebrew formula in Ruby).
+            let minor_code = c
+                .language
+                .as_deref()
+                .is_some_and(|l| minor.contains(&importance::language_family(l)));
+            let rank = if rank == 0 && minor_code { 1 } else { rank };
             (rank, t.mass, c)
         })
         .collect();
