@@ -54,7 +54,7 @@ class Matchers(unittest.TestCase):
 
 class Envelope(unittest.TestCase):
     def test_envelope_tokens_are_the_output_less_its_content(self):
-        cue = ('{"schema_version":"repocue/cue-3","kind":"overview","content":{"project":'
+        cue = ('{"schema_version":"repocue/cue-4","kind":"overview","content":{"project":'
                '{"name":"x é"},"symbols":[]},"omitted":3,"snapshot":"snapshot-000001",'
                '"freshness":"current"}\n')
         content = '{"project":{"name":"x é"},"symbols":[]}'

@@ -142,7 +142,7 @@ fn assert_code(result: Result<Value, ErrorOutput>, code: &str) -> ErrorOutput {
 fn context_get_overview_initializes_and_fits_the_default_budget() {
     let repo = TestRepo::new();
     let cue = repo.get(json!({ "view": "overview" }));
-    assert_eq!(cue["schema_version"], "repocue/cue-3");
+    assert_eq!(cue["schema_version"], "repocue/cue-4");
     assert_eq!(cue["kind"], "overview");
     assert_eq!(cue["freshness"], "current");
     assert_eq!(cue["snapshot"], "snapshot-000001");

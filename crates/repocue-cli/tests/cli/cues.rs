@@ -121,7 +121,7 @@ fn every_view_fits_every_budget_or_states_a_minimum() {
             if ran.code() == Some(0) {
                 let cue = check_budget(&ran.stdout(), max);
                 assert_eq!(cue["kind"], view);
-                assert_eq!(cue["schema_version"], "repocue/cue-3");
+                assert_eq!(cue["schema_version"], "repocue/cue-4");
                 let m = repo.metrics();
                 let last = m.cues.last().unwrap();
                 assert_eq!((last.view.as_str(), last.max_tokens), (view, max));

@@ -119,7 +119,7 @@ fn the_example_delivers_the_readme_as_required_repository_context() {
         &["--max-tokens", "5000"],
     )
     .json();
-    assert_eq!(cue["schema_version"], "repocue/cue-3");
+    assert_eq!(cue["schema_version"], "repocue/cue-4");
     assert!(
         cue["provenance"].is_object(),
         "the task view always carries provenance"

@@ -107,7 +107,7 @@ mod tests {
     fn only_the_cue_content_is_in_the_cached_prefix() {
         let cue = |snapshot: &str, text: &str| {
             format!(
-                r#"{{"schema_version":"repocue/cue-3","kind":"task","content":{{"sources":[{{"text":"{text}"}}]}},"snapshot":"{snapshot}","freshness":"current"}}"#
+                r#"{{"schema_version":"repocue/cue-4","kind":"task","content":{{"sources":[{{"text":"{text}"}}]}},"snapshot":"{snapshot}","freshness":"current"}}"#
             )
         };
         let (s1, v1) = split_cue(cue("snapshot-000001", "rules").as_bytes()).unwrap();

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{Freshness, Warning};
 
-/// Version of the cue envelope contract. `cue-3`: a leaner envelope than `cue-2` (the omitted
-/// count, branch and head at the top level; the repository name, dirty flag, budget and
-/// estimate only in the provenance; empty lists left out). `cue-2` dropped ids, digests and
+/// Version of the cue envelope contract. `cue-4`: an overview's symbol leaves out the `name`
+/// its signature holds, and a command the `source` of a root manifest (ADR 0023). `cue-3`: a
+/// leaner envelope than `cue-2` (the omitted count, branch and head at the top level; the
+/// repository name, dirty flag, budget and estimate only in the provenance; empty lists left
+/// out). `cue-2` dropped ids, digests and
 /// timestamps unless provenance is asked for.
-pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-3";
+pub const CUE_SCHEMA_VERSION: &str = "repocue/cue-4";
 /// Budget used when none is given.
 pub const DEFAULT_MAX_TOKENS: u64 = 500;
 /// Largest budget accepted; MCP answers stay far below 25,000 tokens.
@@ -228,7 +230,7 @@ fn is_zero(n: &u64) -> bool {
 /// consecutive cues share a long byte prefix (friendly to prompt caching and diffs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Envelope<C> {
-    /// `repocue/cue-3`.
+    /// `repocue/cue-4`.
     pub schema_version: String,
     /// The view.
     pub kind: View,

@@ -292,6 +292,7 @@ pub struct OverviewContent {
     /// Key documents with their titles.
     pub documents: Vec<DocumentRef>,
     /// The most important symbols (graph-ranked), with signatures.
+    #[serde(serialize_with = "compact_symbols")]
     pub symbols: Vec<SymbolEntry>,
     /// Recent commit subjects (repository text): they change with each commit.
     pub recent_commits: Vec<Commit>,
@@ -383,6 +384,10 @@ pub struct Component {
     pub members: Vec<String>,
 }
 
+fn is_root_manifest(source: &str) -> bool {
+    !source.contains('/')
+}
+
 fn directory_kind() -> String {
     "directory".into()
 }
@@ -398,7 +403,9 @@ pub struct CommandRef {
     pub command: String,
     /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
     pub purpose: String,
-    /// The manifest it comes from.
+    /// The manifest it comes from; left out for a manifest at the repository's root, where
+    /// the command runs.
+    #[serde(default, skip_serializing_if = "is_root_manifest")]
     pub source: String,
 }
 
@@ -482,7 +489,7 @@ pub struct StructureContent {
     pub not_outlined: BTreeMap<String, u64>,
     /// Ranked files.
     pub files: Vec<FileEntry>,
-    /// Ranked symbols.
+    /// Ranked symbols, each with its name (the ids a program lists symbols by).
     pub symbols: Vec<SymbolEntry>,
 }
 
@@ -515,7 +522,11 @@ pub struct EntryExports {
 pub struct SymbolEntry {
     /// Repository-relative path of the defining file.
     pub path: String,
-    /// Qualified name (`Parser.parse`; `#2` for a later duplicate in the same file).
+    /// Qualified name (`Parser.parse`; `#2` for a later duplicate in the same file). Left out
+    /// of an overview when the signature names it already: a one-word name that is a whole
+    /// word of its signature (`struct strbuf`, `def render_template(…)`), see
+    /// [`signature_names`].
+    #[serde(default)]
     pub name: String,
     /// First line.
     pub line: u32,
@@ -532,6 +543,62 @@ pub struct SymbolEntry {
     /// `symbol:<path>:<name>`), most used first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
+}
+
+/// Serializes the overview's symbol list, each without `name` where [`signature_names`] says
+/// its signature holds it: a fifth of a symbol's bytes in JSON, and the entity id is still
+/// `symbol:<path>:<the name in the signature>`. Only the overview's content does this (what an
+/// agent reads first, on a tight budget); `structure`, which programs list symbols by, and the
+/// view cache (`completing` finds a symbol by its name) keep every name.
+fn compact_symbols<S: serde::Serializer>(
+    symbols: &[SymbolEntry],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(symbols.iter().map(CompactSymbol))
+}
+
+/// A [`SymbolEntry`] as a cue shows it ([`compact_symbols`]).
+struct CompactSymbol<'a>(&'a SymbolEntry);
+
+impl Serialize for CompactSymbol<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let e = self.0;
+        let named = !signature_names(&e.signature, &e.name);
+        let fields = 3
+            + usize::from(named)
+            + usize::from(!e.members.is_empty())
+            + usize::from(!e.also.is_empty());
+        let mut s = serializer.serialize_struct("SymbolEntry", fields)?;
+        s.serialize_field("path", &e.path)?;
+        if named {
+            s.serialize_field("name", &e.name)?;
+        }
+        s.serialize_field("line", &e.line)?;
+        s.serialize_field("signature", &e.signature)?;
+        for (key, list) in [("members", &e.members), ("also", &e.also)] {
+            if !list.is_empty() {
+                s.serialize_field(key, list)?;
+            }
+        }
+        s.end()
+    }
+}
+
+/// Tells whether `signature` names the symbol `name` so that a reader needs no separate name:
+/// `name` is one word (letters, digits, `_`, `$`: not qualified, not `#2` of a duplicate, not
+/// `impl Parser`) and a whole word of the signature (`strbuf` in `struct strbuf`, not `a` in
+/// `int main(void)`).
+pub fn signature_names(signature: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    if name.is_empty() || !name.chars().all(word) {
+        return false;
+    }
+    signature.match_indices(name).any(|(at, _)| {
+        let before = signature[..at].chars().next_back();
+        let after = signature[at + name.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 /// Longest signature an overview shows before cutting it with `…`: a declaration's head names

@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn a_file_name_cannot_break_a_line_or_forge_one() {
         let md = render(&json!({
-            "schema_version": "repocue/cue-3",
+            "schema_version": "repocue/cue-4",
             "kind": "overview",
             "content": {"working_tree": {"untracked": ["a\n## Warnings\nb.py"]}},
             "warnings": [{"code": "refresh_needed", "detail": "x\r\ny"}],

@@ -226,7 +226,7 @@ fn is_scalar_list(v: &Value) -> bool {
 }
 
 fn is_symbol(v: &Value) -> bool {
-    v["path"].is_string() && v["name"].is_string() && v.get("signature").is_some()
+    v["path"].is_string() && v["line"].is_number() && v["signature"].is_string()
 }
 
 /// Symbols grouped under their path, like a repository map: a path line, then one indented
@@ -473,7 +473,7 @@ mod tests {
 
     fn envelope(content: Value) -> Value {
         json!({
-            "schema_version": "repocue/cue-3",
+            "schema_version": "repocue/cue-4",
             "kind": "overview",
             "content": content,
             "warnings": [{"code": "refreshed", "detail": "1 path changed"}],

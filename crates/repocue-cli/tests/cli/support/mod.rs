@@ -104,8 +104,106 @@ pub fn symbol_id(s: &serde_json::Value) -> String {
     format!(
         "symbol:{}:{}",
         s["path"].as_str().expect("symbol path"),
-        s["name"].as_str().expect("symbol name")
+        symbol_name(s)
     )
+}
+
+/// Returns the name of a ranked symbol of a cue: its `name`, or where the cue leaves it out
+/// because the signature names it, the signature's word before its parameters or type
+/// parameters (`unsigned long hash(const char *s)` → `hash`, `class Foo<T>` → `Foo`), else its
+/// first word that is no keyword of the fixtures' languages (`type Command struct` →
+/// `Command`). Checked against the cue's rule: the name must be a whole word of the signature.
+pub fn symbol_name(s: &serde_json::Value) -> &str {
+    if let Some(name) = s.get("name") {
+        return name.as_str().expect("a symbol name is a string");
+    }
+    const KEYWORDS: &[&str] = &[
+        "abstract",
+        "async",
+        "bool",
+        "char",
+        "class",
+        "const",
+        "def",
+        "default",
+        "double",
+        "enum",
+        "export",
+        "extern",
+        "final",
+        "float",
+        "fn",
+        "func",
+        "function",
+        "impl",
+        "inline",
+        "int",
+        "interface",
+        "let",
+        "long",
+        "module",
+        "mod",
+        "private",
+        "protected",
+        "pub",
+        "public",
+        "short",
+        "signed",
+        "static",
+        "struct",
+        "trait",
+        "type",
+        "typedef",
+        "union",
+        "unsafe",
+        "unsigned",
+        "var",
+        "void",
+        "volatile",
+    ];
+    let signature = s["signature"].as_str().expect("symbol signature");
+    let split = |text: &str| -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            let word = c.is_alphanumeric() || c == '_' || c == '$';
+            match (word, start) {
+                (true, None) => start = Some(i),
+                (false, Some(at)) => {
+                    out.push((at, i));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        out
+    };
+    let name = match signature.find(['(', '<']) {
+        Some(end) => split(&signature[..end])
+            .last()
+            .map(|&(a, b)| &signature[a..b]),
+        None => split(signature)
+            .into_iter()
+            .map(|(a, b)| &signature[a..b])
+            .find(|w| !KEYWORDS.contains(w)),
+    }
+    .unwrap_or_else(|| panic!("no name in {signature:?}"));
+    assert!(
+        repocue::api::views::signature_names(signature, name),
+        "{s}: the name left out is not {name:?}"
+    );
+    name
+}
+
+/// Tells whether a ranked symbol of a cue is `name`: its `name` says so, or it has none and
+/// its signature names it (the cue's rule).
+pub fn is_symbol(s: &serde_json::Value, name: &str) -> bool {
+    match s.get("name") {
+        Some(n) => n == name,
+        None => s["signature"]
+            .as_str()
+            .is_some_and(|sig| repocue::api::views::signature_names(sig, name)),
+    }
 }
 
 /// Returns `ceil(bytes / 4)`, the token estimate of the cue contract for JSON.

@@ -274,7 +274,7 @@ fn items(
             if ch
                 .signature
                 .as_deref()
-                .is_some_and(|s| s.contains(&ch.name))
+                .is_some_and(|s| signature_names(s, &ch.name))
             {
                 ch.name.clear();
             }
@@ -416,7 +416,8 @@ mod tests {
                 };
                 (i.add)(&mut c);
                 let ch = &c.paths[0].changes[0];
-                // A name the signature holds is left out; a member's qualified name is kept.
+                // A name the signature holds is left out; a member's qualified name, and a name
+                // of more than one word (`std::fs`), are kept.
                 let shown = format!("{}|{}", ch.name, ch.signature.as_deref().unwrap_or(""));
                 (i.rank, shown)
             })
@@ -431,9 +432,9 @@ mod tests {
                 "|fn helper()",
                 // Members added with their type rank with the imports, in path order; a deleted
                 // file's removals last.
-                "|fn std::fs()",
+                "std::fs|fn std::fs()",
                 "Probe.measure|fn measure()",
-                "|fn std::io()"
+                "std::io|fn std::io()"
             ]
         );
     }

@@ -121,8 +121,89 @@ mod tests {
         assert!(
             symbols
                 .iter()
-                .any(|s| s["path"] == "src/lib.rs" && s["name"] == "Parser"),
+                .any(|s| s["path"] == "src/lib.rs" && s["signature"] == "pub struct Parser"),
             "{symbols:?}"
+        );
+    }
+
+    /// A symbol whose signature holds its name leaves the name out of the overview, and the
+    /// view cache (which the second cue reads) keeps every name: the members a type carries
+    /// are still found by it. The structure view, which programs list ids by, names every
+    /// symbol.
+    #[test]
+    fn a_cue_leaves_out_the_names_its_signatures_hold() {
+        let t = repo();
+        let cold = cue(&reader(&t), View::Overview, |_| {});
+        let warm = cue(&reader(&t), View::Overview, |_| {});
+        assert_eq!(cold["content"], warm["content"]);
+        let symbols = cold["content"]["symbols"].as_array().unwrap();
+        let parser = symbols
+            .iter()
+            .find(|s| s["signature"] == "pub struct Parser")
+            .unwrap_or_else(|| panic!("{symbols:?}"));
+        assert_eq!(parser.get("name"), None, "{parser}");
+        assert_eq!(parser["members"], serde_json::json!(["parse"]), "{parser}");
+        let structure = cue(&reader(&t), View::Structure, |_| {});
+        let symbols = structure["content"]["symbols"].as_array().unwrap();
+        let parse = symbols
+            .iter()
+            .find(|s| s["signature"] == "pub fn parse(&self) -> u32")
+            .unwrap_or_else(|| panic!("{symbols:?}"));
+        assert_eq!(parse["name"], "Parser.parse", "{parse}");
+        assert!(symbols.iter().all(|s| s["name"].is_string()), "{symbols:?}");
+        assert!(
+            symbols
+                .iter()
+                .any(|s| s["name"] == "Parser" && s["signature"] == "pub struct Parser"),
+            "{symbols:?}"
+        );
+    }
+
+    #[test]
+    fn a_name_is_in_a_signature_as_a_whole_word() {
+        use crate::api::views::signature_names;
+        assert!(signature_names("struct strbuf", "strbuf"));
+        assert!(signature_names(
+            "NORETURN void die(const char *err, ...)",
+            "die"
+        ));
+        assert!(signature_names("export function $(sel)", "$"));
+        assert!(!signature_names("int main(void)", "a"));
+        assert!(!signature_names("struct strbuf_list", "strbuf"));
+        assert!(!signature_names("def parse(self)", "Parser.parse"));
+        assert!(!signature_names("def parse(self)", "parse#2"));
+        assert!(!signature_names("def parse(self)", ""));
+        assert!(!signature_names("impl Parser", "impl Parser"));
+        assert!(!signature_names("bool operator==(const A&)", "operator=="));
+    }
+
+    /// A command of a root manifest runs at the root and says nothing of where it comes from;
+    /// one of a manifest below says which, since it runs there.
+    #[test]
+    fn a_command_names_its_manifest_only_below_the_root() {
+        let at_root = cue(&reader(&repo()), View::Overview, |_| {});
+        let commands = at_root["content"]["commands"].as_array().unwrap();
+        assert!(
+            commands.iter().any(|c| c["command"] == "cargo build"),
+            "{commands:?}"
+        );
+        assert!(
+            commands.iter().all(|c| c.get("source").is_none()),
+            "{commands:?}"
+        );
+        let below = temp_repo(&[
+            (
+                "web/package.json",
+                r#"{"name": "web", "scripts": {"test": "jest"}}"#,
+            ),
+            ("web/index.js", "export function start() {}\n"),
+        ]);
+        let v = cue(&reader(&below), View::Overview, |_| {});
+        let commands = v["content"]["commands"].as_array().unwrap();
+        assert!(!commands.is_empty(), "{v:#}");
+        assert!(
+            commands.iter().all(|c| c["source"] == "web/package.json"),
+            "{commands:?}"
         );
     }
 
