@@ -85,11 +85,20 @@ def compile_fact(fact: dict) -> list:
     return matchers
 
 
+# A JSON symbol's `members` list: the names of its type's methods.
+JSON_MEMBERS = re.compile(r'"members":\[([^\]]*)\]')
+
+
 def variants(text: str) -> list[str]:
-    """The raw output, and the same with JSON string escapes undone."""
+    """The raw output; the same with JSON string escapes undone; and with each JSON `members`
+    list written as the text format writes it (`.Execute .Flags`), so that a fact matching a
+    type's method (`[:#.]Execute`) counts in every format that names it."""
     out = [text]
     if "\\" in text:
         out.append(text.replace('\\"', '"').replace("\\u0027", "'").replace("\\\\", "\\"))
+    if JSON_MEMBERS.search(text):
+        dotted = lambda m: " ".join("." + n for n in re.findall(r'"([^"]*)"', m.group(1)))
+        out.extend([JSON_MEMBERS.sub(dotted, t) for t in out])
     return out
 
 

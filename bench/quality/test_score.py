@@ -41,6 +41,13 @@ class Matchers(unittest.TestCase):
         fact["_matchers"] = score.compile_fact(fact)
         self.assertEqual(score.score_facts([fact], '{"s":"a \\"quoted\\" b"}')["found"], 1)
 
+    def test_json_members_count_as_the_text_writes_them(self):
+        fact = {"id": "x", "category": "api", "regex": r"[:#.]Execute\b"}
+        fact["_matchers"] = score.compile_fact(fact)
+        members = '{"name":"Command","members":["Name","Execute"]}'
+        self.assertEqual(score.score_facts([fact], members)["found"], 1)
+        self.assertEqual(score.score_facts([fact], '{"also":["Execute"]}')["found"], 0)
+
     def test_recall_counts_per_category(self):
         facts = [{"id": "a", "category": "api", "words": ["Foo"]},
                  {"id": "b", "category": "api", "words": ["Bar"]}]
