@@ -1221,6 +1221,58 @@ fn a_namespace_module_comes_after_the_classes_it_holds() {
     }
 }
 
+/// A Ruby DSL's methods are called by their bare names (`set :port, 1`) and shown in the
+/// README, while the class that defines them shares its name with another: the methods
+/// outrank the class, which no budget then listed. The overview lists the class in their
+/// place, with the methods as its members.
+#[test]
+fn a_method_is_listed_as_the_type_that_holds_it() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "lib/web/base.rb".into(),
+            "module Web\n  class Base\n    def self.set(key, value)\n      key\n    end\n\n    def self.enable(key)\n      key\n    end\n\n    def self.route(path)\n      path\n    end\n  end\nend\n".into(),
+        ),
+        (
+            "lib/other/base.rb".into(),
+            "module Other\n  class Base\n    def call(env)\n      env\n    end\n  end\nend\n".into(),
+        ),
+        ("apps/main.rb".into(), "class Main < Web::Base\nend\n".into()),
+        (
+            "README.md".into(),
+            "# Web\n\nA web DSL.\n\n```ruby\nset :port, 80\nenable :sessions\nroute '/'\n```\n".into(),
+        ),
+    ];
+    for i in 0..8 {
+        files.push((
+            format!("apps/config{i}.rb"),
+            format!("Main.set :port, {i}\nMain.enable :logging\nMain.route '/{i}'\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    // The file's symbols besides its namespace module.
+    let base: Vec<&Value> = symbols
+        .iter()
+        .filter(|s| s["path"] == "lib/web/base.rb" && s["signature"] != "module Web")
+        .collect();
+    assert_eq!(base.len(), 1, "{symbols:#?}");
+    assert_eq!(
+        crate::support::symbol_name(base[0]),
+        "Web.Base",
+        "{symbols:#?}"
+    );
+    let members: Vec<&str> = base[0]["members"]
+        .as_array()
+        .map(|m| m.iter().map(|n| n.as_str().unwrap()).collect())
+        .unwrap_or_default();
+    for method in ["set", "enable", "route"] {
+        assert!(members.contains(&method), "{method} in {members:?}");
+    }
+    // First of the project's symbols, where its most used method was.
+    assert_eq!(symbols[0]["path"], "lib/web/base.rb", "{symbols:#?}");
+}
+
 /// The commits after the first two come every other round of symbols: a tight overview
 /// spends its room on the project's API before the history of the week.
 #[test]

@@ -1495,6 +1495,66 @@ const LATE_ROUND: usize = 100;
 /// lost).
 const RANKED_ENTRIES: usize = 4;
 
+/// Lists a method in the form of the type that holds it where the list does not show that
+/// type: the type takes the place of its first listed method, which leads its members
+/// ([`with_members`]); its later methods keep their lines, as those of a listed type do
+/// (until its members name them). A Ruby method is used by its bare name, so a DSL's `enable`
+/// and `set` outranked the class that defines them, and sinatra's `Sinatra::Base` was listed
+/// at no budget; a reader needs the class first, and its members name the methods. The type
+/// is the method's parent in its file: a class, struct, trait, interface, enum or type, or a
+/// module that is no namespace (a mixin such as `Sinatra::Helpers`); a method of an `impl`
+/// block or of a namespace stands for itself.
+fn by_their_owners(
+    symbols: Vec<SymbolEntry>,
+    files: &HashMap<String, &super::structure::Ranked<'_>>,
+) -> Vec<SymbolEntry> {
+    let listed: std::collections::HashSet<(String, String)> = symbols
+        .iter()
+        .map(|s| (s.path.clone(), s.name.clone()))
+        .collect();
+    let mut out: Vec<SymbolEntry> = Vec::with_capacity(symbols.len());
+    for s in symbols {
+        let holder = files
+            .get(&s.path)
+            .and_then(|r| owner(r, &s))
+            .filter(|o| !listed.contains(&(o.path.clone(), o.name.clone())))
+            .filter(|o| !out.iter().any(|x| x.path == o.path && x.name == o.name));
+        match holder {
+            Some(mut holder) => {
+                let method = last_segment(&s.name);
+                if is_member_name(method, last_segment(&holder.name)) {
+                    holder.members.push(method.to_owned());
+                }
+                out.push(holder);
+            }
+            None => out.push(s),
+        }
+    }
+    out
+}
+
+/// The type that holds the listed method `s` ([`by_their_owners`]), as a listed symbol.
+fn owner(r: &super::structure::Ranked<'_>, s: &SymbolEntry) -> Option<SymbolEntry> {
+    let all = &r.analysis.code.as_ref()?.symbols;
+    let method = all.iter().find(|x| x.qualified_name == s.name)?;
+    if !matches!(method.kind.as_str(), "method" | "function") {
+        return None;
+    }
+    let parent = all
+        .iter()
+        .find(|x| Some(x.qualified_name.as_str()) == method.parent())?;
+    let typed = repocue_structure::symbol_priority(&parent.kind) == 0
+        || (parent.kind == "module" && !super::structure::is_namespace(parent, all));
+    typed.then(|| SymbolEntry {
+        path: s.path.clone(),
+        name: parent.qualified_name.clone(),
+        line: parent.start_line,
+        signature: parent.signature.clone(),
+        members: vec![],
+        also: vec![],
+    })
+}
+
 /// Most symbols a file defines besides `main` to count as a program's dedicated main file.
 const DEDICATED_MAIN_SYMBOLS: usize = 3;
 
@@ -1555,6 +1615,7 @@ fn code_summary(
         .map(|r| (paths::display(&r.file.path), r))
         .filter(|(p, _)| wanted.contains(p.as_str()))
         .collect();
+    let symbols = by_their_owners(symbols, &files);
     let classes = classes(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
     let symbols: Vec<SymbolEntry> = symbols
@@ -1800,7 +1861,24 @@ fn with_members<'r>(
             next.push((br, bt));
         }
     }
-    entry.members = super::structure::heaviest_names(members, MAX_MEMBERS);
+    // The methods the type stands for in the list ([`by_their_owners`]) are kept, in the
+    // order of the others; those fill what is left of `MAX_MEMBERS`.
+    let listed = std::mem::take(&mut entry.members);
+    let mut others = MAX_MEMBERS.saturating_sub(listed.len());
+    for name in super::structure::heaviest_names(members, usize::MAX) {
+        if listed.contains(&name) {
+            entry.members.push(name);
+        } else if others > 0 {
+            others -= 1;
+            entry.members.push(name);
+        }
+    }
+    // A mixin module's methods, or one the type's own list leaves out, come last.
+    for name in listed {
+        if !entry.members.contains(&name) {
+            entry.members.push(name);
+        }
+    }
     entry
 }
 
@@ -1858,6 +1936,13 @@ fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a
 
 /// A type's public methods that could be its members, each with its weight: what the
 /// project's other files, tests, examples and documents call most first.
+/// Tells whether a method `name` of the type `ty` may be named among its members: not a
+/// private-by-convention `_name`, not a constructor (named as the type, or `new` by
+/// convention, as in Rust), not a protocol method (the language's API, not the type's).
+fn is_member_name(name: &str, ty: &str) -> bool {
+    !name.starts_with('_') && name != ty && name != "new" && !PROTOCOL_METHODS.contains(&name)
+}
+
 fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64, &'r str)> {
     let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
     let callable = |m: &&SymbolFact| {
@@ -1876,14 +1961,7 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
                 None => !marked,
                 Some(v) => matches!(v, "public" | "exported"),
             };
-            visible
-                && !name.starts_with('_')
-            && !m.qualified_name.contains('#')
-            // A constructor is the type itself (named as the type, or `new` by convention, as
-            // in Rust); protocol methods are the language's, not the type's, API.
-            && name != ty.name()
-            && name != "new"
-            && !PROTOCOL_METHODS.contains(&name)
+            visible && !m.qualified_name.contains('#') && is_member_name(name, ty.name())
         })
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.

@@ -740,7 +740,7 @@ fn is_private_to_file(
 /// Tells whether a module holds types or modules of its file: `module Sinatra` around
 /// `class Base`, reopened in every file of the gem. What a reader uses are the types inside
 /// it; the module is their namespace, as an `impl` block is its methods' container.
-fn is_namespace(
+pub(crate) fn is_namespace(
     s: &crate::analyze::structure::SymbolFact,
     all: &[crate::analyze::structure::SymbolFact],
 ) -> bool {
