@@ -384,6 +384,7 @@ pub struct Component {
     pub members: Vec<String>,
 }
 
+/// Tells whether a command's manifest is at the repository's root ([`CommandRef::source`]).
 fn is_root_manifest(source: &str) -> bool {
     !source.contains('/')
 }

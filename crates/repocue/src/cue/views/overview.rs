@@ -1496,8 +1496,8 @@ const LATE_ROUND: usize = 100;
 const RANKED_ENTRIES: usize = 4;
 
 /// Lists a method in the form of the type that holds it where the list does not show that
-/// type: the type takes the place of its first listed method, which leads its members
-/// ([`with_members`]); its later methods keep their lines, as those of a listed type do
+/// type: the type takes the place of its first listed method, which is always among its
+/// members ([`with_members`]); its later methods keep their lines, as those of a listed type do
 /// (until its members name them). A Ruby method is used by its bare name, so a DSL's `enable`
 /// and `set` outranked the class that defines them, and sinatra's `Sinatra::Base` was listed
 /// at no budget; a reader needs the class first, and its members name the methods. The type
@@ -1934,8 +1934,6 @@ fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a
     out
 }
 
-/// A type's public methods that could be its members, each with its weight: what the
-/// project's other files, tests, examples and documents call most first.
 /// Tells whether a method `name` of the type `ty` may be named among its members: not a
 /// private-by-convention `_name`, not a constructor (named as the type, or `new` by
 /// convention, as in Rust), not a protocol method (the language's API, not the type's).
@@ -1943,6 +1941,8 @@ fn is_member_name(name: &str, ty: &str) -> bool {
     !name.starts_with('_') && name != ty && name != "new" && !PROTOCOL_METHODS.contains(&name)
 }
 
+/// A type's public methods that could be its members, each with its weight: what the
+/// project's other files, tests, examples and documents call most first.
 fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64, &'r str)> {
     let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
     let callable = |m: &&SymbolFact| {
