@@ -34,6 +34,18 @@ impl Fake {
         let exe = self.dir.path().join(name);
         std::fs::write(&exe, script).unwrap();
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // A process another test thread forked while the script was open for writing holds
+        // that descriptor until it execs, and running the script then fails with ETXTBSY
+        // (seen under load: `agent_version` came back empty). Wait until it runs.
+        for _ in 0..200 {
+            match std::process::Command::new(&exe).arg("--version").output() {
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(5))
+                }
+                Err(e) => panic!("run {}: {e}", exe.display()),
+                Ok(_) => break,
+            }
+        }
         exe
     }
 
