@@ -2127,10 +2127,11 @@ fn a_modules_unexported_variables_are_not_what_it_offers() {
     }
 }
 
-/// A type's members name its methods: a method listed among them takes no line of its own
-/// (cobra's `func (c *Command) Name()` after `Command`'s `.Name`).
+/// A type's members name its methods: a method the ranking picks takes no line of its own but
+/// joins its type's members, beyond the four most used if need be (cobra's
+/// `func (c *Command) Execute() error` after `Command` is its `.Execute`).
 #[test]
-fn a_method_a_listed_type_names_takes_no_line_of_its_own() {
+fn a_picked_method_joins_its_types_members() {
     let methods = ["Name", "Execute", "AddCommand", "Flags", "Run", "Help"];
     let bodies: String = methods
         .iter()
@@ -2159,18 +2160,16 @@ fn a_method_a_listed_type_names_takes_no_line_of_its_own() {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    assert_eq!(members.len(), 4, "{members:?}");
+    // The four most used, and a method picked beyond them.
+    assert!(members.len() > 4, "{members:?}");
     let lines: Vec<&str> = symbols
         .iter()
         .filter(|s| s["path"] == "command.go")
         .map(crate::support::symbol_name)
         .collect();
-    // The methods the members leave out still get their lines.
-    assert!(lines.iter().any(|l| l.starts_with("Command.")), "{lines:?}");
-    for m in &members {
-        let line = format!("Command.{m}");
-        assert!(!lines.contains(&line.as_str()), "{line} twice: {lines:?}");
-    }
+    // No method is a line: the list's room goes to other files.
+    assert_eq!(lines, ["Command"], "{symbols:#?}");
+    assert!(members.iter().all(|m| methods.contains(m)), "{members:?}");
 }
 
 /// A C header and the source file of the same name are one module: the source's definitions

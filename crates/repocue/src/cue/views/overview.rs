@@ -1495,40 +1495,40 @@ const LATE_ROUND: usize = 100;
 /// lost).
 const RANKED_ENTRIES: usize = 4;
 
-/// Lists a method in the form of the type that holds it where the list does not show that
-/// type: the type takes the place of its first listed method, which is always among its
-/// members ([`with_members`]); its later methods keep their lines, as those of a listed type do
-/// (until its members name them). A Ruby method is used by its bare name, so a DSL's `enable`
-/// and `set` outranked the class that defines them, and sinatra's `Sinatra::Base` was listed
-/// at no budget; a reader needs the class first, and its members name the methods. The type
-/// is the method's parent in its file: a class, struct, trait, interface, enum or type, or a
-/// module that is no namespace (a mixin such as `Sinatra::Helpers`); a method of an `impl`
-/// block or of a namespace stands for itself.
+/// Lists each picked method in the form of the type that holds it: the type, once, in the
+/// place of its first pick (its own or a method's), with every picked method among its members
+/// ([`with_members`]). A Ruby method is used by its bare name, so a DSL's `enable` and `set`
+/// outranked the class that defines them, and sinatra's `Sinatra::Base` was listed at no
+/// budget; and a listed type's method took a line of its own for what a member name says
+/// (cobra's `func (c *Command) Execute() error` after `Command`). The type is the method's
+/// parent in its file: a class, struct, trait, interface, enum or type, or a module that is no
+/// namespace (a mixin such as `Sinatra::Helpers`); a method of an `impl` block or of a
+/// namespace stands for itself.
 fn by_their_owners(
     symbols: Vec<SymbolEntry>,
     files: &HashMap<String, &super::structure::Ranked<'_>>,
 ) -> Vec<SymbolEntry> {
-    let listed: std::collections::HashSet<(String, String)> = symbols
-        .iter()
-        .map(|s| (s.path.clone(), s.name.clone()))
-        .collect();
     let mut out: Vec<SymbolEntry> = Vec::with_capacity(symbols.len());
     for s in symbols {
-        let holder = files
-            .get(&s.path)
-            .and_then(|r| owner(r, &s))
-            .filter(|o| !listed.contains(&(o.path.clone(), o.name.clone())))
-            .filter(|o| !out.iter().any(|x| x.path == o.path && x.name == o.name));
-        match holder {
-            Some(mut holder) => {
+        let (entry, method) = match files.get(&s.path).and_then(|r| owner(r, &s)) {
+            Some(holder) => {
                 let method = last_segment(&s.name);
-                if is_member_name(method, last_segment(&holder.name)) {
-                    holder.members.push(method.to_owned());
-                }
-                out.push(holder);
+                let named = is_member_name(method, last_segment(&holder.name));
+                (holder, named.then(|| method.to_owned()))
             }
-            None => out.push(s),
-        }
+            None => (s, None),
+        };
+        let at = match out
+            .iter()
+            .position(|o| o.path == entry.path && o.name == entry.name)
+        {
+            Some(at) => at,
+            None => {
+                out.push(entry);
+                out.len() - 1
+            }
+        };
+        out[at].members.extend(method);
     }
     out
 }
@@ -1791,7 +1791,8 @@ const ALSO_NAMES: usize = 6;
 /// sections' items at 500 tokens.
 const ALSO_DELAY: usize = 4;
 
-/// Most members a type brings into the overview: its most used public methods, by name.
+/// Most members a type brings into the overview by use alone: its most used public methods,
+/// by name. The methods the list picks join them beyond it ([`by_their_owners`]).
 const MAX_MEMBERS: usize = 4;
 
 /// Methods every type of a language may define to take part in its protocols (printing,
