@@ -2,7 +2,6 @@
 //! `report`, on real temporary repositories with the deterministic synthetic runner (and small
 //! Python runners wrapping it). No real agent is ever started.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -99,8 +98,7 @@ fn python_runner(repo: &TestRepo, name: &str, pre: &str, edit: &str) -> PathBuf 
          obs = json.loads(out)\n{edit}\nprint(json.dumps(obs))\n",
         bin = BIN
     );
-    std::fs::write(&path, script).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::write_executable(&path, script.as_bytes());
     path
 }
 

@@ -2,7 +2,6 @@
 //! task-context declaration, through the experiment engine and the synthetic runner (and a
 //! small Python runner that fails). No real agent is ever started.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
@@ -246,8 +245,7 @@ fn a_failed_first_arm_stops_its_pair_and_is_retained() {
     let repo = repo();
     let set = prepare(&repo, &["--pairs", "2"]);
     let runner = repo.outside().join("failing-runner");
-    std::fs::write(&runner, "#!/bin/sh\necho 'agent crashed' >&2\nexit 3\n").unwrap();
-    std::fs::set_permissions(&runner, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::write_executable(&runner, b"#!/bin/sh\necho 'agent crashed' >&2\nexit 3\n");
     let ran = repo.repocue(&[
         "evaluate-task",
         "run",

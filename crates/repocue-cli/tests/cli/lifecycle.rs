@@ -323,8 +323,7 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
         log.display()
     );
     let hook = repo.path(".git/hooks/post-commit");
-    std::fs::write(&hook, &original).unwrap();
-    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::write_executable(&hook, original.as_bytes());
 
     let installed: HooksOutput = repo.repocue(&["hooks", "install"]).typed();
     assert_eq!(installed.schema_version, "repocue/hooks-1");
@@ -532,8 +531,7 @@ fn hooks_quote_any_binary_path_and_initialise_a_new_repository() {
     let dir = repo.tmp().join("it's \"odd\" $HOME `x`");
     std::fs::create_dir(&dir).unwrap();
     let exe = dir.join("repocue");
-    std::fs::copy(BIN, &exe).unwrap();
-    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::copy_executable(std::path::Path::new(BIN), &exe);
 
     let mut cmd = std::process::Command::new(&exe);
     repo.hermetic(&mut cmd);

@@ -93,6 +93,42 @@ sys.stdout.write("\n".join(out))
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Writes an executable file (mode 755) from a child process, so that this multi-threaded test
+/// process never holds a descriptor open for writing to it: a process another test thread
+/// forks in that window keeps the descriptor until it execs, and running the file then fails
+/// with ETXTBSY ("Text file busy"), an intermittent failure under load.
+pub fn write_executable(path: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("spawn sh to write an executable");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(bytes)
+        .expect("write the executable's bytes");
+    assert!(
+        child.wait().expect("wait for sh").success(),
+        "write {}",
+        path.display()
+    );
+}
+
+/// Copies the executable `from` to `to` the way [`write_executable`] writes one: by a child
+/// process (`cp`), never through a descriptor of this process.
+pub fn copy_executable(from: &Path, to: &Path) {
+    let ok = Command::new("cp")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("run cp");
+    assert!(ok.success(), "cp {} {}", from.display(), to.display());
+}
+
 /// Tells whether the tests run as root, who can read files whatever their permissions.
 pub fn running_as_root() -> bool {
     let out = Command::new("id").arg("-u").output().expect("run `id -u`");
