@@ -1273,6 +1273,63 @@ fn a_method_is_listed_as_the_type_that_holds_it() {
     assert_eq!(symbols[0]["path"], "lib/web/base.rb", "{symbols:#?}");
 }
 
+/// A type listed for its methods takes one of its file's two first lines, and its further
+/// methods none: the file's second line goes to its next type, before other files' lesser
+/// ones (sinatra's `base.rb` showed `class Base` alone, for `set` and `enable`, and its
+/// `Request` and `Helpers` came after every file's first two symbols).
+#[test]
+fn a_types_methods_leave_its_file_room_for_another_type() {
+    let mut files: Vec<(String, String)> = vec![(
+        "lib/web/base.rb".into(),
+        "class Base\n  def self.set(key, value)\n    key\n  end\n\n  def self.enable(key)\n    key\n  end\n\n  def self.route(path)\n    path\n  end\nend\n\nclass Request\n  def params\n    {}\n  end\nend\n".into(),
+    ),
+    (
+        "README.md".into(),
+        "# Web\n\nA web DSL.\n\n```ruby\nset :port, 80\nenable :sessions\nroute '/'\n```\n".into(),
+    )];
+    // The DSL's methods are called by their bare names, as the README shows them.
+    for i in 0..8 {
+        files.push((
+            format!("apps/config{i}.rb"),
+            format!("def configure{i}\n  set :port, {i}\n  enable :logging\n  route '/{i}'\nend\n"),
+        ));
+    }
+    files.push((
+        "apps/request.rb".into(),
+        "def handle\n  Request.new.params[0]\nend\n".into(),
+    ));
+    // Lesser types of other files, which no file uses.
+    for i in 0..6 {
+        files.push((
+            format!("lib/part{i}/part.rb"),
+            format!("class Part{i}\n  def draw{i}(x)\n    x\n  end\nend\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let at = |name: &str| {
+        symbols
+            .iter()
+            .position(|s| crate::support::symbol_name(s) == name)
+            .unwrap_or_else(|| panic!("{name} not listed: {symbols:#?}"))
+    };
+    let (base, request) = (at("Base"), at("Request"));
+    assert!(base < request, "{symbols:#?}");
+    for i in 0..6 {
+        assert!(request < at(&format!("Part{i}")), "{symbols:#?}");
+    }
+    // The methods are the type's members, not lines of their own.
+    for method in ["set", "enable", "route"] {
+        assert!(
+            !symbols
+                .iter()
+                .any(|s| crate::support::symbol_name(s).ends_with(method)),
+            "{method} has a line: {symbols:#?}"
+        );
+    }
+}
+
 /// The commits after the first two come every other round of symbols: a tight overview
 /// spends its room on the project's API before the history of the week.
 #[test]

@@ -1495,63 +1495,114 @@ const LATE_ROUND: usize = 100;
 /// lost).
 const RANKED_ENTRIES: usize = 4;
 
-/// Lists each picked method in the form of the type that holds it: the type, once, in the
-/// place of its first pick (its own or a method's), with every picked method among its members
-/// ([`with_members`]). A Ruby method is used by its bare name, so a DSL's `enable` and `set`
+/// The overview's symbols from `ranked`: the first [`MORE_SYMBOLS`] of four picks in turn
+/// (the first picks, at most [`FIRST_PER_FILE`] per file, what small budgets show; then the
+/// further ones, at most [`MORE_PER_FILE`] per file: a framework's `application.js` defines a
+/// dozen of its API's methods; exposed symbols before hidden ones in both), and the exposed
+/// and the hidden picks' floors: how many of each pick the list went through tells what score
+/// a further symbol must have to change it.
+fn picked(
+    ranked: &[super::structure::Ranked<'_>],
+    fold: Option<super::structure::Fold<'_>>,
+) -> (Vec<SymbolEntry>, [f64; 2]) {
+    let tiers =
+        |per_file, n| super::structure::ranked_symbol_tiers(ranked, per_file, n, true, fold);
+    let first = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
+    let more = tiers(MORE_PER_FILE, MORE_SYMBOLS);
+    let picks = [
+        (&first.exposed, &first.exposed_scores, FIRST_SYMBOLS, false),
+        (&more.exposed, &more.exposed_scores, MORE_SYMBOLS, false),
+        (&first.hidden, &first.hidden_scores, FIRST_SYMBOLS, true),
+        (&more.hidden, &more.hidden_scores, MORE_SYMBOLS, true),
+    ];
+    // A name shown once is enough: a C function's header declaration and its definition, or
+    // a namesake in another directory, would spend a line on what the reader already has. A
+    // type listed for a method is that method's namesake too: rack-protection's middleware
+    // classes, each listed for its `call`, took a dozen lines of sinatra's overview.
+    let mut shown = std::collections::HashSet::new();
+    let mut symbols: Vec<SymbolEntry> = Vec::new();
+    let mut floors = [f64::MAX; 2];
+    for (entries, scores, n, hidden) in picks {
+        let mut consumed = 0;
+        for s in entries.iter() {
+            if symbols.len() == MORE_SYMBOLS {
+                break;
+            }
+            consumed += 1;
+            let names =
+                std::iter::once(last_segment(&s.name)).chain(s.members.iter().map(String::as_str));
+            if names.clone().all(|n| !shown.contains(n)) {
+                shown.extend(names.map(str::to_owned));
+                symbols.push(s.clone());
+            }
+        }
+        let exhausted = symbols.len() < MORE_SYMBOLS;
+        let floor = &mut floors[usize::from(hidden)];
+        *floor = floor.min(super::structure::Tiers::floor(
+            scores, consumed, n, exhausted,
+        ));
+    }
+    (symbols, floors)
+}
+
+/// Names among a listed type's members the methods of it that `unfolded` (the list with
+/// every method on a line of its own) picks: what the type's line stands for.
+fn name_picked_methods(
+    symbols: &mut [SymbolEntry],
+    unfolded: &[SymbolEntry],
+    files: &HashMap<String, &super::structure::Ranked<'_>>,
+) {
+    for m in unfolded {
+        let Some(all) = files
+            .get(&m.path)
+            .and_then(|r| r.analysis.code.as_ref())
+            .map(|c| &c.symbols)
+        else {
+            continue;
+        };
+        let Some(method) = all.iter().find(|x| x.qualified_name == m.name) else {
+            continue;
+        };
+        let Some((at, Some(member))) = owner_line(all, method) else {
+            continue;
+        };
+        let owner = &all[at].qualified_name;
+        if let Some(line) = symbols
+            .iter_mut()
+            .find(|s| s.path == m.path && &s.name == owner)
+        {
+            if !line.members.contains(&member) {
+                line.members.push(member);
+            }
+        }
+    }
+}
+
+/// The line that lists a method ([`super::structure::Fold`]): the type that holds it, whose
+/// members then name it. A Ruby method is used by its bare name, so a DSL's `enable` and `set`
 /// outranked the class that defines them, and sinatra's `Sinatra::Base` was listed at no
 /// budget; and a listed type's method took a line of its own for what a member name says
 /// (cobra's `func (c *Command) Execute() error` after `Command`). The type is the method's
 /// parent in its file: a class, struct, trait, interface, enum or type, or a module that is no
 /// namespace (a mixin such as `Sinatra::Helpers`); a method of an `impl` block or of a
-/// namespace stands for itself.
-fn by_their_owners(
-    symbols: Vec<SymbolEntry>,
-    files: &HashMap<String, &super::structure::Ranked<'_>>,
-) -> Vec<SymbolEntry> {
-    let mut out: Vec<SymbolEntry> = Vec::with_capacity(symbols.len());
-    for s in symbols {
-        let (entry, method) = match files.get(&s.path).and_then(|r| owner(r, &s)) {
-            Some(holder) => {
-                let method = last_segment(&s.name);
-                let named = is_member_name(method, last_segment(&holder.name));
-                (holder, named.then(|| method.to_owned()))
-            }
-            None => (s, None),
-        };
-        let at = match out
-            .iter()
-            .position(|o| o.path == entry.path && o.name == entry.name)
-        {
-            Some(at) => at,
-            None => {
-                out.push(entry);
-                out.len() - 1
-            }
-        };
-        out[at].members.extend(method);
-    }
-    out
-}
-
-/// The type that holds the listed method `s` ([`by_their_owners`]), as a listed symbol.
-fn owner(r: &super::structure::Ranked<'_>, s: &SymbolEntry) -> Option<SymbolEntry> {
-    let all = &r.analysis.code.as_ref()?.symbols;
-    let method = all.iter().find(|x| x.qualified_name == s.name)?;
-    if !matches!(method.kind.as_str(), "method" | "function") {
+/// namespace stands for itself. A field is shown by its type too (cobra's `Use string`
+/// took a line of `command.go`'s two), as is a constructor, a protocol method or a `_name`,
+/// none of them a member ([`is_member_name`]).
+fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<String>)> {
+    let field = method.kind == "field";
+    if !field && !matches!(method.kind.as_str(), "method" | "function") {
         return None;
     }
-    let parent = all
+    let at = all
         .iter()
-        .find(|x| Some(x.qualified_name.as_str()) == method.parent())?;
+        .position(|x| Some(x.qualified_name.as_str()) == method.parent())?;
+    let parent = &all[at];
     let typed = repocue_structure::symbol_priority(&parent.kind) == 0
         || (parent.kind == "module" && !super::structure::is_namespace(parent, all));
-    typed.then(|| SymbolEntry {
-        path: s.path.clone(),
-        name: parent.qualified_name.clone(),
-        line: parent.start_line,
-        signature: parent.signature.clone(),
-        members: vec![],
-        also: vec![],
+    let name = last_segment(&method.qualified_name);
+    typed.then(|| {
+        let member = !field && is_member_name(name, last_segment(&parent.qualified_name));
+        (at, member.then(|| name.to_owned()))
     })
 }
 
@@ -1570,43 +1621,13 @@ fn code_summary(
     dependencies: &[String],
 ) -> Result<CodeSummary> {
     let ranked = super::structure::ranked_files(state, b"", entries, false)?;
-    // A name shown once is enough: a C function's header declaration and its definition, or
-    // a namesake in another directory, would spend a line on what the reader already has.
-    let mut shown = std::collections::HashSet::new();
-    // The first symbols, two per file at most, are what small budgets show; larger budgets
-    // then get more of the same files (a framework's `application.js` defines a dozen of its
-    // API's methods), after every one of the first. Exposed symbols come before hidden ones
-    // (tests, private names) in both.
-    let tiers = |per_file, n| super::structure::ranked_symbol_tiers(&ranked, per_file, n, true);
-    let first = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
-    let more = tiers(MORE_PER_FILE, MORE_SYMBOLS);
-    // The list: the first MORE_SYMBOLS names of the four picks in turn. How many of each pick
-    // it went through tells what score a further symbol must have to change it.
-    let picks = [
-        (&first.exposed, &first.exposed_scores, FIRST_SYMBOLS, false),
-        (&more.exposed, &more.exposed_scores, MORE_SYMBOLS, false),
-        (&first.hidden, &first.hidden_scores, FIRST_SYMBOLS, true),
-        (&more.hidden, &more.hidden_scores, MORE_SYMBOLS, true),
-    ];
-    let mut symbols: Vec<SymbolEntry> = Vec::new();
-    // The exposed picks' floor, and the hidden picks'.
-    let mut floors = [f64::MAX; 2];
-    for (entries, scores, n, hidden) in picks {
-        let mut consumed = 0;
-        for s in entries.iter() {
-            if symbols.len() == MORE_SYMBOLS {
-                break;
-            }
-            consumed += 1;
-            if shown.insert(last_segment(&s.name).to_owned()) {
-                symbols.push(s.clone());
-            }
-        }
-        let exhausted = symbols.len() < MORE_SYMBOLS;
-        let floor = &mut floors[usize::from(hidden)];
-        *floor = floor.min(super::structure::Tiers::floor(
-            scores, consumed, n, exhausted,
-        ));
+    // The list, each picked method listed as its type ([`owner_line`]); and the list as it
+    // would be with every method on a line of its own: a listed type names those of its
+    // methods that that one picks among its members (cobra's `Execute`, sinatra's `set`).
+    let (mut symbols, mut floors) = picked(&ranked, Some(&owner_line));
+    let (unfolded, unfolded_floors) = picked(&ranked, None);
+    for (floor, other) in floors.iter_mut().zip(unfolded_floors) {
+        *floor = floor.min(other);
     }
     // The files of the picked symbols, found in one pass over the ranked files.
     let wanted: std::collections::HashSet<&str> = symbols.iter().map(|s| s.path.as_str()).collect();
@@ -1615,7 +1636,7 @@ fn code_summary(
         .map(|r| (paths::display(&r.file.path), r))
         .filter(|(p, _)| wanted.contains(p.as_str()))
         .collect();
-    let symbols = by_their_owners(symbols, &files);
+    name_picked_methods(&mut symbols, &unfolded, &files);
     let classes = classes(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
     let symbols: Vec<SymbolEntry> = symbols
@@ -1792,7 +1813,7 @@ const ALSO_NAMES: usize = 6;
 const ALSO_DELAY: usize = 4;
 
 /// Most members a type brings into the overview by use alone: its most used public methods,
-/// by name. The methods the list picks join them beyond it ([`by_their_owners`]).
+/// by name. The methods the list picks join them beyond it ([`owner_line`]).
 const MAX_MEMBERS: usize = 4;
 
 /// Methods every type of a language may define to take part in its protocols (printing,
@@ -1862,7 +1883,7 @@ fn with_members<'r>(
             next.push((br, bt));
         }
     }
-    // The methods the type stands for in the list ([`by_their_owners`]) are kept, in the
+    // The methods the type stands for in the list ([`owner_line`]) are kept, in the
     // order of the others; those fill what is left of `MAX_MEMBERS`.
     let listed = std::mem::take(&mut entry.members);
     let mut others = MAX_MEMBERS.saturating_sub(listed.len());

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::graph::{self, NameWeights, Node};
 use crate::analyze::importance;
+use crate::analyze::structure::SymbolFact;
 use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, More, View};
@@ -399,7 +400,7 @@ pub(crate) fn ranked_symbols(
         mut exposed,
         hidden,
         ..
-    } = ranked_symbol_tiers(ranked, per_file, n, exposed_first);
+    } = ranked_symbol_tiers(ranked, per_file, n, exposed_first, None);
     exposed.extend(hidden);
     exposed.truncate(n);
     exposed
@@ -433,18 +434,33 @@ impl Tiers {
     }
 }
 
+/// How a list shows a symbol that another one stands for ([`ranked_symbol_tiers`]): given a
+/// file's symbols and one of them, the index of the symbol whose line shows it (a method's
+/// type) and the name it adds to that line's members, if any; `None` where it is a line of
+/// its own.
+pub(crate) type Fold<'f> =
+    &'f dyn Fn(&[SymbolFact], &SymbolFact) -> Option<(usize, Option<String>)>;
+
 /// [`ranked_symbols`] in its two tiers: the exposed symbols, then the hidden ones (with
 /// `exposed_first`; else every symbol is in the first), at most `n` each.
+///
+/// With `fold`, a symbol that another one stands for takes that one's line (a method is
+/// listed as its type): `per_file` then counts a file's lines, and a further symbol of a line
+/// the file has taken costs none (sinatra's `set` and `enable` left `class Base` one line of
+/// `base.rb`'s two, the other went to no one). A line scores as the best symbol it shows, and
+/// names that one among its members.
 pub(crate) fn ranked_symbol_tiers(
     ranked: &[Ranked<'_>],
     per_file: usize,
     n: usize,
     exposed_first: bool,
+    fold: Option<Fold<'_>>,
 ) -> Tiers {
     // (score, the file's module, its directory): what `importance::diverse` picks from.
     type Candidate<'a> = (f64, &'a [u8], &'a [u8]);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
-    let mut symbols: Vec<(&Ranked<'_>, &crate::analyze::structure::SymbolFact, bool)> = Vec::new();
+    // (file, the symbol of the line, hidden, the members other symbols gave it).
+    let mut symbols: Vec<(&Ranked<'_>, &SymbolFact, bool, Vec<String>)> = Vec::new();
     // Only a file's best `per_file` symbols can be picked, and only from
     // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
@@ -453,8 +469,7 @@ pub(crate) fn ranked_symbol_tiers(
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let module = c_module(path);
-        let all: &[crate::analyze::structure::SymbolFact] =
-            r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+        let all: &[SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
         // Tests, examples and vendored code are no part of what the project exposes: their
         // rank (git's test library, which a thousand test scripts call) is not the API's.
         let own_code = importance::role(path) == importance::Role::Source;
@@ -464,7 +479,7 @@ pub(crate) fn ranked_symbol_tiers(
             .code
             .as_ref()
             .is_none_or(|c| !minor.contains(&importance::language_family(&c.language)));
-        let mut own: Vec<(f64, &crate::analyze::structure::SymbolFact, bool)> = all
+        let mut own: Vec<(f64, &SymbolFact, bool)> = all
             .iter()
             .map(|s| {
                 let used = reached_uses(r, s);
@@ -487,9 +502,20 @@ pub(crate) fn ranked_symbol_tiers(
             .collect();
         // Stable: equal weights keep source order.
         own.sort_by(|a, b| b.0.total_cmp(&a.0));
-        for (w, s, hidden) in own.into_iter().take(per_file) {
+        let first = symbols.len();
+        for (w, s, hidden) in own {
+            let (line, member) = match fold.and_then(|f| f(all, s)) {
+                Some((at, member)) => (&all[at], member),
+                None => (s, None),
+            };
+            if (first..symbols.len()).any(|i| std::ptr::eq(symbols[i].1, line)) {
+                continue;
+            }
+            if symbols.len() - first == per_file {
+                break;
+            }
             candidates.push((w, module, dir));
-            symbols.push((r, s, hidden));
+            symbols.push((r, line, hidden, member.into_iter().collect()));
         }
     }
     // Equal scores keep candidate order: the files' rank order, then source order. Exposed
@@ -508,13 +534,13 @@ pub(crate) fn ranked_symbol_tiers(
         picked
             .into_iter()
             .map(|i| {
-                let (r, s, _) = symbols[i];
+                let (r, s, _, ref members) = symbols[i];
                 SymbolEntry {
                     path: paths::display(&r.file.path),
                     name: s.qualified_name.clone(),
                     line: s.start_line,
                     signature: s.signature.clone(),
-                    members: vec![],
+                    members: members.clone(),
                     also: vec![],
                 }
             })
@@ -706,7 +732,7 @@ impl<'r> ModuleFiles<'r> {
 /// "used" by every file and document that shows some `name` (git's `parse_cmd.name`: 97
 /// documents), and `builtin/cat-file.c` listed ten such fields before anything but its
 /// command.
-fn reached_uses(r: &Ranked<'_>, s: &crate::analyze::structure::SymbolFact) -> f64 {
+fn reached_uses(r: &Ranked<'_>, s: &SymbolFact) -> f64 {
     let own = r.uses(s.name());
     match data_member_owner(s) {
         Some(owner) => own.min(r.uses(owner)),
@@ -716,7 +742,7 @@ fn reached_uses(r: &Ranked<'_>, s: &crate::analyze::structure::SymbolFact) -> f6
 
 /// The name of the type a data member (a field, or a constant or variable inside a type)
 /// belongs to: what a reader reaches it through. `None` for anything else.
-pub(crate) fn data_member_owner(s: &crate::analyze::structure::SymbolFact) -> Option<&str> {
+pub(crate) fn data_member_owner(s: &SymbolFact) -> Option<&str> {
     let owner = s
         .parent()
         .filter(|_| matches!(s.kind.as_str(), "field" | "constant" | "variable"))?;
@@ -726,11 +752,7 @@ pub(crate) fn data_member_owner(s: &crate::analyze::structure::SymbolFact) -> Op
 /// Tells whether no other file can use a symbol of `path`: a function inside another
 /// function, a type, macro or member a C source file (not a header) defines, or a variable a
 /// JavaScript or TypeScript module keeps to itself.
-fn is_private_to_file(
-    path: &[u8],
-    s: &crate::analyze::structure::SymbolFact,
-    all: &[crate::analyze::structure::SymbolFact],
-) -> bool {
+fn is_private_to_file(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
     is_local(s, all)
         || is_translation_unit_type(path, s)
         || is_translation_unit_member(path, s)
@@ -740,10 +762,7 @@ fn is_private_to_file(
 /// Tells whether a module holds types or modules of its file: `module Sinatra` around
 /// `class Base`, reopened in every file of the gem. What a reader uses are the types inside
 /// it; the module is their namespace, as an `impl` block is its methods' container.
-pub(crate) fn is_namespace(
-    s: &crate::analyze::structure::SymbolFact,
-    all: &[crate::analyze::structure::SymbolFact],
-) -> bool {
+pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     s.kind == "module"
         && all.iter().any(|o| {
             o.parent() == Some(s.qualified_name.as_str())
@@ -755,7 +774,7 @@ pub(crate) fn is_namespace(
 /// module does not export: only the module sees it (express's `var join = path.join` in
 /// `lib/view.js`). What a CommonJS module exports it assigns to `exports.name`, a symbol of its
 /// own; a declaration file's (`.d.ts`) top-level names are ambient, seen everywhere.
-fn is_module_variable(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+fn is_module_variable(path: &[u8], s: &SymbolFact) -> bool {
     let module = matches!(
         paths::extension(path).as_deref(),
         Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx")
@@ -774,8 +793,7 @@ pub(crate) fn also_names(r: &Ranked<'_>, shown: impl Fn(&str) -> bool, n: usize)
     if importance::role(&r.file.path) != importance::Role::Source {
         return vec![];
     }
-    let all: &[crate::analyze::structure::SymbolFact] =
-        r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+    let all: &[SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
     let named: Vec<(f64, &str)> = all
         .iter()
         .filter(|s| {
@@ -915,7 +933,7 @@ const USE_SHARE: f64 = 1.0;
 /// What showing a symbol costs, relative to a typical one: a signature of hundreds of
 /// characters (a generic TypeScript interface) buys one fact for the tokens of several, while
 /// any signature up to two lines' worth costs as much as a short one.
-fn cost(s: &crate::analyze::structure::SymbolFact) -> f64 {
+fn cost(s: &SymbolFact) -> f64 {
     1.0 + s.signature.len().saturating_sub(160) as f64 / 160.0
 }
 
@@ -943,14 +961,14 @@ fn is_c_source(path: &[u8]) -> bool {
 /// source file defines: as private to the translation unit as its type (git's
 /// `branch_info.merge` in `builtin/remote.c`, which every file calling some `merge` seemed to
 /// use).
-fn is_translation_unit_member(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+fn is_translation_unit_member(path: &[u8], s: &SymbolFact) -> bool {
     is_c_source(path) && s.parent().is_some() && !matches!(s.kind.as_str(), "function" | "method")
 }
 
 /// Tells whether a symbol is a type or macro that a C or C++ source file (not a header)
 /// defines: only that translation unit sees it (git's `struct branch_info` in
 /// `builtin/remote.c`), whatever names other files happen to share with it.
-fn is_translation_unit_type(path: &[u8], s: &crate::analyze::structure::SymbolFact) -> bool {
+fn is_translation_unit_type(path: &[u8], s: &SymbolFact) -> bool {
     is_c_source(path)
         && matches!(
             s.kind.as_str(),
@@ -960,10 +978,7 @@ fn is_translation_unit_type(path: &[u8], s: &crate::analyze::structure::SymbolFa
 
 /// Tells whether a function-like symbol lies inside the body of another function-like symbol
 /// of the same file.
-fn is_local(
-    s: &crate::analyze::structure::SymbolFact,
-    all: &[crate::analyze::structure::SymbolFact],
-) -> bool {
+fn is_local(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     let callable = |k: &str| matches!(k, "function" | "method");
     callable(&s.kind)
         && all.iter().any(|o| {
@@ -1150,8 +1165,8 @@ mod tests {
     }
 
     /// A symbol `q` of `kind` at `line`, without a visibility marker.
-    fn unmarked(q: &str, kind: &str, line: u32) -> crate::analyze::structure::SymbolFact {
-        crate::analyze::structure::SymbolFact {
+    fn unmarked(q: &str, kind: &str, line: u32) -> SymbolFact {
+        SymbolFact {
             qualified_name: q.into(),
             kind: kind.into(),
             signature: format!("{kind} {q}"),
@@ -1166,7 +1181,7 @@ mod tests {
     fn ranked_with_uses<'a>(
         file: &'a FileState,
         language: &str,
-        symbols: Vec<crate::analyze::structure::SymbolFact>,
+        symbols: Vec<SymbolFact>,
         score: f64,
         used: &[(&str, f64)],
     ) -> Ranked<'a> {
@@ -1261,7 +1276,7 @@ mod tests {
     /// the project's own roots export.
     #[test]
     fn only_the_projects_own_packages_declare_its_api() {
-        let sym = |q: &str| crate::analyze::structure::SymbolFact {
+        let sym = |q: &str| SymbolFact {
             qualified_name: q.into(),
             kind: "function".into(),
             signature: format!("fn {q}()"),
@@ -1312,15 +1327,14 @@ mod tests {
 
     #[test]
     fn functions_inside_functions_are_local_and_methods_are_not() {
-        let sym =
-            |q: &str, kind: &str, start: u32, end: u32| crate::analyze::structure::SymbolFact {
-                qualified_name: q.into(),
-                kind: kind.into(),
-                signature: String::new(),
-                start_line: start,
-                end_line: end,
-                visibility: None,
-            };
+        let sym = |q: &str, kind: &str, start: u32, end: u32| SymbolFact {
+            qualified_name: q.into(),
+            kind: kind.into(),
+            signature: String::new(),
+            start_line: start,
+            end_line: end,
+            visibility: None,
+        };
         let all = vec![
             sym("stream", "function", 1, 20),
             sym("generator", "function", 5, 9),
