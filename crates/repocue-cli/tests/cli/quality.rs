@@ -1330,6 +1330,40 @@ fn a_types_methods_leave_its_file_room_for_another_type() {
     }
 }
 
+/// A module with more methods than types is a mixin, not a namespace: its methods are listed
+/// as the module, as a class's are (sinatra's `Sinatra::Helpers`, which also holds a
+/// `Stream` class, was listed as `def status(value = nil)`). A module of types with a few
+/// functions beside them stays a namespace: its types are listed for themselves.
+#[test]
+fn a_module_of_methods_is_listed_for_them() {
+    let mut files: Vec<(String, String)> = vec![(
+        "lib/web.rb".into(),
+        "module Web\n  module Helpers\n    class Stream\n    end\n\n    def status(value = nil)\n      value\n    end\n\n    def redirect(uri)\n      uri\n    end\n  end\n\n  class Base\n    include Helpers\n  end\n\n  class Router\n  end\n\n  def self.version\n    1\n  end\nend\n".into(),
+    )];
+    for i in 0..6 {
+        files.push((
+            format!("apps/app{i}.rb"),
+            format!("def handle{i}\n  status {i}\n  redirect '/{i}'\nend\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let names: Vec<&str> = symbols.iter().map(crate::support::symbol_name).collect();
+    let helpers = symbols
+        .iter()
+        .find(|s| crate::support::symbol_name(s) == "Web.Helpers")
+        .unwrap_or_else(|| panic!("Web.Helpers not listed: {symbols:#?}"));
+    let members = helpers["members"].as_array().unwrap();
+    assert!(members.iter().any(|m| m == "status"), "{helpers:#}");
+    for method in ["Web.Helpers.status", "Web.Helpers.redirect"] {
+        assert!(!names.contains(&method), "{names:?}");
+    }
+    // `Web` holds three types and one function: a namespace, whose function stands for
+    // itself.
+    assert!(names.contains(&"Web.version"), "{names:?}");
+}
+
 /// The commits after the first two come every other round of symbols: a tight overview
 /// spends its room on the project's API before the history of the week.
 #[test]

@@ -759,15 +759,27 @@ fn is_private_to_file(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
         || is_module_variable(path, s)
 }
 
-/// Tells whether a module holds types or modules of its file: `module Sinatra` around
-/// `class Base`, reopened in every file of the gem. What a reader uses are the types inside
-/// it; the module is their namespace, as an `impl` block is its methods' container.
+/// Tells whether a module holds types or modules of its file, at least as many as its own
+/// methods: `module Sinatra` around `class Base`, reopened in every file of the gem. What a
+/// reader uses are the types inside it; the module is their namespace, as an `impl` block is
+/// its methods' container. A module of more methods than types is a mixin that happens to hold
+/// a class (`Sinatra::Helpers` and its `Stream`): what a reader uses is the module.
 pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
-    s.kind == "module"
-        && all.iter().any(|o| {
-            o.parent() == Some(s.qualified_name.as_str())
-                && (o.kind == "module" || repocue_structure::symbol_priority(&o.kind) == 0)
-        })
+    if s.kind != "module" {
+        return false;
+    }
+    let (mut types, mut methods) = (0usize, 0usize);
+    for o in all
+        .iter()
+        .filter(|o| o.parent() == Some(s.qualified_name.as_str()))
+    {
+        if o.kind == "module" || repocue_structure::symbol_priority(&o.kind) == 0 {
+            types += 1;
+        } else if matches!(o.kind.as_str(), "method" | "function") {
+            methods += 1;
+        }
+    }
+    types > 0 && types >= methods
 }
 
 /// Tells whether a symbol is a top-level variable or constant that a JavaScript or TypeScript
