@@ -78,6 +78,16 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// the project's own code uses everywhere but does not define.
 const VENDORED_EXTRA_DIRS: &[&str] = &["dist", "compat", "shims", "polyfills"];
 
+/// Tells whether a directory holds the project's own compatibility shims (`compat/`,
+/// `shims/`, `polyfills/`): ranked down like vendored code, but a part of the project a
+/// contributor works in (git's `compat/`).
+pub fn is_shim_dir(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "compat" | "shims" | "polyfills"
+    )
+}
+
 /// What a directory's name says of the files below it ([`dir_kind`]), as bits.
 const VENDORED_DIR: u8 = 1;
 const TEST_DIR: u8 = 2;

@@ -1003,10 +1003,15 @@ fn component_rank(dir: &str) -> u8 {
     // Below a hidden or support directory is support too (`.github/workflows/`).
     let support =
         |part: &str| part.starts_with('.') || SUPPORT.contains(&part.to_ascii_lowercase().as_str());
-    if importance::role(format!("{d}/x").as_bytes()) != importance::Role::Source
-        || d.split('/').any(support)
-    {
+    if d.split('/').any(support) {
         2
+    } else if importance::role(format!("{d}/x").as_bytes()) != importance::Role::Source {
+        // The project's own shims are a part of it, if none of its source roots.
+        if d.split('/').any(importance::is_shim_dir) {
+            1
+        } else {
+            2
+        }
     } else if SOURCE.contains(&name.as_str()) || d.contains('/') {
         0
     } else {
@@ -2025,6 +2030,22 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Source roots lead, support directories come last; the project's own compatibility
+    /// shims are neither (ranked down like vendored code, but the project's), vendored code
+    /// is support.
+    #[test]
+    fn shims_are_a_part_of_the_project_vendored_code_is_not() {
+        assert_eq!(component_rank("src/"), 0);
+        assert_eq!(component_rank("reftable/"), 1);
+        assert_eq!(component_rank("compat/"), 1);
+        assert_eq!(component_rank("lib/polyfills/"), 1);
+        assert_eq!(component_rank("vendor/"), 2);
+        assert_eq!(component_rank("third_party/"), 2);
+        assert_eq!(component_rank("docs/"), 2);
+        assert_eq!(component_rank("docs/compat/"), 2);
+        assert_eq!(component_rank("tests/"), 2);
+    }
 
     /// A method named among an earlier type's members takes no line; a type listed after one
     /// of its methods leaves it out of its members; another file's namesake is kept.
