@@ -33,10 +33,12 @@ pub struct SearchHit {
     pub score: f64,
     /// Content digest of the file's current version, where a symbol's signature is read.
     pub digest: Option<String>,
-    /// For an exact symbol match: twice its kind's priority (`repocue_structure::symbol_priority`,
+    /// For an exact symbol match: its kind's priority (`repocue_structure::symbol_priority`,
     /// types and functions before variables), so a definition comes before an alias such as
-    /// `var View = require("./view")`, plus one unless a package declares it as its API (see
-    /// `declared_api`). 0 for everything else.
+    /// `var View = require("./view")`; then whether a package declares it as its API (see
+    /// `declared_api`); then its visibility (public, unmarked, hidden), so a private helper
+    /// comes after the public namesakes. Encoded as `kind * 6 + undeclared * 3 + visibility`;
+    /// 0 for everything else.
     pub priority: u8,
 }
 
@@ -144,7 +146,7 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
     let facts = store.facts(&digests)?;
     for h in hits.iter_mut().filter(|h| exact(h)) {
         let qualified = h.entity.rsplit(':').next().unwrap_or_default();
-        let kind = h
+        let symbol = h
             .digest
             .as_deref()
             .and_then(|d| facts.get(d)?.code.as_ref())
@@ -152,15 +154,19 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                 c.symbols
                     .iter()
                     .find(|s| s.qualified_name == qualified && Some(s.start_line) == h.line)
-            })
-            .map(|s| s.kind.as_str());
-        if let Some(kind) = kind {
-            h.priority = repocue_structure::symbol_priority(kind) * 2;
+            });
+        if let Some(s) = symbol {
+            let visibility = match s.visibility.as_deref() {
+                Some("public" | "exported") => 0,
+                _ if crate::analyze::importance::is_hidden(s) => 2,
+                _ => 1,
+            };
+            h.priority = repocue_structure::symbol_priority(&s.kind) * 6 + visibility;
         }
     }
     let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;
     for h in hits.iter_mut().filter(|h| exact(h)) {
-        h.priority += u8::from(!declared.contains(&h.entity));
+        h.priority += 3 * u8::from(!declared.contains(&h.entity));
     }
     Ok(())
 }
@@ -726,11 +732,11 @@ mod tests {
     #[test]
     fn a_definition_comes_before_an_alias_of_the_same_name() {
         let alias = SearchHit {
-            priority: 3,
+            priority: 18,
             ..symbol("lib/application.js", "View", -9.0)
         };
         let definition = SearchHit {
-            priority: 1,
+            priority: 3,
             ..symbol("lib/view.js", "View", -2.0)
         };
         let mut hits = vec![alias, definition];

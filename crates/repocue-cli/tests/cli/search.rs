@@ -68,6 +68,40 @@ fn a_definition_comes_before_an_alias_that_bm25_prefers() {
 }
 
 #[test]
+fn a_public_definition_comes_before_a_private_namesake() {
+    // Three methods `sink`: a private one first in path order and with the shortest
+    // signature, which bm25 prefers; the two public ones come first.
+    let repo = TestRepo::with_files(&[
+        (
+            "src/a_impl.rs",
+            "struct Inner;\n\nimpl Inner {\n    fn sink(&self) {}\n}\n",
+        ),
+        (
+            "src/json.rs",
+            "pub struct Json;\n\nimpl Json {\n    pub fn sink(&mut self, out: &mut Vec<u8>) -> usize {\n        out.len()\n    }\n}\n",
+        ),
+        (
+            "src/standard.rs",
+            "pub struct Standard;\n\nimpl Standard {\n    pub fn sink(&mut self, out: &mut Vec<u8>) -> usize {\n        out.len()\n    }\n}\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["sink", "--no-refresh"]);
+    let ids = ids(&cue);
+    let private = ids
+        .iter()
+        .position(|i| *i == "symbol:src/a_impl.rs:Inner.sink")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    for public in [
+        "symbol:src/json.rs:Json.sink",
+        "symbol:src/standard.rs:Standard.sink",
+    ] {
+        let at = ids.iter().position(|i| *i == public);
+        assert!(at.is_some_and(|at| at < private), "{public}: {ids:?}");
+    }
+}
+
+#[test]
 fn the_definition_a_package_exports_comes_before_a_namesake() {
     // Two classes `Blueprint`: the base one in a subpackage, mentioned more often, and the
     // one the package root imports by name, which is what `shop.Blueprint` means. And two
