@@ -58,6 +58,8 @@ const TEST_DIRS: &[&str] = &[
     "mocks",
     "e2e",
     "t",
+    "testutil",
+    "testutils",
 ];
 const EXAMPLE_DIRS: &[&str] = &[
     "example",
@@ -184,6 +186,8 @@ fn is_test_file_name(name: &str) -> bool {
             .any(|w| w.eq_ignore_ascii_case(word))
     };
     stem.starts_with("test_")
+        || stem.eq_ignore_ascii_case("testutil")
+        || stem.eq_ignore_ascii_case("testutils")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem.ends_with("_spec")
@@ -688,6 +692,11 @@ mod tests {
         assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);
         assert_eq!(role(b"t.c"), Role::Source);
         assert_eq!(role(b"src/test_utils.py"), Role::Test);
+        // Shared test helpers by their usual names: Rust's `testutil.rs`, Go's `testutil/`.
+        assert_eq!(role(b"crates/searcher/src/testutil.rs"), Role::Test);
+        assert_eq!(role(b"internal/testutil/server.go"), Role::Test);
+        assert_eq!(role(b"src/testutils.ts"), Role::Test);
+        assert_eq!(role(b"src/utility.rs"), Role::Source);
         assert_eq!(role(b"cmd/root_test.go"), Role::Test);
         assert_eq!(role(b"packages/x/src/a.spec.ts"), Role::Test);
         assert_eq!(
