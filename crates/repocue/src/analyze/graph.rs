@@ -547,6 +547,18 @@ const C_STANDARD: &[&str] = &[
     "usleep", "vfprintf", "vsnprintf", "waitpid", "write",
 ];
 
+/// The methods of Rust's standard traits (`Default`, `Clone`, `Display`, `From`, `Iterator`,
+/// …): `x.clone()` or `T::default()` calls whichever type's implementation, and every
+/// `impl Default` of a crate defines a `default`; a bare `default` means the one a file
+/// imports, if any (ripgrep's `line_buffer.rs` led its crate's structure for its
+/// `fn default()`, which every `Default::default()` of the crate seemed to call).
+#[rustfmt::skip]
+const RUST_STANDARD: &[&str] = &[
+    "as_mut", "as_ref", "borrow", "borrow_mut", "clone", "cmp", "default", "deref", "deref_mut",
+    "drop", "eq", "fmt", "from", "from_iter", "from_str", "hash", "index", "into", "into_iter",
+    "next", "partial_cmp", "to_owned", "to_string", "try_from", "try_into",
+];
+
 /// See [`C_STANDARD`].
 #[rustfmt::skip]
 const SHELL_STANDARD: &[&str] = &[
@@ -589,16 +601,18 @@ fn is_standard_name(space: &str, name: &str) -> bool {
 enum Provided {
     C,
     Shell,
+    Rust,
 }
 
 impl Provided {
-    const ALL: [Provided; 2] = [Provided::C, Provided::Shell];
+    const ALL: [Provided; 3] = [Provided::C, Provided::Shell, Provided::Rust];
 
     /// The list of name space `space`, if its language has one.
     fn of_space(space: &str) -> Option<Provided> {
         match space {
             "C" => Some(Provided::C),
             "Bash" | "Shell" => Some(Provided::Shell),
+            "Rust" => Some(Provided::Rust),
             _ => None,
         }
     }
@@ -607,6 +621,7 @@ impl Provided {
         match self {
             Provided::C => C_STANDARD,
             Provided::Shell => SHELL_STANDARD,
+            Provided::Rust => RUST_STANDARD,
         }
     }
 
@@ -921,10 +936,37 @@ mod tests {
         assert!(may_define(b"tool.c", &stdlib, "pool_free", b"pool/alloc.h"));
     }
 
+    /// A Rust standard trait's method (`default`, `clone`, `fmt`) means a project's definition
+    /// only in files that import its module: `T::default()` calls whichever type's.
+    #[test]
+    fn a_standard_trait_method_means_the_projects_only_where_imported() {
+        let buffer = in_language("Rust", &["LineBuffer", "default"], &[], &[]);
+        let filler = in_language(
+            "Rust",
+            &["fill"],
+            &["default", "LineBuffer"],
+            &["crate::buffer::LineBuffer"],
+        );
+        let runner = in_language("Rust", &["run"], &["default"], &["std::io"]);
+        let nodes = [
+            node(b"src/buffer.rs", &buffer),
+            node(b"src/fill.rs", &filler),
+            node(b"src/run.rs", &runner),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("default"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(
+            r.used_by[0].get("LineBuffer"),
+            Some(&1.0),
+            "{:?}",
+            r.used_by
+        );
+    }
+
     /// The lists are sorted: they are searched by bisection.
     #[test]
     fn the_standard_name_lists_are_sorted() {
-        for list in [C_STANDARD, SHELL_STANDARD] {
+        for list in [C_STANDARD, SHELL_STANDARD, RUST_STANDARD] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
     }
