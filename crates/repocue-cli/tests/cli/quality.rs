@@ -1951,6 +1951,71 @@ fn a_package_roots_exports_name_its_api_not_what_its_code_calls() {
     }
 }
 
+#[test]
+fn a_package_exports_its_most_called_names_first_whichever_file_holds_them() {
+    // `lib.rs` re-exports `configure`, from the module every other module imports (the
+    // crate's best-ranked file), and `transform`, from a module nothing else imports. Each is
+    // called by one other source file; the crate's tests call `transform`. What a package's
+    // users call comes first, not what its busiest file defines.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".into(),
+        ),
+        (
+            "src/lib.rs".into(),
+            "mod core;\nmod text;\nmod steps;\n\npub use crate::core::configure;\n\
+             pub use crate::text::transform;\n"
+                .into(),
+        ),
+        (
+            "src/core.rs".into(),
+            "pub struct Ctx {\n    pub n: usize,\n}\n\npub fn configure(n: usize) -> Ctx {\n    \
+             Ctx { n }\n}\n"
+                .into(),
+        ),
+        (
+            "src/text.rs".into(),
+            "pub fn transform(s: &str) -> String {\n    s.to_string()\n}\n".into(),
+        ),
+        (
+            "src/steps.rs".into(),
+            "use crate::core::{configure, Ctx};\nuse crate::text::transform;\n\n\
+             pub fn start(c: &Ctx) -> usize {\n    configure(c.n).n + transform(\"x\").len()\n}\n"
+                .into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("src/step{i}.rs"),
+            format!(
+                "use crate::core::Ctx;\n\npub fn step{i}(c: &Ctx) -> usize {{\n    c.n + {i}\n}}\n"
+            ),
+        ));
+    }
+    for i in 0..4 {
+        files.push((
+            format!("tests/t{i}.rs"),
+            format!(
+                "use demo::transform;\n\n#[test]\nfn t{i}() {{\n    assert_eq!(transform(\"a\"), \"a\");\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let content = &cue["content"];
+    let exports = content["exports"].as_array().expect("exports listed");
+    let lib = exports
+        .iter()
+        .find(|x| x["path"] == "src/lib.rs")
+        .unwrap_or_else(|| panic!("no exports of src/lib.rs: {content:#}"));
+    assert_eq!(
+        lib["names"],
+        json!(["transform", "configure"]),
+        "{content:#}"
+    );
+}
+
 /// Shell functions of CI scripts beside a C project (git's `ci/util/extract-trash-dirs.sh`
 /// `error`, listed among `struct repository` and `die`) fill only what the project's own
 /// language leaves: the same scripts lead when the project is as much shell as C.

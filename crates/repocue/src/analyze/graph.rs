@@ -64,9 +64,9 @@ pub struct Ranking {
     pub api_mass: Vec<f64>,
     /// Per node: for a package root, the names it exports, heaviest first: the public
     /// top-level definitions ([`importance::is_exportable`]) its references may mean in
-    /// other files (each weighs that file's rank times its share of the reference) and its
-    /// own (at its own rank), each times its definition's weight
-    /// ([`importance::symbol_weight`]: kind, and how much other files use it). Empty for
+    /// other files (each times its share of the reference) and its own, each at its
+    /// definition's weight ([`export_weight`]: kind, and how much other files and clients use
+    /// it; not the rank of the file that defines it). Empty for
     /// every other node. What `import { … } from "@babel/core"` offers, in the order a
     /// newcomer needs it; what the root's own code merely calls (a method, a variable) is
     /// left out.
@@ -181,7 +181,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         api_mass[root] += score[t] * share;
     }
     add_own_exports(nodes, &mut exported, |i, _| weight(i));
-    let root_exports = root_exports(nodes, &score, &used_by, &reexports);
+    let root_exports = root_exports(nodes, &used_by, &client_uses, &reexports);
     for (i, m) in api_mass.iter_mut().enumerate() {
         *m *= 1.0 + f64::from(importers[i]);
     }
@@ -195,17 +195,17 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     }
 }
 
-/// [`Ranking::root_exports`], from the ranked nodes' `score`, the uses of their names
-/// (`used_by`) and the roots' references to other files' definitions (`reexports`).
+/// [`Ranking::root_exports`], from the uses of the ranked nodes' names (`used_by`,
+/// `client_uses`) and the roots' references to other files' definitions (`reexports`).
 fn root_exports(
     nodes: &[Node<'_>],
-    score: &[f64],
     used_by: &[NameWeights],
+    client_uses: &[NameWeights],
     reexports: &[(usize, usize, &str, f64)],
 ) -> Vec<Vec<(String, f64)>> {
     let mut exports: Vec<NameWeights> = vec![NameWeights::default(); nodes.len()];
     let weigh = |t: usize, s: &crate::analyze::structure::SymbolFact| {
-        export_weight(nodes[t].facts, s, &used_by[t])
+        export_weight(nodes[t].facts, s, &used_by[t], &client_uses[t])
     };
     for &(root, t, name, share) in reexports {
         let public = nodes[t]
@@ -216,28 +216,46 @@ fn root_exports(
             .map(|s| weigh(t, s))
             .reduce(f64::max);
         if let Some(w) = public {
-            add_use(&mut exports[root], name, score[t] * share * w);
+            add_use(&mut exports[root], name, share * w);
         }
     }
-    add_own_exports(nodes, &mut exports, |i, s| score[i] * weigh(i, s));
+    add_own_exports(nodes, &mut exports, weigh);
     exports.into_iter().map(by_weight).collect()
 }
 
+/// What a test, example or other client file that uses a name counts for in an exports list,
+/// against a use by the project's own code: what the tests call is what a package's users call
+/// (`@babel/core`'s `transformSync`, which 17 test files call and 9 source files). Measured
+/// with `bench/quality/run.sh` against 0, 0.5 (and 0.25): 0.5 put flask's `Flask` first but lost
+/// babel's `transformFromAstSync`, 0 lost flask's `render_template` for `send_from_directory`
+/// at 500 tokens, 0.25 keeps both.
+const EXPORT_CLIENT_WEIGHT: f64 = 0.25;
+
 /// What a definition weighs in an exports list: its kind and visibility, and how much the
-/// project's other files use it (`used_by`, of its file: [`importance::symbol_weight`]).
+/// project's other files (`used_by`) and its clients (`client_uses`) use it
+/// ([`importance::symbol_weight`]). Not the rank of the file that defines it: a package's
+/// exports are its API whichever of its files holds them, and the internal modules every file
+/// of the package imports (`@babel/traverse`'s `Scope`, `@babel/core`'s configuration loader)
+/// otherwise led the list for names a user hardly calls (`loadPartialConfigAsync`).
 fn export_weight(
     facts: &CodeFacts,
     s: &crate::analyze::structure::SymbolFact,
     used_by: &NameWeights,
+    client_uses: &NameWeights,
 ) -> f64 {
-    let uses = used_by.get(s.name()).copied().unwrap_or(0.0);
+    let of = |m: &NameWeights| m.get(s.name()).copied().unwrap_or(0.0);
+    let uses = of(used_by) + EXPORT_CLIENT_WEIGHT * of(client_uses);
     importance::symbol_weight(s, uses) * type_only_factor(&facts.language, s)
 }
 
 /// The exports list of a file that is its package's root in place of the root that hands over
 /// to it, from its own definitions alone, as [`Ranking::root_exports`] lists a root's own:
-/// `score` is the file's rank, `used_by` the uses of its names.
-pub fn own_exports(facts: &CodeFacts, score: f64, used_by: &NameWeights) -> Vec<(String, f64)> {
+/// `used_by` and `client_uses` are the uses of its names.
+pub fn own_exports(
+    facts: &CodeFacts,
+    used_by: &NameWeights,
+    client_uses: &NameWeights,
+) -> Vec<(String, f64)> {
     let mut names = NameWeights::default();
     for s in facts
         .symbols
@@ -247,7 +265,7 @@ pub fn own_exports(facts: &CodeFacts, score: f64, used_by: &NameWeights) -> Vec<
         add_use(
             &mut names,
             s.name(),
-            score * export_weight(facts, s, used_by),
+            export_weight(facts, s, used_by, client_uses),
         );
     }
     by_weight(names)

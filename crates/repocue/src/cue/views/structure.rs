@@ -644,7 +644,7 @@ fn attach_handed_exports(ranked: &mut [Ranked<'_>]) {
         .collect();
     for r in ranked.iter_mut().filter(|r| handed.contains(&r.file.path)) {
         if let Some(code) = r.analysis.code.as_ref() {
-            r.root_exports = graph::own_exports(code, r.score, &r.used_by);
+            r.root_exports = graph::own_exports(code, &r.used_by, &r.client_uses);
         }
     }
 }
