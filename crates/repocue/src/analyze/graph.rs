@@ -654,13 +654,20 @@ impl Provided {
 struct Standard(u8);
 
 impl Standard {
+    /// One hash lookup: a binary search of every list for each of the 25,660 names git/git
+    /// defines took 5 of the 25 ms of ranking it.
     fn of(name: &str) -> Standard {
-        Standard(
-            Provided::ALL
-                .iter()
-                .filter(|p| p.names().binary_search(&name).is_ok())
-                .fold(0, |bits, p| bits | p.bit()),
-        )
+        static BITS: std::sync::OnceLock<FastMap<&'static str, u8>> = std::sync::OnceLock::new();
+        let bits = BITS.get_or_init(|| {
+            let mut bits = FastMap::default();
+            for p in Provided::ALL {
+                for name in p.names() {
+                    *bits.entry(*name).or_default() |= p.bit();
+                }
+            }
+            bits
+        });
+        Standard(bits.get(name).copied().unwrap_or(0))
     }
 
     /// [`is_standard_name`] for name space `space`.
