@@ -1640,6 +1640,57 @@ fn components_are_judged_by_what_they_hold() {
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
 }
 
+/// A repository of documents (tldr's pages in forty languages beside a few scripts) is its
+/// documents: their directories lead the components (the largest parts first) and their
+/// language the languages, and a directory of files in no language (images, fonts) comes last
+/// whatever its name.
+#[test]
+fn a_repository_of_documents_leads_with_its_documents() {
+    let mut files: Vec<(String, String)> =
+        vec![("README.md".into(), "# Pages\n\nHelp pages.\n".into())];
+    for name in ["build", "lint", "render"] {
+        files.push((
+            format!("scripts/{name}.py"),
+            format!("def {name}():\n    return 1\n"),
+        ));
+    }
+    files.push(("images/logo.png".into(), "not really a PNG\n".into()));
+    files.push(("images/font.ttf".into(), "not really a font\n".into()));
+    // The platforms' pages: many common ones, a few of one platform (named first).
+    for i in 0..30 {
+        let platform = if i < 4 { "android" } else { "common" };
+        files.push((
+            format!("pages/{platform}/tool{i}.md"),
+            format!("# tool{i}\n\n> Does {i}.\n"),
+        ));
+    }
+    for i in 0..20 {
+        files.push((
+            format!("pages.fr/tool{i}.md"),
+            format!("# tool{i}\n\n> Fait {i}.\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = section_paths(&cue, "components");
+    assert_eq!(
+        comps,
+        [
+            "pages/",
+            "pages/common/",
+            "pages/android/",
+            "pages.fr/",
+            "scripts/",
+            "images/"
+        ],
+        "{cue:#}"
+    );
+    assert_eq!(
+        cue["content"]["languages"][0]["language"], "Markdown",
+        "{cue:#}"
+    );
+}
+
 /// An entry point that only hands over (defines nothing, imports one project file by a
 /// relative path) is followed by the file it hands over to.
 #[test]

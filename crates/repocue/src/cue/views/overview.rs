@@ -128,8 +128,15 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
                 u64::from(!f.is_document && importance::role(&f.path) == importance::Role::Source);
         }
     }
+    // In a repository of documents the documents are what is there, first (tldr's 38,000
+    // Markdown pages beside a few scripts).
+    let of_documents = is_document_project(files);
     let mut langs: Vec<(&str, (u64, u64))> = langs.into_iter().collect();
-    langs.sort_by(|a, b| (b.1 .1, b.1 .0).cmp(&(a.1 .1, a.1 .0)).then(a.0.cmp(b.0)));
+    if of_documents {
+        langs.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+    } else {
+        langs.sort_by(|a, b| (b.1 .1, b.1 .0).cmp(&(a.1 .1, a.1 .0)).then(a.0.cmp(b.0)));
+    }
     let langs: Vec<(&str, u64)> = langs.into_iter().map(|(l, (n, _))| (l, n)).collect();
     let member_manifests = manifests(files, &facts, |p| {
         (1..=2).contains(&p.iter().filter(|&&b| b == b'/').count())
@@ -195,7 +202,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
                 files: *n,
             })
             .collect(),
-        components: components(files, &root_manifests, &code.file_rank)
+        components: components(files, &root_manifests, &code.file_rank, of_documents)
             .into_iter()
             .take(40)
             .collect(),
@@ -684,6 +691,7 @@ fn components(
     files: &[FileState],
     root: &[(&FileState, &ManifestFacts)],
     file_rank: &HashMap<Vec<u8>, f64>,
+    of_documents: bool,
 ) -> Vec<Component> {
     let members: Vec<&str> = root
         .iter()
@@ -751,8 +759,12 @@ fn components(
                 Some(0) => code_named_docs.push(c.path.clone()),
                 _ => {}
             }
-            let rank = match t.own {
-                0 => 2,
+            let rank = match (t.own, by_content) {
+                (0, _) => 2,
+                // Files in no language (images, fonts) are assets, whatever the name says.
+                _ if t.langs.is_empty() => 2,
+                // A repository of documents is its documents (tldr's `pages/`).
+                (_, Some(2)) if of_documents => 0,
                 _ => by_content.unwrap_or_else(|| component_rank(&c.path)),
             };
             // A source root by name in a language the project hardly writes in is no source
@@ -808,6 +820,24 @@ fn components(
     bring_forward(out, files.len() as u64, &docs)
 }
 
+/// How many documents per code file make a repository one of documents, not code with its
+/// documentation: git/git has about one (980 AsciiDoc pages, 1,000 C files), tldr a thousand.
+const DOCUMENTS_PER_CODE_FILE: u64 = 10;
+
+/// Whether the repository is one of documents (a handbook, a wiki, tldr's pages in forty
+/// languages) rather than code: its documents outnumber its code files
+/// [`DOCUMENTS_PER_CODE_FILE`] to one.
+fn is_document_project(files: &[FileState]) -> bool {
+    let (mut documents, mut code) = (0u64, 0u64);
+    for f in files {
+        documents += u64::from(f.is_document);
+        code += u64::from(
+            crate::analyze::structure::parser_language(&f.path, f.language.as_deref()).is_some(),
+        );
+    }
+    documents > DOCUMENTS_PER_CODE_FILE * code.max(1)
+}
+
 /// Brings the first test directory and the first documentation directory of some size (2% of
 /// the files) forward, right after the lead component.
 fn bring_forward(
@@ -832,7 +862,7 @@ fn bring_forward(
     out
 }
 
-/// The directories right below `parent` that hold the project's own code, heaviest first.
+/// The directories right below `parent` that hold the project's own files, heaviest first.
 fn subpackages(
     files: &[FileState],
     parent: &str,
@@ -856,7 +886,12 @@ fn subpackages(
         })
         .map(|(d, t)| (t.mass, t.component(d, "directory")))
         .collect();
-    subs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.path.cmp(&b.1.path)));
+    // Heaviest code first; then, code or none (a repository of documents), most files.
+    subs.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(b.1.files.cmp(&a.1.files))
+            .then(a.1.path.cmp(&b.1.path))
+    });
     subs
 }
 
