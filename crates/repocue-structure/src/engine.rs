@@ -638,12 +638,50 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                 end_line: lines.line(end),
                 parent,
                 visibility: item.info.visibility,
+                conditional: under_condition(item.def_node, source),
             }
         })
         .collect();
     symbols
         .sort_by(|a, b| (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name)));
     symbols
+}
+
+/// Whether a definition lies inside a preprocessor conditional (`#if`, `#ifdef`, `#elif`,
+/// `#else`) other than an include guard.
+fn under_condition(node: Node, source: &[u8]) -> bool {
+    let mut up = node.parent();
+    while let Some(p) = up {
+        let conditional = matches!(
+            p.kind(),
+            "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" | "preproc_else"
+        );
+        if conditional && !is_include_guard(p, source) {
+            return true;
+        }
+        up = p.parent();
+    }
+    false
+}
+
+/// Whether a conditional is a header's include guard: a top-level `#ifndef NAME` whose first
+/// directive is `#define NAME`.
+fn is_include_guard(node: Node, source: &[u8]) -> bool {
+    let top = node.parent().is_some_and(|p| p.parent().is_none());
+    let negated = node.child(0).is_some_and(|c| c.kind() == "#ifndef");
+    let Some(name) = node.child_by_field_name("name") else {
+        return false;
+    };
+    let mut cursor = node.walk();
+    let first = node
+        .named_children(&mut cursor)
+        .find(|c| c.id() != name.id() && c.kind() != "comment");
+    let defines = first.is_some_and(|d| {
+        d.kind() == "preproc_def"
+            && d.child_by_field_name("name")
+                .is_some_and(|n| lang::node_text(n, source) == lang::node_text(name, source))
+    });
+    top && negated && defines
 }
 
 /// The imports, whitespace collapsed, sorted and de-duplicated.

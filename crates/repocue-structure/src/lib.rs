@@ -41,7 +41,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "12";
+pub const EXTRACTOR_VERSION: &str = "13";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -157,6 +157,10 @@ pub struct Symbol {
     /// `public`, `private`, `protected`, `internal` or `exported` where the language says
     /// so; `None` when unknown.
     pub visibility: Option<&'static str>,
+    /// Defined only under a preprocessor condition (C, C++: inside `#if`, `#ifdef`, `#else`,
+    /// … other than the file's include guard): a test or debug build's `main`, a platform's
+    /// variant.
+    pub conditional: bool,
 }
 
 /// Everything extracted from one file.

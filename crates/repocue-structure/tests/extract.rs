@@ -414,6 +414,37 @@ fn ruby_fixture() {
     assert_eq!(facts.imports, &["json", "lib/helper"]);
 }
 
+/// A C definition under `#if`, `#ifdef` or `#else` is conditional (a test build's `main`, a
+/// platform's variant); one under a header's include guard, or outside any, is not.
+#[test]
+fn a_c_definition_under_a_preprocessor_condition_is_conditional() {
+    let source = b"#ifndef UTIL_H\n#define UTIL_H\n\nstatic inline int twice(int x) { return 2 * x; }\n\nint run(void) { return 0; }\n\n#ifdef UTIL_TEST_MAIN\nint main(void) { return run(); }\n#endif\n\n#if defined(_WIN32)\nint sep(void) { return 1; }\n#else\nint sep_posix(void) { return 0; }\n#endif\n\n#endif\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let conditional: Vec<(&str, bool)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.qualified_name.as_str(), s.conditional))
+            .collect();
+        assert_eq!(
+            conditional,
+            [
+                ("UTIL_H", false),
+                ("twice", false),
+                ("run", false),
+                ("main", true),
+                ("sep", true),
+                ("sep_posix", true)
+            ],
+            "{language}"
+        );
+    }
+    // Not a guard: `#ifdef` (not `#ifndef`), or a first directive that defines another name.
+    let source = b"#ifndef A\n#define B\nint f(void) { return 0; }\n#endif\n";
+    let facts = extract(Language::C, source, &Limits::default()).unwrap();
+    assert!(facts.symbols.iter().all(|s| s.conditional), "{facts:?}");
+}
+
 #[test]
 fn a_reopened_ruby_module_or_class_adds_to_the_first() {
     let source = b"module App\n  def self.a; end\nend\n\nclass Other\nend\n\nmodule App\n  class Other\n  end\n  def self.b; end\nend\n\nmodule App\n  class Other\n    def c; end\n  end\nend\n";

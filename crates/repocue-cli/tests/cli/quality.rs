@@ -480,6 +480,47 @@ fn a_monorepo_command_named_after_the_project_comes_before_other_members_program
     );
 }
 
+/// A `main` behind `#ifdef` in a file of other functions is their test or debug build's, no
+/// entry point (redis's `localtime.c` with `#ifdef LOCALTIME_TEST_MAIN` came before its
+/// `server.c`, git's `base85.c`); one alone in its file (a platform's) comes after the
+/// programs' own `main`s, even one in a file busy with much else.
+#[test]
+fn a_conditional_main_comes_after_the_programs_own() {
+    let mut server = String::from("#include \"clock.h\"\n");
+    for i in 0..8 {
+        server.push_str(&format!("int command{i}(void) {{ return {i}; }}\n"));
+    }
+    server.push_str("int main(void) { return command0() + now() + encode(); }\n");
+    let repo = TestRepo::with_files(&[
+        ("Makefile", "all:\n\tcc -o server server.c clock.c localtime.c\n"),
+        ("server.c", server.as_str()),
+        ("clock.h", "int now(void);\nint encode(void);\n"),
+        (
+            "win_main.c",
+            "#ifdef _WIN32\nint main(void) { return 0; }\n#endif\n",
+        ),
+        (
+            "base85.c",
+            "int encode(void) { return 85; }\n\n#ifdef DEBUG_85\nint main(void) { return encode(); }\n#endif\n",
+        ),
+        ("clock.c", "#include \"clock.h\"\nint now(void) { return 1; }\n"),
+        (
+            "localtime.c",
+            "int local_offset(void) { return 0; }\n\n#ifdef LOCALTIME_TEST_MAIN\nint main(void) { return local_offset(); }\n#endif\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    let at = |p: &str| {
+        e.iter()
+            .position(|x| x == p)
+            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
+    };
+    assert!(at("server.c") < at("win_main.c"), "{e:?}");
+    for library in ["localtime.c", "base85.c"] {
+        assert!(!e.contains(&library.to_owned()), "{e:?}");
+    }
+}
+
 #[test]
 fn a_c_program_main_is_an_entry_point_whatever_the_file_is_called() {
     let repo = TestRepo::with_files(&[
@@ -1500,10 +1541,10 @@ fn a_main_is_followed_by_the_file_it_hands_over_to() {
 }
 
 /// A C file whose other functions the project calls is a library with a `main` of its own
-/// (a debug build's, a self-test): the program whose file is little else than its `main`
-/// comes first among the entry points, however much better the library ranks.
+/// behind `#ifdef` (a debug build's, a self-test): no entry point, however much better the
+/// library ranks than the program whose file is little else than its `main`.
 #[test]
-fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
+fn a_library_with_a_debug_main_is_no_entry_point() {
     let mut files: Vec<(String, String)> = vec![
         (
             "base85.c".into(),
@@ -1524,10 +1565,8 @@ fn a_library_with_a_debug_main_is_not_the_first_entry_point() {
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     let entries = cue["content"]["entry_points"].as_array().unwrap();
     let pos = |p: &str| entries.iter().position(|e| e == p);
-    let (Some(program), Some(library)) = (pos("common-main.c"), pos("base85.c")) else {
-        panic!("{cue:#}");
-    };
-    assert!(program < library, "{entries:?}");
+    assert_eq!(pos("common-main.c"), Some(0), "{entries:?}");
+    assert_eq!(pos("base85.c"), None, "{entries:?}");
 }
 
 /// The README, the root's guides for contributors, then the guides the README links to (the

@@ -755,6 +755,7 @@ mod tests {
                     start_line: 1,
                     end_line: 1,
                     visibility: None,
+                    conditional: false,
                 })
                 .collect(),
             references: refs.iter().map(|r| (*r).into()).collect(),

@@ -624,6 +624,7 @@ mod tests {
             start_line: 1,
             end_line: 1,
             visibility: vis.map(str::to_owned),
+            conditional: false,
         }
     }
 

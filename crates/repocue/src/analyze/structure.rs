@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use repocue_structure::{ExtractError, Language, Limits};
 
 /// Most symbols stored per file. Register-definition headers hold thousands of macros; the
-/// ones kept are types and functions first, top level first, in source order.
+/// ones kept are a `main` function, then types and functions first, top level first, in
+/// source order.
 pub const MAX_SYMBOLS: usize = 200;
 /// Most referenced names stored per file.
 pub const MAX_REFERENCES: usize = 400;
@@ -102,6 +103,10 @@ pub struct SymbolFact {
     /// Visibility where the language has it.
     #[serde(rename = "v", default, skip_serializing_if = "Option::is_none")]
     pub visibility: Option<String>,
+    /// Defined only under a preprocessor condition other than an include guard
+    /// ([`repocue_structure::Symbol::conditional`]).
+    #[serde(rename = "c", default, skip_serializing_if = "std::ops::Not::not")]
+    pub conditional: bool,
 }
 
 /// The last segment of a qualified symbol name (`Outer.Inner.method#2` → `method`).
@@ -193,11 +198,15 @@ pub fn analyze(
                     start_line: s.start_line,
                     end_line: s.end_line,
                     visibility: s.visibility.map(str::to_owned),
+                    conditional: s.conditional,
                 })
                 .collect();
             if facts.symbols.len() > MAX_SYMBOLS {
+                // A program's `main` first, wherever it is: redis's `server.c` defines 200
+                // types and functions before its `main` at line 6,936.
                 let priority = |s: &SymbolFact| {
                     (
+                        !(s.kind == "function" && s.qualified_name == "main"),
                         s.parent().is_some(),
                         repocue_structure::symbol_priority(&s.kind),
                     )
@@ -250,6 +259,7 @@ mod tests {
             start_line: lines.0,
             end_line: lines.1,
             visibility: None,
+            conditional: false,
         }
     }
 
@@ -271,6 +281,29 @@ mod tests {
         assert!(!base.same_but_lines(&called));
         let renamed = facts(vec![symbol("a", (1, 5)), symbol("c", (7, 9))], &["x"]);
         assert!(!base.same_but_lines(&renamed));
+    }
+
+    /// Of a file with more symbols than are stored, its `main` is kept wherever it is; the
+    /// others are types and functions in source order.
+    #[test]
+    fn a_file_over_the_symbol_cap_keeps_its_main() {
+        let mut source = String::from("struct server { int port; };\n");
+        for i in 0..MAX_SYMBOLS + 50 {
+            source.push_str(&format!("int command{i}(void) {{ return {i}; }}\n"));
+        }
+        source.push_str("int main(void) { return command0(); }\n");
+        let facts = analyze(b"server.c", Some("C"), source.as_bytes())
+            .unwrap()
+            .unwrap();
+        assert!(facts.truncated);
+        assert_eq!(facts.symbols.len(), MAX_SYMBOLS);
+        let names: Vec<&str> = facts
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.as_str())
+            .collect();
+        assert_eq!(names[..2], ["server", "command0"], "{names:?}");
+        assert_eq!(names.last(), Some(&"main"), "{names:?}");
     }
 
     #[test]

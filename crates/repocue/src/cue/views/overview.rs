@@ -1646,6 +1646,13 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
     })
 }
 
+/// A file's `main` function, if it defines one.
+fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolFact> {
+    code.symbols
+        .iter()
+        .find(|s| s.qualified_name == "main" && s.kind == "function")
+}
+
 /// Most symbols a file defines besides `main` to count as a program's dedicated main file.
 const DEDICATED_MAIN_SYMBOLS: usize = 3;
 
@@ -1717,25 +1724,29 @@ fn code_summary(
     };
     // Files that define `main`: a file that is little else than its `main` (git's
     // `common-main.c`) before a library file with a test `main` at its end, or one whose
-    // other functions the project's code calls (git's `base85.c`, whose `main` is a debug
-    // build's behind `#ifdef`); Cargo build scripts are not programs of the project.
-    let mut mains: Vec<(bool, &super::structure::Ranked<'_>)> = ranked
+    // other functions the project's code calls; last a `main` defined only under a
+    // preprocessor condition (a platform's `#ifdef _WIN32`). The conditional `main` of a file
+    // that defines other functions is their test or debug build's, no program: git's
+    // `base85.c`, redis's `localtime.c` behind `#ifdef LOCALTIME_TEST_MAIN` (listed before
+    // its `server.c` before). Cargo build scripts are not programs of the project.
+    let mut mains: Vec<((bool, bool), &super::structure::Ranked<'_>)> = ranked
         .iter()
         .filter(source)
         .filter(|r| !support(r) && paths::file_name(&r.file.path) != b"build.rs")
         .filter_map(|r| {
-            let symbols = &r.analysis.code.as_ref()?.symbols;
-            symbols
-                .iter()
-                .any(|s| s.qualified_name == "main" && s.kind == "function")
-                .then(|| {
-                    let library = r.used_by.keys().any(|name| name != "main");
-                    (library || symbols.len() > DEDICATED_MAIN_SYMBOLS, r)
-                })
+            let code = r.analysis.code.as_ref()?;
+            let main = main_function(code)?;
+            let functions = code.symbols.iter().filter(|s| s.kind == "function");
+            if main.conditional && functions.clone().any(|s| s.qualified_name != "main") {
+                return None;
+            }
+            let library = r.used_by.keys().any(|name| name != "main");
+            let busy = library || code.symbols.len() > DEDICATED_MAIN_SYMBOLS;
+            Some(((main.conditional, busy), r))
         })
         .collect();
     // Stable: equal keys keep rank order.
-    mains.sort_by_key(|(busy, _)| *busy);
+    mains.sort_by_key(|(key, _)| *key);
     let mains = mains
         .into_iter()
         .take(RANKED_ENTRIES)

@@ -1185,6 +1185,7 @@ mod tests {
             start_line: line,
             end_line: line,
             visibility: None,
+            conditional: false,
         }
     }
 
@@ -1295,6 +1296,7 @@ mod tests {
             start_line: 1,
             end_line: 1,
             visibility: Some("public".into()),
+            conditional: false,
         };
         let file = |path: &str| crate::model::sample_file(path, path);
         let (core, api, extra) = (
@@ -1346,6 +1348,7 @@ mod tests {
             start_line: start,
             end_line: end,
             visibility: None,
+            conditional: false,
         };
         let all = vec![
             sym("stream", "function", 1, 20),

@@ -360,17 +360,20 @@ fn new_names<'a>(x: &'a Analysis, y: &'a Analysis) -> Vec<&'a str> {
 }
 
 /// What the overview reads of a file's symbols beyond the candidates': whether it defines a
-/// `main` function, whether it is more than its `main` ([`DEDICATED_MAIN_SYMBOLS`]), and the
+/// `main` function and whether only under a preprocessor condition, whether it defines other
+/// functions, whether it is more than its `main` ([`DEDICATED_MAIN_SYMBOLS`]), and the
 /// functions named like a main that another program's `main` may hand over to.
-fn main_facts(code: &CodeFacts) -> (bool, bool, Vec<&str>) {
+fn main_facts(code: &CodeFacts) -> (Option<bool>, bool, bool, Vec<&str>) {
     let functions = code.symbols.iter().filter(|s| s.kind == "function");
-    let has_main = functions.clone().any(|s| s.qualified_name == "main");
+    let has_main = super::main_function(code).map(|s| s.conditional);
+    let others = functions.clone().any(|s| s.qualified_name != "main");
     let mut mains: Vec<&str> = functions
         .map(|s| s.qualified_name.as_str())
         .filter(|n| *n != "main" && super::names_a_main(n))
         .collect();
     mains.sort_unstable();
-    (has_main, code.symbols.len() > DEDICATED_MAIN_SYMBOLS, mains)
+    let busy = code.symbols.len() > DEDICATED_MAIN_SYMBOLS;
+    (has_main, others, busy, mains)
 }
 
 #[cfg(test)]
@@ -660,6 +663,7 @@ def render(doc):\n    return parse(doc)\n";
                             _ => Some(other),
                         }
                         .map(str::to_owned),
+                        conditional: false,
                     })
                     .collect(),
                 ..Default::default()
