@@ -480,6 +480,54 @@ fn a_monorepo_command_named_after_the_project_comes_before_other_members_program
     );
 }
 
+/// Of several programs in the project's language, the one that uses most comes first, however
+/// small the others are: redis's `server.c` (thousands of functions) after `utils/corrupt_rdb.c`, and
+/// prometheus's `cmd/prometheus/main.go` after a code generator's `main.go`, were listed last.
+#[test]
+fn the_program_that_uses_most_of_the_project_is_the_first_entry_point() {
+    let mut files: Vec<(String, String)> =
+        vec![("Makefile".into(), "all:\n\tcc -o server src/*.c\n".into())];
+    let mut calls = String::new();
+    for i in 0..6 {
+        files.push((
+            format!("src/part{i}.c"),
+            format!("int part{i}(void)\n{{\n\treturn {i};\n}}\n"),
+        ));
+        calls.push_str(&format!(" + part{i}()"));
+    }
+    let mut server = String::new();
+    for i in 0..6 {
+        server.push_str(&format!("static int helper{i}(void) {{ return {i}; }}\n"));
+    }
+    server.push_str(&format!(
+        "int main(void)\n{{\n\treturn helper0(){calls};\n}}\n"
+    ));
+    files.push(("src/server.c".into(), server));
+    files.push((
+        "utils/dump.c".into(),
+        "int main(void)\n{\n\treturn part0();\n}\n".into(),
+    ));
+    // A helper program in another language, however much it references, comes after the
+    // programs in the project's own (git's `git-p4.py` after `common-main.c`).
+    let names: Vec<String> = (0..20).map(|i| format!("lib.call{i}()")).collect();
+    files.push((
+        "helper.py".into(),
+        format!(
+            "import lib\n\n\ndef main():\n    return [{}]\n",
+            names.join(", ")
+        ),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let e = entry_points(&repo);
+    let at = |p: &str| {
+        e.iter()
+            .position(|x| x == p)
+            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
+    };
+    assert!(at("src/server.c") < at("utils/dump.c"), "{e:?}");
+    assert!(at("utils/dump.c") < at("helper.py"), "{e:?}");
+}
+
 /// A `main` behind `#ifdef` in a file of other functions is their test or debug build's, no
 /// entry point (redis's `localtime.c` with `#ifdef LOCALTIME_TEST_MAIN` came before its
 /// `server.c`, git's `base85.c`); one alone in its file (a platform's) comes after the
@@ -1677,6 +1725,39 @@ fn components_are_judged_by_what_they_hold() {
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     let comps = section_paths(&cue, "components");
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
+}
+
+/// A package of code with more data files than code files is in the language of its code,
+/// and so is the project (redis's `src/`: 190 C files beside 403 JSON command descriptions,
+/// read `src/ 594 JSON` and `languages: JSON 402, C 706`).
+#[test]
+fn a_package_with_more_data_than_code_is_in_its_codes_language() {
+    let mut files: Vec<(String, String)> = vec![(
+        "Makefile".into(),
+        "all:\n\tcc -o server src/server.c src/db.c src/net.c\n".into(),
+    )];
+    for name in ["server", "db", "net"] {
+        files.push((
+            format!("src/{name}.c"),
+            format!("int {name}_start(void)\n{{\n\treturn 0;\n}}\n"),
+        ));
+    }
+    for i in 0..9 {
+        files.push((
+            format!("src/commands/cmd{i}.json"),
+            format!("{{\"name\": \"cmd{i}\", \"arity\": {i}}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let src = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == "src/")
+        .unwrap_or_else(|| panic!("no src/: {cue:#}"));
+    assert_eq!(src["language"], "C", "{cue:#}");
+    assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
 /// A repository of documents (tldr's pages in forty languages beside a few scripts) is its

@@ -230,9 +230,17 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     // A list (a table of contents, a row of links, a feature list) is not a sentence about
     // the project: its items joined read as one ("Install Usage License …").
     let list = paragraph.first().is_some_and(|first| is_list_item(first));
-    let text = strip_inline(&paragraph.join(" "));
+    let raw = paragraph.join(" ");
+    let text = strip_inline(&raw);
     paragraph.clear();
-    if list {
+    // HTML whose text keeps markup is a banner, not a description: prometheus's `<p
+    // align="center">Visit <a …>prometheus.io</a> for the full documentation…</p>` (babel's
+    // `<p align="center">The compiler for writing next generation JavaScript.</p>` is one).
+    let markup = text
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'<' && (w[1] == b'/' || w[1].is_ascii_alphabetic()));
+    if list || (raw.trim_start().starts_with('<') && markup) {
         return;
     }
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
@@ -246,8 +254,22 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     {
         return;
     }
-    *purpose = Some(first_sentence(&text));
+    let sentence = first_sentence(&text);
+    if speaks_of_itself(&sentence) {
+        return;
+    }
+    *purpose = Some(sentence);
     *done = true;
+}
+
+/// Whether a sentence is about the document it opens, not the project: redis's README
+/// begins "This README is just a fast quick start document."
+fn speaks_of_itself(sentence: &str) -> bool {
+    let mut words = sentence.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    let second = words.next().unwrap_or_default().to_ascii_lowercase();
+    let second = second.trim_end_matches([',', '.', ':']);
+    first.eq_ignore_ascii_case("this") && matches!(second, "readme" | "document" | "file" | "page")
 }
 
 /// Whether a (left-trimmed) line starts a list item: `- `, `* `, `+ `, or a number followed
@@ -515,6 +537,32 @@ mod tests {
         let md = "Read [INSTALL][].\n\n[INSTALL]: INSTALL\n[guide]: <docs/a guide.md> \"Guide\"\n";
         let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(f.links, vec!["INSTALL", "docs/a guide.md"]);
+    }
+
+    /// A sentence about the README itself, or HTML that keeps its markup, is no purpose; the
+    /// next paragraph is.
+    #[test]
+    fn a_sentence_about_the_document_itself_is_not_the_purpose() {
+        let purpose = |md: &str| analyze(b"README.md", Some("Markdown"), md).unwrap().purpose;
+        let md = "This README is just a fast *quick start* document. See the site.\n\nWhat is Store?\n---\n\nStore is a data structures server with a simple protocol.\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Store is a data structures server with a simple protocol.")
+        );
+        // Nor is HTML whose text keeps markup; HTML around a plain sentence is a purpose.
+        let md = "<p align=\"center\">\n  The compiler for writing next generation code.\n</p>\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("The compiler for writing next generation code.")
+        );
+        let md = "<p align=\"center\">Visit <a href=\"https://store.io\">store.io</a> for the full documentation.</p>\n\nStore, a small project, is a data structures server.\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Store, a small project, is a data structures server.")
+        );
+        // "This" about the project is a purpose.
+        let md = "# Tool\n\nThis library turns plain logs into searchable events.\n";
+        assert!(purpose(md).is_some_and(|p| p.starts_with("This library")));
     }
 
     /// A table of contents or a feature list under the title is no purpose; the first

@@ -116,9 +116,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
                 .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
         });
     // Languages with their file counts (documents and data formats count too: they are what is
-    // there), ordered by the project's own files that are not documents: thousands of JSON or
-    // JavaScript test fixtures do not make a TypeScript project a JSON one, nor a thousand
-    // manual pages a C project an AsciiDoc one.
+    // there), ordered by the project's own files that are not documents, a code file weighing
+    // as [`CODE_FILE_WEIGHT`] data files: thousands of JSON or JavaScript test fixtures do not
+    // make a TypeScript project a JSON one, nor a thousand manual pages a C project an
+    // AsciiDoc one, nor redis's 403 JSON command descriptions beside 190 C files.
     let mut langs: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for f in files {
         if let Some(l) = f.language.as_deref() {
@@ -131,7 +132,13 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     // In a repository of documents the documents are what is there, first (tldr's 38,000
     // Markdown pages beside a few scripts).
     let of_documents = is_document_project(files);
-    let mut langs: Vec<(&str, (u64, u64))> = langs.into_iter().collect();
+    let mut langs: Vec<(&str, (u64, u64))> = langs
+        .into_iter()
+        .map(|(l, (n, own))| {
+            let code = crate::analyze::structure::parser_language(b"x", Some(l)).is_some();
+            (l, (n, if code { own * CODE_FILE_WEIGHT } else { own }))
+        })
+        .collect();
     if of_documents {
         langs.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     } else {
@@ -977,13 +984,18 @@ impl<'a> Tally<'a> {
                 .into_iter()
                 .find(|m| !m.is_empty())
                 .and_then(|m| {
-                    // On a tie, code before a manifest or data file (`index.ts` over
+                    // A code file weighs as [`CODE_FILE_WEIGHT`] data files or documents
+                    // (redis's `src/`: 190 C files beside 403 JSON command descriptions); on a
+                    // tie, code before a manifest or data file (`index.ts` over
                     // `package.json`), then by name.
                     let code = |l: &str| {
                         crate::analyze::structure::parser_language(b"x", Some(l)).is_some()
                     };
+                    let weight =
+                        |(l, n): (&&str, &u64)| n * if code(l) { CODE_FILE_WEIGHT } else { 1 };
                     m.iter().max_by(|a, b| {
-                        a.1.cmp(b.1)
+                        weight(*a)
+                            .cmp(&weight(*b))
                             .then(code(a.0).cmp(&code(b.0)))
                             .then(b.0.cmp(a.0))
                     })
@@ -992,6 +1004,11 @@ impl<'a> Tally<'a> {
         }
     }
 }
+
+/// How many data files or documents one code file weighs as when a directory's language is
+/// told: a package of code with its data is in the language of its code, a directory of
+/// documents with a script or two (Sphinx's `conf.py`) in that of its documents.
+const CODE_FILE_WEIGHT: u64 = 5;
 
 /// Orders top-level directories by what they hold: 0 source roots, 1 unknown, 2 support
 /// (tests, examples, documentation, tooling, CI).
@@ -1646,15 +1663,17 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
     })
 }
 
+/// Where a file that defines `main` comes among the entry points, least first: whether its
+/// `main` is conditional, whether it is in another language than the project's main one, and
+/// how many names it references, most first (see `code_summary`).
+type MainOrder = (bool, bool, std::cmp::Reverse<usize>);
+
 /// A file's `main` function, if it defines one.
 fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolFact> {
     code.symbols
         .iter()
         .find(|s| s.qualified_name == "main" && s.kind == "function")
 }
-
-/// Most symbols a file defines besides `main` to count as a program's dedicated main file.
-const DEDICATED_MAIN_SYMBOLS: usize = 3;
 
 /// Ranks the snapshot's code once (the overview data that holds the result is cached per
 /// snapshot, since ranking reads the code facts of every source file). Unlike the structure
@@ -1722,14 +1741,30 @@ fn code_summary(
         paths::top_dir(&r.file.path)
             .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2)
     };
-    // Files that define `main`: a file that is little else than its `main` (git's
-    // `common-main.c`) before a library file with a test `main` at its end, or one whose
-    // other functions the project's code calls; last a `main` defined only under a
-    // preprocessor condition (a platform's `#ifdef _WIN32`). The conditional `main` of a file
+    // Files that define `main`: programs in the project's main language (the family of most
+    // of its own code files) first, git's `common-main.c` before its `git-p4.py`; then the
+    // program that uses most (references most names): redis's `server.c` before its
+    // `redis-cli.c` and `utils/corrupt_rdb.c`, prometheus's `cmd/prometheus/main.go` before a
+    // code generator's (a file that was little else than its `main` came first, and those two
+    // last). Last a `main` defined only under a
+    // preprocessor condition (a platform's `#ifdef _WIN32`); the conditional `main` of a file
     // that defines other functions is their test or debug build's, no program: git's
-    // `base85.c`, redis's `localtime.c` behind `#ifdef LOCALTIME_TEST_MAIN` (listed before
-    // its `server.c` before). Cargo build scripts are not programs of the project.
-    let mut mains: Vec<((bool, bool), &super::structure::Ranked<'_>)> = ranked
+    // `base85.c`, redis's `localtime.c` behind `#ifdef LOCALTIME_TEST_MAIN`. Cargo build
+    // scripts are not programs of the project.
+    let mut families: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in ranked.iter().filter(source) {
+        if let Some(code) = &r.analysis.code {
+            *families
+                .entry(importance::language_family(&code.language))
+                .or_default() += 1;
+        }
+    }
+    // The most files, then the first by name: deterministic on a tie.
+    let main_family = families
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map(|(f, _)| *f);
+    let mut mains: Vec<(MainOrder, &super::structure::Ranked<'_>)> = ranked
         .iter()
         .filter(source)
         .filter(|r| !support(r) && paths::file_name(&r.file.path) != b"build.rs")
@@ -1740,9 +1775,9 @@ fn code_summary(
             if main.conditional && functions.clone().any(|s| s.qualified_name != "main") {
                 return None;
             }
-            let library = r.used_by.keys().any(|name| name != "main");
-            let busy = library || code.symbols.len() > DEDICATED_MAIN_SYMBOLS;
-            Some(((main.conditional, busy), r))
+            let other_language = Some(importance::language_family(&code.language)) != main_family;
+            let uses = std::cmp::Reverse(code.references.len());
+            Some(((main.conditional, other_language, uses), r))
         })
         .collect();
     // Stable: equal keys keep rank order.

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{OverviewData, DEDICATED_MAIN_SYMBOLS};
+use super::OverviewData;
 use crate::analyze::importance;
 use crate::analyze::structure::CodeFacts;
 use crate::analyze::Analysis;
@@ -361,9 +361,9 @@ fn new_names<'a>(x: &'a Analysis, y: &'a Analysis) -> Vec<&'a str> {
 
 /// What the overview reads of a file's symbols beyond the candidates': whether it defines a
 /// `main` function and whether only under a preprocessor condition, whether it defines other
-/// functions, whether it is more than its `main` ([`DEDICATED_MAIN_SYMBOLS`]), and the
+/// functions, how many names a `main`'s file references (programs are listed by it), and the
 /// functions named like a main that another program's `main` may hand over to.
-fn main_facts(code: &CodeFacts) -> (Option<bool>, bool, bool, Vec<&str>) {
+fn main_facts(code: &CodeFacts) -> (Option<bool>, bool, Option<usize>, Vec<&str>) {
     let functions = code.symbols.iter().filter(|s| s.kind == "function");
     let has_main = super::main_function(code).map(|s| s.conditional);
     let others = functions.clone().any(|s| s.qualified_name != "main");
@@ -372,8 +372,8 @@ fn main_facts(code: &CodeFacts) -> (Option<bool>, bool, bool, Vec<&str>) {
         .filter(|n| *n != "main" && super::names_a_main(n))
         .collect();
     mains.sort_unstable();
-    let busy = code.symbols.len() > DEDICATED_MAIN_SYMBOLS;
-    (has_main, others, busy, mains)
+    let references = has_main.map(|_| code.references.len());
+    (has_main, others, references, mains)
 }
 
 #[cfg(test)]
