@@ -135,7 +135,8 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         b"Cargo.toml" => cargo(text, &mut f)?,
         b"package.json" | b"composer.json" => json_scripts(text, &mut f)?,
         b"pyproject.toml" => pyproject(text, &mut f)?,
-        b"setup.py" | b"setup.cfg" => f.commands.push(cmd("pip install -e .", "install")),
+        b"setup.cfg" => setup_cfg(text, &mut f),
+        b"setup.py" => f.commands.push(cmd("pip install -e .", "install")),
         b"go.mod" => {
             f.name = text
                 .lines()
@@ -231,6 +232,69 @@ fn requirement_name(spec: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
         .unwrap_or(spec.len());
     Some(&spec[..end]).filter(|n| !n.is_empty())
+}
+
+/// A setuptools `setup.cfg` (an INI file): the `[metadata]` name and description (not an
+/// `attr:` or `file:` reference), the `[options]` `install_requires` and the
+/// `[options.entry_points]` console and GUI scripts' names, as `pyproject.toml`'s.
+fn setup_cfg(text: &str, f: &mut ManifestFacts) {
+    let mut section = String::new();
+    // The key whose value continues on indented lines, and those lines.
+    let mut key = String::new();
+    let mut values: Vec<(String, String, String)> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some(last) = values.last_mut().filter(|v| v.1 == key) {
+                last.2.push('\n');
+                last.2.push_str(trimmed);
+            }
+            continue;
+        }
+        if let Some(name) = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            section = name.trim().to_owned();
+            key.clear();
+            continue;
+        }
+        if let Some((k, v)) = trimmed.split_once(['=', ':']) {
+            key = k.trim().to_owned();
+            values.push((section.clone(), key.clone(), v.trim().to_owned()));
+        }
+    }
+    let value = |s: &str, k: &str| {
+        values
+            .iter()
+            .find(|v| v.0 == s && v.1 == k)
+            .map(|v| v.2.as_str())
+    };
+    let plain = |v: &str| !v.is_empty() && !v.starts_with("attr:") && !v.starts_with("file:");
+    f.name = value("metadata", "name")
+        .filter(|v| plain(v))
+        .map(str::to_owned);
+    f.description = value("metadata", "description")
+        .filter(|v| plain(v))
+        .map(str::to_owned);
+    f.dependencies = value("options", "install_requires")
+        .into_iter()
+        .flat_map(str::lines)
+        .filter_map(|r| requirement_name(r.trim()))
+        .map(str::to_owned)
+        .collect();
+    for scripts in ["console_scripts", "gui_scripts"] {
+        let lines = value("options.entry_points", scripts)
+            .into_iter()
+            .flat_map(str::lines);
+        f.entry_points.extend(
+            lines
+                .filter_map(|l| Some(l.split_once('=')?.0.trim()))
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    f.commands.push(cmd("pip install -e .", "install"));
 }
 
 /// The keys of a TOML table, in the order the parser keeps them.
@@ -745,6 +809,26 @@ mod tests {
         "z/package.json",
         "plain/src/lib.rs",
     ];
+
+    /// A `setup.cfg` names the project, describes it, lists its dependencies and scripts
+    /// (httpie's was read for `pip install -e .` only).
+    #[test]
+    fn setup_cfg_reads_metadata_requirements_and_scripts() {
+        let text = "[metadata]\nname = httpie\nversion = attr: httpie.__version__\ndescription = HTTPie: a command-line HTTP client.\nlong_description = file: README.md\n\n[options]\n# what it needs\ninstall_requires =\n    pip\n    charset_normalizer>=2.0.0\n    requests[socks] >=2.22.0\n\n[options.entry_points]\nconsole_scripts =\n    http = httpie.__main__:main\n    https = httpie.__main__:main\n\n[tool:pytest]\naddopts = --tb=native\n";
+        let f = analyze(b"setup.cfg", text).unwrap();
+        assert_eq!(f.kind, "python");
+        assert_eq!(f.name.as_deref(), Some("httpie"));
+        assert_eq!(
+            f.description.as_deref(),
+            Some("HTTPie: a command-line HTTP client.")
+        );
+        assert_eq!(f.dependencies, ["pip", "charset_normalizer", "requests"]);
+        assert_eq!(f.entry_points, ["http", "https"]);
+        assert_eq!(f.commands[0].command, "pip install -e .");
+        // A description by reference is none.
+        let f = analyze(b"setup.cfg", "[metadata]\ndescription = file: README.rst\n").unwrap();
+        assert_eq!(f.description, None);
+    }
 
     #[test]
     fn a_star_matches_one_directory_level_holding_a_manifest() {
