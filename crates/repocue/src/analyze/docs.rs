@@ -254,8 +254,20 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     {
         return;
     }
+    // A blockquote's text without its markers: a tagline quoted is a purpose, an admonition
+    // (`> **Note:** This repository contains…`, `> [!WARNING]`) an aside.
+    let quoted = raw.trim_start().starts_with('>');
+    let text = match quoted {
+        true => text
+            .replace("> ", " ")
+            .trim_start_matches(['>', ' '])
+            .to_owned(),
+        false => text,
+    };
     let sentence = first_sentence(&text);
-    if speaks_of_itself(&sentence) {
+    let admonition =
+        quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_']));
+    if speaks_of_itself(&sentence) || admonition {
         return;
     }
     *purpose = Some(sentence);
@@ -270,6 +282,20 @@ fn speaks_of_itself(sentence: &str) -> bool {
     let second = words.next().unwrap_or_default().to_ascii_lowercase();
     let second = second.trim_end_matches([',', '.', ':']);
     first.eq_ignore_ascii_case("this") && matches!(second, "readme" | "document" | "file" | "page")
+}
+
+/// Whether a quotation (its Markdown, markers and emphasis stripped from its start) is an
+/// admonition: `Note:`, `Warning:`, `[!TIP]`, ….
+fn is_admonition(sentence: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    let label = lower.trim_start_matches("[!");
+    ["note", "warning", "important", "tip", "caution", "notice"]
+        .iter()
+        .any(|w| {
+            label
+                .strip_prefix(w)
+                .is_some_and(|rest| rest.starts_with([':', ']', '!']))
+        })
 }
 
 /// Whether a (left-trimmed) line starts a list item: `- `, `* `, `+ `, or a number followed
@@ -559,6 +585,22 @@ mod tests {
         assert_eq!(
             purpose(md).as_deref(),
             Some("Store, a small project, is a data structures server.")
+        );
+        // Nor is a quoted admonition; a quoted tagline is a purpose, without its marker.
+        let md = "> **Note:** This repository contains the core code of Store.\n\nStore is a web application framework with expressive syntax.\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Store is a web application framework with expressive syntax.")
+        );
+        let md = "> [!WARNING]\n> Store is in beta and may lose your data.\n\nStore is a small key-value database for tests.\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Store is a small key-value database for tests.")
+        );
+        let md = "# Store\n\n> A small key-value database for tests and tools.\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("A small key-value database for tests and tools.")
         );
         // "This" about the project is a purpose.
         let md = "# Tool\n\nThis library turns plain logs into searchable events.\n";

@@ -67,7 +67,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"pom.xml" => "maven",
         b"build.gradle" | b"build.gradle.kts" => "gradle",
         b"Gemfile" | b"Rakefile" => "ruby",
-        b"composer.json" => "composer",
+        b"composer.json" | b"phpunit.xml" | b"phpunit.xml.dist" => "composer",
         b"tox.ini" => "tox",
         b"pnpm-workspace.yaml" => "pnpm",
         n if is_gemspec(n) => "ruby",
@@ -168,6 +168,8 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             ]);
         }
         b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
+        // PHPUnit's configuration: how a PHP project's tests run (laravel's had no command).
+        b"phpunit.xml" | b"phpunit.xml.dist" => f.commands.push(cmd("vendor/bin/phpunit", "test")),
         b"pnpm-workspace.yaml" => f.members = pnpm_packages(text),
         b"Rakefile" => {
             f.commands = rake_commands(text);
@@ -809,6 +811,16 @@ mod tests {
         "z/package.json",
         "plain/src/lib.rs",
     ];
+
+    /// A PHPUnit configuration says how a PHP project's tests run.
+    #[test]
+    fn a_phpunit_configuration_is_the_test_command() {
+        for name in ["phpunit.xml", "phpunit.xml.dist"] {
+            let f = analyze(name.as_bytes(), "<phpunit><testsuites/></phpunit>\n").unwrap();
+            assert_eq!(f.kind, "composer");
+            assert_eq!(f.commands, [cmd("vendor/bin/phpunit", "test")]);
+        }
+    }
 
     /// A `setup.cfg` names the project, describes it, lists its dependencies and scripts
     /// (httpie's was read for `pip install -e .` only).
