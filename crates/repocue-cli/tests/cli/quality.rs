@@ -1760,6 +1760,37 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
     assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
+/// A lock file names the package manager that runs the scripts: each command once, with it
+/// (vite's pnpm scripts read `ppnpm run build`).
+#[test]
+fn the_lock_files_package_manager_runs_the_scripts() {
+    for (lock, manager) in [
+        ("pnpm-lock.yaml", "pnpm"),
+        ("yarn.lock", "yarn"),
+        ("bun.lock", "bun"),
+    ] {
+        let repo = TestRepo::with_files(&[
+            (
+                "package.json",
+                r#"{"name": "web", "scripts": {"build": "tsc", "test": "vitest", "lint": "eslint ."}}"#,
+            ),
+            (lock, "lock\n"),
+            ("src/index.ts", "export const x = 1;\n"),
+        ]);
+        let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+        let commands: Vec<&str> = cue["content"]["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["command"].as_str().unwrap())
+            .collect();
+        for expected in ["run build", "test", "run lint", "install"] {
+            let want = format!("{manager} {expected}");
+            assert!(commands.contains(&want.as_str()), "{want}: {commands:?}");
+        }
+    }
+}
+
 /// A repository of documents (tldr's pages in forty languages beside a few scripts) is its
 /// documents: their directories lead the components (the largest parts first) and their
 /// language the languages, and a directory of files in no language (images, fonts) comes last

@@ -1226,12 +1226,11 @@ fn commands(
     for (f, m) in primary {
         let source = paths::display(&f.path);
         for c in &m.commands {
-            let command = if m.kind == "npm" && npm != "npm" {
-                c.command
-                    .replacen("npm run ", &format!("{npm} run "), 1)
-                    .replacen("npm ", &format!("{npm} "), 1)
-            } else {
-                c.command.clone()
+            // The package manager the lock file names runs the scripts (`npm run build` is
+            // `pnpm run build`; replacing `npm ` anywhere made that `ppnpm run build`).
+            let command = match c.command.strip_prefix("npm ") {
+                Some(rest) if m.kind == "npm" => format!("{npm} {rest}"),
+                _ => c.command.clone(),
             };
             let order = ORDER
                 .iter()
