@@ -545,7 +545,7 @@ fn a_conditional_main_comes_after_the_programs_own() {
         ("clock.h", "int now(void);\nint encode(void);\n"),
         (
             "win_main.c",
-            "#ifdef _WIN32\nint main(void) { return 0; }\n#endif\n",
+            "#ifdef _WIN32\nint main(void) { return 0; }\n#else\nint main(void) { return 1; }\n#endif\n",
         ),
         (
             "base85.c",

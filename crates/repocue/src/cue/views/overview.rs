@@ -1771,7 +1771,8 @@ fn code_summary(
             let code = r.analysis.code.as_ref()?;
             let main = main_function(code)?;
             let functions = code.symbols.iter().filter(|s| s.kind == "function");
-            if main.conditional && functions.clone().any(|s| s.qualified_name != "main") {
+            // `main#2`, a platform's other variant, is no other function.
+            if main.conditional && functions.clone().any(|s| s.name() != "main") {
                 return None;
             }
             let other_language = Some(importance::language_family(&code.language)) != main_family;

@@ -366,7 +366,7 @@ fn new_names<'a>(x: &'a Analysis, y: &'a Analysis) -> Vec<&'a str> {
 fn main_facts(code: &CodeFacts) -> (Option<bool>, bool, Option<usize>, Vec<&str>) {
     let functions = code.symbols.iter().filter(|s| s.kind == "function");
     let has_main = super::main_function(code).map(|s| s.conditional);
-    let others = functions.clone().any(|s| s.qualified_name != "main");
+    let others = functions.clone().any(|s| s.name() != "main");
     let mut mains: Vec<&str> = functions
         .map(|s| s.qualified_name.as_str())
         .filter(|n| *n != "main" && super::names_a_main(n))
