@@ -47,6 +47,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     let lines: Vec<&str> = text.lines().collect();
     let mut facts = DocFacts::default();
     let mut in_fence = false;
+    let mut in_comment = false;
     let mut paragraph: Vec<&str> = Vec::new();
     let mut purpose_done = false;
     let mut names = CodeNames::default();
@@ -59,6 +60,16 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         }
         if in_fence {
             names.add_code(line);
+            continue;
+        }
+        // An HTML comment is no part of the document: Apache projects open their README with
+        // the license header in one, whose sentences read as the project's purpose.
+        if in_comment {
+            in_comment = !line.contains("-->");
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("<!--") {
+            in_comment = !rest.contains("-->");
             continue;
         }
         names.add_spans(line);
@@ -586,6 +597,14 @@ mod tests {
             purpose(md).as_deref(),
             Some("Store, a small project, is a data structures server.")
         );
+        // Nor is the text of an HTML comment (a license header), nor a heading in one.
+        let md = "<!---\n Licensed to the Apache Software Foundation (ASF) under one or more\n contributor license agreements.\n\n Unless required by applicable law or agreed to in writing, software\n is distributed on an AS IS basis.\n\n Title\n =====\n-->\n<!-- one line -->\nStore\n=====\n\nStore provides helper utilities for the java.lang API.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Store provides helper utilities for the java.lang API.")
+        );
+        assert_eq!(f.title.as_deref(), Some("Store"));
         // Nor is a quoted admonition; a quoted tagline is a purpose, without its marker.
         let md = "> **Note:** This repository contains the core code of Store.\n\nStore is a web application framework with expressive syntax.\n";
         assert_eq!(

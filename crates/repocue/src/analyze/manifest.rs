@@ -156,8 +156,11 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             ]);
         }
         b"pom.xml" => {
-            f.name = xml_tag(text, "artifactId");
-            f.description = xml_tag(text, "description");
+            // The project's own coordinates, not its parent POM's (`commons-parent` for
+            // Apache Commons Lang, whose `<parent>` comes first).
+            let own = without_element(text, "parent");
+            f.name = xml_tag(&own, "artifactId");
+            f.description = xml_tag(&own, "description");
             f.commands
                 .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
         }
@@ -528,6 +531,27 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
     f.commands.push(cmd(format!("gem build {file}"), "build"));
 }
 
+/// `text` without its first `<tag>…</tag>` element (and without XML comments, which may
+/// hold elements too).
+fn without_element(text: &str, tag: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<!--") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..]
+            .find("-->")
+            .map_or("", |end| &rest[at + end + 3..]);
+    }
+    out.push_str(rest);
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    if let Some(start) = out.find(&open) {
+        if let Some(end) = out[start..].find(&close) {
+            out.replace_range(start..start + end + close.len(), "");
+        }
+    }
+    out
+}
+
 fn xml_tag(text: &str, tag: &str) -> Option<String> {
     let open = format!("<{tag}>");
     let start = text.find(&open)? + open.len();
@@ -811,6 +835,15 @@ mod tests {
         "z/package.json",
         "plain/src/lib.rs",
     ];
+
+    /// A POM's name and description are its own, not its parent's, nor a comment's.
+    #[test]
+    fn a_pom_is_named_by_its_own_artifact_not_its_parents() {
+        let pom = "<project>\n  <!-- <artifactId>commented</artifactId> -->\n  <parent>\n    <groupId>org.apache.commons</groupId>\n    <artifactId>commons-parent</artifactId>\n  </parent>\n  <artifactId>commons-lang3</artifactId>\n  <description>Utilities for java.lang.</description>\n  <dependencies><dependency><artifactId>junit</artifactId></dependency></dependencies>\n</project>\n";
+        let f = analyze(b"pom.xml", pom).unwrap();
+        assert_eq!(f.name.as_deref(), Some("commons-lang3"));
+        assert_eq!(f.description.as_deref(), Some("Utilities for java.lang."));
+    }
 
     /// A PHPUnit configuration says how a PHP project's tests run.
     #[test]
