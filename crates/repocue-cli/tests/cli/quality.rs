@@ -1760,6 +1760,59 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
     assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
+/// A workspace whose root says nothing of its purpose takes its main member's README's
+/// (tokio-rs/axum's root `README.md` is a symlink to `axum/README.md`: tracked as its link
+/// text, it has no sentence to read).
+#[test]
+fn a_workspace_without_a_root_purpose_takes_its_main_members() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[workspace]\nmembers = [\"web\", \"web-core\"]\n".into(),
+        ),
+        (
+            "web/Cargo.toml".into(),
+            "[package]\nname = \"web\"\nversion = \"0.1.0\"\n".into(),
+        ),
+        (
+            "web/README.md".into(),
+            "# web\n\nWeb is a framework for building fast services.\n".into(),
+        ),
+        (
+            "web-core/Cargo.toml".into(),
+            "[package]\nname = \"web-core\"\nversion = \"0.1.0\"\n".into(),
+        ),
+        (
+            "web-core/README.md".into(),
+            "# web-core\n\nCore types shared by the web crates, not for direct use.\n".into(),
+        ),
+        (
+            "web-core/src/lib.rs".into(),
+            "pub fn unused_core() -> u32 {\n    1\n}\n".into(),
+        ),
+    ];
+    let mut lib = String::new();
+    for i in 0..5 {
+        lib.push_str(&format!("pub mod part{i};\n"));
+        let next = (i + 1) % 5;
+        files.push((
+            format!("web/src/part{i}.rs"),
+            format!("pub fn part{i}() -> u32 {{\n    crate::part{next}::part{next}()\n}}\n"),
+        ));
+    }
+    files.push(("web/src/lib.rs".into(), lib));
+    let repo = TestRepo::with_files(&files);
+    repo.symlink("web/README.md", "README.md");
+    repo.commit("the root README is the main crate's");
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let purpose = &cue["content"]["project"]["purpose"];
+    assert_eq!(
+        purpose["text"], "Web is a framework for building fast services.",
+        "{cue:#}"
+    );
+    assert_eq!(purpose["source"], "web/README.md", "{cue:#}");
+}
+
 /// A lock file names the package manager that runs the scripts: each command once, with it
 /// (vite's pnpm scripts read `ppnpm run build`).
 #[test]

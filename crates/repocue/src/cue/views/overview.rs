@@ -154,6 +154,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         &entry_points(files, &root_manifests, &member_manifests, &[], &name),
         &dependencies,
     )?;
+    let purpose = match purpose {
+        Some(p) => Some(p),
+        None => member_purpose(state, files, &root_manifests, &code.file_rank)?,
+    };
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
     let mut entries = entry_points(
         files,
@@ -575,6 +579,65 @@ fn readme_rank(path: &[u8]) -> u8 {
         None => 2,
         _ => 3,
     }
+}
+
+/// For a workspace whose root says nothing of its purpose, the purpose its members' READMEs
+/// give, the member whose code ranks highest first: tokio-rs/axum's root `README.md` is a
+/// symlink to `axum/README.md` (a symlink is tracked as its link text) and its root
+/// `Cargo.toml` a workspace without a description.
+fn member_purpose(
+    state: &Reader,
+    files: &[FileState],
+    root: &[(&FileState, &ManifestFacts)],
+    file_rank: &HashMap<Vec<u8>, f64>,
+) -> Result<Option<(String, String)>> {
+    let patterns: Vec<&str> = root
+        .iter()
+        .flat_map(|(_, m)| m.members.iter().map(String::as_str))
+        .collect();
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let dirs = crate::analyze::manifest::expand_members(
+        &patterns,
+        files.iter().map(|f| f.path.as_slice()),
+    );
+    let in_dir =
+        |f: &FileState, d: &[u8]| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/');
+    let mut members: Vec<(f64, &Vec<u8>)> = dirs
+        .iter()
+        .map(|d| {
+            let mass = files
+                .iter()
+                .filter(|f| in_dir(f, d))
+                .filter_map(|f| file_rank.get(&f.path))
+                .sum();
+            (mass, d)
+        })
+        .collect();
+    members.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    for (_, dir) in members {
+        let readme = files
+            .iter()
+            .filter(|f| f.is_document && in_dir(f, dir) && !f.path[dir.len() + 1..].contains(&b'/'))
+            .filter(|f| {
+                paths::file_name(&f.path)
+                    .to_ascii_uppercase()
+                    .starts_with(b"README")
+            })
+            .min_by_key(|f| (readme_rank(&f.path), f.path.clone()));
+        let Some((f, digest)) = readme.and_then(|f| Some((f, f.digest.as_deref()?))) else {
+            continue;
+        };
+        let facts = state.store.facts(&[digest])?;
+        if let Some(p) = facts
+            .get(digest)
+            .and_then(|a| a.doc.as_ref()?.purpose.clone())
+        {
+            return Ok(Some((p, paths::display(&f.path))));
+        }
+    }
+    Ok(None)
 }
 
 /// The facts of the files the overview reads before it knows which documents it lists: the
