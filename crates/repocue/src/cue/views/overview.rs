@@ -90,15 +90,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .find(|d| !d.is_empty())
         .unwrap_or_default();
     // Purpose: README sentence first, then a manifest description.
-    let readme = files
-        .iter()
-        .filter(|f| !f.path.contains(&b'/') && f.is_document)
-        .filter(|f| {
-            paths::file_name(&f.path)
-                .to_ascii_uppercase()
-                .starts_with(b"README")
-        })
-        .min_by_key(|f| (readme_rank(&f.path), f.path.clone()));
+    let readme = readme_in(files, b"");
     let purpose = readme
         .and_then(|f| {
             let p = facts
@@ -572,6 +564,23 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
     Ok(items)
 }
 
+/// The README right in directory `dir` (`b""`: the root), Markdown before reStructuredText
+/// before none and others, then by path.
+fn readme_in<'a>(files: &'a [FileState], dir: &[u8]) -> Option<&'a FileState> {
+    files
+        .iter()
+        .filter(|f| {
+            let parent = &f.path[..f.path.len() - paths::file_name(&f.path).len()];
+            f.is_document && parent.strip_suffix(b"/").unwrap_or(parent) == dir
+        })
+        .filter(|f| {
+            paths::file_name(&f.path)
+                .to_ascii_uppercase()
+                .starts_with(b"README")
+        })
+        .min_by_key(|f| (readme_rank(&f.path), f.path.clone()))
+}
+
 fn readme_rank(path: &[u8]) -> u8 {
     match paths::extension(path).as_deref() {
         Some("md") => 0,
@@ -617,15 +626,7 @@ fn member_purpose(
         .collect();
     members.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     for (_, dir) in members {
-        let readme = files
-            .iter()
-            .filter(|f| f.is_document && in_dir(f, dir) && !f.path[dir.len() + 1..].contains(&b'/'))
-            .filter(|f| {
-                paths::file_name(&f.path)
-                    .to_ascii_uppercase()
-                    .starts_with(b"README")
-            })
-            .min_by_key(|f| (readme_rank(&f.path), f.path.clone()));
+        let readme = readme_in(files, dir);
         let Some((f, digest)) = readme.and_then(|f| Some((f, f.digest.as_deref()?))) else {
             continue;
         };
