@@ -27,6 +27,7 @@ enum Role {
     Import,
     Local,
     Export,
+    Reexport,
     Other,
 }
 
@@ -86,6 +87,7 @@ fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
             "import" => Role::Import,
             "local.definition" => Role::Local,
             "export" => Role::Export,
+            "reexport" => Role::Reexport,
             _ => {
                 if let Some(kind) = name.strip_prefix("definition.") {
                     Role::Definition(kind.to_string())
@@ -354,6 +356,7 @@ struct Captures<'q, 't> {
     imports: Vec<Node<'t>>,
     locals: Vec<Node<'t>>,
     exports: Vec<Node<'t>>,
+    reexports: Vec<Node<'t>>,
 }
 
 fn run_query<'t>(
@@ -414,6 +417,7 @@ fn collect<'t>(
             Some(Role::Import) => out.imports.push(node),
             Some(Role::Local) => out.locals.push(node),
             Some(Role::Export) => out.exports.push(node),
+            Some(Role::Reexport) => out.reexports.push(node),
             Some(Role::Other) | None => {}
         }
     }
@@ -458,6 +462,8 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         symbols: symbols(support, &items, source),
         imports: imports(support, &captures.imports, source),
         references: references(support, &captures, &items, source),
+        reexports: reexports(&captures, &items, source, false),
+        type_reexports: reexports(&captures, &items, source, true),
     }
 }
 
@@ -724,6 +730,53 @@ fn references(
         })
         .collect();
     references.into_iter().map(Cow::into_owned).collect()
+}
+
+/// Names the file hands on from other modules, sorted and unique: those a query captures as
+/// re-exported (`export { a } from "./x"`) and those a separate export names that the file
+/// does not define at its top level (`import { a } from "./x"; export { a }`,
+/// `module.exports = { a }` of a required `a`). With `types`, only those handed on as types
+/// alone (`export type { a } from`, `export { type a }`); else only the others.
+fn reexports(captures: &Captures, items: &[Item], source: &[u8], types: bool) -> Vec<String> {
+    let defined: HashSet<&str> = items
+        .iter()
+        .filter(|i| i.parent.is_none())
+        .map(|i| i.name.as_str())
+        .collect();
+    let handed = captures.exports.iter().filter(|n| {
+        let name = lang::node_text(**n, source);
+        !defined.contains(name.as_ref())
+    });
+    let names: BTreeSet<Cow<str>> = captures
+        .reexports
+        .iter()
+        .chain(handed)
+        .filter(|n| exported_as_type(**n) == types)
+        .map(|n| lang::node_text(*n, source))
+        .filter(|name| text::is_identifier(name) && name != "default")
+        .collect();
+    names.into_iter().map(Cow::into_owned).collect()
+}
+
+/// Whether an exported name is exported as a type alone: its specifier or its whole export
+/// statement says `type` (TypeScript's `export { type a }`, `export type { a } from`).
+fn exported_as_type(name: Node) -> bool {
+    let says_type = |n: Node| {
+        let mut cursor = n.walk();
+        let found = n.children(&mut cursor).any(|c| c.kind() == "type");
+        found
+    };
+    let mut up = name.parent();
+    while let Some(n) = up {
+        if says_type(n) {
+            return true;
+        }
+        if n.kind() == "export_statement" {
+            return false;
+        }
+        up = n.parent();
+    }
+    false
 }
 
 /// The `.`-joined scope that children of `parent` are named in.

@@ -41,7 +41,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "13";
+pub const EXTRACTOR_VERSION: &str = "14";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -174,6 +174,16 @@ pub struct FileFacts {
     /// Identifiers referenced (calls, type uses) but not defined in this file, sorted and
     /// de-duplicated.
     pub references: Vec<String>,
+    /// Names the file makes part of its module's interface without defining them, sorted
+    /// and de-duplicated: JavaScript's and TypeScript's `export { a } from "./x"`, and an
+    /// imported or required name that a separate `export { a }` or `module.exports` names.
+    /// What a package's index hands on is its API; what it merely imports and calls is not.
+    /// Empty for languages whose re-exports are not told apart from imports. Names handed on
+    /// as types alone are in `type_reexports` instead.
+    pub reexports: Vec<String>,
+    /// Names handed on as TypeScript types alone (`export type { a } from "./x"`, `export {
+    /// type a }`), sorted and de-duplicated: a class's type, not the class a user constructs.
+    pub type_reexports: Vec<String>,
 }
 
 /// Resource limits for one [`extract`] call.

@@ -1427,3 +1427,43 @@ exports.local = function local() {};
         assert_eq!(visibility(name), None, "{name}");
     }
 }
+
+/// Of the names a JavaScript or TypeScript module takes from others, only those it hands on
+/// are its re-exports: `export { a } from`, and an imported or required name that a separate
+/// `export { a }` or `module.exports` names. Names it imports to call are not, nor its own
+/// definitions, nor `default`.
+#[test]
+fn a_module_reexports_only_the_names_it_hands_on() {
+    let cases: &[(Language, &str, &[&str])] = &[
+        (
+            Language::TypeScript,
+            "import { normalizePath, build } from \"vite\";\nimport { detect } from \"./detect\";\nimport Parser from \"./parser\";\nexport { transformSync, transformAsync as ta } from \"./transform.ts\";\nexport type { Options } from \"./types\";\nexport { type Options, transformSync } from \"./transform.ts\";\nexport { default as File } from \"./file\";\nexport { default } from \"./main\";\nexport { detect, Parser };\nexport function plugin() { return normalizePath(build()); }\nconst local = 1;\nexport { local };\n",
+            &["File", "Parser", "detect", "transformAsync", "transformSync"],
+        ),
+        (
+            Language::JavaScript,
+            "const { Router } = require('./router');\nconst view = require('./view');\nfunction app() { return view.render(); }\nmodule.exports = { app, Router };\n",
+            &["Router"],
+        ),
+        (
+            Language::Python,
+            "from .app import Flask\n",
+            &[],
+        ),
+    ];
+    for (language, source, want) in cases {
+        let facts = extract(*language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        assert_eq!(facts.reexports, *want, "{language}");
+        if *language == Language::TypeScript {
+            assert_eq!(facts.type_reexports, ["Options"]);
+        }
+        // What it hands on is what it references: the graph resolves it to a definition.
+        for name in *want {
+            assert!(
+                facts.references.iter().any(|r| r == name),
+                "{language}: {name}"
+            );
+        }
+    }
+}

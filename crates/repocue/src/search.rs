@@ -224,6 +224,7 @@ fn declared_api<'a>(
                 h.path.starts_with(dir)
                     && h.path.get(dir.len()) == Some(&b'/')
                     && code.references.contains(&h.name)
+                    && crate::analyze::importance::hands_on(code, &h.name)
                     && code
                         .imports
                         .iter()

@@ -2671,3 +2671,101 @@ fn a_ruby_gems_root_and_the_file_it_requires_are_entry_points() {
     assert!(entries.contains(&"lib/widget/main.rb"), "{cue:#}");
     assert!(!entries.contains(&"lib/widget/base.rb"), "{cue:#}");
 }
+
+/// A JavaScript or TypeScript package's index lists what it hands on, never what it merely
+/// imports to call: vite's `plugin-legacy` index calls `normalizePath` and `build`, which its
+/// exports list named as if the plugin exported them.
+#[test]
+fn a_package_index_exports_what_it_hands_on_not_what_it_calls() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            r#"{"name":"demo","version":"1.0.0","main":"src/index.ts"}"#.into(),
+        ),
+        (
+            "src/index.ts".into(),
+            "import { normalizePath, buildAll } from \"./util\";\n\
+             import { detect } from \"./detect\";\n\
+             export { transform } from \"./transform\";\n\
+             export { detect };\n\n\
+             export function plugin(p: string): string {\n  return normalizePath(p) + buildAll();\n}\n"
+                .into(),
+        ),
+        (
+            "src/util.ts".into(),
+            "export function normalizePath(p: string): string {\n  return p;\n}\n\n\
+             export function buildAll(): string {\n  return \"\";\n}\n"
+                .into(),
+        ),
+        (
+            "src/detect.ts".into(),
+            "export function detect(s: string): boolean {\n  return s.length > 0;\n}\n".into(),
+        ),
+        (
+            "src/transform.ts".into(),
+            "export function transform(s: string): string {\n  return s;\n}\n".into(),
+        ),
+    ];
+    // The package's own modules call the helpers everywhere: by uses they would lead.
+    for i in 0..5 {
+        files.push((
+            format!("src/step{i}.ts"),
+            format!(
+                "import {{ normalizePath, buildAll }} from \"./util\";\n\n\
+                 export function step{i}(p: string): string {{\n  return normalizePath(p) + buildAll();\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let content = &cue["content"];
+    let exports = content["exports"].as_array().expect("exports listed");
+    let index = exports
+        .iter()
+        .find(|x| x["path"] == "src/index.ts")
+        .unwrap_or_else(|| panic!("no exports of src/index.ts: {content:#}"));
+    let mut names: Vec<&str> = index["names"]
+        .as_array()
+        .expect("names")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["detect", "plugin", "transform"], "{content:#}");
+}
+
+/// A workspace member whose package.json names only its build output (`"exports":
+/// "./dist/node/index.js"`, untracked) is entered at the source that output is built from.
+#[test]
+fn a_members_built_entry_point_is_read_as_its_source() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name":"mono","private":true,"workspaces":["packages/*"]}"#,
+        ),
+        (
+            "packages/tool/package.json",
+            r#"{"name":"tool","exports":{".":"./dist/node/index.js","./client":"./client.d.ts"}}"#,
+        ),
+        (
+            "packages/tool/src/node/index.ts",
+            "export { serve } from \"./server\";\n",
+        ),
+        (
+            "packages/tool/src/node/server.ts",
+            "export function serve(port: number): number {\n  return port;\n}\n",
+        ),
+        (
+            "packages/tool/src/node/cli.ts",
+            "import { serve } from \"./server\";\nserve(1);\n",
+        ),
+    ]);
+    let entries = entry_points(&repo);
+    assert!(
+        entries
+            .iter()
+            .any(|e| e == "packages/tool/src/node/index.ts"),
+        "{entries:?}"
+    );
+    assert!(!entries.iter().any(|e| e.contains("dist/")), "{entries:?}");
+}

@@ -44,3 +44,41 @@
     ])
   right: (identifier) @export
   (#eq? @_exports "exports"))
+
+; Names handed on (`@reexport`, see `FileFacts::reexports`) and the references that only a
+; default export or a destructured require makes. Here, not in the tags query: the
+; tree-sitter-tags configuration knows no such capture.
+
+(export_statement
+  (export_clause (export_specifier name: (identifier) @reexport))
+  source: (_))
+
+; A module's default export handed on under a name (`export { default as NodePath } from
+; "./path"`) is that name's definition there; a default import (`import Parser from
+; "./parser"`) uses it.
+
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @_default
+      alias: (identifier) @name
+      (#eq? @_default "default")) @reference.import)
+  source: (_))
+
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @_default
+      alias: (identifier) @reexport
+      (#eq? @_default "default")))
+  source: (_))
+
+(import_clause (identifier) @name) @reference.import
+
+; Names destructured from a required module (`const { Router } = require("./router")`).
+
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @name) @reference.import
+  value: (call_expression
+    function: (identifier) @_require
+    (#eq? @_require "require")))

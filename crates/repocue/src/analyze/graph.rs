@@ -155,7 +155,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let client = roles[i] != Role::Source && narrowed;
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
-                if node.root && counts {
+                if node.root && counts && importance::hands_on(node.facts, r) {
                     reexports.push((i, t, r.as_str(), w));
                 }
                 if counts {
@@ -216,11 +216,50 @@ fn root_exports(
             .map(|s| weigh(t, s))
             .reduce(f64::max);
         if let Some(w) = public {
-            add_use(&mut exports[root], name, share * w);
+            let factor = reexport_factor(&nodes[root], &nodes[t], name);
+            add_use(&mut exports[root], name, share * w * factor);
         }
     }
     add_own_exports(nodes, &mut exports, weigh);
     exports.into_iter().map(by_weight).collect()
+}
+
+/// What a name a package root hands on from another of its package's files weighs against
+/// the same definition exported by the root itself: [`TYPE_ONLY_EXPORT`] for a TypeScript
+/// type handed on alone (`export type { default as PluginPass }`, a class's type), times
+/// [`FOREIGN_REEXPORT`] for a definition of another package, a convenience (`@babel/core`
+/// hands on `@babel/traverse`'s `traverse` and `Scope`, which would lead its list by their
+/// uses).
+fn reexport_factor(root: &Node<'_>, target: &Node<'_>, name: &str) -> f64 {
+    let listed = |l: &[String]| l.binary_search_by(|r| r.as_str().cmp(name)).is_ok();
+    let facts = root.facts;
+    let mut factor = 1.0;
+    if listed(&facts.type_reexports) && !listed(&facts.reexports) {
+        factor *= TYPE_ONLY_EXPORT;
+    }
+    if !target.path.starts_with(package_dir(root.path)) {
+        factor *= FOREIGN_REEXPORT;
+    }
+    factor
+}
+
+/// What a package root's re-export of another package's definition counts for
+/// ([`reexport_factor`]). Measured with `bench/quality/run.sh`; see the commit that set it.
+const FOREIGN_REEXPORT: f64 = 0.25;
+
+/// The directory of a package root's package, with its `/`: the root's own, or its parent
+/// when that is `src` or `lib` (`packages/babel-core/` for `packages/babel-core/src/index.ts`).
+fn package_dir(root: &[u8]) -> &[u8] {
+    let dir = &root[..root.len() - crate::paths::file_name(root).len()];
+    for source in [b"src/".as_slice(), b"lib/"] {
+        if dir == source {
+            return b"";
+        }
+        if dir.ends_with(source) && dir[dir.len() - source.len() - 1] == b'/' {
+            return &dir[..dir.len() - source.len()];
+        }
+    }
+    dir
 }
 
 /// What a test, example or other client file that uses a name counts for in an exports list,

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use crate::analyze::structure::SymbolFact;
+use crate::analyze::structure::{CodeFacts, SymbolFact};
 use crate::paths;
 
 /// What a path is for, as far as its name tells.
@@ -367,6 +367,18 @@ pub fn is_exportable(s: &SymbolFact) -> bool {
         && matches!(s.visibility.as_deref(), Some("public" | "exported"))
         && repocue_structure::symbol_priority(&s.kind) <= 1
         && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
+}
+
+/// Whether a package root hands on `name`, another file's definition it references, as its
+/// package's API. JavaScript and TypeScript say which names they hand on (`export { a } from
+/// "./x"`, see [`CodeFacts::reexports`]): what an index merely imports and calls (vite's
+/// `plugin-legacy` calls `normalizePath`) is no part of its API. Elsewhere a root's references
+/// are what it re-exports: a Python `__init__.py` imports to re-export, a `lib.rs` `pub use`s.
+pub fn hands_on(code: &CodeFacts, name: &str) -> bool {
+    let listed = |l: &[String]| l.binary_search_by(|r| r.as_str().cmp(name)).is_ok();
+    language_family(&code.language) != "JavaScript"
+        || listed(&code.reexports)
+        || listed(&code.type_reexports)
 }
 
 /// The language family a parser language belongs to: C and C++ are one, as are JavaScript,

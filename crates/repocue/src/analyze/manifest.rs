@@ -390,8 +390,12 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     }
     if f.kind == "npm" {
         f.commands.insert(0, cmd("npm install", "install"));
-        for key in ["main", "module"] {
-            if let Some(m) = v.get(key).and_then(|m| m.as_str()) {
+        let main = ["main", "module"]
+            .iter()
+            .filter_map(|key| v.get(*key).and_then(|m| m.as_str()))
+            .chain(v.get("exports").and_then(package_export));
+        for m in main {
+            if !f.entry_points.iter().any(|e| e == m) {
                 f.entry_points.push(m.to_owned());
             }
         }
@@ -421,6 +425,24 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// The file a package.json `exports` field gives for the package itself: the string, the
+/// `"."` entry of a subpath map, or of a conditions map the `import`, `node`, `default` or
+/// `require` condition's (in that order), recursively; the first of an array that gives one.
+fn package_export(v: &serde_json::Value) -> Option<&str> {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Some(s),
+        Value::Array(a) => a.iter().find_map(package_export),
+        Value::Object(m) if m.keys().any(|k| k.starts_with('.')) => {
+            m.get(".").and_then(package_export)
+        }
+        Value::Object(m) => ["import", "node", "default", "require"]
+            .iter()
+            .find_map(|k| m.get(*k).and_then(package_export)),
+        _ => None,
+    }
 }
 
 fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
@@ -994,6 +1016,43 @@ mod tests {
             ]
         );
         assert_eq!(f.entry_points, ["crates/core/main.rs"]);
+    }
+
+    #[test]
+    fn a_packages_exports_field_names_its_entry_point() {
+        let entry = |exports: &str| {
+            let text = format!(r#"{{"name":"p","bin":{{"p":"bin/p.js"}},"exports":{exports}}}"#);
+            analyze(b"package.json", &text).unwrap().entry_points
+        };
+        assert_eq!(
+            entry(r#""./dist/index.js""#),
+            ["./dist/index.js", "bin/p.js"]
+        );
+        assert_eq!(
+            entry(r#"{".":"./dist/node/index.js","./client":{"types":"./client.d.ts"}}"#),
+            ["./dist/node/index.js", "bin/p.js"]
+        );
+        assert_eq!(
+            entry(r#"{".":{"types":"./a.d.ts","require":"./a.cjs","import":"./a.mjs"}}"#),
+            ["./a.mjs", "bin/p.js"]
+        );
+        assert_eq!(
+            entry(r#"{"require":"./a.cjs","default":"./a.js"}"#),
+            ["./a.js", "bin/p.js"]
+        );
+        assert_eq!(
+            entry(r#"[{"node":"./n.js"},"./f.js"]"#),
+            ["./n.js", "bin/p.js"]
+        );
+        assert_eq!(entry(r#"{"./sub":"./sub.js"}"#), ["bin/p.js"]);
+        assert_eq!(entry("null"), ["bin/p.js"]);
+        // `main` and `exports` naming one file name it once.
+        let f = analyze(
+            b"package.json",
+            r#"{"name":"p","main":"./index.js","exports":"./index.js"}"#,
+        )
+        .unwrap();
+        assert_eq!(f.entry_points, ["./index.js"]);
     }
 
     #[test]

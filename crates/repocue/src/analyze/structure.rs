@@ -32,6 +32,13 @@ pub struct CodeFacts {
     /// Names referenced but not defined in the file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
+    /// Names the file hands on from other modules without defining them (a JavaScript or
+    /// TypeScript `export { a } from "./x"`): see `repocue_structure::FileFacts::reexports`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reexports: Vec<String>,
+    /// Names it hands on as TypeScript types alone (`export type { a } from "./x"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub type_reexports: Vec<String>,
     /// More symbols existed than [`MAX_SYMBOLS`]; the least important were dropped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -51,12 +58,16 @@ impl CodeFacts {
                 &self.error,
                 &self.imports,
                 &self.references,
+                &self.reexports,
+                &self.type_reexports,
                 self.truncated,
             ) == (
                 &other.language,
                 &other.error,
                 &other.imports,
                 &other.references,
+                &other.reexports,
+                &other.type_reexports,
                 other.truncated,
             )
             && nesting(&self.symbols) == nesting(&other.symbols)
@@ -228,6 +239,10 @@ pub fn analyze(
             facts.imports = f.imports;
             facts.references = f.references;
             facts.references.truncate(MAX_REFERENCES);
+            facts.reexports = f.reexports;
+            facts.reexports.truncate(MAX_REFERENCES);
+            facts.type_reexports = f.type_reexports;
+            facts.type_reexports.truncate(MAX_REFERENCES);
         }
         Err(ExtractError::TimedOut) => return Err(TimedOut),
         Err(e) => {

@@ -140,12 +140,14 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let member_manifests = manifests(files, &facts, |p| {
         (1..=2).contains(&p.iter().filter(|&&b| b == b'/').count())
     });
-    let code = code_summary(
-        state,
-        &name,
-        &entry_points(files, &root_manifests, &member_manifests, &[], &name),
-        &dependencies,
-    )?;
+    let mut declared = entry_points(files, &root_manifests, &member_manifests, &[], &name);
+    let built = built_entry_points(files, root_manifests.iter().chain(&member_manifests));
+    for b in &built {
+        if !declared.contains(b) {
+            declared.push(b.clone());
+        }
+    }
+    let code = code_summary(state, &name, (&declared, &built), &dependencies)?;
     let purpose = match purpose {
         Some(p) => Some(p),
         None => member_purpose(state, files, &root_manifests, &code.file_rank)?,
@@ -1172,10 +1174,13 @@ fn entry_points(
         "cmd",
         "bin",
     ];
+    let tracked: std::collections::HashSet<&[u8]> =
+        files.iter().map(|f| f.path.as_slice()).collect();
     let mut out: Vec<String> = Vec::new();
     for (_, m) in root {
         for e in &m.entry_points {
-            let e = e.trim_start_matches("./").to_owned();
+            let e = e.trim_start_matches("./");
+            let e = source_counterpart(e, &tracked).unwrap_or_else(|| e.to_owned());
             if !out.contains(&e) {
                 out.push(e);
             }
@@ -1226,8 +1231,6 @@ fn entry_points(
     // not paths: only existing files count), relative to the member's directory. The one named
     // after the project first: the project's own command (babel's `packages/babel-cli/bin/
     // babel.js`) before the helper programs of other members.
-    let tracked: std::collections::HashSet<&[u8]> =
-        files.iter().map(|f| f.path.as_slice()).collect();
     let mut declared: Vec<String> = Vec::new();
     for (f, m) in members {
         let dir = match f.path.iter().rposition(|&b| b == b'/') {
@@ -1245,6 +1248,62 @@ fn entry_points(
     declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
     out.extend(declared);
     out
+}
+
+/// The sources of the manifests' declared entry points that are build output (a package.json's
+/// `"exports": "./dist/node/index.js"`, see [`source_counterpart`]). They are package roots to
+/// the ranking, which lists the roots that matter (vite's `packages/vite/src/node/index.ts`),
+/// not all of them: in babel's 150 packages each `"main": "lib/index.js"` is one.
+fn built_entry_points<'a>(
+    files: &[FileState],
+    manifests: impl Iterator<Item = &'a (&'a FileState, &'a ManifestFacts)>,
+) -> Vec<String> {
+    let tracked: std::collections::HashSet<&[u8]> =
+        files.iter().map(|f| f.path.as_slice()).collect();
+    let mut out: Vec<String> = Vec::new();
+    for (f, m) in manifests {
+        let dir = paths::display(&f.path[..f.path.len() - paths::file_name(&f.path).len()]);
+        for e in &m.entry_points {
+            let p = format!("{dir}{}", e.trim_start_matches("./"));
+            if tracked.contains(p.as_bytes()) {
+                continue;
+            }
+            match source_counterpart(&p, &tracked) {
+                Some(source) if !out.contains(&source) => out.push(source),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Build output directories whose files a package's manifest names, and the extensions a
+/// built JavaScript file has, against the source extensions it is built from.
+const BUILD_DIRS: &[&str] = &["dist", "lib", "build", "out", "esm", "cjs"];
+const BUILT_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "jsx"];
+const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "mjs", "jsx"];
+
+/// The tracked file a declared entry point stands for: itself when tracked; else, for a built
+/// file (a package.json's `"exports": "./dist/node/index.js"`, which is not tracked), its
+/// source: the build directory read as `src` and a source extension for the built one
+/// (vite's `packages/vite/src/node/index.ts`). `None` when neither is tracked.
+fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) -> Option<String> {
+    if tracked.contains(path.as_bytes()) {
+        return Some(path.to_owned());
+    }
+    let (stem, ext) = path.rsplit_once('.')?;
+    if !BUILT_EXTENSIONS.contains(&ext) {
+        return None;
+    }
+    let parts: Vec<&str> = stem.split('/').collect();
+    let build = parts.iter().position(|p| BUILD_DIRS.contains(p))?;
+    let mut source = parts.clone();
+    source[build] = "src";
+    let source = source.join("/");
+    SOURCE_EXTENSIONS
+        .iter()
+        .map(|x| format!("{source}.{x}"))
+        .find(|p| tracked.contains(p.as_bytes()))
 }
 
 /// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
@@ -1612,8 +1671,9 @@ const LATE_ROUND: usize = 100;
 /// Most `main` files and package roots the graph adds to the entry points: four, not three,
 /// brings `@babel/parser`'s root after `@babel/core`'s, `helper-plugin-utils`' and
 /// `traverse`'s (bench/quality: babel's text overview at 1,000 tokens 0.80 → 0.83, nothing
-/// lost).
-const RANKED_ENTRIES: usize = 4;
+/// lost); five, since `@babel/types`' root hands on its `export { default as cloneNode }`
+/// names and ranks among them (JSON at 2,000 tokens: `parseExpression` back, nothing lost).
+const RANKED_ENTRIES: usize = 5;
 
 /// The overview's symbols from `ranked`: the first [`MORE_SYMBOLS`] of four picks in turn
 /// (the first picks, at most [`FIRST_PER_FILE`] per file, what small budgets show; then the
@@ -1746,10 +1806,10 @@ fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolF
 fn code_summary(
     state: &Reader,
     name: &str,
-    entries: &[String],
+    (entries, roots): (&[String], &[String]),
     dependencies: &[String],
 ) -> Result<CodeSummary> {
-    let ranked = super::structure::ranked_files(state, b"", entries, false)?;
+    let ranked = super::structure::ranked_files(state, b"", entries, roots, false)?;
     // The list, each picked method listed as its type ([`owner_line`]); and the list as it
     // would be with every method on a line of its own: a listed type names those of its
     // methods that that one picks among its members (cobra's `Execute`, sinatra's `set`).
@@ -1855,7 +1915,7 @@ fn code_summary(
     let mut roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
-        .filter(|r| !support(r) && importance::is_package_root(&r.file.path))
+        .filter(|r| !support(r) && r.root)
         .collect();
     roots.sort_by(|a, b| {
         b.api_mass
@@ -1903,13 +1963,20 @@ fn code_summary(
     })
 }
 
-/// The files package roots hand over to, by path, sorted.
+/// The files package roots hand over to, and the roots a manifest declares rather than their
+/// path makes ([`super::structure::Ranked::root`]), by path, sorted.
 fn handed_roots(ranked: &[super::structure::Ranked<'_>]) -> Vec<String> {
+    let declared = ranked
+        .iter()
+        .filter(|r| r.root && !importance::is_package_root(&r.file.path))
+        .map(|r| r.file.path.as_slice());
     let mut roots: Vec<String> = super::structure::handed_roots(ranked)
         .into_iter()
+        .chain(declared)
         .map(paths::display)
         .collect();
     roots.sort();
+    roots.dedup();
     roots
 }
 
@@ -2197,6 +2264,29 @@ mod tests {
         assert_eq!(component_rank("docs/"), 2);
         assert_eq!(component_rank("docs/compat/"), 2);
         assert_eq!(component_rank("tests/"), 2);
+    }
+
+    /// A declared entry point is the tracked file itself, else the source a built file comes
+    /// from, else nothing.
+    #[test]
+    fn a_built_entry_point_stands_for_its_source() {
+        let files: std::collections::HashSet<&[u8]> = [
+            b"packages/vite/src/node/index.ts".as_slice(),
+            b"lib/app.js",
+            b"src/index.tsx",
+        ]
+        .into_iter()
+        .collect();
+        let of = |p: &str| source_counterpart(p, &files);
+        assert_eq!(
+            of("packages/vite/dist/node/index.js").as_deref(),
+            Some("packages/vite/src/node/index.ts")
+        );
+        assert_eq!(of("lib/app.js").as_deref(), Some("lib/app.js"));
+        assert_eq!(of("dist/index.mjs").as_deref(), Some("src/index.tsx"));
+        assert_eq!(of("dist/other.js"), None);
+        assert_eq!(of("dist/index.d.ts"), None);
+        assert_eq!(of("index.js"), None);
     }
 
     /// A method named among an earlier type's members takes no line; a type listed after one

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::graph::{self, NameWeights, Node};
 use crate::analyze::importance;
-use crate::analyze::structure::SymbolFact;
+use crate::analyze::structure::{CodeFacts, SymbolFact};
 use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, More, View};
@@ -26,6 +26,10 @@ pub(crate) struct Ranked<'a> {
     pub file: &'a FileState,
     pub analysis: Analysis,
     pub score: f64,
+    /// Whether the file is a package root: by its path ([`importance::is_package_root`]), or
+    /// a JavaScript or TypeScript file a manifest declares the package's entry point
+    /// (vite's `packages/vite/src/node/index.ts`, its package.json's `exports`).
+    pub root: bool,
     /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
     pub used_by: NameWeights,
     /// Defined name → how many test, example and other non-source files use it.
@@ -40,6 +44,14 @@ pub(crate) struct Ranked<'a> {
     /// Defined name → how many of the project's documents show it as code (see
     /// [`documented_names`]).
     pub documented: NameWeights,
+}
+
+/// Whether a file is a package root ([`Ranked::root`]), given the JavaScript and TypeScript
+/// files manifests declare their packages' roots.
+fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &[String]) -> bool {
+    importance::is_package_root(&file.path)
+        || (importance::language_family(&code.language) == "JavaScript"
+            && declared_roots.iter().any(|e| e.as_bytes() == file.path))
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -87,12 +99,13 @@ pub(crate) fn ranked_files<'a>(
     state: &'a Reader,
     prefix: &[u8],
     entry_points: &[String],
+    declared_roots: &[String],
     boost_dirty: bool,
 ) -> Result<Vec<Ranked<'a>>> {
     ranked_files_counting(
         state,
         prefix,
-        entry_points,
+        (entry_points, declared_roots),
         boost_dirty,
         &mut BTreeMap::new(),
     )
@@ -104,7 +117,7 @@ pub(crate) fn ranked_files<'a>(
 pub(crate) fn ranked_files_counting<'a>(
     state: &'a Reader,
     prefix: &[u8],
-    entry_points: &[String],
+    (entry_points, declared_roots): (&[String], &[String]),
     boost_dirty: bool,
     not_outlined: &mut BTreeMap<String, u64>,
 ) -> Result<Vec<Ranked<'a>>> {
@@ -142,14 +155,17 @@ pub(crate) fn ranked_files_counting<'a>(
             if let Some(reason) = a.code.as_ref().and_then(|c| c.error.as_deref()) {
                 *not_outlined.entry(reason.to_owned()).or_default() += 1;
             }
-            // A package root without definitions of its own still says what the API is.
-            a.code
+            let root = a
+                .code
                 .as_ref()
-                .filter(|c| !c.symbols.is_empty() || importance::is_package_root(&f.path))?;
+                .is_some_and(|c| is_root(f, c, declared_roots));
+            // A package root without definitions of its own still says what the API is.
+            a.code.as_ref().filter(|c| !c.symbols.is_empty() || root)?;
             Some(Ranked {
                 file: f,
                 analysis: a,
                 score: 0.0,
+                root,
                 used_by: NameWeights::default(),
                 client_uses: NameWeights::default(),
                 exported: NameWeights::default(),
@@ -176,7 +192,7 @@ pub(crate) fn ranked_files_counting<'a>(
         .iter()
         .map(|r| {
             let p = paths::display(&r.file.path);
-            let root = importance::is_package_root(&r.file.path);
+            let root = r.root;
             let mut boost = 1.0;
             if entry_points.contains(&p) {
                 boost += 4.0;
@@ -654,7 +670,7 @@ fn attach_handed_exports(ranked: &mut [Ranked<'_>]) {
 pub(crate) fn handed_roots<'r>(ranked: &'r [Ranked<'_>]) -> HashSet<&'r [u8]> {
     let roots: Vec<&Ranked<'_>> = ranked
         .iter()
-        .filter(|r| importance::is_package_root(&r.file.path))
+        .filter(|r| r.root)
         .filter(|r| {
             r.analysis
                 .code
@@ -1078,7 +1094,13 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         .filter(|f| under(&f.path, prefix.as_bytes()))
         .count() as u64;
     let mut not_outlined = BTreeMap::new();
-    let ranked = ranked_files_counting(state, prefix.as_bytes(), &[], true, &mut not_outlined)?;
+    let ranked = ranked_files_counting(
+        state,
+        prefix.as_bytes(),
+        (&[], &[]),
+        true,
+        &mut not_outlined,
+    )?;
     // Under the project's own code, what it exposes comes first (as in the overview); inside
     // tests or examples, whose every symbol is hidden that way, their own ranking decides.
     let exposed_first = prefix.is_empty()
@@ -1209,6 +1231,7 @@ mod tests {
                 ..Default::default()
             },
             score,
+            root: importance::is_package_root(&file.path),
             used_by: used.iter().map(|(n, u)| ((*n).to_owned(), *u)).collect(),
             client_uses: NameWeights::default(),
             exported: NameWeights::default(),
@@ -1315,6 +1338,7 @@ mod tests {
                 ..Default::default()
             },
             score,
+            root: importance::is_package_root(&file.path),
             used_by: NameWeights::default(),
             client_uses: NameWeights::default(),
             exported: match exported {

@@ -62,7 +62,8 @@ pub(super) struct GraphSummary {
     #[serde(default)]
     pub member_sources: Vec<String>,
     /// The files package roots hand over to, sorted: package roots in their place, whose own
-    /// definitions are the package's API ([`super::super::structure::handed_roots`]).
+    /// definitions are the package's API ([`super::super::structure::handed_roots`]); and the
+    /// roots a manifest declares rather than their path makes.
     #[serde(default)]
     pub handed_roots: Vec<String>,
 }
@@ -289,6 +290,8 @@ fn graph_unchanged<'a>(
         || b.symbols.is_empty()
         || a.language != b.language
         || a.imports != b.imports
+        || a.reexports != b.reexports
+        || a.type_reexports != b.type_reexports
         || importance::is_package_root(path)
         || graph
             .handed_roots
