@@ -361,9 +361,12 @@ fn is_gem_lib_file(path: &[u8]) -> bool {
 /// Tells whether a definition is what a package exports by name: a public top-level type or
 /// function. Not a module declaration (`pub mod hash;` in a `lib.rs`: a container, whose API is
 /// inside), an `impl` block, a macro, a constant or variable, nor a member (`unwrap`, `push`:
-/// what a package root's code calls is no part of its API).
+/// what a package root's code calls is no part of its API), nor a name that starts with two
+/// underscores, which says "hidden" whatever the visibility (axum's `#[doc(hidden)] pub fn
+/// __private_axum_test`, the support of its macros).
 pub fn is_exportable(s: &SymbolFact) -> bool {
     s.parent().is_none()
+        && !s.name().starts_with("__")
         && matches!(s.visibility.as_deref(), Some("public" | "exported"))
         && repocue_structure::symbol_priority(&s.kind) <= 1
         && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
@@ -638,6 +641,27 @@ mod tests {
             visibility: vis.map(str::to_owned),
             conditional: false,
         }
+    }
+
+    /// A package exports its public top-level types and functions, not its members, modules,
+    /// macros, nor the names whose two leading underscores say they are hidden.
+    #[test]
+    fn what_a_package_exports() {
+        assert!(is_exportable(&sym("Router", "struct", Some("public"))));
+        assert!(is_exportable(&sym("serve", "function", Some("exported"))));
+        assert!(!is_exportable(&sym("helper", "function", None)));
+        assert!(!is_exportable(&sym(
+            "Router.route",
+            "method",
+            Some("public")
+        )));
+        assert!(!is_exportable(&sym("routing", "module", Some("public"))));
+        assert!(!is_exportable(&sym(
+            "__private_axum_test",
+            "function",
+            Some("public")
+        )));
+        assert!(!is_exportable(&sym("__private", "struct", Some("public"))));
     }
 
     #[test]
