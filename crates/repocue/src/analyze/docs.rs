@@ -97,10 +97,22 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             }
             continue;
         }
-        if trimmed.is_empty() {
+        // An HTML paragraph (`<p …>…</p>`) is one of its own even without blank lines around
+        // it: axios's `<p align="center">Promise based HTTP client for the browser and
+        // node.js</p>` is followed at once by a `<p>` of links.
+        let html_paragraph = trimmed.starts_with("<p>") || trimmed.starts_with("<p ");
+        if trimmed.is_empty() || html_paragraph {
             flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
-        } else if !purpose_done {
-            paragraph.push(trimmed);
+        }
+        if !trimmed.is_empty() && !purpose_done {
+            // (Its closing tag cut: right after a word, `js</p>`, it reads as text.)
+            match trimmed.strip_suffix("</p>").filter(|_| html_paragraph) {
+                Some(one_line) => {
+                    paragraph.push(one_line);
+                    flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+                }
+                None => paragraph.push(trimmed),
+            }
         }
     }
     flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
@@ -596,6 +608,12 @@ mod tests {
         assert_eq!(
             purpose(md).as_deref(),
             Some("Store, a small project, is a data structures server.")
+        );
+        // An HTML paragraph is one without blank lines around it.
+        let md = "<div align=\"center\">\n<picture><img src=\"logo.svg\"/></picture>\n</div>\n<p align=\"center\">Promise based HTTP client for the browser and node.js</p>\n<p align=\"center\">\n  <a href=\"https://x.io/\"><b>Website</b></a> •\n  <a href=\"https://x.io/docs\"><b>Documentation</b></a>\n</p>\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Promise based HTTP client for the browser and node.js")
         );
         // Nor is the text of an HTML comment (a license header), nor a heading in one.
         let md = "<!---\n Licensed to the Apache Software Foundation (ASF) under one or more\n contributor license agreements.\n\n Unless required by applicable law or agreed to in writing, software\n is distributed on an AS IS basis.\n\n Title\n =====\n-->\n<!-- one line -->\nStore\n=====\n\nStore provides helper utilities for the java.lang API.\n";
