@@ -28,6 +28,7 @@ enum Role {
     Local,
     Export,
     Reexport,
+    StarExport,
     Other,
 }
 
@@ -88,6 +89,7 @@ fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
             "local.definition" => Role::Local,
             "export" => Role::Export,
             "reexport" => Role::Reexport,
+            "star_export" => Role::StarExport,
             _ => {
                 if let Some(kind) = name.strip_prefix("definition.") {
                     Role::Definition(kind.to_string())
@@ -357,6 +359,7 @@ struct Captures<'q, 't> {
     locals: Vec<Node<'t>>,
     exports: Vec<Node<'t>>,
     reexports: Vec<Node<'t>>,
+    star_exports: Vec<Node<'t>>,
 }
 
 fn run_query<'t>(
@@ -418,6 +421,7 @@ fn collect<'t>(
             Some(Role::Local) => out.locals.push(node),
             Some(Role::Export) => out.exports.push(node),
             Some(Role::Reexport) => out.reexports.push(node),
+            Some(Role::StarExport) => out.star_exports.push(node),
             Some(Role::Other) | None => {}
         }
     }
@@ -464,7 +468,29 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         references: references(support, &captures, &items, source),
         reexports: reexports(&captures, &items, source, false),
         type_reexports: reexports(&captures, &items, source, true),
+        star_exports: star_exports(support, &captures.star_exports, source),
     }
+}
+
+/// The modules a file hands on whole (`export * from "./schemas"`), as its imports are
+/// written; not `export * as ns from`, a namespace.
+fn star_exports(support: &dyn LanguageSupport, nodes: &[Node], source: &[u8]) -> Vec<String> {
+    let whole = nodes.iter().filter(|n| {
+        n.parent().is_some_and(|statement| {
+            let mut cursor = statement.walk();
+            let named = statement.children(&mut cursor).any(|c| {
+                matches!(
+                    c.kind(),
+                    "export_clause" | "namespace_export" | "identifier"
+                )
+            });
+            let mut cursor = statement.walk();
+            let star = statement.children(&mut cursor).any(|c| c.kind() == "*");
+            star && !named
+        })
+    });
+    let whole: Vec<Node> = whole.copied().collect();
+    imports(support, &whole, source)
 }
 
 /// One candidate per (definition node, name node), the first pattern winning, sorted

@@ -184,6 +184,9 @@ pub struct FileFacts {
     /// Names handed on as TypeScript types alone (`export type { a } from "./x"`, `export {
     /// type a }`), sorted and de-duplicated: a class's type, not the class a user constructs.
     pub type_reexports: Vec<String>,
+    /// Modules handed on whole (`export * from "./schemas"`), as imports are written, sorted
+    /// and de-duplicated: every name they export is the file's.
+    pub star_exports: Vec<String>,
 }
 
 /// Resource limits for one [`extract`] call.

@@ -1467,3 +1467,19 @@ fn a_module_reexports_only_the_names_it_hands_on() {
         }
     }
 }
+
+/// `export * from` hands on a whole module; a namespace (`export * as ns from`) does not, nor
+/// does a named re-export.
+#[test]
+fn a_module_hands_on_whole_modules_by_export_star() {
+    let source = "export * from \"./v4/classic/external.js\";\nexport * from './checks';\nexport * as locales from \"./locales\";\nexport { a } from \"./a\";\nimport { b } from \"./b\";\n";
+    for language in [Language::TypeScript, Language::JavaScript] {
+        let facts = extract(language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        assert_eq!(
+            facts.star_exports,
+            ["./checks", "./v4/classic/external.js"],
+            "{language}"
+        );
+    }
+}

@@ -2769,3 +2769,66 @@ fn a_members_built_entry_point_is_read_as_its_source() {
     );
     assert!(!entries.iter().any(|e| e.contains("dist/")), "{entries:?}");
 }
+
+/// A package index that hands on modules whole (`export * from`), through a module that does
+/// the same, lists their names as its exports (zod's `index.ts` → `v4/classic/external.ts` →
+/// `schemas.ts`); a namespace (`export * as ns`) and a module only imported are not handed on.
+#[test]
+fn a_package_index_exports_what_it_hands_on_whole() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            r#"{"name":"valid","version":"1.0.0","main":"src/index.ts"}"#.into(),
+        ),
+        (
+            "src/index.ts".into(),
+            "import { helper } from \"./internal/helper\";\n\
+             export * from \"./external\";\n\
+             export * as locales from \"./locales\";\n"
+                .into(),
+        ),
+        (
+            "src/external.ts".into(),
+            "export * from \"./schemas\";\n".into(),
+        ),
+        (
+            "src/schemas.ts".into(),
+            "export function string(): number {\n  return 1;\n}\n\n\
+             export function object(): number {\n  return 2;\n}\n"
+                .into(),
+        ),
+        (
+            "src/locales.ts".into(),
+            "export function english(): string {\n  return \"en\";\n}\n".into(),
+        ),
+        (
+            "src/internal/helper.ts".into(),
+            "export function helper(): number {\n  return 3;\n}\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("test/t{i}.ts"),
+            format!(
+                "import {{ string, object }} from \"../src/index\";\n\n\
+                 export function t{i}(): number {{\n  return string() + object();\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let content = &cue["content"];
+    let exports = content["exports"].as_array().expect("exports listed");
+    let index = exports
+        .iter()
+        .find(|x| x["path"] == "src/index.ts")
+        .unwrap_or_else(|| panic!("no exports of src/index.ts: {content:#}"));
+    let mut names: Vec<&str> = index["names"]
+        .as_array()
+        .expect("names")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["object", "string"], "{content:#}");
+}

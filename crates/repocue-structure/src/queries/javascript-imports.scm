@@ -2,6 +2,8 @@
 
 (export_statement source: (string) @import)
 
+(export_statement source: (string) @star_export)
+
 (call_expression
   function: (identifier) @_require
   arguments: (arguments . (string) @import)

@@ -62,6 +62,9 @@ pub struct Ranking {
     /// the scores of the files whose names it re-exports (each re-export's share). It ranks
     /// package roots by what their packages hold rather than by what the roots define.
     pub api_mass: Vec<f64>,
+    /// Per node: whether a package root hands on its names through `export * from` (see
+    /// [`hand_on_stars`]): a change to what it exports may change that root's list.
+    pub star_handed: Vec<bool>,
     /// Per node: for a package root, the names it exports, heaviest first: the public
     /// top-level definitions ([`importance::is_exportable`]) its references may mean in
     /// other files (each times its share of the reference) and its own, each at its
@@ -98,23 +101,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             .as_slice()
     };
     let importers = package_importers(nodes, &roles, &modules, imports_of);
-    // Only looked up, never iterated, so deterministic: spares a tree's string comparisons
-    // and SipHash (each a tenth of ranking 20,000 files).
-    let symbols = nodes.iter().map(|n| n.facts.symbols.len()).sum();
-    // Name → the files defining it, and which languages provide it ([`Standard`]).
-    let mut defined: FastMap<&str, (Vec<usize>, Standard)> =
-        FastMap::with_capacity_and_hasher(symbols, Default::default());
-    for (i, node) in nodes.iter().enumerate() {
-        for s in &node.facts.symbols {
-            let name = s.name();
-            let (list, _) = defined
-                .entry(name)
-                .or_insert_with(|| (Vec::new(), Standard::of(name)));
-            if list.last() != Some(&i) {
-                list.push(i);
-            }
-        }
-    }
+    let defined = definitions(nodes);
     // Edges with weights: a reference to a name defined in k candidate files splits over them.
     let mut out_edges: Vec<FastMap<usize, f64>> = vec![FastMap::default(); n];
     let mut used_by: Vec<NameWeights> = vec![NameWeights::default(); n];
@@ -166,6 +153,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             }
         }
     }
+    let star_handed = hand_on_stars(nodes, &modules, &mut reexports);
     let mut score = pagerank(out_edges, nodes);
     for (s, r) in score.iter_mut().zip(&roles) {
         *s *= r.factor();
@@ -192,7 +180,83 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         exported,
         api_mass,
         root_exports,
+        star_handed,
     }
+}
+
+/// Name → the files defining it, and which languages provide it ([`Standard`]). Only looked
+/// up, never iterated, so deterministic: spares a tree's string comparisons and SipHash (each
+/// a tenth of ranking 20,000 files).
+fn definitions<'a>(nodes: &[Node<'a>]) -> FastMap<&'a str, (Vec<usize>, Standard)> {
+    let symbols = nodes.iter().map(|n| n.facts.symbols.len()).sum();
+    let mut defined: FastMap<&str, (Vec<usize>, Standard)> =
+        FastMap::with_capacity_and_hasher(symbols, Default::default());
+    for (i, node) in nodes.iter().enumerate() {
+        for s in &node.facts.symbols {
+            let name = s.name();
+            let (list, _) = defined
+                .entry(name)
+                .or_insert_with(|| (Vec::new(), Standard::of(name)));
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+    }
+    defined
+}
+
+/// How many `export * from` steps a package root's exports are followed through (zod's
+/// `index.ts` → `v4/classic/external.ts` → `schemas.ts`).
+const STAR_DEPTH: usize = 3;
+
+/// Adds to `reexports` every exportable definition that a package root hands on through
+/// `export * from "./x"` (and what `x` hands on the same way, [`STAR_DEPTH`] steps), each at
+/// a full share; returns, per node, whether some root's exports reach it that way.
+fn hand_on_stars<'a>(
+    nodes: &[Node<'a>],
+    modules: &[Vec<String>],
+    reexports: &mut Vec<(usize, usize, &'a str, f64)>,
+) -> Vec<bool> {
+    let mut reached = vec![false; nodes.len()];
+    let roots: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].root && !nodes[i].facts.star_exports.is_empty())
+        .collect();
+    if roots.is_empty() {
+        return reached;
+    }
+    let mut by_module: FastMap<&[String], Vec<usize>> = FastMap::default();
+    for (i, m) in modules.iter().enumerate() {
+        by_module.entry(m.as_slice()).or_default().push(i);
+    }
+    for root in roots {
+        let mut seen = vec![root];
+        let mut frontier = vec![root];
+        for _ in 0..STAR_DEPTH {
+            let mut next = Vec::new();
+            for &from in &frontier {
+                for star in &nodes[from].facts.star_exports {
+                    if !star.starts_with('.') {
+                        continue;
+                    }
+                    let module = importance::import_components(nodes[from].path, star);
+                    for &t in by_module.get(module.as_slice()).into_iter().flatten() {
+                        if seen.contains(&t) {
+                            continue;
+                        }
+                        seen.push(t);
+                        next.push(t);
+                        reached[t] = true;
+                        let names = nodes[t].facts.symbols.iter();
+                        for s in names.filter(|s| importance::is_exportable(s)) {
+                            reexports.push((root, t, s.name(), 1.0));
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    reached
 }
 
 /// [`Ranking::root_exports`], from the uses of the ranked nodes' names (`used_by`,

@@ -39,6 +39,9 @@ pub struct CodeFacts {
     /// Names it hands on as TypeScript types alone (`export type { a } from "./x"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub type_reexports: Vec<String>,
+    /// Modules it hands on whole (`export * from "./schemas"`), as imports are written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub star_exports: Vec<String>,
     /// More symbols existed than [`MAX_SYMBOLS`]; the least important were dropped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -60,6 +63,7 @@ impl CodeFacts {
                 &self.references,
                 &self.reexports,
                 &self.type_reexports,
+                &self.star_exports,
                 self.truncated,
             ) == (
                 &other.language,
@@ -68,6 +72,7 @@ impl CodeFacts {
                 &other.references,
                 &other.reexports,
                 &other.type_reexports,
+                &other.star_exports,
                 other.truncated,
             )
             && nesting(&self.symbols) == nesting(&other.symbols)
@@ -243,6 +248,8 @@ pub fn analyze(
             facts.reexports.truncate(MAX_REFERENCES);
             facts.type_reexports = f.type_reexports;
             facts.type_reexports.truncate(MAX_REFERENCES);
+            facts.star_exports = f.star_exports;
+            facts.star_exports.truncate(MAX_REFERENCES);
         }
         Err(ExtractError::TimedOut) => return Err(TimedOut),
         Err(e) => {

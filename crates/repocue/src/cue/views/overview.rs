@@ -1963,12 +1963,13 @@ fn code_summary(
     })
 }
 
-/// The files package roots hand over to, and the roots a manifest declares rather than their
-/// path makes ([`super::structure::Ranked::root`]), by path, sorted.
+/// The files package roots hand over to, the roots a manifest declares rather than their path
+/// makes ([`super::structure::Ranked::root`]), and the files roots hand on whole (`export *
+/// from`), by path, sorted: an edit to one may change a root's exports.
 fn handed_roots(ranked: &[super::structure::Ranked<'_>]) -> Vec<String> {
     let declared = ranked
         .iter()
-        .filter(|r| r.root && !importance::is_package_root(&r.file.path))
+        .filter(|r| (r.root && !importance::is_package_root(&r.file.path)) || r.star_handed)
         .map(|r| r.file.path.as_slice());
     let mut roots: Vec<String> = super::structure::handed_roots(ranked)
         .into_iter()

@@ -30,6 +30,9 @@ pub(crate) struct Ranked<'a> {
     /// a JavaScript or TypeScript file a manifest declares the package's entry point
     /// (vite's `packages/vite/src/node/index.ts`, its package.json's `exports`).
     pub root: bool,
+    /// Whether a package root hands on this file's names through `export * from`
+    /// (`graph::Ranking::star_handed`).
+    pub star_handed: bool,
     /// Defined name → how much other non-test files use it (weighted, see `graph::Ranking`).
     pub used_by: NameWeights,
     /// Defined name → how many test, example and other non-source files use it.
@@ -159,35 +162,16 @@ pub(crate) fn ranked_files_counting<'a>(
                 .code
                 .as_ref()
                 .is_some_and(|c| is_root(f, c, declared_roots));
-            // A package root without definitions of its own still says what the API is.
-            a.code.as_ref().filter(|c| !c.symbols.is_empty() || root)?;
-            Some(Ranked {
-                file: f,
-                analysis: a,
-                score: 0.0,
-                root,
-                used_by: NameWeights::default(),
-                client_uses: NameWeights::default(),
-                exported: NameWeights::default(),
-                api_mass: 0.0,
-                root_exports: Vec::new(),
-                documented: NameWeights::default(),
-            })
+            // A package root without definitions of its own still says what the API is, and so
+            // does a module that hands on others whole (zod's `v4/classic/external.ts`).
+            a.code
+                .as_ref()
+                .filter(|c| !c.symbols.is_empty() || root || !c.star_exports.is_empty())?;
+            Some(Ranked::unranked(f, a, root))
         })
         .collect();
     facts.clear();
-    let aliases = package_aliases(state)?;
-    if !aliases.is_empty() {
-        for r in &mut out {
-            if let Some(code) = r.analysis.code.as_mut() {
-                for import in &mut code.imports {
-                    if let Some(path) = resolve_package(&aliases, import) {
-                        *import = path;
-                    }
-                }
-            }
-        }
-    }
+    resolve_aliased_imports(state, &mut out)?;
     let nodes: Vec<Node<'_>> = out
         .iter()
         .map(|r| {
@@ -218,14 +202,16 @@ pub(crate) fn ranked_files_counting<'a>(
         .zip(ranking.client_uses)
         .zip(ranking.exported)
         .zip(ranking.api_mass)
-        .zip(ranking.root_exports);
-    for ((r, s), ((((u, c), e), m), x)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
+        .zip(ranking.root_exports)
+        .zip(ranking.star_handed);
+    for ((r, s), (((((u, c), e), m), x), h)) in out.iter_mut().zip(ranking.scores).zip(per_node) {
         r.score = s;
         r.used_by = u;
         r.client_uses = c;
         r.exported = e;
         r.api_mass = m;
         r.root_exports = x;
+        r.star_handed = h;
     }
     attach_handed_exports(&mut out);
     attach_documented(&mut out, &documented_names(state)?);
@@ -235,6 +221,44 @@ pub(crate) fn ranked_files_counting<'a>(
             .then(a.file.path.cmp(&b.file.path))
     });
     Ok(out)
+}
+
+impl<'a> Ranked<'a> {
+    /// A file with its analysis, before the ranking gives it a score.
+    fn unranked(file: &'a FileState, analysis: Analysis, root: bool) -> Ranked<'a> {
+        Ranked {
+            file,
+            analysis,
+            score: 0.0,
+            root,
+            star_handed: false,
+            used_by: NameWeights::default(),
+            client_uses: NameWeights::default(),
+            exported: NameWeights::default(),
+            api_mass: 0.0,
+            root_exports: Vec::new(),
+            documented: NameWeights::default(),
+        }
+    }
+}
+
+/// Rewrites the imports of the workspace's packages by name (`@babel/core`, `grep_searcher`)
+/// into the paths of their code ([`resolve_package`]), so that they resolve like paths do.
+fn resolve_aliased_imports(state: &Reader, ranked: &mut [Ranked<'_>]) -> Result<()> {
+    let aliases = package_aliases(state)?;
+    if aliases.is_empty() {
+        return Ok(());
+    }
+    for r in ranked {
+        if let Some(code) = r.analysis.code.as_mut() {
+            for import in &mut code.imports {
+                if let Some(path) = resolve_package(&aliases, import) {
+                    *import = path;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Name → how many of the project's documents (not tests', fixtures' or vendored ones) show it
@@ -1232,6 +1256,7 @@ mod tests {
             },
             score,
             root: importance::is_package_root(&file.path),
+            star_handed: false,
             used_by: used.iter().map(|(n, u)| ((*n).to_owned(), *u)).collect(),
             client_uses: NameWeights::default(),
             exported: NameWeights::default(),
@@ -1339,6 +1364,7 @@ mod tests {
             },
             score,
             root: importance::is_package_root(&file.path),
+            star_handed: false,
             used_by: NameWeights::default(),
             client_uses: NameWeights::default(),
             exported: match exported {

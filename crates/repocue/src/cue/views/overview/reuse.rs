@@ -62,8 +62,8 @@ pub(super) struct GraphSummary {
     #[serde(default)]
     pub member_sources: Vec<String>,
     /// The files package roots hand over to, sorted: package roots in their place, whose own
-    /// definitions are the package's API ([`super::super::structure::handed_roots`]); and the
-    /// roots a manifest declares rather than their path makes.
+    /// definitions are the package's API ([`super::super::structure::handed_roots`]); the
+    /// roots a manifest declares rather than their path makes; the files roots hand on whole.
     #[serde(default)]
     pub handed_roots: Vec<String>,
 }
@@ -292,6 +292,7 @@ fn graph_unchanged<'a>(
         || a.imports != b.imports
         || a.reexports != b.reexports
         || a.type_reexports != b.type_reexports
+        || a.star_exports != b.star_exports
         || importance::is_package_root(path)
         || graph
             .handed_roots
@@ -709,6 +710,40 @@ def render(doc):\n    return parse(doc)\n";
             &spare_private,
             &mut Vec::new()
         ));
+    }
+
+    /// A module a package root hands on whole (`export * from "./schemas"`) gains an exported
+    /// function nothing calls: the root's exports may name it, so the overview recomputes.
+    #[test]
+    fn an_edit_of_a_module_a_root_hands_on_whole_recomputes() {
+        let mut files: Vec<(String, String)> = vec![
+            ("README.md".into(), "# Work\n\nValidates data.\n".into()),
+            (
+                "src/index.ts".into(),
+                // Its own definition: it hands on more than it hands over to.
+                "export * from \"./schemas\";\n\nexport function version(): string {\n  return \"1\";\n}\n"
+                    .into(),
+            ),
+            (
+                "src/schemas.ts".into(),
+                "export function string(): number {\n  return 1;\n}\n".into(),
+            ),
+        ];
+        for i in 0..30 {
+            files.push((
+                format!("src/m{i:02}.ts"),
+                format!("import {{ string }} from \"./schemas\";\n\nexport function f{i}(): number {{\n  return string();\n}}\n"),
+            ));
+        }
+        let (t, _, graph) = ranked(&files);
+        assert!(
+            graph.handed_roots.iter().any(|p| p == "src/schemas.ts"),
+            "{graph:?}"
+        );
+        let added = "export function string(): number {\n  return 1;\n}\n\nexport function object(): number {\n  return 2;\n}\n";
+        let (reused, fresh) = after(&t, "src/schemas.ts", added);
+        assert!(fresh.contains("\"object\""), "{fresh}");
+        assert_eq!(reused, None, "a module handed on whole recomputes");
     }
 
     /// A listed type's members include what it inherits: an edit of the file of a class it
