@@ -462,12 +462,20 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     drop_superseded_prototypes(&mut items);
     merge_reopened(support, &mut items);
     name_items(&mut items);
+    let reexported = reexports(&captures, &items, source, false);
+    let type_reexports = reexports(&captures, &items, source, true);
+    // What it hands on, it references: `const { Axios } = axios; export { Axios }` means the
+    // definition of `Axios` elsewhere, as an import of it would.
+    let mut references = references(support, &captures, &items, source);
+    references.extend(reexported.iter().chain(&type_reexports).cloned());
+    references.sort_unstable();
+    references.dedup();
     FileFacts {
         symbols: symbols(support, &items, source),
         imports: imports(support, &captures.imports, source),
-        references: references(support, &captures, &items, source),
-        reexports: reexports(&captures, &items, source, false),
-        type_reexports: reexports(&captures, &items, source, true),
+        references,
+        reexports: reexported,
+        type_reexports,
         star_exports: star_exports(support, &captures.star_exports, source),
     }
 }

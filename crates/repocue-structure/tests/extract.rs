@@ -1446,6 +1446,11 @@ fn a_module_reexports_only_the_names_it_hands_on() {
             &["Router"],
         ),
         (
+            Language::JavaScript,
+            "import axios from './lib/axios.js';\nconst { Axios, spread } = axios;\nexport { axios as default, Axios, spread };\n",
+            &["Axios", "axios", "spread"],
+        ),
+        (
             Language::Python,
             "from .app import Flask\n",
             &[],
