@@ -263,7 +263,8 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
         .as_bytes()
         .windows(2)
         .any(|w| w[0] == b'<' && (w[1] == b'/' || w[1].is_ascii_alphabetic()));
-    if list || (raw.trim_start().starts_with('<') && markup) {
+    let html = raw.trim_start().starts_with('<');
+    if list || (html && markup) || (html && !says_more_than_banners(&raw)) {
         return;
     }
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
@@ -295,6 +296,44 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     }
     *purpose = Some(sentence);
     *done = true;
+}
+
+/// Whether an HTML paragraph says something besides links and fine print: ky's README opens
+/// with a sponsor block whose text is all `<sup>` ("Sindre's open source work is supported
+/// by the community.") and a link wrapping a sponsor's logo and slogan.
+fn says_more_than_banners(raw: &str) -> bool {
+    let mut rest = raw.to_owned();
+    for tag in ["a", "sup", "sub", "small"] {
+        rest = without_elements(&rest, tag);
+    }
+    strip_inline(&rest).split_whitespace().count() >= 4
+}
+
+/// `html` without the elements of one tag, their content included (`<a …>…</a>`); an element
+/// left open runs to the end. Tag names match in any case; nesting of the same tag is not
+/// followed.
+fn without_elements(html: &str, tag: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let (open, close) = (format!("<{tag}"), format!("</{tag}>"));
+    let mut out = String::with_capacity(html.len());
+    let mut at = 0;
+    while let Some(i) = lower[at..].find(&open).map(|i| at + i) {
+        // `<a` must be the whole tag name: not `<abbr>`.
+        let next = lower.as_bytes().get(i + open.len()).copied();
+        if !matches!(next, Some(b'>' | b' ' | b'\t' | b'\n' | b'/')) {
+            out.push_str(&html[at..i + open.len()]);
+            at = i + open.len();
+            continue;
+        }
+        out.push_str(&html[at..i]);
+        at = match lower[i..].find(&close) {
+            Some(j) => i + j + close.len(),
+            None => html.len(),
+        };
+        out.push(' ');
+    }
+    out.push_str(&html[at..]);
+    out
 }
 
 /// Whether a sentence is about the document it opens, not the project: redis's README
@@ -614,6 +653,16 @@ mod tests {
         assert_eq!(
             purpose(md).as_deref(),
             Some("Promise based HTTP client for the browser and node.js")
+        );
+        // Nor is HTML whose text is links and fine print (a sponsor block).
+        let md = "<div align=\"center\">\n\t<p>\n\t\t<sup>\n\t\t\tThe author's open source work is supported by the community.<br>Special thanks to:\n\t\t</sup>\n\t\t<a href=\"https://sponsor.example?utm_source=x\">\n\t\t\t<b>Get the most out of every conversation.</b>\n\t\t</a>\n\t</p>\n</div>\n\n> Ky is a tiny and elegant HTTP client based on the [Fetch API](https://example.org/fetch)\n";
+        assert_eq!(
+            purpose(md).as_deref(),
+            Some("Ky is a tiny and elegant HTTP client based on the Fetch API")
+        );
+        assert_eq!(
+            without_elements("x <abbr>y</abbr> <A href=1>z</a> w", "a"),
+            "x <abbr>y</abbr>   w"
         );
         // Nor is the text of an HTML comment (a license header), nor a heading in one.
         let md = "<!---\n Licensed to the Apache Software Foundation (ASF) under one or more\n contributor license agreements.\n\n Unless required by applicable law or agreed to in writing, software\n is distributed on an AS IS basis.\n\n Title\n =====\n-->\n<!-- one line -->\nStore\n=====\n\nStore provides helper utilities for the java.lang API.\n";
