@@ -1279,13 +1279,15 @@ fn built_entry_points<'a>(
 
 /// Build output directories whose files a package's manifest names, and the extensions a
 /// built JavaScript file has, against the source extensions it is built from.
-const BUILD_DIRS: &[&str] = &["dist", "lib", "build", "out", "esm", "cjs"];
+const BUILD_DIRS: &[&str] = &["dist", "distribution", "lib", "build", "out", "esm", "cjs"];
+/// The directories sources are built from, in the order tried.
+const SOURCE_DIRS: &[&str] = &["src", "source"];
 const BUILT_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "jsx"];
 const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "mjs", "jsx"];
 
 /// The tracked file a declared entry point stands for: itself when tracked; else, for a built
 /// file (a package.json's `"exports": "./dist/node/index.js"`, which is not tracked), its
-/// source: the build directory read as `src` and a source extension for the built one
+/// source: the build directory read as `src` or `source` and a source extension for the built one
 /// (vite's `packages/vite/src/node/index.ts`). `None` when neither is tracked.
 fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) -> Option<String> {
     if tracked.contains(path.as_bytes()) {
@@ -1297,13 +1299,15 @@ fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) ->
     }
     let parts: Vec<&str> = stem.split('/').collect();
     let build = parts.iter().position(|p| BUILD_DIRS.contains(p))?;
-    let mut source = parts.clone();
-    source[build] = "src";
-    let source = source.join("/");
-    SOURCE_EXTENSIONS
-        .iter()
-        .map(|x| format!("{source}.{x}"))
-        .find(|p| tracked.contains(p.as_bytes()))
+    SOURCE_DIRS.iter().find_map(|dir| {
+        let mut source = parts.clone();
+        source[build] = dir;
+        let source = source.join("/");
+        SOURCE_EXTENSIONS
+            .iter()
+            .map(|x| format!("{source}.{x}"))
+            .find(|p| tracked.contains(p.as_bytes()))
+    })
 }
 
 /// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
@@ -2275,6 +2279,7 @@ mod tests {
             b"packages/vite/src/node/index.ts".as_slice(),
             b"lib/app.js",
             b"src/index.tsx",
+            b"source/main.ts",
         ]
         .into_iter()
         .collect();
@@ -2286,6 +2291,10 @@ mod tests {
         assert_eq!(of("lib/app.js").as_deref(), Some("lib/app.js"));
         assert_eq!(of("dist/index.mjs").as_deref(), Some("src/index.tsx"));
         assert_eq!(of("dist/other.js"), None);
+        assert_eq!(
+            of("distribution/main.js").as_deref(),
+            Some("source/main.ts")
+        );
         assert_eq!(of("dist/index.d.ts"), None);
         assert_eq!(of("index.js"), None);
     }
