@@ -2717,21 +2717,28 @@ fn a_package_index_exports_what_it_hands_on_not_what_it_calls() {
         ));
     }
     let repo = TestRepo::with_files(&files);
+    let (names, content) = sorted_exports(&repo, "src/index.ts");
+    assert_eq!(names, ["detect", "plugin", "transform"], "{content:#}");
+}
+
+/// The names the 4,000-token overview lists as `path`'s exports, sorted, and the overview's
+/// content (for failure messages).
+fn sorted_exports(repo: &TestRepo, path: &str) -> (Vec<String>, Value) {
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let content = &cue["content"];
+    let content = cue["content"].clone();
     let exports = content["exports"].as_array().expect("exports listed");
-    let index = exports
+    let entry = exports
         .iter()
-        .find(|x| x["path"] == "src/index.ts")
-        .unwrap_or_else(|| panic!("no exports of src/index.ts: {content:#}"));
-    let mut names: Vec<&str> = index["names"]
+        .find(|x| x["path"] == path)
+        .unwrap_or_else(|| panic!("no exports of {path}: {content:#}"));
+    let mut names: Vec<String> = entry["names"]
         .as_array()
         .expect("names")
         .iter()
-        .filter_map(|n| n.as_str())
+        .filter_map(|n| n.as_str().map(str::to_owned))
         .collect();
     names.sort_unstable();
-    assert_eq!(names, ["detect", "plugin", "transform"], "{content:#}");
+    (names, content)
 }
 
 /// A workspace member whose package.json names only its build output (`"exports":
@@ -2816,19 +2823,6 @@ fn a_package_index_exports_what_it_hands_on_whole() {
         ));
     }
     let repo = TestRepo::with_files(&files);
-    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let content = &cue["content"];
-    let exports = content["exports"].as_array().expect("exports listed");
-    let index = exports
-        .iter()
-        .find(|x| x["path"] == "src/index.ts")
-        .unwrap_or_else(|| panic!("no exports of src/index.ts: {content:#}"));
-    let mut names: Vec<&str> = index["names"]
-        .as_array()
-        .expect("names")
-        .iter()
-        .filter_map(|n| n.as_str())
-        .collect();
-    names.sort_unstable();
+    let (names, content) = sorted_exports(&repo, "src/index.ts");
     assert_eq!(names, ["object", "string"], "{content:#}");
 }
