@@ -345,10 +345,17 @@ pub fn is_package_root(path: &[u8]) -> bool {
     let depth = path.iter().filter(|&&b| b == b'/').count();
     match name {
         b"lib.rs" => true,
-        b"__init__.py" => depth <= 2,
+        // A package whose name starts with `_` is private (fastapi's `_compat`).
+        b"__init__.py" => depth <= 2 && !parent_name(path).starts_with(b"_"),
         b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
         _ => depth <= 2 && name.ends_with(b".rb") && is_gem_lib_file(path),
     }
+}
+
+/// The name of the directory a file lies in (`b""` at the root).
+fn parent_name(path: &[u8]) -> &[u8] {
+    let dir = &path[..path.len() - paths::file_name(path).len()];
+    paths::file_name(dir.strip_suffix(b"/").unwrap_or(dir))
 }
 
 /// Tells whether a file lies right in a directory named `lib` that is the repository's or a
@@ -640,6 +647,29 @@ mod tests {
             end_line: 1,
             visibility: vis.map(str::to_owned),
             conditional: false,
+        }
+    }
+
+    /// Package roots by path; a Python package named with a leading `_` is private.
+    #[test]
+    fn package_roots_by_path() {
+        for root in [
+            "src/lib.rs",
+            "fastapi/__init__.py",
+            "src/flask/__init__.py",
+            "packages/core/src/index.ts",
+            "lib/sinatra.rb",
+        ] {
+            assert!(is_package_root(root.as_bytes()), "{root}");
+        }
+        for not in [
+            "fastapi/_compat/__init__.py",
+            "_internal/__init__.py",
+            "a/b/c/__init__.py",
+            "packages/core/src/node/index.ts",
+            "src/main.rs",
+        ] {
+            assert!(!is_package_root(not.as_bytes()), "{not}");
         }
     }
 

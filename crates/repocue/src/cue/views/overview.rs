@@ -566,8 +566,9 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
     Ok(items)
 }
 
-/// The README right in directory `dir` (`b""`: the root), Markdown before reStructuredText
-/// before none and others, then by path.
+/// The README right in directory `dir` (`b""`: the root): a plain `README` before one with a
+/// suffix (`README-VIM.md`), Markdown before reStructuredText before none and others, then by
+/// path.
 fn readme_in<'a>(files: &'a [FileState], dir: &[u8]) -> Option<&'a FileState> {
     files
         .iter()
@@ -580,7 +581,13 @@ fn readme_in<'a>(files: &'a [FileState], dir: &[u8]) -> Option<&'a FileState> {
                 .to_ascii_uppercase()
                 .starts_with(b"README")
         })
-        .min_by_key(|f| (readme_rank(&f.path), f.path.clone()))
+        .min_by_key(|f| {
+            // `README.md` before `README-VIM.md` (fzf's Vim integration), which sorts first.
+            let name = paths::file_name(&f.path);
+            let stem = name.split(|&b| b == b'.').next().unwrap_or(name);
+            let plain = stem.eq_ignore_ascii_case(b"README");
+            (!plain, readme_rank(&f.path), f.path.clone())
+        })
 }
 
 fn readme_rank(path: &[u8]) -> u8 {
@@ -2269,6 +2276,30 @@ mod tests {
         assert_eq!(component_rank("docs/"), 2);
         assert_eq!(component_rank("docs/compat/"), 2);
         assert_eq!(component_rank("tests/"), 2);
+    }
+
+    /// A directory's README is the plain one, whatever sorts first; Markdown before others.
+    #[test]
+    fn a_plain_readme_comes_before_a_suffixed_one() {
+        let doc = |p: &str| FileState {
+            is_document: true,
+            ..crate::model::sample_file(p, p)
+        };
+        let files = [
+            doc("README-VIM.md"),
+            doc("README.rst"),
+            doc("README.md"),
+            doc("docs/README.md"),
+            doc("docs/README-ja.md"),
+        ];
+        let path = |dir: &[u8]| readme_in(&files, dir).map(|f| paths::display(&f.path));
+        assert_eq!(path(b"").as_deref(), Some("README.md"));
+        assert_eq!(path(b"docs").as_deref(), Some("docs/README.md"));
+        assert_eq!(
+            readme_in(&files[..2], b"").map(|f| &f.path[..]),
+            Some(&b"README.rst"[..])
+        );
+        assert_eq!(path(b"src"), None);
     }
 
     /// A declared entry point is the tracked file itself, else the source a built file comes
