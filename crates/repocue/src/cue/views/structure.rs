@@ -51,10 +51,10 @@ pub(crate) struct Ranked<'a> {
 
 /// Whether a file is a package root ([`Ranked::root`]), given the JavaScript and TypeScript
 /// files manifests declare their packages' roots.
-fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &[String]) -> bool {
+fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &HashSet<&[u8]>) -> bool {
     importance::is_package_root(&file.path)
         || (importance::language_family(&code.language) == "JavaScript"
-            && declared_roots.iter().any(|e| e.as_bytes() == file.path))
+            && declared_roots.contains(file.path.as_slice()))
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -124,6 +124,9 @@ pub(crate) fn ranked_files_counting<'a>(
     boost_dirty: bool,
     not_outlined: &mut BTreeMap<String, u64>,
 ) -> Result<Vec<Ranked<'a>>> {
+    // Looked up once per file: a monorepo declares a root per package (babel: 150).
+    let entry_points: HashSet<&[u8]> = entry_points.iter().map(String::as_bytes).collect();
+    let declared_roots: HashSet<&[u8]> = declared_roots.iter().map(String::as_bytes).collect();
     let files: Vec<&FileState> = state
         .files()?
         .iter()
@@ -161,7 +164,7 @@ pub(crate) fn ranked_files_counting<'a>(
             let root = a
                 .code
                 .as_ref()
-                .is_some_and(|c| is_root(f, c, declared_roots));
+                .is_some_and(|c| is_root(f, c, &declared_roots));
             // A package root without definitions of its own still says what the API is, and so
             // does a module that hands on others whole (zod's `v4/classic/external.ts`).
             a.code
@@ -175,10 +178,9 @@ pub(crate) fn ranked_files_counting<'a>(
     let nodes: Vec<Node<'_>> = out
         .iter()
         .map(|r| {
-            let p = paths::display(&r.file.path);
             let root = r.root;
             let mut boost = 1.0;
-            if entry_points.contains(&p) {
+            if entry_points.contains(r.file.path.as_slice()) {
                 boost += 4.0;
             } else if root {
                 boost += 2.0;
