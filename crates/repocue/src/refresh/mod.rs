@@ -264,6 +264,47 @@ mod tests {
         assert_eq!(hits.len(), 1, "{hits:?}");
     }
 
+    /// A newer analyzer may find something where an older one found nothing (a binary that
+    /// learnt `.csproj` files): after an upgrade the analysed text files without facts are
+    /// read again, once, and binary files are not.
+    #[test]
+    fn a_new_analyzer_reads_again_what_an_older_one_found_nothing_in() {
+        let t = temp_repo(&[
+            ("a.rs", "pub fn alpha() {}\n"),
+            ("notes.txt", "plain words\n"),
+            ("logo.bin", "\0\x01binary"),
+            ("Cargo.toml", "[package]\nname = \"tool\"\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        // Pretend an older binary knew no manifests: Cargo.toml's facts are gone.
+        let db = raw_db(&t.repo);
+        let facts_of = |name: &str| -> i64 {
+            db.query_row(
+                "SELECT count(*) FROM file_versions f JOIN paths p ON p.id = f.path
+                   JOIN content_facts c ON c.digest = f.digest
+                 WHERE p.dir = 0 AND p.name = CAST(?1 AS BLOB)",
+                [name],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(facts_of("Cargo.toml"), 1);
+        db.execute(
+            "DELETE FROM content_facts WHERE digest = (SELECT f.digest FROM file_versions f
+               JOIN paths p ON p.id = f.path WHERE p.dir = 0 AND p.name = CAST('Cargo.toml' AS BLOB))",
+            [],
+        )
+        .unwrap();
+        db.execute("DELETE FROM settings", []).unwrap();
+        let up = run(&t.repo, &Operation::Refresh).unwrap();
+        // Cargo.toml and notes.txt (no facts either), not the binary nor a.rs.
+        assert_eq!(up.files_scanned, 2);
+        assert_eq!(facts_of("Cargo.toml"), 1, "the manifest is analysed again");
+        assert_eq!(facts_of("notes.txt"), 0);
+        let again = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(again.files_scanned, 0, "once per analyzer version");
+    }
+
     fn symbol_hits(t: &crate::testing::TempRepo, name: &str) -> usize {
         let store = t.repo.open_store(false).unwrap().unwrap();
         let kinds = [crate::api::SearchKind::Symbol, crate::api::SearchKind::Path];

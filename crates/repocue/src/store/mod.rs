@@ -777,22 +777,29 @@ impl Store {
             .optional()?)
     }
 
-    /// Returns the paths of a snapshot whose content facts were derived by another analyzer
-    /// version than `analyzer`, sorted.
+    /// Returns the paths of a snapshot that `analyzer` may read differently, sorted: those
+    /// whose content facts another analyzer version derived, and the analysed text files
+    /// without facts (an older analyzer found nothing in them: a newer one may, as one that
+    /// reads `.csproj` files does in a C# repository's).
     pub fn paths_with_facts_other_than(
         &self,
         snapshot: &SnapshotRow,
         analyzer: &str,
     ) -> Result<Vec<Vec<u8>>> {
+        let text = compact::code(&compact::FILE_TYPES, crate::model::FileType::Text);
+        let source = compact::code(&compact::FILE_CLASSES, FileClass::Source);
         let mut stmt = self.conn.prepare(
             "SELECT p.dir, p.name FROM file_versions f JOIN paths p ON p.id = f.path
-               JOIN content_facts c ON c.key = digest_key(f.digest) AND c.digest = f.digest
+               LEFT JOIN content_facts c ON c.key = digest_key(f.digest) AND c.digest = f.digest
              WHERE f.epoch = ?1 AND f.start_seq <= ?2 AND (f.end_seq IS NULL OR f.end_seq > ?2)
-               AND c.analyzer != ?3",
+               AND (c.analyzer != ?3
+                    OR (c.key IS NULL AND f.digest IS NOT NULL AND f.file_type = ?4
+                        AND f.class = ?5))",
         )?;
-        let rows = stmt.query_map(params![snapshot.epoch, snapshot.seq, analyzer], |r| {
-            self.row_path(r, 0, 1)
-        })?;
+        let rows = stmt.query_map(
+            params![snapshot.epoch, snapshot.seq, analyzer, text, source],
+            |r| self.row_path(r, 0, 1),
+        )?;
         let mut paths: Vec<Vec<u8>> = self.decoded(rows.collect::<rusqlite::Result<_>>())?;
         paths.sort_unstable();
         Ok(paths)
