@@ -291,7 +291,7 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     let sentence = first_sentence(&text);
     let admonition =
         quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_']));
-    if speaks_of_itself(&sentence) || admonition {
+    if speaks_of_itself(&sentence) || admonition || announces(&sentence) {
         return;
     }
     *purpose = Some(sentence);
@@ -344,6 +344,24 @@ fn speaks_of_itself(sentence: &str) -> bool {
     let second = words.next().unwrap_or_default().to_ascii_lowercase();
     let second = second.trim_end_matches([',', '.', ':']);
     first.eq_ignore_ascii_case("this") && matches!(second, "readme" | "document" | "file" | "page")
+}
+
+/// Whether a sentence is news, not what the project is: gin's README opens with "We're
+/// excited to announce the release of Gin 1.12.0!" above "Gin is a high-performance HTTP web
+/// framework written in Go."
+fn announces(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    [
+        "to announce",
+        "is now available",
+        "are now available",
+        "has been released",
+        "have been released",
+        "we're excited",
+        "we are excited",
+    ]
+    .iter()
+    .any(|news| lower.contains(news))
 }
 
 /// Whether a quotation (its Markdown, markers and emphasis stripped from its start) is an
@@ -468,7 +486,80 @@ fn strip_inline(text: &str) -> String {
             }
         }
     }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    decode_entities(&out)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Longest character reference read (`&thinsp;`, `&#x1F600;`).
+const MAX_ENTITY: usize = 10;
+
+/// Replaces HTML character references with their characters: serde's title is `Serde &emsp;`,
+/// serilog's `Serilog&nbsp;` (before its badges). Spaces of any width become a plain space;
+/// a name this does not know stays as written.
+fn decode_entities(text: &str) -> String {
+    if !text.contains('&') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let decoded = rest
+            .get(1..)
+            .and_then(|r| {
+                r.find(';')
+                    .filter(|&end| end <= MAX_ENTITY)
+                    .map(|end| &r[..end])
+            })
+            .and_then(|name| entity(name).map(|c| (c, name.len() + 2)));
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The character of one reference's name (between `&` and `;`).
+fn entity(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        // A space of any width, and nothing that is no character (or a control one).
+        return match char::from_u32(code)? {
+            c if c.is_whitespace() => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        };
+    }
+    Some(match name {
+        "nbsp" | "ensp" | "emsp" | "thinsp" => ' ',
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "mdash" => '—',
+        "ndash" => '–',
+        "hellip" => '…',
+        "copy" => '©',
+        "reg" => '®',
+        "trade" => '™',
+        "middot" => '·',
+        _ => return None,
+    })
 }
 
 /// Tells whether a line is a Markdown link reference definition (`[id]: https://…`).
@@ -747,6 +838,27 @@ mod tests {
             strip_inline("See [the [nested](a.md) guide](b.md) and ![logo](l.png)[x][ref] end"),
             "See the nested guide and x end"
         );
+    }
+
+    #[test]
+    fn news_is_no_purpose() {
+        let md = "# Gin\n\n## Gin 1.12 is now available!\n\nWe're excited to announce the release of **Gin 1.12.0**! It brings new features.\n\n---\n\nGin is a high-performance HTTP web framework written in Go.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Gin is a high-performance HTTP web framework written in Go.")
+        );
+        assert!(announces("Version 2 is now available on PyPI."));
+        assert!(!announces("A library that parses configuration files."));
+    }
+
+    #[test]
+    fn character_references_read_as_their_characters() {
+        let md = "# Serde &emsp; [![Build](b.svg)][ci]\n\n## Tom&amp;Jerry&nbsp;&#x2014; &#169; &bogus; & more&#0;\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Serde"));
+        assert_eq!(f.headings[1].text, "Tom&Jerry — © &bogus; & more&#0;");
+        assert_eq!(strip_inline("a&nbsp;&nbsp;b &lt;T&gt; &"), "a b <T> &");
     }
 
     #[test]
