@@ -1727,6 +1727,49 @@ fn components_are_judged_by_what_they_hold() {
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
 }
 
+/// The test directory brought forward is where tests are, not what they read: gin's
+/// `testdata/` of certificates and templates came second, before its packages (Go's tests lie
+/// beside the code).
+#[test]
+fn test_data_is_not_brought_forward_as_the_tests() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "go.mod".into(),
+            "module example.com/web\n\ngo 1.21\n".into(),
+        ),
+        (
+            "web.go".into(),
+            "package web\n\nfunc New() *Engine { return nil }\n\ntype Engine struct{}\n".into(),
+        ),
+        (
+            "web_test.go".into(),
+            "package web\n\nimport \"testing\"\n\nfunc TestNew(t *testing.T) { New() }\n".into(),
+        ),
+    ];
+    for pkg in ["render", "binding"] {
+        for i in 0..3 {
+            files.push((
+                format!("{pkg}/{pkg}{i}.go"),
+                format!(
+                    "package {pkg}\n\nimport \"example.com/web\"\n\nfunc F{i}() {{ web.New() }}\n"
+                ),
+            ));
+        }
+    }
+    for name in ["cert.pem", "key.pem", "hello.tmpl"] {
+        files.push((format!("testdata/{name}"), "data\n".into()));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = section_paths(&cue, "components");
+    let at = |p: &str| comps.iter().position(|c| c == p);
+    assert!(at("testdata/").is_some(), "{cue:#}");
+    assert!(
+        at("testdata/") > at("render/") && at("testdata/") > at("binding/"),
+        "{cue:#}"
+    );
+}
+
 /// A package of code with more data files than code files is in the language of its code,
 /// and so is the project (redis's `src/`: 190 C files beside 403 JSON command descriptions,
 /// read `src/ 594 JSON` and `languages: JSON 402, C 706`).

@@ -926,10 +926,11 @@ fn bring_forward(
     docs: &dyn Fn(&Component) -> bool,
 ) -> Vec<Component> {
     let sizable = |c: &Component| c.files * 50 >= files;
+    // Where the tests are, not their data: Go's tests lie beside the code, and gin's
+    // `testdata/` (certificates and templates) came second, before its packages.
+    let tests = |c: &Component| is_test_dir(&c.path) && !is_test_data_dir(&c.path);
     let wanted: [&dyn Fn(&Component) -> bool; 2] =
-        [&|c| is_test_dir(&c.path) && sizable(c), &|c| {
-            docs(c) && sizable(c)
-        }];
+        [&|c| tests(c) && sizable(c), &|c| docs(c) && sizable(c)];
     for (k, wanted) in wanted.into_iter().enumerate() {
         let slot = (1 + k).min(out.len());
         if let Some(i) = out.iter().position(wanted) {
@@ -977,6 +978,22 @@ fn subpackages(
 
 fn is_test_dir(dir: &str) -> bool {
     importance::role(format!("{dir}x").as_bytes()) == importance::Role::Test
+}
+
+/// A directory of what tests read (`testdata/`, `fixtures/`, `__mocks__/`), by its name.
+fn is_test_data_dir(dir: &str) -> bool {
+    const TEST_DATA: &[&str] = &[
+        "testdata",
+        "test-data",
+        "test_data",
+        "fixtures",
+        "fixture",
+        "__fixtures__",
+        "__mocks__",
+        "mocks",
+    ];
+    let name = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir);
+    TEST_DATA.iter().any(|d| name.eq_ignore_ascii_case(d))
 }
 
 fn is_docs_dir(dir: &str) -> bool {
