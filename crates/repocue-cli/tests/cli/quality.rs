@@ -445,6 +445,51 @@ fn entry_points_per_ecosystem() {
     assert!(e.contains(&"main.c".to_owned()), "{e:?}");
 }
 
+/// A .NET solution names the project, lists its projects, says how to build and test it, and
+/// a program's `Program.cs` is where it starts (serilog's overview had none of these).
+#[test]
+fn a_dotnet_solution_is_read_like_any_workspace() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Todo.sln",
+            "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\n",
+        ),
+        (
+            "src/Todo/Todo.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <OutputType>Exe</OutputType>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Spectre.Console\" Version=\"0.49\" />\n  </ItemGroup>\n</Project>\n",
+        ),
+        (
+            "src/Todo/Program.cs",
+            "var list = new Todo.TodoList();\nlist.Add(args[0]);\n",
+        ),
+        (
+            "src/Todo/TodoList.cs",
+            "namespace Todo;\n\npublic class TodoList\n{\n    public void Add(string item) { }\n}\n",
+        ),
+        (
+            "tests/Todo.Tests/Todo.Tests.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <ItemGroup>\n    <PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17\" />\n  </ItemGroup>\n</Project>\n",
+        ),
+        (
+            "tests/Todo.Tests/TodoListTests.cs",
+            "namespace Todo.Tests;\n\npublic class TodoListTests\n{\n    public void Adds() { new TodoList().Add(\"x\"); }\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    assert_eq!(cue["content"]["project"]["name"], "Todo", "{cue:#}");
+    let commands: Vec<&str> = cue["content"]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(commands[..2], ["dotnet build", "dotnet test"], "{cue:#}");
+    let e = entry_points(&repo);
+    assert!(e.contains(&"src/Todo/Program.cs".to_owned()), "{e:?}");
+    let text = serde_json::to_string(&cue["content"]["components"]).unwrap();
+    assert!(text.contains("src/Todo/"), "{cue:#}");
+}
+
 #[test]
 fn a_monorepo_command_named_after_the_project_comes_before_other_members_programs() {
     // `mono`'s own command lives in `packages/mono-cli`; a helper program of a member that

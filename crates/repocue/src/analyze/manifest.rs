@@ -14,7 +14,7 @@ const MAX_COMMANDS: usize = 24;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ManifestFacts {
     /// Which ecosystem: `cargo`, `npm`, `make`, `python`, `go`, `cmake`, `meson`, `just`,
-    /// `maven`, `gradle`, `ruby`, `composer`, `tox`.
+    /// `maven`, `gradle`, `ruby`, `composer`, `tox`, `pnpm`, `dotnet`.
     pub kind: String,
     /// Declared package or project name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,6 +71,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"tox.ini" => "tox",
         b"pnpm-workspace.yaml" => "pnpm",
         n if is_gemspec(n) => "ruby",
+        n if dotnet_file(n).is_some() => "dotnet",
         _ => return None,
     })
 }
@@ -78,6 +79,26 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
 /// Tells whether a file name is a Ruby gem's specification (`sinatra.gemspec`).
 fn is_gemspec(name: &[u8]) -> bool {
     name.len() > b".gemspec".len() && name.ends_with(b".gemspec")
+}
+
+/// What a .NET build file is: a solution (`Serilog.sln`, `App.slnx`, its projects listed)
+/// or an MSBuild project (`Serilog.csproj`, `.fsproj`, `.vbproj`), with the name before its
+/// extension.
+fn dotnet_file(name: &[u8]) -> Option<(DotnetFile, &str)> {
+    let name = std::str::from_utf8(name).ok()?;
+    let (stem, ext) = name.rsplit_once('.')?;
+    let kind = match ext {
+        "sln" | "slnx" => DotnetFile::Solution,
+        "csproj" | "fsproj" | "vbproj" => DotnetFile::Project,
+        _ => return None,
+    };
+    (!stem.is_empty()).then_some((kind, stem))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum DotnetFile {
+    Solution,
+    Project,
 }
 
 /// Classifies a script or target name into a purpose.
@@ -182,6 +203,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         }
         b"tox.ini" => f.commands.push(cmd("tox", "test")),
         n if is_gemspec(n) => gemspec(&String::from_utf8_lossy(n), text, &mut f),
+        n if dotnet_file(n).is_some() => dotnet(n, text, &mut f),
         b"justfile" | b"Justfile" => {
             for r in make_targets(text, true) {
                 f.commands.push(cmd(format!("just {r}"), purpose_of(&r)));
@@ -553,9 +575,139 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
     f.commands.push(cmd(format!("gem build {file}"), "build"));
 }
 
+/// A .NET solution or project. A solution (Visual Studio's `Project("{…}") = "Name",
+/// "src\\Name\\Name.csproj", "{…}"` lines, or `<Project Path="…"/>` in `.slnx`) is named
+/// after its file, its projects' directories are its members, and `dotnet build` and
+/// `dotnet test` run it all. A project (MSBuild XML) is named by its `AssemblyName` or
+/// `PackageId`, else its file; it is described by its `Description`, depends on its
+/// `PackageReference`s (not the build-time ones, `PrivateAssets="all"`), runs with `dotnet
+/// run` when it builds a program (its `Program.cs` the entry point) and with `dotnet test` when
+/// it is a test project.
+fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
+    let Some((kind, stem)) = dotnet_file(file) else {
+        return;
+    };
+    let text = without_comments(text);
+    if kind == DotnetFile::Solution {
+        f.name = Some(stem.to_owned());
+        for path in solution_projects(&text) {
+            let path = path.replace('\\', "/");
+            if let Some((dir, _)) = path.trim_start_matches("./").rsplit_once('/') {
+                if !dir.is_empty() && !dir.starts_with("..") && !f.members.iter().any(|m| m == dir)
+                {
+                    f.members.push(dir.to_owned());
+                }
+            }
+        }
+        f.commands
+            .extend([cmd("dotnet build", "build"), cmd("dotnet test", "test")]);
+        return;
+    }
+    f.name = xml_tag(&text, "AssemblyName")
+        .or_else(|| xml_tag(&text, "PackageId"))
+        .filter(|n| !n.contains("$("))
+        .or_else(|| Some(stem.to_owned()));
+    f.description = xml_tag(&text, "Description").filter(|d| !d.contains("$("));
+    let references = package_references(&text);
+    let test = references
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("Microsoft.NET.Test.Sdk"))
+        || xml_tag(&text, "IsTestProject").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let sdk = text
+        .split_once("<Project")
+        .and_then(|(_, rest)| attribute(rest.split('>').next()?, "Sdk"))
+        .unwrap_or_default();
+    let program = xml_tag(&text, "OutputType")
+        .is_some_and(|t| t.eq_ignore_ascii_case("exe") || t.eq_ignore_ascii_case("winexe"))
+        || matches!(
+            sdk.as_str(),
+            "Microsoft.NET.Sdk.Web" | "Microsoft.NET.Sdk.Worker"
+        );
+    f.dependencies = references
+        .into_iter()
+        .filter(|(_, build_time)| !build_time)
+        .map(|(name, _)| name)
+        .collect();
+    f.commands.push(cmd("dotnet build", "build"));
+    if test {
+        f.commands.push(cmd("dotnet test", "test"));
+        f.dependencies.clear();
+    } else if program {
+        f.commands.push(cmd("dotnet run", "run"));
+        f.entry_points.push("Program.cs".to_owned());
+    }
+}
+
+/// The project paths a solution lists, in file order.
+fn solution_projects(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim_start) {
+        let path = if line.starts_with("Project(") {
+            // Project("{type}") = "Name", "path", "{guid}": the path is the second string
+            // after `=` (a solution folder's "path" is its name, no project file).
+            line.split_once('=')
+                .and_then(|(_, rest)| rest.split('"').nth(3))
+                .map(str::to_owned)
+        } else if line.starts_with("<Project ") {
+            attribute(line, "Path")
+        } else {
+            None
+        };
+        if let Some(p) = path.filter(|p| dotnet_file(paths::file_name(p.as_bytes())).is_some()) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A project's `PackageReference`s without repeats, each with whether it is build-time only
+/// (`PrivateAssets="all"`: analyzers, source link, polyfills).
+fn package_references(text: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for element in text.split("<PackageReference").skip(1) {
+        let tag = element.split('>').next().unwrap_or_default();
+        let Some(name) = attribute(tag, "Include") else {
+            continue;
+        };
+        let build_time =
+            attribute(tag, "PrivateAssets").is_some_and(|v| v.eq_ignore_ascii_case("all"));
+        if !out.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            out.push((name, build_time));
+        }
+    }
+    out
+}
+
+/// The value of XML attribute `name` in the text of one tag (`Include="xunit"`).
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let at = tag
+        .match_indices(name)
+        .find(|(i, _)| *i == 0 || tag.as_bytes()[i - 1].is_ascii_whitespace())?
+        .0;
+    let rest = tag[at + name.len()..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start();
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let (value, _) = rest[1..].split_once(quote)?;
+    (!value.trim().is_empty()).then(|| value.trim().to_owned())
+}
+
 /// `text` without its first `<tag>…</tag>` element (and without XML comments, which may
 /// hold elements too).
 fn without_element(text: &str, tag: &str) -> String {
+    let mut out = without_comments(text);
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    if let Some(start) = out.find(&open) {
+        if let Some(end) = out[start..].find(&close) {
+            out.replace_range(start..start + end + close.len(), "");
+        }
+    }
+    out
+}
+
+/// `text` without its XML comments (`<!-- … -->`; one left open runs to the end).
+fn without_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("<!--") {
@@ -565,12 +717,6 @@ fn without_element(text: &str, tag: &str) -> String {
             .map_or("", |end| &rest[at + end + 3..]);
     }
     out.push_str(rest);
-    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
-    if let Some(start) = out.find(&open) {
-        if let Some(end) = out[start..].find(&close) {
-            out.replace_range(start..start + end + close.len(), "");
-        }
-    }
     out
 }
 
@@ -857,6 +1003,59 @@ mod tests {
         "z/package.json",
         "plain/src/lib.rs",
     ];
+
+    /// A .NET solution lists its projects' directories as members and builds and tests them
+    /// all; Visual Studio writes `\` in paths, and a solution folder is no project.
+    #[test]
+    fn a_dotnet_solution_lists_its_projects() {
+        let sln = "\u{feff}\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{2150E333-8FDC-42A3-9474-1A3956D46DE8}\") = \"src\", \"src\", \"{791D}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Serilog\", \"src\\Serilog\\Serilog.csproj\", \"{AB00}\"\nEndProject\nProject(\"{9A19}\") = \"Serilog.Tests\", \"test\\Serilog.Tests\\Serilog.Tests.csproj\", \"{B11B}\"\nEndProject\n";
+        let f = analyze(b"Serilog.sln", sln).unwrap();
+        assert_eq!(f.kind, "dotnet");
+        assert_eq!(f.name.as_deref(), Some("Serilog"));
+        assert_eq!(f.members, ["src/Serilog", "test/Serilog.Tests"]);
+        assert_eq!(
+            commands(&f),
+            [("dotnet build", "build"), ("dotnet test", "test")]
+        );
+        let slnx = "<Solution>\n  <Folder Name=\"/src/\">\n    <Project Path=\"src/App/App.fsproj\" />\n  </Folder>\n</Solution>\n";
+        assert_eq!(analyze(b"App.slnx", slnx).unwrap().members, ["src/App"]);
+    }
+
+    /// A .NET project: its name, description and runtime packages; a program runs, a test
+    /// project tests; a commented element says nothing.
+    #[test]
+    fn a_dotnet_project_says_what_it_builds() {
+        let lib = "\u{feff}<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <!-- <AssemblyName>Old</AssemblyName> -->\n    <Description>Simple .NET logging</Description>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"PolySharp\" Version=\"1.15.0\" PrivateAssets=\"All\" />\n    <PackageReference Include=\"System.Threading.Channels\" Version=\"8.0.0\" />\n  </ItemGroup>\n  <ItemGroup Condition=\" '$(TargetFramework)' == 'net462' \">\n    <PackageReference Include=\"System.Threading.Channels\" Version=\"8.0.0\" />\n  </ItemGroup>\n</Project>\n";
+        let f = analyze(b"src/Serilog/Serilog.csproj", lib).unwrap();
+        assert_eq!(f.name.as_deref(), Some("Serilog"));
+        assert_eq!(f.description.as_deref(), Some("Simple .NET logging"));
+        assert_eq!(f.dependencies, ["System.Threading.Channels"]);
+        assert_eq!(commands(&f), [("dotnet build", "build")]);
+        assert!(f.entry_points.is_empty());
+
+        let app = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType><AssemblyName>todo</AssemblyName></PropertyGroup></Project>";
+        let f = analyze(b"App.csproj", app).unwrap();
+        assert_eq!(f.name.as_deref(), Some("todo"));
+        assert_eq!(
+            commands(&f),
+            [("dotnet build", "build"), ("dotnet run", "run")]
+        );
+        assert_eq!(f.entry_points, ["Program.cs"]);
+        let web = "<Project Sdk='Microsoft.NET.Sdk.Web'></Project>";
+        assert_eq!(
+            analyze(b"Web.csproj", web).unwrap().entry_points,
+            ["Program.cs"]
+        );
+
+        let tests = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17\" /><PackageReference Include=\"xunit\" Version=\"2\" /></ItemGroup></Project>";
+        let f = analyze(b"App.Tests.fsproj", tests).unwrap();
+        assert_eq!(
+            commands(&f),
+            [("dotnet build", "build"), ("dotnet test", "test")]
+        );
+        assert!(f.dependencies.is_empty());
+        assert!(analyze(b".csproj", lib).is_none());
+    }
 
     /// A POM's name and description are its own, not its parent's, nor a comment's.
     #[test]

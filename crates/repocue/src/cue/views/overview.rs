@@ -744,6 +744,7 @@ fn ecosystem_languages(kind: &str) -> Option<&'static [&'static str]> {
         "maven" | "gradle" => &["Java", "Kotlin", "Scala"],
         "ruby" => &["Ruby"],
         "composer" => &["PHP"],
+        "dotnet" => &["C#"],
         _ => return None,
     })
 }
