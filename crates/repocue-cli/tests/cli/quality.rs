@@ -446,14 +446,20 @@ fn entry_points_per_ecosystem() {
 }
 
 /// A .NET solution names the project, lists its projects, says how to build and test it, and
-/// a program's `Program.cs` is where it starts (serilog's overview had none of these).
+/// a program's `Program.cs` is where it starts (serilog's overview had none of these), a test
+/// program's is not.
 #[test]
 fn a_dotnet_solution_is_read_like_any_workspace() {
     let repo = TestRepo::with_files(&[
         (
             "Todo.sln",
-            "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\n",
+            "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"SmokeApp\", \"tests\\SmokeApp\\SmokeApp.csproj\", \"{3}\"\nEndProject\n",
         ),
+        (
+            "tests/SmokeApp/SmokeApp.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>\n",
+        ),
+        ("tests/SmokeApp/Program.cs", "new Todo.TodoList().Add(\"smoke\");\n"),
         (
             "src/Todo/Todo.csproj",
             "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <OutputType>Exe</OutputType>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Spectre.Console\" Version=\"0.49\" />\n  </ItemGroup>\n</Project>\n",
@@ -486,6 +492,11 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert_eq!(commands[..2], ["dotnet build", "dotnet test"], "{cue:#}");
     let e = entry_points(&repo);
     assert!(e.contains(&"src/Todo/Program.cs".to_owned()), "{e:?}");
+    // A test program is not where a newcomer starts (serilog's `test/AotTestApp/`).
+    assert!(
+        !e.contains(&"tests/SmokeApp/Program.cs".to_owned()),
+        "{e:?}"
+    );
     let text = serde_json::to_string(&cue["content"]["components"]).unwrap();
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }

@@ -1264,7 +1264,11 @@ fn entry_points(
         };
         for e in &m.entry_points {
             let p = format!("{dir}{}", e.trim_start_matches("./"));
-            if !out.contains(&p) && !declared.contains(&p) && tracked.contains(p.as_bytes()) {
+            // A test or example program is not where a newcomer starts (serilog's
+            // `test/AotTestApp/Program.cs` was its only entry point).
+            let own = importance::role(p.as_bytes()) == importance::Role::Source;
+            if own && !out.contains(&p) && !declared.contains(&p) && tracked.contains(p.as_bytes())
+            {
                 declared.push(p);
             }
         }
