@@ -156,7 +156,7 @@ pub fn role(path: &[u8]) -> Role {
         if kind & VENDORED_DIR != 0 {
             return Role::Vendored;
         }
-        test = test || kind & TEST_DIR != 0 || is_fixture_package(part);
+        test = test || kind & TEST_DIR != 0 || is_fixture_package(part) || is_test_project(part);
         // A top-level `contrib/` holds extras contributed beside the project (git's
         // credential helpers and completion scripts); a package's own `contrib` (Django's) is
         // its code.
@@ -176,6 +176,31 @@ pub fn role(path: &[u8]) -> Role {
 fn is_fixture_package(dir: &[u8]) -> bool {
     dir.split(|b| matches!(b, b'-' | b'_' | b'.'))
         .any(|w| named(w, &["fixtures", "fixture", "mocks"]))
+}
+
+/// A test project named as .NET and Java builds name theirs: `Newtonsoft.Json.Tests`,
+/// `AutoMapper.DI.Tests`, `e2e_tests` (the last word of a dotted, dashed or snake name),
+/// `UnitTests`, `IntegrationTest` (a capitalized last word), or a project of test programs and
+/// helpers, `TestApp`, `TestDummies` (a capitalized word after `Test`). Not `latest`,
+/// `Contests` or `Testcontainers`.
+fn is_test_project(dir: &[u8]) -> bool {
+    let last = dir
+        .rsplit(|b| matches!(b, b'.' | b'-' | b'_'))
+        .next()
+        .unwrap_or(dir);
+    if last.len() < dir.len() && named(last, &["test", "tests", "unittests", "integrationtests"]) {
+        return true;
+    }
+    let capital_word_at = |i: usize| {
+        last.get(i).is_some_and(u8::is_ascii_uppercase)
+            && i > 0
+            && last[i - 1].is_ascii_lowercase() | last[i - 1].is_ascii_digit()
+    };
+    let ends = [b"Tests".as_slice(), b"Test"]
+        .iter()
+        .any(|w| last.ends_with(w) && capital_word_at(last.len() - w.len()));
+    let helpers = last.starts_with(b"Test") && last.get(4).is_some_and(u8::is_ascii_uppercase);
+    ends || helpers
 }
 
 fn is_test_file_name(name: &str) -> bool {
@@ -761,6 +786,30 @@ mod tests {
         assert_eq!(role(b"src/attestation.rs"), Role::Source);
         assert_eq!(role(b"src/Contest.java"), Role::Source);
         assert_eq!(role(b"src/App.Test.tsx"), Role::Test, "any case");
+        // .NET and Java test projects by their names.
+        for test in [
+            "Src/Newtonsoft.Json.Tests/JsonReaderTest.cs",
+            "src/AutoMapper.DI.Tests/Setup.cs",
+            "src/UnitTests/Bug/BaseEntity.cs",
+            "src/IntegrationTests/Db.cs",
+            "src/TestApp/Program.cs",
+            "Src/Newtonsoft.Json.TestConsole/Program.cs",
+            "test/TestDummies/Dummy.cs",
+            "e2e_tests/run.py",
+            "web-tests/page.ts",
+        ] {
+            assert_eq!(role(test.as_bytes()), Role::Test, "{test}");
+        }
+        for source in [
+            "src/latest/x.py",
+            "src/Contests/Board.cs",
+            "src/Testcontainers/Container.cs",
+            "src/Serilog/Core/Logger.cs",
+            "test-shrinker/src/Main.java",
+            "src/Tests.Shared.Contracts/Api.cs",
+        ] {
+            assert_eq!(role(source.as_bytes()), Role::Source, "{source}");
+        }
     }
 
     #[test]
