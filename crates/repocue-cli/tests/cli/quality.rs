@@ -501,6 +501,73 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A solution kept in the source directory, with no build file at the root, stands for the
+/// root (Newtonsoft.Json's `Src/Newtonsoft.Json.slnx`); its commands run there, which the
+/// text format says. Its test projects are tests by their names, not the API.
+#[test]
+fn a_nested_dotnet_solution_stands_for_the_root() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# Lib\n\nLib parses things for .NET programs quickly.\n"),
+        (
+            "Src/Lib.slnx",
+            "<Solution>\n  <Project Path=\"Lib/Lib.csproj\" />\n  <Project Path=\"Lib.UnitTests/Lib.UnitTests.csproj\" />\n</Solution>\n",
+        ),
+        (
+            "Src/Lib/Lib.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><Description>Parses.</Description></PropertyGroup></Project>\n",
+        ),
+        (
+            "Src/Lib/Parser.cs",
+            "namespace Lib;\n\npublic class Parser\n{\n    public static Parser Create() => new Parser();\n}\n",
+        ),
+        (
+            "Src/Lib.UnitTests/Lib.UnitTests.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"xunit\" /></ItemGroup></Project>\n",
+        ),
+        (
+            "Src/Lib.UnitTests/FixtureBase.cs",
+            "namespace Lib.UnitTests;\n\npublic abstract class FixtureBase\n{\n    public Parser Make() => Parser.Create();\n}\n",
+        ),
+        (
+            "Src/Lib.UnitTests/ParserTests.cs",
+            "namespace Lib.UnitTests;\n\npublic class ParserTests : FixtureBase\n{\n    public void Parses() { Make(); }\n}\n",
+        ),
+        (
+            "Src/Lib.UnitTests/MoreTests.cs",
+            "namespace Lib.UnitTests;\n\npublic class MoreTests : FixtureBase\n{\n    public void More() { Make(); }\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    assert_eq!(cue["content"]["project"]["name"], "Lib", "{cue:#}");
+    let build = &cue["content"]["commands"][0];
+    assert_eq!(
+        (&build["command"], &build["source"]),
+        (&json!("dotnet build"), &json!("Src/Lib.slnx")),
+        "{cue:#}"
+    );
+    // One component for `Src/`, the solution beside its members included, and the library
+    // before its tests among them.
+    let comps = section_paths(&cue, "components");
+    assert_eq!(comps.iter().filter(|c| *c == "Src/").count(), 1, "{cue:#}");
+    let src = &cue["content"]["components"][0];
+    assert_eq!(src["path"], "Src/", "{cue:#}");
+    assert_eq!(
+        src["members"],
+        json!(["Src/Lib/", "Src/Lib.UnitTests/"]),
+        "{cue:#}"
+    );
+    assert_listed_before(
+        &cue,
+        "symbol:Src/Lib/Parser.cs:Parser",
+        "symbol:Src/Lib.UnitTests/FixtureBase.cs:FixtureBase",
+    );
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "3000"])
+        .success()
+        .stdout();
+    assert!(text.contains("commands: cd Src && dotnet build;"), "{text}");
+}
+
 #[test]
 fn a_monorepo_command_named_after_the_project_comes_before_other_members_programs() {
     // `mono`'s own command lives in `packages/mono-cli`; a helper program of a member that

@@ -148,7 +148,18 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
             let _ = writeln!(out, "{indent}{key}: {}", langs.join(", "));
         }
         Value::Array(a) if key == "commands" => {
-            let commands: Vec<String> = a.iter().map(|c| scalar(&c["command"])).collect();
+            // A command runs in its manifest's directory: one below the root says where, as
+            // a line to run from the root (`cd Src && dotnet build`).
+            let commands: Vec<String> = a
+                .iter()
+                .map(|c| {
+                    let command = scalar(&c["command"]);
+                    match c["source"].as_str().and_then(|s| s.rsplit_once('/')) {
+                        Some((dir, _)) if !dir.is_empty() => format!("cd {dir} && {command}"),
+                        _ => command,
+                    }
+                })
+                .collect();
             let _ = writeln!(out, "{indent}{key}: {}", commands.join("; "));
         }
         Value::Array(a) => {
@@ -513,7 +524,8 @@ mod tests {
             "languages": [{"language": "Rust", "files": 3}, {"language": "TOML", "files": 1}],
             "commands": [
                 {"command": "cargo build", "purpose": "build", "source": "Cargo.toml"},
-                {"command": "cargo test", "purpose": "test", "source": "Cargo.toml"}
+                {"command": "cargo test", "purpose": "test", "source": "Cargo.toml"},
+                {"command": "npm run dev", "purpose": "run", "source": "web/app/package.json"}
             ],
             "documents": [{"path": "README.md", "title": "Demo"}, {"path": "LICENSE"}],
             "working_tree": {"unstaged": ["src/a.rs"], "untracked": ["new.txt", "b c.txt"]},
@@ -525,7 +537,7 @@ mod tests {
         );
         assert!(text.contains("\nlanguages: Rust 3, TOML 1\n"), "{text}");
         assert!(
-            text.contains("\ncommands: cargo build; cargo test\n"),
+            text.contains("\ncommands: cargo build; cargo test; cd web/app && npm run dev\n"),
             "{text}"
         );
         assert!(text.contains("  README.md \"Demo\"\n  LICENSE\n"), "{text}");

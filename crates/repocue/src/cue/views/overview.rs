@@ -4,7 +4,7 @@
 //! Content is ordered slow-changing first (identity, structure, commands) and fast-changing
 //! last (recent commits, dirty paths), so consecutive cues share long stable prefixes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -72,8 +72,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .take(MAX_DOCUMENTS)
         .collect();
     document_titles(state, &listed_documents, &mut facts)?;
-    let mut root_manifests: Vec<(&FileState, &ManifestFacts)> =
-        manifests(files, &facts, |p| !p.contains(&b'/'));
+    let adopted = adopt_nested_solution(files, &mut facts);
+    let mut root_manifests: Vec<(&FileState, &ManifestFacts)> = manifests(files, &facts, |p| {
+        !p.contains(&b'/') || adopted.as_deref() == Some(p)
+    });
     let minor = minor_languages(files, &mut root_manifests);
     let main_ecosystem = |m: &ManifestFacts| {
         ecosystem_languages(&m.kind).is_none_or(|langs| !langs.iter().any(|l| minor.contains(l)))
@@ -749,6 +751,35 @@ fn ecosystem_languages(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// A .NET repository often keeps its solution in its source directory and no build file at
+/// its root (Newtonsoft.Json's `Src/Newtonsoft.Json.slnx`): then the one solution one directory
+/// down stands for the root manifest, its members named from the root. Returns its path.
+fn adopt_nested_solution(
+    files: &[FileState],
+    facts: &mut HashMap<String, Analysis>,
+) -> Option<Vec<u8>> {
+    let manifest_of = |f: &FileState| facts.get(f.digest.as_deref()?)?.manifest.as_ref();
+    if files
+        .iter()
+        .any(|f| !f.path.contains(&b'/') && manifest_of(f).is_some())
+    {
+        return None;
+    }
+    let mut solutions = files.iter().filter(|f| {
+        f.path.iter().filter(|&&b| b == b'/').count() == 1
+            && manifest_of(f).is_some_and(|m| m.kind == "dotnet" && !m.members.is_empty())
+    });
+    let (one, None) = (solutions.next()?, solutions.next()) else {
+        return None;
+    };
+    let dir = paths::display(&one.path[..one.path.len() - paths::file_name(&one.path).len()]);
+    let m = facts.get_mut(one.digest.as_deref()?)?.manifest.as_mut()?;
+    for member in &mut m.members {
+        *member = format!("{dir}{member}");
+    }
+    Some(one.path.clone())
+}
+
 fn manifests<'a>(
     files: &'a [FileState],
     facts: &'a HashMap<String, Analysis>,
@@ -812,13 +843,24 @@ fn components(
     let mut dirs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
     // The directories that hold workspace members (`packages/` of `packages/*`).
     let mut holders: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    let holder_dirs: HashSet<Vec<u8>> = member_dirs
+        .iter()
+        .filter(|m| m.contains(&b'/'))
+        .map(|m| dir_of(m))
+        .collect();
     for (f, m) in files.iter().zip(&member) {
         let key = match m {
             Some(m) => Some((*m).clone()),
             None => paths::top_dir(&f.path).and_then(|t| common.get(t).cloned()),
         };
-        if let Some(k) = key {
-            dirs.entry(k).or_default().add(f, file_rank);
+        match key {
+            // The files beside the members are the workspace's too, not a second component
+            // of the same path (Newtonsoft.Json's `Src/` solution and settings).
+            Some(k) if m.is_none() && holder_dirs.contains(&k) => {
+                holders.entry(k).or_default().add(f, file_rank)
+            }
+            Some(k) => dirs.entry(k).or_default().add(f, file_rank),
+            None => {}
         }
         if let Some(m) = m.filter(|m| m.contains(&b'/')) {
             holders.entry(dir_of(m)).or_default().add(f, file_rank);
@@ -926,7 +968,9 @@ fn bring_forward(
     files: u64,
     docs: &dyn Fn(&Component) -> bool,
 ) -> Vec<Component> {
-    let sizable = |c: &Component| c.files * 50 >= files;
+    // A workspace's members are listed in it, in their own order: a test member brought
+    // forward came before the library (AutoMapper's `src/UnitTests/` before `src/AutoMapper/`).
+    let sizable = |c: &Component| c.files * 50 >= files && c.kind != "member";
     // Where the tests are, not their data: Go's tests lie beside the code, and gin's
     // `testdata/` (certificates and templates) came second, before its packages.
     let tests = |c: &Component| is_test_dir(&c.path) && !is_test_data_dir(&c.path);
