@@ -149,9 +149,21 @@ pub fn role(path: &[u8]) -> Role {
         Some(i) => (&path[..i], &path[i + 1..]),
         None => (&b""[..], path),
     };
+    if named(name, BUILD_WRAPPERS) {
+        return Role::Vendored;
+    }
     let (mut test, mut example) = (false, false);
     let parts = dirs.split(|&b| b == b'/').filter(|p| !p.is_empty());
+    // The two parts before this one.
+    let (mut before_last, mut last): (&[u8], &[u8]) = (b"", b"");
     for (i, part) in parts.enumerate() {
+        // Below a JVM source set's language directory (`src/main/java/`) the directories are
+        // a package's name: spring-petclinic's `org/springframework/samples/` is no examples
+        // directory. The source set (`main`, `test`) has said what the files are.
+        if before_last.eq_ignore_ascii_case(b"src") && named(part, JVM_LANGUAGES) {
+            break;
+        }
+        (before_last, last) = (last, part);
         let kind = dir_kind(part);
         if kind & VENDORED_DIR != 0 {
             return Role::Vendored;
@@ -162,14 +174,22 @@ pub fn role(path: &[u8]) -> Role {
         // its code.
         example = example || kind & EXAMPLE_DIR != 0 || (i == 0 && named(part, &["contrib"]));
     }
-    if test || is_test_file_name(&String::from_utf8_lossy(name)) {
+    let name = String::from_utf8_lossy(name);
+    if test || is_test_file_name(&name) {
         Role::Test
-    } else if example {
+    } else if example || is_example_file_name(&name) {
         Role::Example
     } else {
         Role::Source
     }
 }
+
+/// The language directories of a Maven or Gradle source set (`src/main/java`).
+const JVM_LANGUAGES: &[&str] = &["java", "kotlin", "scala", "groovy"];
+
+/// The build tools' wrapper scripts a project checks in as generated (`gradle wrapper`):
+/// spring-petclinic's `gradlew` and `mvnw` led its overview's symbols.
+const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"];
 
 /// A package of test fixtures or mocks named as such (`babel-helper-fixtures`,
 /// `test_mocks`): a word of the directory name, not a substring of it.
@@ -201,6 +221,16 @@ fn is_test_project(dir: &[u8]) -> bool {
         .any(|w| last.ends_with(w) && capital_word_at(last.len() - w.len()));
     let helpers = last.starts_with(b"Test") && last.get(4).is_some_and(u8::is_ascii_uppercase);
     ends || helpers
+}
+
+/// A benchmark or an example named as Java names its classes (`ParseBenchmark.java`,
+/// `RawCollectionsExample.java`): a class with a `main` of its own, no entry point of the
+/// project (gson's `metrics/` and `extras/`), whatever its package is called.
+fn is_example_file_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    ["Benchmark", "Benchmarks", "Example", "Examples"]
+        .iter()
+        .any(|w| stem.len() > w.len() && stem.ends_with(w))
 }
 
 fn is_test_file_name(name: &str) -> bool {
@@ -786,6 +816,35 @@ mod tests {
         assert_eq!(role(b"src/attestation.rs"), Role::Source);
         assert_eq!(role(b"src/Contest.java"), Role::Source);
         assert_eq!(role(b"src/App.Test.tsx"), Role::Test, "any case");
+        // A JVM package's directories are its name; the source set says what the files are.
+        assert_eq!(
+            role(b"src/main/java/org/springframework/samples/petclinic/vet/Vet.java"),
+            Role::Source
+        );
+        assert_eq!(
+            role(b"src/test/java/org/example/samples/VetTests.java"),
+            Role::Test
+        );
+        assert_eq!(role(b"src/test/kotlin/org/example/Fixtures.kt"), Role::Test);
+        assert_eq!(role(b"samples/src/main/java/demo/App.java"), Role::Example);
+        assert_eq!(
+            role(b"metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java"),
+            Role::Example
+        );
+        assert_eq!(role(b"src/Benchmark.java"), Role::Source);
+        assert_eq!(
+            role(
+                b"extras/src/main/java/com/google/gson/extras/examples/RawCollectionsExample.java"
+            ),
+            Role::Example
+        );
+        // Spring Initializr's default package is no example: `com.example.demo`.
+        assert_eq!(
+            role(b"src/main/java/com/example/demo/DemoApplication.java"),
+            Role::Source
+        );
+        assert_eq!(role(b"gradlew"), Role::Vendored);
+        assert_eq!(role(b"sub/mvnw.cmd"), Role::Vendored);
         // .NET and Java test projects by their names.
         for test in [
             "Src/Newtonsoft.Json.Tests/JsonReaderTest.cs",
