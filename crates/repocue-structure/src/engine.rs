@@ -687,41 +687,43 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
     symbols
 }
 
-/// Whether a definition lies inside a preprocessor conditional (`#if`, `#ifdef`, `#elif`,
-/// `#else`) other than an include guard.
+/// Whether a definition is compiled only when a build asks for it: inside the first branch of
+/// `#ifdef X` or `#if X`, an `#elif`, or the `#else` of `#ifndef X` or `#if !X` (a test
+/// build's `main`, `#ifdef LOCALTIME_TEST_MAIN`; a platform's variant, `#ifdef _WIN32`). What
+/// a build compiles unless told otherwise is not: an include guard, `#ifndef UNITTESTS` around
+/// curl's `main`, the `#else` of `#ifdef _UNICODE` that holds it.
 fn under_condition(node: Node, source: &[u8]) -> bool {
-    let mut up = node.parent();
+    let (mut from, mut up) = (node, node.parent());
     while let Some(p) = up {
-        let conditional = matches!(
-            p.kind(),
-            "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef" | "preproc_else"
-        );
-        if conditional && !is_include_guard(p, source) {
+        // An `#else` or `#elif` is its conditional's `alternative`: the first branch's rule
+        // is not its own.
+        let in_alternative = p
+            .child_by_field_name("alternative")
+            .is_some_and(|a| a.id() == from.id());
+        let opt_in = match p.kind() {
+            "preproc_ifdef" | "preproc_if" => !in_alternative && !negated(p, source),
+            "preproc_else" => p.parent().is_some_and(|owner| negated(owner, source)),
+            "preproc_elif" | "preproc_elifdef" => true,
+            _ => false,
+        };
+        if opt_in {
             return true;
         }
-        up = p.parent();
+        (from, up) = (p, p.parent());
     }
     false
 }
 
-/// Whether a conditional is a header's include guard: a top-level `#ifndef NAME` whose first
-/// directive is `#define NAME`.
-fn is_include_guard(node: Node, source: &[u8]) -> bool {
-    let top = node.parent().is_some_and(|p| p.parent().is_none());
-    let negated = node.child(0).is_some_and(|c| c.kind() == "#ifndef");
-    let Some(name) = node.child_by_field_name("name") else {
-        return false;
-    };
-    let mut cursor = node.walk();
-    let first = node
-        .named_children(&mut cursor)
-        .find(|c| c.id() != name.id() && c.kind() != "comment");
-    let defines = first.is_some_and(|d| {
-        d.kind() == "preproc_def"
-            && d.child_by_field_name("name")
-                .is_some_and(|n| lang::node_text(n, source) == lang::node_text(name, source))
-    });
-    top && negated && defines
+/// Whether a conditional's first branch is taken when its macro is not defined: `#ifndef X`,
+/// `#if !X`, `#if !defined(X)`.
+fn negated(conditional: Node, source: &[u8]) -> bool {
+    match conditional.kind() {
+        "preproc_ifdef" => conditional.child(0).is_some_and(|c| c.kind() == "#ifndef"),
+        "preproc_if" => conditional
+            .child_by_field_name("condition")
+            .is_some_and(|c| lang::node_text(c, source).trim_start().starts_with('!')),
+        _ => false,
+    }
 }
 
 /// The imports, whitespace collapsed, sorted and de-duplicated.

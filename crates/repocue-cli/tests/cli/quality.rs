@@ -443,6 +443,27 @@ fn entry_points_per_ecosystem() {
     ]);
     let e = entry_points(&c);
     assert!(e.contains(&"main.c".to_owned()), "{e:?}");
+    // Java: a class's static main, in a package whose name holds `samples` (spring-petclinic's
+    // `org.springframework.samples`); a test's main is no entry point.
+    let java = TestRepo::with_files(&[
+        ("pom.xml", "<project><artifactId>clinic</artifactId></project>\n"),
+        (
+            "src/main/java/org/example/samples/clinic/ClinicApplication.java",
+            "package org.example.samples.clinic;\n\npublic class ClinicApplication {\n    public static void main(String[] args) {\n        new Owner();\n    }\n}\n",
+        ),
+        (
+            "src/main/java/org/example/samples/clinic/Owner.java",
+            "package org.example.samples.clinic;\n\npublic class Owner {\n}\n",
+        ),
+        (
+            "src/test/java/org/example/samples/clinic/TestApplication.java",
+            "package org.example.samples.clinic;\n\npublic class TestApplication {\n    public static void main(String[] args) {\n        ClinicApplication.main(args);\n    }\n}\n",
+        ),
+    ]);
+    let e = entry_points(&java);
+    let app = "src/main/java/org/example/samples/clinic/ClinicApplication.java".to_owned();
+    assert_eq!(e.first(), Some(&app), "{e:?}");
+    assert!(!e.iter().any(|p| p.contains("src/test/")), "{e:?}");
 }
 
 /// A .NET solution names the project, lists its projects, says how to build and test it, and
@@ -679,6 +700,12 @@ fn a_conditional_main_comes_after_the_programs_own() {
             "localtime.c",
             "int local_offset(void) { return 0; }\n\n#ifdef LOCALTIME_TEST_MAIN\nint main(void) { return local_offset(); }\n#endif\n",
         ),
+        // A build compiles this `main` unless told otherwise (curl's `#ifndef UNITTESTS`, its
+        // `#else` of `#ifdef _UNICODE`): it is a program.
+        (
+            "tool_main.c",
+            "#ifndef UNITTESTS\nstatic int setup(void) { return 0; }\n#ifdef _UNICODE\nint wmain(void) { return setup(); }\n#else\nint main(void) { return setup() + now(); }\n#endif\n#endif\n",
+        ),
     ]);
     let e = entry_points(&repo);
     let at = |p: &str| {
@@ -687,6 +714,7 @@ fn a_conditional_main_comes_after_the_programs_own() {
             .unwrap_or_else(|| panic!("no {p}: {e:?}"))
     };
     assert!(at("server.c") < at("win_main.c"), "{e:?}");
+    assert!(at("tool_main.c") < at("win_main.c"), "{e:?}");
     for library in ["localtime.c", "base85.c"] {
         assert!(!e.contains(&library.to_owned()), "{e:?}");
     }

@@ -1868,11 +1868,17 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
 /// how many names it references, most first (see `code_summary`).
 type MainOrder = (bool, bool, std::cmp::Reverse<usize>);
 
-/// A file's `main` function, if it defines one.
+/// A file's `main` function, if it defines one: C's, Go's, Rust's `main`, or a class's static
+/// `main` (Java's `public static void main(String[] args)`, C#'s `static void Main`):
+/// spring-petclinic's `PetClinicApplication` was no entry point.
 fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolFact> {
-    code.symbols
-        .iter()
-        .find(|s| s.qualified_name == "main" && s.kind == "function")
+    code.symbols.iter().find(|s| {
+        (s.qualified_name == "main" && s.kind == "function")
+            || (s.kind == "method"
+                && s.parent().is_some()
+                && matches!(s.name(), "main" | "Main")
+                && s.signature.split_whitespace().any(|w| w == "static"))
+    })
 }
 
 /// Ranks the snapshot's code once (the overview data that holds the result is cached per
