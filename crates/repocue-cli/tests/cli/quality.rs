@@ -1878,6 +1878,37 @@ fn components_are_judged_by_what_they_hold() {
     assert_eq!(comps[..2], ["doc/", "site/content/"], "{cue:#}");
 }
 
+/// A README that opens with what the project is for, not what it is, gives the sentence that
+/// names and defines the project (fastify's "An efficient server implies…", then "Fastify is a
+/// web framework…"); one whose opening names the project keeps it.
+#[test]
+fn the_purpose_is_the_sentence_that_defines_the_project() {
+    let readme = "<div align=\"center\">\n<img src=\"logo.png\">\n</div>\n\nAn efficient server implies a lower cost of the infrastructure and happy users.\n\nEnter Fastify. Fastify is a web framework focused on developer experience.\n";
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{\"name\": \"fastify\", \"main\": \"fastify.js\"}\n",
+        ),
+        ("fastify.js", "module.exports = function fastify () {}\n"),
+        ("README.md", readme),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "Fastify is a web framework focused on developer experience.",
+        "{cue:#}"
+    );
+    let repo = TestRepo::with_files(&[
+        ("package.json", "{\"name\": \"other\"}\n"),
+        ("README.md", readme),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let text = cue["content"]["project"]["purpose"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.starts_with("An efficient server"), "{cue:#}");
+}
+
 /// The test directory brought forward is where tests are, not what they read: gin's
 /// `testdata/` of certificates and templates came second, before its packages (Go's tests lie
 /// beside the code).

@@ -21,6 +21,12 @@ pub struct DocFacts {
     pub links: Vec<String>,
     /// The first meaningful prose sentence (repository text, labelled as such in cues).
     pub purpose: Option<String>,
+    /// A sentence that says what something is (`Fastify is a web framework…`) in the few
+    /// paragraphs after the purpose, when the purpose is no such sentence: fastify's README
+    /// opens with "An efficient server implies a lower cost of the infrastructure…". The
+    /// overview takes it when it names the project and the purpose does not.
+    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<String>,
     /// Identifiers the document shows as code (inline code spans, fenced blocks), each once,
     /// sorted: what its readers are told to call. Never shown in cues; ranking counts the
     /// documents that name a symbol.
@@ -49,7 +55,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     let mut in_fence = false;
     let mut in_comment = false;
     let mut paragraph: Vec<&str> = Vec::new();
-    let mut purpose_done = false;
+    let mut scan = PurposeScan::default();
     let mut names = CodeNames::default();
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
@@ -82,7 +88,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             })
             .flatten();
         if let Some((level, text)) = heading {
-            flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+            flush_purpose(&mut paragraph, &mut scan);
             push_heading(&mut facts, level, &text, i as u32 + 1);
             continue;
         }
@@ -102,20 +108,21 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         // node.js</p>` is followed at once by a `<p>` of links.
         let html_paragraph = trimmed.starts_with("<p>") || trimmed.starts_with("<p ");
         if trimmed.is_empty() || html_paragraph {
-            flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+            flush_purpose(&mut paragraph, &mut scan);
         }
-        if !trimmed.is_empty() && !purpose_done {
+        if !trimmed.is_empty() && scan.wants_text() {
             // (Its closing tag cut: right after a word, `js</p>`, it reads as text.)
             match trimmed.strip_suffix("</p>").filter(|_| html_paragraph) {
                 Some(one_line) => {
                     paragraph.push(one_line);
-                    flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+                    flush_purpose(&mut paragraph, &mut scan);
                 }
                 None => paragraph.push(trimmed),
             }
         }
     }
-    flush_purpose(&mut paragraph, &mut facts.purpose, &mut purpose_done);
+    flush_purpose(&mut paragraph, &mut scan);
+    (facts.purpose, facts.definition) = (scan.purpose, scan.definition);
     facts.code_names = names.into_sorted();
     facts.title = facts
         .headings
@@ -245,39 +252,47 @@ fn underline_heading(line: &str, next: Option<&&str>) -> Option<(u8, String)> {
     Some((level, text.to_owned()))
 }
 
-fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: &mut bool) {
-    if paragraph.is_empty() || *done {
+/// Paragraphs after the purpose searched for a defining sentence.
+const DEFINITION_PARAGRAPHS: usize = 3;
+
+/// The purpose sentence being looked for, then a defining sentence a few paragraphs on.
+#[derive(Default)]
+struct PurposeScan {
+    purpose: Option<String>,
+    definition: Option<String>,
+    /// Paragraphs read since the purpose.
+    after: usize,
+}
+
+impl PurposeScan {
+    /// Whether paragraphs are still read.
+    fn wants_text(&self) -> bool {
+        self.purpose.is_none() || (self.definition.is_none() && self.after < DEFINITION_PARAGRAPHS)
+    }
+}
+
+fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
+    if paragraph.is_empty() || !scan.wants_text() {
         paragraph.clear();
         return;
     }
+    let raw = paragraph.join(" ");
     // A list (a table of contents, a row of links, a feature list) is not a sentence about
     // the project: its items joined read as one ("Install Usage License …").
     let list = paragraph.first().is_some_and(|first| is_list_item(first));
-    let raw = paragraph.join(" ");
-    let text = strip_inline(&raw);
     paragraph.clear();
-    // HTML whose text keeps markup is a banner, not a description: prometheus's `<p
-    // align="center">Visit <a …>prometheus.io</a> for the full documentation…</p>` (babel's
-    // `<p align="center">The compiler for writing next generation JavaScript.</p>` is one).
-    let markup = text
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0] == b'<' && (w[1] == b'/' || w[1].is_ascii_alphabetic()));
-    let html = raw.trim_start().starts_with('<');
-    if list || (html && markup) || (html && !says_more_than_banners(&raw)) {
+    let prose = (!list).then(|| prose_of(&raw)).flatten();
+    if scan.purpose.is_some() {
+        scan.after += 1;
+        let sentences = prose.iter().flat_map(|text| sentences(text));
+        scan.definition = sentences
+            .into_iter()
+            .find_map(|s| defining(&s).filter(|d| !announces(d)).map(str::to_owned));
         return;
     }
-    let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
-    // Badges, images, HTML and link rows are not a description of the project.
-    let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
-    if alpha < 20
-        || !sentence_like
-        || text.starts_with('<')
-        || text.starts_with('|')
-        || text.starts_with(':')
-    {
+    let Some(text) = prose else {
         return;
-    }
+    };
     // A blockquote's text without its markers: a tagline quoted is a purpose, an admonition
     // (`> **Note:** This repository contains…`, `> [!WARNING]`) an aside.
     let quoted = raw.trim_start().starts_with('>');
@@ -291,11 +306,84 @@ fn flush_purpose(paragraph: &mut Vec<&str>, purpose: &mut Option<String>, done: 
     let sentence = first_sentence(&text);
     let admonition =
         quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_']));
-    if speaks_of_itself(&sentence) || admonition || announces(&sentence) {
+    if speaks_of_itself(&sentence)
+        || admonition
+        || announces(&sentence)
+        || points_elsewhere(&sentence)
+    {
         return;
     }
-    *purpose = Some(sentence);
-    *done = true;
+    // A purpose that defines already needs no other definition.
+    if defines(&sentence) {
+        scan.after = DEFINITION_PARAGRAPHS;
+    }
+    scan.purpose = Some(sentence);
+}
+
+/// A paragraph's text when it is prose: not HTML banners, badges or link rows, a table, or
+/// too short to say anything.
+fn prose_of(raw: &str) -> Option<String> {
+    let text = strip_inline(raw);
+    // HTML whose text keeps markup is a banner, not a description: prometheus's `<p
+    // align="center">Visit <a …>prometheus.io</a> for the full documentation…</p>` (babel's
+    // `<p align="center">The compiler for writing next generation JavaScript.</p>` is one).
+    let markup = text
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'<' && (w[1] == b'/' || w[1].is_ascii_alphabetic()));
+    let html = raw.trim_start().starts_with('<');
+    if html && (markup || !says_more_than_banners(raw)) {
+        return None;
+    }
+    let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
+    // Badges, images, HTML and link rows are not a description of the project.
+    let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
+    let prose = alpha >= 20
+        && sentence_like
+        && !text.starts_with('<')
+        && !text.starts_with('|')
+        && !text.starts_with(':');
+    prose.then_some(text)
+}
+
+/// A paragraph's sentences, each as [`first_sentence`] cuts it.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() && out.len() < 8 {
+        let sentence = first_sentence(rest);
+        let taken = sentence.trim_end_matches('…').len();
+        rest = rest.get(taken..).unwrap_or_default().trim_start();
+        out.push(sentence);
+        if taken == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether a sentence says what its subject is: one to three words, then `is a`, `is an`,
+/// `is the` (`Fastify is a web framework…`, `curl is a command-line tool…`).
+fn defines(sentence: &str) -> bool {
+    defining(sentence).is_some_and(|d| d.len() == sentence.len())
+}
+
+/// The part of a sentence that says what its subject is (see [`defines`]), after a short
+/// sentence that [`first_sentence`] leaves joined to it: "Enter Fastify. Fastify is a web
+/// framework…" gives "Fastify is a web framework…".
+fn defining(sentence: &str) -> Option<&str> {
+    let lower = sentence.to_lowercase();
+    ["is a ", "is an ", "is the "].iter().find_map(|verb| {
+        // (Lower case may differ in length: the subject is cut from the original only where
+        // that is a character boundary.)
+        let at = lower.find(&format!(" {verb}"))?;
+        let before = sentence.get(..at)?;
+        let start = before.rfind(". ").map_or(0, |i| i + 2);
+        let subject = &before[start..];
+        let words = subject.split_whitespace().count();
+        (!subject.contains([',', ':', ';', '(', '.']) && (1..=3).contains(&words))
+            .then(|| &sentence[start..])
+    })
 }
 
 /// Whether an HTML paragraph says something besides links and fine print: ky's README opens
@@ -344,6 +432,16 @@ fn speaks_of_itself(sentence: &str) -> bool {
     let second = words.next().unwrap_or_default().to_ascii_lowercase();
     let second = second.trim_end_matches([',', '.', ':']);
     first.eq_ignore_ascii_case("this") && matches!(second, "readme" | "document" | "file" | "page")
+}
+
+/// Whether a sentence sends the reader elsewhere rather than saying what the project is:
+/// spring-petclinic's README opens with "See the presentation here:" above "Spring Petclinic
+/// is a Spring Boot application…".
+fn points_elsewhere(sentence: &str) -> bool {
+    let first = sentence.split_whitespace().next().unwrap_or_default();
+    ["see", "visit", "read", "check", "click", "please"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w))
 }
 
 /// Whether a sentence is news, not what the project is: gin's README opens with "We're
@@ -837,6 +935,54 @@ mod tests {
         assert_eq!(
             strip_inline("See [the [nested](a.md) guide](b.md) and ![logo](l.png)[x][ref] end"),
             "See the nested guide and x end"
+        );
+    }
+
+    /// A README whose first paragraph is no definition keeps the defining sentence a few
+    /// paragraphs on, for the overview to weigh (fastify's).
+    #[test]
+    fn a_defining_sentence_after_the_purpose_is_kept() {
+        let md = "<div align=\"center\">\n<img src=\"logo.png\">\n</div>\n\nAn efficient server implies a lower cost of the infrastructure, better\nresponsiveness under load, and happy users.\n\nEnter Fastify. Fastify is a web framework highly focused on providing the best\ndeveloper experience. It is inspired by Hapi.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("An efficient server implies a lower cost of the infrastructure, better responsiveness under load, and happy users.")
+        );
+        assert_eq!(
+            f.definition.as_deref(),
+            Some("Fastify is a web framework highly focused on providing the best developer experience.")
+        );
+        // A purpose that defines needs nothing more; a definition far below is not read.
+        let md = "# Flask\n\nFlask is a lightweight WSGI web application framework.\n\nRequests is a library too.\n";
+        assert_eq!(
+            analyze(b"README.md", Some("Markdown"), md)
+                .unwrap()
+                .definition,
+            None
+        );
+        let far = "# X\n\nIt started as a weekend project a long while ago.\n\nOne.\n\nTwo more words here.\n\nThree more words here now.\n\nFour more words here now.\n\nXray is a tool for people.\n";
+        assert_eq!(
+            analyze(b"README.md", Some("Markdown"), far)
+                .unwrap()
+                .definition,
+            None
+        );
+        assert!(defines(
+            "curl is a command-line tool for transferring data."
+        ));
+        assert!(!defines("What it is, is a question of taste."));
+        assert!(!defines(
+            "The most important thing to know about this project is a secret."
+        ));
+    }
+
+    #[test]
+    fn a_pointer_elsewhere_is_no_purpose() {
+        let md = "# Spring PetClinic Sample Application\n\n## Understanding it\n\nSee the presentation here:  \n[Spring Petclinic Sample Application (legacy slides)](https://example.com)\n\n> **Note:** These slides refer to a legacy version.\n\n## Run Petclinic locally\n\nSpring Petclinic is a Spring Boot application built using Maven or Gradle.\n";
+        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Spring Petclinic is a Spring Boot application built using Maven or Gradle.")
         );
     }
 

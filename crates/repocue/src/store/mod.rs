@@ -2325,6 +2325,7 @@ mod facts_tests {
                 headings: vec![],
                 links: vec![],
                 purpose: None,
+                definition: None,
                 code_names: vec![],
             }),
             ..Analysis::default()

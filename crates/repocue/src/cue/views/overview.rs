@@ -95,13 +95,8 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let readme = readme_in(files, b"");
     let purpose = readme
         .and_then(|f| {
-            let p = facts
-                .get(f.digest.as_deref()?)?
-                .doc
-                .as_ref()?
-                .purpose
-                .clone()?;
-            Some((p, paths::display(&f.path)))
+            let doc = facts.get(f.digest.as_deref()?)?.doc.as_ref()?;
+            Some((readme_purpose(doc, &name)?, paths::display(&f.path)))
         })
         .or_else(|| {
             root_manifests
@@ -598,6 +593,26 @@ fn readme_rank(path: &[u8]) -> u8 {
         Some("rst") => 1,
         None => 2,
         _ => 3,
+    }
+}
+
+/// A README's purpose sentence, or its defining sentence when that one names the project and
+/// the purpose does not (fastify's README opens with "An efficient server implies a lower
+/// cost of the infrastructure…", then says "Fastify is a web framework…").
+fn readme_purpose(doc: &crate::analyze::docs::DocFacts, project: &str) -> Option<String> {
+    let key = project
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(project)
+        .to_lowercase();
+    let names = |text: &str| {
+        text.to_lowercase()
+            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .any(|w| w.trim_end_matches('.') == key)
+    };
+    match (&doc.purpose, &doc.definition) {
+        (Some(p), Some(d)) if !names(p) && names(d) => Some(d.clone()),
+        (p, _) => p.clone(),
     }
 }
 
