@@ -1909,6 +1909,52 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
     assert!(text.starts_with("An efficient server"), "{cue:#}");
 }
 
+/// The workspace members a minor ecosystem declares are no parts of the project: rails's
+/// `package.json` lists the three gems that ship JavaScript, which came before its
+/// `activerecord/` and `actionpack/`.
+#[test]
+fn a_minor_ecosystems_workspace_makes_no_members() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "rails.gemspec".into(),
+            "Gem::Specification.new do |s|\n  s.name = \"rails\"\nend\n".into(),
+        ),
+        (
+            "package.json".into(),
+            "{\"private\": true, \"workspaces\": [\"cable\"]}\n".into(),
+        ),
+        (
+            "cable/package.json".into(),
+            "{\"name\": \"@rails/cable\", \"main\": \"app/index.js\"}\n".into(),
+        ),
+        (
+            "cable/app/index.js".into(),
+            "export function connect() {}\n".into(),
+        ),
+        ("cable/lib/cable.rb".into(), "module Cable\nend\n".into()),
+    ];
+    for i in 0..12 {
+        files.push((
+            format!("record/lib/record/part{i}.rb"),
+            format!(
+                "module Record\n  class Part{i}\n    def run; Record::Base.new; end\n  end\nend\n"
+            ),
+        ));
+    }
+    files.push((
+        "record/lib/record.rb".into(),
+        "module Record\n  class Base\n  end\nend\n".into(),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = cue["content"]["components"].as_array().unwrap();
+    assert!(comps.iter().all(|c| c.get("kind").is_none()), "{cue:#}");
+    assert!(
+        comps[0]["path"].as_str().unwrap().starts_with("record/"),
+        "{cue:#}"
+    );
+}
+
 /// The test directory brought forward is where tests are, not what they read: gin's
 /// `testdata/` of certificates and templates came second, before its packages (Go's tests lie
 /// beside the code).

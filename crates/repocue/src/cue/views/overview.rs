@@ -80,6 +80,14 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let main_ecosystem = |m: &ManifestFacts| {
         ecosystem_languages(&m.kind).is_none_or(|langs| !langs.iter().any(|l| minor.contains(l)))
     };
+    // The workspace members a minor ecosystem declares are no parts of the project: rails's
+    // `package.json` names the three gems that ship JavaScript, which came before
+    // `activerecord/` and `actionpack/`.
+    let main_manifests: Vec<(&FileState, &ManifestFacts)> = root_manifests
+        .iter()
+        .filter(|(_, m)| main_ecosystem(m))
+        .copied()
+        .collect();
     let name = root_manifests
         .iter()
         .filter(|(_, m)| main_ecosystem(m))
@@ -147,7 +155,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let code = code_summary(state, &name, (&declared, &built), &dependencies)?;
     let purpose = match purpose {
         Some(p) => Some(p),
-        None => member_purpose(state, files, &root_manifests, &code.file_rank)?,
+        None => member_purpose(state, files, &main_manifests, &code.file_rank)?,
     };
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
     let mut entries = entry_points(
@@ -204,7 +212,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
                 files: *n,
             })
             .collect(),
-        components: components(files, &root_manifests, &code.file_rank, of_documents)
+        components: components(files, &main_manifests, &code.file_rank, of_documents)
             .into_iter()
             .take(40)
             .collect(),
