@@ -1909,6 +1909,46 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
     assert!(text.starts_with("An efficient server"), "{cue:#}");
 }
 
+/// A public method of an internal class is no API: Newtonsoft.Json's `internal static class
+/// StringUtils` (whose public methods every file calls) and serilog's `static class Guard`
+/// came before its public types.
+#[test]
+fn a_public_method_of_an_internal_class_is_hidden() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Lib/Lib.csproj".into(),
+            "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>\n".into(),
+        ),
+        (
+            "Lib/Guard.cs".into(),
+            "namespace Lib\n{\n    internal static class Guard\n    {\n        public static T AgainstNull<T>(T value) { return value; }\n    }\n}\n".into(),
+        ),
+        (
+            "Lib/Logger.cs".into(),
+            "namespace Lib\n{\n    public class Logger\n    {\n        public void Write(string text) { Guard.AgainstNull(text); }\n    }\n}\n".into(),
+        ),
+    ];
+    // Every file checks its arguments with the guard; two use the logger.
+    for i in 0..16 {
+        let uses = if i < 2 {
+            "Logger logger"
+        } else {
+            "object value"
+        };
+        files.push((
+            format!("Lib/Sink{i}.cs"),
+            format!("namespace Lib\n{{\n    public class Sink{i}\n    {{\n        public void Emit({uses}) {{ Guard.AgainstNull(this); }}\n    }}\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    assert_listed_before(
+        &cue,
+        "symbol:Lib/Logger.cs:Lib.Logger",
+        "symbol:Lib/Guard.cs:Lib.Guard",
+    );
+}
+
 /// The workspace members a minor ecosystem declares are no parts of the project: rails's
 /// `package.json` lists the three gems that ship JavaScript, which came before its
 /// `activerecord/` and `actionpack/`.

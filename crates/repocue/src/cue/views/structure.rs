@@ -533,7 +533,14 @@ pub(crate) fn ranked_symbol_tiers(
                 } else {
                     1.0
                 };
-                let hidden = exposed_first && (importance::is_hidden(s) || !own_code || !major);
+                // A public method of an internal class is as hidden as its class
+                // (Newtonsoft.Json's `internal static class StringUtils`).
+                let owner_hidden = s.parent().is_some_and(|p| {
+                    all.iter()
+                        .any(|o| o.qualified_name == p && importance::is_hidden(o))
+                });
+                let hidden = exposed_first
+                    && (importance::is_hidden(s) || owner_hidden || !own_code || !major);
                 let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
                 (
                     importance::symbol_weight(s, used) * rank * local * factor / cost(s),
