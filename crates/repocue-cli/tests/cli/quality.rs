@@ -1909,7 +1909,8 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
     assert!(text.starts_with("An efficient server"), "{cue:#}");
 }
 
-/// A public method of an internal class is no API: Newtonsoft.Json's `internal static class
+/// A public method of an internal class is no API, nor is a namespace declaration:
+/// Newtonsoft.Json's `internal static class
 /// StringUtils` (whose public methods every file calls) and serilog's `static class Guard`
 /// came before its public types.
 #[test]
@@ -1946,6 +1947,13 @@ fn a_public_method_of_an_internal_class_is_hidden() {
         &cue,
         "symbol:Lib/Logger.cs:Lib.Logger",
         "symbol:Lib/Guard.cs:Lib.Guard",
+    );
+    // A namespace declaration is no API either: it comes after the hidden class it holds
+    // (guzzle's overview listed `namespace GuzzleHttp` first).
+    assert_listed_before(
+        &cue,
+        "symbol:Lib/Guard.cs:Lib.Guard",
+        "symbol:Lib/Guard.cs:namespace",
     );
 }
 

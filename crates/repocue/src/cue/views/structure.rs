@@ -539,8 +539,15 @@ pub(crate) fn ranked_symbol_tiers(
                     all.iter()
                         .any(|o| o.qualified_name == p && importance::is_hidden(o))
                 });
+                // Nor is a namespace declaration (C#, C++, PHP) a part of the API: guzzle's
+                // overview listed `namespace GuzzleHttp` first.
+                let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
                 let hidden = exposed_first
-                    && (importance::is_hidden(s) || owner_hidden || !own_code || !major);
+                    && (importance::is_hidden(s)
+                        || owner_hidden
+                        || declaration
+                        || !own_code
+                        || !major);
                 let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
                 (
                     importance::symbol_weight(s, used) * rank * local * factor / cost(s),
