@@ -41,13 +41,8 @@ impl Role {
     }
 }
 
-const TEST_DIRS: &[&str] = &[
-    "test",
-    "tests",
-    "testing",
-    "__tests__",
-    "spec",
-    "specs",
+/// Directories of what tests read: test directories too, but not where the tests are.
+pub(crate) const TEST_DATA_DIRS: &[&str] = &[
     "testdata",
     "test-data",
     "test_data",
@@ -56,6 +51,14 @@ const TEST_DIRS: &[&str] = &[
     "__fixtures__",
     "__mocks__",
     "mocks",
+];
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "__tests__",
+    "spec",
+    "specs",
     "e2e",
     "t",
     "testutil",
@@ -98,12 +101,13 @@ const EXAMPLE_DIR: u8 = 4;
 const LONGEST_DIR_NAME: usize = 24;
 
 /// The lists of directory names [`role`] knows, with the bit each sets.
-fn dir_lists() -> [(&'static [&'static str], u8); 5] {
+fn dir_lists() -> [(&'static [&'static str], u8); 6] {
     [
         (VENDORED_EXTRA_DIRS, VENDORED_DIR),
         (crate::classify::VENDORED_DIRS, VENDORED_DIR),
         (crate::classify::GENERATED_DIRS, VENDORED_DIR),
         (TEST_DIRS, TEST_DIR),
+        (TEST_DATA_DIRS, TEST_DIR),
         (EXAMPLE_DIRS, EXAMPLE_DIR),
     ]
 }

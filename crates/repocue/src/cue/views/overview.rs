@@ -1050,18 +1050,10 @@ fn is_test_dir(dir: &str) -> bool {
 
 /// A directory of what tests read (`testdata/`, `fixtures/`, `__mocks__/`), by its name.
 fn is_test_data_dir(dir: &str) -> bool {
-    const TEST_DATA: &[&str] = &[
-        "testdata",
-        "test-data",
-        "test_data",
-        "fixtures",
-        "fixture",
-        "__fixtures__",
-        "__mocks__",
-        "mocks",
-    ];
     let name = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir);
-    TEST_DATA.iter().any(|d| name.eq_ignore_ascii_case(d))
+    importance::TEST_DATA_DIRS
+        .iter()
+        .any(|d| name.eq_ignore_ascii_case(d))
 }
 
 fn is_docs_dir(dir: &str) -> bool {
