@@ -2163,6 +2163,52 @@ fn the_lock_files_package_manager_runs_the_scripts() {
     }
 }
 
+/// A Gemfile beside a Rakefile runs its tasks through Bundler (sinatra's `rake test` needs the
+/// gems the Gemfile pins); without one, rake runs them as they are.
+#[test]
+fn a_gemfile_runs_the_rake_tasks_through_bundler() {
+    let rakefile = "require 'rake/testtask'\n\nRake::TestTask.new(:test)\n\ntask default: :test\n";
+    for (gemfile, expected) in [
+        (
+            true,
+            [
+                "bundle exec rake",
+                "bundle exec rake test",
+                "bundle install",
+            ],
+        ),
+        (false, ["rake", "rake test", "gem build web.gemspec"]),
+    ] {
+        let mut files = vec![
+            ("Rakefile", rakefile),
+            (
+                "web.gemspec",
+                "Gem::Specification.new do |s|\n  s.name = 'web'\nend\n",
+            ),
+            (
+                "lib/web.rb",
+                "module Web\n  def self.call(env)\n    env\n  end\nend\n",
+            ),
+        ];
+        if gemfile {
+            files.push(("Gemfile", "source 'https://rubygems.org'\ngemspec\n"));
+        }
+        let repo = TestRepo::with_files(&files);
+        let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+        let commands: Vec<&str> = cue["content"]["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["command"].as_str().unwrap())
+            .collect();
+        for want in expected {
+            assert!(commands.contains(&want), "{want}: {commands:?}");
+        }
+        let bare = commands.iter().any(|c| c.starts_with("rake"));
+        assert_eq!(bare, !gemfile, "{commands:?}");
+    }
+}
+
 /// A repository of documents (tldr's pages in forty languages beside a few scripts) is its
 /// documents: their directories lead the components (the largest parts first) and their
 /// language the languages, and a directory of files in no language (images, fonts) comes last

@@ -1423,6 +1423,14 @@ fn commands(
     } else {
         "npm"
     };
+    // A Gemfile beside a Rakefile pins the gems its tasks need, rake among them: its tasks
+    // run through Bundler (`bundle exec rake test`; a bare `rake` runs whatever is installed).
+    let bundled = |manifest: &[u8]| {
+        let dir = &manifest[..manifest.len() - paths::file_name(manifest).len()];
+        let gemfile = [dir, b"Gemfile"].concat();
+        files.iter().any(|f| f.path == gemfile)
+    };
+    let is_rake = |command: &str| command == "rake" || command.starts_with("rake ");
     let mut primary = root.to_vec();
     let secondary: Vec<(&FileState, &ManifestFacts)> = if primary.is_empty() {
         // No root manifest: take manifests one level down (e.g. backend/, web/).
@@ -1445,6 +1453,9 @@ fn commands(
             // `pnpm run build`; replacing `npm ` anywhere made that `ppnpm run build`).
             let command = match c.command.strip_prefix("npm ") {
                 Some(rest) if m.kind == "npm" => format!("{npm} {rest}"),
+                _ if m.kind == "ruby" && bundled(&f.path) && is_rake(&c.command) => {
+                    format!("bundle exec {}", c.command)
+                }
                 _ => c.command.clone(),
             };
             let order = ORDER
