@@ -672,6 +672,81 @@ fn the_program_that_uses_most_of_the_project_is_the_first_entry_point() {
     assert!(at("utils/dump.c") < at("helper.py"), "{e:?}");
 }
 
+/// The program at the root comes before the programs below it, however few names it uses:
+/// hugo's `main.go` (a call of `commands.Execute`) came after two code generators'.
+#[test]
+fn the_program_at_the_root_is_the_first_entry_point() {
+    let mut files: Vec<(String, String)> = vec![
+        ("go.mod".into(), "module example.com/site\n\ngo 1.22\n".into()),
+        (
+            "main.go".into(),
+            "package main\n\nimport \"example.com/site/commands\"\n\nfunc main() {\n\tcommands.Execute()\n}\n".into(),
+        ),
+        (
+            "commands/commands.go".into(),
+            "package commands\n\n// Execute runs the command line.\nfunc Execute() {}\n".into(),
+        ),
+    ];
+    // The generator uses a dozen names of a library; the program, one of its own.
+    let calls: Vec<String> = (0..12).map(|i| format!("\tgen.Part{i}()\n")).collect();
+    let generator = format!(
+        "//go:generate go run main.go\npackage main\n\nimport \"example.org/gen\"\n\nfunc main() {{\n{}}}\n",
+        calls.concat()
+    );
+    files.push(("livereload/gen/main.go".into(), generator));
+    let repo = TestRepo::with_files(&files);
+    let e = entry_points(&repo);
+    let at = |p: &str| {
+        e.iter()
+            .position(|x| x == p)
+            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
+    };
+    assert!(at("main.go") < at("livereload/gen/main.go"), "{e:?}");
+}
+
+/// A source root by name that holds little of the code is one package among the others, and a
+/// package of code named as a directory of data is code: hugo's `modules/` (13 files) led its
+/// components before `hugolib/`, and `resources/` (287 Go files) came among the support.
+#[test]
+fn packages_rank_by_their_code_not_their_names() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "go.mod".into(),
+            "module example.com/site\n\ngo 1.22\n".into(),
+        ),
+        (
+            "modules/modules.go".into(),
+            "package modules\n\nfunc Lonely() {}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        let calls: String = (0..4)
+            .map(|j| format!("\tresources.Load{j}()\n\tBuild{}()\n", (i + 1) % 6))
+            .collect();
+        files.push((
+            format!("site/build{i}.go"),
+            format!("package site\n\nfunc Build{i}() {{\n{calls}}}\n"),
+        ));
+    }
+    for j in 0..4 {
+        files.push((
+            format!("resources/load{j}.go"),
+            format!("package resources\n\nfunc Load{j}() {{}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let components = section_paths(&cue, "components");
+    let at = |p: &str| {
+        components
+            .iter()
+            .position(|x| x == p)
+            .unwrap_or_else(|| panic!("no {p}: {components:?}"))
+    };
+    assert!(at("site/") < at("modules/"), "{components:?}");
+    assert!(at("resources/") < at("modules/"), "{components:?}");
+}
+
 /// A `main` behind `#ifdef` in a file of other functions is their test or debug build's, no
 /// entry point (redis's `localtime.c` with `#ifdef LOCALTIME_TEST_MAIN` came before its
 /// `server.c`, git's `base85.c`); one alone in its file (a platform's) comes after the

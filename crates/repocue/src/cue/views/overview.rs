@@ -911,6 +911,9 @@ fn components(
                 _ if t.langs.is_empty() => 2,
                 // A repository of documents is its documents (tldr's `pages/`).
                 (_, Some(2)) if of_documents => 0,
+                // Code in a directory named as one of data is code: hugo's Go package
+                // `resources/`, ranked among the packages.
+                (_, None) if is_data_named(&c.path) && t.code * 2 > t.files && t.mass > 0.0 => 1,
                 _ => by_content.unwrap_or_else(|| component_rank(&c.path)),
             };
             // A source root by name in a language the project hardly writes in is no source
@@ -924,6 +927,21 @@ fn components(
             (rank, t.mass, c)
         })
         .collect();
+    // A source root by name that holds little of the project's ranked code is one package
+    // among others: hugo's `modules/`, `source/` and `internal/` (a Go repository of packages
+    // at the root) came before `hugolib/` and `tpl/`.
+    if !of_documents {
+        let heaviest = out
+            .iter()
+            .filter(|c| c.0 <= 1)
+            .map(|c| c.1)
+            .fold(0.0, f64::max);
+        for c in out.iter_mut() {
+            if c.0 == 0 && c.2.kind == "directory" && c.1 * LIGHT_ROOT < heaviest {
+                c.0 = 1;
+            }
+        }
+    }
     // The one holding the most-ranked code leads; the others rank among directories.
     let lead = holders
         .iter()
@@ -964,6 +982,18 @@ fn components(
         by_name || documentation.contains(&c.path)
     };
     bring_forward(out, files.len() as u64, &docs)
+}
+
+/// How many times a source root by name may weigh less than the heaviest directory of code
+/// and still lead as one ([`components`]).
+const LIGHT_ROOT: f64 = 4.0;
+
+/// Whether a top-level directory is named as one of data or assets (`resources/`, `assets/`).
+fn is_data_named(dir: &str) -> bool {
+    let top = dir.split('/').next().unwrap_or(dir);
+    ["resources", "assets"]
+        .iter()
+        .any(|n| top.eq_ignore_ascii_case(n))
 }
 
 /// How many documents per code file make a repository one of documents, not code with its
@@ -1890,9 +1920,10 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
 }
 
 /// Where a file that defines `main` comes among the entry points, least first: whether its
-/// `main` is conditional, whether it is in another language than the project's main one, and
-/// how many names it references, most first (see `code_summary`).
-type MainOrder = (bool, bool, std::cmp::Reverse<usize>);
+/// `main` is conditional, whether it is in another language than the project's main one,
+/// whether it lies below the root, and how many names it references, most first (see
+/// `code_summary`).
+type MainOrder = (bool, bool, bool, std::cmp::Reverse<usize>);
 
 /// A file's `main` function, if it defines one: C's, Go's, Rust's `main`, or a class's static
 /// `main` (Java's `public static void main(String[] args)`, C#'s `static void Main`):
@@ -2009,8 +2040,11 @@ fn code_summary(
                 return None;
             }
             let other_language = Some(importance::language_family(&code.language)) != main_family;
+            // A program at the root is the repository's own: hugo's `main.go` (a call of
+            // `commands.Execute`) came after two code generators that use more names.
+            let nested = r.file.path.contains(&b'/');
             let uses = std::cmp::Reverse(code.references.len());
-            Some(((main.conditional, other_language, uses), r))
+            Some(((main.conditional, other_language, nested, uses), r))
         })
         .collect();
     // Stable: equal keys keep rank order.
