@@ -1982,6 +1982,19 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
         .as_str()
         .unwrap();
     assert!(text.starts_with("An efficient server"), "{cue:#}");
+    // An opening that defines something else than the project is no definition of it
+    // (okhttp's "HTTP is the way modern applications network.").
+    let readme = "OkHttp\n======\n\nHTTP is the way modern applications network. It is how we exchange data.\n\nOkHttp is an HTTP client that is efficient by default:\n\n * HTTP/2 support.\n";
+    let repo = TestRepo::named(std::ffi::OsStr::new("okhttp"));
+    repo.write("README.md", readme);
+    repo.write("Client.java", "public class Client {}\n");
+    repo.commit("okhttp");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "OkHttp is an HTTP client that is efficient by default:",
+        "{cue:#}"
+    );
 }
 
 /// A public method of an internal class is no API, nor is a namespace declaration:
@@ -2282,6 +2295,92 @@ fn a_gemfile_runs_the_rake_tasks_through_bundler() {
         let bare = commands.iter().any(|c| c.starts_with("rake"));
         assert_eq!(bare, !gemfile, "{commands:?}");
     }
+}
+
+/// A test's or an example's code is never the overview's API, even when nothing else is
+/// outlined: okhttp (Kotlin, which RepoCue does not parse) listed its Java samples and an
+/// Android test. The structure view still shows them.
+#[test]
+fn the_api_is_never_a_tests_or_an_examples() {
+    let mut files: Vec<(String, String)> = vec![(
+        "README.md".into(),
+        "# Http\n\nHttp is a client for the web.\n".into(),
+    )];
+    for i in 0..4 {
+        files.push((
+            format!("http/src/main/kotlin/Client{i}.kt"),
+            format!("class Client{i} {{ fun call() = {i} }}\n"),
+        ));
+    }
+    files.push((
+        "samples/guide/src/main/java/Recipe.java".into(),
+        "public final class Recipe {\n  public void run() {}\n}\n".into(),
+    ));
+    files.push((
+        "regression-test/src/test/java/ClientTest.java".into(),
+        "public class ClientTest {\n  public void get() {}\n}\n".into(),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let symbols = cue["content"]["symbols"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(symbols.is_empty(), "{cue:#}");
+    let structure = repo.cue("structure", &["--path", "samples"]);
+    assert!(structure.to_string().contains("Recipe"), "{structure:#}");
+}
+
+/// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no
+/// document until it says something; a contributing guide where GitHub finds it
+/// (`.github/`) comes right after the README.
+#[test]
+fn documents_are_what_can_be_read() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# Site\n\nSite builds pages.\n"),
+        ("requirements.txt", "requests>=2\n"),
+        ("NOTES.txt", "Run the builder twice. It caches the pages.\n"),
+        ("docs/guide.md", "# Guide\n\nHow to build a site.\n"),
+        ("docs/requirements.txt", "sphinx==7.0\n"),
+        ("docs/latest_version.txt", "4.4.1\n"),
+        (
+            ".github/CONTRIBUTING.md",
+            "# Contributing\n\nOpen an issue first.\n",
+        ),
+        ("site.py", "def build():\n    return 1\n"),
+    ]);
+    let documents = |repo: &TestRepo| {
+        section_paths(
+            &repo.cue("overview", &["--max-tokens", "3000"]),
+            "documents",
+        )
+    };
+    let listed = documents(&repo);
+    assert_eq!(
+        listed[..2],
+        ["README.md".to_owned(), ".github/CONTRIBUTING.md".to_owned()],
+        "{listed:?}"
+    );
+    for kept in ["NOTES.txt", "docs/guide.md"] {
+        assert!(listed.iter().any(|d| d == kept), "{kept}: {listed:?}");
+    }
+    for bare in [
+        "requirements.txt",
+        "docs/requirements.txt",
+        "docs/latest_version.txt",
+    ] {
+        assert!(!listed.iter().any(|d| d == bare), "{bare}: {listed:?}");
+    }
+    // Once it says something, it is read.
+    repo.write(
+        "docs/latest_version.txt",
+        "The latest version is 4.4.1. Upgrade with the installer.\n",
+    );
+    let listed = documents(&repo);
+    assert!(
+        listed.iter().any(|d| d == "docs/latest_version.txt"),
+        "{listed:?}"
+    );
 }
 
 /// A repository of documents (tldr's pages in forty languages beside a few scripts) is its

@@ -129,7 +129,26 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         .iter()
         .find(|h| h.level == 1)
         .map(|h| h.text.clone());
+    // A purpose that defines the document's subject needs no other definition (flask's
+    // "Flask is a lightweight WSGI web application framework."); one that defines something
+    // else does (okhttp's "HTTP is the way modern applications network.", then "OkHttp is an
+    // HTTP client that's efficient by default:").
+    if let (Some(purpose), Some(title)) = (&facts.purpose, &facts.title) {
+        if defines(purpose) && subject(purpose).is_some_and(|s| s.eq_ignore_ascii_case(title)) {
+            facts.definition = None;
+        }
+    }
     Some(facts)
+}
+
+/// What a defining sentence defines: the words before its `is` (see [`defining`]).
+fn subject(sentence: &str) -> Option<&str> {
+    let lower = sentence.to_lowercase();
+    let at = ["is a ", "is an ", "is the "]
+        .iter()
+        .filter_map(|verb| lower.find(&format!(" {verb}")))
+        .min()?;
+    sentence.get(..at)
 }
 
 /// Most code names kept per document (the first ones it shows).
@@ -312,10 +331,6 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         || points_elsewhere(&sentence)
     {
         return;
-    }
-    // A purpose that defines already needs no other definition.
-    if defines(&sentence) {
-        scan.after = DEFINITION_PARAGRAPHS;
     }
     scan.purpose = Some(sentence);
 }
@@ -952,13 +967,23 @@ mod tests {
             f.definition.as_deref(),
             Some("Fastify is a web framework highly focused on providing the best developer experience.")
         );
-        // A purpose that defines needs nothing more; a definition far below is not read.
+        // A purpose that defines the title needs nothing more; a definition far below is not
+        // read.
         let md = "# Flask\n\nFlask is a lightweight WSGI web application framework.\n\nRequests is a library too.\n";
         assert_eq!(
             analyze(b"README.md", Some("Markdown"), md)
                 .unwrap()
                 .definition,
             None
+        );
+        // One that defines something else than the title does not (okhttp's).
+        let md = "OkHttp\n======\n\nHTTP is the way modern applications network.\n\nOkHttp is an HTTP client that is efficient by default:\n";
+        assert_eq!(
+            analyze(b"README.md", Some("Markdown"), md)
+                .unwrap()
+                .definition
+                .as_deref(),
+            Some("OkHttp is an HTTP client that is efficient by default:")
         );
         let far = "# X\n\nIt started as a weekend project a long while ago.\n\nOne.\n\nTwo more words here.\n\nThree more words here now.\n\nFour more words here now.\n\nXray is a tool for people.\n";
         assert_eq!(

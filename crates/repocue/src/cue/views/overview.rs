@@ -69,9 +69,14 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let mut facts = load_facts(state)?;
     let listed_documents: Vec<&FileState> = listed_documents(files, &facts)
         .into_iter()
-        .take(MAX_DOCUMENTS)
+        .take(MAX_DOCUMENTS * 2)
         .collect();
     document_titles(state, &listed_documents, &mut facts)?;
+    let listed_documents: Vec<&FileState> = listed_documents
+        .into_iter()
+        .filter(|f| !is_bare_text(state, f, &facts))
+        .take(MAX_DOCUMENTS)
+        .collect();
     let adopted = adopt_nested_solution(files, &mut facts);
     let mut root_manifests: Vec<(&FileState, &ManifestFacts)> = manifests(files, &facts, |p| {
         !p.contains(&b'/') || adopted.as_deref() == Some(p)
@@ -693,6 +698,19 @@ fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
         .filter_map(|f| f.digest.as_deref())
         .collect();
     state.store.facts(&wanted)
+}
+
+/// Whether a plain-text file at the root or one level below has nothing to read: analysis
+/// found no title, heading, link or sentence in it, so it has no facts ([`load_facts`] and
+/// [`document_titles`] loaded those of such files; a file whose analysis is deferred or failed
+/// is a fault of the snapshot). A `requirements.txt` at the root or in `docs/` (Sphinx's) and
+/// jekyll's `docs/latest_version.txt` (`4.4.1`) were listed among the documents.
+fn is_bare_text(state: &Reader, f: &FileState, facts: &HashMap<String, Analysis>) -> bool {
+    f.language.as_deref() == Some("Text")
+        && f.class.analysed()
+        && f.path.iter().filter(|&&b| b == b'/').count() <= 1
+        && f.digest.as_deref().is_some_and(|d| !facts.contains_key(d))
+        && !state.snapshot.faults.iter().any(|x| x.path == f.path)
 }
 
 /// Adds to `facts` those of the listed `documents` one level below the root, which
@@ -1573,6 +1591,9 @@ fn listed_documents<'f>(
             }
         }
     }
+    let root_contributing = files
+        .iter()
+        .any(|f| f.is_document && !f.path.contains(&b'/') && stem(f) == "CONTRIBUTING");
     // (tier, then three keys within it): see the match below.
     type Order = (usize, usize, usize, usize);
     let mut docs: Vec<(Order, &FileState)> = files
@@ -1591,6 +1612,14 @@ fn listed_documents<'f>(
             let stem = stem(f);
             let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
             let guide = GUIDES.iter().position(|k| stem == *k);
+            // Where GitHub finds the contributing guide when the root has none (jekyll's
+            // `.github/CONTRIBUTING.markdown`); after the root's own guides. (`docs/` is another
+            // such place, but there the guide is a page of the documentation, listed with it.)
+            let kept_guide = (stem == "CONTRIBUTING"
+                && !root_contributing
+                && depth == 1
+                && f.path.starts_with(b".github/"))
+            .then_some(GUIDES.len());
             // Of what the README links to, the guides come first (a user guide, an FAQ, a
             // tutorial, how to submit patches), then what it links to most, in its order.
             let linked_rank = |i: usize| {
@@ -1602,6 +1631,7 @@ fn listed_documents<'f>(
                 (0, _) if stem == "README" => (0, 0, 0, 0),
                 _ if is_license(&stem) => (6, 0, 0, 0),
                 (0, _) if guide.is_some() => (1, guide.unwrap_or_default(), 0, 0),
+                (1, None) if kept_guide.is_some() => (1, kept_guide.unwrap_or_default(), 0, 0),
                 // The change log, before what the README links to that guides no one (babel's
                 // `SONG.md`).
                 (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0, 0, 0),
@@ -1613,7 +1643,7 @@ fn listed_documents<'f>(
                 (1, _) if in_docs => (5, 0, 0, 0),
                 _ => return None,
             };
-            (depth == 0 || link.is_some() || in_docs).then_some((tier, f))
+            (depth == 0 || link.is_some() || in_docs || kept_guide.is_some()).then_some((tier, f))
         })
         .collect();
     docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
@@ -1842,6 +1872,12 @@ fn picked(
                 break;
             }
             consumed += 1;
+            // A test's or an example's code is no part of the API, however little else there
+            // is: okhttp's overview (Kotlin, which RepoCue does not outline) listed the Java
+            // classes of its samples and an Android test. The structure view still has them.
+            if importance::role(s.path.as_bytes()) != importance::Role::Source {
+                continue;
+            }
             let names =
                 std::iter::once(last_segment(&s.name)).chain(s.members.iter().map(String::as_str));
             if names.clone().all(|n| !shown.contains(n)) {
