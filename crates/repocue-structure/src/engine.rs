@@ -653,6 +653,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
     let by_qualified: HashSet<&str> = items.iter().map(|i| i.qualified.as_str()).collect();
     let mut symbols: Vec<Symbol> = items
         .iter()
+        .filter(|item| !is_include_guard(item.def_node, source))
         .map(|item| {
             let (signature, first) = signature(support, item, source);
             let start = first.unwrap_or(item.range.start);
@@ -712,6 +713,24 @@ fn under_condition(node: Node, source: &[u8]) -> bool {
         (from, up) = (p, p.parent());
     }
     false
+}
+
+/// Whether a definition is a header's include guard: `#define X` with no value right inside
+/// `#ifndef X` (jq's `JV_DTOA_H` was listed among the names its header offers).
+fn is_include_guard(node: Node, source: &[u8]) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let name = |n: Node| {
+        n.child_by_field_name("name")
+            .map(|c| lang::node_text(c, source))
+    };
+    node.kind() == "preproc_def"
+        && node.child_by_field_name("value").is_none()
+        && parent.kind() == "preproc_ifdef"
+        && negated(parent, source)
+        && name(node).is_some()
+        && name(node) == name(parent)
 }
 
 /// Whether a conditional's first branch is taken when its macro is not defined: `#ifndef X`,

@@ -431,7 +431,6 @@ fn a_c_definition_under_a_preprocessor_condition_is_conditional() {
         assert_eq!(
             conditional,
             [
-                ("UTIL_H", false),
                 ("twice", false),
                 ("run", false),
                 ("main", true),
@@ -443,6 +442,18 @@ fn a_c_definition_under_a_preprocessor_condition_is_conditional() {
             ],
             "{language}"
         );
+    }
+}
+
+/// A header's include guard is no name the header offers (jq's `JV_DTOA_H` was listed with
+/// its functions); a default value a header gives when none is set is one.
+#[test]
+fn an_include_guard_is_no_symbol() {
+    let source = b"#ifndef JV_DTOA_H\n#define JV_DTOA_H\n#ifndef KMAX\n#define KMAX 7\n#endif\n#define FMT_LEN 64\nvoid jvp_freedtoa(char *s);\n#endif\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["KMAX", "FMT_LEN", "jvp_freedtoa"], "{language}");
     }
 }
 

@@ -577,11 +577,13 @@ fn a_nested_dotnet_solution_stands_for_the_root() {
         json!(["Src/Lib/", "Src/Lib.UnitTests/"]),
         "{cue:#}"
     );
-    assert_listed_before(
-        &cue,
-        "symbol:Src/Lib/Parser.cs:Parser",
-        "symbol:Src/Lib.UnitTests/FixtureBase.cs:FixtureBase",
+    // The library's class is listed, the tests' fixture is not.
+    let ids = symbol_ids(&cue);
+    assert!(
+        ids.contains(&"symbol:Src/Lib/Parser.cs:Parser".to_owned()),
+        "{ids:?}"
     );
+    assert!(!ids.iter().any(|i| i.contains("UnitTests")), "{ids:?}");
     let text = repo
         .repocue(&["cue", "--format", "text", "--max-tokens", "3000"])
         .success()
@@ -1398,8 +1400,15 @@ fn translation_unit_members_rank_after_their_type_and_tests_after_code() {
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
     let ids = symbol_ids(&cue);
     assert!(ids.contains(&"symbol:merge.h:merge".to_owned()), "{ids:?}");
-    // Tests rank after the project's own code (its translation unit's type aside, which counts
-    // as local).
+    // The test library, however high its rank, is no part of the overview's API.
+    assert!(
+        !ids.iter().any(|i| i.starts_with("symbol:t/")),
+        "tests listed: {ids:?}"
+    );
+    // The structure view ranks it after the project's own code (its translation unit's type
+    // aside, which counts as local).
+    let cue = repo.cue("structure", &["--max-tokens", "4000"]);
+    let ids = symbol_ids(&cue);
     let first_test = ids
         .iter()
         .position(|i| i.starts_with("symbol:t/"))
@@ -2329,6 +2338,91 @@ fn the_api_is_never_a_tests_or_an_examples() {
     assert!(symbols.is_empty(), "{cue:#}");
     let structure = repo.cue("structure", &["--path", "samples"]);
     assert!(structure.to_string().contains("Recipe"), "{structure:#}");
+}
+
+/// A C project built with autotools says how (jq had no command); one whose Makefile is
+/// checked in beside its `configure.ac` builds with that (git's `make`).
+#[test]
+fn an_autotools_project_says_how_to_build_it() {
+    for makefile in [false, true] {
+        let mut files = vec![
+            ("configure.ac", "AC_INIT([jq], [1.8.2])\nAC_PROG_CC\n"),
+            ("Makefile.am", "bin_PROGRAMS = jq\n"),
+            ("src/main.c", "int main(void)\n{\n\treturn 0;\n}\n"),
+        ];
+        if makefile {
+            files.push(("Makefile", "all:\n\tcc -o jq src/main.c\n\ntest:\n\t./jq\n"));
+        }
+        let repo = TestRepo::with_files(&files);
+        let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+        let commands: Vec<&str> = cue["content"]["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["command"].as_str().unwrap())
+            .collect();
+        let autotools = ["autoreconf -i && ./configure && make", "make check"];
+        for c in autotools {
+            assert_eq!(commands.contains(&c), !makefile, "{c}: {commands:?}");
+        }
+        assert_eq!(cue["content"]["project"]["name"], "jq", "{cue:#}");
+    }
+}
+
+/// What a project's directory calls internal is no API however much its own code calls it,
+/// and a package's own scripts are no entry points: svelte's overview listed `push`, `get`
+/// and `flushSync` of `src/internal/client/` and `packages/svelte/scripts/…` before its
+/// `index-client.js`.
+#[test]
+fn internal_code_and_scripts_are_not_what_users_call() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            "{\"name\": \"ui\", \"main\": \"src/index.js\"}\n".into(),
+        ),
+        (
+            "src/internal/runtime.js".into(),
+            "export function get(signal) {\n  return signal.v;\n}\n".into(),
+        ),
+        (
+            "src/internal/render.js".into(),
+            "export function render(component) {\n  return component;\n}\n".into(),
+        ),
+        (
+            "src/index.js".into(),
+            "import { get } from './internal/runtime.js';\nexport { render } from './internal/render.js';\n\nexport function mount(component) {\n  return get(component);\n}\n".into(),
+        ),
+        (
+            "src/scripts/generate.js".into(),
+            "async function main() {\n  return 1;\n}\n\nmain();\n".into(),
+        ),
+    ];
+    for i in 0..8 {
+        files.push((
+            format!("src/parts/part{i}.js"),
+            format!("import {{ get }} from '../internal/runtime.js';\n\nexport function part{i}(s) {{\n  return get(s);\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| {
+        ids.iter()
+            .position(|i| i == id)
+            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
+    };
+    assert!(
+        at("symbol:src/index.js:mount") < at("symbol:src/internal/runtime.js:get"),
+        "{ids:?}"
+    );
+    // What the package's root hands on is its API, wherever it is defined: among what the
+    // package exposes, not after it.
+    assert!(
+        at("symbol:src/internal/render.js:render") < at("symbol:src/parts/part0.js:part0"),
+        "{ids:?}"
+    );
+    let entries = cue["content"]["entry_points"].to_string();
+    assert!(!entries.contains("generate.js"), "{entries}");
 }
 
 /// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no

@@ -75,7 +75,9 @@ const EXAMPLE_DIRS: &[&str] = &[
     "benches",
     "benchmark",
     "benchmarks",
+    "benchmarking",
     "playground",
+    "playgrounds",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -168,7 +170,13 @@ pub fn role(path: &[u8]) -> Role {
             break;
         }
         (before_last, last) = (last, part);
-        let kind = dir_kind(part);
+        // A leading underscore hides a directory from Go's tools: `_example/` is an example
+        // (BurntSushi/toml's was its second entry point). Only examples: fastapi's private
+        // `_compat/` is its own code, not a vendored `compat/`.
+        let kind = match part.strip_prefix(b"_") {
+            Some(rest) => dir_kind(part) | (dir_kind(rest) & EXAMPLE_DIR),
+            None => dir_kind(part),
+        };
         if kind & VENDORED_DIR != 0 {
             return Role::Vendored;
         }
@@ -560,6 +568,19 @@ pub fn is_hidden(symbol: &SymbolFact) -> bool {
     )
 }
 
+/// Whether a path lies in a directory its project names internal (`internal/`, `_internal/`,
+/// `internals/`): Go's compiler keeps such a package from other modules, and JavaScript and
+/// Java projects name so what users must not call (svelte's `src/internal/client/`, gson's
+/// `com/google/gson/internal/`).
+pub fn in_internal_dir(path: &[u8]) -> bool {
+    let dirs = match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => &path[..i],
+        None => return false,
+    };
+    dirs.split(|&b| b == b'/')
+        .any(|d| named(d, &["internal", "_internal", "internals"]))
+}
+
 /// Returns how much a definition matters to a reader of the project's API, before the file's
 /// rank is applied: exported and public first, type-like and top-level first, more when other
 /// files use it.
@@ -809,6 +830,18 @@ mod tests {
         assert_eq!(role(b"packages/prefixtures/src/index.ts"), Role::Source);
         assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
+        assert!(in_internal_dir(
+            b"packages/svelte/src/internal/client/runtime.js"
+        ));
+        assert!(in_internal_dir(b"internal/tag/add.go"));
+        assert!(!in_internal_dir(b"internal.go"));
+        assert!(!in_internal_dir(b"src/internals.rs"));
+        // A leading underscore hides an example's name, not what it is (Go's `_example/`);
+        // a private package is source.
+        assert_eq!(role(b"_example/example.go"), Role::Example);
+        assert_eq!(role(b"benchmarking/compare/index.js"), Role::Example);
+        assert_eq!(role(b"playgrounds/sandbox/run.js"), Role::Example);
+        assert_eq!(role(b"fastapi/_compat/v2.py"), Role::Source);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);
         // Extras beside the project, not a package's own `contrib` module.
         assert_eq!(role(b"contrib/subtree/git-subtree.sh"), Role::Example);

@@ -63,6 +63,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"go.mod" => "go",
         b"CMakeLists.txt" => "cmake",
         b"meson.build" => "meson",
+        b"configure.ac" | b"configure.in" => "autotools",
         b"justfile" | b"Justfile" => "just",
         b"pom.xml" => "maven",
         b"build.gradle" | b"build.gradle.kts" => "gradle",
@@ -168,6 +169,17 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 .extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
         }
         b"CMakeLists.txt" => cmake(text, &mut f),
+        // Autotools: the build scripts are generated from `configure.ac` (jq had no
+        // command), the name is `AC_INIT`'s first argument (`AC_INIT([jq], [1.8.2], …)`).
+        b"configure.ac" | b"configure.in" => {
+            f.name = text
+                .find("AC_INIT(")
+                .and_then(|i| call_first_arg(&text[i..].replacen('[', "", 1), "AC_INIT("));
+            f.commands.extend([
+                cmd("autoreconf -i && ./configure && make", "build"),
+                cmd("make check", "test"),
+            ]);
+        }
         b"meson.build" => {
             f.name = call_first_arg(text, "project(");
             f.commands.extend([
@@ -1073,6 +1085,33 @@ mod tests {
             let f = analyze(name.as_bytes(), "<phpunit><testsuites/></phpunit>\n").unwrap();
             assert_eq!(f.kind, "composer");
             assert_eq!(f.commands, [cmd("vendor/bin/phpunit", "test")]);
+        }
+    }
+
+    /// Autotools' `configure.ac` names the project by `AC_INIT` and says how to generate,
+    /// build and check it (jq's overview had no command).
+    #[test]
+    fn an_autoconf_script_names_the_project_and_its_build() {
+        for (name, init) in [
+            (
+                "configure.ac",
+                "AC_INIT([jq], [1.8.2], [https://github.com/jqlang/jq/issues])",
+            ),
+            ("configure.in", "AC_INIT(jq, 1.6)"),
+        ] {
+            let text = format!("dnl comment\n{init}\nAC_PROG_CC\n");
+            let f = analyze(name.as_bytes(), &text).unwrap();
+            assert_eq!(
+                (f.kind.as_str(), f.name.as_deref()),
+                ("autotools", Some("jq"))
+            );
+            assert_eq!(
+                f.commands,
+                [
+                    cmd("autoreconf -i && ./configure && make", "build"),
+                    cmd("make check", "test"),
+                ]
+            );
         }
     }
 

@@ -700,13 +700,14 @@ fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
     state.store.facts(&wanted)
 }
 
-/// Whether a plain-text file at the root or one level below has nothing to read: analysis
-/// found no title, heading, link or sentence in it, so it has no facts ([`load_facts`] and
-/// [`document_titles`] loaded those of such files; a file whose analysis is deferred or failed
-/// is a fault of the snapshot). A `requirements.txt` at the root or in `docs/` (Sphinx's) and
+/// Whether a plain-text file at the root or one level below, not a license, has nothing to
+/// read: analysis found no title, heading, link or sentence in it, so it has no facts
+/// ([`load_facts`] and [`document_titles`] loaded those of such files; a file whose analysis
+/// is deferred or failed is a fault of the snapshot). A `requirements.txt` at the root or in `docs/` (Sphinx's) and
 /// jekyll's `docs/latest_version.txt` (`4.4.1`) were listed among the documents.
 fn is_bare_text(state: &Reader, f: &FileState, facts: &HashMap<String, Analysis>) -> bool {
     f.language.as_deref() == Some("Text")
+        && !is_license(&document_stem(f))
         && f.class.analysed()
         && f.path.iter().filter(|&&b| b == b'/').count() <= 1
         && f.digest.as_deref().is_some_and(|d| !facts.contains_key(d))
@@ -738,7 +739,7 @@ fn document_titles(
 /// languages it builds hold under a tenth of the project's own code files: git/git's
 /// `Cargo.toml` (a few Rust files beside ~1,000 C files) names neither the project nor its
 /// first build command, and its `src/lib.rs` is not where a reader starts. Build systems of
-/// any language (make, CMake, Meson, just) are never minor.
+/// any language (make, CMake, Meson, autotools, just) are never minor.
 fn minor_languages(
     files: &[FileState],
     root: &mut [(&FileState, &ManifestFacts)],
@@ -1471,13 +1472,14 @@ fn commands(
     } else {
         "npm"
     };
+    let beside = |manifest: &[u8], name: &[u8]| {
+        let dir = &manifest[..manifest.len() - paths::file_name(manifest).len()];
+        let sibling = [dir, name].concat();
+        files.iter().any(|f| f.path == sibling)
+    };
     // A Gemfile beside a Rakefile pins the gems its tasks need, rake among them: its tasks
     // run through Bundler (`bundle exec rake test`; a bare `rake` runs whatever is installed).
-    let bundled = |manifest: &[u8]| {
-        let dir = &manifest[..manifest.len() - paths::file_name(manifest).len()];
-        let gemfile = [dir, b"Gemfile"].concat();
-        files.iter().any(|f| f.path == gemfile)
-    };
+    let bundled = |manifest: &[u8]| beside(manifest, b"Gemfile");
     let is_rake = |command: &str| command == "rake" || command.starts_with("rake ");
     let mut primary = root.to_vec();
     let secondary: Vec<(&FileState, &ManifestFacts)> = if primary.is_empty() {
@@ -1495,6 +1497,11 @@ fn commands(
     ];
     let mut out: Vec<(usize, bool, CommandRef)> = Vec::new();
     for (f, m) in primary {
+        // A Makefile checked in beside `configure.ac` builds without it (git's): its own
+        // commands say how.
+        if m.kind == "autotools" && beside(&f.path, b"Makefile") {
+            continue;
+        }
         let source = paths::display(&f.path);
         for c in &m.commands {
             // The package manager the lock file names runs the scripts (`npm run build` is
@@ -1570,9 +1577,6 @@ fn listed_documents<'f>(
     ];
     const CHANGES: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
     let stem = document_stem;
-    let is_license = |stem: &str| {
-        stem.contains("LICENSE") || stem.contains("LICENCE") || matches!(stem, "COPYING" | "NOTICE")
-    };
     let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
     // The root README's links to repository paths, by first appearance, with how often the
     // README links to each (ripgrep's points at its GUIDE nine times, its CHANGELOG once).
@@ -1702,6 +1706,12 @@ fn repeats(title: &str, said: &str) -> bool {
 fn document_stem(f: &FileState) -> String {
     let name = String::from_utf8_lossy(paths::file_name(&f.path)).to_ascii_uppercase();
     name.split('.').next().unwrap_or_default().to_owned()
+}
+
+/// Whether a document's stem ([`document_stem`]) names a license: its name says all a reader
+/// needs.
+fn is_license(stem: &str) -> bool {
+    stem.contains("LICENSE") || stem.contains("LICENCE") || matches!(stem, "COPYING" | "NOTICE")
 }
 
 /// Tells whether a document's title only repeats its file name (`Contributing` for
@@ -2035,10 +2045,17 @@ fn code_summary(
     let source = |r: &&super::structure::Ranked<'_>| {
         importance::role(&r.file.path) == importance::Role::Source
     };
-    // Programs in support directories (`scripts/`, `tools/`) are not where the project starts.
+    // Programs in support directories (`scripts/`, `tools/`) are not where the project
+    // starts, nor a package's own scripts (svelte's
+    // `packages/svelte/scripts/generate-browser-support.ts`).
     let support = |r: &&super::structure::Ranked<'_>| {
-        paths::top_dir(&r.file.path)
+        let path = &r.file.path;
+        let dirs = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+        paths::top_dir(path)
             .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2)
+            || dirs
+                .split(|&b| b == b'/')
+                .any(|d| d.eq_ignore_ascii_case(b"scripts") || d.eq_ignore_ascii_case(b"script"))
     };
     // Files that define `main`: programs in the project's main language (the family of most
     // of its own code files) first, git's `common-main.c` before its `git-p4.py`; then the

@@ -483,6 +483,19 @@ impl Tiers {
 pub(crate) type Fold<'f> =
     &'f dyn Fn(&[SymbolFact], &SymbolFact) -> Option<(usize, Option<String>)>;
 
+/// Whether a symbol is no part of what its file exposes, by what the file says: hidden by
+/// its language, a public method of a hidden class (Newtonsoft.Json's `internal static class
+/// StringUtils`), or a namespace declaration (C#, C++, PHP: guzzle's overview listed
+/// `namespace GuzzleHttp` first).
+fn unexposed(s: &SymbolFact, all: &[SymbolFact]) -> bool {
+    let owner_hidden = s.parent().is_some_and(|p| {
+        all.iter()
+            .any(|o| o.qualified_name == p && importance::is_hidden(o))
+    });
+    let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
+    importance::is_hidden(s) || owner_hidden || declaration
+}
+
 /// [`ranked_symbols`] in its two tiers: the exposed symbols, then the hidden ones (with
 /// `exposed_first`; else every symbol is in the first), at most `n` each.
 ///
@@ -515,6 +528,8 @@ pub(crate) fn ranked_symbol_tiers(
         // Tests, examples and vendored code are no part of what the project exposes: their
         // rank (git's test library, which a thousand test scripts call) is not the API's.
         let own_code = importance::role(path) == importance::Role::Source;
+        // Nor is what its directory calls internal, unless a package root hands it on.
+        let internal = importance::in_internal_dir(path);
         // Nor is the code of a language the project hardly writes in.
         let major = r
             .analysis
@@ -533,21 +548,11 @@ pub(crate) fn ranked_symbol_tiers(
                 } else {
                     1.0
                 };
-                // A public method of an internal class is as hidden as its class
-                // (Newtonsoft.Json's `internal static class StringUtils`).
-                let owner_hidden = s.parent().is_some_and(|p| {
-                    all.iter()
-                        .any(|o| o.qualified_name == p && importance::is_hidden(o))
-                });
-                // Nor is a namespace declaration (C#, C++, PHP) a part of the API: guzzle's
-                // overview listed `namespace GuzzleHttp` first.
-                let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
-                let hidden = exposed_first
-                    && (importance::is_hidden(s)
-                        || owner_hidden
-                        || declaration
-                        || !own_code
-                        || !major);
+                // What a package root hands on is the package's, wherever it is defined
+                // (svelte's index hands on `mount` from `src/internal/client/render.js`).
+                let internal = internal && !r.exported.contains_key(s.name());
+                let hidden =
+                    exposed_first && (!own_code || !major || internal || unexposed(s, all));
                 let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
                 (
                     importance::symbol_weight(s, used) * rank * local * factor / cost(s),
