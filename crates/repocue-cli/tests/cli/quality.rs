@@ -2431,8 +2431,17 @@ fn internal_code_and_scripts_are_not_what_users_call() {
 #[test]
 fn documents_are_what_can_be_read() {
     let repo = TestRepo::with_files(&[
-        ("README.md", "# Site\n\nSite builds pages.\n"),
+        (
+            "README.md",
+            "# Site\n\nSite builds pages.\n\nSee the [man page syntax](assets/Manpage.sublime-syntax).\n",
+        ),
+        ("assets/Manpage.sublime-syntax", "%YAML 1.2\n---\nname: Manpage\n"),
+        ("CHANGELOG.md", "# unreleased\n\n- Faster pages.\n"),
         ("requirements.txt", "requests>=2\n"),
+        (
+            "requirements-dev.txt",
+            "# We pin our tooling, because it is an environment we control.\nruff==0.1\n",
+        ),
         ("NOTES.txt", "Run the builder twice. It caches the pages.\n"),
         ("docs/guide.md", "# Guide\n\nHow to build a site.\n"),
         ("docs/requirements.txt", "sphinx==7.0\n"),
@@ -2450,6 +2459,21 @@ fn documents_are_what_can_be_read() {
         )
     };
     let listed = documents(&repo);
+    // A data file the README links to is no document; a change log's first heading (its
+    // next version) is no title.
+    assert!(
+        !listed.iter().any(|d| d.ends_with(".sublime-syntax")),
+        "{listed:?}"
+    );
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let changelog = cue["content"]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"] == "CHANGELOG.md")
+        .cloned()
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    assert!(changelog.get("title").is_none(), "{changelog}");
     assert_eq!(
         listed[..2],
         ["README.md".to_owned(), ".github/CONTRIBUTING.md".to_owned()],
@@ -2460,6 +2484,7 @@ fn documents_are_what_can_be_read() {
     }
     for bare in [
         "requirements.txt",
+        "requirements-dev.txt",
         "docs/requirements.txt",
         "docs/latest_version.txt",
     ] {

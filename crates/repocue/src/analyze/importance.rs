@@ -78,6 +78,8 @@ const EXAMPLE_DIRS: &[&str] = &[
     "benchmarking",
     "playground",
     "playgrounds",
+    "tutorial",
+    "tutorials",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -841,6 +843,7 @@ mod tests {
         assert_eq!(role(b"_example/example.go"), Role::Example);
         assert_eq!(role(b"benchmarking/compare/index.js"), Role::Example);
         assert_eq!(role(b"playgrounds/sandbox/run.js"), Role::Example);
+        assert_eq!(role(b"tutorials/basics/main.go"), Role::Example);
         assert_eq!(role(b"fastapi/_compat/v2.py"), Role::Source);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);
         // Extras beside the project, not a package's own `contrib` module.

@@ -613,11 +613,7 @@ fn readme_rank(path: &[u8]) -> u8 {
 /// the purpose does not (fastify's README opens with "An efficient server implies a lower
 /// cost of the infrastructure…", then says "Fastify is a web framework…").
 fn readme_purpose(doc: &crate::analyze::docs::DocFacts, project: &str) -> Option<String> {
-    let key = project
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(project)
-        .to_lowercase();
+    let key = last_name(project).to_lowercase();
     let names = |text: &str| {
         text.to_lowercase()
             .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
@@ -1328,7 +1324,7 @@ fn entry_points(
     let go_roots: Vec<String> = root
         .iter()
         .filter(|(_, m)| m.kind == "go")
-        .filter_map(|(_, m)| Some(format!("{}.go", m.name.as_deref()?.rsplit('/').next()?)))
+        .filter_map(|(_, m)| Some(format!("{}.go", last_name(m.name.as_deref()?))))
         .collect();
     let mut conventional: Vec<(usize, String)> = Vec::new();
     for f in files {
@@ -1447,11 +1443,25 @@ fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) ->
     })
 }
 
+/// The last part of a scoped or path-like project name (`widget` for `example.com/acme/widget`,
+/// `@acme/widget`), a Go module's major version left out: `charm.land/bubbletea/v2` is
+/// `bubbletea`, not `v2`.
+fn last_name(project: &str) -> &str {
+    let mut parts = project.rsplit(['/', '\\']);
+    let last = parts.next().unwrap_or(project);
+    let version =
+        last.len() > 1 && last.starts_with('v') && last[1..].bytes().all(|b| b.is_ascii_digit());
+    match parts.next() {
+        Some(before) if version && !before.is_empty() => before,
+        _ => last,
+    }
+}
+
 /// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
 /// the first `.`, in any case, is the project's name (the last part of a scoped or path-like
 /// name: `widget` for `example.com/acme/widget`).
 fn named_after(path: &[u8], project: &str) -> bool {
-    let project = project.rsplit('/').next().unwrap_or(project);
+    let project = last_name(project);
     let file = paths::file_name(path);
     let stem = file.split(|&b| b == b'.').next().unwrap_or(file);
     !project.is_empty() && stem.eq_ignore_ascii_case(project.as_bytes())
@@ -1575,7 +1585,6 @@ fn listed_documents<'f>(
         "AGENTS",
         "CLAUDE",
     ];
-    const CHANGES: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
     let stem = document_stem;
     let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
     // The root README's links to repository paths, by first appearance, with how often the
@@ -1608,8 +1617,11 @@ fn listed_documents<'f>(
                 .position(|(l, _)| l.as_bytes() == f.path.as_slice());
             // A plain text file the README links to is a document for its readers (git's
             // `Documentation/SubmittingPatches`), though its name does not say so.
-            let plain = f.file_type == FileType::Text && f.language.is_none();
-            if !(f.is_document || (link.is_some() && plain)) {
+            // Not a data file it links to (bat's `Manpage.sublime-syntax`).
+            let plain = f.file_type == FileType::Text
+                && f.language.is_none()
+                && paths::extension(&f.path).is_none();
+            if !(f.is_document || (link.is_some() && plain)) || is_requirements(f) {
                 return None;
             }
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
@@ -1638,7 +1650,7 @@ fn listed_documents<'f>(
                 (1, None) if kept_guide.is_some() => (1, kept_guide.unwrap_or_default(), 0, 0),
                 // The change log, before what the README links to that guides no one (babel's
                 // `SONG.md`).
-                (0, _) if CHANGES.contains(&stem.as_str()) => (3, 0, 0, 0),
+                (0, _) if CHANGE_LOGS.contains(&stem.as_str()) => (3, 0, 0, 0),
                 (_, Some(i)) => match linked_rank(i) {
                     (0, b, c) => (2, 0, b, c),
                     (a, b, c) => (3, a, b, c),
@@ -1657,8 +1669,21 @@ fn listed_documents<'f>(
 /// Most documents the overview lists.
 const MAX_DOCUMENTS: usize = 20;
 
+/// Whether a file is a list of pip requirements or constraints (`requirements.txt`,
+/// `requirements-dev.txt`): httpx's, whose first line is a comment, was listed as a document
+/// titled by it.
+fn is_requirements(f: &FileState) -> bool {
+    let name = paths::file_name(&f.path).to_ascii_lowercase();
+    (name.starts_with(b"requirements") || name.starts_with(b"constraints"))
+        && name.ends_with(b".txt")
+}
+
+/// The stems of change logs ([`document_stem`]).
+const CHANGE_LOGS: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
+
 /// The listed documents with their titles, where a title says more than the file name and
-/// than the project's name and purpose (`said`) already say.
+/// than the project's name and purpose (`said`) already say; a change log's title is its
+/// latest version (bat's `unreleased`), no title.
 fn documents(
     listed: &[&FileState],
     facts: &HashMap<String, Analysis>,
@@ -1672,6 +1697,7 @@ fn documents(
                 .digest
                 .as_deref()
                 .and_then(|d| facts.get(d)?.doc.as_ref()?.title.clone())
+                .filter(|_| !CHANGE_LOGS.contains(&document_stem(f).as_str()))
                 .filter(|t| !says_nothing_new(t, &document_stem(f), said)),
         })
         .collect()
@@ -2450,6 +2476,16 @@ mod tests {
     /// Source roots lead, support directories come last; the project's own compatibility
     /// shims are neither (ranked down like vendored code, but the project's), vendored code
     /// is support.
+    /// A project's last name: a path's last part, a Go module's major version left out.
+    #[test]
+    fn a_projects_last_name() {
+        assert_eq!(last_name("charm.land/bubbletea/v2"), "bubbletea");
+        assert_eq!(last_name("github.com/spf13/cobra"), "cobra");
+        assert_eq!(last_name("@babel/core"), "core");
+        assert_eq!(last_name("v8"), "v8");
+        assert_eq!(last_name("tools/vx"), "vx");
+    }
+
     #[test]
     fn shims_are_a_part_of_the_project_vendored_code_is_not() {
         assert_eq!(component_rank("src/"), 0);
