@@ -26,6 +26,7 @@
 
 mod detect;
 mod engine;
+mod export_macros;
 mod guards;
 mod lang;
 mod matcher;
@@ -278,5 +279,9 @@ pub fn extract(
     limits: &Limits,
 ) -> Result<FileFacts, ExtractError> {
     guards::check(language, source, limits)?;
-    engine::extract(language, &shield::for_parser(language, source), limits)
+    let source = shield::for_parser(language, source);
+    match language {
+        Language::Cpp => engine::extract(language, &export_macros::hidden(&source), limits),
+        _ => engine::extract(language, &source, limits),
+    }
 }

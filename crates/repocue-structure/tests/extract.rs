@@ -457,6 +457,28 @@ fn an_include_guard_is_no_symbol() {
     }
 }
 
+/// A class exported by a macro (`class LEVELDB_EXPORT DB`) is the class, its members its own:
+/// leveldb's `db.h` listed `DB() = default` and no `DB`.
+#[test]
+fn a_cpp_class_behind_an_export_macro_is_a_class() {
+    let source = b"namespace leveldb {\nclass LEVELDB_EXPORT DB {\n public:\n  virtual Status Put(const Slice& key);\n};\n}\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let db = facts
+        .symbols
+        .iter()
+        .find(|s| s.name == "DB")
+        .unwrap_or_else(|| panic!("{:?}", facts.symbols));
+    assert_eq!(db.signature, "class DB");
+    assert!(
+        facts
+            .symbols
+            .iter()
+            .any(|s| s.name == "Put" && s.parent.as_deref() == Some(db.qualified_name.as_str())),
+        "{:?}",
+        facts.symbols
+    );
+}
+
 #[test]
 fn a_reopened_ruby_module_or_class_adds_to_the_first() {
     let source = b"module App\n  def self.a; end\nend\n\nclass Other\nend\n\nmodule App\n  class Other\n  end\n  def self.b; end\nend\n\nmodule App\n  class Other\n    def c; end\n  end\nend\n";

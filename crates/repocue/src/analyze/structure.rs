@@ -159,12 +159,31 @@ impl SymbolFact {
 /// Returns the parser language for a classified language name.
 pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> {
     match language? {
-        // C headers are classified as C; C++ projects use .h too, but the C grammar parses
-        // their declarations well enough for symbols.
+        // C headers are classified as C; a C++ project's `.h` is parsed as C++ when its
+        // content says so ([`analyze`]).
         "Shell" => Some(Language::Bash),
         name => Language::from_name(name),
     }
     .filter(|_| !path.is_empty())
+}
+
+/// Whether a path is a C or C++ header by its extension (`.h`), which C and C++ share.
+fn is_header(path: &[u8]) -> bool {
+    path.len() > 2 && path[path.len() - 2..].eq_ignore_ascii_case(b".h")
+}
+
+/// Whether a header is C++ by what it holds: a line that opens a namespace, a class or a
+/// template, or a name qualified by `std::`. The C grammar made nothing of leveldb's
+/// `class LEVELDB_EXPORT DB {` (`include/leveldb/db.h` had no symbols) and cut its
+/// `slice.h` into constructor fragments.
+fn looks_like_cpp(content: &[u8]) -> bool {
+    let opens = |line: &[u8]| {
+        let line = line.trim_ascii_start();
+        [&b"namespace "[..], b"class ", b"template<", b"template <"]
+            .iter()
+            .any(|w| line.starts_with(w))
+    };
+    content.split(|&b| b == b'\n').any(opens) || content.windows(5).any(|w| w == b"std::")
 }
 
 /// Parsing a file took longer than its time limit: a fact about this attempt (the machine,
@@ -192,6 +211,10 @@ pub fn analyze(
 ) -> Result<Option<CodeFacts>, TimedOut> {
     let Some(lang) = parser_language(path, language) else {
         return Ok(None);
+    };
+    let lang = match lang {
+        Language::C if is_header(path) && looks_like_cpp(content) => Language::Cpp,
+        other => other,
     };
     let mut facts = CodeFacts {
         language: lang.name().to_owned(),
@@ -272,6 +295,41 @@ pub fn analyze(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `.h` that holds C++ is parsed as C++ (leveldb's `db.h` had no symbols as C); a C
+    /// header, or a C++ word in a `.c` file, stays C.
+    #[test]
+    fn a_cpp_header_is_parsed_as_cpp() {
+        let cpp = b"#pragma once\nnamespace leveldb {\nclass LEVELDB_EXPORT DB {\n public:\n  DB() = default;\n};\n}\n";
+        let facts = analyze(b"include/leveldb/db.h", Some("C"), cpp)
+            .unwrap()
+            .unwrap();
+        assert_eq!(facts.language, "C++");
+        assert!(
+            facts
+                .symbols
+                .iter()
+                .any(|s| s.name() == "DB" && s.kind == "class"),
+            "{facts:?}"
+        );
+        let c =
+            b"#ifndef UTIL_H\n#define UTIL_H\nstruct list { int n; };\nint run(void);\n#endif\n";
+        assert_eq!(
+            analyze(b"util.h", Some("C"), c).unwrap().unwrap().language,
+            "C"
+        );
+        assert_eq!(
+            analyze(b"util.c", Some("C"), cpp)
+                .unwrap()
+                .unwrap()
+                .language,
+            "C"
+        );
+        assert!(looks_like_cpp(b"int f(std::string s);\n"));
+        assert!(!looks_like_cpp(
+            b"/* a namespace of names */\nint f(void);\n"
+        ));
+    }
 
     fn symbol(q: &str, lines: (u32, u32)) -> SymbolFact {
         SymbolFact {
