@@ -8,12 +8,14 @@ use crate::support::{symbol_id, text_tokens, tokens, TestRepo};
 /// Asserts that the overview lists both symbols, `first` before `second`.
 fn assert_listed_before(cue: &Value, first: &str, second: &str) {
     let ids = symbol_ids(cue);
-    let at = |id: &str| {
-        ids.iter()
-            .position(|i| i == id)
-            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
-    };
-    assert!(at(first) < at(second), "{ids:?}");
+    assert!(index_in(&ids, first) < index_in(&ids, second), "{ids:?}");
+}
+
+/// Where `item` is in `list`; a panic that shows the list when it is not there.
+fn index_in(list: &[String], item: &str) -> usize {
+    list.iter()
+        .position(|x| x == item)
+        .unwrap_or_else(|| panic!("{item} missing from {list:?}"))
 }
 
 fn symbol_ids(cue: &Value) -> Vec<String> {
@@ -364,12 +366,7 @@ fn a_source_root_in_a_minor_language_comes_after_the_projects_code() {
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     let comps = section_paths(&cue, "components");
-    let pos = |p: &str| {
-        comps
-            .iter()
-            .position(|c| c == p)
-            .unwrap_or_else(|| panic!("no {p}: {comps:?}"))
-    };
+    let pos = |p: &str| index_in(&comps, p);
     assert!(pos("engine/") < pos("src/"), "{comps:?}");
 }
 
@@ -615,11 +612,7 @@ fn a_monorepo_command_named_after_the_project_comes_before_other_members_program
         ("packages/mono-cli/bin/mono.js", "console.log(2);\n"),
     ]);
     let e = entry_points(&repo);
-    let at = |p: &str| {
-        e.iter()
-            .position(|x| x == p)
-            .unwrap_or_else(|| panic!("{p}: {e:?}"))
-    };
+    let at = |p: &str| index_in(&e, p);
     assert!(
         at("packages/mono-cli/bin/mono.js") < at("packages/a-helpers/bin/a-helpers.js"),
         "{e:?}"
@@ -665,11 +658,7 @@ fn the_program_that_uses_most_of_the_project_is_the_first_entry_point() {
     ));
     let repo = TestRepo::with_files(&files);
     let e = entry_points(&repo);
-    let at = |p: &str| {
-        e.iter()
-            .position(|x| x == p)
-            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
-    };
+    let at = |p: &str| index_in(&e, p);
     assert!(at("src/server.c") < at("utils/dump.c"), "{e:?}");
     assert!(at("utils/dump.c") < at("helper.py"), "{e:?}");
 }
@@ -698,11 +687,7 @@ fn the_program_at_the_root_is_the_first_entry_point() {
     files.push(("livereload/gen/main.go".into(), generator));
     let repo = TestRepo::with_files(&files);
     let e = entry_points(&repo);
-    let at = |p: &str| {
-        e.iter()
-            .position(|x| x == p)
-            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
-    };
+    let at = |p: &str| index_in(&e, p);
     assert!(at("main.go") < at("livereload/gen/main.go"), "{e:?}");
 }
 
@@ -739,12 +724,7 @@ fn packages_rank_by_their_code_not_their_names() {
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "3000"]);
     let components = section_paths(&cue, "components");
-    let at = |p: &str| {
-        components
-            .iter()
-            .position(|x| x == p)
-            .unwrap_or_else(|| panic!("no {p}: {components:?}"))
-    };
+    let at = |p: &str| index_in(&components, p);
     assert!(at("site/") < at("modules/"), "{components:?}");
     assert!(at("resources/") < at("modules/"), "{components:?}");
 }
@@ -785,11 +765,7 @@ fn a_conditional_main_comes_after_the_programs_own() {
         ),
     ]);
     let e = entry_points(&repo);
-    let at = |p: &str| {
-        e.iter()
-            .position(|x| x == p)
-            .unwrap_or_else(|| panic!("no {p}: {e:?}"))
-    };
+    let at = |p: &str| index_in(&e, p);
     assert!(at("server.c") < at("win_main.c"), "{e:?}");
     assert!(at("tool_main.c") < at("win_main.c"), "{e:?}");
     for library in ["localtime.c", "base85.c"] {
@@ -2406,11 +2382,7 @@ fn internal_code_and_scripts_are_not_what_users_call() {
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "3000"]);
     let ids = symbol_ids(&cue);
-    let at = |id: &str| {
-        ids.iter()
-            .position(|i| i == id)
-            .unwrap_or_else(|| panic!("{id} missing from {ids:?}"))
-    };
+    let at = |id: &str| index_in(&ids, id);
     assert!(
         at("symbol:src/index.js:mount") < at("symbol:src/internal/runtime.js:get"),
         "{ids:?}"
