@@ -479,6 +479,24 @@ fn a_cpp_class_behind_an_export_macro_is_a_class() {
     );
 }
 
+/// A Python module's `__all__` lists what it exports: the names it hands on from other modules
+/// (httpx's `__init__.py` imports its API with `from ._client import *`) are its re-exports
+/// and references; those it defines (`main`) are not.
+#[test]
+fn a_python_modules_all_lists_what_it_hands_on() {
+    let source = b"from ._client import *\nfrom ._models import *\n\ndef main():\n    pass\n\n__all__ = [\n    \"Client\",\n    'Response',\n    \"main\",\n]\n\nother = [\"NotExported\"]\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    assert_eq!(facts.reexports, ["Client", "Response"]);
+    for name in ["Client", "Response"] {
+        assert!(
+            facts.references.iter().any(|r| r == name),
+            "{:?}",
+            facts.references
+        );
+    }
+    assert!(!facts.references.iter().any(|r| r == "NotExported"));
+}
+
 #[test]
 fn a_reopened_ruby_module_or_class_adds_to_the_first() {
     let source = b"module App\n  def self.a; end\nend\n\nclass Other\nend\n\nmodule App\n  class Other\n  end\n  def self.b; end\nend\n\nmodule App\n  class Other\n    def c; end\n  end\nend\n";

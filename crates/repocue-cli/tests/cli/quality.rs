@@ -2397,6 +2397,43 @@ fn internal_code_and_scripts_are_not_what_users_call() {
     assert!(!entries.contains("generate.js"), "{entries}");
 }
 
+/// A Python package that imports its API with `from ._client import *` and names it in
+/// `__all__` exports those names (httpx's root listed only its own `main`).
+#[test]
+fn a_python_packages_all_is_its_exports() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pyproject.toml".into(),
+            "[project]\nname = \"web\"\n".into(),
+        ),
+        (
+            "web/__init__.py".into(),
+            "from ._client import *\n\n\ndef main():\n    pass\n\n\n__all__ = [\"Client\", \"main\"]\n".into(),
+        ),
+        (
+            "web/_client.py".into(),
+            "class Client:\n    def get(self, url):\n        return url\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("web/_part{i}.py"),
+            format!("from ._client import Client\n\n\ndef part{i}():\n    return Client()\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let exports = cue["content"]["exports"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let root = exports
+        .iter()
+        .find(|x| x["path"] == "web/__init__.py")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    assert!(root["names"].to_string().contains("\"Client\""), "{root}");
+}
+
 /// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no
 /// document until it says something; a contributing guide where GitHub finds it
 /// (`.github/`) comes right after the README.

@@ -3,3 +3,12 @@
 (import_statement name: (aliased_import name: (dotted_name) @import))
 
 (import_from_statement module_name: (_) @import)
+
+; `__all__ = ["Client", …]`: the names a module exports; those it does not define it hands on
+; from the modules it imports (`FileFacts::reexports`: httpx's `__init__.py` imports its API
+; with `from ._client import *` and lists it here).
+(expression_statement
+  (assignment
+    left: (identifier) @_all
+    right: (list (string (string_content) @export))
+    (#eq? @_all "__all__")))
