@@ -1507,6 +1507,13 @@ fn a_module_reexports_only_the_names_it_hands_on() {
             "from .app import Flask\n",
             &[],
         ),
+        // Rust hands on what it `pub use`s: a name, an alias's original, the names of a list,
+        // nested a level; not what it `use`s or `pub(crate) use`s, nor a module it declares.
+        (
+            Language::Rust,
+            "use clap::ValueHint;\nuse std::{fmt, io::Write};\npub(crate) use crate::util::Hidden;\npub use crate::searcher::Searcher;\npub use crate::sink::{Sink, sinks::{Lossy, UTF8}, SinkError as Error};\npub use crate::line::LineStep as Step;\npub use std::{io::Read, fmt::Display};\npub mod builder;\npub struct Local;\n",
+            &["Display", "LineStep", "Lossy", "Read", "Searcher", "Sink", "SinkError", "UTF8"],
+        ),
     ];
     for (language, source, want) in cases {
         let facts = extract(*language, source.as_bytes(), &Limits::default())

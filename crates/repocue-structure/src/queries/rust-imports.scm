@@ -1,3 +1,31 @@
 (use_declaration argument: (_) @import)
 
 (extern_crate_declaration name: (identifier) @import)
+
+; What a `pub use` hands on (`FileFacts::reexports`): a crate root's public API, where a
+; private `use` only brings a name in (clap_complete_nushell's `use clap::ValueHint`).
+; `pub(crate) use` hands nothing on outside the crate. An alias hands on the name it renames,
+; the definition the graph resolves (as JavaScript's `export { a as b } from` does).
+(use_declaration
+  (visibility_modifier) @_pub
+  argument: [
+    (identifier) @reexport
+    (scoped_identifier name: (identifier) @reexport)
+    (use_as_clause path: [(identifier) @reexport (scoped_identifier name: (identifier) @reexport)])
+    (scoped_use_list list: (use_list [
+      (identifier) @reexport
+      (scoped_identifier name: (identifier) @reexport)
+      (use_as_clause path: [(identifier) @reexport (scoped_identifier name: (identifier) @reexport)])
+      (scoped_use_list list: (use_list [
+        (identifier) @reexport
+        (scoped_identifier name: (identifier) @reexport)
+        (use_as_clause path: [(identifier) @reexport (scoped_identifier name: (identifier) @reexport)])
+      ]))
+    ]))
+    (use_list [
+      (identifier) @reexport
+      (scoped_identifier name: (identifier) @reexport)
+      (use_as_clause path: [(identifier) @reexport (scoped_identifier name: (identifier) @reexport)])
+    ])
+  ]
+  (#eq? @_pub "pub"))

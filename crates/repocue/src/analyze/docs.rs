@@ -57,6 +57,13 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     let mut paragraph: Vec<&str> = Vec::new();
     let mut scan = PurposeScan::default();
     let mut names = CodeNames::default();
+    // The title: the first level-1 heading above the document's first sentence. One below
+    // it heads a section (fmt's README opens with its logo, badges and "{fmt} is an
+    // open-source formatting library …", then `# Features`; koa's has one `# License` at
+    // the end).
+    let mut title: Option<String> = None;
+    // The level of the announcements section the lines are in, if any ([`announces_news`]).
+    let mut in_news: Option<u8> = None;
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
@@ -89,6 +96,15 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             .flatten();
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut scan);
+            if level == 1 && title.is_none() && scan.purpose.is_none() {
+                title = Some(strip_inline(&text)).filter(|t| !t.is_empty());
+            }
+            if in_news.is_some_and(|l| level <= l) {
+                in_news = None;
+            }
+            if in_news.is_none() && announces_news(&text) {
+                in_news = Some(level);
+            }
             push_heading(&mut facts, level, &text, i as u32 + 1);
             continue;
         }
@@ -110,7 +126,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         if trimmed.is_empty() || html_paragraph {
             flush_purpose(&mut paragraph, &mut scan);
         }
-        if !trimmed.is_empty() && scan.wants_text() {
+        if !trimmed.is_empty() && scan.wants_text() && in_news.is_none() {
             // (Its closing tag cut: right after a word, `js</p>`, it reads as text.)
             match trimmed.strip_suffix("</p>").filter(|_| html_paragraph) {
                 Some(one_line) => {
@@ -124,11 +140,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     flush_purpose(&mut paragraph, &mut scan);
     (facts.purpose, facts.definition) = (scan.purpose, scan.definition);
     facts.code_names = names.into_sorted();
-    facts.title = facts
-        .headings
-        .iter()
-        .find(|h| h.level == 1)
-        .map(|h| h.text.clone());
+    facts.title = title;
     // A purpose that defines the document's subject needs no other definition (flask's
     // "Flask is a lightweight WSGI web application framework."); one that defines something
     // else does (okhttp's "HTTP is the way modern applications network.", then "OkHttp is an
@@ -211,6 +223,18 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
         return;
     }
     facts.headings.push(Heading { level, text, line });
+}
+
+/// Whether a heading opens a section of news (`Announcements`, `News`, `What's new`), whose
+/// paragraphs tell what happened lately, not what the project is: googletest's README opens
+/// with "Our documentation is now live on GitHub Pages …" under `### Announcements`.
+fn announces_news(heading: &str) -> bool {
+    let text = strip_inline(heading).to_lowercase();
+    let text = text.trim_matches(|c: char| !c.is_alphanumeric());
+    matches!(text, "updates" | "what's new" | "whats new" | "notice")
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "announcement" | "announcements" | "news"))
 }
 
 /// The indentation from which a line is code rather than a heading.
@@ -783,7 +807,8 @@ mod tests {
             .map(|h| (h.level, h.text.as_str()))
             .collect();
         assert_eq!(h, [(1, "Three spaces")]);
-        assert_eq!(f.title.as_deref(), Some("Three spaces"));
+        // Below the first sentence: a section's heading, not the title.
+        assert_eq!(f.title, None);
         assert_eq!(indentation("\t x"), 5);
         assert_eq!(indentation("  \tx"), 4);
     }
@@ -895,6 +920,54 @@ mod tests {
         // "This" about the project is a purpose.
         let md = "# Tool\n\nThis library turns plain logs into searchable events.\n";
         assert!(purpose(md).is_some_and(|p| p.starts_with("This library")));
+    }
+
+    /// What a section of news says is no purpose: googletest's README opens with
+    /// `### Announcements` and "Our documentation is now live on GitHub Pages …"; the
+    /// purpose is the first paragraph after that section.
+    #[test]
+    fn a_section_of_news_is_no_purpose() {
+        let text = "# GoogleTest\n\n### Announcements\n\n#### Documentation Updates\n\n\
+                    Our documentation is now live on GitHub Pages.\n\n#### Release 1.18.0\n\n\
+                    Release 1.18.0 is now available.\n\n\
+                    ## Welcome to GoogleTest, Google's C++ test framework!\n\n\
+                    GoogleTest is Google's C++ testing and mocking framework.\n";
+        let f = analyze(b"README.md", Some("Markdown"), text).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("GoogleTest is Google's C++ testing and mocking framework.")
+        );
+        assert_eq!(f.title.as_deref(), Some("GoogleTest"));
+        assert!(announces_news("Latest News"));
+        assert!(announces_news("**What's new**"));
+        assert!(!announces_news("Newsletter"));
+        assert!(!announces_news("Features"));
+    }
+
+    /// A level-1 heading below the document's first sentence heads a section, not the
+    /// document: fmt's README opens with its logo and badges, then "{fmt} is an open-source
+    /// formatting library …", then `# Features`; koa's has one `# License`, at its end.
+    #[test]
+    fn a_heading_below_the_first_sentence_is_no_title() {
+        let fmt =
+            "<img src=\"logo.png\" alt=\"{fmt}\"/>\n\n[![ci](https://x/b.svg)](https://x)\n\n\
+                   **{fmt}** is an open-source formatting library providing a fast and safe\n\
+                   alternative to C stdio and C++ iostreams.\n\n# Features\n\n* Simple API\n";
+        let f = analyze(b"README.md", Some("Markdown"), fmt).unwrap();
+        assert!(f.purpose.is_some());
+        assert_eq!(f.title, None);
+        assert_eq!(f.headings[0].text, "Features");
+        let koa = "Expressive HTTP middleware framework for node.js.\n\n## Installation\n\n\
+                   Run it.\n\n# License\n\nMIT\n";
+        assert_eq!(
+            analyze(b"Readme.md", Some("Markdown"), koa).unwrap().title,
+            None
+        );
+        // Above the first sentence, badges and images between: the title.
+        let titled = "<img src=\"logo.png\"/>\n\n[![ci](https://x/b.svg)](https://x)\n\n# Koa\n\n\
+                      Expressive HTTP middleware framework for node.js.\n";
+        let f = analyze(b"README.md", Some("Markdown"), titled).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Koa"));
     }
 
     /// A table of contents or a feature list under the title is no purpose; the first
@@ -1144,7 +1217,8 @@ mod tests {
 
             /// The headings of a generated document are found, in order, with their levels
             /// and lines; headings inside code fences are not; the title is the first level-1
-            /// heading.
+            /// heading when no paragraph comes before it, and at most that one otherwise (a
+            /// paragraph that reads as the purpose leaves the document untitled).
             #[test]
             fn generated_headings_are_extracted(blocks in prop::collection::vec(block(), 0..30)) {
                 let (text, expected) = render(&blocks);
@@ -1153,7 +1227,16 @@ mod tests {
                     f.headings.iter().map(|h| (h.level, h.text.clone(), h.line)).collect();
                 prop_assert_eq!(&got, &expected, "{}", text);
                 let title = expected.iter().find(|h| h.0 == 1).map(|h| h.1.clone());
-                prop_assert_eq!(f.title, title);
+                let first = blocks.iter().position(|b| {
+                    matches!(b, Block::Atx(1, _) | Block::Setext(1, _))
+                });
+                let prose_before = first
+                    .is_some_and(|i| blocks[..i].iter().any(|b| matches!(b, Block::Paragraph(_))));
+                if prose_before {
+                    prop_assert!(f.title.is_none() || f.title == title, "{}", text);
+                } else {
+                    prop_assert_eq!(f.title, title);
+                }
             }
         }
     }

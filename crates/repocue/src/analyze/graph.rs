@@ -1132,10 +1132,42 @@ mod tests {
         assert!(r.used_by[0].is_empty());
     }
 
+    /// A crate root's private `use` brings a name in to call it; only a `pub use` hands it on
+    /// (clap_complete_nushell's `lib.rs` listed clap's `ValueHint` as its API).
+    #[test]
+    fn a_rust_root_hands_on_only_what_it_pub_uses() {
+        let mut lib = facts(&["ValueHint", "Command"], &[]);
+        for s in &mut lib.symbols {
+            s.kind = "struct".into();
+            s.visibility = Some("public".into());
+        }
+        let mut root = facts(&[], &["ValueHint", "Command"]);
+        root.reexports = vec!["Command".into()];
+        let nodes = [
+            Node {
+                path: b"clap/src/builder.rs",
+                facts: &lib,
+                boost: 1.0,
+                root: false,
+            },
+            Node {
+                path: b"nushell/src/lib.rs",
+                facts: &root,
+                boost: 3.0,
+                root: true,
+            },
+        ];
+        let r = rank(&nodes);
+        let names: Vec<&str> = r.root_exports[1].iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Command"]);
+    }
+
     #[test]
     fn names_a_package_root_uses_count_more() {
         let helpers = facts(&["url_for", "get_debug_flag"], &[]);
-        let root = facts(&[], &["url_for"]);
+        // A Rust root hands on what it `pub use`s.
+        let mut root = facts(&[], &["url_for"]);
+        root.reexports = vec!["url_for".into()];
         let user = facts(&["view"], &["get_debug_flag"]);
         let nodes = [
             Node {
@@ -1243,6 +1275,7 @@ mod tests {
         }
         let mut core_root = core;
         core_root.imports = vec!["./run".into()];
+        core_root.reexports = vec!["run".into()];
         let mut nodes = vec![
             Node {
                 path: b"packages/core/src/index.ts",

@@ -80,6 +80,7 @@ const EXAMPLE_DIRS: &[&str] = &[
     "playgrounds",
     "tutorial",
     "tutorials",
+    "snippets",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -182,7 +183,11 @@ pub fn role(path: &[u8]) -> Role {
         if kind & VENDORED_DIR != 0 {
             return Role::Vendored;
         }
-        test = test || kind & TEST_DIR != 0 || is_fixture_package(part) || is_test_project(part);
+        test = test
+            || kind & TEST_DIR != 0
+            || is_fixture_package(part)
+            || is_test_project(part)
+            || is_test_support(part);
         // A top-level `contrib/` holds extras contributed beside the project (git's
         // credential helpers and completion scripts); a package's own `contrib` (Django's) is
         // its code.
@@ -210,6 +215,19 @@ const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"];
 fn is_fixture_package(dir: &[u8]) -> bool {
     dir.split(|b| matches!(b, b'-' | b'_' | b'.'))
         .any(|w| named(w, &["fixtures", "fixture", "mocks"]))
+}
+
+/// A directory of what tests share, named so: koa's `test-helpers/`, `test_utils/`,
+/// `tests-support/` (`test` and one word for helpers, dashed or snake). Not any `test-` name:
+/// `test-shrinker/` is a tool of its own.
+fn is_test_support(dir: &[u8]) -> bool {
+    let mut words = dir.split(|b| matches!(b, b'-' | b'_'));
+    let helpers = &[
+        "helpers", "helper", "utils", "util", "support", "common", "shared",
+    ];
+    words.next().is_some_and(|w| named(w, &["test", "tests"]))
+        && words.next().is_some_and(|w| named(w, helpers))
+        && words.next().is_none()
 }
 
 /// A test project named as .NET and Java builds name theirs: `Newtonsoft.Json.Tests`,
@@ -450,12 +468,13 @@ pub fn is_exportable(s: &SymbolFact) -> bool {
 
 /// Whether a package root hands on `name`, another file's definition it references, as its
 /// package's API. JavaScript and TypeScript say which names they hand on (`export { a } from
-/// "./x"`, see [`CodeFacts::reexports`]): what an index merely imports and calls (vite's
-/// `plugin-legacy` calls `normalizePath`) is no part of its API. Elsewhere a root's references
-/// are what it re-exports: a Python `__init__.py` imports to re-export, a `lib.rs` `pub use`s.
+/// "./x"`, see [`CodeFacts::reexports`]), and so does Rust (`pub use`): what an index merely
+/// imports and calls (vite's `plugin-legacy` calls `normalizePath`, clap_complete_nushell's
+/// `lib.rs` uses `clap::ValueHint`) is no part of its API. Elsewhere a root's references are
+/// what it re-exports: a Python `__init__.py` imports to re-export.
 pub fn hands_on(code: &CodeFacts, name: &str) -> bool {
     let listed = |l: &[String]| l.binary_search_by(|r| r.as_str().cmp(name)).is_ok();
-    language_family(&code.language) != "JavaScript"
+    !matches!(language_family(&code.language), "JavaScript" | "Rust")
         || listed(&code.reexports)
         || listed(&code.type_reexports)
 }
@@ -832,6 +851,14 @@ mod tests {
         assert_eq!(role(b"packages/prefixtures/src/index.ts"), Role::Source);
         assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
+        // What tests share, named for them first (koa's `test-helpers/context.js`); not a
+        // library named for testing.
+        assert_eq!(role(b"test-helpers/context.js"), Role::Test);
+        assert_eq!(role(b"pkg/test_utils/fake.go"), Role::Test);
+        assert_eq!(role(b"packages/testing-library/src/index.ts"), Role::Source);
+        assert_eq!(role(b"src/test-/a.js"), Role::Source);
+        // Documentation's code samples (Polly's `src/Snippets/Docs/`).
+        assert_eq!(role(b"src/Snippets/Docs/Retry.cs"), Role::Example);
         assert!(in_internal_dir(
             b"packages/svelte/src/internal/client/runtime.js"
         ));
