@@ -30,7 +30,7 @@ pub(crate) fn derived_version() -> String {
 
 /// Version of how views derive their cached values from the facts (ranking rules, section
 /// data): bump it with any change to them, so existing caches derive them again.
-const DERIVATION: &str = "d94";
+const DERIVATION: &str = "d95";
 
 /// A snapshot prepared for reading: what every view is a function of.
 pub(crate) struct Reader {
@@ -82,6 +82,7 @@ impl Reader {
         }
         let mut loaded = self.store.files_at(&self.snapshot)?;
         loaded.retain(|f| f.class.listed());
+        label_cpp_headers(&mut loaded);
         Ok(self.files.get_or_init(|| loaded))
     }
 
@@ -91,7 +92,8 @@ impl Reader {
         if let Some(f) = self.all_files.get() {
             return Ok(f);
         }
-        let loaded = self.store.files_at(&self.snapshot)?;
+        let mut loaded = self.store.files_at(&self.snapshot)?;
+        label_cpp_headers(&mut loaded);
         Ok(self.all_files.get_or_init(|| loaded))
     }
 
@@ -257,6 +259,35 @@ impl<T> Drop for Ahead<T> {
     fn drop(&mut self) {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
+        }
+    }
+}
+
+/// Labels the `.h` headers of a C++ project C++: a header's extension names C, which C and C++
+/// share, and fmt's `include/fmt/*.h` made it "C 26, Python 6" (the C++ dropped as the
+/// least of the project's own languages). A project is C++ when its own C++ files (neither
+/// tests nor examples: fmt's `test/c-test.c` tests its C API) outnumber its C sources;
+/// git, redis and libuv, all `.c`, stay C. A function of the snapshot's rows, so every view
+/// of one snapshot says the same; the extraction reads each header's content itself.
+fn label_cpp_headers(files: &mut [FileState]) {
+    let is_header = |p: &[u8]| p.len() > 2 && p[p.len() - 2..].eq_ignore_ascii_case(b".h");
+    let own = |f: &FileState| {
+        crate::analyze::importance::role(&f.path) == crate::analyze::importance::Role::Source
+    };
+    let (mut c, mut cpp) = (0usize, 0usize);
+    for f in files.iter() {
+        match f.language.as_deref() {
+            Some("C") if !is_header(&f.path) && own(f) => c += 1,
+            Some("C++") if own(f) => cpp += 1,
+            _ => {}
+        }
+    }
+    if cpp <= c {
+        return;
+    }
+    for f in files {
+        if f.language.as_deref() == Some("C") && is_header(&f.path) {
+            f.language = Some("C++".to_owned());
         }
     }
 }

@@ -2152,6 +2152,71 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
     assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
+/// The `.h` headers of a C++ project are C++ (fmt's `include/fmt/*.h` read "C 26" and the
+/// C++ went last); a C project's stay C, its headers beside its sources.
+#[test]
+fn the_headers_of_a_cpp_project_are_cpp() {
+    let languages = |cue: &Value| -> Vec<String> {
+        cue["content"]["languages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["language"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut files: Vec<(String, String)> = vec![(
+        "test/c-test.c".into(),
+        "#include \"fmt/c.h\"\nint main(void) { return 0; }\n".into(),
+    )];
+    for name in ["base", "format", "args", "color", "chrono"] {
+        files.push((
+            format!("include/fmt/{name}.h"),
+            format!("namespace fmt {{\nclass {name}_t {{}};\n}}\n"),
+        ));
+    }
+    for name in ["format", "os"] {
+        files.push((
+            format!("src/{name}.cc"),
+            format!("#include \"fmt/{name}.h\"\nnamespace fmt {{ int {name}_n = 0; }}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(languages(&cue)[0], "C++", "{cue:#}");
+    let include = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["path"] == "include/fmt/")
+        .unwrap_or_else(|| panic!("no include/fmt/: {cue:#}"));
+    assert_eq!(include["language"], "C++", "{cue:#}");
+    // The test of the C API is C still.
+    assert!(languages(&cue).contains(&"C".to_owned()), "{cue:#}");
+
+    let mut files: Vec<(String, String)> = Vec::new();
+    for name in ["server", "db", "net"] {
+        files.push((
+            format!("src/{name}.c"),
+            format!("#include \"{name}.h\"\nint {name}_start(void) {{ return 0; }}\n"),
+        ));
+        files.push((
+            format!("src/{name}.h"),
+            format!("int {name}_start(void);\n"),
+        ));
+    }
+    files.push(("src/glue.cc".into(), "namespace glue { int n; }\n".into()));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(languages(&cue)[0], "C", "{cue:#}");
+    let c = cue["content"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["language"] == "C")
+        .unwrap();
+    assert_eq!(c["files"], 6, "{cue:#}");
+}
+
 /// A workspace whose root says nothing of its purpose takes its main member's README's
 /// (tokio-rs/axum's root `README.md` is a symlink to `axum/README.md`: tracked as its link
 /// text, it has no sentence to read).
@@ -2454,7 +2519,15 @@ fn documents_are_what_can_be_read() {
         ("NOTES.txt", "Run the builder twice. It caches the pages.\n"),
         ("docs/guide.md", "# Guide\n\nHow to build a site.\n"),
         ("docs/requirements.txt", "sphinx==7.0\n"),
+        (
+            "mkdocs-requirements.txt",
+            "# The site's tools, pinned so that builds repeat.\nmkdocs==1.6\n",
+        ),
         ("docs/latest_version.txt", "4.4.1\n"),
+        (
+            ".git_archival.txt",
+            "node: $Format:%H$\nnode-date: $Format:%cI$\nref-names: $Format:%D$\n",
+        ),
         (
             ".github/CONTRIBUTING.md",
             "# Contributing\n\nOpen an issue first.\n",
@@ -2495,7 +2568,9 @@ fn documents_are_what_can_be_read() {
         "requirements.txt",
         "requirements-dev.txt",
         "docs/requirements.txt",
+        "mkdocs-requirements.txt",
         "docs/latest_version.txt",
+        ".git_archival.txt",
     ] {
         assert!(!listed.iter().any(|d| d == bare), "{bare}: {listed:?}");
     }
@@ -2587,6 +2662,27 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     ]);
     let entries = entry_points(&repo);
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
+}
+
+/// A declared entry point the checkout lacks (zustand's `"main": "./index.js"`, written by its
+/// build) is not listed; its source is, and so is a declared script name or directory.
+#[test]
+fn a_declared_entry_point_that_is_not_there_is_not_listed() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "store", "main": "./index.js", "bin": {"store": "./cli/"}}"#,
+        ),
+        (
+            "src/index.ts",
+            "export function create(): number {\n  return 1;\n}\n",
+        ),
+        ("cli/run.js", "require('../src/index');\n"),
+    ]);
+    let entries = entry_points(&repo);
+    assert!(!entries.iter().any(|e| e == "index.js"), "{entries:?}");
+    assert!(entries.iter().any(|e| e == "src/index.ts"), "{entries:?}");
+    assert!(entries.iter().any(|e| e == "cli"), "{entries:?}");
 }
 
 #[test]

@@ -1306,10 +1306,22 @@ fn entry_points(
     let tracked: std::collections::HashSet<&[u8]> =
         files.iter().map(|f| f.path.as_slice()).collect();
     let mut out: Vec<String> = Vec::new();
+    // A declared path that is neither tracked nor built from a tracked source is build output
+    // the checkout lacks (zustand's `"main": "./index.js"`): nothing to open. A script name
+    // (`black`, a console script) is kept.
+    let is_dir = |d: &str| {
+        files
+            .iter()
+            .any(|f| f.path.starts_with(d.as_bytes()) && f.path.get(d.len()) == Some(&b'/'))
+    };
     for (_, m) in root {
         for e in &m.entry_points {
-            let e = e.trim_start_matches("./");
-            let e = source_counterpart(e, &tracked).unwrap_or_else(|| e.to_owned());
+            let e = e.trim_start_matches("./").trim_end_matches('/');
+            let e = match source_counterpart(e, &tracked) {
+                Some(source) => source,
+                None if e.contains(['/', '.']) && !is_dir(e) => continue,
+                None => e.to_owned(),
+            };
             if !out.contains(&e) {
                 out.push(e);
             }
@@ -1621,7 +1633,9 @@ fn listed_documents<'f>(
             let plain = f.file_type == FileType::Text
                 && f.language.is_none()
                 && paths::extension(&f.path).is_none();
-            if !(f.is_document || (link.is_some() && plain)) || is_requirements(f) {
+            // A hidden file is a tool's (black's `.git_archival.txt`, `git archive`'s template).
+            let hidden = paths::file_name(&f.path).starts_with(b".");
+            if !(f.is_document || (link.is_some() && plain)) || is_requirements(f) || hidden {
                 return None;
             }
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
@@ -1670,12 +1684,15 @@ fn listed_documents<'f>(
 const MAX_DOCUMENTS: usize = 20;
 
 /// Whether a file is a list of pip requirements or constraints (`requirements.txt`,
-/// `requirements-dev.txt`): httpx's, whose first line is a comment, was listed as a document
-/// titled by it.
+/// `requirements-dev.txt`, urfave/cli's `mkdocs-requirements.txt`): httpx's, whose first
+/// line is a comment, was listed as a document titled by it.
 fn is_requirements(f: &FileState) -> bool {
     let name = paths::file_name(&f.path).to_ascii_lowercase();
-    (name.starts_with(b"requirements") || name.starts_with(b"constraints"))
-        && name.ends_with(b".txt")
+    let Some(stem) = name.strip_suffix(b".txt") else {
+        return false;
+    };
+    stem.split(|b| matches!(b, b'-' | b'_' | b'.'))
+        .any(|w| w == b"requirements" || w == b"constraints")
 }
 
 /// The stems of change logs ([`document_stem`]).
