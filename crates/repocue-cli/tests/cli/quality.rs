@@ -1980,6 +1980,20 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
         "OkHttp is an HTTP client that is efficient by default:",
         "{cue:#}"
     );
+    // An opening that names the project without saying what it is gives way too
+    // (werkzeug's "*werkzeug* German noun: "tool".").
+    let readme = "# Werkzeug\n\n*werkzeug* German noun: \"tool\". Etymology: *werk* (\"work\"), *zeug* (\"stuff\")\n\nWerkzeug is a comprehensive WSGI web application library. It began small.\n";
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"Werkzeug\"\n"),
+        ("src/werkzeug/__init__.py", "def run_simple():\n    pass\n"),
+        ("README.md", readme),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "Werkzeug is a comprehensive WSGI web application library.",
+        "{cue:#}"
+    );
 }
 
 /// A public method of an internal class is no API, nor is a namespace declaration:
@@ -2662,6 +2676,33 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     ]);
     let entries = entry_points(&repo);
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
+}
+
+/// An example's crate is no package root of the project (reqwest's
+/// `examples/wasm_github_fetch/src/lib.rs` was its second entry point).
+#[test]
+fn an_examples_crate_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"reqwest\"\n\n[workspace]\nmembers = [\".\"]\n",
+        ),
+        ("src/lib.rs", "pub fn get() -> u32 {\n    1\n}\n"),
+        (
+            "examples/wasm_fetch/src/lib.rs",
+            "pub fn run() -> u32 {\n    reqwest::get()\n}\n",
+        ),
+        (
+            "examples/wasm_fetch/Cargo.toml",
+            "[package]\nname = \"wasm\"\n",
+        ),
+    ]);
+    let entries = entry_points(&repo);
+    assert!(entries.iter().any(|e| e == "src/lib.rs"), "{entries:?}");
+    assert!(
+        !entries.iter().any(|e| e.starts_with("examples/")),
+        "{entries:?}"
+    );
 }
 
 /// A declared entry point the checkout lacks (zustand's `"main": "./index.js"`, written by its

@@ -403,7 +403,7 @@ fn sentences(text: &str) -> Vec<String> {
 
 /// Whether a sentence says what its subject is: one to three words, then `is a`, `is an`,
 /// `is the` (`Fastify is a web framework…`, `curl is a command-line tool…`).
-fn defines(sentence: &str) -> bool {
+pub(crate) fn defines(sentence: &str) -> bool {
     defining(sentence).is_some_and(|d| d.len() == sentence.len())
 }
 

@@ -63,6 +63,10 @@ const TEST_DIRS: &[&str] = &[
     "t",
     "testutil",
     "testutils",
+    "fuzz",
+    "fuzzing",
+    "fuzzer",
+    "fuzzers",
 ];
 const EXAMPLE_DIRS: &[&str] = &[
     "example",
@@ -84,9 +88,10 @@ const EXAMPLE_DIRS: &[&str] = &[
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
-/// output and compatibility shims (`compat/`, `polyfills/`), which re-define system names that
-/// the project's own code uses everywhere but does not define.
-const VENDORED_EXTRA_DIRS: &[&str] = &["dist", "compat", "shims", "polyfills"];
+/// output, compatibility shims (`compat/`, `polyfills/`), which re-define system names that
+/// the project's own code uses everywhere but does not define, and a library bundled as it
+/// was released (spdlog's `include/spdlog/fmt/bundled/`, a copy of fmt).
+const VENDORED_EXTRA_DIRS: &[&str] = &["dist", "compat", "shims", "polyfills", "bundled"];
 
 /// Tells whether a directory holds the project's own compatibility shims (`compat/`,
 /// `shims/`, `polyfills/`): ranked down like vendored code, but a part of the project a
@@ -272,7 +277,12 @@ fn is_test_file_name(name: &str) -> bool {
             .windows(word.len())
             .any(|w| w.eq_ignore_ascii_case(word))
     };
+    // A file named for tests alone (cJSON's `test.c`, a Rust `tests.rs` module); not a Python
+    // module, named for what it offers: werkzeug's `test.py` is its test client, its API.
+    let named_test = (stem.eq_ignore_ascii_case("test") || stem.eq_ignore_ascii_case("tests"))
+        && !name.ends_with(".py");
     stem.starts_with("test_")
+        || named_test
         || stem.eq_ignore_ascii_case("testutil")
         || stem.eq_ignore_ascii_case("testutils")
         || stem.ends_with("_test")
@@ -859,6 +869,15 @@ mod tests {
         assert_eq!(role(b"src/test-/a.js"), Role::Source);
         // Documentation's code samples (Polly's `src/Snippets/Docs/`).
         assert_eq!(role(b"src/Snippets/Docs/Retry.cs"), Role::Example);
+        // Fuzzers and a file named for tests (cJSON's `fuzzing/afl.c`, its `test.c`).
+        assert_eq!(role(b"fuzzing/afl.c"), Role::Test);
+        assert_eq!(role(b"fuzz/fuzz_targets/parse.rs"), Role::Test);
+        assert_eq!(role(b"test.c"), Role::Test);
+        assert_eq!(role(b"src/tests.rs"), Role::Test);
+        assert_eq!(role(b"src/testing_tools.rs"), Role::Source);
+        assert_eq!(role(b"src/werkzeug/test.py"), Role::Source);
+        // A library bundled as released (spdlog's copy of fmt).
+        assert_eq!(role(b"include/spdlog/fmt/bundled/core.h"), Role::Vendored);
         assert!(in_internal_dir(
             b"packages/svelte/src/internal/client/runtime.js"
         ));

@@ -619,8 +619,12 @@ fn readme_purpose(doc: &crate::analyze::docs::DocFacts, project: &str) -> Option
             .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
             .any(|w| w.trim_end_matches('.') == key)
     };
+    // A definition of the project ("Werkzeug is a comprehensive WSGI web application
+    // library.") before a purpose that does not name it, or names it without saying what it
+    // is (werkzeug's "*werkzeug* German noun: "tool".").
+    let defines = crate::analyze::docs::defines;
     match (&doc.purpose, &doc.definition) {
-        (Some(p), Some(d)) if !names(p) && names(d) => Some(d.clone()),
+        (Some(p), Some(d)) if (!names(p) || !defines(p)) && names(d) => Some(d.clone()),
         (p, _) => p.clone(),
     }
 }
@@ -1352,11 +1356,12 @@ fn entry_points(
                     || name == "__main__.py");
             // Package roots: a member crate's lib.rs, a top-level Python package.
             let root = (depth <= 3 && p.ends_with("/src/lib.rs"))
-                || (name == "__init__.py"
-                    && (depth == 1 || (depth == 2 && first == "src"))
-                    && importance::role(&f.path) == importance::Role::Source)
+                || (name == "__init__.py" && (depth == 1 || (depth == 2 && first == "src")))
                 || go_roots.contains(&p);
-            (main || root).then_some(CONVENTIONAL.len() + usize::from(root))
+            // The project's own: not an example's crate (reqwest's
+            // `examples/wasm_github_fetch/src/lib.rs`), a test's or a vendored one.
+            let own = importance::role(&f.path) == importance::Role::Source;
+            ((main || root) && own).then_some(CONVENTIONAL.len() + usize::from(root))
         });
         if let Some(rank) = hit {
             conventional.push((rank, p));
