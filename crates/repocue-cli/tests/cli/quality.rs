@@ -404,6 +404,27 @@ fn entry_points_per_ecosystem() {
     let e = entry_points(&rust);
     assert!(e.contains(&"crates/core/src/lib.rs".to_owned()), "{e:?}");
     assert!(e.contains(&"crates/cli/src/main.rs".to_owned()), "{e:?}");
+    // A build script is no program of the project, by its name or by Cargo's `build` key
+    // (bat's `build = "build/main.rs"`).
+    let built = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"bat\"\nbuild = \"build/main.rs\"\n",
+        ),
+        ("src/lib.rs", "pub fn run() {}\n"),
+        ("src/bin/bat/main.rs", "fn main() { bat::run() }\n"),
+        (
+            "build/main.rs",
+            "mod syntax;\nfn main() { syntax::generate() }\n",
+        ),
+        ("build/syntax.rs", "pub fn generate() {}\n"),
+        ("crates/x/build.rs", "fn main() {}\n"),
+    ]);
+    let e = entry_points(&built);
+    assert!(e.contains(&"src/bin/bat/main.rs".to_owned()), "{e:?}");
+    for script in ["build/main.rs", "crates/x/build.rs"] {
+        assert!(!e.contains(&script.to_owned()), "{script}: {e:?}");
+    }
     // Go module: the root package file and cmd mains.
     let go = TestRepo::with_files(&[
         ("go.mod", "module example.com/acme/widget\n\ngo 1.22\n"),
@@ -2678,6 +2699,28 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
 }
 
+/// A monorepo's private root package named for its place (trpc's `"name": "root"`) does not
+/// name the project; the repository's directory does.
+#[test]
+fn a_placeholder_root_package_name_is_no_name() {
+    let repo = TestRepo::named(std::ffi::OsStr::new("trpc"));
+    repo.write(
+        "package.json",
+        "{\"name\": \"root\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+    );
+    repo.write(
+        "packages/server/package.json",
+        "{\"name\": \"@trpc/server\", \"main\": \"src/index.ts\"}\n",
+    );
+    repo.write(
+        "packages/server/src/index.ts",
+        "export function initTRPC(): number {\n  return 1;\n}\n",
+    );
+    repo.commit("trpc");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(cue["content"]["project"]["name"], "trpc", "{cue:#}");
+}
+
 /// An example's crate is no package root of the project (reqwest's
 /// `examples/wasm_github_fetch/src/lib.rs` was its second entry point).
 #[test]
@@ -3629,4 +3672,22 @@ fn a_package_index_exports_what_it_hands_on_whole() {
     let repo = TestRepo::with_files(&files);
     let (names, content) = sorted_exports(&repo, "src/index.ts");
     assert_eq!(names, ["object", "string"], "{content:#}");
+    // A module handed on whole that hands on names by name, which define nothing itself
+    // (trpc's `export * from './@trpc/server'`, whose index imports `initTRPC` and exports
+    // it): those names are the package's exports too.
+    repo.write(
+        "src/index.ts",
+        "export * from \"./external\";\nexport * from \"./api\";\n",
+    );
+    repo.write(
+        "src/api.ts",
+        "import { build } from \"./builder/build\";\nexport { build };\n",
+    );
+    repo.write(
+        "src/builder/build.ts",
+        "export function build(): number {\n  return 4;\n}\n",
+    );
+    repo.commit("a module handed on by name");
+    let (names, content) = sorted_exports(&repo, "src/index.ts");
+    assert_eq!(names, ["build", "object", "string"], "{content:#}");
 }

@@ -108,6 +108,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let mut client_uses: Vec<NameWeights> = vec![NameWeights::default(); n];
     // (root, target, name, share): re-exports, weighted by the root's score once it is known.
     let mut reexports: Vec<(usize, usize, &str, f64)> = Vec::new();
+    // Per node: (target, name, share) of the names it hands on by name (`export { a }` of an
+    // imported `a`), for the roots that hand it on whole ([`hand_on_stars`]).
+    let mut handed: Vec<Vec<(usize, &str, f64)>> = vec![Vec::new(); n];
     // Reused for every reference: most resolve to one file or none, and an allocation each was
     // a tenth of ranking git/git.
     let mut targets: Vec<usize> = Vec::new();
@@ -140,10 +143,15 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let narrowed = targets.len() <= MAX_NARROWED;
             let counts = roles[i] == Role::Source && narrowed;
             let client = roles[i] != Role::Source && narrowed;
+            let named = |l: &[String]| l.binary_search(r).is_ok();
+            let names_it = named(&node.facts.reexports) || named(&node.facts.type_reexports);
             for &t in &targets {
                 *out_edges[i].entry(t).or_default() += w;
                 if node.root && counts && importance::hands_on(node.facts, r) {
                     reexports.push((i, t, r.as_str(), w));
+                }
+                if names_it && counts {
+                    handed[i].push((t, r.as_str(), w));
                 }
                 if counts {
                     add_use(&mut used_by[t], r, node.boost);
@@ -153,7 +161,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             }
         }
     }
-    let star_handed = hand_on_stars(nodes, &modules, &mut reexports);
+    let star_handed = hand_on_stars(nodes, &modules, &handed, &mut reexports);
     let mut score = pagerank(out_edges, nodes);
     for (s, r) in score.iter_mut().zip(&roles) {
         *s *= r.factor();
@@ -211,10 +219,12 @@ const STAR_DEPTH: usize = 3;
 
 /// Adds to `reexports` every exportable definition that a package root hands on through
 /// `export * from "./x"` (and what `x` hands on the same way, [`STAR_DEPTH`] steps), each at
-/// a full share; returns, per node, whether some root's exports reach it that way.
+/// a full share, and the names `x` hands on by name (`handed`), at their shares; returns, per
+/// node, whether some root's exports reach it that way.
 fn hand_on_stars<'a>(
     nodes: &[Node<'a>],
     modules: &[Vec<String>],
+    handed: &[Vec<(usize, &'a str, f64)>],
     reexports: &mut Vec<(usize, usize, &'a str, f64)>,
 ) -> Vec<bool> {
     let mut reached = vec![false; nodes.len()];
@@ -249,6 +259,13 @@ fn hand_on_stars<'a>(
                         let names = nodes[t].facts.symbols.iter();
                         for s in names.filter(|s| importance::is_exportable(s)) {
                             reexports.push((root, t, s.name(), 1.0));
+                        }
+                        // And what it hands on by name, from where it is defined (trpc's
+                        // `export * from './@trpc/server'`, whose index imports `initTRPC`
+                        // and exports it).
+                        for &(defined, name, share) in &handed[t] {
+                            reexports.push((root, defined, name, share));
+                            reached[defined] = true;
                         }
                     }
                 }

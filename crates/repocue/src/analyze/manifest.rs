@@ -35,6 +35,10 @@ pub struct ManifestFacts {
     /// indirect ones): what the project is built on.
     #[serde(rename = "d", default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
+    /// Programs the build runs, not programs of the project (Cargo's `build = "build/main.rs"`;
+    /// its default `build.rs` is known by name), relative to the manifest.
+    #[serde(rename = "b", default, skip_serializing_if = "Vec::is_empty")]
+    pub build_scripts: Vec<String>,
 }
 
 /// Most dependencies kept per manifest.
@@ -352,6 +356,10 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .get("description")
             .and_then(|v| v.as_str())
             .map(str::to_owned);
+        if let Some(build) = pkg.get("build").and_then(|v| v.as_str()) {
+            f.build_scripts
+                .push(build.trim_start_matches("./").to_owned());
+        }
     }
     if let Some(ws) = doc.get("workspace").and_then(|w| w.as_table()) {
         let list = |key: &str| -> Vec<String> {
@@ -1234,6 +1242,16 @@ mod tests {
         assert_eq!(f.description.as_deref(), Some("Does x"));
         assert_eq!(f.members, vec!["crates/a", "crates/b"]);
         assert_eq!(f.commands[1].command, "cargo test");
+        assert!(f.build_scripts.is_empty());
+        // The build script Cargo runs, where the package names one; `build = false` is none.
+        let f = analyze(
+            b"Cargo.toml",
+            "[package]\nname = \"bat\"\nbuild = \"./build/main.rs\"\n",
+        )
+        .unwrap();
+        assert_eq!(f.build_scripts, ["build/main.rs"]);
+        let f = analyze(b"Cargo.toml", "[package]\nname = \"x\"\nbuild = false\n").unwrap();
+        assert!(f.build_scripts.is_empty());
     }
 
     #[test]

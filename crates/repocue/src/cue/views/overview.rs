@@ -93,10 +93,17 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .filter(|(_, m)| main_ecosystem(m))
         .copied()
         .collect();
+    // A monorepo's private root package is often named for its place, not the project
+    // (trpc's `"name": "root"`): no name, the directory's is.
+    let placeholder = |n: &String| {
+        ["root", "monorepo", "workspace", "workspace-root"]
+            .iter()
+            .any(|p| n.eq_ignore_ascii_case(p))
+    };
     let name = root_manifests
         .iter()
         .filter(|(_, m)| main_ecosystem(m))
-        .find_map(|(_, m)| m.name.clone())
+        .find_map(|(_, m)| m.name.clone().filter(|n| !placeholder(n)))
         .unwrap_or_else(|| dir_name.to_owned());
     let dependencies: Vec<String> = root_manifests
         .iter()
@@ -157,7 +164,24 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             declared.push(b.clone());
         }
     }
-    let code = code_summary(state, &name, (&declared, &built), &dependencies)?;
+    // The programs builds run (Cargo's `build = "build/main.rs"`, bat's): no entry points.
+    let build_scripts: Vec<Vec<u8>> = root_manifests
+        .iter()
+        .chain(&member_manifests)
+        .flat_map(|(f, m)| {
+            let dir = &f.path[..f.path.len() - paths::file_name(&f.path).len()];
+            m.build_scripts
+                .iter()
+                .map(move |b| [dir, b.as_bytes()].concat())
+        })
+        .collect();
+    let code = code_summary(
+        state,
+        &name,
+        (&declared, &built),
+        &dependencies,
+        &build_scripts,
+    )?;
     let purpose = match purpose {
         Some(p) => Some(p),
         None => member_purpose(state, files, &main_manifests, &code.file_rank)?,
@@ -2042,6 +2066,7 @@ fn code_summary(
     name: &str,
     (entries, roots): (&[String], &[String]),
     dependencies: &[String],
+    build_scripts: &[Vec<u8>],
 ) -> Result<CodeSummary> {
     let ranked = super::structure::ranked_files(state, b"", entries, roots, false)?;
     // The list, each picked method listed as its type ([`owner_line`]); and the list as it
@@ -2114,7 +2139,7 @@ fn code_summary(
     // preprocessor condition (a platform's `#ifdef _WIN32`); the conditional `main` of a file
     // that defines other functions is their test or debug build's, no program: git's
     // `base85.c`, redis's `localtime.c` behind `#ifdef LOCALTIME_TEST_MAIN`. Cargo build
-    // scripts are not programs of the project.
+    // scripts are not programs of the project: `build.rs`, or what `build = "…"` names.
     let mut families: BTreeMap<&str, usize> = BTreeMap::new();
     for r in ranked.iter().filter(source) {
         if let Some(code) = &r.analysis.code {
@@ -2132,6 +2157,7 @@ fn code_summary(
         .iter()
         .filter(source)
         .filter(|r| !support(r) && paths::file_name(&r.file.path) != b"build.rs")
+        .filter(|r| !build_scripts.contains(&r.file.path))
         .filter_map(|r| {
             let code = r.analysis.code.as_ref()?;
             let main = main_function(code)?;

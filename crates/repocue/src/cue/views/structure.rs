@@ -166,10 +166,15 @@ pub(crate) fn ranked_files_counting<'a>(
                 .as_ref()
                 .is_some_and(|c| is_root(f, c, &declared_roots));
             // A package root without definitions of its own still says what the API is, and so
-            // does a module that hands on others whole (zod's `v4/classic/external.ts`).
-            a.code
-                .as_ref()
-                .filter(|c| !c.symbols.is_empty() || root || !c.star_exports.is_empty())?;
+            // does a module that hands on others whole (zod's `v4/classic/external.ts`) or by
+            // name (trpc's `@trpc/server/index.ts`, which its package's index hands on whole).
+            a.code.as_ref().filter(|c| {
+                !c.symbols.is_empty()
+                    || root
+                    || !c.star_exports.is_empty()
+                    || !c.reexports.is_empty()
+                    || !c.type_reexports.is_empty()
+            })?;
             Some(Ranked::unranked(f, a, root))
         })
         .collect();
