@@ -2699,6 +2699,31 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
 }
 
+/// Without a README at the root, the one GitHub shows is read: `.github/`'s, else `docs/`'s
+/// (imgui's `docs/README.md`; its overview had no purpose).
+#[test]
+fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
+    let repo = TestRepo::with_files(&[
+        (
+            "docs/README.md",
+            "# Dear ImGui\n\nDear ImGui is a bloat-free graphical user interface library for C++.\n",
+        ),
+        ("docs/FAQ.md", "# FAQ\n\nQuestions people ask.\n"),
+        ("imgui.cpp", "int ImGuiBegin() { return 1; }\n"),
+        ("imgui.h", "int ImGuiBegin();\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "Dear ImGui is a bloat-free graphical user interface library for C++.",
+        "{cue:#}"
+    );
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["source"], "docs/README.md",
+        "{cue:#}"
+    );
+}
+
 /// A monorepo's private root package named for its place (trpc's `"name": "root"`) does not
 /// name the project; the repository's directory does.
 #[test]

@@ -196,7 +196,14 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             // The project's own coordinates, not its parent POM's (`commons-parent` for
             // Apache Commons Lang, whose `<parent>` comes first).
             let own = without_element(text, "parent");
-            f.name = xml_tag(&own, "artifactId");
+            // A multi-module build's root is the project's parent POM, named so (guice's
+            // `guice-parent`): the project is what it is the parent of.
+            f.name = xml_tag(&own, "artifactId").map(|n| match n.strip_suffix("-parent") {
+                Some(project) if !project.is_empty() && own.contains("<modules>") => {
+                    project.to_owned()
+                }
+                _ => n,
+            });
             f.description = xml_tag(&own, "description");
             f.commands
                 .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
@@ -610,7 +617,15 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
     let text = without_comments(text);
     if kind == DotnetFile::Solution {
         f.name = Some(stem.to_owned());
-        for path in solution_projects(&text) {
+        let (projects, others): (Vec<String>, Vec<String>) = solution_projects(&text)
+            .into_iter()
+            .partition(|p| dotnet_file(paths::file_name(p.as_bytes())).is_some());
+        // A solution of C++ projects only (imgui's `examples/imgui_examples.sln` of
+        // `.vcxproj`) is no .NET build: `dotnet build` cannot build it.
+        if projects.is_empty() && !others.is_empty() {
+            return;
+        }
+        for path in projects {
             let path = path.replace('\\', "/");
             if let Some((dir, _)) = path.trim_start_matches("./").rsplit_once('/') {
                 if !dir.is_empty() && !dir.starts_with("..") && !f.members.iter().any(|m| m == dir)
@@ -673,7 +688,8 @@ fn solution_projects(text: &str) -> Vec<String> {
         } else {
             None
         };
-        if let Some(p) = path.filter(|p| dotnet_file(paths::file_name(p.as_bytes())).is_some()) {
+        // A solution folder's "path" is its name, no file.
+        if let Some(p) = path.filter(|p| paths::extension(p.as_bytes()).is_some()) {
             out.push(p);
         }
     }
@@ -1024,6 +1040,16 @@ mod tests {
         "plain/src/lib.rs",
     ];
 
+    /// A solution of C++ projects only (imgui's `examples/imgui_examples.sln`) is no .NET
+    /// build: no `dotnet build`, no members.
+    #[test]
+    fn a_solution_of_cpp_projects_is_no_dotnet_build() {
+        let sln = "Microsoft Visual Studio Solution File, Format Version 12.00\nProject(\"{8BC9CEB8-8B4A-11D0-8D11-00A0C91E6BF8}\") = \"example_glfw\", \"example_glfw\\\\example_glfw.vcxproj\", \"{9CDA}\"\nEndProject\n";
+        let f = analyze(b"imgui_examples.sln", sln).unwrap();
+        assert!(f.commands.is_empty(), "{f:?}");
+        assert!(f.members.is_empty(), "{f:?}");
+    }
+
     /// A .NET solution lists its projects' directories as members and builds and tests them
     /// all; Visual Studio writes `\` in paths, and a solution folder is no project.
     #[test]
@@ -1084,6 +1110,17 @@ mod tests {
         let f = analyze(b"pom.xml", pom).unwrap();
         assert_eq!(f.name.as_deref(), Some("commons-lang3"));
         assert_eq!(f.description.as_deref(), Some("Utilities for java.lang."));
+        // A multi-module build's parent POM names the project it is the parent of.
+        let parent = "<project>\n  <artifactId>guice-parent</artifactId>\n  <modules>\n    <module>core</module>\n  </modules>\n</project>\n";
+        assert_eq!(
+            analyze(b"pom.xml", parent).unwrap().name.as_deref(),
+            Some("guice")
+        );
+        let alone = "<project>\n  <artifactId>lone-parent</artifactId>\n</project>\n";
+        assert_eq!(
+            analyze(b"pom.xml", alone).unwrap().name.as_deref(),
+            Some("lone-parent")
+        );
     }
 
     /// A PHPUnit configuration says how a PHP project's tests run.

@@ -112,7 +112,11 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .find(|d| !d.is_empty())
         .unwrap_or_default();
     // Purpose: README sentence first, then a manifest description.
-    let readme = readme_in(files, b"");
+    // Where GitHub shows a repository's README from when the root has none: `.github/`, then
+    // `docs/` (imgui's `docs/README.md`; its overview had no purpose).
+    let readme = readme_in(files, b"")
+        .or_else(|| readme_in(files, b".github"))
+        .or_else(|| readme_in(files, b"docs"));
     let purpose = readme
         .and_then(|f| {
             let doc = facts.get(f.digest.as_deref()?)?.doc.as_ref()?;
