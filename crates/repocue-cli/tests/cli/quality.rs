@@ -437,6 +437,49 @@ fn entry_points_per_ecosystem() {
     let e = entry_points(&go);
     assert!(e.contains(&"widget.go".to_owned()), "{e:?}");
     assert!(e.contains(&"cmd/widgetctl/main.go".to_owned()), "{e:?}");
+    // A root package named otherwise than the module: the file its clients (tests, examples)
+    // use most (bubbletea's package `tea` is `tea.go`), and none of the others.
+    let tea = TestRepo::with_files(&[
+        ("go.mod", "module charm.land/bubbletea/v2\n\ngo 1.22\n"),
+        (
+            "tea.go",
+            "package tea\n\ntype Program struct{}\n\nfunc NewProgram() *Program { return &Program{} }\n",
+        ),
+        (
+            "key.go",
+            "package tea\n\ntype Key struct{}\n\nfunc Read() Key { return Key{} }\n",
+        ),
+        (
+            "commands.go",
+            "package tea\n\nfunc Quit(k Key) *Program { return NewProgram() }\n",
+        ),
+        (
+            "screen.go",
+            "package tea\n\nfunc Clear(k Key) Key { return k }\n",
+        ),
+        (
+            "mouse.go",
+            "package tea\n\nfunc Click(k Key) Key { return Read() }\n",
+        ),
+        (
+            "focus.go",
+            "package tea\n\nfunc Focus(k Key) Key { return Read() }\n",
+        ),
+        (
+            "examples/basics/main.go",
+            "package main\n\nimport tea \"charm.land/bubbletea/v2\"\n\nfunc main() { tea.NewProgram() }\n",
+        ),
+        (
+            "tea_test.go",
+            "package tea\n\nfunc TestRun() { NewProgram(); NewProgram() }\n",
+        ),
+    ]);
+    let e = entry_points(&tea);
+    let root_files: Vec<&String> = e
+        .iter()
+        .filter(|p| p.ends_with(".go") && !p.contains('/'))
+        .collect();
+    assert_eq!(root_files, ["tea.go"], "{e:?}");
     // JS monorepo: workspace members' declared main.
     let js = TestRepo::with_files(&[
         (
@@ -2697,6 +2740,42 @@ fn an_entry_point_that_only_hands_over_is_followed_by_its_target() {
     ]);
     let entries = entry_points(&repo);
     assert_eq!(entries[..2], ["index.js", "lib/web.js"], "{entries:?}");
+}
+
+/// A README in another language is neither the README nor a document to list: rich's
+/// `README.cn.md` sorted first and gave its purpose (a row of links to its translations), and
+/// its seventeen translations filled the documents.
+#[test]
+fn translated_readmes_are_not_the_readme() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "README.md".into(),
+            "# Rich\n\n[English readme](README.md) • [简体中文 readme](README.cn.md) • [Deutsche readme](README.de.md)\n\nRich is a Python library for rich text in the terminal.\n".into(),
+        ),
+        ("CONTRIBUTING.md".into(), "# Contributing\n\nOpen an issue.\n".into()),
+        ("rich/console.py".into(), "class Console:\n    pass\n".into()),
+    ];
+    for code in ["cn", "de", "es", "fa", "ja"] {
+        files.push((
+            format!("README.{code}.md"),
+            "# Rich\n\nRich ist eine Python-Bibliothek für das Terminal.\n".into(),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "Rich is a Python library for rich text in the terminal.",
+        "{cue:#}"
+    );
+    let listed = section_paths(&cue, "documents");
+    assert_eq!(listed[..2], ["README.md", "CONTRIBUTING.md"], "{listed:?}");
+    assert!(
+        !listed
+            .iter()
+            .any(|d| d.starts_with("README.") && d != "README.md"),
+        "{listed:?}"
+    );
 }
 
 /// Without a README at the root, the one GitHub shows is read: `.github/`'s, else `docs/`'s

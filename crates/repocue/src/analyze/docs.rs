@@ -347,8 +347,15 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         false => text,
     };
     let sentence = first_sentence(&text);
-    let admonition =
-        quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_']));
+    // A quotation that opens with a heading is a section set aside (viper's "> ## Viper v2
+    // Feedback"), no tagline.
+    let quoted_section = quoted
+        && raw
+            .trim_start()
+            .trim_start_matches(['>', ' '])
+            .starts_with('#');
+    let admonition = quoted_section
+        || (quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_'])));
     if speaks_of_itself(&sentence)
         || admonition
         || announces(&sentence)
@@ -362,6 +369,9 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
 /// A paragraph's text when it is prose: not HTML banners, badges or link rows, a table, or
 /// too short to say anything.
 fn prose_of(raw: &str) -> Option<String> {
+    if is_link_row(raw) {
+        return None;
+    }
     let text = strip_inline(raw);
     // HTML whose text keeps markup is a banner, not a description: prometheus's `<p
     // align="center">Visit <a …>prometheus.io</a> for the full documentation…</p>` (babel's
@@ -383,6 +393,48 @@ fn prose_of(raw: &str) -> Option<String> {
         && !text.starts_with('|')
         && !text.starts_with(':');
     prose.then_some(text)
+}
+
+/// The longest paragraph read as a row of links ([`is_link_row`]): rich's row of seventeen
+/// translations is 1,500 bytes.
+const MAX_LINK_ROW: usize = 4096;
+
+/// Whether a paragraph is only links and what separates them (rich's "[English readme](…)
+/// • [简体中文 readme](…) • …", a row of its translations): no letter outside a link.
+fn is_link_row(raw: &str) -> bool {
+    // A row of links is short; looking for each bracket's close is quadratic in the worst
+    // case (a paragraph of 100,000 `[`), bounded so.
+    if raw.len() > MAX_LINK_ROW {
+        return false;
+    }
+    let mut rest = raw;
+    let mut outside = String::new();
+    let mut links = 0;
+    while let Some(open) = rest.find('[') {
+        outside.push_str(&rest[..open]);
+        let after = &rest[open..];
+        // `[text](target)` or `[text][label]`; anything else is text.
+        let link_end = after.find("](").and_then(|close| {
+            let target = &after[close + 2..];
+            Some(close + 2 + target.find(')')? + 1)
+        });
+        let reference_end = after.find("][").and_then(|close| {
+            let label = &after[close + 2..];
+            Some(close + 2 + label.find(']')? + 1)
+        });
+        match link_end.into_iter().chain(reference_end).min() {
+            Some(end) => {
+                links += 1;
+                rest = &after[end..];
+            }
+            None => {
+                outside.push('[');
+                rest = &after[1..];
+            }
+        }
+    }
+    outside.push_str(rest);
+    links >= 2 && !outside.chars().any(char::is_alphanumeric)
 }
 
 /// A paragraph's sentences, each as [`first_sentence`] cuts it.
@@ -920,6 +972,36 @@ mod tests {
         // "This" about the project is a purpose.
         let md = "# Tool\n\nThis library turns plain logs into searchable events.\n";
         assert!(purpose(md).is_some_and(|p| p.starts_with("This library")));
+    }
+
+    /// A row of links is no sentence (rich's row of translations), nor a quotation that opens
+    /// with a heading (viper's "> ## Viper v2 Feedback").
+    #[test]
+    fn a_row_of_links_or_a_quoted_section_is_no_purpose() {
+        let rich = "# Rich\n\n[English readme](https://x/README.md)\n • [简体中文 readme](https://x/README.cn.md)\n • [Deutsche readme](https://x/README.de.md)\n\nRich is a Python library for rich text and beautiful formatting in the terminal.\n";
+        let f = analyze(b"README.md", Some("Markdown"), rich).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some(
+                "Rich is a Python library for rich text and beautiful formatting in the terminal."
+            )
+        );
+        let viper = "> ## Viper v2 Feedback\n>\n> Viper is heading towards v2 and we would love to hear what you would like.\n\n**Go configuration with fangs!**\n\nViper is a complete configuration solution for Go applications.\n";
+        let f = analyze(b"README.md", Some("Markdown"), viper).unwrap();
+        assert_ne!(
+            f.purpose.as_deref(),
+            Some("## Viper v2 Feedback   Viper is heading towards v2 and we would love to hear what you would like.")
+        );
+        assert!(
+            !f.purpose
+                .as_deref()
+                .unwrap_or_default()
+                .contains("Feedback"),
+            "{f:?}"
+        );
+        assert!(is_link_row("[a](x) | [b](y) | [c][z]"));
+        assert!(!is_link_row("See [the guide](x) and [the FAQ](y) first."));
+        assert!(!is_link_row("[only one](x)"));
     }
 
     /// What a section of news says is no purpose: googletest's README opens with

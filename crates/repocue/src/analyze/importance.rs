@@ -85,6 +85,7 @@ const EXAMPLE_DIRS: &[&str] = &[
     "tutorial",
     "tutorials",
     "snippets",
+    "docs_src",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -867,8 +868,9 @@ mod tests {
         assert_eq!(role(b"pkg/test_utils/fake.go"), Role::Test);
         assert_eq!(role(b"packages/testing-library/src/index.ts"), Role::Source);
         assert_eq!(role(b"src/test-/a.js"), Role::Source);
-        // Documentation's code samples (Polly's `src/Snippets/Docs/`).
+        // Documentation's code samples (Polly's `src/Snippets/Docs/`, typer's `docs_src/`).
         assert_eq!(role(b"src/Snippets/Docs/Retry.cs"), Role::Example);
+        assert_eq!(role(b"docs_src/app_dir/__init__.py"), Role::Example);
         // Fuzzers and a file named for tests (cJSON's `fuzzing/afl.c`, its `test.c`).
         assert_eq!(role(b"fuzzing/afl.c"), Role::Test);
         assert_eq!(role(b"fuzz/fuzz_targets/parse.rs"), Role::Test);

@@ -620,9 +620,13 @@ fn readme_in<'a>(files: &'a [FileState], dir: &[u8]) -> Option<&'a FileState> {
                 .starts_with(b"README")
         })
         .min_by_key(|f| {
-            // `README.md` before `README-VIM.md` (fzf's Vim integration), which sorts first.
+            // `README.md` before `README-VIM.md` (fzf's Vim integration) and a translation,
+            // `README.cn.md` (rich's), which sort first.
             let name = paths::file_name(&f.path);
-            let stem = name.split(|&b| b == b'.').next().unwrap_or(name);
+            let stem = match name.iter().rposition(|&b| b == b'.') {
+                Some(dot) if dot > 0 => &name[..dot],
+                _ => name,
+            };
             let plain = stem.eq_ignore_ascii_case(b"README");
             (!plain, readme_rank(&f.path), f.path.clone())
         })
@@ -1668,7 +1672,11 @@ fn listed_documents<'f>(
                 && paths::extension(&f.path).is_none();
             // A hidden file is a tool's (black's `.git_archival.txt`, `git archive`'s template).
             let hidden = paths::file_name(&f.path).starts_with(b".");
-            if !(f.is_document || (link.is_some() && plain)) || is_requirements(f) || hidden {
+            if !(f.is_document || (link.is_some() && plain))
+                || is_requirements(f)
+                || hidden
+                || is_translated_readme(paths::file_name(&f.path))
+            {
                 return None;
             }
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
@@ -1711,6 +1719,27 @@ fn listed_documents<'f>(
         .collect();
     docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
     docs.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Whether a file is a README in another language, `README.<language>.md` with a language
+/// code (`cn`, `de-ch`, `zh_TW`, `pt-BR`) after `.`, `_` or `-`: rich's seventeen translations
+/// filled the documents before its guides. Not `README-VIM.md` (fzf's Vim integration).
+fn is_translated_readme(name: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+    let Some(rest) = name.strip_prefix("readme") else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(['.', '_', '-']) else {
+        return false;
+    };
+    let code = rest.split('.').next().unwrap_or(rest);
+    let mut parts = code.split(['-', '_']);
+    let letters = |p: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_lowercase())
+    };
+    let language = parts.next().is_some_and(|p| letters(p, 2..=2));
+    let region = parts.next().is_none_or(|p| letters(p, 2..=4));
+    language && region && parts.next().is_none() && rest.len() > code.len()
 }
 
 /// Most documents the overview lists.
@@ -2196,11 +2225,12 @@ fn code_summary(
             .total_cmp(&a.api_mass)
             .then(a.file.path.cmp(&b.file.path))
     });
-    let roots = roots
+    let mut roots: Vec<String> = roots
         .into_iter()
         .take(RANKED_ENTRIES)
         .map(|r| paths::display(&r.file.path))
         .collect();
+    roots.extend(go_root_file(&ranked, name));
     let exports = ranked
         .iter()
         .filter(|r| !r.root_exports.is_empty())
@@ -2235,6 +2265,40 @@ fn code_summary(
             handed_roots(&ranked),
         ),
     })
+}
+
+/// The file a reader of a Go package at the repository's root starts with when none is named
+/// after the module (`entry_points` lists `cobra.go` for `github.com/spf13/cobra`): the file
+/// its clients use most. bubbletea's package `tea` is `tea.go`, toml's `decode.go`; neither was
+/// listed. `None` without Go code at the root, with a file named after the module, or with a
+/// program there (its `main` is the entry point).
+fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Option<String> {
+    let own = format!("{}.go", last_name(project));
+    let at_root = ranked.iter().filter(|r| {
+        !r.file.path.contains(&b'/')
+            && r.analysis.code.as_ref().is_some_and(|c| c.language == "Go")
+            && importance::role(&r.file.path) == importance::Role::Source
+    });
+    let program = |r: &super::structure::Ranked<'_>| {
+        r.analysis.code.as_ref().and_then(main_function).is_some()
+    };
+    if at_root
+        .clone()
+        .any(|r| r.file.path == own.as_bytes() || program(r))
+    {
+        return None;
+    }
+    // What the package's clients (its tests and examples) call most, then rank: toml's
+    // `decode.go` (`Decode`, `Unmarshal`), not `type_toml.go`, the type every file uses.
+    let clients = |r: &super::structure::Ranked<'_>| r.client_uses.values().sum::<f64>();
+    at_root
+        .max_by(|a, b| {
+            clients(a)
+                .total_cmp(&clients(b))
+                .then(a.score.total_cmp(&b.score))
+                .then(b.file.path.cmp(&a.file.path))
+        })
+        .map(|r| paths::display(&r.file.path))
 }
 
 /// The files package roots hand over to, the roots a manifest declares rather than their path
@@ -2525,9 +2589,6 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Source roots lead, support directories come last; the project's own compatibility
-    /// shims are neither (ranked down like vendored code, but the project's), vendored code
-    /// is support.
     /// A project's last name: a path's last part, a Go module's major version left out.
     #[test]
     fn a_projects_last_name() {
@@ -2538,6 +2599,9 @@ mod tests {
         assert_eq!(last_name("tools/vx"), "vx");
     }
 
+    /// Source roots lead, support directories come last; the project's own compatibility
+    /// shims are neither (ranked down like vendored code, but the project's), vendored code
+    /// is support.
     #[test]
     fn shims_are_a_part_of_the_project_vendored_code_is_not() {
         assert_eq!(component_rank("src/"), 0);
@@ -2551,7 +2615,31 @@ mod tests {
         assert_eq!(component_rank("tests/"), 2);
     }
 
-    /// A directory's README is the plain one, whatever sorts first; Markdown before others.
+    /// A README in another language is known by its language code, after `.`, `_` or `-`.
+    #[test]
+    fn translated_readmes() {
+        for name in [
+            "README.cn.md",
+            "README.de-ch.md",
+            "README_zh-TW.md",
+            "readme-pt-br.md",
+            "README.ja.rst",
+        ] {
+            assert!(is_translated_readme(name.as_bytes()), "{name}");
+        }
+        for name in [
+            "README.md",
+            "README",
+            "README-VIM.md",
+            "README.rst",
+            "READMEs.md",
+        ] {
+            assert!(!is_translated_readme(name.as_bytes()), "{name}");
+        }
+    }
+
+    /// A directory's README is the plain one, whatever sorts first; Markdown before others;
+    /// not a translation (rich's `README.cn.md` sorts before its `README.md`).
     #[test]
     fn a_plain_readme_comes_before_a_suffixed_one() {
         let doc = |p: &str| FileState {
@@ -2561,6 +2649,7 @@ mod tests {
         let files = [
             doc("README-VIM.md"),
             doc("README.rst"),
+            doc("README.cn.md"),
             doc("README.md"),
             doc("docs/README.md"),
             doc("docs/README-ja.md"),
