@@ -742,17 +742,18 @@ fn the_program_at_the_root_is_the_first_entry_point() {
             "package commands\n\n// Execute runs the command line.\nfunc Execute() {}\n".into(),
         ),
     ];
-    // The generator uses a dozen names of a library; the program, one of its own.
+    // The other program uses a dozen names of a library; the root's, one of its own. (Not in
+    // a generator's directory: those are no entry points at all.)
     let calls: Vec<String> = (0..12).map(|i| format!("\tgen.Part{i}()\n")).collect();
-    let generator = format!(
-        "//go:generate go run main.go\npackage main\n\nimport \"example.org/gen\"\n\nfunc main() {{\n{}}}\n",
+    let other = format!(
+        "package main\n\nimport \"example.org/gen\"\n\nfunc main() {{\n{}}}\n",
         calls.concat()
     );
-    files.push(("livereload/gen/main.go".into(), generator));
+    files.push(("livereload/server/main.go".into(), other));
     let repo = TestRepo::with_files(&files);
     let e = entry_points(&repo);
     let at = |p: &str| index_in(&e, p);
-    assert!(at("main.go") < at("livereload/gen/main.go"), "{e:?}");
+    assert!(at("main.go") < at("livereload/server/main.go"), "{e:?}");
 }
 
 /// A source root by name that holds little of the code is one package among the others, and a
@@ -2800,6 +2801,52 @@ fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
     assert_eq!(
         cue["content"]["project"]["purpose"]["source"], "docs/README.md",
         "{cue:#}"
+    );
+}
+
+/// A code generator and a Go program in `internal/` are the project's tools, not its
+/// programs (hugo's `livereload/gen/main.go`, zap's `internal/readme/readme.go`); C++'s
+/// `internal/` is a convention only (Catch2's `internal/catch_main.cpp` is its users' `main`).
+#[test]
+fn generators_and_internal_go_programs_are_no_entry_points() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/site\n\ngo 1.22\n"),
+        (
+            "main.go",
+            "package main\n\nimport \"example.com/site/commands\"\n\nfunc main() { commands.Execute() }\n",
+        ),
+        (
+            "commands/commands.go",
+            "package commands\n\nfunc Execute() {}\n",
+        ),
+        (
+            "livereload/gen/main.go",
+            "package main\n\nfunc main() { generate() }\n\nfunc generate() {}\n",
+        ),
+        (
+            "internal/readme/readme.go",
+            "package main\n\nfunc main() { write() }\n\nfunc write() {}\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    assert!(e.contains(&"main.go".to_owned()), "{e:?}");
+    for tool in ["livereload/gen/main.go", "internal/readme/readme.go"] {
+        assert!(!e.contains(&tool.to_owned()), "{tool}: {e:?}");
+    }
+    let repo = TestRepo::with_files(&[
+        (
+            "src/catch2/internal/catch_main.cpp",
+            "int main(int argc, char* argv[]) { return run(argc, argv); }\n",
+        ),
+        (
+            "src/catch2/catch_session.cpp",
+            "int run(int argc, char* argv[]) { return argc; }\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    assert!(
+        e.contains(&"src/catch2/internal/catch_main.cpp".to_owned()),
+        "{e:?}"
     );
 }
 

@@ -2190,6 +2190,7 @@ fn code_summary(
         .iter()
         .filter(source)
         .filter(|r| !support(r) && paths::file_name(&r.file.path) != b"build.rs")
+        .filter(|r| !is_tool(&r.file.path))
         .filter(|r| !build_scripts.contains(&r.file.path))
         .filter_map(|r| {
             let code = r.analysis.code.as_ref()?;
@@ -2264,6 +2265,24 @@ fn code_summary(
             member_sources.into_iter().collect(),
             handed_roots(&ranked),
         ),
+    })
+}
+
+/// Whether a program is one of the project's own tools rather than one of its programs: a
+/// code generator (in a `gen/`, `codegen/`, `generate/`, `generator(s)/` directory: hugo's
+/// `livereload/gen/main.go`) or a Go program in an `internal/` directory, which Go lets
+/// nothing outside the project use (zap's README generator `internal/readme/readme.go`,
+/// hugo's `internal/warpc/genjs/main.go`). Not C++'s `internal/`, a convention only:
+/// Catch2's `src/catch2/internal/catch_main.cpp` is the `main` it gives its users.
+fn is_tool(path: &[u8]) -> bool {
+    let dirs = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
+    let go = path.ends_with(b".go");
+    dirs.split(|&b| b == b'/').any(|d| {
+        let named = |t: &str| d.eq_ignore_ascii_case(t.as_bytes());
+        (go && named("internal"))
+            || ["gen", "codegen", "generate", "generator", "generators"]
+                .into_iter()
+                .any(named)
     })
 }
 
