@@ -370,6 +370,16 @@ fn a_source_root_in_a_minor_language_comes_after_the_projects_code() {
     assert!(pos("engine/") < pos("src/"), "{comps:?}");
 }
 
+/// The command lines of an overview, in order.
+fn command_lines(cue: &Value) -> Vec<&str> {
+    cue["content"]["commands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no commands: {cue:#}"))
+        .iter()
+        .map(|c| c["command"].as_str().unwrap())
+        .collect()
+}
+
 fn section_paths(cue: &Value, section: &str) -> Vec<String> {
     cue["content"][section]
         .as_array()
@@ -565,12 +575,7 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "3000"]);
     assert_eq!(cue["content"]["project"]["name"], "Todo", "{cue:#}");
-    let commands: Vec<&str> = cue["content"]["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["command"].as_str().unwrap())
-        .collect();
+    let commands = command_lines(&cue);
     assert_eq!(commands[..2], ["dotnet build", "dotnet test"], "{cue:#}");
     let e = entry_points(&repo);
     assert!(e.contains(&"src/Todo/Program.cs".to_owned()), "{e:?}");
@@ -2367,12 +2372,7 @@ fn the_lock_files_package_manager_runs_the_scripts() {
             ("src/index.ts", "export const x = 1;\n"),
         ]);
         let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-        let commands: Vec<&str> = cue["content"]["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["command"].as_str().unwrap())
-            .collect();
+        let commands = command_lines(&cue);
         for expected in ["run build", "test", "run lint", "install"] {
             let want = format!("{manager} {expected}");
             assert!(commands.contains(&want.as_str()), "{want}: {commands:?}");
@@ -2412,12 +2412,7 @@ fn a_gemfile_runs_the_rake_tasks_through_bundler() {
         }
         let repo = TestRepo::with_files(&files);
         let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-        let commands: Vec<&str> = cue["content"]["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["command"].as_str().unwrap())
-            .collect();
+        let commands = command_lines(&cue);
         for want in expected {
             assert!(commands.contains(&want), "{want}: {commands:?}");
         }
@@ -2475,12 +2470,7 @@ fn an_autotools_project_says_how_to_build_it() {
         }
         let repo = TestRepo::with_files(&files);
         let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-        let commands: Vec<&str> = cue["content"]["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["command"].as_str().unwrap())
-            .collect();
+        let commands = command_lines(&cue);
         let autotools = ["autoreconf -i && ./configure && make", "make check"];
         for c in autotools {
             assert_eq!(commands.contains(&c), !makefile, "{c}: {commands:?}");
