@@ -319,10 +319,15 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         paragraph.clear();
         return;
     }
-    let raw = paragraph.join(" ");
     // A list (a table of contents, a row of links, a feature list) is not a sentence about
-    // the project: its items joined read as one ("Install Usage License …").
+    // the project: its items joined read as one ("Install Usage License …"); the lines
+    // above a list are read without it (Dapper's "Package Purposes:" over its packages).
     let list = paragraph.first().is_some_and(|first| is_list_item(first));
+    let items = paragraph
+        .iter()
+        .position(|line| is_list_item(line))
+        .unwrap_or(paragraph.len());
+    let raw = paragraph[..items.max(1)].join(" ");
     paragraph.clear();
     let prose = (!list).then(|| prose_of(&raw)).flatten();
     if scan.purpose.is_some() {
@@ -369,7 +374,9 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
 /// A paragraph's text when it is prose: not HTML banners, badges or link rows, a table, or
 /// too short to say anything.
 fn prose_of(raw: &str) -> Option<String> {
-    if is_link_row(raw) {
+    // reStructuredText's explicit markup (`.. |logo| image:: https://…`, `.. _Scrapy:
+    // https://…`, `.. code:: bash`, a comment) is no text of the document.
+    if is_link_row(raw) || raw.trim_start().starts_with(".. ") {
         return None;
     }
     let text = strip_inline(raw);
@@ -385,8 +392,14 @@ fn prose_of(raw: &str) -> Option<String> {
         return None;
     }
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
-    // Badges, images, HTML and link rows are not a description of the project.
-    let sentence_like = text.contains(' ') && text.split_whitespace().count() >= 4;
+    // Badges, images, HTML and link rows are not a description of the project, nor a label
+    // before an address (Dapper's "MyGet Pre-release feed: https://…"): four words besides
+    // addresses make a sentence.
+    let words = text
+        .split_whitespace()
+        .filter(|w| !w.contains("://"))
+        .count();
+    let sentence_like = words >= 4;
     let prose = alpha >= 20
         && sentence_like
         && !text.starts_with('<')
@@ -558,12 +571,14 @@ fn announces(sentence: &str) -> bool {
 fn is_admonition(sentence: &str) -> bool {
     let lower = sentence.to_ascii_lowercase();
     let label = lower.trim_start_matches("[!");
+    // The label ends with a colon, the alert's bracket, or its own emphasis: monolog's
+    // `>**Note** This is the documentation for Monolog 3.x` (not "Note that …").
     ["note", "warning", "important", "tip", "caution", "notice"]
         .iter()
         .any(|w| {
             label
                 .strip_prefix(w)
-                .is_some_and(|rest| rest.starts_with([':', ']', '!']))
+                .is_some_and(|rest| rest.starts_with([':', ']', '!', '*', '_']))
         })
 }
 
@@ -1002,6 +1017,36 @@ mod tests {
         assert!(is_link_row("[a](x) | [b](y) | [c][z]"));
         assert!(!is_link_row("See [the guide](x) and [the FAQ](y) first."));
         assert!(!is_link_row("[only one](x)"));
+    }
+
+    /// reStructuredText's explicit markup (scrapy's README opens with substitution
+    /// definitions of its logo and badges), an admonition whose label is emphasised
+    /// (monolog's `>**Note** This is …`) and a label before an address (Dapper's "MyGet
+    /// Pre-release feed: https://…", its "Package Purposes:" over a list) are no purpose.
+    #[test]
+    fn markup_admonitions_and_labelled_addresses_are_no_purpose() {
+        let scrapy = "|logo|\n\n.. |logo| image:: https://example.org/docs/_static/logo.svg\n   :target: https://scrapy.org\n   :alt: Scrapy\n   :width: 480px\n\nScrapy_ is a web scraping framework to extract structured data from websites.\nIt is cross-platform.\n\n.. _Scrapy: https://scrapy.org/\n";
+        let f = analyze(b"README.rst", Some("reStructuredText"), scrapy).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Scrapy is a web scraping framework to extract structured data from websites.")
+        );
+        let monolog = "# Monolog - Logging for PHP\n\n>**Note** This is the **documentation for Monolog 3.x**, if you are using older releases\n>see the documentation for Monolog 2.x\n\nMonolog sends your logs to files, sockets, inboxes, databases and various\nweb services.\n";
+        let f = analyze(b"README.md", Some("Markdown"), monolog).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Monolog sends your logs to files, sockets, inboxes, databases and various web services.")
+        );
+        let dapper = "Dapper - a simple object mapper for .Net\n========================================\n\nRelease Notes\n-------------\nLocated at [https://github.com/DapperLib/Dapper/releases](https://github.com/DapperLib/Dapper/releases/)\n\nMyGet Pre-release feed: https://www.myget.org/gallery/dapper\n\nPackage Purposes:\n* Dapper\n  * The core library\n* Dapper.Rainbow\n  * Micro-ORM implemented on Dapper, provides CRUD helpers\n\nFeatures\n--------\nDapper is a NuGet library that you can add in to your project.\n";
+        let f = analyze(b"Readme.md", Some("Markdown"), dapper).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Dapper is a NuGet library that you can add in to your project.")
+        );
+        // Notes that are sentences stay prose: "Note that …" is no label.
+        let plain = "# Tool\n\n> Note that the tool rewrites files in place when asked to.\n";
+        let f = analyze(b"README.md", Some("Markdown"), plain).unwrap();
+        assert!(f.purpose.is_some(), "{f:?}");
     }
 
     /// What a section of news says is no purpose: googletest's README opens with
