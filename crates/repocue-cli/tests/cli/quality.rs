@@ -539,10 +539,15 @@ fn entry_points_per_ecosystem() {
 
 /// A .NET solution names the project, lists its projects, says how to build and test it, and
 /// a program's `Program.cs` is where it starts (serilog's overview had none of these), a test
-/// program's is not.
+/// program's is not. A traversal project beside the solution (Dapper's `Build.csproj`)
+/// neither names the project nor repeats its commands.
 #[test]
 fn a_dotnet_solution_is_read_like_any_workspace() {
     let repo = TestRepo::with_files(&[
+        (
+            "Build.csproj",
+            "<Project Sdk=\"Microsoft.Build.Traversal/2.0.24\">\n  <ItemGroup>\n    <ProjectReference Include=\"src/**/*.csproj\" />\n  </ItemGroup>\n</Project>\n",
+        ),
         (
             "Todo.sln",
             "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"SmokeApp\", \"tests\\SmokeApp\\SmokeApp.csproj\", \"{3}\"\nEndProject\n",
@@ -577,6 +582,11 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert_eq!(cue["content"]["project"]["name"], "Todo", "{cue:#}");
     let commands = command_lines(&cue);
     assert_eq!(commands[..2], ["dotnet build", "dotnet test"], "{cue:#}");
+    assert_eq!(
+        commands.iter().filter(|c| **c == "dotnet build").count(),
+        1,
+        "{cue:#}"
+    );
     let e = entry_points(&repo);
     assert!(e.contains(&"src/Todo/Program.cs".to_owned()), "{e:?}");
     // A test program is not where a newcomer starts (serilog's `test/AotTestApp/`).

@@ -638,6 +638,16 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
             .extend([cmd("dotnet build", "build"), cmd("dotnet test", "test")]);
         return;
     }
+    let sdk = text
+        .split_once("<Project")
+        .and_then(|(_, rest)| attribute(rest.split('>').next()?, "Sdk"))
+        .unwrap_or_default();
+    // A traversal project (`Sdk="Microsoft.Build.Traversal/…"`, Dapper's `Build.csproj`)
+    // builds the projects it lists: it builds nothing of its own and names nothing.
+    if sdk.starts_with("Microsoft.Build.Traversal") {
+        f.commands.push(cmd("dotnet build", "build"));
+        return;
+    }
     f.name = xml_tag(&text, "AssemblyName")
         .or_else(|| xml_tag(&text, "PackageId"))
         .filter(|n| !n.contains("$("))
@@ -648,10 +658,6 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
         .iter()
         .any(|(name, _)| name.eq_ignore_ascii_case("Microsoft.NET.Test.Sdk"))
         || xml_tag(&text, "IsTestProject").is_some_and(|v| v.eq_ignore_ascii_case("true"));
-    let sdk = text
-        .split_once("<Project")
-        .and_then(|(_, rest)| attribute(rest.split('>').next()?, "Sdk"))
-        .unwrap_or_default();
     let program = xml_tag(&text, "OutputType")
         .is_some_and(|t| t.eq_ignore_ascii_case("exe") || t.eq_ignore_ascii_case("winexe"))
         || matches!(
@@ -845,7 +851,11 @@ fn rake_name(rest: &str) -> Option<(String, &str)> {
 }
 
 fn make(text: &str, f: &mut ManifestFacts) {
-    let targets = make_targets(text, false);
+    // A target named with a leading `_` is a helper of other rules, not for running: nvm's
+    // first rule `_no-target-specified` only says to name one (and is no default to list).
+    let all = make_targets(text, false);
+    let default = all.first().filter(|t| !t.starts_with('_')).cloned();
+    let targets: Vec<String> = all.into_iter().filter(|t| !t.starts_with('_')).collect();
     const COMMON: &[&str] = &[
         "all", "build", "test", "check", "lint", "fmt", "format", "install", "run", "dev", "serve",
         "release", "docs", "bench", "clean",
@@ -857,7 +867,7 @@ fn make(text: &str, f: &mut ManifestFacts) {
     if chosen.is_empty() {
         chosen = targets.iter().take(1).collect();
     }
-    if let Some(first) = targets.first() {
+    if let Some(first) = default.as_ref() {
         if !chosen.contains(&first) {
             chosen.insert(0, first);
         }
@@ -1101,6 +1111,12 @@ mod tests {
         );
         assert!(f.dependencies.is_empty());
         assert!(analyze(b".csproj", lib).is_none());
+
+        // A traversal project builds what it lists: no name, no package of its own.
+        let traversal = "<Project Sdk=\"Microsoft.Build.Traversal/2.0.24\">\n  <ItemGroup>\n    <ProjectReference Include=\"Dapper*/*.csproj\" />\n  </ItemGroup>\n</Project>\n";
+        let f = analyze(b"Build.csproj", traversal).unwrap();
+        assert_eq!(f.name, None);
+        assert_eq!(commands(&f), [("dotnet build", "build")]);
     }
 
     /// A POM's name and description are its own, not its parent's, nor a comment's.
@@ -1430,6 +1446,11 @@ fmt test:\n\
         let f = analyze(b"Makefile", text).unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, ["make default", "make all", "make fmt", "make test"]);
+
+        let nvm = ".PHONY: _no-target-specified\n_no-target-specified:\n\t$(error Please specify the target)\n_ensure-tag:\n\ttrue\ntest: _ensure-tag\n\t./run\n";
+        let f = analyze(b"Makefile", nvm).unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(cmds, ["make test"]);
     }
 
     #[test]

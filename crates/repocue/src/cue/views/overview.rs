@@ -1589,7 +1589,13 @@ fn commands(
         }
     }
     out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    out.into_iter().map(|(_, p, c)| (p, c)).collect()
+    // Two build files may say the same (Dapper's solution and its traversal project both
+    // build with `dotnet build`): each command once, where it ranks first.
+    let mut seen = std::collections::HashSet::new();
+    out.into_iter()
+        .filter(|(_, _, c)| seen.insert(c.command.clone()))
+        .map(|(_, p, c)| (p, c))
+        .collect()
 }
 
 /// Words in the path of a document that guides its reader (matched in the lower-case path
