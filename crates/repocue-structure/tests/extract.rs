@@ -495,6 +495,15 @@ fn a_python_modules_all_lists_what_it_hands_on() {
         );
     }
     assert!(!facts.references.iter().any(|r| r == "NotExported"));
+    // A tuple, in parentheses or not (pydantic's `__all__ = ('BaseModel', …)` and
+    // `__all__ = 'BaseModel', 'create_model'`).
+    for source in [
+        "from .main import *\n__all__ = (\n    'BaseModel',\n    'create_model',\n)\n",
+        "from .main import *\n__all__ = 'BaseModel', 'create_model'\n",
+    ] {
+        let facts = extract(Language::Python, source.as_bytes(), &Limits::default()).unwrap();
+        assert_eq!(facts.reexports, ["BaseModel", "create_model"], "{source}");
+    }
 }
 
 #[test]
@@ -1508,10 +1517,11 @@ fn a_module_reexports_only_the_names_it_hands_on() {
             &[],
         ),
         // Rust hands on what it `pub use`s: a name, an alias's original, the names of a list,
-        // nested a level; not what it `use`s or `pub(crate) use`s, nor a module it declares.
+        // nested a level; not what it `use`s or `pub(crate) use`s, nor a module it declares,
+        // nor what an inline module `pub use`s (anyhow's `pub mod __private`).
         (
             Language::Rust,
-            "use clap::ValueHint;\nuse std::{fmt, io::Write};\npub(crate) use crate::util::Hidden;\npub use crate::searcher::Searcher;\npub use crate::sink::{Sink, sinks::{Lossy, UTF8}, SinkError as Error};\npub use crate::line::LineStep as Step;\npub use std::{io::Read, fmt::Display};\npub mod builder;\npub struct Local;\n",
+            "use clap::ValueHint;\nuse std::{fmt, io::Write};\npub(crate) use crate::util::Hidden;\npub use crate::searcher::Searcher;\npub use crate::sink::{Sink, sinks::{Lossy, UTF8}, SinkError as Error};\npub use crate::line::LineStep as Step;\npub use std::{io::Read, fmt::Display};\npub mod builder;\npub struct Local;\n#[doc(hidden)]\npub mod __private {\n    pub use crate::kind::{AdhocKind, TraitKind};\n}\n",
             &["Display", "LineStep", "Lossy", "Read", "Searcher", "Sink", "SinkError", "UTF8"],
         ),
     ];

@@ -3115,6 +3115,64 @@ fn the_file_a_package_root_hands_over_to_exports_the_api() {
     );
 }
 
+/// A crate that re-exports its core crate's API (rayon's `src/lib.rs` hands on
+/// `rayon-core`'s `ThreadPool`, `join`, `scope`) lists its own names, not the same ones again.
+#[test]
+fn a_root_lists_no_names_another_root_lists() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[package]\nname = \"pool\"\nversion = \"0.1.0\"\n\n[workspace]\nmembers = [\"pool-core\"]\n\n[dependencies]\npool-core = { path = \"pool-core\" }\n".into(),
+        ),
+        (
+            "pool-core/Cargo.toml".into(),
+            "[package]\nname = \"pool-core\"\nversion = \"0.1.0\"\n".into(),
+        ),
+        (
+            "pool-core/src/lib.rs".into(),
+            "pub struct ThreadPool {\n    pub threads: usize,\n}\n\npub fn join(a: usize, b: usize) -> usize {\n    a + b\n}\n\npub fn scope(n: usize) -> ThreadPool {\n    ThreadPool { threads: n }\n}\n".into(),
+        ),
+        (
+            "src/lib.rs".into(),
+            "pub mod iter;\n\npub use pool_core::{join, scope, ThreadPool};\npub use crate::iter::{ParallelIterator, IntoParallelIterator};\n".into(),
+        ),
+        (
+            "src/iter.rs".into(),
+            "pub trait ParallelIterator {\n    fn drive(self) -> usize;\n}\n\npub trait IntoParallelIterator {\n    fn into_par_iter(self) -> usize;\n}\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("src/use{i}.rs"),
+            format!(
+                "use crate::iter::ParallelIterator;\nuse pool_core::ThreadPool;\n\npub fn run{i}(p: &ThreadPool) -> usize {{\n    pool_core::join(p.threads, {i})\n}}\n"
+            ),
+        ));
+        files.push((
+            format!("pool-core/src/use{i}.rs"),
+            format!(
+                "use crate::ThreadPool;\n\npub fn size{i}(p: &ThreadPool) -> usize {{\n    crate::join(p.threads, {i})\n}}\n"
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let exports = cue["content"]["exports"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no exports: {cue:#}"));
+    let names: Vec<&str> = exports
+        .iter()
+        .flat_map(|x| x["names"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(names.contains(&"ThreadPool"), "{exports:?}");
+    assert!(names.contains(&"ParallelIterator"), "{exports:?}");
+    let mut once = names.clone();
+    once.sort_unstable();
+    once.dedup();
+    assert_eq!(once.len(), names.len(), "a name listed twice: {exports:?}");
+}
+
 #[test]
 fn a_package_roots_exports_name_its_api_not_what_its_code_calls() {
     // `lib.rs` re-exports two types and defines a function of its own; its own code also

@@ -5,8 +5,10 @@
 ; What a `pub use` hands on (`FileFacts::reexports`): a crate root's public API, where a
 ; private `use` only brings a name in (clap_complete_nushell's `use clap::ValueHint`).
 ; `pub(crate) use` hands nothing on outside the crate. An alias hands on the name it renames,
-; the definition the graph resolves (as JavaScript's `export { a as b } from` does).
-(use_declaration
+; the definition the graph resolves (as JavaScript's `export { a as b } from` does). Only the
+; file's own items: a `pub use` inside an inline module (anyhow's `#[doc(hidden)] pub mod
+; __private { pub use crate::kind::AdhocKind; }`) hands on to that module.
+(source_file (use_declaration
   (visibility_modifier) @_pub
   argument: [
     (identifier) @reexport
@@ -28,4 +30,4 @@
       (use_as_clause path: [(identifier) @reexport (scoped_identifier name: (identifier) @reexport)])
     ])
   ]
-  (#eq? @_pub "pub"))
+  (#eq? @_pub "pub")))

@@ -215,12 +215,23 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .into_iter()
         .take(20)
         .collect();
+    // A root that hands on another's names lists its own (rayon's `src/lib.rs` re-exports
+    // `ThreadPool` and `scope` from `rayon-core/src/lib.rs`, listed above it): each name once.
+    let mut listed: HashSet<&str> = HashSet::new();
     let exports = entries
         .iter()
         .filter_map(|e| {
-            Some(EntryExports {
+            let names: Vec<String> = code
+                .exports
+                .get(e)?
+                .iter()
+                .filter(|n| listed.insert(n.as_str()))
+                .take(EXPORT_NAMES)
+                .cloned()
+                .collect();
+            (!names.is_empty()).then(|| EntryExports {
                 path: e.clone(),
-                names: code.exports.get(e)?.clone(),
+                names,
             })
         })
         .collect();
@@ -1847,7 +1858,7 @@ struct CodeSummary {
     symbols: Vec<SymbolEntry>,
     mains: Vec<String>,
     roots: Vec<String>,
-    /// Package root → the names it exports, most important first (at most
+    /// Package root → the names it exports, most important first (at most twice
     /// [`EXPORT_NAMES`]).
     exports: HashMap<String, Vec<String>>,
     file_rank: HashMap<Vec<u8>, f64>,
@@ -2242,7 +2253,8 @@ fn code_summary(
         .iter()
         .filter(|r| !r.root_exports.is_empty())
         .map(|r| {
-            let names = r.root_exports.iter().take(EXPORT_NAMES);
+            // Twice the names shown: those another root lists already are left out.
+            let names = r.root_exports.iter().take(2 * EXPORT_NAMES);
             let names = names.map(|(n, _)| n.clone()).collect();
             (paths::display(&r.file.path), names)
         })
