@@ -347,6 +347,34 @@ fn components_list_source_roots_before_tests_and_docs() {
     assert!(pos("shop/") < pos("docs/"), "{comps:?}");
 }
 
+/// A hidden directory of documents (go-redis's `.claude/` of agent instructions) is no
+/// documentation of the project brought forward among its packages.
+#[test]
+fn a_hidden_directory_of_documents_is_not_the_documentation() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for dir in ["core", "api", "store", "util"] {
+        for i in 0..4 {
+            files.push((
+                format!("{dir}/m{i}.py"),
+                format!("def {dir}_{i}(x):\n    return x + {i}\n"),
+            ));
+        }
+    }
+    for i in 0..4 {
+        files.push((
+            format!(".claude/skills/s{i}.md"),
+            format!("# Skill {i}\n\nHow the agent runs step {i} of the release.\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let comps = section_paths(&cue, "components");
+    let hidden = index_in(&comps, ".claude/skills/");
+    for dir in ["core/", "api/", "store/", "util/"] {
+        assert!(index_in(&comps, dir) < hidden, "{comps:?}");
+    }
+}
+
 /// The `path` of every item of an overview section (`documents`, `components`).
 /// A directory named like a source root (`src/`, `pkg/`) that holds only code of a language
 /// the project hardly writes in comes after the project's own code: git's `src/` of seven Rust

@@ -603,14 +603,15 @@ pub fn is_hidden(symbol: &SymbolFact) -> bool {
 /// Whether a path lies in a directory its project names internal (`internal/`, `_internal/`,
 /// `internals/`): Go's compiler keeps such a package from other modules, and JavaScript and
 /// Java projects name so what users must not call (svelte's `src/internal/client/`, gson's
-/// `com/google/gson/internal/`).
+/// `com/google/gson/internal/`). C++ libraries keep theirs in `detail/` (its namespace
+/// `detail` by convention: yaml-cpp's `node/detail/`, nlohmann/json's `detail/`).
 pub fn in_internal_dir(path: &[u8]) -> bool {
     let dirs = match path.iter().rposition(|&b| b == b'/') {
         Some(i) => &path[..i],
         None => return false,
     };
     dirs.split(|&b| b == b'/')
-        .any(|d| named(d, &["internal", "_internal", "internals"]))
+        .any(|d| named(d, &["internal", "_internal", "internals", "detail"]))
 }
 
 /// Returns how much a definition matters to a reader of the project's API, before the file's
@@ -886,6 +887,8 @@ mod tests {
         assert!(in_internal_dir(b"internal/tag/add.go"));
         assert!(!in_internal_dir(b"internal.go"));
         assert!(!in_internal_dir(b"src/internals.rs"));
+        assert!(in_internal_dir(b"include/yaml-cpp/node/detail/node.h"));
+        assert!(!in_internal_dir(b"src/detail.cpp"));
         // A leading underscore hides an example's name, not what it is (Go's `_example/`);
         // a private package is source.
         assert_eq!(role(b"_example/example.go"), Role::Example);

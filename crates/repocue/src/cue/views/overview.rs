@@ -1039,9 +1039,11 @@ fn components(
         }
     }
     let out: Vec<Component> = out.into_iter().map(|c| c.2).collect();
+    // A hidden directory of documents is tooling's (go-redis's `.claude/` of agent
+    // instructions), not the project's documentation.
     let docs = |c: &Component| {
         let by_name = is_docs_dir(&c.path) && !code_named_docs.contains(&c.path);
-        by_name || documentation.contains(&c.path)
+        (by_name || documentation.contains(&c.path)) && !c.path.starts_with('.')
     };
     bring_forward(out, files.len() as u64, &docs)
 }
