@@ -227,14 +227,20 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
 
 /// Whether a heading opens a section of news (`Announcements`, `News`, `What's new`), whose
 /// paragraphs tell what happened lately, not what the project is: googletest's README opens
-/// with "Our documentation is now live on GitHub Pages …" under `### Announcements`.
+/// with "Our documentation is now live on GitHub Pages …" under `### Announcements`. So does a
+/// section of thanks to sponsors (vuejs/core's `## Sponsors`: "Vue.js is an MIT-licensed open
+/// source project with its ongoing development made possible entirely by the support of these
+/// awesome backers.").
 fn announces_news(heading: &str) -> bool {
     let text = strip_inline(heading).to_lowercase();
     let text = text.trim_matches(|c: char| !c.is_alphanumeric());
     matches!(text, "updates" | "what's new" | "whats new" | "notice")
-        || text
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| matches!(w, "announcement" | "announcements" | "news"))
+        || text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            matches!(
+                w,
+                "announcement" | "announcements" | "news" | "sponsors" | "sponsorship" | "backers"
+            )
+        })
 }
 
 /// The indentation from which a line is code rather than a heading.
@@ -542,8 +548,15 @@ fn speaks_of_itself(sentence: &str) -> bool {
 /// spring-petclinic's README opens with "See the presentation here:" above "Spring Petclinic
 /// is a Spring Boot application…".
 fn points_elsewhere(sentence: &str) -> bool {
-    let first = sentence.split_whitespace().next().unwrap_or_default();
-    ["see", "visit", "read", "check", "click", "please"]
+    let mut words = sentence.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    // "For questions and support please use the official forum", "For more information, …".
+    let second = words.next().unwrap_or_default().trim_end_matches(',');
+    let asks = first.eq_ignore_ascii_case("for")
+        && ["questions", "support", "help", "more", "details"]
+            .iter()
+            .any(|w| second.eq_ignore_ascii_case(w));
+    asks || ["see", "visit", "read", "check", "click", "please"]
         .iter()
         .any(|w| first.eq_ignore_ascii_case(w))
 }
@@ -553,6 +566,16 @@ fn points_elsewhere(sentence: &str) -> bool {
 /// framework written in Go."
 fn announces(sentence: &str) -> bool {
     let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    // A label of news (date-fns's "🔥️ **NEW**: date-fns v4.0 with first-class time zone
+    // support is out!"), after any emoji.
+    let label = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if ["new:", "news:", "update:", "announcement:"]
+        .iter()
+        .any(|l| label.starts_with(l))
+        || lower.trim_end_matches(['!', '.']).ends_with(" is out")
+    {
+        return true;
+    }
     [
         "to announce",
         "is now available",
@@ -1221,6 +1244,23 @@ mod tests {
         );
         assert!(announces("Version 2 is now available on PyPI."));
         assert!(!announces("A library that parses configuration files."));
+        // A label of news, and a release that "is out" (date-fns's README opens with both).
+        let date_fns = "🔥️ **NEW**: [date-fns v4.0 with first-class time zone support is out!](https://blog.date-fns.org/v40)\n\n<img alt=\"date-fns\" src=\"logo.svg\" width=\"150\" />\n\ndate-fns provides the most comprehensive, yet simple and consistent toolset for manipulating JavaScript dates\n";
+        let f = analyze(b"README.md", Some("Markdown"), date_fns).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("date-fns provides the most comprehensive, yet simple and consistent toolset for manipulating JavaScript dates")
+        );
+        assert!(announces("Version 3 is out."));
+        // A section thanking sponsors, and a pointer to where questions go (vuejs/core).
+        let vue = "# vuejs/core\n\n## Sponsors\n\nVue.js is an MIT-licensed open source project with its ongoing development made possible entirely by the support of these awesome backers.\n\n## Questions\n\nFor questions and support please use the official forum or community chat.\n\n## Intro\n\nVue is a framework for building user interfaces.\n";
+        let f = analyze(b"README.md", Some("Markdown"), vue).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Vue is a framework for building user interfaces.")
+        );
+        assert!(!announces("Newcomers should read the guide first."));
+        assert!(!announces("What is out of scope is listed below."));
     }
 
     #[test]
