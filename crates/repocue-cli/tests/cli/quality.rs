@@ -347,10 +347,11 @@ fn components_list_source_roots_before_tests_and_docs() {
     assert!(pos("shop/") < pos("docs/"), "{comps:?}");
 }
 
-/// A hidden directory of documents (go-redis's `.claude/` of agent instructions) is no
-/// documentation of the project brought forward among its packages.
+/// A hidden directory configures a tool (go-redis's and hiredis's `.claude/` of agent
+/// instructions, `.github/` workflows, click's `.devcontainer/` scripts): no component of
+/// the project, least of all its documentation brought forward among its packages.
 #[test]
-fn a_hidden_directory_of_documents_is_not_the_documentation() {
+fn a_hidden_directory_is_no_component() {
     let mut files: Vec<(String, String)> = Vec::new();
     for dir in ["core", "api", "store", "util"] {
         for i in 0..4 {
@@ -366,12 +367,20 @@ fn a_hidden_directory_of_documents_is_not_the_documentation() {
             format!("# Skill {i}\n\nHow the agent runs step {i} of the release.\n"),
         ));
     }
+    files.push((
+        ".github/workflows/ci.yml".into(),
+        "on: push\njobs: {}\n".into(),
+    ));
+    files.push((
+        ".devcontainer/setup.sh".into(),
+        "setup() {\n  pip install -e .\n}\n".into(),
+    ));
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "3000"]);
     let comps = section_paths(&cue, "components");
-    let hidden = index_in(&comps, ".claude/skills/");
+    assert!(!comps.iter().any(|c| c.starts_with('.')), "{comps:?}");
     for dir in ["core/", "api/", "store/", "util/"] {
-        assert!(index_in(&comps, dir) < hidden, "{comps:?}");
+        index_in(&comps, dir);
     }
 }
 
@@ -2833,7 +2842,8 @@ fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
 }
 
 /// A code generator and a Go program in `internal/` are the project's tools, not its
-/// programs (hugo's `livereload/gen/main.go`, zap's `internal/readme/readme.go`); C++'s
+/// programs (hugo's `livereload/gen/main.go`, zap's `internal/readme/readme.go`,
+/// client_golang's `prometheus/gen_go_collector_metrics_set.go`); C++'s
 /// `internal/` is a convention only (Catch2's `internal/catch_main.cpp` is its users' `main`).
 #[test]
 fn generators_and_internal_go_programs_are_no_entry_points() {
@@ -2855,10 +2865,18 @@ fn generators_and_internal_go_programs_are_no_entry_points() {
             "internal/readme/readme.go",
             "package main\n\nfunc main() { write() }\n\nfunc write() {}\n",
         ),
+        (
+            "commands/gen_commands_list.go",
+            "//go:build ignore\n\npackage main\n\nfunc main() { list() }\n\nfunc list() {}\n",
+        ),
     ]);
     let e = entry_points(&repo);
     assert!(e.contains(&"main.go".to_owned()), "{e:?}");
-    for tool in ["livereload/gen/main.go", "internal/readme/readme.go"] {
+    for tool in [
+        "livereload/gen/main.go",
+        "internal/readme/readme.go",
+        "commands/gen_commands_list.go",
+    ] {
         assert!(!e.contains(&tool.to_owned()), "{tool}: {e:?}");
     }
     let repo = TestRepo::with_files(&[

@@ -956,6 +956,9 @@ fn components(
     // (rank, mass, component); see `component_rank` for the rank.
     let mut out: Vec<(u8, f64, Component)> = dirs
         .iter()
+        // A hidden directory configures a tool (`.github/` CI, `.claude/` an agent's
+        // instructions, `.devcontainer/` an editor's container): no part of the project.
+        .filter(|(d, _)| !d.starts_with(b"."))
         .map(|(d, t)| {
             let member = member_dirs.contains(d);
             let c = t.component(d, if member { "member" } else { "directory" });
@@ -2293,10 +2296,19 @@ fn code_summary(
 /// `livereload/gen/main.go`) or a Go program in an `internal/` directory, which Go lets
 /// nothing outside the project use (zap's README generator `internal/readme/readme.go`,
 /// hugo's `internal/warpc/genjs/main.go`). Not C++'s `internal/`, a convention only:
-/// Catch2's `src/catch2/internal/catch_main.cpp` is the `main` it gives its users.
+/// Catch2's `src/catch2/internal/catch_main.cpp` is the `main` it gives its users. A file
+/// named as a generator is one wherever it lies (client_golang's
+/// `prometheus/gen_go_collector_metrics_set.go`, run by `go generate`).
 fn is_tool(path: &[u8]) -> bool {
     let dirs = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
     let go = path.ends_with(b".go");
+    let stem = paths::file_name(path).to_ascii_lowercase();
+    if [b"gen_".as_slice(), b"gen-", b"generate"]
+        .iter()
+        .any(|p| stem.starts_with(p))
+    {
+        return true;
+    }
     dirs.split(|&b| b == b'/').any(|d| {
         let named = |t: &str| d.eq_ignore_ascii_case(t.as_bytes());
         (go && named("internal"))
