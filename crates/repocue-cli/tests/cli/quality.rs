@@ -435,6 +435,34 @@ fn entry_points(repo: &TestRepo) -> Vec<String> {
         .collect()
 }
 
+/// A console script is listed as the file of the function it runs (scrapy's `scrapy =
+/// "scrapy.cmdline:execute"`: `scrapy/cmdline.py`; pytest's `src/_pytest/config/__init__.py`),
+/// not by its bare name; a function no tracked file holds is listed as written.
+#[test]
+fn a_console_script_is_the_file_of_its_function() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"crawl\"\n\n[project.scripts]\ncrawl = \"crawl.cmdline:execute\"\ncrawl-config = \"_crawl.config:main [extra]\"\ngone = \"crawl.removed:run\"\n",
+        ),
+        ("src/crawl/__init__.py", "from .spider import Spider\n"),
+        ("src/crawl/spider.py", "class Spider:\n    pass\n"),
+        (
+            "src/crawl/cmdline.py",
+            "from crawl.spider import Spider\n\ndef execute():\n    return Spider()\n",
+        ),
+        ("src/_crawl/config/__init__.py", "def main():\n    return 0\n"),
+    ]);
+    let e = entry_points(&repo);
+    for file in ["src/crawl/cmdline.py", "src/_crawl/config/__init__.py"] {
+        assert!(e.contains(&file.to_owned()), "{file}: {e:?}");
+    }
+    assert!(e.contains(&"crawl.removed:run".to_owned()), "{e:?}");
+    for name in ["crawl", "crawl-config", "gone"] {
+        assert!(!e.contains(&name.to_owned()), "{name}: {e:?}");
+    }
+}
+
 #[test]
 fn entry_points_per_ecosystem() {
     // Python package root.

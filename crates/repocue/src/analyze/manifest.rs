@@ -286,7 +286,7 @@ fn requirement_name(spec: &str) -> Option<&str> {
 
 /// A setuptools `setup.cfg` (an INI file): the `[metadata]` name and description (not an
 /// `attr:` or `file:` reference), the `[options]` `install_requires` and the
-/// `[options.entry_points]` console and GUI scripts' names, as `pyproject.toml`'s.
+/// `[options.entry_points]` console and GUI scripts' functions, as `pyproject.toml`'s.
 fn setup_cfg(text: &str, f: &mut ManifestFacts) {
     let mut section = String::new();
     // The key whose value continues on indented lines, and those lines.
@@ -337,14 +337,27 @@ fn setup_cfg(text: &str, f: &mut ManifestFacts) {
         let lines = value("options.entry_points", scripts)
             .into_iter()
             .flat_map(str::lines);
-        f.entry_points.extend(
-            lines
-                .filter_map(|l| Some(l.split_once('=')?.0.trim()))
-                .filter(|n| !n.is_empty())
-                .map(str::to_owned),
-        );
+        for (name, target) in lines.filter_map(|l| l.split_once('=')) {
+            if !name.trim().is_empty() {
+                push_script(f, name.trim(), Some(target));
+            }
+        }
     }
     f.commands.push(cmd("pip install -e .", "install"));
+}
+
+/// A Python console script's entry point: the function it runs (`scrapy.cmdline:execute`),
+/// which the overview finds the file of, else its name (a Poetry script given as a table).
+/// Two scripts of one function (httpie's `http` and `https`) are one entry point.
+fn push_script(f: &mut ManifestFacts, name: &str, target: Option<&str>) {
+    // `module:function [extra]`: the extras are no part of the reference.
+    let reference = target
+        .map(|t| t.split('[').next().unwrap_or(t).trim())
+        .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace));
+    let entry = reference.unwrap_or(name).to_owned();
+    if !f.entry_points.contains(&entry) {
+        f.entry_points.push(entry);
+    }
 }
 
 /// The keys of a TOML table, in the order the parser keeps them.
@@ -515,7 +528,9 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
                 .map(str::to_owned)
         });
         if let Some(scripts) = table.get("scripts").and_then(|s| s.as_table()) {
-            f.entry_points.extend(scripts.keys().cloned());
+            for (name, target) in scripts {
+                push_script(f, name, target.as_str());
+            }
         }
     }
     // PEP 621 lists requirement strings; Poetry a table whose `python` key is no package.
@@ -1189,7 +1204,7 @@ mod tests {
             Some("HTTPie: a command-line HTTP client.")
         );
         assert_eq!(f.dependencies, ["pip", "charset_normalizer", "requests"]);
-        assert_eq!(f.entry_points, ["http", "https"]);
+        assert_eq!(f.entry_points, ["httpie.__main__:main"]);
         assert_eq!(f.commands[0].command, "pip install -e .");
         // A description by reference is none.
         let f = analyze(b"setup.cfg", "[metadata]\ndescription = file: README.rst\n").unwrap();

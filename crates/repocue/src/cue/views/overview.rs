@@ -1369,6 +1369,15 @@ fn entry_points(
     for (_, m) in root {
         for e in &m.entry_points {
             let e = e.trim_start_matches("./").trim_end_matches('/');
+            // A console script's function (`scrapy.cmdline:execute`) is its module's file, or
+            // the reference as written when no tracked file is that module.
+            if let Some(reference) = python_reference(e) {
+                let e = python_module_file(reference, "", &tracked).unwrap_or_else(|| e.to_owned());
+                if !out.contains(&e) {
+                    out.push(e);
+                }
+                continue;
+            }
             let e = match source_counterpart(e, &tracked) {
                 Some(source) => source,
                 None if e.contains(['/', '.']) && !is_dir(e) => continue,
@@ -1421,8 +1430,8 @@ fn entry_points(
             out.push(p);
         }
     }
-    // Members' declared entry points (package.json `main`/`bin`, pyproject scripts are names,
-    // not paths: only existing files count), relative to the member's directory. The one named
+    // Members' declared entry points (package.json `main`/`bin`, pyproject scripts' modules:
+    // only existing files count), relative to the member's directory. The one named
     // after the project first: the project's own command (babel's `packages/babel-cli/bin/
     // babel.js`) before the helper programs of other members.
     let mut declared: Vec<String> = Vec::new();
@@ -1432,7 +1441,13 @@ fn entry_points(
             None => continue,
         };
         for e in &m.entry_points {
-            let p = format!("{dir}{}", e.trim_start_matches("./"));
+            let p = match python_reference(e) {
+                Some(reference) => match python_module_file(reference, &dir, &tracked) {
+                    Some(file) => file,
+                    None => continue,
+                },
+                None => format!("{dir}{}", e.trim_start_matches("./")),
+            };
             // A test or example program is not where a newcomer starts (serilog's
             // `test/AotTestApp/Program.cs` was its only entry point).
             let own = importance::role(p.as_bytes()) == importance::Role::Source;
@@ -1446,6 +1461,37 @@ fn entry_points(
     declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
     out.extend(declared);
     out
+}
+
+/// The module of a Python console script's reference (`scrapy.cmdline` of
+/// `scrapy.cmdline:execute`), if the entry point is one.
+fn python_reference(entry: &str) -> Option<&str> {
+    let (module, function) = entry.split_once(':')?;
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    };
+    (name(module) && name(function)).then_some(module)
+}
+
+/// The tracked file of a Python module below `dir` (a member's directory, with its `/`, or
+/// the root's ``): `a/b.py` or `a/b/__init__.py`, at `dir` or in its `src/` layout.
+fn python_module_file(
+    module: &str,
+    dir: &str,
+    tracked: &std::collections::HashSet<&[u8]>,
+) -> Option<String> {
+    let path = module.replace('.', "/");
+    ["", "src/"]
+        .iter()
+        .flat_map(|layout| {
+            [
+                format!("{dir}{layout}{path}.py"),
+                format!("{dir}{layout}{path}/__init__.py"),
+            ]
+        })
+        .find(|candidate| tracked.contains(candidate.as_bytes()))
 }
 
 /// The sources of the manifests' declared entry points that are build output (a package.json's
@@ -1462,7 +1508,13 @@ fn built_entry_points<'a>(
     for (f, m) in manifests {
         let dir = paths::display(&f.path[..f.path.len() - paths::file_name(&f.path).len()]);
         for e in &m.entry_points {
-            let p = format!("{dir}{}", e.trim_start_matches("./"));
+            let p = match python_reference(e) {
+                Some(reference) => match python_module_file(reference, &dir, &tracked) {
+                    Some(file) => file,
+                    None => continue,
+                },
+                None => format!("{dir}{}", e.trim_start_matches("./")),
+            };
             if tracked.contains(p.as_bytes()) {
                 continue;
             }
