@@ -230,17 +230,41 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
 /// with "Our documentation is now live on GitHub Pages …" under `### Announcements`. So does a
 /// section of thanks to sponsors (vuejs/core's `## Sponsors`: "Vue.js is an MIT-licensed open
 /// source project with its ongoing development made possible entirely by the support of these
-/// awesome backers.").
+/// awesome backers."), and one of thanks, credits, contributing or the license (its "Thank
+/// you to all the people who already contributed to Vue!"): a heading of such words only
+/// (`Special Thanks`, `Contributors and Sponsors`; not a project named `License Checker`).
 fn announces_news(heading: &str) -> bool {
     let text = strip_inline(heading).to_lowercase();
     let text = text.trim_matches(|c: char| !c.is_alphanumeric());
+    let words = || {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+    };
+    let aside = |w: &str| {
+        matches!(
+            w,
+            "sponsors"
+                | "sponsorship"
+                | "backers"
+                | "thanks"
+                | "credits"
+                | "acknowledgements"
+                | "acknowledgments"
+                | "contributing"
+                | "contribution"
+                | "contributions"
+                | "contributors"
+                | "license"
+                | "licence"
+                | "and"
+                | "our"
+                | "the"
+                | "special"
+        )
+    };
     matches!(text, "updates" | "what's new" | "whats new" | "notice")
-        || text.split(|c: char| !c.is_alphanumeric()).any(|w| {
-            matches!(
-                w,
-                "announcement" | "announcements" | "news" | "sponsors" | "sponsorship" | "backers"
-            )
-        })
+        || words().any(|w| matches!(w, "announcement" | "announcements" | "news"))
+        || (words().all(aside) && words().any(|w| !matches!(w, "and" | "our" | "the" | "special")))
 }
 
 /// The indentation from which a line is code rather than a heading.
@@ -1252,8 +1276,13 @@ mod tests {
             Some("date-fns provides the most comprehensive, yet simple and consistent toolset for manipulating JavaScript dates")
         );
         assert!(announces("Version 3 is out."));
+        assert!(announces_news("Special Thanks"));
+        assert!(announces_news("## Contributors and Sponsors"));
+        assert!(!announces_news("License Checker"));
+        assert!(!announces_news("all-contributors"));
+        assert!(!announces_news("The"));
         // A section thanking sponsors, and a pointer to where questions go (vuejs/core).
-        let vue = "# vuejs/core\n\n## Sponsors\n\nVue.js is an MIT-licensed open source project with its ongoing development made possible entirely by the support of these awesome backers.\n\n## Questions\n\nFor questions and support please use the official forum or community chat.\n\n## Intro\n\nVue is a framework for building user interfaces.\n";
+        let vue = "# vuejs/core\n\n## Sponsors\n\nVue.js is an MIT-licensed open source project with its ongoing development made possible entirely by the support of these awesome backers.\n\n## Questions\n\nFor questions and support please use the official forum or community chat.\n\n## Contribution\n\nThank you to all the people who already contributed to Vue!\n\n## License\n\nReleased under the MIT License, free for any use at all.\n\n## Intro\n\nVue is a framework for building user interfaces.\n";
         let f = analyze(b"README.md", Some("Markdown"), vue).unwrap();
         assert_eq!(
             f.purpose.as_deref(),
