@@ -91,8 +91,18 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
 /// output, compatibility shims (`compat/`, `polyfills/`), which re-define system names that
 /// the project's own code uses everywhere but does not define, and a library bundled as it
-/// was released (spdlog's `include/spdlog/fmt/bundled/`, a copy of fmt).
-const VENDORED_EXTRA_DIRS: &[&str] = &["dist", "compat", "shims", "polyfills", "bundled"];
+/// was released (spdlog's `include/spdlog/fmt/bundled/`, a copy of fmt), and the one-file
+/// amalgamation a C or C++ library generates from its own sources (nlohmann/json's
+/// `single_include/`, whose `json.hpp` repeats every class of `include/`).
+const VENDORED_EXTRA_DIRS: &[&str] = &[
+    "dist",
+    "compat",
+    "shims",
+    "polyfills",
+    "bundled",
+    "single_include",
+    "amalgamation",
+];
 
 /// Tells whether a directory holds the project's own compatibility shims (`compat/`,
 /// `shims/`, `polyfills/`): ranked down like vendored code, but a part of the project a
@@ -872,6 +882,7 @@ mod tests {
         // Documentation's code samples (Polly's `src/Snippets/Docs/`, typer's `docs_src/`).
         assert_eq!(role(b"src/Snippets/Docs/Retry.cs"), Role::Example);
         assert_eq!(role(b"docs_src/app_dir/__init__.py"), Role::Example);
+
         // Fuzzers and a file named for tests (cJSON's `fuzzing/afl.c`, its `test.c`).
         assert_eq!(role(b"fuzzing/afl.c"), Role::Test);
         assert_eq!(role(b"fuzz/fuzz_targets/parse.rs"), Role::Test);
@@ -881,6 +892,7 @@ mod tests {
         assert_eq!(role(b"src/werkzeug/test.py"), Role::Source);
         // A library bundled as released (spdlog's copy of fmt).
         assert_eq!(role(b"include/spdlog/fmt/bundled/core.h"), Role::Vendored);
+        assert_eq!(role(b"single_include/nlohmann/json.hpp"), Role::Vendored);
         assert!(in_internal_dir(
             b"packages/svelte/src/internal/client/runtime.js"
         ));

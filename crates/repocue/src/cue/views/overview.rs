@@ -2667,13 +2667,37 @@ fn last_segment(qualified_name: &str) -> &str {
 }
 
 /// Cuts a signature after [`OVERVIEW_SIGNATURE_CHARS`] characters, at a word boundary when
-/// there is one, ending with `…`; never before the end of the symbol's own name.
+/// there is one, ending with `…`; never before the end of the symbol's own name. A name that
+/// ends more than twice that far in is shown with what precedes it on that width, after a `…`
+/// (a macro-opened C++ header's run of forward declarations read as one: nlohmann/json's
+/// `NLOHMANN_JSON_NAMESPACE_BEGIN template<…> struct adl_serializer; template<…` was 230
+/// characters).
 fn abbreviate(signature: &str, qualified_name: &str) -> String {
     if signature.chars().count() <= OVERVIEW_SIGNATURE_CHARS {
         return signature.to_owned();
     }
     let name = last_segment(qualified_name);
     let name_end = signature.find(name).map_or(0, |i| i + name.len());
+    let width = |at: usize| signature[..at].chars().count();
+    if width(name_end) > 2 * OVERVIEW_SIGNATURE_CHARS {
+        let before = &signature[..name_end];
+        let start = before
+            .char_indices()
+            .rev()
+            .nth(OVERVIEW_SIGNATURE_CHARS - 2)
+            .map_or(0, |(i, _)| i);
+        // From a word's start, so no word is cut in half.
+        let start = before[start..]
+            .find(' ')
+            .map_or(start, |i| start + i + 1)
+            .min(name_end - name.len());
+        let rest = if name_end < signature.len() {
+            "…"
+        } else {
+            ""
+        };
+        return format!("…{}{rest}", &before[start..]);
+    }
     let limit = signature
         .char_indices()
         .nth(OVERVIEW_SIGNATURE_CHARS - 1)
@@ -2968,8 +2992,19 @@ mod tests {
         assert!(long.starts_with(cut.trim_end_matches('…')), "{cut}");
         assert!(!cut.trim_end_matches('…').ends_with([' ', ',']), "{cut}");
         // The name survives even when it starts past the limit.
-        let late = format!("{} fn the_name(x: u8)", "#[attr] ".repeat(20));
+        let late = format!("{} fn the_name(x: u8)", "#[attr] ".repeat(12));
         let cut = abbreviate(&late, "Type.the_name");
         assert!(cut.contains("the_name"), "{cut}");
+        // However far in: then with what precedes it on the width, no more.
+        let far = format!(
+            "{} class basic_json;",
+            "template<typename T> struct x; ".repeat(12)
+        );
+        let cut = abbreviate(&far, "basic_json");
+        assert!(
+            cut.starts_with('…') && cut.ends_with("class basic_json…"),
+            "{cut}"
+        );
+        assert!(cut.chars().count() <= OVERVIEW_SIGNATURE_CHARS + 2, "{cut}");
     }
 }
