@@ -391,10 +391,13 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
             .starts_with('#');
     let admonition = quoted_section
         || (quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_'])));
+    // A sentence that says what its subject is points nowhere else, whatever its first word:
+    // "Click is a Python package for creating beautiful command line interfaces" is no
+    // "Click here".
     if speaks_of_itself(&sentence)
         || admonition
         || announces(&sentence)
-        || points_elsewhere(&sentence)
+        || (points_elsewhere(&sentence) && !defines(&sentence))
     {
         return;
     }
@@ -1256,6 +1259,14 @@ mod tests {
             f.purpose.as_deref(),
             Some("Spring Petclinic is a Spring Boot application built using Maven or Gradle.")
         );
+        // A project named like a pointer's verb defines itself (pallets/click).
+        let click = "# Click\n\nClick is a Python package for creating beautiful command line interfaces\nin a composable way with as little code as necessary. It's the \"Command\nLine Interface Creation Kit\".\n\nIt aims to make the process of writing command line tools quick and fun.\n";
+        let f = analyze(b"README.md", Some("Markdown"), click).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Click is a Python package for creating beautiful command line interfaces in a composable way with as little code as necessary.")
+        );
+        assert!(points_elsewhere("Click here to read the documentation."));
     }
 
     #[test]
