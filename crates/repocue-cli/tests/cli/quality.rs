@@ -2139,6 +2139,33 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
         "Werkzeug is a comprehensive WSGI web application library.",
         "{cue:#}"
     );
+    // A README that defines another thing (serde_json's opens with its parent framework's
+    // purpose) gives way to the manifest's description; with none, it stays.
+    let readme = "# Serde JSON &emsp; [![Build Status]][actions]\n\n**Serde is a framework for *ser*ializing and *de*serializing Rust data structures efficiently and generically.**\n\nJSON is a ubiquitous open-standard format.\n";
+    let manifest = |description: &str| {
+        format!("[package]\nname = \"serde_json\"\nversion = \"1.0.0\"\n{description}")
+    };
+    for (description, want) in [
+        (
+            "description = \"A JSON serialization file format\"\n",
+            "A JSON serialization file format",
+        ),
+        (
+            "",
+            "Serde is a framework for serializing and deserializing Rust data structures efficiently and generically.",
+        ),
+    ] {
+        let repo = TestRepo::with_files(&[
+            ("Cargo.toml", manifest(description).as_str()),
+            ("src/lib.rs", "pub fn to_string() {}\n"),
+            ("README.md", readme),
+        ]);
+        let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+        assert_eq!(
+            cue["content"]["project"]["purpose"]["text"], want,
+            "{cue:#}"
+        );
+    }
 }
 
 /// A public method of an internal class is no API, nor is a namespace declaration:

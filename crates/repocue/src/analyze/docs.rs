@@ -154,7 +154,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
 }
 
 /// What a defining sentence defines: the words before its `is` (see [`defining`]).
-fn subject(sentence: &str) -> Option<&str> {
+pub(crate) fn subject(sentence: &str) -> Option<&str> {
     let lower = sentence.to_lowercase();
     let at = ["is a ", "is an ", "is the "]
         .iter()

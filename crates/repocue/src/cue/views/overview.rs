@@ -117,17 +117,24 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let readme = readme_in(files, b"")
         .or_else(|| readme_in(files, b".github"))
         .or_else(|| readme_in(files, b"docs"));
+    let description = root_manifests
+        .iter()
+        .filter(|(_, m)| main_ecosystem(m))
+        .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))));
     let purpose = readme
         .and_then(|f| {
             let doc = facts.get(f.digest.as_deref()?)?.doc.as_ref()?;
-            Some((readme_purpose(doc, &name)?, paths::display(&f.path)))
+            let purpose = readme_purpose(doc, &name)?;
+            // A README that defines another thing than the project (serde_json's opens with
+            // "Serde is a framework for serializing and deserializing Rust data structures
+            // …", its parent's purpose) gives way to the manifest's description ("A JSON
+            // serialization file format").
+            if defines_another(&purpose, &name, doc.title.as_deref()) && description.is_some() {
+                return None;
+            }
+            Some((purpose, paths::display(&f.path)))
         })
-        .or_else(|| {
-            root_manifests
-                .iter()
-                .filter(|(_, m)| main_ecosystem(m))
-                .find_map(|(f, m)| Some((m.description.clone()?, paths::display(&f.path))))
-        });
+        .or(description);
     // Languages with their file counts (documents and data formats count too: they are what is
     // there), ordered by the project's own files that are not documents, a code file weighing
     // as [`CODE_FILE_WEIGHT`] data files: thousands of JSON or JavaScript test fixtures do not
@@ -670,6 +677,36 @@ fn readme_purpose(doc: &crate::analyze::docs::DocFacts, project: &str) -> Option
         (Some(p), Some(d)) if (!names(p) || !defines(p)) && names(d) => Some(d.clone()),
         (p, _) => p.clone(),
     }
+}
+
+/// Whether a sentence defines something other than the project: its subject
+/// ([`crate::analyze::docs::subject`]), letters and digits only, is neither the project's
+/// name nor the README's title, nor contains the name ("Dear ImGui" is imgui); and either
+/// the README is titled with the project's name (serde_json's "Serde JSON", whose first
+/// sentence defines Serde) or the name does not contain the subject (svelte's package
+/// `svelte-monorepo` is Svelte's).
+fn defines_another(sentence: &str, project: &str, title: Option<&str>) -> bool {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let Some(subject) =
+        crate::analyze::docs::subject(sentence).filter(|_| crate::analyze::docs::defines(sentence))
+    else {
+        return false;
+    };
+    let (subject, name) = (norm(subject), norm(last_name(project)));
+    let title = title.map(norm);
+    if subject.is_empty()
+        || name.is_empty()
+        || subject.contains(&name)
+        || title.as_ref() == Some(&subject)
+    {
+        return false;
+    }
+    title.as_ref() == Some(&name) || !name.contains(&subject)
 }
 
 /// For a workspace whose root says nothing of its purpose, the purpose its members' READMEs
@@ -2975,6 +3012,25 @@ mod tests {
         assert!(repeats(
             "Flask",
             "Flask Flask is a lightweight WSGI web application framework."
+        ));
+    }
+
+    /// Which README definitions are of another thing than the project (first-day
+    /// repositories: serde_json's is Serde's; svelte's, imgui's and flask's are their own).
+    #[test]
+    fn a_definition_of_another_thing() {
+        let serde = "Serde is a framework for serializing Rust data structures.";
+        assert!(defines_another(serde, "serde_json", Some("Serde JSON")));
+        assert!(!defines_another(serde, "serde", Some("Serde")));
+        let svelte = "Svelte is a new way to build web applications.";
+        assert!(!defines_another(svelte, "svelte-monorepo", None));
+        let imgui = "Dear ImGui is a bloat-free graphical user interface library for C++.";
+        assert!(!defines_another(imgui, "imgui", None));
+        // Not a definition: nothing to tell.
+        assert!(!defines_another(
+            "The compiler for writing next generation JavaScript.",
+            "babel",
+            None
         ));
     }
 
