@@ -888,6 +888,11 @@ pub fn slug(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The purpose a document of `language` at `path` gives.
+    fn purpose_of(path: &[u8], language: &str, text: &str) -> Option<String> {
+        analyze(path, Some(language), text).and_then(|f| f.purpose)
+    }
+
     #[test]
     fn code_names_come_from_code_spans_and_fenced_blocks_only() {
         let text = "# Tool\n\nCall `cobra.OnInitialize(initConfig)` or ``ExactArgs``; Execute is prose.\n\n```go\nrootCmd.AddCommand(versionCmd)\nx := 1\n```\n\nAnd `id` is short.\n";
@@ -1044,9 +1049,8 @@ mod tests {
     #[test]
     fn a_row_of_links_or_a_quoted_section_is_no_purpose() {
         let rich = "# Rich\n\n[English readme](https://x/README.md)\n • [简体中文 readme](https://x/README.cn.md)\n • [Deutsche readme](https://x/README.de.md)\n\nRich is a Python library for rich text and beautiful formatting in the terminal.\n";
-        let f = analyze(b"README.md", Some("Markdown"), rich).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", rich).as_deref(),
             Some(
                 "Rich is a Python library for rich text and beautiful formatting in the terminal."
             )
@@ -1076,21 +1080,18 @@ mod tests {
     #[test]
     fn markup_admonitions_and_labelled_addresses_are_no_purpose() {
         let scrapy = "|logo|\n\n.. |logo| image:: https://example.org/docs/_static/logo.svg\n   :target: https://scrapy.org\n   :alt: Scrapy\n   :width: 480px\n\nScrapy_ is a web scraping framework to extract structured data from websites.\nIt is cross-platform.\n\n.. _Scrapy: https://scrapy.org/\n";
-        let f = analyze(b"README.rst", Some("reStructuredText"), scrapy).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.rst", "reStructuredText", scrapy).as_deref(),
             Some("Scrapy is a web scraping framework to extract structured data from websites.")
         );
         let monolog = "# Monolog - Logging for PHP\n\n>**Note** This is the **documentation for Monolog 3.x**, if you are using older releases\n>see the documentation for Monolog 2.x\n\nMonolog sends your logs to files, sockets, inboxes, databases and various\nweb services.\n";
-        let f = analyze(b"README.md", Some("Markdown"), monolog).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", monolog).as_deref(),
             Some("Monolog sends your logs to files, sockets, inboxes, databases and various web services.")
         );
         let dapper = "Dapper - a simple object mapper for .Net\n========================================\n\nRelease Notes\n-------------\nLocated at [https://github.com/DapperLib/Dapper/releases](https://github.com/DapperLib/Dapper/releases/)\n\nMyGet Pre-release feed: https://www.myget.org/gallery/dapper\n\nPackage Purposes:\n* Dapper\n  * The core library\n* Dapper.Rainbow\n  * Micro-ORM implemented on Dapper, provides CRUD helpers\n\nFeatures\n--------\nDapper is a NuGet library that you can add in to your project.\n";
-        let f = analyze(b"Readme.md", Some("Markdown"), dapper).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"Readme.md", "Markdown", dapper).as_deref(),
             Some("Dapper is a NuGet library that you can add in to your project.")
         );
         // Notes that are sentences stay prose: "Note that …" is no label.
@@ -1254,16 +1255,14 @@ mod tests {
     #[test]
     fn a_pointer_elsewhere_is_no_purpose() {
         let md = "# Spring PetClinic Sample Application\n\n## Understanding it\n\nSee the presentation here:  \n[Spring Petclinic Sample Application (legacy slides)](https://example.com)\n\n> **Note:** These slides refer to a legacy version.\n\n## Run Petclinic locally\n\nSpring Petclinic is a Spring Boot application built using Maven or Gradle.\n";
-        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", md).as_deref(),
             Some("Spring Petclinic is a Spring Boot application built using Maven or Gradle.")
         );
         // A project named like a pointer's verb defines itself (pallets/click).
         let click = "# Click\n\nClick is a Python package for creating beautiful command line interfaces\nin a composable way with as little code as necessary. It's the \"Command\nLine Interface Creation Kit\".\n\nIt aims to make the process of writing command line tools quick and fun.\n";
-        let f = analyze(b"README.md", Some("Markdown"), click).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", click).as_deref(),
             Some("Click is a Python package for creating beautiful command line interfaces in a composable way with as little code as necessary.")
         );
         assert!(points_elsewhere("Click here to read the documentation."));
@@ -1272,18 +1271,16 @@ mod tests {
     #[test]
     fn news_is_no_purpose() {
         let md = "# Gin\n\n## Gin 1.12 is now available!\n\nWe're excited to announce the release of **Gin 1.12.0**! It brings new features.\n\n---\n\nGin is a high-performance HTTP web framework written in Go.\n";
-        let f = analyze(b"README.md", Some("Markdown"), md).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", md).as_deref(),
             Some("Gin is a high-performance HTTP web framework written in Go.")
         );
         assert!(announces("Version 2 is now available on PyPI."));
         assert!(!announces("A library that parses configuration files."));
         // A label of news, and a release that "is out" (date-fns's README opens with both).
         let date_fns = "🔥️ **NEW**: [date-fns v4.0 with first-class time zone support is out!](https://blog.date-fns.org/v40)\n\n<img alt=\"date-fns\" src=\"logo.svg\" width=\"150\" />\n\ndate-fns provides the most comprehensive, yet simple and consistent toolset for manipulating JavaScript dates\n";
-        let f = analyze(b"README.md", Some("Markdown"), date_fns).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", date_fns).as_deref(),
             Some("date-fns provides the most comprehensive, yet simple and consistent toolset for manipulating JavaScript dates")
         );
         assert!(announces("Version 3 is out."));
@@ -1294,9 +1291,8 @@ mod tests {
         assert!(!announces_news("The"));
         // A section thanking sponsors, and a pointer to where questions go (vuejs/core).
         let vue = "# vuejs/core\n\n## Sponsors\n\nVue.js is an MIT-licensed open source project with its ongoing development made possible entirely by the support of these awesome backers.\n\n## Questions\n\nFor questions and support please use the official forum or community chat.\n\n## Contribution\n\nThank you to all the people who already contributed to Vue!\n\n## License\n\nReleased under the MIT License, free for any use at all.\n\n## Intro\n\nVue is a framework for building user interfaces.\n";
-        let f = analyze(b"README.md", Some("Markdown"), vue).unwrap();
         assert_eq!(
-            f.purpose.as_deref(),
+            purpose_of(b"README.md", "Markdown", vue).as_deref(),
             Some("Vue is a framework for building user interfaces.")
         );
         assert!(!announces("Newcomers should read the guide first."));
