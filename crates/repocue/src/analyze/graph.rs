@@ -889,24 +889,9 @@ mod tests {
         let a = facts(&["a"], &["parse"]);
         let b = facts(&["b"], &["parse", "a"]);
         let nodes = [
-            Node {
-                path: b"a.rs",
-                facts: &a,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"b.rs",
-                facts: &b,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"core.rs",
-                facts: &core,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"a.rs", &a),
+            node(b"b.rs", &b),
+            node(b"core.rs", &core),
         ];
         let s = rank(&nodes).scores;
         assert!(s[2] > s[0] && s[0] > s[1], "{s:?}");
@@ -920,24 +905,9 @@ mod tests {
         let mut views = facts(&["View"], &["Flask"]);
         views.imports = vec![".app".into()];
         let nodes = [
-            Node {
-                path: b"src/flask/app.py",
-                facts: &app,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"src/flask/other.py",
-                facts: &fixture,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"src/flask/views.py",
-                facts: &views,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"src/flask/app.py", &app),
+            node(b"src/flask/other.py", &fixture),
+            node(b"src/flask/views.py", &views),
         ];
         let r = rank(&nodes);
         assert!(r.scores[0] > r.scores[1], "{:?}", r.scores);
@@ -1123,24 +1093,9 @@ mod tests {
         let helper = facts(&["parse"], &["parse"]);
         let user = facts(&["main"], &["parse"]);
         let nodes = [
-            Node {
-                path: b"tests/helpers.rs",
-                facts: &helper,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"src/parse.rs",
-                facts: &lib,
-                boost: 1.0,
-                root: false,
-            },
-            Node {
-                path: b"src/main.rs",
-                facts: &user,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"tests/helpers.rs", &helper),
+            node(b"src/parse.rs", &lib),
+            node(b"src/main.rs", &user),
         ];
         let r = rank(&nodes);
         assert!(r.scores[1] > r.scores[0], "{:?}", r.scores);
@@ -1161,12 +1116,7 @@ mod tests {
         let mut root = facts(&[], &["ValueHint", "Command"]);
         root.reexports = vec!["Command".into()];
         let nodes = [
-            Node {
-                path: b"clap/src/builder.rs",
-                facts: &lib,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"clap/src/builder.rs", &lib),
             Node {
                 path: b"nushell/src/lib.rs",
                 facts: &root,
@@ -1187,24 +1137,14 @@ mod tests {
         root.reexports = vec!["url_for".into()];
         let user = facts(&["view"], &["get_debug_flag"]);
         let nodes = [
-            Node {
-                path: b"flask/helpers.py",
-                facts: &helpers,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"flask/helpers.py", &helpers),
             Node {
                 path: b"flask/__init__.py",
                 facts: &root,
                 boost: 3.0,
                 root: true,
             },
-            Node {
-                path: b"flask/views.py",
-                facts: &user,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"flask/views.py", &user),
         ];
         let r = rank(&nodes);
         let used = |name: &str| r.used_by[0].get(name).copied().unwrap_or(0.0);
@@ -1254,17 +1194,10 @@ mod tests {
         plain.symbols[0].visibility = Some("exported".into());
         let nodes = [
             Node {
-                path: b"packages/parser/src/index.ts",
-                facts: &root,
-                boost: 1.0,
                 root: true,
+                ..node(b"packages/parser/src/index.ts", &root)
             },
-            Node {
-                path: b"packages/parser/src/file.ts",
-                facts: &plain,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"packages/parser/src/file.ts", &plain),
         ];
         let r = rank(&nodes);
         // Exported and top-level: the root's weight; not exported, or a member: nothing.
@@ -1300,12 +1233,7 @@ mod tests {
                 boost: 3.0,
                 root: true,
             },
-            Node {
-                path: b"packages/core/src/run.ts",
-                facts: &run,
-                boost: 1.0,
-                root: false,
-            },
+            node(b"packages/core/src/run.ts", &run),
             Node {
                 path: b"packages/util/src/index.ts",
                 facts: &util,
@@ -1317,12 +1245,7 @@ mod tests {
             .map(|i| format!("packages/app/src/u{i}.ts"))
             .collect();
         for (p, u) in paths.iter().zip(&users) {
-            nodes.push(Node {
-                path: p.as_bytes(),
-                facts: u,
-                boost: 1.0,
-                root: false,
-            });
+            nodes.push(node(p.as_bytes(), u));
         }
         let r = rank(&nodes);
         // util's own score is higher (every user references its `helper`)...
