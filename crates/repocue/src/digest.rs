@@ -12,12 +12,11 @@ pub fn hex_sha256(bytes: &[u8]) -> String {
 /// Formats bytes as lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
+    let mut s = Vec::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
+        s.extend_from_slice(&[DIGITS[(b >> 4) as usize], DIGITS[(b & 15) as usize]]);
     }
-    s
+    String::from_utf8(s).expect("hex digits are ASCII")
 }
 
 /// Parses lowercase hex (what [`hex`] writes) back into bytes; `None` for anything else. Stored

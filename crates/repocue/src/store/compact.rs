@@ -216,13 +216,13 @@ pub(crate) fn language_code(name: &str) -> std::borrow::Cow<'_, str> {
 
 /// The language name a stored value means (see [`LANGUAGES`]): a code of this version's list,
 /// or a name stored as itself.
-pub(crate) fn language_name(stored: String) -> String {
+pub(crate) fn language_name(stored: &str) -> String {
     if stored.is_empty() || !stored.bytes().all(|b| b.is_ascii_digit()) {
-        return stored;
+        return stored.to_owned();
     }
     match stored.parse::<usize>().ok().and_then(|i| LANGUAGES.get(i)) {
         Some(name) => (*name).to_owned(),
-        None => stored,
+        None => stored.to_owned(),
     }
 }
 
@@ -726,13 +726,13 @@ mod tests {
         for l in repocue_structure::LANGUAGES {
             let stored = language_code(l.name);
             assert!(stored.len() <= 2, "{} is listed: {stored}", l.name);
-            assert_eq!(language_name(stored.into_owned()), l.name);
+            assert_eq!(language_name(&stored), l.name);
         }
         // A name this version does not list is stored, and read, as itself.
         assert_eq!(language_code("Brainfuck"), "Brainfuck");
-        assert_eq!(language_name("Brainfuck".into()), "Brainfuck");
+        assert_eq!(language_name("Brainfuck"), "Brainfuck");
         // A code beyond the list (a newer version's) reads as it was stored.
-        assert_eq!(language_name("999".into()), "999");
+        assert_eq!(language_name("999"), "999");
     }
 
     /// A repository of a Rust file and a README, with its baseline.

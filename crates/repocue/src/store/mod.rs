@@ -1953,23 +1953,32 @@ fn file_from_row(r: &rusqlite::Row<'_>, path: Vec<u8>) -> rusqlite::Result<FileS
         rusqlite::types::ValueRef::Integer(code) => Ok(code),
         _ => Err(bad(col, "not a stored code")),
     };
+    // Ids and digests are read in place, hex-formatted straight from the row's bytes.
+    let blob = |col: usize| match r.get_ref(col)? {
+        rusqlite::types::ValueRef::Blob(b) => Ok(Some(compact::id_hex(b))),
+        rusqlite::types::ValueRef::Null => Ok(None),
+        _ => Err(bad(col, "not bytes")),
+    };
     let index_mode: u32 = r.get(1)?;
     let size: Option<i64> = r.get(4)?;
     let mtime: Option<i64> = r.get(13)?;
     Ok(FileState {
         path,
         index_mode,
-        index_oid: compact::id_hex(&r.get::<_, Vec<u8>>(2)?),
+        index_oid: blob(2)?.ok_or_else(|| bad(2, "no object id"))?,
         worktree_mode: match r.get::<_, Option<u32>>(3)? {
             None => Some(index_mode),
             Some(0) => None,
             Some(m) => Some(m),
         },
         size: size.map(|v| v as u64),
-        digest: r.get::<_, Option<Vec<u8>>>(5)?.map(|d| compact::id_hex(&d)),
+        digest: blob(5)?,
         file_type: compact::from_code(&compact::FILE_TYPES, coded(6)?)
             .ok_or_else(|| bad(6, "unknown file type"))?,
-        language: r.get::<_, Option<String>>(7)?.map(compact::language_name),
+        language: match r.get_ref(7)? {
+            rusqlite::types::ValueRef::Null => None,
+            v => Some(compact::language_name(v.as_str()?)),
+        },
         is_document: r.get(8)?,
         working_state: compact::from_code(&compact::WORKING_STATES, coded(9)?)
             .ok_or_else(|| bad(9, "unknown working state"))?,

@@ -921,8 +921,8 @@ fn manifests<'a>(
 /// learn. A directory whose files all lie in one subdirectory (`src/` of `src/flask/`) is
 /// named by that subdirectory, and the most important source package is followed by its own
 /// subpackages.
-fn components(
-    files: &[FileState],
+fn components<'a>(
+    files: &'a [FileState],
     root: &[(&FileState, &ManifestFacts)],
     file_rank: &HashMap<Vec<u8>, f64>,
     of_documents: bool,
@@ -933,21 +933,36 @@ fn components(
         .collect();
     let member_dirs =
         crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
-    // Each file's member directory, looked up once.
+    // Each file's member directory, looked up once: the first member (in their order) that
+    // is one of the file's directories.
+    let member_index: HashMap<&[u8], usize> = member_dirs
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, m)| (m.as_slice(), i))
+        .collect();
     let member: Vec<Option<&Vec<u8>>> = files
         .iter()
         .map(|f| {
-            member_dirs
-                .iter()
-                .find(|m| f.path.starts_with(m) && f.path.get(m.len()) == Some(&b'/'))
+            let ancestors = f.path.iter().enumerate().filter(|(_, &b)| b == b'/');
+            ancestors
+                .filter_map(|(i, _)| member_index.get(&f.path[..i]).copied())
+                .min()
+                .map(|i| &member_dirs[i])
         })
+        .collect();
+    // Whether each file is the project's own (no test, example or vendored file).
+    let own: Vec<bool> = files
+        .iter()
+        .map(|f| importance::role(&f.path) == importance::Role::Source)
         .collect();
     let dir_of = |p: &[u8]| p[..p.iter().rposition(|&b| b == b'/').unwrap_or(0)].to_vec();
     let minor = importance::minor_families(
         files
             .iter()
-            .filter(|f| importance::role(&f.path) == importance::Role::Source)
-            .filter_map(|f| f.language.as_deref())
+            .zip(&own)
+            .filter(|(_, &own)| own)
+            .filter_map(|(f, _)| f.language.as_deref())
             .filter(|&l| crate::analyze::structure::parser_language(b"x", Some(l)).is_some()),
     );
     // Per top directory: the longest directory prefix all its files share.
@@ -970,22 +985,23 @@ fn components(
         .filter(|m| m.contains(&b'/'))
         .map(|m| dir_of(m))
         .collect();
-    for (f, m) in files.iter().zip(&member) {
+    for ((f, m), &own) in files.iter().zip(&member).zip(&own) {
         let key = match m {
-            Some(m) => Some((*m).clone()),
-            None => paths::top_dir(&f.path).and_then(|t| common.get(t).cloned()),
+            Some(m) => Some(*m),
+            None => paths::top_dir(&f.path).and_then(|t| common.get(t)),
+        };
+        let add = |map: &mut BTreeMap<Vec<u8>, Tally<'a>>, k: &[u8]| {
+            Tally::add_to(map, k, f, own, file_rank)
         };
         match key {
             // The files beside the members are the workspace's too, not a second component
             // of the same path (Newtonsoft.Json's `Src/` solution and settings).
-            Some(k) if m.is_none() && holder_dirs.contains(&k) => {
-                holders.entry(k).or_default().add(f, file_rank)
-            }
-            Some(k) => dirs.entry(k).or_default().add(f, file_rank),
+            Some(k) if m.is_none() && holder_dirs.contains(k) => add(&mut holders, k),
+            Some(k) => add(&mut dirs, k),
             None => {}
         }
         if let Some(m) = m.filter(|m| m.contains(&b'/')) {
-            holders.entry(dir_of(m)).or_default().add(f, file_rank);
+            add(&mut holders, &dir_of(m));
         }
     }
     // Directories that hold documents only, and packages of code named like documentation.
@@ -1146,19 +1162,22 @@ fn bring_forward(
 }
 
 /// The directories right below `parent` that hold the project's own files, heaviest first.
-fn subpackages(
-    files: &[FileState],
+fn subpackages<'a>(
+    files: &'a [FileState],
     parent: &str,
     file_rank: &HashMap<Vec<u8>, f64>,
 ) -> Vec<(f64, Component)> {
-    let mut subs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+    let mut subs: BTreeMap<Vec<u8>, Tally<'a>> = BTreeMap::new();
+    // On bytes: a parent whose name is not UTF-8 (shown escaped) matches no path and lists no
+    // subpackages.
     for f in files {
-        let p = paths::display(&f.path);
-        if let Some(rest) = p.strip_prefix(parent) {
-            if let Some((sub, _)) = rest.split_once('/') {
-                let d = format!("{parent}{sub}");
-                subs.entry(d.into_bytes()).or_default().add(f, file_rank);
-            }
+        let Some(rest) = f.path.strip_prefix(parent.as_bytes()) else {
+            continue;
+        };
+        if let Some(slash) = rest.iter().position(|&b| b == b'/') {
+            let d = &f.path[..parent.len() + slash];
+            let own = importance::role(&f.path) == importance::Role::Source;
+            Tally::add_to(&mut subs, d, f, own, file_rank);
         }
     }
     let mut subs: Vec<(f64, Component)> = subs
@@ -1226,7 +1245,25 @@ struct Tally<'a> {
 }
 
 impl<'a> Tally<'a> {
-    fn add(&mut self, f: &'a FileState, file_rank: &HashMap<Vec<u8>, f64>) {
+    /// Counts a file into the tally of directory `dir` (a key made only for a new directory).
+    fn add_to(
+        tallies: &mut BTreeMap<Vec<u8>, Tally<'a>>,
+        dir: &[u8],
+        f: &'a FileState,
+        own: bool,
+        file_rank: &HashMap<Vec<u8>, f64>,
+    ) {
+        match tallies.get_mut(dir) {
+            Some(t) => t.add(f, own, file_rank),
+            None => tallies
+                .entry(dir.to_vec())
+                .or_default()
+                .add(f, own, file_rank),
+        }
+    }
+
+    /// Counts a file in; `own` tells whether it is the project's own (its role is source).
+    fn add(&mut self, f: &'a FileState, own: bool, file_rank: &HashMap<Vec<u8>, f64>) {
         self.files += 1;
         self.own += u64::from(f.class == FileClass::Source);
         self.documents += u64::from(f.is_document);
@@ -1236,7 +1273,7 @@ impl<'a> Tally<'a> {
         self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
         if let Some(l) = f.language.as_deref() {
             *self.langs.entry(l).or_default() += 1;
-            if importance::role(&f.path) == importance::Role::Source {
+            if own {
                 *self.code_langs.entry(l).or_default() += 1;
             }
         }
@@ -1436,29 +1473,34 @@ fn entry_points(
         .filter(|(_, m)| m.kind == "go")
         .filter_map(|(_, m)| Some(format!("{}.go", last_name(m.name.as_deref()?))))
         .collect();
+    // Every file is looked at: on bytes, the path's role (the costly part) only for a file
+    // whose place makes it a candidate.
     let mut conventional: Vec<(usize, String)> = Vec::new();
     for f in files {
-        let p = paths::display(&f.path);
-        let name = paths::display(paths::file_name(&f.path));
-        let depth = f.path.iter().filter(|&&b| b == b'/').count();
-        let first = p.split('/').next().unwrap_or_default();
-        let hit = CONVENTIONAL.iter().position(|c| p == *c).or_else(|| {
-            // Member crates' and commands' mains: crates/x/src/main.rs, cmd/tool/main.go.
-            let main = depth <= 3
-                && (p.ends_with("/src/main.rs")
-                    || (p.starts_with("cmd/") && name == "main.go")
-                    || name == "__main__.py");
-            // Package roots: a member crate's lib.rs, a top-level Python package.
-            let root = (depth <= 3 && p.ends_with("/src/lib.rs"))
-                || (name == "__init__.py" && (depth == 1 || (depth == 2 && first == "src")))
-                || go_roots.contains(&p);
-            // The project's own: not an example's crate (reqwest's
-            // `examples/wasm_github_fetch/src/lib.rs`), a test's or a vendored one.
-            let own = importance::role(&f.path) == importance::Role::Source;
-            ((main || root) && own).then_some(CONVENTIONAL.len() + usize::from(root))
-        });
+        let p = f.path.as_slice();
+        let name = paths::file_name(p);
+        let depth = p.iter().filter(|&&b| b == b'/').count();
+        let hit = CONVENTIONAL
+            .iter()
+            .position(|c| p == c.as_bytes())
+            .or_else(|| {
+                // Member crates' and commands' mains: crates/x/src/main.rs, cmd/tool/main.go.
+                let main = depth <= 3
+                    && (p.ends_with(b"/src/main.rs")
+                        || (p.starts_with(b"cmd/") && name == b"main.go")
+                        || name == b"__main__.py");
+                // Package roots: a member crate's lib.rs, a top-level Python package.
+                let root = (depth <= 3 && p.ends_with(b"/src/lib.rs"))
+                    || (name == b"__init__.py"
+                        && (depth == 1 || (depth == 2 && p.starts_with(b"src/"))))
+                    || go_roots.iter().any(|g| p == g.as_bytes());
+                // The project's own: not an example's crate (reqwest's
+                // `examples/wasm_github_fetch/src/lib.rs`), a test's or a vendored one.
+                let own = || importance::role(p) == importance::Role::Source;
+                ((main || root) && own()).then_some(CONVENTIONAL.len() + usize::from(root))
+            });
         if let Some(rank) = hit {
-            conventional.push((rank, p));
+            conventional.push((rank, paths::display(p)));
         }
     }
     conventional.sort();
