@@ -64,9 +64,16 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     let mut title: Option<String> = None;
     // The level of the announcements section the lines are in, if any ([`announces_news`]).
     let mut in_news: Option<u8> = None;
+    let mut literal = RstLiteral {
+        rst: language == Some("reStructuredText"),
+        open: false,
+    };
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
+        if literal.takes(line, &mut names) {
+            continue;
+        }
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
             continue;
@@ -225,14 +232,48 @@ fn push_heading(facts: &mut DocFacts, level: u8, text: &str, line: u32) {
     facts.headings.push(Heading { level, text, line });
 }
 
+/// reStructuredText's literal blocks: the indented block after a directive (`.. code-block::
+/// python`) or a paragraph ending in `::` is code, like a Markdown fence's, no prose (aiohttp's
+/// README read "import aiohttp import asyncio" as its purpose).
+struct RstLiteral {
+    /// Whether the document is reStructuredText.
+    rst: bool,
+    /// Whether the lines are in a literal block.
+    open: bool,
+}
+
+impl RstLiteral {
+    /// Takes a line of a literal block, its names as code; `false` for any other line (a
+    /// blank one ends the paragraph above, a block's or not).
+    fn takes(&mut self, line: &str, names: &mut CodeNames) -> bool {
+        let trimmed = line.trim_start();
+        if self.open && !trimmed.is_empty() {
+            if indentation(line) > 0 {
+                names.add_code(line);
+                return true;
+            }
+            self.open = false;
+        }
+        let opens = (trimmed.starts_with(".. ") && trimmed.contains("::")) || line.ends_with("::");
+        if self.rst && opens {
+            self.open = true;
+        }
+        false
+    }
+}
+
 /// Whether a heading opens a section of news (`Announcements`, `News`, `What's new`), whose
 /// paragraphs tell what happened lately, not what the project is: googletest's README opens
 /// with "Our documentation is now live on GitHub Pages …" under `### Announcements`. So does a
 /// section of thanks to sponsors (vuejs/core's `## Sponsors`: "Vue.js is an MIT-licensed open
 /// source project with its ongoing development made possible entirely by the support of these
 /// awesome backers."), and one of thanks, credits, contributing or the license (its "Thank
-/// you to all the people who already contributed to Vue!"): a heading of such words only
-/// (`Special Thanks`, `Contributors and Sponsors`; not a project named `License Checker`).
+/// you to all the people who already contributed to Vue!"), donations or paid support
+/// (celery's `Donations`: "Open Collective is our community-powered funding platform …", `For
+/// enterprise`), and one of building or installing, whose text is instructions (libevent's
+/// `1. BUILDING AND INSTALLATION`: "You can download and install libevent using the vcpkg
+/// dependency manager:"): a heading of such words only, or numbers (`Special Thanks`,
+/// `Contributors and Sponsors`; not a project named `License Checker`).
 fn announces_news(heading: &str) -> bool {
     let text = strip_inline(heading).to_lowercase();
     let text = text.trim_matches(|c: char| !c.is_alphanumeric());
@@ -256,15 +297,37 @@ fn announces_news(heading: &str) -> bool {
                 | "contributors"
                 | "license"
                 | "licence"
+                | "donations"
+                | "donation"
+                | "donate"
+                | "funding"
+                | "support"
+                | "enterprise"
+                | "commercial"
+                | "professional"
+                | "building"
+                | "build"
+                | "installation"
+                | "install"
+                | "installing"
+                | "requirements"
+                | "prerequisites"
+                | "useful"
+                | "links"
+                | "resources"
+                | "references"
                 | "and"
                 | "our"
                 | "the"
                 | "special"
+                | "for"
         )
     };
+    let number = |w: &str| w.bytes().all(|b| b.is_ascii_digit());
+    let filler = |w: &str| matches!(w, "and" | "our" | "the" | "special" | "for") || number(w);
     matches!(text, "updates" | "what's new" | "whats new" | "notice")
         || words().any(|w| matches!(w, "announcement" | "announcements" | "news"))
-        || (words().all(aside) && words().any(|w| !matches!(w, "and" | "our" | "the" | "special")))
+        || (words().all(|w| aside(w) || number(w)) && words().any(|w| !filler(w)))
 }
 
 /// The indentation from which a line is code rather than a heading.
@@ -397,6 +460,9 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
     if speaks_of_itself(&sentence)
         || admonition
         || announces(&sentence)
+        || introduces_steps(&sentence)
+        // A question asks the reader (aiohttp's "Coming from requests ?"); it says nothing.
+        || sentence.trim_end().ends_with('?')
         || (points_elsewhere(&sentence) && !defines(&sentence))
     {
         return;
@@ -421,7 +487,15 @@ fn prose_of(raw: &str) -> Option<String> {
         .windows(2)
         .any(|w| w[0] == b'<' && (w[1] == b'/' || w[1].is_ascii_alphabetic()));
     let html = raw.trim_start().starts_with('<');
-    if html && (markup || !says_more_than_banners(raw)) {
+    if html && markup {
+        // Unless what is left once the closing tags after words go too defines the project:
+        // fiber's centred `<b>Fiber</b> is an <a …>Express</a> inspired <b>web framework</b>
+        // …` (a tagline that only describes, axios's, stays out as before).
+        let text = without_closing_tags(&text);
+        let defining = !text.contains('<') && defines(&first_sentence(&text));
+        return defining.then_some(text);
+    }
+    if html && !says_more_than_banners(raw) {
         return None;
     }
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
@@ -439,6 +513,27 @@ fn prose_of(raw: &str) -> Option<String> {
         && !text.starts_with('|')
         && !text.starts_with(':');
     prose.then_some(text)
+}
+
+/// Text without the closing tags [`strip_inline`] keeps (`Express</a>`: a `<` right after a
+/// word may be a type's, `Vec<T>`), spaces as [`strip_inline`] leaves them.
+fn without_closing_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("</") {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at + 2..];
+        let name = tag.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        match tag.as_bytes().get(name) {
+            Some(b'>') if name > 0 => rest = &tag[name + 1..],
+            _ => {
+                out.push_str("</");
+                rest = tag;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The longest paragraph read as a row of links ([`is_link_row`]): rich's row of seventeen
@@ -580,10 +675,28 @@ fn points_elsewhere(sentence: &str) -> bool {
     // "For questions and support please use the official forum", "For more information, …".
     let second = words.next().unwrap_or_default().trim_end_matches(',');
     let asks = first.eq_ignore_ascii_case("for")
-        && ["questions", "support", "help", "more", "details"]
+        && (["questions", "support", "help", "more", "details"]
             .iter()
-            .any(|w| second.eq_ignore_ascii_case(w));
+            .any(|w| second.eq_ignore_ascii_case(w))
+            // "For the latest released version of Libevent, see the official website at …".
+            || [", see ", ", visit ", ", read ", ", check "]
+                .iter()
+                .any(|w| sentence.to_ascii_lowercase().contains(w)));
     asks || ["see", "visit", "read", "check", "click", "please"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w))
+}
+
+/// Whether a sentence is an instruction that introduces what follows (code, a list): aiohttp's
+/// "To get something from the web:" above its first example, libevent's "You can download and
+/// install libevent using the vcpkg dependency manager:". Not a description that ends with a
+/// colon, crossbeam's "This crate provides a set of tools for concurrent programming:".
+fn introduces_steps(sentence: &str) -> bool {
+    let first = sentence.split_whitespace().next().unwrap_or_default();
+    sentence.trim_end().ends_with(':')
+        && [
+            "to", "you", "run", "use", "install", "try", "first", "then", "now", "here",
+        ]
         .iter()
         .any(|w| first.eq_ignore_ascii_case(w))
 }
@@ -652,8 +765,7 @@ fn first_sentence(text: &str) -> String {
         if matches!(b, b'.' | b'!' | b'?')
             && (i + 1 == bytes.len() || bytes[i + 1] == b' ')
             && i > 20
-            && !text[..i].ends_with("e.g")
-            && !text[..i].ends_with("i.e")
+            && !ends_with_abbreviation(&text[..i])
         {
             end = i + 1;
             break;
@@ -661,6 +773,21 @@ fn first_sentence(text: &str) -> String {
     }
     let sentence = &text[..end];
     truncate_chars(sentence, 300)
+}
+
+/// Whether text ends with an abbreviation whose dot ends no sentence ("e.g", "a.k.a": rubocop's
+/// "RuboCop is a Ruby static code analyzer (a.k.a. `linter`) and code formatter."), as a word.
+fn ends_with_abbreviation(text: &str) -> bool {
+    const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "a.k.a", "vs", "cf", "incl", "approx"];
+    ABBREVIATIONS.iter().any(|a| {
+        text.len() >= a.len()
+            && text.is_char_boundary(text.len() - a.len())
+            && text[text.len() - a.len()..].eq_ignore_ascii_case(a)
+            && !text[..text.len() - a.len()]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// Cuts text to at most `max` characters on a word boundary, marking the cut with `…`.
@@ -1204,6 +1331,33 @@ mod tests {
         );
     }
 
+    /// HTML whose closing tags after words keep markup is still a purpose when, without them,
+    /// it defines the project: fiber's centred tagline gave no purpose.
+    #[test]
+    fn closing_tags_after_words_are_markup() {
+        let md = "<h1 align=\"center\">\n  <img alt=\"Fiber\" src=\"logo.svg\">\n</h1>\n\n<p align=\"center\">\n  <em><b>Fiber</b> is an <a href=\"https://github.com/expressjs/express\">Express</a> inspired <b>web framework</b> built on top of Fasthttp.</em>\n</p>\n\nFiber requires Go version 1.25 or higher to run.\n";
+        assert_eq!(
+            purpose_of(b"README.md", "Markdown", md).as_deref(),
+            Some("Fiber is an Express inspired web framework built on top of Fasthttp.")
+        );
+        // A tagline that only describes stays out (yargs's pirate tagline before its
+        // README's own sentence), and so does an HTML heading (composer's).
+        let yargs = "<p align=\"center\">\n  <b>Yargs</b> be a node.js library fer hearties tryin' ter parse optstrings\n</p>\n\nYargs helps you build interactive command line tools.\n";
+        assert_eq!(
+            purpose_of(b"README.md", "Markdown", yargs).as_deref(),
+            Some("Yargs helps you build interactive command line tools.")
+        );
+        let composer = "<p align=\"center\">\n    <a href=\"https://getcomposer.org\">\n        <img src=\"logo.png\" alt=\"Composer\">\n    </a>\n</p>\n<h1 align=\"center\">Dependency Management for PHP</h1>\n\nComposer helps you declare, manage, and install dependencies of PHP projects.\n";
+        assert_eq!(
+            purpose_of(b"README.md", "Markdown", composer).as_deref(),
+            Some("Composer helps you declare, manage, and install dependencies of PHP projects.")
+        );
+        assert_eq!(
+            without_closing_tags("a Vec<T> of Option<u8></code> and x</ y"),
+            "a Vec<T> of Option<u8> and x</ y"
+        );
+    }
+
     /// A README whose first paragraph is no definition keeps the defining sentence a few
     /// paragraphs on, for the overview to weigh (fastify's).
     #[test]
@@ -1289,6 +1443,62 @@ mod tests {
         assert!(!announces_news("License Checker"));
         assert!(!announces_news("all-contributors"));
         assert!(!announces_news("The"));
+        assert!(!announces_news("For"));
+        // Donations and paid support (celery's README, in reStructuredText).
+        assert!(announces_news("For enterprise"));
+        assert!(announces_news("Commercial Support"));
+        assert!(!announces_news("Supported platforms"));
+        assert!(announces_news("1. BUILDING AND INSTALLATION"));
+        assert!(announces_news("⚙️ Installation"));
+        assert!(announces_news("2. USEFUL LINKS:"));
+        // An instruction above an example (aiohttp's README has no other sentence).
+        let aiohttp = "Async http client/server framework\n==================================\n\nClient\n------\n\nTo get something from the web:\n\n.. code-block:: python\n\n  import aiohttp\n";
+        assert_eq!(purpose_of(b"README.rst", "reStructuredText", aiohttp), None);
+        let literal = "Client\n------\n\n.. code-block:: python\n\n  import aiohttp\n  import asyncio\n\nComing from `requests <https://requests.readthedocs.io/>`_ ? Read `why we need so many lines <https://docs.aiohttp.org/>`_.\n\nExample::\n\n    print(\"hello world, this is a demo\")\n\nThe aiohttp library is an asynchronous HTTP client and server.\n";
+        assert_eq!(
+            purpose_of(b"README.rst", "reStructuredText", literal).as_deref(),
+            Some("The aiohttp library is an asynchronous HTTP client and server.")
+        );
+        let code = analyze(b"README.rst", Some("reStructuredText"), literal).unwrap();
+        assert!(code.code_names.contains(&"aiohttp".to_owned()), "{code:?}");
+        assert!(introduces_steps(
+            "You can download and install libevent using the vcpkg dependency manager:"
+        ));
+        assert!(!introduces_steps(
+            "This crate provides a set of tools for concurrent programming:"
+        ));
+        assert!(!introduces_steps(
+            "To parse JSON fast is what this library does."
+        ));
+        assert!(points_elsewhere(
+            "For the latest released version of Libevent, see the official website at ."
+        ));
+        assert!(!points_elsewhere(
+            "For parsing arguments, see-saw is a library that helps."
+        ));
+        assert!(!announces_news("1. Building blocks of a parser"));
+        assert!(!announces_news("2024"));
+        let libevent = "<p align=\"center\">\n  <img src=\"logo.png\" alt=\"libevent logo\"/>\n</p>\n\n# 1. BUILDING AND INSTALLATION\n\n## CMake (Unix)\n\n```sh\nmake\n```\n\n## Package Managers\n\nYou can download and install libevent using the vcpkg dependency manager:\n";
+        assert_eq!(purpose_of(b"README.md", "Markdown", libevent), None);
+        let celery = "Celery\n======\n\nDonations\n=========\n\nOpen Collective\n---------------\n\n`Open Collective <https://opencollective.com/celery>`_ is our community-powered funding platform that fuels Celery's\nongoing development.\n\nFor enterprise\n==============\n\nAvailable as part of the Tidelift Subscription.\n\nWhat is it?\n===========\n\nCelery is a simple, flexible, and reliable distributed system.\n";
+        assert_eq!(
+            purpose_of(b"README.rst", "reStructuredText", celery).as_deref(),
+            Some("Celery is a simple, flexible, and reliable distributed system.")
+        );
+        // An abbreviation's dot ends no sentence (rubocop).
+        let rubocop = "# RuboCop\n\nRuboCop is a Ruby static code analyzer (a.k.a. `linter`) and code formatter. Out of the box it will enforce many of the guidelines.\n";
+        assert_eq!(
+            purpose_of(b"README.md", "Markdown", rubocop).as_deref(),
+            Some("RuboCop is a Ruby static code analyzer (a.k.a. linter) and code formatter.")
+        );
+        assert_eq!(
+            first_sentence("Most developers use two of these tools. Devs. often do."),
+            "Most developers use two of these tools."
+        );
+        assert_eq!(
+            first_sentence("A sorting library with benchmarks vs. the standard one. More."),
+            "A sorting library with benchmarks vs. the standard one."
+        );
         // A section thanking sponsors, and a pointer to where questions go (vuejs/core).
         let vue = "# vuejs/core\n\n## Sponsors\n\nVue.js is an MIT-licensed open source project with its ongoing development made possible entirely by the support of these awesome backers.\n\n## Questions\n\nFor questions and support please use the official forum or community chat.\n\n## Contribution\n\nThank you to all the people who already contributed to Vue!\n\n## License\n\nReleased under the MIT License, free for any use at all.\n\n## Intro\n\nVue is a framework for building user interfaces.\n";
         assert_eq!(
