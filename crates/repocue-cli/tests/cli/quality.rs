@@ -604,7 +604,7 @@ fn entry_points_per_ecosystem() {
 
 /// A .NET solution names the project, lists its projects, says how to build and test it, and
 /// a program's `Program.cs` is where it starts (serilog's overview had none of these), a test
-/// program's is not. A traversal project beside the solution (Dapper's `Build.csproj`)
+/// program's or a tool's is not. A traversal project beside the solution (Dapper's `Build.csproj`)
 /// neither names the project nor repeats its commands.
 #[test]
 fn a_dotnet_solution_is_read_like_any_workspace() {
@@ -615,8 +615,13 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
         ),
         (
             "Todo.sln",
-            "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"SmokeApp\", \"tests\\SmokeApp\\SmokeApp.csproj\", \"{3}\"\nEndProject\n",
+            "\nMicrosoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo\", \"src\\Todo\\Todo.csproj\", \"{1}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Todo.Tests\", \"tests\\Todo.Tests\\Todo.Tests.csproj\", \"{2}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"SmokeApp\", \"tests\\SmokeApp\\SmokeApp.csproj\", \"{3}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Gen\", \"tools\\Gen\\Gen.csproj\", \"{4}\"\nEndProject\n",
         ),
+        (
+            "tools/Gen/Gen.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>\n",
+        ),
+        ("tools/Gen/Program.cs", "System.Console.WriteLine(\"data\");\n"),
         (
             "tests/SmokeApp/SmokeApp.csproj",
             "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>\n",
@@ -654,11 +659,13 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     );
     let e = entry_points(&repo);
     assert!(e.contains(&"src/Todo/Program.cs".to_owned()), "{e:?}");
-    // A test program is not where a newcomer starts (serilog's `test/AotTestApp/`).
+    // A test program is not where a newcomer starts (serilog's `test/AotTestApp/`), nor is
+    // a tool's (Humanizer's `tools/Humanizer.UnicodeDataGenerator/`).
     assert!(
         !e.contains(&"tests/SmokeApp/Program.cs".to_owned()),
         "{e:?}"
     );
+    assert!(!e.contains(&"tools/Gen/Program.cs".to_owned()), "{e:?}");
     let text = serde_json::to_string(&cue["content"]["components"]).unwrap();
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
@@ -2898,8 +2905,9 @@ fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
 
 /// A code generator and a Go program in `internal/` are the project's tools, not its
 /// programs (hugo's `livereload/gen/main.go`, zap's `internal/readme/readme.go`,
-/// client_golang's `prometheus/gen_go_collector_metrics_set.go`); C++'s
-/// `internal/` is a convention only (Catch2's `internal/catch_main.cpp` is its users' `main`).
+/// client_golang's `prometheus/gen_go_collector_metrics_set.go`), and nor is a Go program in
+/// a directory Go's tools skip (testify's `_codegen/main.go`), nor a CMake feature check
+/// (google/benchmark's `cmake/posix_regex.cpp`); C++'s `internal/` is a convention only (Catch2's `internal/catch_main.cpp` is its users' `main`).
 #[test]
 fn generators_and_internal_go_programs_are_no_entry_points() {
     let repo = TestRepo::with_files(&[
@@ -2924,6 +2932,18 @@ fn generators_and_internal_go_programs_are_no_entry_points() {
             "commands/gen_commands_list.go",
             "//go:build ignore\n\npackage main\n\nfunc main() { list() }\n\nfunc list() {}\n",
         ),
+        (
+            "_codegen/main.go",
+            "package main\n\nfunc main() { emit() }\n\nfunc emit() {}\n",
+        ),
+        (
+            "_readme-gofmt/main.go",
+            "package main\n\nfunc main() { format() }\n\nfunc format() {}\n",
+        ),
+        (
+            "cmake/posix_regex.cpp",
+            "#include <regex.h>\nint main() { return 0; }\n",
+        ),
     ]);
     let e = entry_points(&repo);
     assert!(e.contains(&"main.go".to_owned()), "{e:?}");
@@ -2931,6 +2951,9 @@ fn generators_and_internal_go_programs_are_no_entry_points() {
         "livereload/gen/main.go",
         "internal/readme/readme.go",
         "commands/gen_commands_list.go",
+        "_codegen/main.go",
+        "_readme-gofmt/main.go",
+        "cmake/posix_regex.cpp",
     ] {
         assert!(!e.contains(&tool.to_owned()), "{tool}: {e:?}");
     }

@@ -67,6 +67,14 @@ const TEST_DIRS: &[&str] = &[
     "fuzzing",
     "fuzzer",
     "fuzzers",
+    // Gradle's source sets of test fixtures and integration tests (mockito's
+    // `src/testFixtures/java/`).
+    "testfixtures",
+    "integrationtest",
+    // Regression suites (tmux's `regress/` of shell scripts, OpenBSD's convention).
+    "regress",
+    "regression",
+    "regressions",
 ];
 const EXAMPLE_DIRS: &[&str] = &[
     "example",
@@ -86,6 +94,8 @@ const EXAMPLE_DIRS: &[&str] = &[
     "tutorials",
     "snippets",
     "docs_src",
+    // Performance measurements (marshmallow's `performance/benchmark.py`).
+    "performance",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -190,10 +200,11 @@ pub fn role(path: &[u8]) -> Role {
         }
         (before_last, last) = (last, part);
         // A leading underscore hides a directory from Go's tools: `_example/` is an example
-        // (BurntSushi/toml's was its second entry point). Only examples: fastapi's private
-        // `_compat/` is its own code, not a vendored `compat/`.
+        // (BurntSushi/toml's was its second entry point), echo's `_fixture/` test data. Only
+        // examples and tests: fastapi's private `_compat/` is its own code, not a vendored
+        // `compat/`.
         let kind = match part.strip_prefix(b"_") {
-            Some(rest) => dir_kind(part) | (dir_kind(rest) & EXAMPLE_DIR),
+            Some(rest) => dir_kind(part) | (dir_kind(rest) & (EXAMPLE_DIR | TEST_DIR)),
             None => dir_kind(part),
         };
         if kind & VENDORED_DIR != 0 {
@@ -210,9 +221,12 @@ pub fn role(path: &[u8]) -> Role {
         example = example || kind & EXAMPLE_DIR != 0 || (i == 0 && named(part, &["contrib"]));
     }
     let name = String::from_utf8_lossy(name);
+    // Sphinx's configuration beside the documents (marshmallow's `docs/conf.py`, whose
+    // `version = …` was listed among the API) is the documentation's, like its examples.
+    let sphinx_conf = name == "conf.py" && named(last, &["doc", "docs"]);
     if test || is_test_file_name(&name) {
         Role::Test
-    } else if example || is_example_file_name(&name) {
+    } else if example || sphinx_conf || is_example_file_name(&name) {
         Role::Example
     } else {
         Role::Source
@@ -259,6 +273,15 @@ fn is_test_project(dir: &[u8]) -> bool {
     if last.len() < dir.len() && named(last, &["test", "tests", "unittests", "integrationtests"]) {
         return true;
     }
+    // A .NET project inside the tests' namespace: `FluentValidation.Tests.Benchmarks` (not a
+    // project that only starts with the word, `Tests.Shared.Contracts`).
+    if dir
+        .split(|&b| b == b'.')
+        .skip(1)
+        .any(|segment| named(segment, &["test", "tests"]))
+    {
+        return true;
+    }
     let capital_word_at = |i: usize| {
         last.get(i).is_some_and(u8::is_ascii_uppercase)
             && i > 0
@@ -279,6 +302,11 @@ fn is_example_file_name(name: &str) -> bool {
     ["Benchmark", "Benchmarks", "Example", "Examples"]
         .iter()
         .any(|w| stem.len() > w.len() && stem.ends_with(w))
+        // As C, C++ and Python name them (abseil's `raw_hash_set_probe_benchmark.cc`, a
+        // program with a `main` of its own).
+        || ["_benchmark", "_benchmarks", "_bench"]
+            .iter()
+            .any(|w| stem.len() > w.len() && stem.to_ascii_lowercase().ends_with(w))
 }
 
 fn is_test_file_name(name: &str) -> bool {
@@ -908,6 +936,26 @@ mod tests {
         assert_eq!(role(b"playgrounds/sandbox/run.js"), Role::Example);
         assert_eq!(role(b"tutorials/basics/main.go"), Role::Example);
         assert_eq!(role(b"fastapi/_compat/v2.py"), Role::Source);
+        assert_eq!(role(b"_fixture/folder/index.html"), Role::Test);
+        assert_eq!(role(b"pandas/_testing/asserters.py"), Role::Test);
+        assert_eq!(role(b"regress/copy-mode-test.sh"), Role::Test);
+        assert_eq!(
+            role(b"mockito-core/src/testFixtures/java/org/mockitoutil/TestBase.java"),
+            Role::Test
+        );
+        assert_eq!(role(b"performance/benchmark.py"), Role::Example);
+        assert_eq!(role(b"docs/conf.py"), Role::Example);
+        assert_eq!(role(b"src/conf.py"), Role::Source);
+        assert_eq!(
+            role(b"absl/container/internal/raw_hash_set_probe_benchmark.cc"),
+            Role::Example
+        );
+        assert_eq!(
+            role(b"absl/random/internal/randen_benchmarks.cc"),
+            Role::Example
+        );
+        assert_eq!(role(b"src/benchmark.cc"), Role::Source);
+        assert_eq!(role(b"src/benchmark_runner.cc"), Role::Source);
         assert_eq!(role(b"benches/parse.rs"), Role::Example);
         // Extras beside the project, not a package's own `contrib` module.
         assert_eq!(role(b"contrib/subtree/git-subtree.sh"), Role::Example);
@@ -959,6 +1007,7 @@ mod tests {
             "test/TestDummies/Dummy.cs",
             "e2e_tests/run.py",
             "web-tests/page.ts",
+            "src/FluentValidation.Tests.Benchmarks/Program.cs",
         ] {
             assert_eq!(role(test.as_bytes()), Role::Test, "{test}");
         }

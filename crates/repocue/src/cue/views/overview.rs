@@ -1370,6 +1370,10 @@ fn component_rank(dir: &str) -> u8 {
         "resources",
         "po",
         "translations",
+        // CMake's modules and feature checks (google/benchmark's `cmake/`).
+        "cmake",
+        // A documentation site's sources (Humanizer's Docusaurus `website/`).
+        "website",
     ];
     let d = dir.trim_end_matches('/');
     let name = d.rsplit('/').next().unwrap_or(d).to_ascii_lowercase();
@@ -1528,8 +1532,11 @@ fn entry_points(
                 None => format!("{dir}{}", e.trim_start_matches("./")),
             };
             // A test or example program is not where a newcomer starts (serilog's
-            // `test/AotTestApp/Program.cs` was its only entry point).
-            let own = importance::role(p.as_bytes()) == importance::Role::Source;
+            // `test/AotTestApp/Program.cs` was its only entry point), nor is a member in a
+            // support directory (Humanizer's `tools/Humanizer.UnicodeDataGenerator/`).
+            let support = paths::top_dir(p.as_bytes())
+                .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2);
+            let own = importance::role(p.as_bytes()) == importance::Role::Source && !support;
             if own && !out.contains(&p) && !declared.contains(&p) && tracked.contains(p.as_bytes())
             {
                 declared.push(p);
@@ -1974,8 +1981,19 @@ fn is_license(stem: &str) -> bool {
 
 /// Tells whether a document's title only repeats its file name (`Contributing` for
 /// `CONTRIBUTING.md`, `Code of conduct` for `CODE_OF_CONDUCT.md`): it tells a reader nothing
-/// the path does not, and the overview shows no such title.
+/// the path does not, and the overview shows no such title. So does the file name itself
+/// (mocha's `AGENTS.md` titled `# AGENTS.md`).
 fn names_the_file(title: &str, stem: &str) -> bool {
+    let title = match title.trim().rsplit_once('.') {
+        Some((name, ext))
+            if ["md", "markdown", "rst", "txt", "adoc"]
+                .iter()
+                .any(|e| ext.eq_ignore_ascii_case(e)) =>
+        {
+            name
+        }
+        _ => title,
+    };
     let letters = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
@@ -2429,7 +2447,9 @@ fn code_summary(
 /// hugo's `internal/warpc/genjs/main.go`). Not C++'s `internal/`, a convention only:
 /// Catch2's `src/catch2/internal/catch_main.cpp` is the `main` it gives its users. A file
 /// named as a generator is one wherever it lies (client_golang's
-/// `prometheus/gen_go_collector_metrics_set.go`, run by `go generate`).
+/// `prometheus/gen_go_collector_metrics_set.go`, run by `go generate`). Nor is a Go program in
+/// a directory Go's tools skip (`_codegen/`, `testdata/`), nor a program CMake builds to check
+/// a feature (`cmake/posix_regex.cpp`).
 fn is_tool(path: &[u8]) -> bool {
     let dirs = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
     let go = path.ends_with(b".go");
@@ -2442,7 +2462,13 @@ fn is_tool(path: &[u8]) -> bool {
     }
     dirs.split(|&b| b == b'/').any(|d| {
         let named = |t: &str| d.eq_ignore_ascii_case(t.as_bytes());
+        // Go's tools skip a directory named `_…` or `testdata`: no `go build` builds a
+        // program there (testify's `_codegen/main.go`).
+        let go_skips = go && (d.starts_with(b"_") || named("testdata"));
         (go && named("internal"))
+            || go_skips
+            // The build's feature checks (google/benchmark's `cmake/posix_regex.cpp`).
+            || named("cmake")
             || ["gen", "codegen", "generate", "generator", "generators"]
                 .into_iter()
                 .any(named)
@@ -2815,6 +2841,12 @@ mod tests {
         assert_eq!(component_rank("compat/"), 1);
         assert_eq!(component_rank("lib/polyfills/"), 1);
         assert_eq!(component_rank("vendor/"), 2);
+        assert_eq!(
+            component_rank("cmake/"),
+            2,
+            "CMake's modules are the build's"
+        );
+        assert_eq!(component_rank("website/"), 2);
         assert_eq!(component_rank("third_party/"), 2);
         assert_eq!(component_rank("docs/"), 2);
         assert_eq!(component_rank("docs/compat/"), 2);
@@ -3015,6 +3047,9 @@ mod tests {
             "CODE_OF_CONDUCT"
         ));
         assert!(!names_the_file("AGENTS instructions", "AGENTS"));
+        assert!(names_the_file("AGENTS.md", "AGENTS"));
+        assert!(names_the_file("claude.MD", "CLAUDE"));
+        assert!(!names_the_file("AGENTS.py", "AGENTS"));
     }
 
     #[test]
