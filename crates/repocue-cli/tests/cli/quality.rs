@@ -1174,6 +1174,61 @@ fn imports_of_workspace_packages_by_name_rank_their_definitions() {
     );
 }
 
+/// A directory of test crates is no workspace leading the components (syn's `tests/` of
+/// `tests/crates` and `tests/features` came before its `src/`), and a code generator's crate
+/// is no entry point (syn's `codegen/src/main.rs`).
+#[test]
+fn test_crates_lead_no_workspace() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"syntax\"\nversion = \"1.0.0\"\n\n[workspace]\nmembers = [\"tests/crates\", \"tests/features\", \"codegen\"]\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub mod parse;\npub use parse::Parser;\n",
+        ),
+        (
+            "src/parse.rs",
+            "pub struct Parser;\n\nimpl Parser {\n    pub fn parse(&self) {}\n}\n",
+        ),
+        (
+            "tests/crates/Cargo.toml",
+            "[package]\nname = \"syntax-test-crates\"\nversion = \"0.0.0\"\n",
+        ),
+        (
+            "tests/crates/src/main.rs",
+            "fn main() { let p = syntax::Parser; p.parse(); }\n",
+        ),
+        (
+            "tests/features/Cargo.toml",
+            "[package]\nname = \"syntax-test-features\"\nversion = \"0.0.0\"\n",
+        ),
+        (
+            "tests/features/src/lib.rs",
+            "pub fn check() { let p = syntax::Parser; p.parse(); }\n",
+        ),
+        (
+            "codegen/Cargo.toml",
+            "[package]\nname = \"syntax-codegen\"\nversion = \"0.0.0\"\n",
+        ),
+        (
+            "codegen/src/main.rs",
+            "fn main() { emit(); }\n\nfn emit() {}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let components = cue["content"]["components"].as_array().unwrap();
+    assert!(
+        !components
+            .iter()
+            .any(|c| c["path"] == "tests/" && c["kind"] == "workspace"),
+        "{cue:#}"
+    );
+    let e = entry_points(&repo);
+    assert!(!e.contains(&"codegen/src/main.rs".to_owned()), "{e:?}");
+}
+
 /// Parses the `~N/Mt` budget of a text cue's header line.
 fn text_budget(text: &str) -> (u64, u64) {
     let head = text.lines().next().unwrap();

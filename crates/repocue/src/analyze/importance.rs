@@ -103,7 +103,8 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// the project's own code uses everywhere but does not define, and a library bundled as it
 /// was released (spdlog's `include/spdlog/fmt/bundled/`, a copy of fmt), and the one-file
 /// amalgamation a C or C++ library generates from its own sources (nlohmann/json's
-/// `single_include/`, whose `json.hpp` repeats every class of `include/`).
+/// `single_include/`, whose `json.hpp` repeats every class of `include/`), and code the
+/// project keeps but no longer offers (stb's `deprecated/stb.h` led its components and API).
 const VENDORED_EXTRA_DIRS: &[&str] = &[
     "dist",
     "compat",
@@ -112,6 +113,8 @@ const VENDORED_EXTRA_DIRS: &[&str] = &[
     "bundled",
     "single_include",
     "amalgamation",
+    "deprecated",
+    "obsolete",
 ];
 
 /// Tells whether a directory holds the project's own compatibility shims (`compat/`,
@@ -921,6 +924,7 @@ mod tests {
         // A library bundled as released (spdlog's copy of fmt).
         assert_eq!(role(b"include/spdlog/fmt/bundled/core.h"), Role::Vendored);
         assert_eq!(role(b"single_include/nlohmann/json.hpp"), Role::Vendored);
+        assert_eq!(role(b"deprecated/stb.h"), Role::Vendored);
         assert!(in_internal_dir(
             b"packages/svelte/src/internal/client/runtime.js"
         ));

@@ -1060,9 +1060,11 @@ fn components<'a>(
             }
         }
     }
-    // The one holding the most-ranked code leads; the others rank among directories.
+    // The one holding the most-ranked code leads; the others rank among directories. Not one
+    // of tests, examples or tools (syn's `tests/` of two test crates led its components).
     let lead = holders
         .iter()
+        .filter(|(d, _)| component_rank(&format!("{}/", paths::display(d))) < 2)
         .max_by(|a, b| a.1.mass.total_cmp(&b.1.mass).then(b.0.cmp(a.0)))
         .map(|(d, _)| d.clone());
     for (d, t) in &holders {
@@ -1500,7 +1502,8 @@ fn entry_points(
                     || go_roots.iter().any(|g| p == g.as_bytes());
                 // The project's own: not an example's crate (reqwest's
                 // `examples/wasm_github_fetch/src/lib.rs`), a test's or a vendored one.
-                let own = || importance::role(p) == importance::Role::Source;
+                // (Nor a tool: syn's `codegen/src/main.rs`.)
+                let own = || importance::role(p) == importance::Role::Source && !is_tool(p);
                 ((main || root) && own()).then_some(CONVENTIONAL.len() + usize::from(root))
             });
         if let Some(rank) = hit {
