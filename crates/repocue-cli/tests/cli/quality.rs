@@ -1175,8 +1175,9 @@ fn imports_of_workspace_packages_by_name_rank_their_definitions() {
 }
 
 /// A directory of test crates is no workspace leading the components (syn's `tests/` of
-/// `tests/crates` and `tests/features` came before its `src/`), and a code generator's crate
-/// is no entry point (syn's `codegen/src/main.rs`).
+/// `tests/crates` and `tests/features` came before its `src/`); the root package's own `src/`
+/// leads, before the members; a code generator's crate is no entry point (syn's
+/// `codegen/src/main.rs`).
 #[test]
 fn test_crates_lead_no_workspace() {
     let repo = TestRepo::with_files(&[
@@ -1225,6 +1226,7 @@ fn test_crates_lead_no_workspace() {
             .any(|c| c["path"] == "tests/" && c["kind"] == "workspace"),
         "{cue:#}"
     );
+    assert_eq!(components[0]["path"], "src/", "{cue:#}");
     let e = entry_points(&repo);
     assert!(!e.contains(&"codegen/src/main.rs".to_owned()), "{e:?}");
 }

@@ -408,6 +408,23 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             }
         }
     }
+    // A package's own targets where Cargo finds them without being told: its program
+    // (`src/main.rs`) and its library (`src/lib.rs`, or `[lib] path`). Listed whether or not
+    // the files exist; the overview keeps the ones that are tracked. regex's own crate
+    // (`src/lib.rs` at the root) came last among its entry points, after three members'.
+    if doc.contains_key("package") {
+        let lib = doc
+            .get("lib")
+            .and_then(|l| l.get("path"))
+            .and_then(|p| p.as_str())
+            .unwrap_or("src/lib.rs");
+        for target in ["src/main.rs", lib] {
+            let target = target.trim_start_matches("./");
+            if !f.entry_points.iter().any(|e| e == target) {
+                f.entry_points.push(target.to_owned());
+            }
+        }
+    }
     f.commands
         .extend([cmd("cargo build", "build"), cmd("cargo test", "test")]);
     f.commands.extend(run);
@@ -1339,7 +1356,19 @@ mod tests {
                 ("cargo clippy --all-targets", "lint"),
             ]
         );
-        assert_eq!(f.entry_points, ["crates/core/main.rs"]);
+        assert_eq!(
+            f.entry_points,
+            ["crates/core/main.rs", "src/main.rs", "src/lib.rs"]
+        );
+        // A library at the place `[lib]` names; a workspace without a package has none.
+        let f = analyze(
+            b"Cargo.toml",
+            "[package]\nname = \"x\"\n\n[lib]\npath = \"./lib.rs\"\n",
+        )
+        .unwrap();
+        assert_eq!(f.entry_points, ["src/main.rs", "lib.rs"]);
+        let f = analyze(b"Cargo.toml", "[workspace]\nmembers = [\"a\"]\n").unwrap();
+        assert!(f.entry_points.is_empty(), "{:?}", f.entry_points);
     }
 
     #[test]

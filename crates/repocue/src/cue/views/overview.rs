@@ -1075,9 +1075,23 @@ fn components<'a>(
         };
         out.push((0, t.mass, t.component(d, kind)));
     }
+    // The top directories of the root package's own targets (a Cargo package's `src/` beside
+    // its workspace members): the project's own code leads with the workspace (syn's `src/`
+    // came after its `dev/` member and its tests).
+    let root_package: Vec<&[u8]> = root
+        .iter()
+        .filter(|(_, m)| m.name.is_some())
+        .flat_map(|(_, m)| m.entry_points.iter())
+        .filter_map(|e| paths::top_dir(e.trim_start_matches("./").as_bytes()))
+        .collect();
+    let of_root_package = |c: &Component| {
+        let top = c.path.split('/').next().unwrap_or_default();
+        root_package.contains(&top.as_bytes())
+    };
     out.sort_by(|a, b| {
         let kind = |c: &(u8, f64, Component)| match c.2.kind.as_str() {
             "workspace" => 0,
+            "directory" if c.0 == 0 && of_root_package(&c.2) => 0,
             "member" if c.0 < 2 => 1,
             _ => 2,
         };
@@ -1536,10 +1550,13 @@ fn entry_points(
             };
             // A test or example program is not where a newcomer starts (serilog's
             // `test/AotTestApp/Program.cs` was its only entry point), nor is a member in a
-            // support directory (Humanizer's `tools/Humanizer.UnicodeDataGenerator/`).
+            // support directory (Humanizer's `tools/Humanizer.UnicodeDataGenerator/`) or a
+            // tool's (syn's `codegen/`, whose manifest implies `src/main.rs`).
             let support = paths::top_dir(p.as_bytes())
                 .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2);
-            let own = importance::role(p.as_bytes()) == importance::Role::Source && !support;
+            let own = importance::role(p.as_bytes()) == importance::Role::Source
+                && !support
+                && !is_tool(p.as_bytes());
             if own && !out.contains(&p) && !declared.contains(&p) && tracked.contains(p.as_bytes())
             {
                 declared.push(p);
