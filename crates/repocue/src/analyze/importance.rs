@@ -94,8 +94,10 @@ const EXAMPLE_DIRS: &[&str] = &[
     "tutorials",
     "snippets",
     "docs_src",
-    // Performance measurements (marshmallow's `performance/benchmark.py`).
+    // Performance measurements (marshmallow's `performance/benchmark.py`, lodash's
+    // `perf/perf.js`, whose `run` and `log` were among its API).
     "performance",
+    "perf",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -948,6 +950,7 @@ mod tests {
             Role::Test
         );
         assert_eq!(role(b"performance/benchmark.py"), Role::Example);
+        assert_eq!(role(b"perf/perf.js"), Role::Example);
         assert_eq!(role(b"docs/conf.py"), Role::Example);
         assert_eq!(role(b"src/conf.py"), Role::Source);
         assert_eq!(
