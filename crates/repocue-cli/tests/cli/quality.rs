@@ -1027,6 +1027,10 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
             "src/web/templating.py".into(),
             "def render(name):\n    return name\n\n\ndef _load(name):\n    return name\n".into(),
         ),
+        (
+            "src/web/routing/table.py".into(),
+            "class Table:\n    pass\n".into(),
+        ),
     ];
     // Internal modules that use each other: their files outrank the one `render` lives in.
     for i in 0..12 {
@@ -1060,6 +1064,34 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
         .collect();
     assert_eq!(comps.first(), Some(&"src/web/"), "{comps:?}");
     assert!(comps.contains(&"src/web/internal/"), "{comps:?}");
+    assert!(comps.contains(&"src/web/routing/"), "{comps:?}");
+}
+
+#[test]
+fn a_package_with_one_subpackage_is_listed_once() {
+    // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
+    // line for `lib/` says, and spend the room of another component.
+    let mut files: Vec<(String, String)> = vec![(
+        "lib/gem.rb".into(),
+        "require \"gem/core\"\n\nmodule Gem\nend\n".into(),
+    )];
+    for i in 0..6 {
+        files.push((
+            format!("lib/gem/part{i}.rb"),
+            format!("module Gem\n  class Part{i}\n    def run\n    end\n  end\nend\n"),
+        ));
+    }
+    files.push(("test/part_test.rb".into(), "require \"gem\"\n".into()));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(comps.first(), Some(&"lib/"), "{comps:?}");
+    assert!(!comps.contains(&"lib/gem/"), "{comps:?}");
 }
 
 #[test]

@@ -1101,10 +1101,14 @@ fn components<'a>(
             .then(b.2.files.cmp(&a.2.files))
             .then(a.2.path.cmp(&b.2.path))
     });
-    // The best source package's subpackages follow it (when no workspace lists the parts).
+    // The best source package's subpackages follow it (when no workspace lists the parts). A
+    // package with one subpackage is that subpackage and a few files beside it: a second line
+    // would say again what its line says (sinatra's `lib/sinatra/` of `lib/`, libuv's
+    // `include/uv/` of `include/`).
     if member_dirs.is_empty() {
         if let Some(i) = out.iter().position(|c| c.0 == 0) {
             let subs = subpackages(files, &out[i].2.path, file_rank);
+            let subs = if subs.len() > 1 { subs } else { Vec::new() };
             for (j, (mass, c)) in subs.into_iter().take(4).enumerate() {
                 out.insert(i + 1 + j, (0, mass, c));
             }
