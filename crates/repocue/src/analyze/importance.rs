@@ -304,7 +304,11 @@ fn is_test_project(dir: &[u8]) -> bool {
 /// project (gson's `metrics/` and `extras/`), whatever its package is called.
 fn is_example_file_name(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
-    ["Benchmark", "Benchmarks", "Example", "Examples"]
+    // A file named for what it is (nlohmann/json's documentation's `example.cpp`); not a class
+    // of that name (Spring Data's query by `Example`, its API).
+    stem == "example"
+        || stem == "examples"
+        || ["Benchmark", "Benchmarks", "Example", "Examples"]
         .iter()
         .any(|w| stem.len() > w.len() && stem.ends_with(w))
         // As C, C++ and Python name them (abseil's `raw_hash_set_probe_benchmark.cc`, a
@@ -335,6 +339,8 @@ fn is_test_file_name(name: &str) -> bool {
         || stem == "conftest"
         || holds(b".test.")
         || holds(b".spec.")
+        // Type tests, as tsd names them (commander's `typings/index.test-d.ts`).
+        || holds(b".test-d.")
         || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests")))
 }
 
@@ -963,6 +969,15 @@ mod tests {
             ("absl/random/internal/randen_benchmarks.cc", Role::Example),
             ("src/benchmark.cc", Role::Source),
             ("src/benchmark_runner.cc", Role::Source),
+            // Files named for what they are: a documentation's example program, type tests.
+            ("docs/integration/conan/example.cpp", Role::Example),
+            (
+                "src/main/java/org/springframework/data/domain/Example.java",
+                Role::Source,
+            ),
+            ("src/example_parser.py", Role::Source),
+            ("typings/index.test-d.ts", Role::Test),
+            ("typings/index.d.ts", Role::Source),
         ] {
             assert_eq!(role(path.as_bytes()), expected, "{path}");
         }
