@@ -1068,6 +1068,39 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
 }
 
 #[test]
+fn a_directory_named_by_its_only_subdirectory_is_no_source_root() {
+    // gin: the Go package at the root, its subpackages `render/` and `binding/`, and `codec/`
+    // whose files all lie in `codec/json/` (which `render/` uses). Named by that subdirectory,
+    // `codec/json/` is not below a source root for being nested, and does not lead the
+    // packages the root uses.
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/web\n\ngo 1.22\n"),
+        (
+            "web.go",
+            "package web\n\nimport (\n\t\"example.com/web/binding\"\n\t\"example.com/web/render\"\n)\n\nfunc Run() {\n\trender.HTML()\n\trender.JSON()\n\trender.Text()\n\tbinding.Bind()\n}\n",
+        ),
+        ("render/html.go", "package render\n\nfunc HTML() {}\n"),
+        ("render/text.go", "package render\n\nfunc Text() {}\n"),
+        (
+            "render/json.go",
+            "package render\n\nimport \"example.com/web/codec/json\"\n\nfunc JSON() {\n\tjson.Marshal()\n}\n",
+        ),
+        ("binding/form.go", "package binding\n\nfunc Bind() {}\n"),
+        ("codec/json/api.go", "package json\n\nfunc Marshal() {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    let pos = |p: &str| comps.iter().position(|c| *c == p);
+    let codec = pos("codec/json/").unwrap_or_else(|| panic!("{comps:?}"));
+    assert!(pos("render/").is_some_and(|r| r < codec), "{comps:?}");
+}
+
+#[test]
 fn a_package_with_one_subpackage_is_listed_once() {
     // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
     // line for `lib/` says, and spend the room of another component.

@@ -1032,7 +1032,13 @@ fn components<'a>(
                 // Code in a directory named as one of data is code: hugo's Go package
                 // `resources/`, ranked among the packages.
                 (_, None) if is_data_named(&c.path) && t.code * 2 > t.files && t.mass > 0.0 => 1,
-                _ => by_content.unwrap_or_else(|| component_rank(&c.path)),
+                _ => by_content.unwrap_or_else(|| match component_rank(&c.path) {
+                    // A directory named by the one below it that holds all its files is no
+                    // source root for being nested: gin's `codec/json/` came before its
+                    // `render/` and `binding/`. A member is one wherever it lies.
+                    0 if !member && !names_source_root(&c.path) => 1,
+                    rank => rank,
+                }),
             };
             // A source root by name in a language the project hardly writes in is no source
             // root of the project's: git's `src/` (seven Rust files beside a thousand of C),
@@ -1351,29 +1357,40 @@ impl<'a> Tally<'a> {
 /// documents with a script or two (Sphinx's `conf.py`) in that of its documents.
 const CODE_FILE_WEIGHT: u64 = 5;
 
+/// Directory names of source roots, in any case ([`component_rank`]).
+const SOURCE_ROOTS: &[&str] = &[
+    "src",
+    "lib",
+    "libs",
+    "pkg",
+    "cmd",
+    "internal",
+    "crates",
+    "packages",
+    "app",
+    "apps",
+    "include",
+    "core",
+    "server",
+    "client",
+    "modules",
+    "components",
+    "builtin",
+    "source",
+    // Swift packages' (`Sources/Alamofire/`).
+    "sources",
+];
+
+/// Whether a directory is, or lies below, a source root by name (`src/flask/`, Newtonsoft.Json's
+/// `Src/Newtonsoft.Json/`).
+fn names_source_root(dir: &str) -> bool {
+    dir.split('/')
+        .any(|part| SOURCE_ROOTS.contains(&part.to_ascii_lowercase().as_str()))
+}
+
 /// Orders top-level directories by what they hold: 0 source roots, 1 unknown, 2 support
 /// (tests, examples, documentation, tooling, CI).
 fn component_rank(dir: &str) -> u8 {
-    const SOURCE: &[&str] = &[
-        "src",
-        "lib",
-        "libs",
-        "pkg",
-        "cmd",
-        "internal",
-        "crates",
-        "packages",
-        "app",
-        "apps",
-        "include",
-        "core",
-        "server",
-        "client",
-        "modules",
-        "components",
-        "builtin",
-        "source",
-    ];
     const SUPPORT: &[&str] = &[
         "docs",
         "doc",
@@ -1396,7 +1413,6 @@ fn component_rank(dir: &str) -> u8 {
         "website",
     ];
     let d = dir.trim_end_matches('/');
-    let name = d.rsplit('/').next().unwrap_or(d).to_ascii_lowercase();
     // Below a hidden or support directory is support too (`.github/workflows/`).
     let support =
         |part: &str| part.starts_with('.') || SUPPORT.contains(&part.to_ascii_lowercase().as_str());
@@ -1409,7 +1425,7 @@ fn component_rank(dir: &str) -> u8 {
         } else {
             2
         }
-    } else if SOURCE.contains(&name.as_str()) || d.contains('/') {
+    } else if names_source_root(d) || d.contains('/') {
         0
     } else {
         1
