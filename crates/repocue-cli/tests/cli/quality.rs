@@ -1101,6 +1101,48 @@ fn a_directory_named_by_its_only_subdirectory_is_no_source_root() {
 }
 
 #[test]
+fn a_directory_of_build_files_does_not_lead_the_components() {
+    // cJSON: its code at the root, its CMake package configuration in `library_config/`. A
+    // directory of build files only is support, after the tests.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "json.c".into(),
+            "#include \"json.h\"\n\nint json_parse(const char *s) { return s != 0; }\n".into(),
+        ),
+        ("json.h".into(), "int json_parse(const char *s);\n".into()),
+        (
+            "CMakeLists.txt".into(),
+            "project(json C)\nadd_library(json json.c)\n".into(),
+        ),
+        (
+            "library_config/jsonConfig.cmake".into(),
+            "include(jsonTargets.cmake)\n".into(),
+        ),
+        (
+            "library_config/uninstall.cmake".into(),
+            "message(STATUS uninstall)\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("tests/parse_{i}.c"),
+            format!("#include \"../json.h\"\n\nint main(void) {{ return json_parse(\"{i}\"); }}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    let pos = |p: &str| comps.iter().position(|c| *c == p);
+    let config = pos("library_config/").unwrap_or_else(|| panic!("{comps:?}"));
+    assert!(pos("tests/").is_some_and(|t| t < config), "{comps:?}");
+}
+
+#[test]
 fn a_package_with_one_subpackage_is_listed_once() {
     // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
     // line for `lib/` says, and spend the room of another component.

@@ -1025,8 +1025,10 @@ fn components<'a>(
             }
             let rank = match (t.own, by_content) {
                 (0, _) => 2,
-                // Files in no language (images, fonts) are assets, whatever the name says.
-                _ if t.langs.is_empty() => 2,
+                // Files in no language (images, fonts) are assets, whatever the name says; files
+                // of a build system only configure or port the build (cJSON's CMake package
+                // configuration `library_config/`, zlib's `nintendods/` Makefile).
+                _ if t.langs.keys().all(|l| BUILD_LANGUAGES.contains(l)) => 2,
                 // A repository of documents is its documents (tldr's `pages/`).
                 (_, Some(2)) if of_documents => 0,
                 // Code in a directory named as one of data is code: hugo's Go package
@@ -1129,6 +1131,17 @@ fn components<'a>(
     };
     bring_forward(out, files.len() as u64, &docs)
 }
+
+/// The languages of build systems' files ([`components`]).
+const BUILD_LANGUAGES: &[&str] = &[
+    "Makefile",
+    "CMake",
+    "Meson",
+    "Starlark",
+    "Just",
+    "Gradle",
+    "Dockerfile",
+];
 
 /// How many times a source root by name may weigh less than the heaviest directory of code
 /// and still lead as one ([`components`]).
