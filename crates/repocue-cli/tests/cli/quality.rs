@@ -1143,6 +1143,45 @@ fn a_directory_of_build_files_does_not_lead_the_components() {
 }
 
 #[test]
+fn example_members_are_named_by_their_listed_directory() {
+    // A workspace whose examples are members of their own: `examples/` names them all; a line
+    // for each would spend the room of the project's own components.
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "Cargo.toml".into(),
+            "[workspace]\nmembers = [\"core\", \"examples/*\"]\n".into(),
+        ),
+        (
+            "core/Cargo.toml".into(),
+            "[package]\nname = \"core\"\nversion = \"0.1.0\"\n".into(),
+        ),
+        ("core/src/lib.rs".into(), "pub fn run() {}\n".into()),
+    ];
+    for name in ["hello", "server"] {
+        files.push((
+            format!("examples/{name}/Cargo.toml"),
+            format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n"),
+        ));
+        files.push((
+            format!("examples/{name}/src/main.rs"),
+            "fn main() {\n    core::run();\n}\n".into(),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let comps: Vec<&str> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(comps.contains(&"core/"), "{comps:?}");
+    assert!(comps.contains(&"examples/"), "{comps:?}");
+    assert!(!comps.contains(&"examples/hello/"), "{comps:?}");
+    assert!(!comps.contains(&"examples/server/"), "{comps:?}");
+}
+
+#[test]
 fn a_package_with_one_subpackage_is_listed_once() {
     // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
     // line for `lib/` says, and spend the room of another component.

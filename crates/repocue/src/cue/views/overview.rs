@@ -1122,6 +1122,23 @@ fn components<'a>(
             }
         }
     }
+    // A test's or an example's member in a directory of members listed beside it is named by
+    // that directory's line: serilog's `test/Serilog.Tests/` by `test/`, svelte's
+    // `playgrounds/sandbox/` (all of `playgrounds/`) by `playgrounds/`.
+    let listed_holders: HashSet<String> = out
+        .iter()
+        .filter(|c| c.2.kind == "directory")
+        .map(|c| c.2.path.clone())
+        .filter(|p| holders.contains_key(p.trim_end_matches('/').as_bytes()))
+        .collect();
+    out.retain(|(rank, _, c)| {
+        let holder = c
+            .path
+            .trim_end_matches('/')
+            .rsplit_once('/')
+            .map(|(h, _)| format!("{h}/"));
+        !(c.kind == "member" && *rank == 2 && holder.is_some_and(|h| listed_holders.contains(&h)))
+    });
     let out: Vec<Component> = out.into_iter().map(|c| c.2).collect();
     // A hidden directory of documents is tooling's (go-redis's `.claude/` of agent
     // instructions), not the project's documentation.
