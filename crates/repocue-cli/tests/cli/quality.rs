@@ -1182,6 +1182,30 @@ fn example_members_are_named_by_their_listed_directory() {
 }
 
 #[test]
+fn maintainers_scripts_are_no_entry_points() {
+    // pytest's `extra/get_issues.py`, fmt's `support/printable.py`: programs the maintainers
+    // run beside the project, not where a newcomer starts.
+    let script = "def main():\n    pass\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+        ("src/pkg/__init__.py", "def run():\n    pass\n"),
+        ("src/pkg/__main__.py", script),
+        ("extra/get_issues.py", script),
+        ("support/printable.py", script),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let entries: Vec<&str> = cue["content"]["entry_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert!(entries.contains(&"src/pkg/__main__.py"), "{entries:?}");
+    assert!(!entries.contains(&"extra/get_issues.py"), "{entries:?}");
+    assert!(!entries.contains(&"support/printable.py"), "{entries:?}");
+}
+
+#[test]
 fn a_package_with_one_subpackage_is_listed_once() {
     // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
     // line for `lib/` says, and spend the room of another component.

@@ -199,8 +199,11 @@ pub fn role(path: &[u8]) -> Role {
     for (i, part) in parts.enumerate() {
         // Below a JVM source set's language directory (`src/main/java/`) the directories are
         // a package's name: spring-petclinic's `org/springframework/samples/` is no examples
-        // directory. The source set (`main`, `test`) has said what the files are.
+        // directory. The source set (`main`, `test`) has said what the files are; but a
+        // package of examples is one (jsoup's `org/jsoup/examples/`, programs of its own).
         if before_last.eq_ignore_ascii_case(b"src") && named(part, JVM_LANGUAGES) {
+            let package = dirs.rsplit(|&b| b == b'/').next().unwrap_or_default();
+            example = example || (package != part && named(package, &["examples", "samples"]));
             break;
         }
         (before_last, last) = (last, part);
@@ -1003,6 +1006,15 @@ mod tests {
         );
         assert_eq!(role(b"src/test/kotlin/org/example/Fixtures.kt"), Role::Test);
         assert_eq!(role(b"samples/src/main/java/demo/App.java"), Role::Example);
+        // A package of examples in the source set is one (jsoup's); a package inside one is not.
+        assert_eq!(
+            role(b"src/main/java/org/jsoup/examples/ListLinks.java"),
+            Role::Example
+        );
+        assert_eq!(
+            role(b"src/main/java/org/example/samples/api/Client.java"),
+            Role::Source
+        );
         assert_eq!(
             role(b"metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java"),
             Role::Example

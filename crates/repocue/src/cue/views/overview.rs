@@ -1149,6 +1149,18 @@ fn components<'a>(
     bring_forward(out, files.len() as u64, &docs)
 }
 
+/// Directories whose programs are the maintainers' scripts, no entry point of the project
+/// ([`code_summary`]).
+const PROGRAM_SUPPORT_DIRS: &[&str] = &[
+    "scripts",
+    "script",
+    "support",
+    "extra",
+    "hack",
+    "maint",
+    "maintenance",
+];
+
 /// The languages of build systems' files ([`components`]).
 const BUILD_LANGUAGES: &[&str] = &[
     "Makefile",
@@ -2394,15 +2406,19 @@ fn code_summary(
     };
     // Programs in support directories (`scripts/`, `tools/`) are not where the project
     // starts, nor a package's own scripts (svelte's
-    // `packages/svelte/scripts/generate-browser-support.ts`).
+    // `packages/svelte/scripts/generate-browser-support.ts`), nor the maintainers' scripts
+    // beside the project (fmt's `support/printable.py`, pytest's `extra/get_issues.py`,
+    // Kubernetes' `hack/`).
     let support = |r: &&super::structure::Ranked<'_>| {
         let path = &r.file.path;
         let dirs = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         paths::top_dir(path)
             .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2)
-            || dirs
-                .split(|&b| b == b'/')
-                .any(|d| d.eq_ignore_ascii_case(b"scripts") || d.eq_ignore_ascii_case(b"script"))
+            || dirs.split(|&b| b == b'/').any(|d| {
+                PROGRAM_SUPPORT_DIRS
+                    .iter()
+                    .any(|s| d.eq_ignore_ascii_case(s.as_bytes()))
+            })
     };
     // Files that define `main`: programs in the project's main language (the family of most
     // of its own code files) first, git's `common-main.c` before its `git-p4.py`; then the
