@@ -463,6 +463,7 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         || introduces_steps(&sentence)
         // A question asks the reader (aiohttp's "Coming from requests ?"); it says nothing.
         || sentence.trim_end().ends_with('?')
+        || asks_for_money(&sentence)
         || (points_elsewhere(&sentence) && !defines(&sentence))
     {
         return;
@@ -685,6 +686,29 @@ fn points_elsewhere(sentence: &str) -> bool {
     asks || ["see", "visit", "read", "check", "click", "please"]
         .iter()
         .any(|w| first.eq_ignore_ascii_case(w))
+}
+
+/// Whether a sentence asks for money, whatever section it stands in: Dear ImGui's README
+/// opens with "Businesses: support continued development and maintenance via invoiced
+/// sponsoring/support contracts" above "Dear ImGui is a bloat-free graphical user interface
+/// library for C++."
+fn asks_for_money(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "sponsoring",
+        "sponsor us",
+        "become a sponsor",
+        "donate",
+        "donation",
+        "paypal",
+        "patreon",
+        "open collective",
+        "opencollective",
+        "financial support",
+        "funding",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// Whether a sentence is an instruction that introduces what follows (code, a list): aiohttp's
@@ -1485,6 +1509,15 @@ mod tests {
             purpose_of(b"README.rst", "reStructuredText", celery).as_deref(),
             Some("Celery is a simple, flexible, and reliable distributed system.")
         );
+        // A request for money is no purpose, in whatever section it stands (Dear ImGui's).
+        let imgui = "Dear ImGui\n=====\n\nBusinesses: support continued development and maintenance via invoiced sponsoring/support contracts:\n<br>&nbsp;&nbsp;_E-mail: contact @ example dot com_\n<br>Individuals: support continued development and maintenance [here](https://example.org/pay).\n\n### The Pitch\n\nDear ImGui is a **bloat-free graphical user interface library for C++**. It outputs optimized vertex buffers.\n";
+        assert_eq!(
+            purpose_of(b"docs/README.md", "Markdown", imgui).as_deref(),
+            Some("Dear ImGui is a bloat-free graphical user interface library for C++.")
+        );
+        assert!(!asks_for_money(
+            "Sponsored tests run on every commit of this continuous integration tool."
+        ));
         // An abbreviation's dot ends no sentence (rubocop).
         let rubocop = "# RuboCop\n\nRuboCop is a Ruby static code analyzer (a.k.a. `linter`) and code formatter. Out of the box it will enforce many of the guidelines.\n";
         assert_eq!(
