@@ -706,6 +706,19 @@ const SHELL_STANDARD: &[&str] = &[
     "wc", "xargs",
 ];
 
+/// Ruby's core classes and modules: a project that reopens one (Rails's
+/// `active_support/core_ext/file/atomic.rb` adds to `class File`, `core_ext/object/json.rb` to
+/// `class Time`) does not define what every `File.join` or `Time.now` of its code means; its
+/// overview listed both among Rails's API.
+#[rustfmt::skip]
+const RUBY_STANDARD: &[&str] = &[
+    "Array", "BasicObject", "BigDecimal", "Class", "Comparable", "Complex", "Date", "DateTime",
+    "Dir", "Encoding", "Enumerable", "Enumerator", "Exception", "FalseClass", "File", "Float",
+    "Hash", "IO", "Integer", "Kernel", "Method", "Module", "NameError", "NilClass",
+    "NoMethodError", "Numeric", "Object", "Pathname", "Proc", "Process", "Range", "Rational",
+    "Regexp", "StandardError", "String", "Struct", "Symbol", "Thread", "Time", "TrueClass", "URI",
+];
+
 /// Whether one of the `imports` of the file at `from` names the module of the file at `target`.
 pub(crate) fn imports_name(from: &[u8], imports: &[String], target: &[u8]) -> bool {
     let module = importance::module_components(target);
@@ -740,10 +753,11 @@ enum Provided {
     C,
     Shell,
     Rust,
+    Ruby,
 }
 
 impl Provided {
-    const ALL: [Provided; 3] = [Provided::C, Provided::Shell, Provided::Rust];
+    const ALL: [Provided; 4] = [Provided::C, Provided::Shell, Provided::Rust, Provided::Ruby];
 
     /// The list of name space `space`, if its language has one.
     fn of_space(space: &str) -> Option<Provided> {
@@ -751,6 +765,7 @@ impl Provided {
             "C" => Some(Provided::C),
             "Bash" | "Shell" => Some(Provided::Shell),
             "Rust" => Some(Provided::Rust),
+            "Ruby" => Some(Provided::Ruby),
             _ => None,
         }
     }
@@ -760,6 +775,7 @@ impl Provided {
             Provided::C => C_STANDARD,
             Provided::Shell => SHELL_STANDARD,
             Provided::Rust => RUST_STANDARD,
+            Provided::Ruby => RUBY_STANDARD,
         }
     }
 
@@ -1079,10 +1095,32 @@ mod tests {
         );
     }
 
+    /// A Ruby core class a project reopens (Rails's `core_ext/file/atomic.rb`) is what its
+    /// code means by the name only where the file is required; its own classes stay edges.
+    #[test]
+    fn a_reopened_ruby_core_class_is_no_definition_of_every_use() {
+        let atomic = in_language("Ruby", &["File", "atomic_write"], &[], &[]);
+        let cache = in_language(
+            "Ruby",
+            &["FileStore"],
+            &["File", "atomic_write"],
+            &["active_support/core_ext/file/atomic"],
+        );
+        let log = in_language("Ruby", &["Logger"], &["File", "FileStore"], &["logger"]);
+        let nodes = [
+            node(b"lib/active_support/core_ext/file/atomic.rb", &atomic),
+            node(b"lib/active_support/cache/file_store.rb", &cache),
+            node(b"lib/active_support/logger.rb", &log),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("File"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[1].get("FileStore"), Some(&1.0), "{:?}", r.used_by);
+    }
+
     /// The lists are sorted: they are searched by bisection.
     #[test]
     fn the_standard_name_lists_are_sorted() {
-        for list in [C_STANDARD, SHELL_STANDARD, RUST_STANDARD] {
+        for list in [C_STANDARD, SHELL_STANDARD, RUST_STANDARD, RUBY_STANDARD] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
     }
