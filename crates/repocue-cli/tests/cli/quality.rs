@@ -18,6 +18,16 @@ fn index_in(list: &[String], item: &str) -> usize {
         .unwrap_or_else(|| panic!("{item} missing from {list:?}"))
 }
 
+/// The paths of an overview's components, in their order.
+fn component_paths(cue: &Value) -> Vec<&str> {
+    cue["content"]["components"]
+        .as_array()
+        .expect("components")
+        .iter()
+        .map(|c| c["path"].as_str().expect("a path"))
+        .collect()
+}
+
 fn symbol_ids(cue: &Value) -> Vec<String> {
     cue["content"]["symbols"]
         .as_array()
@@ -336,12 +346,7 @@ fn a_large_budget_shows_more_of_the_central_file_after_every_files_first() {
 fn components_list_source_roots_before_tests_and_docs() {
     let repo = python_library();
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     let pos = |p: &str| comps.iter().position(|c| *c == p).unwrap();
     assert!(pos("shop/") < pos("tests/"), "{comps:?}");
     assert!(pos("shop/") < pos("docs/"), "{comps:?}");
@@ -1056,12 +1061,7 @@ fn what_a_package_root_re_exports_outranks_busier_internals() {
     }
     assert!(pos("symbol:src/web/templating.py:_load").is_none_or(|p| p > render));
     // Components name the package, not its `src/` wrapper, and its subpackages follow it.
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     assert_eq!(comps.first(), Some(&"src/web/"), "{comps:?}");
     assert!(comps.contains(&"src/web/internal/"), "{comps:?}");
     assert!(comps.contains(&"src/web/routing/"), "{comps:?}");
@@ -1089,12 +1089,7 @@ fn a_directory_named_by_its_only_subdirectory_is_no_source_root() {
         ("codec/json/api.go", "package json\n\nfunc Marshal() {}\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     let pos = |p: &str| comps.iter().position(|c| *c == p);
     let codec = pos("codec/json/").unwrap_or_else(|| panic!("{comps:?}"));
     assert!(pos("render/").is_some_and(|r| r < codec), "{comps:?}");
@@ -1131,12 +1126,7 @@ fn a_directory_of_build_files_does_not_lead_the_components() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     let pos = |p: &str| comps.iter().position(|c| *c == p);
     let config = pos("library_config/").unwrap_or_else(|| panic!("{comps:?}"));
     assert!(pos("tests/").is_some_and(|t| t < config), "{comps:?}");
@@ -1169,12 +1159,7 @@ fn example_members_are_named_by_their_listed_directory() {
     }
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     assert!(comps.contains(&"core/"), "{comps:?}");
     assert!(comps.contains(&"examples/"), "{comps:?}");
     assert!(!comps.contains(&"examples/hello/"), "{comps:?}");
@@ -1222,12 +1207,7 @@ fn a_package_with_one_subpackage_is_listed_once() {
     files.push(("test/part_test.rb".into(), "require \"gem\"\n".into()));
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "4000"]);
-    let comps: Vec<&str> = cue["content"]["components"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["path"].as_str().unwrap())
-        .collect();
+    let comps = component_paths(&cue);
     assert_eq!(comps.first(), Some(&"lib/"), "{comps:?}");
     assert!(!comps.contains(&"lib/gem/"), "{comps:?}");
 }
