@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+mod cfg_macros;
 mod detect;
 mod engine;
 mod export_macros;
@@ -42,7 +43,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "18";
+pub const EXTRACTOR_VERSION: &str = "19";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -282,6 +283,7 @@ pub fn extract(
     let source = shield::for_parser(language, source);
     match language {
         Language::Cpp => engine::extract(language, &export_macros::hidden(&source), limits),
+        Language::Rust => engine::extract(language, &cfg_macros::unwrapped(&source), limits),
         _ => engine::extract(language, &source, limits),
     }
 }

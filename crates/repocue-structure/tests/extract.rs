@@ -479,7 +479,28 @@ fn a_cpp_class_behind_an_export_macro_is_a_class() {
     );
 }
 
-/// A Python module's `__all__` lists what it exports: the names it hands on from other modules
+/// Items inside a configuration macro (`cfg_rt! { … }`, as tokio defines most of its API) are
+/// the file's own, at their own lines; a `cfg_if!` is no list of items.
+#[test]
+fn rust_items_inside_a_cfg_macro_are_definitions() {
+    let source = b"cfg_rt! {\n    pub use task::spawn;\n\n    /// The runtime.\n    pub struct Runtime;\n}\n\nimpl Runtime {\n    cfg_net! {\n        pub fn bind(&self) {}\n    }\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    let at = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| (s.start_line, s.signature.clone(), s.parent.clone()))
+    };
+    assert_eq!(at("Runtime"), Some((5, "pub struct Runtime".into(), None)));
+    assert_eq!(
+        at("bind"),
+        Some((10, "pub fn bind(&self)".into(), Some("impl Runtime".into())))
+    );
+    assert!(facts.references.iter().any(|r| r == "spawn"), "{facts:?}");
+}
+
+/// A Python module's `__all__` lists what it exports:/// A Python module's `__all__` lists what it exports: the names it hands on from other modules
 /// (httpx's `__init__.py` imports its API with `from ._client import *`) are its re-exports
 /// and references; those it defines (`main`) are not.
 #[test]
