@@ -11,6 +11,8 @@
 
 use std::borrow::Cow;
 
+use crate::text::{is_word_byte, skip_space};
+
 /// The bytes to parse for a Rust `source`: the `cfg_…! {` and `}` around items blanked.
 pub(crate) fn unwrapped(source: &[u8]) -> Cow<'_, [u8]> {
     let mut out: Option<Vec<u8>> = None;
@@ -60,7 +62,7 @@ enum Body {
 
 /// The [`Body`] of the macro whose name starts at `start` (`cfg_rt! {`).
 fn braced_body(source: &[u8], start: usize) -> Body {
-    let Some(len) = source[start..].iter().position(|b| !is_word(*b)) else {
+    let Some(len) = source[start..].iter().position(|b| !is_word_byte(*b)) else {
         return Body::None;
     };
     let name = &source[start..start + len];
@@ -152,7 +154,7 @@ impl Lexer<'_> {
     }
 
     fn after_word(&self) -> bool {
-        self.at > 0 && is_word(self.source[self.at - 1])
+        self.at > 0 && is_word_byte(self.source[self.at - 1])
     }
 
     /// Steps over a (nested) block comment starting at `self.at`.
@@ -254,18 +256,6 @@ fn utf8_width(first: u8) -> usize {
         0xC0..=0xDF => 2,
         _ => 1,
     }
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-fn skip_space(source: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while source.get(i).is_some_and(u8::is_ascii_whitespace) {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]

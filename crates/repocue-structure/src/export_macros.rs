@@ -10,6 +10,8 @@
 
 use std::borrow::Cow;
 
+use crate::text::{is_word_byte, skip_space};
+
 /// The bytes to parse for a C++ `source`: export macros blanked, without a copy when it has
 /// none.
 pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
@@ -70,22 +72,12 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
 }
 
 fn word_at(source: &[u8], i: usize) -> bool {
-    source
-        .get(i)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    source.get(i).copied().is_some_and(is_word_byte)
 }
 
 fn word_end(source: &[u8], from: usize) -> usize {
     let mut i = from;
     while word_at(source, i) {
-        i += 1;
-    }
-    i
-}
-
-fn skip_space(source: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while source.get(i).is_some_and(u8::is_ascii_whitespace) {
         i += 1;
     }
     i

@@ -172,6 +172,20 @@ pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Whether a byte belongs to a word of code: an ASCII letter, digit or `_`.
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The first position at or after `from` that holds no ASCII whitespace.
+pub(crate) fn skip_space(source: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while source.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
