@@ -1191,6 +1191,50 @@ fn maintainers_scripts_are_no_entry_points() {
 }
 
 #[test]
+fn a_jvm_projects_code_is_named_by_its_package() {
+    // A single Maven module: its code in `src/main/java/org/acme/shop/`, its tests beside it in
+    // `src/test/java/`. The component is the package, followed by its subpackages, not `src/`.
+    let repo = TestRepo::with_files(&[
+        ("pom.xml", "<project><artifactId>shop</artifactId></project>\n"),
+        (
+            "src/main/java/org/acme/shop/App.java",
+            "package org.acme.shop;\n\nimport org.acme.shop.cart.Cart;\nimport org.acme.shop.pay.Pay;\n\npublic class App {\n    public Cart cart;\n    public Pay pay;\n}\n",
+        ),
+        (
+            "src/main/java/org/acme/shop/cart/Cart.java",
+            "package org.acme.shop.cart;\n\npublic class Cart {\n    public Item item;\n}\n",
+        ),
+        (
+            "src/main/java/org/acme/shop/cart/Item.java",
+            "package org.acme.shop.cart;\n\npublic class Item {}\n",
+        ),
+        (
+            "src/main/java/org/acme/shop/pay/Pay.java",
+            "package org.acme.shop.pay;\n\npublic class Pay {}\n",
+        ),
+        (
+            "src/test/java/org/acme/shop/AppTest.java",
+            "package org.acme.shop;\n\npublic class AppTest {\n    App app;\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let comps = component_paths(&cue);
+    assert_eq!(
+        comps.first(),
+        Some(&"src/main/java/org/acme/shop/"),
+        "{comps:?}"
+    );
+    assert!(
+        comps.contains(&"src/main/java/org/acme/shop/cart/"),
+        "{comps:?}"
+    );
+    assert!(
+        comps.contains(&"src/main/java/org/acme/shop/pay/"),
+        "{comps:?}"
+    );
+}
+
+#[test]
 fn a_package_with_one_subpackage_is_listed_once() {
     // `lib/` is `lib/gem.rb` beside `lib/gem/`: a line for `lib/gem/` would say again what the
     // line for `lib/` says, and spend the room of another component.

@@ -244,6 +244,12 @@ pub fn role(path: &[u8]) -> Role {
 /// The language directories of a Maven or Gradle source set (`src/main/java`).
 const JVM_LANGUAGES: &[&str] = &["java", "kotlin", "scala", "groovy"];
 
+/// Whether a directory name is a Maven or Gradle source set's language directory (`java` of
+/// `src/main/java`).
+pub fn is_jvm_language_dir(name: &[u8]) -> bool {
+    named(name, JVM_LANGUAGES)
+}
+
 /// The build tools' wrapper scripts a project checks in as generated (`gradle wrapper`):
 /// spring-petclinic's `gradlew` and `mvnw` led its overview's symbols.
 const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"];

@@ -977,6 +977,31 @@ fn components<'a>(
             .and_modify(|c| *c = common_dir(c, &dir))
             .or_insert(dir);
     }
+    // Per top directory that is a JVM source set's (`src/` of `src/main/java/`): the package
+    // the project's own code there shares (jsoup's `src/main/java/org/jsoup/`), which names
+    // that code rather than `src/`, whose tests and resources lie beside it.
+    let mut jvm_packages: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+    for ((f, _), _) in files
+        .iter()
+        .zip(&member)
+        .zip(&own)
+        .filter(|((_, m), &own)| m.is_none() && own)
+    {
+        let Some(top) = paths::top_dir(&f.path) else {
+            continue;
+        };
+        let in_source_set = f.path[top.len()..]
+            .strip_prefix(b"/main/")
+            .and_then(|rest| rest.iter().position(|&b| b == b'/').map(|i| &rest[..i]))
+            .is_some_and(importance::is_jvm_language_dir);
+        if in_source_set {
+            let dir = dir_of(&f.path);
+            jvm_packages
+                .entry(top.to_vec())
+                .and_modify(|c| *c = common_dir(c, &dir))
+                .or_insert(dir);
+        }
+    }
     let mut dirs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
     // The directories that hold workspace members (`packages/` of `packages/*`).
     let mut holders: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
@@ -988,7 +1013,12 @@ fn components<'a>(
     for ((f, m), &own) in files.iter().zip(&member).zip(&own) {
         let key = match m {
             Some(m) => Some(*m),
-            None => paths::top_dir(&f.path).and_then(|t| common.get(t)),
+            None => paths::top_dir(&f.path).and_then(|t| {
+                jvm_packages
+                    .get(t)
+                    .filter(|p| f.path.starts_with(p) && f.path.get(p.len()) == Some(&b'/'))
+                    .or_else(|| common.get(t))
+            }),
         };
         let add = |map: &mut BTreeMap<Vec<u8>, Tally<'a>>, k: &[u8]| {
             Tally::add_to(map, k, f, own, file_rank)
