@@ -807,10 +807,20 @@ fn reexports(captures: &Captures, items: &[Item], source: &[u8], types: bool) ->
         .iter()
         .chain(handed)
         .filter(|n| exported_as_type(**n) == types)
-        .map(|n| lang::node_text(*n, source))
+        .map(|n| symbol_name(*n, source))
         .filter(|name| text::is_identifier(name) && name != "default")
         .collect();
     names.into_iter().map(Cow::into_owned).collect()
+}
+
+/// A captured name's text, without the colon of a Ruby symbol (`autoload :Builder`).
+fn symbol_name<'s>(node: Node, source: &'s [u8]) -> Cow<'s, str> {
+    match lang::node_text(node, source) {
+        Cow::Borrowed(t) if node.kind() == "simple_symbol" => {
+            Cow::Borrowed(t.trim_start_matches(':'))
+        }
+        text => text,
+    }
 }
 
 /// Whether an exported name is exported as a type alone: its specifier or its whole export

@@ -43,7 +43,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "19";
+pub const EXTRACTOR_VERSION: &str = "20";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -178,7 +178,8 @@ pub struct FileFacts {
     pub references: Vec<String>,
     /// Names the file makes part of its module's interface without defining them, sorted
     /// and de-duplicated: JavaScript's and TypeScript's `export { a } from "./x"`, and an
-    /// imported or required name that a separate `export { a }` or `module.exports` names.
+    /// imported or required name that a separate `export { a }` or `module.exports` names,
+    /// Rust's `pub use`, and what a Ruby file `autoload`s (`autoload :Builder, "rack/builder"`).
     /// What a package's index hands on is its API; what it merely imports and calls is not.
     /// Empty for languages whose re-exports are not told apart from imports. Names handed on
     /// as types alone are in `type_reexports` instead.

@@ -500,9 +500,30 @@ fn rust_items_inside_a_cfg_macro_are_definitions() {
     assert!(facts.references.iter().any(|r| r == "spawn"), "{facts:?}");
 }
 
-/// A Python module's `__all__` lists what it exports:/// A Python module's `__all__` lists what it exports: the names it hands on from other modules
+/// A Python module's `__all__` lists what it exports: the names it hands on from other modules
 /// (httpx's `__init__.py` imports its API with `from ._client import *`) are its re-exports
 /// and references; those it defines (`main`) are not.
+/// What a Ruby file `autoload`s it hands on (rack's `lib/rack.rb`: "all modules meant for use
+/// in your application are autoloaded here"): the names are its re-exports and references, the
+/// paths its imports. A symbol passed to any other call is neither.
+#[test]
+fn a_ruby_files_autoloads_are_what_it_hands_on() {
+    let source = b"module Rack\n  autoload :Builder, \"rack/builder\"\n  autoload(:Lint, 'rack/lint')\n  module Auth\n    autoload :Basic, \"rack/auth/basic\"\n  end\n  attr_reader :app\n  send :Other\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    assert_eq!(facts.reexports, ["Basic", "Builder", "Lint"]);
+    for name in ["Basic", "Builder", "Lint"] {
+        assert!(facts.references.iter().any(|r| r == name), "{facts:?}");
+    }
+    assert!(!facts
+        .references
+        .iter()
+        .any(|r| r == "Other" || r == ":Other"));
+    assert_eq!(
+        facts.imports,
+        ["rack/auth/basic", "rack/builder", "rack/lint"]
+    );
+}
+
 #[test]
 fn a_python_modules_all_lists_what_it_hands_on() {
     let source = b"from ._client import *\nfrom ._models import *\n\ndef main():\n    pass\n\n__all__ = [\n    \"Client\",\n    'Response',\n    \"main\",\n]\n\nother = [\"NotExported\"]\n";

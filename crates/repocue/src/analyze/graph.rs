@@ -132,8 +132,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             plausible(i, all, &roles, &spaces, &mut targets);
             if standard.in_space(spaces[i]) {
                 targets.retain(|&t| named(t));
-            } else if narrowable(&targets) && !node.facts.imports.is_empty() {
-                narrow(&mut targets, &mut named);
+            } else if narrowable(&targets) {
+                if !node.facts.imports.is_empty() {
+                    narrow(&mut targets, &mut named);
+                }
+                narrow_by_file_name(spaces[i], r, &mut targets, &modules);
             }
             if targets.is_empty() {
                 continue;
@@ -533,9 +536,11 @@ fn package_importers<'n>(
 
 /// Narrows the files defining a referenced name to the ones the reference can mean: never
 /// the referencing file itself, never a test file from non-test code, and, when the
-/// referencing file's imports name some of the candidates, only those.
+/// referencing file's imports name some of the candidates, only those, and of those, in Ruby,
+/// the ones its file names ([`narrow_by_file_name`]).
 fn resolve(
     from: usize,
+    name: &str,
     candidates: &[usize],
     roles: &[Role],
     spaces: &[&str],
@@ -546,8 +551,42 @@ fn resolve(
     plausible(from, candidates, roles, spaces, &mut targets);
     if narrowable(&targets) {
         narrow(&mut targets, &mut |t| imports_module(imports, &modules[t]));
+        narrow_by_file_name(spaces[from], name, &mut targets, modules);
     }
     targets
+}
+
+/// Keeps, of a Ruby reference's several `targets`, the files its name names by the language's
+/// convention (`QueryParser` in `query_parser.rb`, as Zeitwerk and `autoload` lay them out), if
+/// any is. `Request` in rack's `lib/rack.rb` means `lib/rack/request.rb`'s class, not the
+/// `Request` nested in `auth/basic.rb`'s `Basic`, which only code inside `Basic` names bare.
+fn narrow_by_file_name(space: &str, name: &str, targets: &mut Vec<usize>, modules: &[Vec<String>]) {
+    if space != "Ruby" || targets.len() < 2 {
+        return;
+    }
+    let file = snake_case(name);
+    narrow(targets, &mut |t| modules[t].last() == Some(&file));
+}
+
+/// A constant's name as Ruby names its file: `QueryParser` → `query_parser`, `HTTPClient` →
+/// `http_client`, `Utils` → `utils`.
+fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (k, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && k > 0 {
+            let before = chars[k - 1];
+            let after_lower = chars.get(k + 1).is_some_and(char::is_ascii_lowercase);
+            if before.is_ascii_lowercase()
+                || before.is_ascii_digit()
+                || (before.is_ascii_uppercase() && after_lower)
+            {
+                out.push('_');
+            }
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 /// Whether one of the `imports` (as module paths) names the `module` of a file: for a name its
@@ -621,9 +660,11 @@ pub(crate) fn may_mean(
     if is_standard_name(path_name_space(from), name) {
         return plausible() && imports_name(from, imports, target);
     }
-    // Without imports, or among more definitions than imports narrow (with `from` itself
-    // among them), `resolve` keeps every plausible one: spared the module paths of each.
-    if imports.is_empty() || defining.len() > MAX_NARROWED + 1 {
+    // Without imports (and, but in Ruby, file names), or among more definitions than either
+    // narrows (with `from` itself among them), `resolve` keeps every plausible one: spared the
+    // module paths of each.
+    let by_name = path_name_space(from) == "Ruby";
+    if (imports.is_empty() && !by_name) || defining.len() > MAX_NARROWED + 1 {
         return plausible();
     }
     let mut paths: Vec<&[u8]> = vec![from];
@@ -643,7 +684,7 @@ pub(crate) fn may_mean(
         .filter(|c| !c.is_empty())
         .collect();
     let candidates: Vec<usize> = (1..paths.len()).collect();
-    resolve(0, &candidates, &roles, &spaces, &imports, &modules).contains(&(t + 1))
+    resolve(0, name, &candidates, &roles, &spaces, &imports, &modules).contains(&(t + 1))
 }
 
 /// The name space of a language (a file's facts name it): the languages whose code can name one
@@ -1165,6 +1206,63 @@ mod tests {
         let r = rank(&nodes);
         let names: Vec<&str> = r.root_exports[1].iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["Command"]);
+    }
+
+    /// A Ruby constant lives in the file named for it: rack's `lib/rack.rb` autoloads
+    /// `Request` from `rack/request.rb`, not the `Request` nested in `auth/basic.rb`'s `Basic`
+    /// (which led rack's API instead of `Rack::Request`).
+    #[test]
+    fn a_ruby_name_means_the_file_named_for_it() {
+        let ruby = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "Ruby".into(),
+            ..facts(defs, refs)
+        };
+        let (request, basic) = (ruby(&["Request"], &[]), ruby(&["Basic", "Request"], &[]));
+        let root = ruby(&[], &["Request", "QueryParser"]);
+        let parser = ruby(&["QueryParser"], &[]);
+        let other_parser = ruby(&["QueryParser"], &[]);
+        let nodes = [
+            node(b"lib/rack/auth/basic.rb", &basic),
+            node(b"lib/rack/request.rb", &request),
+            Node {
+                path: b"lib/rack.rb",
+                facts: &root,
+                boost: 3.0,
+                root: true,
+            },
+            node(b"lib/rack/query_parser.rb", &parser),
+            node(b"lib/rack/parsers.rb", &other_parser),
+        ];
+        let r = rank(&nodes);
+        let exported = |i: usize, name: &str| r.exported[i].get(name).copied().unwrap_or(0.0);
+        assert!(exported(1, "Request") > 0.0, "{:?}", r.exported);
+        assert_eq!(exported(0, "Request"), 0.0, "{:?}", r.exported);
+        assert!(exported(3, "QueryParser") > 0.0 && exported(4, "QueryParser") == 0.0);
+        let defining: [&[u8]; 2] = [b"lib/rack/request.rb", b"lib/rack/auth/basic.rb"];
+        let means = |target: &[u8]| may_mean(b"lib/rack.rb", "Request", &[], &defining, target);
+        assert!(means(b"lib/rack/request.rb") && !means(b"lib/rack/auth/basic.rb"));
+        // Elsewhere a file's name says nothing of what it defines.
+        let python: [&[u8]; 2] = [b"pkg/request.py", b"pkg/basic.py"];
+        assert!(may_mean(
+            b"app.py",
+            "Request",
+            &[],
+            &python,
+            b"pkg/basic.py"
+        ));
+    }
+
+    #[test]
+    fn ruby_file_names_are_snake_case() {
+        for (name, file) in [
+            ("QueryParser", "query_parser"),
+            ("HTTPClient", "http_client"),
+            ("Utils", "utils"),
+            ("OAuth2Strategy", "o_auth2_strategy"),
+            ("URI", "uri"),
+        ] {
+            assert_eq!(snake_case(name), file, "{name}");
+        }
     }
 
     #[test]
