@@ -342,6 +342,63 @@ fn a_large_budget_shows_more_of_the_central_file_after_every_files_first() {
     }
 }
 
+/// A type its file has no room for is not listed as a namesake of another file's instead:
+/// sinatra's `Request`, the seventh of `base.rb`'s types, was shown as sinatra-contrib's
+/// `WebDAV::Request`, the mixin that extends it.
+#[test]
+fn a_namesake_does_not_stand_in_for_a_type_its_file_had_no_room_for() {
+    let names = [
+        "Base",
+        "Helpers",
+        "Application",
+        "Router",
+        "Settings",
+        "Template",
+        "Request",
+    ];
+    let mut core = String::new();
+    let mut uses = String::new();
+    for n in names {
+        core.push_str(&format!(
+            "class {n}:\n    def run(self):\n        return 1\n\n\n"
+        ));
+        uses.push_str(&format!("    {n}()\n"));
+    }
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pyproject.toml".into(),
+            "[project]\nname = \"web\"\n".into(),
+        ),
+        ("web/__init__.py".into(), "from web.core import *\n".into()),
+        ("web/core.py".into(), core),
+        (
+            "web/webdav.py".into(),
+            "class Request:\n    pass\n\n\nclass Lock:\n    pass\n".into(),
+        ),
+        (
+            "web/locking.py".into(),
+            "from web.webdav import Request, Lock\n\n\ndef lock():\n    return Lock(), Request()\n"
+                .into(),
+        ),
+    ];
+    for i in 0..8 {
+        files.push((
+            format!("web/part{i}.py"),
+            format!("from web.core import *\n\n\ndef part_{i}():\n{uses}    return {i}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let ids = symbol_ids(&repo.cue("overview", &["--max-tokens", "6000"]));
+    assert!(
+        ids.iter().any(|i| i == "symbol:web/webdav.py:Lock"),
+        "the namesake's file keeps its other types: {ids:?}"
+    );
+    assert!(
+        !ids.iter().any(|i| i.ends_with(":Request")),
+        "no Request but core.py's: {ids:?}"
+    );
+}
+
 #[test]
 fn components_list_source_roots_before_tests_and_docs() {
     let repo = python_library();

@@ -525,47 +525,14 @@ pub(crate) fn ranked_symbol_tiers(
     // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
     let minor = minor_families(ranked);
+    // Name → the best weight among the exposed symbols a file's `per_file` left out.
+    let mut left_out: HashMap<&str, f64> = HashMap::new();
     for (_, r) in symbol_sources(ranked, n) {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let module = c_module(path);
         let all: &[SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
-        // Tests, examples and vendored code are no part of what the project exposes: their
-        // rank (git's test library, which a thousand test scripts call) is not the API's.
-        let own_code = importance::role(path) == importance::Role::Source;
-        // Nor is what its directory calls internal, unless a package root hands it on.
-        let internal = importance::in_internal_dir(path);
-        // Nor is the code of a language the project hardly writes in.
-        let major = r
-            .analysis
-            .code
-            .as_ref()
-            .is_none_or(|c| !minor.contains(&importance::language_family(&c.language)));
-        let mut own: Vec<(f64, &SymbolFact, bool)> = all
-            .iter()
-            .map(|s| {
-                let used = reached_uses(r, s);
-                let rank = floors.rank(r, s.name(), own_code);
-                let local = if is_private_to_file(path, s, all) {
-                    LOCAL_FACTOR
-                } else if is_namespace(s, all) {
-                    NAMESPACE_FACTOR
-                } else {
-                    1.0
-                };
-                // What a package root hands on is the package's, wherever it is defined
-                // (svelte's index hands on `mount` from `src/internal/client/render.js`).
-                let internal = internal && !r.exported.contains_key(s.name());
-                let hidden =
-                    exposed_first && (!own_code || !major || internal || unexposed(s, all));
-                let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
-                (
-                    importance::symbol_weight(s, used) * rank * local * factor / cost(s),
-                    s,
-                    hidden,
-                )
-            })
-            .collect();
+        let mut own = weighed(r, all, &floors, &minor, exposed_first);
         // Stable: equal weights keep source order.
         own.sort_by(|a, b| b.0.total_cmp(&a.0));
         let first = symbols.len();
@@ -578,19 +545,31 @@ pub(crate) fn ranked_symbol_tiers(
                 continue;
             }
             if symbols.len() - first == per_file {
-                break;
+                if !hidden && std::ptr::eq(line, s) && names_a_type(s) {
+                    let best = left_out.entry(s.name()).or_insert(w);
+                    *best = best.max(w);
+                }
+                continue;
             }
             candidates.push((w, module, dir));
             symbols.push((r, line, hidden, member.into_iter().collect()));
         }
     }
+    // A namesake of a symbol its file had no room for would pass for that one: sinatra's
+    // `Request` (`lib/sinatra/base.rb`, after `Base`, `Helpers` and `Application`) was shown
+    // as sinatra-contrib's `WebDAV::Request`, the mixin that extends it.
+    let shadowed: Vec<bool> = candidates
+        .iter()
+        .zip(&symbols)
+        .map(|(c, s)| names_a_type(s.1) && left_out.get(s.1.name()).is_some_and(|&w| w > c.0))
+        .collect();
     // Equal scores keep candidate order: the files' rank order, then source order. Exposed
     // symbols are picked first, then hidden ones fill what is left.
     let tier = |hidden: bool| -> (Vec<usize>, Vec<f64>) {
         let (index, tiered): (Vec<usize>, Vec<Candidate<'_>>) = candidates
             .iter()
             .enumerate()
-            .filter(|(i, _)| symbols[*i].2 == hidden)
+            .filter(|(i, _)| symbols[*i].2 == hidden && !shadowed[*i])
             .map(|(i, c)| (i, *c))
             .unzip();
         let (picked, scores) = importance::diverse(&tiered, n, per_file);
@@ -619,6 +598,58 @@ pub(crate) fn ranked_symbol_tiers(
         exposed_scores,
         hidden_scores,
     }
+}
+
+/// A file's symbols with their weights for the lists ([`ranked_symbol_tiers`]), each with
+/// whether it is hidden (with `exposed_first`: no part of what the project exposes).
+fn weighed<'s>(
+    r: &Ranked<'_>,
+    all: &'s [SymbolFact],
+    floors: &RankFloors,
+    minor: &[&str],
+    exposed_first: bool,
+) -> Vec<(f64, &'s SymbolFact, bool)> {
+    let path = &r.file.path;
+    // Tests, examples and vendored code are no part of what the project exposes: their
+    // rank (git's test library, which a thousand test scripts call) is not the API's.
+    let own_code = importance::role(path) == importance::Role::Source;
+    // Nor is what its directory calls internal, unless a package root hands it on.
+    let internal = importance::in_internal_dir(path);
+    // Nor is the code of a language the project hardly writes in.
+    let major = r
+        .analysis
+        .code
+        .as_ref()
+        .is_none_or(|c| !minor.contains(&importance::language_family(&c.language)));
+    all.iter()
+        .map(|s| {
+            let used = reached_uses(r, s);
+            let rank = floors.rank(r, s.name(), own_code);
+            let local = if is_private_to_file(path, s, all) {
+                LOCAL_FACTOR
+            } else if is_namespace(s, all) {
+                NAMESPACE_FACTOR
+            } else {
+                1.0
+            };
+            // What a package root hands on is the package's, wherever it is defined
+            // (svelte's index hands on `mount` from `src/internal/client/render.js`).
+            let internal = internal && !r.exported.contains_key(s.name());
+            let hidden = exposed_first && (!own_code || !major || internal || unexposed(s, all));
+            let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
+            (
+                importance::symbol_weight(s, used) * rank * local * factor / cost(s),
+                s,
+                hidden,
+            )
+        })
+        .collect()
+}
+
+/// Whether a symbol is a type or a module: what a namesake elsewhere would pass for (a method
+/// named like another type's is no such confusion).
+fn names_a_type(s: &SymbolFact) -> bool {
+    repocue_structure::symbol_priority(&s.kind) == 0 || s.kind == "module"
 }
 
 /// The module a file belongs to when the overview spreads its picks: a C or C++ header and
