@@ -634,6 +634,28 @@ fn entry_points_per_ecosystem() {
         e.contains(&"packages/core/src/index.js".to_owned()),
         "{e:?}"
     );
+    // Java module: its declaration, `module-info.java` (gson's), not a test's.
+    let java = TestRepo::with_files(&[
+        ("pom.xml", "<project><artifactId>json</artifactId></project>\n"),
+        (
+            "src/main/java/module-info.java",
+            "module com.acme.json {\n  exports com.acme.json;\n}\n",
+        ),
+        (
+            "src/main/java/com/acme/json/Json.java",
+            "package com.acme.json;\n\npublic final class Json {\n  public String toJson(Object o) { return \"\"; }\n}\n",
+        ),
+        (
+            "src/test/java/module-info.java",
+            "open module com.acme.json.test {\n  requires com.acme.json;\n}\n",
+        ),
+    ]);
+    let e = entry_points(&java);
+    assert!(
+        e.contains(&"src/main/java/module-info.java".to_owned()),
+        "{e:?}"
+    );
+    assert!(!e.contains(&"src/test/java/module-info.java".to_owned()));
     // C program: main.c.
     let c = TestRepo::with_files(&[
         ("Makefile", "all:\n\tcc -o tool main.c\n"),

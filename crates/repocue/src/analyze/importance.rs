@@ -492,7 +492,8 @@ pub fn import_names_module(import: &[String], module: &[String]) -> bool {
 }
 
 /// Tells whether a file is the root of a package or crate: what `import pkg` or a crate's
-/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`), or
+/// users reach first (`lib.rs`, a package's `__init__.py`, an `index` module, `mod.rs`, a Java
+/// module's `module-info.java`), or
 /// what `require 'gem'` loads: a Ruby file right in a gem's `lib/` (`lib/sinatra.rb`, a
 /// monorepo member's `rack-protection/lib/rack/protection.rb` is not one, its
 /// `rack-protection/lib/rack_protection.rb` is).
@@ -501,6 +502,9 @@ pub fn is_package_root(path: &[u8]) -> bool {
     let depth = path.iter().filter(|&&b| b == b'/').count();
     match name {
         b"lib.rs" => true,
+        // A Java module's declaration: the packages it `exports` are its API (gson's
+        // `gson/src/main/java/module-info.java`).
+        b"module-info.java" => true,
         // A package whose name starts with `_` is private (fastapi's `_compat`).
         b"__init__.py" => depth <= 2 && !parent_name(path).starts_with(b"_"),
         b"index.ts" | b"index.js" | b"index.mjs" | b"index.tsx" => depth <= 3,
@@ -1076,6 +1080,7 @@ mod tests {
             "packages/core/src/index.ts",
             "lib/sinatra.rb",
             "rack-protection/lib/rack_protection.rb",
+            "gson/src/main/java/module-info.java",
         ] {
             assert!(is_package_root(root.as_bytes()), "{root}");
         }
