@@ -197,6 +197,51 @@ SCENARIOS = {
             ("added", "lib/rack/quality_probe.rb", "QualityProbe", None),
         ],
     },
+    "apache/commons-lang": {
+        "edits": [
+            ("replace", "src/main/java/org/apache/commons/lang3/CharUtils.java",
+             "public static boolean isAscii(final char ch) {",
+             "public static boolean isAscii(final char ch, final int qualityLimit) {"),
+            ("replace", "src/main/java/org/apache/commons/lang3/CharUtils.java",
+             "    public CharUtils() {\n        // empty\n    }\n",
+             "    public CharUtils() {\n        // empty\n    }\n\n"
+             "    public static int qualityProbeAlpha(final int n) {\n        return n + 1;\n    }\n"),
+            ("replace", "src/main/java/org/apache/commons/lang3/BooleanUtils.java",
+             "    public BooleanUtils() {\n        // empty\n    }\n",
+             "    public BooleanUtils() {\n        // empty\n    }\n\n"
+             "    public static String qualityProbeBeta(final String s) {\n        return s;\n    }\n"),
+            ("add", "src/main/java/org/apache/commons/lang3/QualityProbe.java",
+             "package org.apache.commons.lang3;\n\npublic class QualityProbe {\n\n"
+             "    public int measure() {\n        return 1;\n    }\n}\n"),
+            ("delete", "src/main/java/org/apache/commons/lang3/function/ByteSupplier.java"),
+        ],
+        "symbols": [
+            ("signature_changed", "src/main/java/org/apache/commons/lang3/CharUtils.java", "isAscii", "qualityLimit"),
+            ("added", "src/main/java/org/apache/commons/lang3/CharUtils.java", "qualityProbeAlpha", None),
+            ("added", "src/main/java/org/apache/commons/lang3/BooleanUtils.java", "qualityProbeBeta", None),
+            ("added", "src/main/java/org/apache/commons/lang3/QualityProbe.java", "QualityProbe", None),
+        ],
+    },
+    "sindresorhus/ky": {
+        "edits": [
+            ("replace", "source/utils/type-guards.ts",
+             "export function isTimeoutError(error: unknown): error is TimeoutError {",
+             "export function isTimeoutError(error: unknown, qualityStrict?: boolean): error is TimeoutError {"),
+            ("append", "source/utils/type-guards.ts",
+             "\nexport function qualityProbeAlpha(n: number): number {\n\treturn n + 1;\n}\n"),
+            ("append", "source/utils/normalize.ts",
+             "\nexport function qualityProbeBeta(s: string): string {\n\treturn s;\n}\n"),
+            ("add", "source/utils/qualityProbe.ts",
+             "export class QualityProbe {\n\tmeasure(): number {\n\t\treturn 1;\n\t}\n}\n"),
+            ("delete", "source/utils/is.ts"),
+        ],
+        "symbols": [
+            ("signature_changed", "source/utils/type-guards.ts", "isTimeoutError", "qualityStrict"),
+            ("added", "source/utils/type-guards.ts", "qualityProbeAlpha", None),
+            ("added", "source/utils/normalize.ts", "qualityProbeBeta", None),
+            ("added", "source/utils/qualityProbe.ts", "QualityProbe", None),
+        ],
+    },
 }
 
 
