@@ -556,12 +556,14 @@ fn resolve(
     targets
 }
 
-/// Keeps, of a Ruby reference's several `targets`, the files its name names by the language's
+/// Keeps, of a Ruby constant's several `targets`, the files its name names by the language's
 /// convention (`QueryParser` in `query_parser.rb`, as Zeitwerk and `autoload` lay them out), if
 /// any is. `Request` in rack's `lib/rack.rb` means `lib/rack/request.rb`'s class, not the
-/// `Request` nested in `auth/basic.rb`'s `Basic`, which only code inside `Basic` names bare.
+/// `Request` nested in `auth/basic.rb`'s `Basic`, which only code inside `Basic` names bare. A
+/// method's name says nothing of its file: it is looked up on its receiver.
 fn narrow_by_file_name(space: &str, name: &str, targets: &mut Vec<usize>, modules: &[Vec<String>]) {
-    if space != "Ruby" || targets.len() < 2 {
+    let constant = name.starts_with(|c: char| c.is_ascii_uppercase());
+    if space != "Ruby" || targets.len() < 2 || !constant {
         return;
     }
     let file = snake_case(name);
@@ -1241,6 +1243,15 @@ mod tests {
         let defining: [&[u8]; 2] = [b"lib/rack/request.rb", b"lib/rack/auth/basic.rb"];
         let means = |target: &[u8]| may_mean(b"lib/rack.rb", "Request", &[], &defining, target);
         assert!(means(b"lib/rack/request.rb") && !means(b"lib/rack/auth/basic.rb"));
+        // Nor does it of a method's: `parse` is whichever receiver's.
+        let methods: [&[u8]; 2] = [b"lib/rack/parse.rb", b"lib/rack/utils.rb"];
+        assert!(may_mean(
+            b"lib/rack.rb",
+            "parse",
+            &[],
+            &methods,
+            b"lib/rack/utils.rb"
+        ));
         // Elsewhere a file's name says nothing of what it defines.
         let python: [&[u8]; 2] = [b"pkg/request.py", b"pkg/basic.py"];
         assert!(may_mean(
