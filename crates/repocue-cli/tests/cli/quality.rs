@@ -2819,6 +2819,37 @@ fn the_lock_files_package_manager_runs_the_scripts() {
     }
 }
 
+/// Of a purpose's package scripts, the one named for it comes first, whatever the order they
+/// are declared in: fastify declares `coverage` and `coverage:ci-check-coverage` before
+/// `test`, and its overview listed both and no `npm test`.
+#[test]
+fn the_script_named_for_its_purpose_comes_before_its_variants() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "web", "scripts": {"build:types": "tsc", "coverage": "c8 borp", "test:ci": "borp", "build": "node build.js", "test": "npm run lint && borp", "lint": "eslint"}}"#,
+        ),
+        ("index.js", "module.exports = 1;\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands = command_lines(&cue);
+    let at = |c: &str| {
+        index_in(
+            &commands.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            c,
+        )
+    };
+    assert!(
+        at("npm run build") < at("npm run build:types"),
+        "{commands:?}"
+    );
+    assert!(at("npm test") < at("npm run coverage"), "{commands:?}");
+    assert!(
+        at("npm run coverage") < at("npm run test:ci"),
+        "declared order otherwise: {commands:?}"
+    );
+}
+
 /// A Gemfile beside a Rakefile runs its tasks through Bundler (sinatra's `rake test` needs the
 /// gems the Gemfile pins); without one, rake runs them as they are.
 #[test]

@@ -1854,7 +1854,14 @@ fn commands(
             ));
         }
     }
-    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    // Of a purpose's package scripts, the one named for it comes first: `npm test` before the
+    // `coverage` and `test:ci` scripts declared ahead of it (fastify listed two `build:*` and
+    // two `coverage` scripts, and no `npm test`).
+    out.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(a.0.cmp(&b.0))
+            .then(is_script_variant(&a.2).cmp(&is_script_variant(&b.2)))
+    });
     // Two build files may say the same (Dapper's solution and its traversal project both
     // build with `dotnet build`): each command once, where it ranks first.
     let mut seen = std::collections::HashSet::new();
@@ -1862,6 +1869,20 @@ fn commands(
         .filter(|(_, _, c)| seen.insert(c.command.clone()))
         .map(|(_, p, c)| (p, c))
         .collect()
+}
+
+/// Whether a command runs a package script named otherwise than its purpose
+/// (`npm run coverage`, `pnpm run build:types`): a variant of the script named for it (`npm
+/// test`, `pnpm run build`). Commands of other build tools are no scripts.
+fn is_script_variant(c: &CommandRef) -> bool {
+    let words: Vec<&str> = c.command.split(' ').collect();
+    let script = match words.as_slice() {
+        [runner, "run", name] | [runner, name] => {
+            matches!(*runner, "npm" | "pnpm" | "yarn" | "bun" | "composer").then_some(*name)
+        }
+        _ => None,
+    };
+    script.is_some_and(|name| name != c.purpose)
 }
 
 /// Words in the path of a document that guides its reader (matched in the lower-case path
