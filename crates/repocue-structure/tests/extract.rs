@@ -503,6 +503,22 @@ fn rust_items_inside_a_cfg_macro_are_definitions() {
 /// A Python module's `__all__` lists what it exports: the names it hands on from other modules
 /// (httpx's `__init__.py` imports its API with `from ._client import *`) are its re-exports
 /// and references; those it defines (`main`) are not.
+/// A property descriptor's accessors are no functions of the module (mongoose's overview
+/// listed `get: function()`); an object's functions otherwise are, a `get` among them.
+#[test]
+fn a_property_descriptors_accessors_are_no_definitions() {
+    let source = b"Object.defineProperty(ObjectId.prototype, '_id', {\n  enumerable: false,\n  configurable: true,\n  get: function() {\n    return this;\n  },\n  set: function(v) {}\n});\n\nmodule.exports = {\n  get: function(key) {\n    return key;\n  },\n  parse: function(text) {\n    return text;\n  }\n};\n";
+    for language in [Language::JavaScript, Language::TypeScript] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let names: Vec<(&str, u32)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.name.as_str(), s.start_line))
+            .collect();
+        assert_eq!(names, [("get", 11), ("parse", 14)], "{language}");
+    }
+}
+
 /// What a Ruby file `autoload`s it hands on (rack's `lib/rack.rb`: "all modules meant for use
 /// in your application are autoloaded here"): the names are its re-exports and references, the
 /// paths its imports. A symbol passed to any other call is neither.

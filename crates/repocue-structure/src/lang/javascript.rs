@@ -134,6 +134,16 @@ pub(super) fn describe<'t>(
                 }
             }
         }
+        // A property descriptor's accessors (`Object.defineProperty(o, 'id', { get: function()
+        // { … } })`) are how a property is read, not functions of the module: mongoose's
+        // overview listed `get: function()` as its API.
+        "pair"
+            if node
+                .parent()
+                .is_some_and(|o| is_property_descriptor(o, source)) =>
+        {
+            return None
+        }
         "assignment_expression" | "pair" => {
             let value = node.child_by_field_name(if node.kind() == "pair" {
                 "value"
@@ -146,6 +156,35 @@ pub(super) fn describe<'t>(
         _ => return None,
     };
     Some(info)
+}
+
+/// Whether an object literal is a property descriptor: each of its keys is one a descriptor
+/// has (`get`, `set`, `value`, `enumerable`, `configurable`, `writable`), and one besides
+/// `value` (a lone `{ value: f }` may be any options object).
+fn is_property_descriptor(object: Node<'_>, source: &[u8]) -> bool {
+    if object.kind() != "object" {
+        return false;
+    }
+    let mut cursor = object.walk();
+    let keys: Vec<String> = object
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .map(|c| match c.kind() {
+            "pair" => c
+                .child_by_field_name("key")
+                .map_or_else(String::new, |k| node_text(k, source).into_owned()),
+            _ => String::new(),
+        })
+        .collect();
+    const DESCRIPTOR: &[&str] = &[
+        "get",
+        "set",
+        "value",
+        "enumerable",
+        "configurable",
+        "writable",
+    ];
+    keys.iter().all(|k| DESCRIPTOR.contains(&k.as_str())) && keys.iter().any(|k| k != "value")
 }
 
 /// Whether a value is a CommonJS `require(…)` call, or a member of one.
