@@ -2361,9 +2361,10 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
     if !field && !matches!(method.kind.as_str(), "method" | "function") {
         return None;
     }
-    let at = all
-        .iter()
-        .position(|x| Some(x.qualified_name.as_str()) == method.parent())?;
+    // A top-level function has no parent to look for (the scan below is per symbol, so a C
+    // file of a few hundred functions made it quadratic).
+    let parent = method.parent()?;
+    let at = all.iter().position(|x| x.qualified_name == parent)?;
     let parent = &all[at];
     let typed = repocue_structure::symbol_priority(&parent.kind) == 0
         || (parent.kind == "module" && !super::structure::is_namespace(parent, all));
