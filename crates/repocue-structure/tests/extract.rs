@@ -1615,3 +1615,27 @@ fn a_module_hands_on_whole_modules_by_export_star() {
         );
     }
 }
+
+/// A Java class named as the object of a static call, a field access or a method reference
+/// is used there (`StringUtils.isEmpty(s)` names `StringUtils` by an identifier, not a type);
+/// a variable (lowerCamelCase) or a constant (UPPER_CASE) receiver names no class.
+#[test]
+fn a_java_class_called_statically_is_referenced() {
+    let source = "class A {\n  void f(String s, Logger log) {\n    StringUtils.isEmpty(s);\n    Object e = ArrayUtils.EMPTY_OBJECT_ARRAY;\n    java.util.function.Predicate<String> p = Validate::notBlank;\n    builder.append(s);\n    LOGGER.info(s);\n    log.warn(s);\n  }\n}\n";
+    let facts = extract(Language::Java, source.as_bytes(), &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for name in ["StringUtils", "ArrayUtils", "Validate"] {
+        assert!(
+            facts.references.iter().any(|r| r == name),
+            "{name}: {:?}",
+            facts.references
+        );
+    }
+    for name in ["builder", "LOGGER", "log"] {
+        assert!(
+            !facts.references.iter().any(|r| r == name),
+            "{name}: {:?}",
+            facts.references
+        );
+    }
+}

@@ -21,6 +21,23 @@
 
 (type_identifier) @name @reference.type
 
+; A class named as the object of a static call or field access (`StringUtils.isEmpty(s)`,
+; `StringUtils.EMPTY`) or of a method reference (`StringUtils::isBlank`): the identifier is
+; no type node, yet Java names classes in UpperCamelCase and variables and constants
+; otherwise. commons-lang's `StringUtils`, called that way from hundreds of files, had no use.
+
+(method_invocation
+  object: (identifier) @name @reference.class
+  (#match? @name "^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$"))
+
+(field_access
+  object: (identifier) @name @reference.class
+  (#match? @name "^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$"))
+
+(method_reference
+  . (identifier) @name @reference.class
+  (#match? @name "^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$"))
+
 ; Generic parameters are not references.
 
 (type_parameter (type_identifier) @local.definition)
