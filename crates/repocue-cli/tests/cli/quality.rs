@@ -4385,3 +4385,33 @@ fn a_package_index_exports_what_it_hands_on_whole() {
     let (names, content) = sorted_exports(&repo, "src/index.ts");
     assert_eq!(names, ["build", "object", "string"], "{content:#}");
 }
+
+/// The overview says which language version the main manifest requires, in the JSON and the
+/// text, and a member's manifest does not speak for the project; within 250 tokens, since it
+/// comes with every section's second item.
+#[test]
+fn the_overview_says_which_language_version_the_project_requires() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"demo\"\nrequires-python = \">=3.10\"\n",
+        ),
+        (
+            "web/package.json",
+            r#"{"name": "web", "engines": {"node": ">=22"}}"#,
+        ),
+        ("src/demo/__init__.py", "def run():\n    pass\n"),
+        ("README.md", "# demo\n\nDemo runs things.\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "250"]);
+    assert_eq!(
+        cue["content"]["project"]["requires"], "Python >=3.10",
+        "{cue:#}"
+    );
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "250"])
+        .success()
+        .stdout();
+    assert!(text.contains("\n  requires: Python >=3.10\n"), "{text}");
+    assert!(!text.contains("Node.js"), "{text}");
+}

@@ -39,6 +39,15 @@ pub struct ManifestFacts {
     /// its default `build.rs` is known by name), relative to the manifest.
     #[serde(rename = "b", default, skip_serializing_if = "Vec::is_empty")]
     pub build_scripts: Vec<String>,
+    /// The language or runtime version the project requires or targets, as the manifest
+    /// states it, named: `Python >=3.10` (`requires-python`), `Rust 1.85, edition 2024`,
+    /// `Go 1.22` (the `go` directive), `Node.js >=22` (`engines`), `PHP ^8.0.2`, `Java 8`
+    /// (`maven.compiler.release`, `source`, or Spring's `java.version`), `Ruby >= 2.7`
+    /// (`required_ruby_version`), `C++17` (CMake's `CXX_STANDARD`, `cxx_std_17`), `.NET
+    /// net8.0` (`TargetFramework`). What code may use, which a contributor needs before
+    /// writing any.
+    #[serde(rename = "r", default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<String>,
 }
 
 /// Most dependencies kept per manifest.
@@ -162,13 +171,22 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
         b"package.json" | b"composer.json" => json_scripts(text, &mut f)?,
         b"pyproject.toml" => pyproject(text, &mut f)?,
         b"setup.cfg" => setup_cfg(text, &mut f),
-        b"setup.py" => f.commands.push(cmd("pip install -e .", "install")),
+        b"setup.py" => {
+            f.requires = setup_py_python(text).map(|v| format!("Python {v}"));
+            f.commands.push(cmd("pip install -e .", "install"));
+        }
         b"go.mod" => {
             f.name = text
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("module "))
                 .map(|m| m.trim().trim_matches('"').to_owned());
             f.dependencies = go_requires(text);
+            f.requires = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("go "))
+                .map(str::trim)
+                .filter(|v| is_version(v))
+                .map(|v| format!("Go {v}"));
             f.commands
                 .extend([cmd("go build ./...", "build"), cmd("go test ./...", "test")]);
         }
@@ -205,6 +223,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 _ => n,
             });
             f.description = xml_tag(&own, "description");
+            f.requires = java_release(&own).map(|v| format!("Java {v}"));
             f.commands
                 .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
         }
@@ -327,6 +346,9 @@ fn setup_cfg(text: &str, f: &mut ManifestFacts) {
     f.description = value("metadata", "description")
         .filter(|v| plain(v))
         .map(str::to_owned);
+    f.requires = value("options", "python_requires")
+        .filter(|v| plain(v) && v.len() <= MAX_REQUIREMENT && v.is_ascii())
+        .map(|v| format!("Python {v}"));
     f.dependencies = value("options", "install_requires")
         .into_iter()
         .flat_map(str::lines)
@@ -396,6 +418,7 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .extend(list("exclude").into_iter().map(|e| format!("!{e}")));
     }
     f.dependencies = table_keys(doc.get("dependencies"));
+    f.requires = cargo_requires(&doc);
     let mut run = Vec::new();
     if let Some(bins) = doc.get("bin").and_then(|b| b.as_array()) {
         for b in bins {
@@ -460,6 +483,17 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     } else {
         "dependencies"
     };
+    let required = if f.kind == "composer" {
+        ("PHP", v.get("require").and_then(|r| r.get("php")))
+    } else {
+        ("Node.js", v.get("engines").and_then(|e| e.get("node")))
+    };
+    f.requires = required
+        .1
+        .and_then(|r| r.as_str())
+        .map(str::trim)
+        .filter(|r| !r.is_empty() && r.len() <= MAX_REQUIREMENT && r.is_ascii())
+        .map(|r| format!("{} {r}", required.0));
     if let Some(deps) = v.get(key).and_then(|d| d.as_object()) {
         f.dependencies = deps
             .keys()
@@ -550,6 +584,14 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
             }
         }
     }
+    let python = project
+        .and_then(|p| p.get("requires-python"))
+        .or_else(|| poetry?.get("dependencies")?.get("python"));
+    f.requires = python
+        .and_then(|v| v.as_str())
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.len() <= MAX_REQUIREMENT && v.is_ascii())
+        .map(|v| format!("Python {v}"));
     // PEP 621 lists requirement strings; Poetry a table whose `python` key is no package.
     if let Some(reqs) = project.and_then(|p| p.get("dependencies")?.as_array()) {
         f.dependencies = reqs
@@ -585,6 +627,7 @@ fn cmake(text: &str, f: &mut ManifestFacts) {
     f.name = lower
         .find("project(")
         .and_then(|i| call_first_arg(&text[i..], &text[i..i + 8]));
+    f.requires = cmake_standard(&lower);
     f.commands.extend([
         cmd("cmake -B build", "install"),
         cmd("cmake --build build", "build"),
@@ -631,6 +674,9 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
         })
         .or_else(|| file.strip_suffix(".gemspec").map(str::to_owned));
     f.description = assigned("description").or_else(|| assigned("summary"));
+    f.requires = assigned("required_ruby_version")
+        .filter(|v| v.len() <= MAX_REQUIREMENT && v.is_ascii())
+        .map(|v| format!("Ruby {v}"));
     f.commands.push(cmd(format!("gem build {file}"), "build"));
 }
 
@@ -685,6 +731,10 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
         .filter(|n| !n.contains("$("))
         .or_else(|| Some(stem.to_owned()));
     f.description = xml_tag(&text, "Description").filter(|d| !d.contains("$("));
+    f.requires = xml_tag(&text, "TargetFramework")
+        .or_else(|| xml_tag(&text, "TargetFrameworks"))
+        .filter(|t| !t.contains("$(") && t.len() <= MAX_REQUIREMENT && t.is_ascii())
+        .map(|t| format!(".NET {t}"));
     let references = package_references(&text);
     let test = references
         .iter()
@@ -792,6 +842,101 @@ fn without_comments(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Longest version requirement kept as written (`>=3.10`, `^8.0.2 || ^7.4`): a longer one is
+/// no requirement a reader needs spelled out.
+const MAX_REQUIREMENT: usize = 40;
+
+/// The quoted `python_requires=` argument of a `setup.py`'s `setup(…)` call.
+fn setup_py_python(text: &str) -> Option<String> {
+    let (_, rest) = text.split_once("python_requires")?;
+    let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let (v, _) = rest[1..].split_once(quote)?;
+    let v = v.trim();
+    (!v.is_empty() && v.len() <= MAX_REQUIREMENT && v.is_ascii()).then(|| v.to_owned())
+}
+
+/// Whether `v` reads as a version number (`1.22`, `1.22.3`, `2024`).
+fn is_version(v: &str) -> bool {
+    !v.is_empty()
+        && v.len() <= 16
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// A Cargo package's (or workspace's) minimum Rust version and edition: `Rust 1.85, edition
+/// 2024`, either alone. A package that inherits them (`edition.workspace = true`) has them
+/// in the same manifest's `[workspace.package]` when it is the workspace's root.
+fn cargo_requires(doc: &toml::Table) -> Option<String> {
+    let tables = [
+        doc.get("package"),
+        doc.get("workspace").and_then(|w| w.get("package")),
+    ];
+    let key = |name: &str| {
+        tables
+            .iter()
+            .flatten()
+            .find_map(|t| t.get(name)?.as_str().filter(|v| is_version(v)))
+    };
+    match (key("rust-version"), key("edition")) {
+        (Some(v), Some(e)) => Some(format!("Rust {v}, edition {e}")),
+        (Some(v), None) => Some(format!("Rust {v}")),
+        (None, Some(e)) => Some(format!("Rust edition {e}")),
+        (None, None) => None,
+    }
+}
+
+/// The Java release a POM compiles for: `maven.compiler.release`, else `.source`, else
+/// Spring Boot's `java.version` property, else the compiler plugin's `<release>` or
+/// `<source>`; `1.8` is Java 8. A property reference (`${java.version}`) says nothing.
+fn java_release(pom: &str) -> Option<String> {
+    let v = [
+        "maven.compiler.release",
+        "maven.compiler.source",
+        "java.version",
+        "release",
+        "source",
+    ]
+    .iter()
+    .find_map(|tag| xml_tag(pom, tag).filter(|v| is_version(v)))?;
+    Some(
+        v.strip_prefix("1.")
+            .filter(|r| !r.is_empty())
+            .unwrap_or(&v)
+            .to_owned(),
+    )
+}
+
+/// The C++ or C standard a CMake project sets (`CMAKE_CXX_STANDARD 17`, a target's
+/// `CXX_STANDARD 11`, `cxx_std_20` compile features; `C_STANDARD 99`), from the lowercased
+/// text: `C++17`, `C99`.
+fn cmake_standard(lower: &str) -> Option<String> {
+    // The two digits after `key` and a blank (`cxx_standard 11`, not `cxx_standard_required`),
+    // where `key` starts a word or follows `cmake_`.
+    let number_after = |key: &str| {
+        lower.match_indices(key).find_map(|(i, _)| {
+            if lower[..i].ends_with(|c: char| c.is_ascii_alphanumeric()) {
+                return None;
+            }
+            let rest = &lower[i + key.len()..];
+            let value = rest.trim_start_matches([' ', '\t', '"']);
+            let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+            (value.len() < rest.len() && digits.len() == 2).then_some(digits)
+        })
+    };
+    let feature = lower.match_indices("cxx_std_").find_map(|(i, _)| {
+        let n: String = lower[i + 8..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (n.len() == 2).then_some(n)
+    });
+    number_after("cxx_standard")
+        .or(feature)
+        .map(|n| format!("C++{n}"))
+        .or_else(|| number_after("c_standard").map(|n| format!("C{n}")))
 }
 
 fn xml_tag(text: &str, tag: &str) -> Option<String> {
@@ -1152,6 +1297,38 @@ mod tests {
     }
 
     /// A POM's name and description are its own, not its parent's, nor a comment's.
+    /// Each ecosystem's statement of the language or runtime version, named; none where the
+    /// manifest states none or only refers to a variable.
+    #[test]
+    fn a_manifest_says_which_language_version_it_requires() {
+        let cases: &[(&[u8], &str, Option<&str>)] = &[
+            (b"pyproject.toml", "[project]\nname = \"flask\"\nrequires-python = \">=3.10\"\n", Some("Python >=3.10")),
+            (b"pyproject.toml", "[tool.poetry]\nname = \"p\"\n[tool.poetry.dependencies]\npython = \"^3.9\"\nrich = \"*\"\n", Some("Python ^3.9")),
+            (b"setup.cfg", "[metadata]\nname = x\n[options]\npython_requires = >=3.8\n", Some("Python >=3.8")),
+            (b"setup.py", "setup(\n    name=\"x\",\n    python_requires = \">=3.7\",\n)\n", Some("Python >=3.7")),
+            (b"Cargo.toml", "[package]\nname = \"rg\"\nedition.workspace = true\nrust-version.workspace = true\n[workspace]\nmembers = []\n[workspace.package]\nedition = \"2024\"\nrust-version = \"1.85\"\n", Some("Rust 1.85, edition 2024")),
+            (b"Cargo.toml", "[package]\nname = \"x\"\nedition = \"2021\"\n", Some("Rust edition 2021")),
+            (b"Cargo.toml", "[package]\nname = \"x\"\n", None),
+            (b"go.mod", "module github.com/spf13/cobra\n\ngo 1.15\n", Some("Go 1.15")),
+            (b"package.json", "{\"name\": \"ky\", \"engines\": {\"node\": \">=22\"}}", Some("Node.js >=22")),
+            (b"package.json", "{\"name\": \"x\"}", None),
+            (b"composer.json", "{\"name\": \"league/flysystem\", \"require\": {\"php\": \"^8.0.2\", \"ext-json\": \"*\"}}", Some("PHP ^8.0.2")),
+            (b"pom.xml", "<project><parent><artifactId>commons-parent</artifactId><properties><maven.compiler.source>17</maven.compiler.source></properties></parent><artifactId>x</artifactId><properties><maven.compiler.source>1.8</maven.compiler.source></properties></project>", Some("Java 8")),
+            (b"pom.xml", "<project><artifactId>petclinic</artifactId><properties><java.version>17</java.version></properties></project>", Some("Java 17")),
+            (b"pom.xml", "<project><artifactId>x</artifactId><build><plugins><plugin><configuration><release>${java.version}</release></configuration></plugin></plugins></build></project>", None),
+            (b"sinatra.gemspec", "Gem::Specification.new 'sinatra' do |s|\n  s.required_ruby_version = '>= 2.7.8'\nend\n", Some("Ruby >= 2.7.8")),
+            (b"CMakeLists.txt", "project(yaml-cpp)\nset_target_properties(yaml-cpp PROPERTIES\n  CXX_STANDARD_REQUIRED ON)\nif (NOT DEFINED CMAKE_CXX_STANDARD)\n  set_target_properties(yaml-cpp PROPERTIES CXX_STANDARD 11)\nendif()\n", Some("C++11")),
+            (b"CMakeLists.txt", "project(fmt)\ntarget_compile_features(fmt PUBLIC cxx_std_11)\n", Some("C++11")),
+            (b"CMakeLists.txt", "project(z C)\nset(CMAKE_C_STANDARD 99)\n", Some("C99")),
+            (b"CMakeLists.txt", "project(z)\nset(CMAKE_CXX_STANDARD ${STD})\n", None),
+            (b"src/App/App.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>", Some(".NET net8.0")),
+        ];
+        for (path, text, want) in cases {
+            let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(f.requires.as_deref(), *want, "{text}");
+        }
+    }
+
     #[test]
     fn a_pom_is_named_by_its_own_artifact_not_its_parents() {
         let pom = "<project>\n  <!-- <artifactId>commented</artifactId> -->\n  <parent>\n    <groupId>org.apache.commons</groupId>\n    <artifactId>commons-parent</artifactId>\n  </parent>\n  <artifactId>commons-lang3</artifactId>\n  <description>Utilities for java.lang.</description>\n  <dependencies><dependency><artifactId>junit</artifactId></dependency></dependencies>\n</project>\n";

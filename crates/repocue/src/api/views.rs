@@ -313,6 +313,11 @@ pub struct Project {
     /// The first meaningful sentence of the README or the manifest description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<RepositoryText>,
+    /// The language or runtime version the main manifest requires or targets, named:
+    /// `Python >=3.10`, `Rust 1.85, edition 2024`, `Go 1.22`, `Node.js >=22`, `PHP ^8.0.2`,
+    /// `Java 8`, `Ruby >= 2.7`, `C++17`, `.NET net8.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<String>,
     /// What the project is built on: the direct runtime dependencies its main manifest
     /// declares (Cargo, npm, Composer, pyproject, go.mod), the most imported by its code
     /// first, at most five.

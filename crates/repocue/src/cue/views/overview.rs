@@ -45,6 +45,8 @@ struct OverviewData {
     purpose: Option<(String, String)>,
     #[serde(default)]
     dependencies: Vec<String>,
+    #[serde(default)]
+    requires: Option<String>,
     totals: Totals,
     languages: Vec<LanguageCount>,
     components: Vec<Component>,
@@ -111,6 +113,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .map(|(_, m)| m.dependencies.clone())
         .find(|d| !d.is_empty())
         .unwrap_or_default();
+    let requires = root_manifests
+        .iter()
+        .filter(|(_, m)| main_ecosystem(m))
+        .find_map(|(_, m)| m.requires.clone());
     // Purpose: README sentence first, then a manifest description.
     // Where GitHub shows a repository's README from when the root has none: `.github/`, then
     // `docs/` (imgui's `docs/README.md`; its overview had no purpose).
@@ -254,6 +260,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         name,
         purpose,
         dependencies: code.dependencies.clone(),
+        requires,
         totals: totals(state.store.counts_at(&state.snapshot)?),
         languages: langs
             .iter()
@@ -421,6 +428,15 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 label: "repository-text".into(),
             })
         }));
+    }
+    if let Some(requires) = d.requires {
+        // With the second round: a few tokens that say what code may use, before any
+        // section's second item.
+        items.push(Item::new(
+            0,
+            tiered(1, 5, 0),
+            move |c: &mut OverviewContent| c.project.requires = Some(requires.clone()),
+        ));
     }
     if !d.dependencies.is_empty() {
         // With the third round: what the project is built on matters once every section
