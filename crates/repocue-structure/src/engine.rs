@@ -29,6 +29,7 @@ enum Role {
     Export,
     Reexport,
     StarExport,
+    DefaultExport,
     Other,
 }
 
@@ -90,6 +91,7 @@ fn build_config(support: &dyn LanguageSupport) -> Result<Config, String> {
             "export" => Role::Export,
             "reexport" => Role::Reexport,
             "star_export" => Role::StarExport,
+            "default_export" => Role::DefaultExport,
             _ => {
                 if let Some(kind) = name.strip_prefix("definition.") {
                     Role::Definition(kind.to_string())
@@ -360,6 +362,7 @@ struct Captures<'q, 't> {
     exports: Vec<Node<'t>>,
     reexports: Vec<Node<'t>>,
     star_exports: Vec<Node<'t>>,
+    default_exports: Vec<Node<'t>>,
 }
 
 fn run_query<'t>(
@@ -422,6 +425,7 @@ fn collect<'t>(
             Some(Role::Export) => out.exports.push(node),
             Some(Role::Reexport) => out.reexports.push(node),
             Some(Role::StarExport) => out.star_exports.push(node),
+            Some(Role::DefaultExport) => out.default_exports.push(node),
             Some(Role::Other) | None => {}
         }
     }
@@ -477,7 +481,16 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         reexports: reexported,
         type_reexports,
         star_exports: star_exports(support, &captures.star_exports, source),
+        default_export: default_export(&captures.default_exports, source),
     }
+}
+
+/// The name a module exports as its default: of several (a CommonJS module reassigning
+/// `module.exports`), the first in the source.
+fn default_export(nodes: &[Node], source: &[u8]) -> Option<String> {
+    let first = nodes.iter().min_by_key(|n| n.start_byte())?;
+    let name = std::str::from_utf8(&source[first.byte_range()]).ok()?;
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// The modules a file hands on whole (`export * from "./schemas"`), as its imports are

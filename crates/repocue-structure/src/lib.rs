@@ -43,7 +43,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "22";
+pub const EXTRACTOR_VERSION: &str = "23";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -190,6 +190,10 @@ pub struct FileFacts {
     /// Modules handed on whole (`export * from "./schemas"`), as imports are written, sorted
     /// and de-duplicated: every name they export is the file's.
     pub star_exports: Vec<String>,
+    /// The name a JavaScript or TypeScript module exports as its default (`export default
+    /// ky`, `export default class Ky {}`, CommonJS `module.exports = createApplication`): the
+    /// one a user imports the package as. `None` elsewhere.
+    pub default_export: Option<String>,
 }
 
 /// Resource limits for one [`extract`] call.

@@ -1639,3 +1639,32 @@ fn a_java_class_called_statically_is_referenced() {
         );
     }
 }
+
+/// A module's default export: a name, a declaration, or CommonJS's `module.exports = a`.
+#[test]
+fn a_module_names_its_default_export() {
+    let cases: &[(Language, &str, Option<&str>)] = &[
+        (
+            Language::TypeScript,
+            "const createInstance = () => 1;\nconst ky = createInstance();\nexport default ky;\nexport {KyError} from './errors/KyError.js';\n",
+            Some("ky"),
+        ),
+        (Language::TypeScript, "export default class Ky {}\n", Some("Ky")),
+        (Language::JavaScript, "export default function got() {}\n", Some("got")),
+        (
+            Language::JavaScript,
+            "function createApplication() {}\nexports = module.exports = createApplication;\nexports.Router = Router;\n",
+            Some("createApplication"),
+        ),
+        (Language::JavaScript, "export const a = 1;\nexport { a as b };\n", None),
+    ];
+    for (language, source, want) in cases {
+        let facts = extract(*language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        assert_eq!(
+            facts.default_export.as_deref(),
+            *want,
+            "{language}: {source}"
+        );
+    }
+}

@@ -21,6 +21,26 @@
 
 (export_statement value: (identifier) @export)
 
+; The module's default export: `export default ky`, `export default class Ky {}`,
+; `export default function ky() {}`, and a CommonJS module's `module.exports = a`.
+
+(export_statement value: (identifier) @default_export)
+
+(export_statement
+  "default"
+  declaration: [
+    (class_declaration name: (_) @default_export)
+    (function_declaration name: (_) @default_export)
+  ])
+
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (identifier) @default_export
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
 ; Names a CommonJS module exports: `module.exports = a`, `exports = module.exports = a`,
 ; `exports.b = a`, `module.exports.b = a`, `module.exports = { a, b: c }`.
 

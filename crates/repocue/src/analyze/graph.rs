@@ -305,7 +305,40 @@ fn root_exports(
         }
     }
     add_own_exports(nodes, &mut exports, weigh);
-    exports.into_iter().map(by_weight).collect()
+    // A root's default export leads its list whatever it is (ky's `const ky`), though only
+    // its types and functions weigh as API among the symbols ([`add_own_exports`]).
+    for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
+        let default = node
+            .facts
+            .symbols
+            .iter()
+            .find(|s| !importance::is_exportable(s) && is_own_export(node.facts, s));
+        if let Some(s) = default {
+            add_use(&mut exports[i], s.name(), weigh(i, s));
+        }
+    }
+    exports
+        .into_iter()
+        .zip(nodes)
+        .map(|(names, node)| default_first(by_weight(names), node.facts))
+        .collect()
+}
+
+/// An exports list with the module's default export first, at the weight of the heaviest: it
+/// is what a user imports the package as (`import ky from "ky"`), whatever else its code
+/// calls more (ky's root listed `isHTTPError isNetworkError … KyError`, not `ky`).
+fn default_first(mut list: Vec<(String, f64)>, facts: &CodeFacts) -> Vec<(String, f64)> {
+    let at = facts
+        .default_export
+        .as_deref()
+        .and_then(|d| list.iter().position(|(n, _)| n == d));
+    if let Some(at) = at {
+        let top = list[0].1;
+        let mut default = list.remove(at);
+        default.1 = default.1.max(top);
+        list.insert(0, default);
+    }
+    list
 }
 
 /// What a name a package root hands on from another of its package's files weighs against
@@ -380,18 +413,14 @@ pub fn own_exports(
     client_uses: &NameWeights,
 ) -> Vec<(String, f64)> {
     let mut names = NameWeights::default();
-    for s in facts
-        .symbols
-        .iter()
-        .filter(|s| importance::is_exportable(s))
-    {
+    for s in facts.symbols.iter().filter(|s| is_own_export(facts, s)) {
         add_use(
             &mut names,
             s.name(),
             export_weight(facts, s, used_by, client_uses),
         );
     }
-    by_weight(names)
+    default_first(by_weight(names), facts)
 }
 
 /// How much a TypeScript type alias or interface counts in a package's exports list, against
@@ -474,6 +503,14 @@ fn add_own_exports(
             *exported[i].entry(s.name().to_owned()).or_default() += weight(i, s);
         }
     }
+}
+
+/// Whether a file exports its definition `s` as part of its package's API: a public
+/// top-level type or function ([`importance::is_exportable`]), or whatever top-level
+/// definition it exports as its default (ky's `const ky = createInstance()`).
+fn is_own_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
+    importance::is_exportable(s)
+        || (s.parent().is_none() && facts.default_export.as_deref() == Some(s.name()))
 }
 
 /// Counts one use of `name`, without allocating its key again when it is known.
@@ -1208,6 +1245,41 @@ mod tests {
         let r = rank(&nodes);
         let names: Vec<&str> = r.root_exports[1].iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["Command"]);
+    }
+
+    /// A module's default export leads its root's exports list, even a constant, which is
+    /// otherwise no export, and ahead of functions the project calls more (ky's root listed
+    /// `isHTTPError isNetworkError …`, not `ky`); it weighs no more as a symbol for it.
+    #[test]
+    fn a_default_export_leads_its_roots_exports() {
+        let ts = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "TypeScript".into(),
+            ..facts(defs, refs)
+        };
+        let mut root = ts(&["ky", "isHTTPError"], &[]);
+        root.symbols[0].kind = "constant".into();
+        root.symbols[1].visibility = Some("exported".into());
+        root.symbols[0].visibility = Some("exported".into());
+        let users: Vec<CodeFacts> = (0..3).map(|_| ts(&[], &["isHTTPError"])).collect();
+        let ranked = |root: &CodeFacts| {
+            let mut nodes = vec![Node {
+                path: b"source/index.ts",
+                facts: root,
+                boost: 3.0,
+                root: true,
+            }];
+            let paths = [b"source/a.ts", b"source/b.ts", b"source/c.ts"];
+            nodes.extend(users.iter().zip(paths).map(|(f, p)| node(p, f)));
+            rank(&nodes)
+        };
+        let names = |r: &Ranking| -> Vec<String> {
+            r.root_exports[0].iter().map(|(n, _)| n.clone()).collect()
+        };
+        assert_eq!(names(&ranked(&root)), ["isHTTPError"]);
+        root.default_export = Some("ky".into());
+        let r = ranked(&root);
+        assert_eq!(names(&r), ["ky", "isHTTPError"]);
+        assert!(!r.exported[0].contains_key("ky"), "{:?}", r.exported);
     }
 
     /// A Ruby constant lives in the file named for it: rack's `lib/rack.rb` autoloads

@@ -42,6 +42,10 @@ pub struct CodeFacts {
     /// Modules it hands on whole (`export * from "./schemas"`), as imports are written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub star_exports: Vec<String>,
+    /// The name it exports as its default: see
+    /// `repocue_structure::FileFacts::default_export`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_export: Option<String>,
     /// More symbols existed than [`MAX_SYMBOLS`]; the least important were dropped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -64,6 +68,7 @@ impl CodeFacts {
                 &self.reexports,
                 &self.type_reexports,
                 &self.star_exports,
+                &self.default_export,
                 self.truncated,
             ) == (
                 &other.language,
@@ -73,6 +78,7 @@ impl CodeFacts {
                 &other.reexports,
                 &other.type_reexports,
                 &other.star_exports,
+                &other.default_export,
                 other.truncated,
             )
             && nesting(&self.symbols) == nesting(&other.symbols)
@@ -273,6 +279,7 @@ pub fn analyze(
             facts.type_reexports.truncate(MAX_REFERENCES);
             facts.star_exports = f.star_exports;
             facts.star_exports.truncate(MAX_REFERENCES);
+            facts.default_export = f.default_export;
         }
         Err(ExtractError::TimedOut) => return Err(TimedOut),
         Err(e) => {
