@@ -242,6 +242,54 @@ SCENARIOS = {
             ("added", "source/utils/qualityProbe.ts", "QualityProbe", None),
         ],
     },
+    "thephpleague/flysystem": {
+        "edits": [
+            ("replace", "src/Config.php",
+             "    public function withDefaults(array $defaults): Config\n",
+             "    public function withDefaults(array $defaults, bool $qualityStrict = false): Config\n"),
+            ("replace", "src/Config.php",
+             "    public function toArray(): array\n",
+             "    public function qualityProbeAlpha(int $n): int\n    {\n        return $n + 1;\n    }\n\n"
+             "    public function toArray(): array\n"),
+            ("replace", "src/DirectoryListing.php",
+             "    /**\n     * @return T[]\n     */\n    public function toArray(): array\n",
+             "    public function qualityProbeBeta(string $s): string\n    {\n        return $s;\n    }\n\n"
+             "    /**\n     * @return T[]\n     */\n    public function toArray(): array\n"),
+            ("add", "src/QualityProbe.php",
+             "<?php\n\ndeclare(strict_types=1);\n\nnamespace League\\Flysystem;\n\nfinal class QualityProbe\n{\n"
+             "    public function measure(): int\n    {\n        return 1;\n    }\n}\n"),
+            ("delete", "src/UnreadableFileEncountered.php"),
+        ],
+        "symbols": [
+            ("signature_changed", "src/Config.php", "withDefaults", "qualityStrict"),
+            ("added", "src/Config.php", "qualityProbeAlpha", None),
+            ("added", "src/DirectoryListing.php", "qualityProbeBeta", None),
+            ("added", "src/QualityProbe.php", "QualityProbe", None),
+        ],
+    },
+    "jbeder/yaml-cpp": {
+        "edits": [
+            ("replace", "src/emitterutils.cpp",
+             "bool IsValidSingleQuotedScalar(const char* str, std::size_t size, bool escapeNonAscii) {",
+             "bool IsValidSingleQuotedScalar(const char* str, std::size_t size, bool escapeNonAscii,\n"
+             "                               bool quality_strict = false) {"),
+            ("append", "src/emitterutils.cpp",
+             "\nnamespace YAML {\nint quality_probe_alpha(int n) { return n + 1; }\n}  // namespace YAML\n"),
+            ("append", "src/exp.cpp",
+             "\nnamespace YAML {\nint quality_probe_beta(int n) { return n - 1; }\n}  // namespace YAML\n"),
+            ("add", "src/quality_probe.h",
+             "#ifndef QUALITY_PROBE_H_\n#define QUALITY_PROBE_H_\n\nnamespace YAML {\n"
+             "struct QualityProbe {\n  int measure() const { return 1; }\n};\n}  // namespace YAML\n\n"
+             "#endif  // QUALITY_PROBE_H_\n"),
+            ("delete", "util/api.cpp"),
+        ],
+        "symbols": [
+            ("signature_changed", "src/emitterutils.cpp", "IsValidSingleQuotedScalar", "quality_strict"),
+            ("added", "src/emitterutils.cpp", "quality_probe_alpha", None),
+            ("added", "src/exp.cpp", "quality_probe_beta", None),
+            ("added", "src/quality_probe.h", "QualityProbe", None),
+        ],
+    },
 }
 
 
