@@ -693,6 +693,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                 parent,
                 visibility: item.info.visibility,
                 conditional: under_condition(item.def_node, source),
+                deprecated: is_deprecated(item, source),
             }
         })
         .collect();
@@ -700,6 +701,57 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
         .sort_by(|a, b| (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name)));
     symbols
 }
+
+/// Whether a definition is marked deprecated ([`Symbol::deprecated`]): in its header (the
+/// definition up to its body: Java annotations, C# attributes, Python decorators) or in the
+/// comments and attributes that lie just above it (Rust's `#[deprecated]`, a doc comment's
+/// `@deprecated` tag, Go's `// Deprecated:` paragraph).
+fn is_deprecated(item: &Item, source: &[u8]) -> bool {
+    // Python's decorators wrap the definition they decorate.
+    let outer = item
+        .outer
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(item.outer);
+    let mut start = outer.start_byte();
+    let mut prev = outer.prev_sibling();
+    while let Some(p) = prev {
+        let adjacent = source
+            .get(p.end_byte()..start)
+            .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace));
+        if !adjacent || !(p.kind().contains("comment") || p.kind() == "attribute_item") {
+            break;
+        }
+        start = p.start_byte();
+        prev = p.prev_sibling();
+    }
+    let end = item
+        .info
+        .body
+        .map_or(item.def_node.end_byte(), |b| b.start_byte())
+        .clamp(start, start + MAX_HEADER);
+    let Some(header) = source.get(start..end.min(source.len())) else {
+        return false;
+    };
+    let header = String::from_utf8_lossy(header);
+    [
+        "@Deprecated",
+        "@deprecated",
+        "#[deprecated",
+        "[Obsolete",
+        ".deprecated(",
+    ]
+    .iter()
+    .any(|m| header.contains(m))
+        || header.lines().any(|l| {
+            l.trim_start_matches([' ', '\t', '/', '*', '#'])
+                .starts_with("Deprecated:")
+        })
+}
+
+/// The most of a definition's header (leading comments and attributes, then the definition
+/// up to its body) read for a deprecation mark.
+const MAX_HEADER: usize = 4096;
 
 /// Whether a definition is compiled only when a build asks for it: inside the first branch of
 /// `#ifdef X` or `#if X`, an `#elif`, or the `#else` of `#ifndef X` or `#if !X` (a test

@@ -43,7 +43,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "23";
+pub const EXTRACTOR_VERSION: &str = "24";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -163,6 +163,11 @@ pub struct Symbol {
     /// … other than the file's include guard): a test or debug build's `main`, a platform's
     /// variant.
     pub conditional: bool,
+    /// Marked deprecated where it is defined: Java's `@Deprecated`, Rust's `#[deprecated]`,
+    /// C#'s `[Obsolete]`, Python's `@deprecated` decorator, or in the comment just above it
+    /// a JSDoc, PHPDoc or YARD `@deprecated` tag or Go's `Deprecated:` paragraph. What a
+    /// project keeps for its old users, not what a newcomer should learn first.
+    pub deprecated: bool,
 }
 
 /// Everything extracted from one file.

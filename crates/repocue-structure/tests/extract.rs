@@ -1668,3 +1668,57 @@ fn a_module_names_its_default_export() {
         );
     }
 }
+
+/// A definition marked deprecated, each language its way; its undeprecated neighbour is not.
+#[test]
+fn a_deprecated_definition_is_marked() {
+    let cases: &[(Language, &str)] = &[
+        (
+            Language::Java,
+            "/** @deprecated Use commons-text. */\n@Deprecated\npublic class Old {}\n\npublic class New {}\n",
+        ),
+        (
+            Language::Rust,
+            "#[deprecated(since = \"1.2\", note = \"use New\")]\npub fn old() {}\n\npub fn new() {}\n",
+        ),
+        (
+            Language::CSharp,
+            "[Obsolete(\"Use New\")]\npublic class Old {}\n\npublic class New {}\n",
+        ),
+        (
+            Language::Python,
+            "@deprecated(\"use new\")\ndef old():\n    pass\n\n\ndef new():\n    pass\n",
+        ),
+        (
+            Language::TypeScript,
+            "/**\n * @deprecated Use `New`.\n */\nexport function old() {}\n\nexport function new_() {}\n",
+        ),
+        (
+            Language::Go,
+            "package p\n\n// Old does things.\n//\n// Deprecated: use New.\nfunc Old() {}\n\n// New does things.\nfunc New() {}\n",
+        ),
+        (
+            Language::Php,
+            "<?php\nclass C {\n    /** @deprecated */\n    public function old() {}\n\n    public function new() {}\n}\n",
+        ),
+    ];
+    for (language, source) in cases {
+        let facts = extract(*language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        let marked = |name: &str| {
+            facts
+                .symbols
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(name))
+                .unwrap_or_else(|| panic!("{language}: {name} missing: {:?}", facts.symbols))
+                .deprecated
+        };
+        assert!(marked("old"), "{language}: {:?}", facts.symbols);
+        let new = if *language == Language::TypeScript {
+            "new_"
+        } else {
+            "new"
+        };
+        assert!(!marked(new), "{language}: {:?}", facts.symbols);
+    }
+}

@@ -4415,3 +4415,40 @@ fn the_overview_says_which_language_version_the_project_requires() {
     assert!(text.contains("\n  requires: Python >=3.10\n"), "{text}");
     assert!(!text.contains("Node.js"), "{text}");
 }
+
+/// A deprecated class comes after the one that replaces it, though the project's old code
+/// uses it more (commons-lang's deprecated `text.StrBuilder`, used by its deprecated `text`
+/// package, came before `ObjectUtils`).
+#[test]
+fn a_deprecated_definition_comes_after_its_replacement() {
+    let dir = "src/main/java/org/demo";
+    let user = |name: &str, uses: &str| {
+        (
+            format!("{dir}/{name}.java"),
+            format!("package org.demo;\n\npublic class {name} {{\n    public void run() {{\n        {uses}\n    }}\n}}\n"),
+        )
+    };
+    let mut files = vec![
+        (
+            format!("{dir}/OldBuilder.java"),
+            "package org.demo;\n\n/** @deprecated Use {@link Builder}. */\n@Deprecated\npublic class OldBuilder {\n    public OldBuilder() {}\n}\n".to_owned(),
+        ),
+        (
+            format!("{dir}/Builder.java"),
+            "package org.demo;\n\npublic class Builder {\n    public Builder() {}\n}\n".to_owned(),
+        ),
+        user("Report", "new Builder();"),
+    ];
+    for name in ["Table", "Chart", "Sheet"] {
+        files.push(user(name, "new OldBuilder();"));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let at = |name: &str| {
+        ids.iter()
+            .position(|i| i == &format!("symbol:{dir}/{name}.java:{name}"))
+            .unwrap_or_else(|| panic!("{name}: {ids:?}"))
+    };
+    assert!(at("Builder") < at("OldBuilder"), "{ids:?}");
+}

@@ -972,6 +972,7 @@ mod tests {
                     end_line: 1,
                     visibility: None,
                     conditional: false,
+                    deprecated: false,
                 })
                 .collect(),
             references: refs.iter().map(|r| (*r).into()).collect(),

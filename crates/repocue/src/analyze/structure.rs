@@ -56,8 +56,19 @@ impl CodeFacts {
     pub fn same_but_lines(&self, other: &CodeFacts) -> bool {
         let same_symbols = self.symbols.len() == other.symbols.len()
             && self.symbols.iter().zip(&other.symbols).all(|(a, b)| {
-                (&a.qualified_name, &a.kind, &a.signature, &a.visibility)
-                    == (&b.qualified_name, &b.kind, &b.signature, &b.visibility)
+                (
+                    &a.qualified_name,
+                    &a.kind,
+                    &a.signature,
+                    &a.visibility,
+                    a.deprecated,
+                ) == (
+                    &b.qualified_name,
+                    &b.kind,
+                    &b.signature,
+                    &b.visibility,
+                    b.deprecated,
+                )
             });
         same_symbols
             && (
@@ -129,6 +140,9 @@ pub struct SymbolFact {
     /// ([`repocue_structure::Symbol::conditional`]).
     #[serde(rename = "c", default, skip_serializing_if = "std::ops::Not::not")]
     pub conditional: bool,
+    /// Marked deprecated where it is defined ([`repocue_structure::Symbol::deprecated`]).
+    #[serde(rename = "x", default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
 }
 
 /// The last segment of a qualified symbol name (`Outer.Inner.method#2` → `method`).
@@ -244,6 +258,7 @@ pub fn analyze(
                     end_line: s.end_line,
                     visibility: s.visibility.map(str::to_owned),
                     conditional: s.conditional,
+                    deprecated: s.deprecated,
                 })
                 .collect();
             if facts.symbols.len() > MAX_SYMBOLS {
@@ -347,6 +362,7 @@ mod tests {
             end_line: lines.1,
             visibility: None,
             conditional: false,
+            deprecated: false,
         }
     }
 

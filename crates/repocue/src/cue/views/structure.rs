@@ -1289,6 +1289,7 @@ mod tests {
             end_line: line,
             visibility: None,
             conditional: false,
+            deprecated: false,
         }
     }
 
@@ -1402,6 +1403,7 @@ mod tests {
             end_line: 1,
             visibility: Some("public".into()),
             conditional: false,
+            deprecated: false,
         };
         let file = |path: &str| crate::model::sample_file(path, path);
         let (core, api, extra) = (
@@ -1456,6 +1458,7 @@ mod tests {
             end_line: end,
             visibility: None,
             conditional: false,
+            deprecated: false,
         };
         let all = vec![
             sym("stream", "function", 1, 20),

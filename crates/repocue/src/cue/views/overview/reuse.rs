@@ -668,6 +668,7 @@ def render(doc):\n    return parse(doc)\n";
                         }
                         .map(str::to_owned),
                         conditional: false,
+                        deprecated: false,
                     })
                     .collect(),
                 ..Default::default()
