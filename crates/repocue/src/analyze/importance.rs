@@ -98,6 +98,11 @@ const EXAMPLE_DIRS: &[&str] = &[
     // `perf/perf.js`, whose `run` and `log` were among its API).
     "performance",
     "perf",
+    // A project's own tooling: release, build and CI helpers (fastapi's `scripts/docs.py`,
+    // vite's `scripts/mergeChangelog.ts`), and libgit2's `script/user_model.c`, a static
+    // analyser's model that redefines `git_vector_insert` and took its place in the API.
+    "script",
+    "scripts",
 ];
 /// Vendored and generated code: the directories analysis skips
 /// ([`crate::classify::VENDORED_DIRS`], [`crate::classify::GENERATED_DIRS`]), plus build
@@ -944,6 +949,13 @@ mod tests {
         // Documentation's code samples (Polly's `src/Snippets/Docs/`, typer's `docs_src/`).
         assert_eq!(role(b"src/Snippets/Docs/Retry.cs"), Role::Example);
         assert_eq!(role(b"docs_src/app_dir/__init__.py"), Role::Example);
+        // A project's own tooling (libgit2's static-analysis model redefined its API).
+        assert_eq!(role(b"script/user_model.c"), Role::Example);
+        assert_eq!(
+            role(b"packages/vite/scripts/generateTarget.ts"),
+            Role::Example
+        );
+        assert_eq!(role(b"src/scripting/engine.c"), Role::Source);
 
         // Fuzzers and a file named for tests (cJSON's `fuzzing/afl.c`, its `test.c`).
         assert_eq!(role(b"fuzzing/afl.c"), Role::Test);
