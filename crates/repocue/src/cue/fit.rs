@@ -12,8 +12,9 @@ pub struct Item<C> {
     pub section: usize,
     /// Higher ranks are admitted first; ties keep list order.
     pub rank: i64,
-    /// Adds the item to the content.
-    pub add: Box<dyn Fn(&mut C)>,
+    /// Adds the item to the content; `false` when there was nothing to add (an item that
+    /// completes another which was left out): the item then counts as omitted.
+    pub add: Box<dyn Fn(&mut C) -> bool>,
     /// Bytes the item certainly adds to the JSON, whatever else is admitted (0: unknown):
     /// see [`Item::push`].
     pub min_bytes: u64,
@@ -22,6 +23,16 @@ pub struct Item<C> {
 impl<C> Item<C> {
     /// Creates an item.
     pub fn new(section: usize, rank: i64, add: impl Fn(&mut C) + 'static) -> Self {
+        Self::when(section, rank, move |c: &mut C| {
+            add(c);
+            true
+        })
+    }
+
+    /// Creates an item that adds to the content only when `add` says it did (returns `true`):
+    /// a package root's exports, which the overview shows only when its entry point is listed.
+    /// Otherwise the item counts as omitted, as a larger budget would show it.
+    pub fn when(section: usize, rank: i64, add: impl Fn(&mut C) -> bool + 'static) -> Self {
         Item {
             section,
             rank,
@@ -43,7 +54,10 @@ impl<C> Item<C> {
         Item {
             section,
             rank,
-            add: Box::new(move |c: &mut C| list(c).push(value.clone())),
+            add: Box::new(move |c: &mut C| {
+                list(c).push(value.clone());
+                true
+            }),
             min_bytes,
         }
     }
@@ -216,9 +230,7 @@ pub fn fit<C: Serialize + Clone>(
         let mut env = base.clone();
         *omitted = sections.iter().map(|s| s.hidden).collect();
         for (it, &a) in items.iter().zip(admitted) {
-            if a {
-                (it.add)(&mut env.content);
-            } else {
+            if !(a && (it.add)(&mut env.content)) {
                 omitted[it.section] += 1;
             }
         }
@@ -235,7 +247,9 @@ pub fn fit<C: Serialize + Clone>(
             continue;
         }
         let mut trial = envelope.clone();
-        (it.add)(&mut trial.content);
+        if !(it.add)(&mut trial.content) {
+            continue;
+        }
         omitted[it.section] -= 1;
         decorate(&mut trial, sections, &omitted, report_all);
         let trial_bytes = meter.bytes(&trial);
@@ -287,7 +301,9 @@ fn admit_stable<C: Serialize + Clone>(
             continue;
         }
         let mut trial = projection.clone();
-        (it.add)(&mut trial.content);
+        if !(it.add)(&mut trial.content) {
+            continue;
+        }
         omitted[it.section] -= 1;
         decorate(&mut trial, sections, &omitted, volatile_sections);
         let trial_bytes = meter.bytes(&trial);

@@ -477,13 +477,15 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         let Some(&i) = entry_round.get(&x.path) else {
             continue;
         };
-        items.push(Item::new(
+        items.push(Item::when(
             3,
             tiered(i + EXPORTS_DELAY, 4 + EXPORTS_DELAY, 5),
             move |c: &mut OverviewContent| {
-                if c.entry_points.contains(&x.path) {
+                let listed = c.entry_points.contains(&x.path);
+                if listed {
                     c.exports.push(x.clone());
                 }
+                listed
             },
         ));
     }
