@@ -260,7 +260,7 @@ fn hand_on_stars<'a>(
                         next.push(t);
                         reached[t] = true;
                         let names = nodes[t].facts.symbols.iter();
-                        for s in names.filter(|s| importance::is_exportable(s)) {
+                        for s in names.filter(|s| is_listed_export(nodes[t].facts, s)) {
                             reexports.push((root, t, s.name(), 1.0));
                         }
                         // And what it hands on by name, from where it is defined (trpc's
@@ -296,7 +296,7 @@ fn root_exports(
             .facts
             .symbols
             .iter()
-            .filter(|s| s.name() == name && importance::is_exportable(s))
+            .filter(|s| s.name() == name && is_listed_export(nodes[t].facts, s))
             .map(|s| weigh(t, s))
             .reduce(f64::max);
         if let Some(w) = public {
@@ -305,15 +305,16 @@ fn root_exports(
         }
     }
     add_own_exports(nodes, &mut exports, weigh);
-    // A root's default export leads its list whatever it is (ky's `const ky`), though only
-    // its types and functions weigh as API among the symbols ([`add_own_exports`]).
+    // A root's default export, whatever it is (ky's `const ky`), and the constants it exports
+    // are in its list, though only its types and functions weigh as API among the symbols
+    // ([`add_own_exports`]).
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
-        let default = node
+        for s in node
             .facts
             .symbols
             .iter()
-            .find(|s| !importance::is_exportable(s) && is_own_export(node.facts, s));
-        if let Some(s) = default {
+            .filter(|s| !importance::is_exportable(s) && is_listed_export(node.facts, s))
+        {
             add_use(&mut exports[i], s.name(), weigh(i, s));
         }
     }
@@ -413,7 +414,7 @@ pub fn own_exports(
     client_uses: &NameWeights,
 ) -> Vec<(String, f64)> {
     let mut names = NameWeights::default();
-    for s in facts.symbols.iter().filter(|s| is_own_export(facts, s)) {
+    for s in facts.symbols.iter().filter(|s| is_listed_export(facts, s)) {
         add_use(
             &mut names,
             s.name(),
@@ -511,6 +512,20 @@ fn add_own_exports(
 fn is_own_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
     importance::is_exportable(s)
         || (s.parent().is_none() && facts.default_export.as_deref() == Some(s.name()))
+}
+
+/// Whether a file's definition `s` belongs in an exports list ([`Ranking::root_exports`]):
+/// what it exports as its package's API ([`is_own_export`]) and, in JavaScript and
+/// TypeScript, a top-level constant or variable it exports by keyword, which is how those
+/// languages define much of their API: trpc's `export const initTRPC = new TRPCBuilder()`,
+/// zustand's `export const create = (…) as Create`, neither of them listed before.
+fn is_listed_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
+    is_own_export(facts, s)
+        || (importance::language_family(&facts.language) == "JavaScript"
+            && s.parent().is_none()
+            && s.visibility.as_deref() == Some("exported")
+            && matches!(s.kind.as_str(), "constant" | "variable")
+            && !s.name().starts_with("__"))
 }
 
 /// Counts one use of `name`, without allocating its key again when it is known.
@@ -1248,9 +1263,9 @@ mod tests {
         assert_eq!(names, ["Command"]);
     }
 
-    /// A module's default export leads its root's exports list, even a constant, which is
-    /// otherwise no export, and ahead of functions the project calls more (ky's root listed
-    /// `isHTTPError isNetworkError …`, not `ky`); it weighs no more as a symbol for it.
+    /// A module's default export leads its root's exports list, even a constant, ahead of
+    /// functions the project calls more (ky's root listed `isHTTPError isNetworkError …`, not
+    /// `ky`); it weighs no more as a symbol for it.
     #[test]
     fn a_default_export_leads_its_roots_exports() {
         let ts = |defs: &[&str], refs: &[&str]| CodeFacts {
@@ -1276,11 +1291,43 @@ mod tests {
         let names = |r: &Ranking| -> Vec<String> {
             r.root_exports[0].iter().map(|(n, _)| n.clone()).collect()
         };
-        assert_eq!(names(&ranked(&root)), ["isHTTPError"]);
+        // An exported constant is listed, after what the project uses more.
+        assert_eq!(names(&ranked(&root)), ["isHTTPError", "ky"]);
         root.default_export = Some("ky".into());
         let r = ranked(&root);
         assert_eq!(names(&r), ["ky", "isHTTPError"]);
         assert!(!r.exported[0].contains_key("ky"), "{:?}", r.exported);
+    }
+
+    /// In JavaScript and TypeScript an exported constant is API an index hands on (trpc's
+    /// `export const initTRPC = new TRPCBuilder()`); elsewhere a constant is no export.
+    #[test]
+    fn an_exported_javascript_constant_is_handed_on() {
+        for (language, listed) in [("TypeScript", true), ("Rust", false)] {
+            let mut lib = CodeFacts {
+                language: language.into(),
+                ..facts(&["initTRPC"], &[])
+            };
+            lib.symbols[0].kind = "constant".into();
+            lib.symbols[0].visibility = Some("exported".into());
+            let mut root = CodeFacts {
+                language: language.into(),
+                ..facts(&[], &["initTRPC"])
+            };
+            root.reexports = vec!["initTRPC".into()];
+            let nodes = [
+                node(b"packages/server/src/initTRPC.ts", &lib),
+                Node {
+                    path: b"packages/server/src/index.ts",
+                    facts: &root,
+                    boost: 3.0,
+                    root: true,
+                },
+            ];
+            let r = rank(&nodes);
+            let names: Vec<&str> = r.root_exports[1].iter().map(|(n, _)| n.as_str()).collect();
+            assert_eq!(names.contains(&"initTRPC"), listed, "{language}: {names:?}");
+        }
     }
 
     /// A Ruby constant lives in the file named for it: rack's `lib/rack.rb` autoloads
