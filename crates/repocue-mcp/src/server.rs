@@ -44,6 +44,7 @@ rarely needed. Errors come back as a JSON object {\"error\":{\"code\",\"message\
 
 const GET_DESCRIPTION: &str = "Return a token-budgeted JSON cue about this repository instead \
 of reading files to discover it. Start every task with {\"view\":\"overview\"}: purpose, \
+the language version the project requires, \
 languages, components, entry points (package roots with the names they export), build/test/run \
 commands, key documents and symbols, recent commits, dirty paths. Symbols are {path, name, line, signature}; their entity id is \
 symbol:<path>:<name>. Check `freshness` and `warnings` before trusting details. If items were \
