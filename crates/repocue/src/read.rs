@@ -269,7 +269,7 @@ impl<T> Drop for Ahead<T> {
 /// tests nor examples: fmt's `test/c-test.c` tests its C API) outnumber its C sources;
 /// git, redis and libuv, all `.c`, stay C. A function of the snapshot's rows, so every view
 /// of one snapshot says the same; the extraction reads each header's content itself.
-fn label_cpp_headers(files: &mut [FileState]) {
+pub(crate) fn label_cpp_headers(files: &mut [FileState]) {
     let is_header = |p: &[u8]| p.len() > 2 && p[p.len() - 2..].eq_ignore_ascii_case(b".h");
     let own = |f: &FileState| {
         crate::analyze::importance::role(&f.path) == crate::analyze::importance::Role::Source

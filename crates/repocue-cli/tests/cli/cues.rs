@@ -445,6 +445,32 @@ fn omitted_items_are_counted_and_reachable_through_more() {
     assert_eq!(full["content"]["paths"].as_array().unwrap().len(), 40);
 }
 
+/// A C++ project's headers are C++ on both sides of a delta: a commit that adds a file made
+/// every untouched header of fmt a language change (the snapshot then was read unlabelled).
+#[test]
+fn a_cpp_projects_headers_do_not_change_language_in_a_delta() {
+    let repo = TestRepo::with_files(&[
+        ("include/lib/a.h", "namespace lib {\nint a();\n}\n"),
+        ("include/lib/b.h", "namespace lib {\nint b();\n}\n"),
+        ("src/a.cc", "namespace lib {\nint a() { return 1; }\n}\n"),
+        ("src/b.cc", "namespace lib {\nint b() { return 2; }\n}\n"),
+    ]);
+    repo.init();
+    repo.write(
+        "include/lib/probe.h",
+        "namespace lib {\nstruct Probe {\n  int measure() const { return 1; }\n};\n}\n",
+    );
+    repo.commit("add probe");
+    let cue = repo.cue("delta", &["--max-tokens", "1000"]);
+    let paths: Vec<&str> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["include/lib/probe.h"], "{cue:#}");
+}
+
 #[test]
 fn delta_after_a_commit_lists_content_and_head_changes() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);

@@ -117,7 +117,12 @@ fn changed_rows(state: &Reader, from: &SnapshotRow) -> Result<(Vec<FileState>, V
             return Ok((old, new));
         }
     }
-    Ok((state.store.files_at(from)?, state.all_files()?.to_vec()))
+    // Both sides as readers see them: the current rows come with a C++ project's headers
+    // labelled C++ ([`crate::read::label_cpp_headers`]), so the old ones must be too, or every
+    // header of fmt read as a language change once a commit added a file.
+    let mut old = state.store.files_at(from)?;
+    crate::read::label_cpp_headers(&mut old);
+    Ok((old, state.all_files()?.to_vec()))
 }
 
 /// What the delta may name: both snapshots' rows and untracked paths without secrets. A path
