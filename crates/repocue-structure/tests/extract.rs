@@ -1722,3 +1722,30 @@ fn a_deprecated_definition_is_marked() {
         assert!(!marked(new), "{language}: {:?}", facts.symbols);
     }
 }
+
+/// A C++ namespace reopened in the same file is one namespace: its definitions are named
+/// under it, not under a `#2` namesake.
+#[test]
+fn a_reopened_cpp_namespace_is_one() {
+    let source = "namespace lib {\nint a() { return 1; }\n}  // namespace lib\n\nstatic int helper() { return 0; }\n\nnamespace lib {\nint b() { return 2; }\nnamespace detail {\nint c() { return 3; }\n}\n}  // namespace lib\n";
+    let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "lib",
+            "lib.a",
+            "helper",
+            "lib.b",
+            "lib.detail",
+            "lib.detail.c"
+        ],
+        "{:?}",
+        facts.symbols
+    );
+}

@@ -277,11 +277,15 @@ pub fn structural(
             }
         }
     }
-    // A removal and an addition of the same declaration in different files is a move.
+    // A removal and an addition of the same declaration in different files is a move; not of
+    // a namespace (C++, C#, PHP), which many files open: leveldb's `namespace leveldb` of a
+    // deleted header "moved" to a header the same commit added.
     let mut moved_from: HashSet<usize> = HashSet::new();
     for (apath, a) in &added {
+        let namespace = a.kind == "module" && a.signature.starts_with("namespace ");
         let hit = removed.iter().enumerate().find(|(i, (rpath, r))| {
-            !moved_from.contains(i)
+            !namespace
+                && !moved_from.contains(i)
                 && rpath != apath
                 && r.name() == a.name()
                 && r.kind == a.kind

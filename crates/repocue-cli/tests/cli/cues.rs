@@ -471,6 +471,45 @@ fn a_cpp_projects_headers_do_not_change_language_in_a_delta() {
     assert_eq!(paths, ["include/lib/probe.h"], "{cue:#}");
 }
 
+/// A C++ namespace is no movable definition, and one reopened in a file is one: a commit
+/// that deletes a header, adds another and appends a `namespace lib { … }` block to a source
+/// file shows the additions under `lib`, no `lib#2`, and no namespace "moved".
+#[test]
+fn a_cpp_namespace_neither_moves_nor_splits_in_a_delta() {
+    let repo = TestRepo::with_files(&[
+        (
+            "include/lib/old.h",
+            "namespace lib {\nstruct Old {\n  int x;\n};\n}\n",
+        ),
+        ("src/a.cc", "namespace lib {\nint a() { return 1; }\n}\n"),
+        ("src/b.cc", "namespace lib {\nint b() { return 2; }\n}\n"),
+    ]);
+    repo.init();
+    repo.remove("include/lib/old.h");
+    repo.write(
+        "include/lib/probe.h",
+        "namespace lib {\nstruct Probe {\n  int measure() const { return 1; }\n};\n}\n",
+    );
+    repo.write(
+        "src/a.cc",
+        "namespace lib {\nint a() { return 1; }\n}\n\nnamespace lib {\nint extra() { return 3; }\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("probe");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let text = cue.to_string();
+    assert!(!text.contains("symbol.moved"), "{cue:#}");
+    assert!(!text.contains("lib#2"), "{cue:#}");
+    let a = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["path"] == "src/a.cc")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    assert_eq!(a["changes"].as_array().map(Vec::len), Some(1), "{a:#}");
+    assert_eq!(a["changes"][0]["op"], "symbol.added", "{a:#}");
+}
+
 #[test]
 fn delta_after_a_commit_lists_content_and_head_changes() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);

@@ -15,6 +15,12 @@ impl LanguageSupport for Cpp {
         tree_sitter_cpp::LANGUAGE.into()
     }
 
+    /// A namespace is open: `namespace leveldb {` again in the same file adds to the first
+    /// (its definitions were `leveldb#2.…`, and a delta reported the second block as moved).
+    fn reopens(&self, kind: &str) -> bool {
+        kind == "module"
+    }
+
     fn tags_query(&self) -> Cow<'static, str> {
         Cow::Owned(format!(
             "{}\n{}\n{}",
