@@ -1724,9 +1724,33 @@ fn a_deprecated_definition_is_marked() {
 }
 
 /// A C++ namespace reopened in the same file is one namespace: its definitions are named
-/// under it, not under a `#2` namesake.
+/// under it, not under a `#2` namesake (so are C#'s and PHP's).
 #[test]
 fn a_reopened_cpp_namespace_is_one() {
+    for (language, source) in [
+        (
+            Language::CSharp,
+            "namespace Lib\n{\n    class A {}\n}\nnamespace Lib\n{\n    class B {}\n}\n",
+        ),
+        (
+            Language::Php,
+            "<?php\nnamespace Lib {\n    class A {}\n}\nnamespace Lib {\n    class B {}\n}\n",
+        ),
+    ] {
+        let facts = extract(language, source.as_bytes(), &Limits::default())
+            .unwrap_or_else(|e| panic!("{language}: {e}"));
+        let names: Vec<&str> = facts
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["Lib", "Lib.A", "Lib.B"],
+            "{language}: {:?}",
+            facts.symbols
+        );
+    }
     let source = "namespace lib {\nint a() { return 1; }\n}  // namespace lib\n\nstatic int helper() { return 0; }\n\nnamespace lib {\nint b() { return 2; }\nnamespace detail {\nint c() { return 3; }\n}\n}  // namespace lib\n";
     let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default())
         .unwrap_or_else(|e| panic!("{e}"));

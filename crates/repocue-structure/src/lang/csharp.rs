@@ -19,6 +19,12 @@ impl LanguageSupport for CSharp {
         tree_sitter_c_sharp::LANGUAGE.into()
     }
 
+    /// A namespace is open: a second block of the same namespace in a file adds to the first,
+    /// as C++'s do.
+    fn reopens(&self, kind: &str) -> bool {
+        kind == "module"
+    }
+
     fn tags_query(&self) -> Cow<'static, str> {
         Cow::Owned(format!(
             "{}\n{}",

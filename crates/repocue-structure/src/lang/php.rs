@@ -17,6 +17,12 @@ impl LanguageSupport for Php {
         tree_sitter_php::LANGUAGE_PHP.into()
     }
 
+    /// A namespace is open: a second block of the same namespace in a file adds to the first,
+    /// as C++'s do.
+    fn reopens(&self, kind: &str) -> bool {
+        kind == "module"
+    }
+
     fn tags_query(&self) -> Cow<'static, str> {
         Cow::Owned(format!(
             "{}\n{}",
