@@ -290,6 +290,53 @@ SCENARIOS = {
             ("added", "src/quality_probe.h", "QualityProbe", None),
         ],
     },
+    "serilog/serilog": {
+        "edits": [
+            ("replace", "src/Serilog/Context/LogContext.cs",
+             "    public static IDisposable PushProperty(string name, object? value, bool destructureObjects = false)\n",
+             "    public static IDisposable PushProperty(string name, object? value, bool destructureObjects = false,\n"
+             "        bool qualityStrict = false)\n"),
+            ("append", "src/Serilog/Context/LogContext.cs",
+             "\n/// <summary>Quality harness probe.</summary>\npublic static class QualityAlphaHost\n{\n"
+             "    /// <summary>Quality harness probe.</summary>\n    public static int QualityProbeAlpha(int n)\n"
+             "    {\n        return n + 1;\n    }\n}\n"),
+            ("append", "src/Serilog/Debugging/SelfLog.cs",
+             "\n/// <summary>Quality harness probe.</summary>\npublic static class QualityBetaHost\n{\n"
+             "    /// <summary>Quality harness probe.</summary>\n    public static string QualityProbeBeta(string s)\n"
+             "    {\n        return s;\n    }\n}\n"),
+            # The file is not named for the type, so that its path alone does not name QualityProbe.
+            ("add", "src/Serilog/Core/QualityProbes.cs",
+             "namespace Serilog.Core;\n\n/// <summary>Quality harness probe.</summary>\npublic sealed class QualityProbe\n{\n"
+             "    /// <summary>Quality harness probe.</summary>\n    public int Measure()\n    {\n        return 1;\n    }\n}\n"),
+            ("delete", "src/Serilog/Core/Filters/DelegateFilter.cs"),
+        ],
+        "symbols": [
+            ("signature_changed", "src/Serilog/Context/LogContext.cs", "PushProperty", "qualityStrict"),
+            ("added", "src/Serilog/Context/LogContext.cs", "QualityProbeAlpha", None),
+            ("added", "src/Serilog/Debugging/SelfLog.cs", "QualityProbeBeta", None),
+            ("added", "src/Serilog/Core/QualityProbes.cs", "QualityProbe", None),
+        ],
+    },
+    "encode/httpx": {
+        "edits": [
+            ("replace", "httpx/_config.py",
+             "    trust_env: bool = True,\n) -> ssl.SSLContext:\n",
+             "    trust_env: bool = True,\n    quality_strict: bool = False,\n) -> ssl.SSLContext:\n"),
+            ("append", "httpx/_config.py",
+             "\n\ndef quality_probe_alpha(value: int) -> int:\n    return value + 1\n"),
+            ("append", "httpx/_utils.py",
+             "\n\ndef quality_probe_beta(name: str) -> str:\n    return name.upper()\n"),
+            ("add", "httpx/_quality_probe.py",
+             "class QualityProbe:\n    def measure(self) -> int:\n        return 1\n"),
+            ("delete", "httpx/_main.py"),
+        ],
+        "symbols": [
+            ("signature_changed", "httpx/_config.py", "create_ssl_context", "quality_strict"),
+            ("added", "httpx/_config.py", "quality_probe_alpha", None),
+            ("added", "httpx/_utils.py", "quality_probe_beta", None),
+            ("added", "httpx/_quality_probe.py", "QualityProbe", None),
+        ],
+    },
 }
 
 
