@@ -4452,3 +4452,95 @@ fn a_deprecated_definition_comes_after_its_replacement() {
     };
     assert!(at("Builder") < at("OldBuilder"), "{ids:?}");
 }
+
+/// A C++ library keeps its users' headers in `include/`: its umbrella header is an entry
+/// point that lists the API it hands on, and its implementation's headers in `src/` come
+/// after the public ones, however much the implementation uses them (yaml-cpp's
+/// `src/scanner.h` came before `include/yaml-cpp/emitter.h`'s `Emitter`, and `yaml.h` was
+/// no entry point).
+#[test]
+fn a_cpp_librarys_umbrella_header_and_public_headers_lead() {
+    let header = |guard: &str, body: &str| {
+        format!("#ifndef {guard}\n#define {guard}\n\nnamespace Acme {{\n{body}}}\n\n#endif\n")
+    };
+    let mut files: Vec<(String, String)> = vec![
+        ("CMakeLists.txt".into(), "project(acme CXX)\nadd_library(acme src/parser.cpp)\n".into()),
+        (
+            "include/acme/acme.h".into(),
+            "#ifndef ACME_H\n#define ACME_H\n#include \"acme/parser.h\"\n#include \"acme/emitter.h\"\n#include \"acme/node.h\"\n#include \"acme/parse.h\"\n#endif\n".into(),
+        ),
+        (
+            "include/acme/parser.h".into(),
+            header("PARSER_H", "class Parser {\n public:\n  bool Next();\n};\n"),
+        ),
+        (
+            "include/acme/emitter.h".into(),
+            header(
+                "EMITTER_H",
+                "class Emitter {\n public:\n  void Write(const char* s);\n};\nEmitter& operator<<(Emitter& out, const char* s);\nnamespace Style {\nenum value { Block, Flow };\n}\n",
+            ),
+        ),
+        (
+            "include/acme/node.h".into(),
+            header("NODE_H", "class Node {\n public:\n  int size() const;\n};\n"),
+        ),
+        // A namespace of functions only.
+        (
+            "include/acme/parse.h".into(),
+            header("PARSE_H", "Node Load(const char* input);\nNode LoadFile(const char* path);\n"),
+        ),
+        (
+            "src/scanner.h".into(),
+            header("SCANNER_H", "class Scanner {\n public:\n  int Peek();\n  void Skip();\n};\n"),
+        ),
+    ];
+    // The implementation uses its scanner everywhere, the public types here and there.
+    for (name, public) in [
+        ("parser", "Parser parser;\n  parser.Next();"),
+        ("emitter", "Emitter out;\n  out.Write(\"-\");"),
+        ("node", "Node node = Load(\"x\");"),
+        ("stream", ""),
+        ("tag", ""),
+        ("token", ""),
+    ] {
+        files.push((
+            format!("src/{name}.cpp"),
+            format!("#include \"scanner.h\"\n#include \"acme/acme.h\"\n\nnamespace Acme {{\nint {name}_step(Scanner& scanner) {{\n  {public}\n  scanner.Skip();\n  return scanner.Peek();\n}}\n}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let content = &cue["content"];
+    let entries = content["entry_points"].as_array().expect("entry points");
+    assert_eq!(entries[0], "include/acme/acme.h", "{content:#}");
+    let exports: Vec<&str> = content["exports"][0]["names"]
+        .as_array()
+        .expect("exports")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(content["exports"][0]["path"], "include/acme/acme.h");
+    for name in ["Parser", "Emitter", "Node", "Load"] {
+        assert!(exports.contains(&name), "{name}: {exports:?}");
+    }
+    // An operator and a nested namespace's `value` are no names a user calls.
+    assert!(
+        !exports
+            .iter()
+            .any(|n| n.starts_with("operator") || *n == "value"),
+        "{exports:?}"
+    );
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|i| i == id);
+    let parser = at("symbol:include/acme/parser.h:Acme.Parser").expect("Parser");
+    if let Some(scanner) = at("symbol:src/scanner.h:Acme.Scanner") {
+        assert!(parser < scanner, "{ids:?}");
+    }
+    // A function in a namespace is listed as itself, not as its namespace.
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "2000"])
+        .success()
+        .stdout();
+    assert!(text.contains("Node Load(const char* input)"), "{text}");
+    assert!(!text.contains("namespace Acme\n      .Load"), "{text}");
+}

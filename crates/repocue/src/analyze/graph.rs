@@ -231,8 +231,18 @@ fn hand_on_stars<'a>(
     reexports: &mut Vec<(usize, usize, &'a str, f64)>,
 ) -> Vec<bool> {
     let mut reached = vec![false; nodes.len()];
+    // A C or C++ library's umbrella header hands on the headers it includes whole.
+    let umbrellas: Vec<Vec<Vec<u8>>> = nodes
+        .iter()
+        .map(|n| match n.root {
+            true => importance::umbrella_includes(n.path, n.facts),
+            false => Vec::new(),
+        })
+        .collect();
     let roots: Vec<usize> = (0..nodes.len())
-        .filter(|&i| nodes[i].root && !nodes[i].facts.star_exports.is_empty())
+        .filter(|&i| {
+            nodes[i].root && !(nodes[i].facts.star_exports.is_empty() && umbrellas[i].is_empty())
+        })
         .collect();
     if roots.is_empty() {
         return reached;
@@ -241,35 +251,47 @@ fn hand_on_stars<'a>(
     for (i, m) in modules.iter().enumerate() {
         by_module.entry(m.as_slice()).or_default().push(i);
     }
+    let by_path: FastMap<&[u8], usize> = match umbrellas.iter().any(|u| !u.is_empty()) {
+        true => nodes.iter().enumerate().map(|(i, n)| (n.path, i)).collect(),
+        false => FastMap::default(),
+    };
+    // The files a node hands on whole.
+    let stars = |from: usize| -> Vec<usize> {
+        let mut targets: Vec<usize> = umbrellas[from]
+            .iter()
+            .filter_map(|p| by_path.get(p.as_slice()).copied())
+            .collect();
+        for star in nodes[from].facts.star_exports.iter() {
+            if star.starts_with('.') {
+                let module = importance::import_components(nodes[from].path, star);
+                targets.extend(by_module.get(module.as_slice()).into_iter().flatten());
+            }
+        }
+        targets
+    };
     for root in roots {
         let mut seen = vec![root];
         let mut frontier = vec![root];
         for _ in 0..STAR_DEPTH {
             let mut next = Vec::new();
             for &from in &frontier {
-                for star in &nodes[from].facts.star_exports {
-                    if !star.starts_with('.') {
+                for t in stars(from) {
+                    if seen.contains(&t) {
                         continue;
                     }
-                    let module = importance::import_components(nodes[from].path, star);
-                    for &t in by_module.get(module.as_slice()).into_iter().flatten() {
-                        if seen.contains(&t) {
-                            continue;
-                        }
-                        seen.push(t);
-                        next.push(t);
-                        reached[t] = true;
-                        let names = nodes[t].facts.symbols.iter();
-                        for s in names.filter(|s| is_listed_export(nodes[t].facts, s)) {
-                            reexports.push((root, t, s.name(), 1.0));
-                        }
-                        // And what it hands on by name, from where it is defined (trpc's
-                        // `export * from './@trpc/server'`, whose index imports `initTRPC`
-                        // and exports it).
-                        for &(defined, name, share) in &handed[t] {
-                            reexports.push((root, defined, name, share));
-                            reached[defined] = true;
-                        }
+                    seen.push(t);
+                    next.push(t);
+                    reached[t] = true;
+                    let names = nodes[t].facts.symbols.iter();
+                    for s in names.filter(|s| is_listed_export(nodes[t].facts, s)) {
+                        reexports.push((root, t, s.name(), 1.0));
+                    }
+                    // And what it hands on by name, from where it is defined (trpc's
+                    // `export * from './@trpc/server'`, whose index imports `initTRPC`
+                    // and exports it).
+                    for &(defined, name, share) in &handed[t] {
+                        reexports.push((root, defined, name, share));
+                        reached[defined] = true;
                     }
                 }
             }
@@ -526,6 +548,50 @@ fn is_listed_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact
             && s.visibility.as_deref() == Some("exported")
             && matches!(s.kind.as_str(), "constant" | "variable")
             && !s.name().starts_with("__"))
+        || is_header_export(facts, s)
+}
+
+/// Whether a C or C++ definition is what including its header gives a library's user, for an
+/// umbrella header's exports ([`importance::umbrella_includes`]): a type or function at the
+/// top or in a namespace (yaml-cpp's `YAML::Emitter`; C and C++ mark no export, only `static`),
+/// not an operator, nor a name that starts with `_` or is written as a macro's.
+fn is_header_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
+    if importance::language_family(&facts.language) != "C"
+        || s.visibility.as_deref().is_some_and(|v| v != "public")
+        || repocue_structure::symbol_priority(&s.kind) > 1
+        || matches!(s.kind.as_str(), "module" | "impl" | "macro")
+        || s.name().starts_with('_')
+        || is_operator(s.name())
+        || is_macro_name(s.name())
+    {
+        return false;
+    }
+    let namespace = |p: &str| {
+        facts.symbols.iter().any(|o| {
+            o.qualified_name == p && o.kind == "module" && o.signature.starts_with("namespace")
+        })
+    };
+    // One namespace at most: the library's (`YAML::`). A nested one is the name of what it
+    // holds (yaml-cpp's `EmitterStyle::value`, an enum, would be listed as `value`), or its
+    // implementation (`detail::`).
+    s.qualified_name.matches('.').count() <= 1 && s.parent().is_none_or(namespace)
+}
+
+/// Tells whether a name is written as C and C++ write macros, in capitals (`GIT_EXTERN`, which
+/// libgit2's `GIT_EXTERN(int) git_reflog_read(…)` can pass for a function's name to a parser
+/// that does not expand it).
+fn is_macro_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Tells whether a C++ function is an operator (`operator<<`, `operator bool`): what it
+/// overloads, not a name a user calls.
+fn is_operator(name: &str) -> bool {
+    name.strip_prefix("operator")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Counts one use of `name`, without allocating its key again when it is known.

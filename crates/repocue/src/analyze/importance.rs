@@ -517,6 +517,69 @@ pub fn is_package_root(path: &[u8]) -> bool {
     }
 }
 
+/// Which of a path's components (split at `/`) is a public include directory: `include` at
+/// the top or in a top directory (`include/`, `lib/include/`), where a C or C++ library keeps
+/// the headers its users include.
+fn include_component(parts: &[&[u8]]) -> Option<usize> {
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    dirs.iter().take(2).position(|p| *p == b"include")
+}
+
+/// Whether a file lies in a public include directory ([`include_component`]).
+pub fn in_public_include(path: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
+    include_component(&parts).is_some()
+}
+
+/// The headers a C or C++ library's umbrella header hands on, as paths: the one header its
+/// users include to get the whole API (yaml-cpp's `include/yaml-cpp/yaml.h`, libgit2's
+/// `include/git2.h`), a package root as a Python `__init__.py` is one. An umbrella header
+/// lies in a public include directory (`include/` at the top or in a top directory, at most
+/// one directory below it), includes at least three headers of its own tree (`yaml-cpp/…`
+/// beside `include/yaml-cpp/yaml.h`, `git2/…` beside `include/git2.h`) and defines at most one
+/// thing (not counting macros) per four headers it includes: leveldb's `dumpfile.h`, which
+/// includes three to declare `DumpFile`, is none. Empty for any other file.
+pub fn umbrella_includes(path: &[u8], code: &CodeFacts) -> Vec<Vec<u8>> {
+    const HEADERS: &[&str] = &[".h", ".hh", ".hpp", ".hxx"];
+    if language_family(&code.language) != "C"
+        || !HEADERS.iter().any(|h| path.ends_with(h.as_bytes()))
+    {
+        return Vec::new();
+    }
+    let parts: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
+    let Some(at) = include_component(&parts) else {
+        return Vec::new();
+    };
+    let below = &parts[at + 1..];
+    let tree = match below {
+        [dir, _] => dir.to_vec(),
+        [file] => file[..file.iter().rposition(|&b| b == b'.').unwrap_or(file.len())].to_vec(),
+        _ => return Vec::new(),
+    };
+    let include_dir = parts[..=at].join(&b'/');
+    let prefix = [tree.as_slice(), b"/"].concat();
+    let mut hands_on: Vec<Vec<u8>> = code
+        .imports
+        .iter()
+        .map(|i| i.as_bytes())
+        .filter(|i| i.starts_with(&prefix) && !i.windows(2).any(|w| w == b".."))
+        .map(|i| [include_dir.as_slice(), b"/", i].concat())
+        .filter(|p| p.as_slice() != path)
+        .collect();
+    hands_on.sort();
+    hands_on.dedup();
+    let own = code
+        .symbols
+        .iter()
+        .filter(|s| s.kind != "macro" && s.kind != "module")
+        .count();
+    if hands_on.len() >= 3 && own * 4 <= hands_on.len() {
+        hands_on
+    } else {
+        Vec::new()
+    }
+}
+
 /// The name of the directory a file lies in (`b""` at the root).
 fn parent_name(path: &[u8]) -> &[u8] {
     let dir = &path[..path.len() - paths::file_name(path).len()];
@@ -1119,6 +1182,52 @@ mod tests {
         ] {
             assert!(!is_package_root(other.as_bytes()), "{other}");
         }
+    }
+
+    #[test]
+    fn a_c_librarys_umbrella_header_hands_on_its_tree() {
+        let code = |language: &str, imports: &[&str], symbols: &[(&str, &str)]| CodeFacts {
+            language: language.into(),
+            imports: imports.iter().map(|i| i.to_string()).collect(),
+            symbols: symbols
+                .iter()
+                .map(|(name, kind)| sym(name, kind, None))
+                .collect(),
+            ..Default::default()
+        };
+        let three = [
+            "yaml-cpp/parser.h",
+            "yaml-cpp/emitter.h",
+            "yaml-cpp/node/node.h",
+        ];
+        let umbrella = code("C++", &three, &[("YAML_H_", "macro")]);
+        assert_eq!(
+            umbrella_includes(b"include/yaml-cpp/yaml.h", &umbrella),
+            [
+                b"include/yaml-cpp/emitter.h".to_vec(),
+                b"include/yaml-cpp/node/node.h".to_vec(),
+                b"include/yaml-cpp/parser.h".to_vec()
+            ]
+        );
+        // A header named for its tree, beside it; in a member's include directory.
+        let git2 = code(
+            "C",
+            &["git2/common.h", "git2/errors.h", "git2/repository.h"],
+            &[],
+        );
+        assert_eq!(umbrella_includes(b"include/git2.h", &git2).len(), 3);
+        assert_eq!(umbrella_includes(b"lib/include/git2.h", &git2).len(), 3);
+        // Not: outside an include directory, too deep in it, including too little, defining
+        // more than it includes, or another tree's headers.
+        assert!(umbrella_includes(b"src/yaml.h", &umbrella).is_empty());
+        assert!(umbrella_includes(b"include/yaml-cpp/node/all.h", &umbrella).is_empty());
+        let two = code("C++", &three[..2], &[]);
+        assert!(umbrella_includes(b"include/yaml-cpp/yaml.h", &two).is_empty());
+        let defines: Vec<(&str, &str)> = vec![("DumpFile", "function")];
+        let busy = code("C++", &three, &defines);
+        assert!(umbrella_includes(b"include/yaml-cpp/yaml.h", &busy).is_empty());
+        assert!(umbrella_includes(b"include/other/all.h", &umbrella).is_empty());
+        assert!(umbrella_includes(b"include/yaml-cpp/yaml.py", &umbrella).is_empty());
     }
 
     #[test]

@@ -26,9 +26,10 @@ pub(crate) struct Ranked<'a> {
     pub file: &'a FileState,
     pub analysis: Analysis,
     pub score: f64,
-    /// Whether the file is a package root: by its path ([`importance::is_package_root`]), or
-    /// a JavaScript or TypeScript file a manifest declares the package's entry point
-    /// (vite's `packages/vite/src/node/index.ts`, its package.json's `exports`).
+    /// Whether the file is a package root: by its path ([`importance::is_package_root`]), a
+    /// JavaScript or TypeScript file a manifest declares the package's entry point (vite's
+    /// `packages/vite/src/node/index.ts`, its package.json's `exports`), or a C or C++
+    /// library's umbrella header ([`importance::umbrella_includes`]).
     pub root: bool,
     /// Whether a package root hands on this file's names through `export * from`
     /// (`graph::Ranking::star_handed`).
@@ -55,6 +56,7 @@ fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &HashSet<&[u8]>) 
     importance::is_package_root(&file.path)
         || (importance::language_family(&code.language) == "JavaScript"
             && declared_roots.contains(file.path.as_slice()))
+        || !importance::umbrella_includes(&file.path, code).is_empty()
 }
 
 /// Tells whether a path lies under a directory prefix (or is that file); `""` is everything.
@@ -525,6 +527,7 @@ pub(crate) fn ranked_symbol_tiers(
     // [`symbol_sources`].
     let floors = RankFloors::new(ranked);
     let minor = minor_families(ranked);
+    let headers = keeps_public_headers(ranked);
     // Name → the best weight among the exposed symbols a file's `per_file` left out.
     let mut left_out: HashMap<&str, f64> = HashMap::new();
     for (_, r) in symbol_sources(ranked, n) {
@@ -532,7 +535,7 @@ pub(crate) fn ranked_symbol_tiers(
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let module = c_module(path);
         let all: &[SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
-        let mut own = weighed(r, all, &floors, &minor, exposed_first);
+        let mut own = weighed(r, all, &floors, (&minor, headers), exposed_first);
         // Stable: equal weights keep source order.
         own.sort_by(|a, b| b.0.total_cmp(&a.0));
         let first = symbols.len();
@@ -606,15 +609,17 @@ fn weighed<'s>(
     r: &Ranked<'_>,
     all: &'s [SymbolFact],
     floors: &RankFloors,
-    minor: &[&str],
+    (minor, headers): (&[&str], bool),
     exposed_first: bool,
 ) -> Vec<(f64, &'s SymbolFact, bool)> {
     let path = &r.file.path;
     // Tests, examples and vendored code are no part of what the project exposes: their
     // rank (git's test library, which a thousand test scripts call) is not the API's.
     let own_code = importance::role(path) == importance::Role::Source;
-    // Nor is what its directory calls internal, unless a package root hands it on.
-    let internal = importance::in_internal_dir(path);
+    // Nor is what its directory calls internal, unless a package root hands it on; nor a C or
+    // C++ library's code outside the public headers it keeps (see [`keeps_public_headers`]).
+    let internal = importance::in_internal_dir(path)
+        || (headers && is_c_family(path) && !importance::in_public_include(path));
     // Nor is the code of a language the project hardly writes in.
     let major = r
         .analysis
@@ -644,6 +649,33 @@ fn weighed<'s>(
             )
         })
         .collect()
+}
+
+/// Whether the ranked files are a C or C++ library that keeps its users' headers in a public
+/// include directory ([`importance::in_public_include`]): at least three of its own headers
+/// there. Its other code is then its implementation, as a Go package's `internal/` is:
+/// yaml-cpp's `src/scanner.h` and `src/setting.h` (and the copy of a float formatter in
+/// `src/contrib/`) came before `include/yaml-cpp/emitter.h`'s `Emitter`. libgit2, leveldb,
+/// fmt and curl keep theirs so too.
+pub(crate) fn keeps_public_headers(ranked: &[Ranked<'_>]) -> bool {
+    ranked
+        .iter()
+        .filter(|r| {
+            is_c_family(&r.file.path)
+                && !is_c_source(&r.file.path)
+                && importance::in_public_include(&r.file.path)
+                && importance::role(&r.file.path) == importance::Role::Source
+        })
+        .nth(2)
+        .is_some()
+}
+
+/// Whether a file is C or C++ by its name: a source file or a header.
+fn is_c_family(path: &[u8]) -> bool {
+    matches!(
+        paths::extension(path).as_deref(),
+        Some("c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx")
+    )
 }
 
 /// Whether a symbol is a type or a module: what a namesake elsewhere would pass for (a method
@@ -856,14 +888,19 @@ fn is_private_to_file(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
         || is_module_variable(path, s)
 }
 
-/// Tells whether a module holds types or modules of its file, at least as many as its own
-/// methods: `module Sinatra` around `class Base`, reopened in every file of the gem. What a
-/// reader uses are the types inside it; the module is their namespace, as an `impl` block is
+/// Tells whether a module is a namespace: a `namespace` declaration, or a module that holds
+/// types or modules of its file, at least as many as its own methods: `module Sinatra` around
+/// `class Base`, reopened in every file of the gem. What a reader uses are the types inside it; the module is their namespace, as an `impl` block is
 /// its methods' container. A module of more methods than types is a mixin that happens to hold
 /// a class (`Sinatra::Helpers` and its `Stream`): what a reader uses is the module.
 pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     if s.kind != "module" {
         return false;
+    }
+    // A C++, C# or PHP `namespace` says so, whatever it holds (yaml-cpp's `node/parse.h` holds
+    // `namespace YAML` of functions only: `Load` was listed as `namespace YAML .Load`).
+    if s.signature.starts_with("namespace") {
+        return true;
     }
     let (mut types, mut methods) = (0usize, 0usize);
     for o in all

@@ -294,6 +294,8 @@ fn graph_unchanged<'a>(
         || a.type_reexports != b.type_reexports
         || a.star_exports != b.star_exports
         || importance::is_package_root(path)
+        || !importance::umbrella_includes(path, a).is_empty()
+        || !importance::umbrella_includes(path, b).is_empty()
         || graph
             .handed_roots
             .binary_search(&paths::display(path))
