@@ -4544,3 +4544,78 @@ fn a_cpp_librarys_umbrella_header_and_public_headers_lead() {
     assert!(text.contains("Node Load(const char* input)"), "{text}");
     assert!(!text.contains("namespace Acme\n      .Load"), "{text}");
 }
+
+/// A Java library that declares no module has its root package as its entry point: the
+/// shallowest `package-info.java` of its source set, listing the package's public classes
+/// (commons-lang had no entry point; its `org/apache/commons/lang3/package-info.java` now
+/// lists `StringUtils ArrayUtils … Validate`).
+#[test]
+fn a_java_librarys_root_package_is_its_entry_point() {
+    let root = "src/main/java/org/acme/lang";
+    let class = |package: &str, name: &str, body: &str| {
+        format!("package {package};\n\npublic class {name} {{\n{body}}}\n")
+    };
+    let mut files = vec![
+        (
+            "pom.xml".to_owned(),
+            "<project><artifactId>acme-lang</artifactId></project>\n".to_owned(),
+        ),
+        (
+            format!("{root}/package-info.java"),
+            "/** Helpers for the core classes. */\npackage org.acme.lang;\n".to_owned(),
+        ),
+        (
+            format!("{root}/Strings.java"),
+            class("org.acme.lang", "Strings", "    public static boolean isEmpty(String s) {\n        return s == null || s.isEmpty();\n    }\n"),
+        ),
+        (
+            format!("{root}/Checks.java"),
+            class("org.acme.lang", "Checks", "    public static void notNull(Object o) {\n        if (Strings.isEmpty(String.valueOf(o))) {\n            throw new IllegalArgumentException();\n        }\n    }\n"),
+        ),
+        (
+            format!("{root}/text/package-info.java"),
+            "/** Text tools. */\npackage org.acme.lang.text;\n".to_owned(),
+        ),
+    ];
+    for name in ["Wrapper", "Joiner", "Padder"] {
+        files.push((
+            format!("{root}/text/{name}.java"),
+            class(
+                "org.acme.lang.text",
+                name,
+                "    public String run(String s) {\n        org.acme.lang.Checks.notNull(s);\n        return org.acme.lang.Strings.isEmpty(s) ? \"\" : s;\n    }\n",
+            ),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let content = &cue["content"];
+    let info = format!("{root}/package-info.java");
+    let entries = content["entry_points"].as_array().expect("entry points");
+    assert_eq!(
+        entries.first().and_then(Value::as_str),
+        Some(info.as_str()),
+        "{content:#}"
+    );
+    assert!(
+        !entries
+            .iter()
+            .any(|e| e.as_str().is_some_and(|e| e.contains("/text/"))),
+        "{entries:?}"
+    );
+    assert_eq!(content["exports"][0]["path"], info.as_str(), "{content:#}");
+    let names: Vec<&str> = content["exports"][0]["names"]
+        .as_array()
+        .expect("names")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        names.contains(&"Strings") && names.contains(&"Checks"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"Wrapper"),
+        "a subpackage's class: {names:?}"
+    );
+}

@@ -231,17 +231,10 @@ fn hand_on_stars<'a>(
     reexports: &mut Vec<(usize, usize, &'a str, f64)>,
 ) -> Vec<bool> {
     let mut reached = vec![false; nodes.len()];
-    // A C or C++ library's umbrella header hands on the headers it includes whole.
-    let umbrellas: Vec<Vec<Vec<u8>>> = nodes
-        .iter()
-        .map(|n| match n.root {
-            true => importance::umbrella_includes(n.path, n.facts),
-            false => Vec::new(),
-        })
-        .collect();
+    let whole = handed_whole(nodes);
     let roots: Vec<usize> = (0..nodes.len())
         .filter(|&i| {
-            nodes[i].root && !(nodes[i].facts.star_exports.is_empty() && umbrellas[i].is_empty())
+            nodes[i].root && !(nodes[i].facts.star_exports.is_empty() && whole[i].is_empty())
         })
         .collect();
     if roots.is_empty() {
@@ -251,16 +244,9 @@ fn hand_on_stars<'a>(
     for (i, m) in modules.iter().enumerate() {
         by_module.entry(m.as_slice()).or_default().push(i);
     }
-    let by_path: FastMap<&[u8], usize> = match umbrellas.iter().any(|u| !u.is_empty()) {
-        true => nodes.iter().enumerate().map(|(i, n)| (n.path, i)).collect(),
-        false => FastMap::default(),
-    };
     // The files a node hands on whole.
     let stars = |from: usize| -> Vec<usize> {
-        let mut targets: Vec<usize> = umbrellas[from]
-            .iter()
-            .filter_map(|p| by_path.get(p.as_slice()).copied())
-            .collect();
+        let mut targets: Vec<usize> = whole[from].clone();
         for star in nodes[from].facts.star_exports.iter() {
             if star.starts_with('.') {
                 let module = importance::import_components(nodes[from].path, star);
@@ -299,6 +285,40 @@ fn hand_on_stars<'a>(
         }
     }
     reached
+}
+
+/// Per node: the files a package root hands on whole without saying so in code: what a C or
+/// C++ library's umbrella header includes ([`importance::umbrella_includes`]), and the
+/// package a Java library's root `package-info.java` documents, the files of its directory
+/// ([`importance::java_root_packages`]). Empty for every other node.
+fn handed_whole(nodes: &[Node<'_>]) -> Vec<Vec<usize>> {
+    let mut whole: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut by_path: Option<FastMap<&[u8], usize>> = None;
+    for (i, n) in nodes.iter().enumerate().filter(|(_, n)| n.root) {
+        let umbrella = importance::umbrella_includes(n.path, n.facts);
+        let package = n.path.ends_with(b"package-info.java");
+        if umbrella.is_empty() && !package {
+            continue;
+        }
+        let by_path = by_path
+            .get_or_insert_with(|| nodes.iter().enumerate().map(|(i, n)| (n.path, i)).collect());
+        whole[i] = umbrella
+            .iter()
+            .filter_map(|p| by_path.get(p.as_slice()).copied())
+            .collect();
+        if package {
+            let dir = &n.path[..n.path.len() - b"package-info.java".len()];
+            let mut members: Vec<(&[u8], usize)> = by_path
+                .iter()
+                .filter(|(p, &t)| t != i && p.starts_with(dir) && !p[dir.len()..].contains(&b'/'))
+                .map(|(p, &t)| (*p, t))
+                .collect();
+            // By path: the map's order is no order.
+            members.sort_unstable();
+            whole[i] = members.into_iter().map(|(_, t)| t).collect();
+        }
+    }
+    whole
 }
 
 /// [`Ranking::root_exports`], from the uses of the ranked nodes' names (`used_by`,

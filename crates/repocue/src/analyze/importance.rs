@@ -531,6 +531,53 @@ pub fn in_public_include(path: &[u8]) -> bool {
     include_component(&parts).is_some()
 }
 
+/// The root packages' `package-info.java` of a Java library's source sets (`…/src/main/java/`)
+/// that declare no module (no `module-info.java`, whose exports are the API there): in each,
+/// the shallowest (commons-lang's `org/apache/commons/lang3/package-info.java`, its user
+/// guide), a package root as a Python `__init__.py` is one: its package's public classes are
+/// the library's API (`StringUtils`, `Validate`, …). Sorted.
+pub fn java_root_packages<'a>(paths: impl Iterator<Item = &'a [u8]>) -> Vec<Vec<u8>> {
+    const SET: &[u8] = b"src/main/java/";
+    /// The depth of a source set's shallowest `package-info.java` files, and their paths.
+    type Shallowest<'p> = (usize, Vec<&'p [u8]>);
+    // Source set → its shallowest, or `None` once a module is declared in it.
+    let mut sets: HashMap<&[u8], Option<Shallowest<'_>>> = HashMap::new();
+    for p in paths {
+        let name = paths::file_name(p);
+        if name != b"package-info.java" && name != b"module-info.java" {
+            continue;
+        }
+        let Some(at) = p.windows(SET.len()).position(|w| w == SET) else {
+            continue;
+        };
+        let (set, rest) = p.split_at(at + SET.len());
+        if name == b"module-info.java" {
+            sets.insert(set, None);
+            continue;
+        }
+        if role(p) != Role::Source {
+            continue;
+        }
+        let depth = rest.iter().filter(|&&b| b == b'/').count();
+        match sets.entry(set).or_insert_with(|| Some((depth, Vec::new()))) {
+            None => {}
+            Some((d, found)) if depth < *d => {
+                *d = depth;
+                *found = vec![p];
+            }
+            Some((d, found)) if depth == *d => found.push(p),
+            Some(_) => {}
+        }
+    }
+    let mut roots: Vec<Vec<u8>> = sets
+        .into_values()
+        .flatten()
+        .flat_map(|(_, found)| found.into_iter().map(<[u8]>::to_vec))
+        .collect();
+    roots.sort();
+    roots
+}
+
 /// The headers a C or C++ library's umbrella header hands on, as paths: the one header its
 /// users include to get the whole API (yaml-cpp's `include/yaml-cpp/yaml.h`, libgit2's
 /// `include/git2.h`), a package root as a Python `__init__.py` is one. An umbrella header
@@ -1182,6 +1229,36 @@ mod tests {
         ] {
             assert!(!is_package_root(other.as_bytes()), "{other}");
         }
+    }
+
+    #[test]
+    fn a_java_librarys_root_package_is_its_shallowest_package_info() {
+        let roots = |paths: &[&str]| -> Vec<String> {
+            java_root_packages(paths.iter().map(|p| p.as_bytes()))
+                .iter()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .collect()
+        };
+        let lang = "src/main/java/org/apache/commons/lang3";
+        assert_eq!(
+            roots(&[
+                &format!("{lang}/builder/package-info.java"),
+                &format!("{lang}/package-info.java"),
+                &format!("{lang}/StringUtils.java"),
+                "src/test/java/org/apache/commons/lang3/package-info.java",
+            ]),
+            [format!("{lang}/package-info.java")]
+        );
+        // A module's declaration is the root of its source set; each set has its own.
+        assert_eq!(
+            roots(&[
+                "gson/src/main/java/module-info.java",
+                "gson/src/main/java/com/google/gson/package-info.java",
+                "extras/src/main/java/com/google/gson/extras/package-info.java",
+            ]),
+            ["extras/src/main/java/com/google/gson/extras/package-info.java"]
+        );
+        assert!(roots(&["src/org/x/package-info.java"]).is_empty());
     }
 
     #[test]

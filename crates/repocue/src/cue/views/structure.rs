@@ -28,8 +28,9 @@ pub(crate) struct Ranked<'a> {
     pub score: f64,
     /// Whether the file is a package root: by its path ([`importance::is_package_root`]), a
     /// JavaScript or TypeScript file a manifest declares the package's entry point (vite's
-    /// `packages/vite/src/node/index.ts`, its package.json's `exports`), or a C or C++
-    /// library's umbrella header ([`importance::umbrella_includes`]).
+    /// `packages/vite/src/node/index.ts`, its package.json's `exports`), a Java library's root
+    /// `package-info.java` ([`importance::java_root_packages`]), or a C or C++ library's
+    /// umbrella header ([`importance::umbrella_includes`]).
     pub root: bool,
     /// Whether a package root hands on this file's names through `export * from`
     /// (`graph::Ranking::star_handed`).
@@ -51,11 +52,13 @@ pub(crate) struct Ranked<'a> {
 }
 
 /// Whether a file is a package root ([`Ranked::root`]), given the JavaScript and TypeScript
-/// files manifests declare their packages' roots.
+/// files manifests declare their packages' roots and the Java libraries' root packages.
 fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &HashSet<&[u8]>) -> bool {
     importance::is_package_root(&file.path)
-        || (importance::language_family(&code.language) == "JavaScript"
-            && declared_roots.contains(file.path.as_slice()))
+        || (matches!(
+            importance::language_family(&code.language),
+            "JavaScript" | "Java"
+        ) && declared_roots.contains(file.path.as_slice()))
         || !importance::umbrella_includes(&file.path, code).is_empty()
 }
 
@@ -141,6 +144,12 @@ pub(crate) fn ranked_files_counting<'a>(
                     .is_some()
         })
         .take(MAX_RANKED_FILES)
+        .collect();
+    // A Java library's root package is declared by its place, not by a manifest.
+    let java_roots = importance::java_root_packages(files.iter().map(|f| f.path.as_slice()));
+    let declared_roots: HashSet<&[u8]> = declared_roots
+        .into_iter()
+        .chain(java_roots.iter().map(Vec::as_slice))
         .collect();
     let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
     let mut facts: HashMap<String, Analysis> = state.store.facts(&digests)?;

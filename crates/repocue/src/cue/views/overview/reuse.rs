@@ -294,6 +294,7 @@ fn graph_unchanged<'a>(
         || a.type_reexports != b.type_reexports
         || a.star_exports != b.star_exports
         || importance::is_package_root(path)
+        || path.ends_with(b"package-info.java")
         || !importance::umbrella_includes(path, a).is_empty()
         || !importance::umbrella_includes(path, b).is_empty()
         || graph
