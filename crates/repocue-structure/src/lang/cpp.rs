@@ -118,16 +118,33 @@ fn split_qualified(text: &str) -> Vec<String> {
     let mut segments = Vec::new();
     let mut current = String::new();
     let mut depth = 0usize;
+    // Whether a word ended at depth 0: a further word means what came before was a return type
+    // the grammar took into the name, as a macro before it makes it do
+    // (`YAML_CPP_API std::vector<Node> LoadAll(…)` read `std::vector<Node> LoadAll` as one
+    // qualified name: `std.vectorLoadAll`).
+    let mut spaced = false;
     let mut chars = scope.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
+            '>' => {
+                depth = depth.saturating_sub(1);
+                spaced = false;
+            }
             ':' if depth == 0 && chars.peek() == Some(&':') => {
                 chars.next();
                 segments.push(std::mem::take(&mut current));
+                spaced = false;
             }
-            _ if depth == 0 && !c.is_whitespace() => current.push(c),
+            _ if depth == 0 && c.is_whitespace() => spaced = true,
+            _ if depth == 0 => {
+                if spaced && (c.is_alphanumeric() || c == '_' || c == '~') {
+                    segments.clear();
+                    current.clear();
+                }
+                spaced = false;
+                current.push(c);
+            }
             _ => {}
         }
     }
@@ -149,6 +166,15 @@ mod tests {
             ["Parser", "~Parser"]
         );
         assert_eq!(super::split_qualified("::g"), ["g"]);
+        // A return type the grammar read into the name, after an export macro.
+        assert_eq!(
+            super::split_qualified("std::vector<Node> LoadAll"),
+            ["LoadAll"]
+        );
+        assert_eq!(
+            super::split_qualified("std::map<K, V> Table::rows"),
+            ["Table", "rows"]
+        );
         assert_eq!(super::split_qualified("A::operator<"), ["A", "operator<"]);
     }
 }
