@@ -161,7 +161,13 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                 _ if crate::analyze::importance::is_hidden(s) => 2,
                 _ => 1,
             };
-            h.priority = repocue_structure::symbol_priority(&s.kind) * 6 + visibility;
+            // A name brought in from elsewhere ranks as an alias (`var View = require(…)`, a
+            // variable): after what defines it.
+            let kind = match brings_in_namesake(s) {
+                true => repocue_structure::symbol_priority("variable"),
+                false => repocue_structure::symbol_priority(&s.kind),
+            };
+            h.priority = kind * 6 + visibility;
         }
     }
     let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;
@@ -169,6 +175,27 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
         h.priority += 3 * u8::from(!declared.contains(&h.entity));
     }
     Ok(())
+}
+
+/// Tells whether a C++ definition only brings another one of the same name into its scope:
+/// `typedef typename Impl::Node Node` (yaml-cpp's `contrib/graphbuilder.h`, whose typedef came
+/// before `class Node` in a search for `Node`), `using Node = detail::Node;`, `using
+/// detail::Node;`.
+fn brings_in_namesake(s: &crate::analyze::structure::SymbolFact) -> bool {
+    let name = s.name();
+    let signature = s.signature.trim().trim_end_matches(';').trim_end();
+    let names_it = |t: &str| t.contains("::") && t.rsplit("::").next() == Some(name);
+    if let Some(rest) = signature.strip_prefix("typedef ") {
+        let mut words = rest.split_whitespace().rev();
+        return words.next() == Some(name) && words.next().is_some_and(names_it);
+    }
+    match signature.strip_prefix("using ") {
+        Some(rest) => match rest.split_once('=') {
+            Some((alias, target)) => alias.trim() == name && names_it(target.trim()),
+            None => names_it(rest.trim()),
+        },
+        None => false,
+    }
 }
 
 /// The symbol hits a package declares as its API: defined in a package root (`lib.rs`, an
@@ -743,6 +770,42 @@ mod tests {
         let mut hits = vec![alias, definition];
         rank(&mut hits, "View");
         assert_eq!(hits[0].path, b"lib/view.js");
+    }
+
+    #[test]
+    fn a_cpp_alias_of_a_namesake_brings_it_in() {
+        let symbol =
+            |name: &str, kind: &str, signature: &str| crate::analyze::structure::SymbolFact {
+                qualified_name: name.to_owned(),
+                kind: kind.to_owned(),
+                signature: signature.to_owned(),
+                start_line: 1,
+                end_line: 1,
+                visibility: None,
+                conditional: false,
+                deprecated: false,
+            };
+        for (name, signature) in [
+            ("Node", "typedef typename Impl::Node Node"),
+            ("Node", "using Node = detail::Node;"),
+            ("Node", "using detail::Node"),
+        ] {
+            assert!(
+                brings_in_namesake(&symbol(name, "type", signature)),
+                "{signature}"
+            );
+        }
+        for (name, signature) in [
+            ("Node", "class Node"),
+            ("NodePtr", "typedef std::shared_ptr<Node> NodePtr"),
+            ("iterator", "using iterator = YAML::iterator_base<Node>"),
+            ("value", "typedef int value"),
+        ] {
+            assert!(
+                !brings_in_namesake(&symbol(name, "type", signature)),
+                "{signature}"
+            );
+        }
     }
 
     #[test]

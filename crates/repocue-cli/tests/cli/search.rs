@@ -67,6 +67,35 @@ fn a_definition_comes_before_an_alias_that_bm25_prefers() {
     assert_eq!(hits(&cue)[0]["id"], "symbol:lib/view.js:View", "{cue:#}");
 }
 
+/// A C++ typedef or `using` that brings a namesake into its scope (yaml-cpp's
+/// `typedef typename Impl::Node Node` in `contrib/graphbuilder.h`) comes after the class it
+/// names, though bm25 prefers it.
+#[test]
+fn a_cpp_class_comes_before_a_typedef_that_brings_it_in() {
+    let repo = TestRepo::with_files(&[
+        (
+            "include/acme/node.h",
+            "namespace Acme {\nclass Node {\n public:\n  int size() const;\n};\n}\n",
+        ),
+        (
+            "include/acme/builder.h",
+            "namespace Acme {\ntemplate <class Impl>\nclass Builder {\n public:\n  typedef typename Impl::Node Node;\n  Node build();\n};\n}\n",
+        ),
+        (
+            "include/acme/tree.h",
+            "namespace Acme {\nstruct Tree {\n  using Node = detail::Node;\n};\n}\n",
+        ),
+        ("src/node.cpp", "#include \"acme/node.h\"\nint Acme::Node::size() const { return 0; }\n"),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Node", "--scope", "code"]);
+    assert_eq!(
+        ids(&cue).first().copied(),
+        Some("symbol:include/acme/node.h:Acme.Node"),
+        "{cue:#}"
+    );
+}
+
 #[test]
 fn a_public_definition_comes_before_a_private_namesake() {
     // Three methods `sink`: a private one first in path order and with the shortest
