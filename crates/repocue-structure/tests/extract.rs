@@ -652,6 +652,53 @@ fn php_fixture() {
     );
 }
 
+/// The C# and PHP references the shipped tags queries miss: a generic type by its name (a base
+/// class, a parameter's, a property's or return type, a type argument, a generic method), the
+/// type of a static member; PHP's unqualified `new X`, `X::f()`, `X::class` and calls.
+#[test]
+fn csharp_and_php_references_name_generic_and_unqualified_uses() {
+    let cases: &[(Language, &str, &[&str])] = &[
+        (
+            Language::CSharp,
+            "namespace Acme;\n\npublic class PersonValidator : AbstractValidator<Person>\n{\n    public IRuleSet<Rule> Rules { get; }\n    public Result<Outcome> Run(IList<Item> items, Context ctx)\n    {\n        var s = Options.Global;\n        var t = s.Length + ctx.Count;\n        Policy.Handle<TimeoutError>();\n        Build<Widget>();\n        return typeof(Marker) == null ? null : null;\n    }\n}\n",
+            &[
+                "AbstractValidator",
+                "Person",
+                "IRuleSet",
+                "Rule",
+                "Result",
+                "Outcome",
+                "IList",
+                "Item",
+                "Options",
+                "Policy",
+                "Handle",
+                "TimeoutError",
+                "Build",
+                "Widget",
+                "Marker",
+            ],
+        ),
+        (
+            Language::Php,
+            "<?php\n\nnamespace Acme\\Tests;\n\nuse Acme\\Client;\n\nfinal class ClientTest\n{\n    public function testSend(): void\n    {\n        $c = new Client();\n        Utils::normalize('x');\n        $l = Level::Debug;\n        $n = Handler::class;\n        describe_type($c);\n    }\n}\n",
+            &["Client", "Utils", "Level", "Handler", "describe_type"],
+        ),
+    ];
+    for (language, source, expected) in cases {
+        let facts = extract(*language, source.as_bytes(), &Limits::default()).expect("extracts");
+        // A local variable's member is no use of a type.
+        assert!(!facts.references.iter().any(|r| r == "s" || r == "ctx"));
+        for name in *expected {
+            assert!(
+                facts.references.iter().any(|r| r == name),
+                "{language:?} {name}: {:?}",
+                facts.references
+            );
+        }
+    }
+}
+
 #[test]
 fn references_are_external_identifiers() {
     let expectations: &[(Language, &str, &[&str], &[&str])] = &[

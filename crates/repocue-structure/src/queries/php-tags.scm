@@ -11,3 +11,15 @@
 (named_type (name) @name) @reference.type
 
 (base_clause (name) @name) @reference.class
+
+; Unqualified names the shipped query misses: `new Client(…)`, the class of a static call or a
+; constant (`Utils::jsonDecode(…)`, `Client::class`, `Level::Debug`), a function call
+; (`describe_type($x)`).
+
+(object_creation_expression (name) @name) @reference.class
+
+(scoped_call_expression scope: (name) @name) @reference.class
+
+(class_constant_access_expression . (name) @name) @reference.class
+
+(function_call_expression function: (name) @name) @reference.call
