@@ -4619,3 +4619,125 @@ fn a_java_librarys_root_package_is_its_entry_point() {
         "a subpackage's class: {names:?}"
     );
 }
+
+/// The names an overview's exports list gives for the entry point `path`.
+fn exports_of<'v>(content: &'v Value, path: &str) -> Vec<&'v str> {
+    let exports = content["exports"].as_array().expect("exports");
+    let entry = exports.iter().find(|x| x["path"] == path);
+    let names = entry.and_then(|x| x["names"].as_array());
+    names
+        .map(|n| n.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A PHP library's root namespace is its entry point: the directory Composer's PSR-4 autoload
+/// maps it to, listed as `composer.json` with the classes of that directory's own files, the
+/// ones its tests create (`new Client()`, a reference the grammar's shipped query missed) first
+/// (guzzle had no entry point, and its `Client` was in no list at 500 tokens).
+#[test]
+fn a_php_librarys_psr4_namespace_is_its_entry_point() {
+    let php = |body: &str| format!("<?php\n\nnamespace Acme;\n\n{body}\n");
+    let files: Vec<(String, String)> = vec![
+        (
+            "composer.json".into(),
+            r#"{"name": "acme/http", "autoload": {"psr-4": {"Acme\\": "src/"}}, "autoload-dev": {"psr-4": {"Acme\\Tests\\": "tests/"}}}"#.into(),
+        ),
+        (
+            "src/Client.php".into(),
+            php("class Client\n{\n    public function send(string $uri): string\n    {\n        return Utils::normalize($uri);\n    }\n}"),
+        ),
+        (
+            "src/Utils.php".into(),
+            php("final class Utils\n{\n    public static function normalize(string $uri): string\n    {\n        return trim($uri);\n    }\n}"),
+        ),
+        ("src/Aaa.php".into(), php("class Aaa\n{\n}")),
+        (
+            "src/Handler/Curl.php".into(),
+            "<?php\n\nnamespace Acme\\Handler;\n\nuse Acme\\Utils;\n\nclass Curl\n{\n    public function handle(string $uri): string\n    {\n        return Utils::normalize($uri);\n    }\n}\n".into(),
+        ),
+        (
+            "tests/ClientTest.php".into(),
+            "<?php\n\nnamespace Acme\\Tests;\n\nuse Acme\\Client;\n\nfinal class ClientTest\n{\n    public function testSend(): void\n    {\n        $client = new Client();\n        $client->send('x');\n    }\n}\n".into(),
+        ),
+    ];
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let content = &cue["content"];
+    let entries = content["entry_points"].as_array().expect("entry points");
+    assert_eq!(
+        entries.first().and_then(Value::as_str),
+        Some("composer.json"),
+        "{content:#}"
+    );
+    let names = exports_of(content, "composer.json");
+    let at = |n: &str| names.iter().position(|x| *x == n);
+    assert!(
+        at("Utils").is_some() && !names.contains(&"Curl"),
+        "{names:?}"
+    );
+    assert!(
+        at("Client") < at("Aaa") && at("Client").is_some(),
+        "{names:?}"
+    );
+}
+
+/// A .NET library project is its package's entry point, listing the public types of its own
+/// directory, the ones its tests derive from (`: Validator<Person>`, a generic base the
+/// grammar's shipped query captured whole, no name) first; no `internal` type, none of a
+/// subdirectory, and no test project.
+#[test]
+fn a_dotnet_library_project_is_its_entry_point() {
+    let cs = |body: &str| format!("namespace Acme;\n\n{body}\n");
+    let files: Vec<(String, String)> = vec![
+        (
+            "src/Acme/Acme.csproj".into(),
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\n</Project>\n".into(),
+        ),
+        (
+            "src/Acme/Validator.cs".into(),
+            cs("public abstract class Validator<T>\n{\n    public bool Validate(T item) => Helper.Check(item);\n}"),
+        ),
+        (
+            "src/Acme/Helper.cs".into(),
+            cs("internal static class Helper\n{\n    public static bool Check(object item) => item != null;\n}"),
+        ),
+        ("src/Acme/Aaa.cs".into(), cs("public class Aaa\n{\n}")),
+        (
+            "src/Acme/Rules/Rule.cs".into(),
+            "namespace Acme.Rules;\n\npublic class Rule\n{\n}\n".into(),
+        ),
+        (
+            "test/Acme.Tests/Acme.Tests.csproj".into(),
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <ItemGroup><PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.0.0\" /></ItemGroup>\n</Project>\n".into(),
+        ),
+        (
+            "test/Acme.Tests/PersonValidator.cs".into(),
+            "using Acme;\n\nnamespace Acme.Tests;\n\npublic class Person\n{\n}\n\npublic class PersonValidator : Validator<Person>\n{\n}\n".into(),
+        ),
+    ];
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let content = &cue["content"];
+    let entries = content["entry_points"].as_array().expect("entry points");
+    assert_eq!(
+        entries.first().and_then(Value::as_str),
+        Some("src/Acme/Acme.csproj"),
+        "{content:#}"
+    );
+    assert!(
+        !entries
+            .iter()
+            .any(|e| e.as_str().is_some_and(|e| e.starts_with("test/"))),
+        "{entries:?}"
+    );
+    let names = exports_of(content, "src/Acme/Acme.csproj");
+    let at = |n: &str| names.iter().position(|x| *x == n);
+    assert!(
+        at("Validator").is_some() && at("Validator") < at("Aaa"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"Helper") && !names.contains(&"Rule"),
+        "{names:?}"
+    );
+}

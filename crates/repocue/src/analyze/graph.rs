@@ -466,6 +466,50 @@ pub fn own_exports(
     default_first(by_weight(names), facts)
 }
 
+/// The exports list of a package's root namespace ([`crate::analyze::manifest::ManifestFacts::
+/// namespace_roots`]: guzzle's `src/`, Polly's `src/Polly.Core/`) from its own files' code
+/// facts, each with the uses of its names: the PHP and C# types and functions they define
+/// at the top or in a namespace ([`is_namespace_export`]), a name at the weight of its
+/// heaviest definition (a C# partial class is defined in several files), heaviest first.
+pub fn namespace_exports<'a>(
+    files: impl Iterator<Item = (&'a CodeFacts, &'a NameWeights, &'a NameWeights)>,
+) -> Vec<(String, f64)> {
+    let mut names = NameWeights::default();
+    for (facts, used_by, client_uses) in files {
+        for s in facts
+            .symbols
+            .iter()
+            .filter(|s| is_namespace_export(facts, s))
+        {
+            let of = |m: &NameWeights| m.get(s.name()).copied().unwrap_or(0.0);
+            let w = importance::symbol_weight(s, of(used_by) + of(client_uses));
+            let e = names.entry(s.name().to_owned()).or_default();
+            *e = e.max(w);
+        }
+    }
+    by_weight(names)
+}
+
+/// Whether a PHP or C# definition is what a package's root namespace gives its users: a type
+/// or function at the top or in a namespace (PHP declares no visibility for either, and every
+/// one is public; a C# one is unless `internal`), not a member, a name that starts with `_`.
+fn is_namespace_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
+    if !matches!(facts.language.as_str(), "PHP" | "C#")
+        || s.visibility.as_deref().is_some_and(|v| v != "public")
+        || repocue_structure::symbol_priority(&s.kind) > 1
+        || matches!(s.kind.as_str(), "module" | "impl" | "macro")
+        || s.name().starts_with('_')
+    {
+        return false;
+    }
+    s.parent().is_none_or(|p| {
+        facts
+            .symbols
+            .iter()
+            .any(|o| o.qualified_name == p && o.kind == "module")
+    })
+}
+
 /// How much a TypeScript type alias or interface counts in a package's exports list, against
 /// its functions and classes. The types describe what the functions take and return, and
 /// every module of the package names them, so by uses they led the list: `@babel/core`'s

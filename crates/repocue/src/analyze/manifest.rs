@@ -48,6 +48,12 @@ pub struct ManifestFacts {
     /// writing any.
     #[serde(rename = "r", default, skip_serializing_if = "Option::is_none")]
     pub requires: Option<String>,
+    /// Directories whose own files (not their subdirectories') make the package's root
+    /// namespace, what its users name first: Composer's PSR-4 autoload directories
+    /// (guzzle's `src` for `GuzzleHttp\`), a .NET library project's own directory (`""`).
+    /// Relative to the manifest, without a trailing `/`.
+    #[serde(rename = "n", default, skip_serializing_if = "Vec::is_empty")]
+    pub namespace_roots: Vec<String>,
 }
 
 /// Most dependencies kept per manifest.
@@ -501,6 +507,9 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .cloned()
             .collect();
     }
+    if f.kind == "composer" {
+        f.namespace_roots = psr4_roots(&v);
+    }
     if f.kind == "npm" {
         f.commands.insert(0, cmd("npm install", "install"));
         let main = ["main", "module"]
@@ -538,6 +547,29 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// The directories of a composer.json's `autoload.psr-4` map (a namespace prefix → a directory
+/// or a list of them), in declaration order, each once; `""` for the manifest's own. Not
+/// `autoload-dev`: that is the tests' namespace.
+fn psr4_roots(v: &serde_json::Value) -> Vec<String> {
+    let Some(map) = v.pointer("/autoload/psr-4").and_then(|m| m.as_object()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    let dirs = map.values().flat_map(|d| match d {
+        serde_json::Value::String(s) => vec![s.as_str()],
+        serde_json::Value::Array(a) => a.iter().filter_map(|s| s.as_str()).collect(),
+        _ => Vec::new(),
+    });
+    for d in dirs {
+        let d = d.trim_start_matches("./").trim_end_matches('/');
+        let d = if d == "." { "" } else { d };
+        if !d.starts_with("..") && !out.iter().any(|o| o == d) {
+            out.push(d.to_owned());
+        }
+    }
+    out
 }
 
 /// The file a package.json `exports` field gives for the package itself: the string, the
@@ -758,6 +790,10 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
     } else if program {
         f.commands.push(cmd("dotnet run", "run"));
         f.entry_points.push("Program.cs".to_owned());
+    } else {
+        // A library: its directory is its root namespace (`Polly.Core.csproj`'s
+        // `ResiliencePipeline`, the types a user of the package names first).
+        f.namespace_roots.push(String::new());
     }
 }
 
@@ -1346,6 +1382,33 @@ mod tests {
             analyze(b"pom.xml", alone).unwrap().name.as_deref(),
             Some("lone-parent")
         );
+    }
+
+    /// A package's root namespace: the directories of Composer's PSR-4 autoload map (not the
+    /// tests' `autoload-dev`), and a .NET library project's own directory (not a test
+    /// project's, not a program's).
+    #[test]
+    fn namespace_roots_are_psr4_directories_and_library_projects() {
+        let composer = r#"{"autoload": {"psr-4": {"GuzzleHttp\\": "src/", "A\\": ["./lib", "src"], "B\\": "."}, "files": ["src/functions_include.php"]}, "autoload-dev": {"psr-4": {"GuzzleHttp\\Tests\\": "tests/"}}}"#;
+        let f = analyze(b"composer.json", composer).unwrap();
+        assert_eq!(f.namespace_roots, ["src", "lib", ""]);
+        assert!(analyze(b"composer.json", "{\"name\": \"a/b\"}")
+            .unwrap()
+            .namespace_roots
+            .is_empty());
+        let lib = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>";
+        assert_eq!(
+            analyze(b"src/Lib/Lib.csproj", lib).unwrap().namespace_roots,
+            [""]
+        );
+        let test = "<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup><PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.0.0\" /></ItemGroup></Project>";
+        let app = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>";
+        for other in [test, app] {
+            assert!(analyze(b"x/X.csproj", other)
+                .unwrap()
+                .namespace_roots
+                .is_empty());
+        }
     }
 
     /// A PHPUnit configuration says how a PHP project's tests run.

@@ -283,8 +283,9 @@ pub struct OverviewContent {
     pub components: Vec<Component>,
     /// Where execution starts.
     pub entry_points: Vec<String>,
-    /// What the listed package roots (`lib.rs`, `__init__.py`, a package's `index.ts`)
-    /// export: their central public API by name, in `entry_points` order.
+    /// What the listed package roots (`lib.rs`, `__init__.py`, a package's `index.ts`, the
+    /// manifest of a PHP or .NET package's root namespace) export: their central public API by
+    /// name, in `entry_points` order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exports: Vec<EntryExports>,
     /// Build, test, run and lint commands from manifests.

@@ -192,10 +192,11 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
                 .map(move |b| [dir, b.as_bytes()].concat())
         })
         .collect();
+    let namespaces = namespace_roots(root_manifests.iter().chain(&member_manifests));
     let code = code_summary(
         state,
         &name,
-        (&declared, &built),
+        (&declared, &built, &namespaces),
         &dependencies,
         &build_scripts,
     )?;
@@ -2173,6 +2174,52 @@ struct CodeSummary {
     graph: reuse::GraphSummary,
 }
 
+/// A package's root namespace ([`ManifestFacts::namespace_roots`]): the manifest that declares
+/// it and the directory whose own files make it.
+struct NamespaceRoot {
+    /// The manifest, as `entry_points` lists it (`composer.json`,
+    /// `src/Polly.Core/Polly.Core.csproj`).
+    manifest: String,
+    /// The directory, with its `/` (`""` for the repository's root).
+    dir: Vec<u8>,
+}
+
+impl NamespaceRoot {
+    /// Whether a file is one of the directory's own (not of a subdirectory).
+    fn holds(&self, path: &[u8]) -> bool {
+        path.starts_with(&self.dir) && !path[self.dir.len()..].contains(&b'/')
+    }
+}
+
+/// The root namespaces the project's own manifests declare (Composer's PSR-4 directories, .NET
+/// library projects), each once: not those of tests, examples or support directories.
+fn namespace_roots<'a>(
+    manifests: impl Iterator<Item = &'a (&'a FileState, &'a ManifestFacts)>,
+) -> Vec<NamespaceRoot> {
+    let mut out: Vec<NamespaceRoot> = Vec::new();
+    for (f, m) in manifests {
+        let support = paths::top_dir(&f.path)
+            .is_some_and(|d| component_rank(&format!("{}/", paths::display(d))) == 2);
+        if support || importance::role(&f.path) != importance::Role::Source {
+            continue;
+        }
+        let dir = &f.path[..f.path.len() - paths::file_name(&f.path).len()];
+        for root in &m.namespace_roots {
+            let mut d = [dir, root.as_bytes()].concat();
+            if !root.is_empty() {
+                d.push(b'/');
+            }
+            if !out.iter().any(|n| n.dir == d) {
+                out.push(NamespaceRoot {
+                    manifest: paths::display(&f.path),
+                    dir: d,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The files that only hand over to another file of the project, mapped to that file: those
 /// that define nothing and import one project file by a relative path (express's `index.js`:
 /// `module.exports = require('./lib/express')`), and programs whose `main` calls a main of
@@ -2420,7 +2467,7 @@ fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolF
 fn code_summary(
     state: &Reader,
     name: &str,
-    (entries, roots): (&[String], &[String]),
+    (entries, roots, namespaces): (&[String], &[String], &[NamespaceRoot]),
     dependencies: &[String],
     build_scripts: &[Vec<u8>],
 ) -> Result<CodeSummary> {
@@ -2543,31 +2590,53 @@ fn code_summary(
         .map(|(_, r)| paths::display(&r.file.path))
         .collect();
     // Package roots by the weight of what they expose, not by what they define themselves.
-    let mut roots: Vec<&super::structure::Ranked<'_>> = ranked
+    let roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
         .filter(|r| !support(r) && r.root)
         .collect();
-    roots.sort_by(|a, b| {
-        b.api_mass
-            .total_cmp(&a.api_mass)
-            .then(a.file.path.cmp(&b.file.path))
-    });
+    // A root namespace is listed as its manifest, its weight what it exposes.
+    let namespace_exports: Vec<(&NamespaceRoot, Vec<(String, f64)>)> = namespaces
+        .iter()
+        .map(|n| {
+            let files = ranked
+                .iter()
+                .filter(|r| n.holds(&r.file.path))
+                .filter_map(|r| Some((r.analysis.code.as_ref()?, &r.used_by, &r.client_uses)));
+            (n, crate::analyze::graph::namespace_exports(files))
+        })
+        .filter(|(_, names)| !names.is_empty())
+        .collect();
+    let mut roots: Vec<(f64, String)> = roots
+        .into_iter()
+        .map(|r| (r.api_mass, paths::display(&r.file.path)))
+        .chain(
+            namespace_exports
+                .iter()
+                .map(|(n, names)| (names.iter().map(|(_, w)| w).sum(), n.manifest.clone())),
+        )
+        .collect();
+    roots.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut roots: Vec<String> = roots
         .into_iter()
         .take(RANKED_ENTRIES)
-        .map(|r| paths::display(&r.file.path))
+        .map(|(_, path)| path)
         .collect();
     roots.extend(go_root_file(&ranked, name));
+    // Twice the names shown: those another root lists already are left out.
+    let listed = |names: &[(String, f64)]| -> Vec<String> {
+        let names = names.iter().take(2 * EXPORT_NAMES);
+        names.map(|(n, _)| n.clone()).collect()
+    };
     let exports = ranked
         .iter()
         .filter(|r| !r.root_exports.is_empty())
-        .map(|r| {
-            // Twice the names shown: those another root lists already are left out.
-            let names = r.root_exports.iter().take(2 * EXPORT_NAMES);
-            let names = names.map(|(n, _)| n.clone()).collect();
-            (paths::display(&r.file.path), names)
-        })
+        .map(|r| (paths::display(&r.file.path), listed(&r.root_exports)))
+        .chain(
+            namespace_exports
+                .iter()
+                .map(|(n, names)| (n.manifest.clone(), listed(names))),
+        )
         .collect();
     let file_rank = ranked
         .iter()
@@ -2591,7 +2660,7 @@ fn code_summary(
             ranked.iter().filter_map(|r| r.analysis.code.as_ref()),
             &super::structure::minor_families(&ranked),
             member_sources.into_iter().collect(),
-            handed_roots(&ranked),
+            handed_roots(&ranked, namespaces),
         ),
     })
 }
@@ -2668,10 +2737,18 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
 /// The files package roots hand over to, the roots a manifest declares rather than their path
 /// makes ([`super::structure::Ranked::root`]), and the files roots hand on whole (`export *
 /// from`), by path, sorted: an edit to one may change a root's exports.
-fn handed_roots(ranked: &[super::structure::Ranked<'_>]) -> Vec<String> {
+fn handed_roots(
+    ranked: &[super::structure::Ranked<'_>],
+    namespaces: &[NamespaceRoot],
+) -> Vec<String> {
     let declared = ranked
         .iter()
         .filter(|r| (r.root && !importance::is_package_root(&r.file.path)) || r.star_handed)
+        .chain(
+            ranked
+                .iter()
+                .filter(|r| namespaces.iter().any(|n| n.holds(&r.file.path))),
+        )
         .map(|r| r.file.path.as_slice());
     let mut roots: Vec<String> = super::structure::handed_roots(ranked)
         .into_iter()
