@@ -4741,3 +4741,53 @@ fn a_dotnet_library_project_is_its_entry_point() {
         "{names:?}"
     );
 }
+
+/// A class the project's documents show a user writing is API, whatever imports its file:
+/// starlette's `Starlette`, which 26 of its documents show and none of its modules imports,
+/// came after every internal class its modules use of each other.
+#[test]
+fn a_class_the_documents_show_is_listed_though_no_module_imports_it() {
+    let mut files: Vec<(String, String)> = vec![
+        ("kit/__init__.py".into(), "__version__ = \"1.0\"\n".into()),
+        (
+            "kit/app.py".into(),
+            "class Toolkit:\n    def route(self, path):\n        return path\n".into(),
+        ),
+    ];
+    // Internals the modules use, so that their files lead the ranking.
+    let internals: Vec<String> = (0..10).map(|i| format!("Part{i}")).collect();
+    for name in &internals {
+        let file = name.to_lowercase();
+        files.push((
+            format!("kit/{file}.py"),
+            format!("class {name}:\n    def run(self, x):\n        return x\n"),
+        ));
+    }
+    // Module i uses parts i and i + 1: each part has two users.
+    for i in 0..10 {
+        let (a, b) = (&internals[i], &internals[(i + 1) % 10]);
+        let (fa, fb) = (a.to_lowercase(), b.to_lowercase());
+        files.push((
+            format!("kit/mod{i}.py"),
+            format!("from kit.{fa} import {a}\nfrom kit.{fb} import {b}\n\n\ndef handle_{i}(x):\n    return {a}().run({b}().run(x))\n"),
+        ));
+    }
+    let example =
+        "```python\nfrom kit.app import Toolkit\n\napp = Toolkit()\napp.route(\"/\")\n```\n";
+    files.push((
+        "README.md".into(),
+        format!("# kit\n\nA small web toolkit.\n\n{example}"),
+    ));
+    for guide in ["routing", "requests", "deploy"] {
+        files.push((
+            format!("docs/{guide}.md"),
+            format!("# {guide}\n\n{example}"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|i| i == id);
+    let toolkit = at("symbol:kit/app.py:Toolkit").unwrap_or_else(|| panic!("Toolkit: {ids:?}"));
+    assert!(toolkit < 3, "{ids:?}");
+}

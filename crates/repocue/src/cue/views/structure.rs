@@ -1004,6 +1004,8 @@ struct RankFloors {
     most_exported: f64,
     /// How many of the project's own files use the most used name.
     most_used: f64,
+    /// How many of the project's documents show the most shown name as code.
+    most_documented: f64,
 }
 
 impl RankFloors {
@@ -1020,6 +1022,10 @@ impl RankFloors {
                 .iter()
                 .filter(own)
                 .flat_map(|r| r.used_by.values().copied())),
+            most_documented: max(&mut ranked
+                .iter()
+                .filter(own)
+                .flat_map(|r| r.documented.values().copied())),
         }
     }
 
@@ -1033,7 +1039,9 @@ impl RankFloors {
     /// - many of the project's own files use: central whatever the rank of the file
     ///   that defines it. It ranks like a file up to [`USE_SHARE`] times the best one, in
     ///   proportion to its users over the most used name's (git's `parse_options`, which every
-    ///   command calls, in a header only commands include).
+    ///   command calls, in a header only commands include);
+    /// - the project's documents show as code: ranks like a file up to [`DOC_SHARE`] times the
+    ///   best one, in proportion to the documents that show it over the most shown name's.
     fn rank(&self, r: &Ranked<'_>, name: &str, own_code: bool) -> f64 {
         let share = |of: &NameWeights, most: f64, factor: f64| match of.get(name) {
             Some(v) if most > 0.0 => factor * self.top * v / most,
@@ -1045,6 +1053,7 @@ impl RankFloors {
         r.score
             .max(share(&r.exported, self.most_exported, EXPORT_SHARE))
             .max(share(&r.used_by, self.most_used, USE_SHARE))
+            .max(share(&r.documented, self.most_documented, DOC_SHARE))
     }
 }
 
@@ -1084,6 +1093,18 @@ const EXPORT_SHARE: f64 = 4.0;
 /// the tuned repositories' mean overview recall is 0.7912 → 0.7941 (text) and 0.7101 → 0.7144
 /// (JSON), the held-out ones' 0.7009 → 0.7188 and 0.6384 → 0.6473; 2 loses what 1 gains.
 const USE_SHARE: f64 = 1.0;
+
+/// The rank of the name the project's documents show most as code, relative to the best
+/// file's rank (see [`ranked_symbol_tiers`]): what the README and guides show a user writing
+/// is API whatever imports its file. starlette's `Starlette` and `Route`, which 26 of its
+/// documents show and none of its modules imports, were in no overview below 3,000 tokens;
+/// guzzle's `Client` and FluentValidation's `AbstractValidator` came after internals.
+/// Measured with `bench/quality/run.sh` on the tuned repositories against 1 and 2: mean
+/// overview recall at 250 / 500 / 1,000 / 2,000 tokens, text 0.5531 / 0.8152 / 0.8780 / 0.9060
+/// → 0.5501 / 0.8154 / 0.8780 / 0.9060 at 0.5, JSON 0.3896 / 0.7434 / 0.8491 / 0.9032 →
+/// 0.3896 / 0.7405 / 0.8549 / 0.9032; at 1 text 0.8037 and JSON 0.7289 at 500 (cobra's
+/// `AddCommand` and `OnInitialize` gave way to names its documents show), at 2 worse again.
+const DOC_SHARE: f64 = 0.5;
 
 /// What showing a symbol costs, relative to a typical one: a signature of hundreds of
 /// characters (a generic TypeScript interface) buys one fact for the tokens of several, while
