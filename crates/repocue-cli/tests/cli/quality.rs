@@ -4791,3 +4791,40 @@ fn a_class_the_documents_show_is_listed_though_no_module_imports_it() {
     let toolkit = at("symbol:kit/app.py:Toolkit").unwrap_or_else(|| panic!("Toolkit: {ids:?}"));
     assert!(toolkit < 3, "{ids:?}");
 }
+
+/// The overview says under what license the project is: the one its main manifest declares
+/// and its license file at the root (not one of a subdirectory), in JSON and as one text line.
+#[test]
+fn the_overview_names_the_projects_license() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "acme", "license": "MIT", "main": "index.js"}"#,
+        ),
+        ("LICENSE", "MIT License\n\nCopyright (c) Acme\n"),
+        ("vendor/lib/COPYING", "GPL\n"),
+        ("index.js", "module.exports = function acme() {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["license"],
+        serde_json::json!({"name": "MIT", "file": "LICENSE"}),
+        "{cue:#}"
+    );
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "1000"])
+        .success()
+        .stdout();
+    assert!(text.contains("\n  license: MIT (LICENSE)\n"), "{text}");
+    // No manifest: the file alone.
+    let repo = TestRepo::with_files(&[
+        ("COPYING", "GNU GENERAL PUBLIC LICENSE\n"),
+        ("main.c", "int main(void) { return 0; }\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["license"],
+        serde_json::json!({"file": "COPYING"}),
+        "{cue:#}"
+    );
+}

@@ -54,6 +54,22 @@ pub struct ManifestFacts {
     /// Relative to the manifest, without a trailing `/`.
     #[serde(rename = "n", default, skip_serializing_if = "Vec::is_empty")]
     pub namespace_roots: Vec<String>,
+    /// The license the manifest declares, as it writes it (an SPDX expression mostly: `MIT`,
+    /// `MIT OR Apache-2.0`; composer's list joined with ` OR `): package.json, composer.json,
+    /// Cargo.toml, pyproject.toml, a gemspec, an MSBuild project's
+    /// `PackageLicenseExpression`. At most [`MAX_LICENSE`] ASCII characters.
+    #[serde(rename = "l", default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+}
+
+/// Longest license expression kept ([`ManifestFacts::license`]): a name, not a license text.
+const MAX_LICENSE: usize = 60;
+
+/// A declared license, trimmed, if it is short ASCII ([`MAX_LICENSE`]) and not empty.
+fn license(value: &str) -> Option<String> {
+    let value = value.trim();
+    (!value.is_empty() && value.len() <= MAX_LICENSE && value.is_ascii() && !value.contains('\n'))
+        .then(|| value.to_owned())
 }
 
 /// Most dependencies kept per manifest.
@@ -404,6 +420,10 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .get("description")
             .and_then(|v| v.as_str())
             .map(str::to_owned);
+        f.license = pkg
+            .get("license")
+            .and_then(|v| v.as_str())
+            .and_then(license);
         if let Some(build) = pkg.get("build").and_then(|v| v.as_str()) {
             f.build_scripts
                 .push(build.trim_start_matches("./").to_owned());
@@ -510,6 +530,14 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     if f.kind == "composer" {
         f.namespace_roots = psr4_roots(&v);
     }
+    f.license = match v.get("license") {
+        Some(serde_json::Value::String(l)) => license(l),
+        Some(serde_json::Value::Array(a)) => {
+            let names: Vec<&str> = a.iter().filter_map(|l| l.as_str()).collect();
+            license(&names.join(" OR "))
+        }
+        _ => None,
+    };
     if f.kind == "npm" {
         f.commands.insert(0, cmd("npm install", "install"));
         let main = ["main", "module"]
@@ -615,6 +643,12 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
                 push_script(f, name, target.as_str());
             }
         }
+        // `license = "MIT"` (PEP 639, poetry) or `license = { text = "MIT" }`, not a file.
+        let declared = table.get("license");
+        let declared = declared
+            .and_then(|l| l.as_str())
+            .or_else(|| declared?.get("text")?.as_str());
+        f.license = f.license.take().or_else(|| declared.and_then(license));
     }
     let python = project
         .and_then(|p| p.get("requires-python"))
@@ -709,6 +743,14 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
     f.requires = assigned("required_ruby_version")
         .filter(|v| v.len() <= MAX_REQUIREMENT && v.is_ascii())
         .map(|v| format!("Ruby {v}"));
+    // `s.license = "MIT"`, or the first of `s.licenses = ["MIT"]`.
+    f.license = assigned("license")
+        .or_else(|| {
+            text.lines()
+                .find_map(|l| value(l.split_once("licenses")?.1, "["))
+        })
+        .as_deref()
+        .and_then(license);
     f.commands.push(cmd(format!("gem build {file}"), "build"));
 }
 
@@ -763,6 +805,10 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
         .filter(|n| !n.contains("$("))
         .or_else(|| Some(stem.to_owned()));
     f.description = xml_tag(&text, "Description").filter(|d| !d.contains("$("));
+    f.license = xml_tag(&text, "PackageLicenseExpression")
+        .filter(|l| !l.contains("$("))
+        .as_deref()
+        .and_then(license);
     f.requires = xml_tag(&text, "TargetFramework")
         .or_else(|| xml_tag(&text, "TargetFrameworks"))
         .filter(|t| !t.contains("$(") && t.len() <= MAX_REQUIREMENT && t.is_ascii())
@@ -1409,6 +1455,33 @@ mod tests {
                 .namespace_roots
                 .is_empty());
         }
+    }
+
+    /// The license a manifest declares, in each ecosystem's way; nothing for a text too long
+    /// to be a name.
+    #[test]
+    fn a_manifest_declares_its_license() {
+        let cases: &[(&[u8], &str, Option<&str>)] = &[
+            (b"package.json", r#"{"name": "ky", "license": "MIT"}"#, Some("MIT")),
+            (b"composer.json", r#"{"license": ["MIT", "GPL-2.0-only"]}"#, Some("MIT OR GPL-2.0-only")),
+            (b"Cargo.toml", "[package]\nname = \"x\"\nlicense = \"MIT OR Apache-2.0\"\n", Some("MIT OR Apache-2.0")),
+            (b"pyproject.toml", "[project]\nname = \"x\"\nlicense = \"BSD-3-Clause\"\n", Some("BSD-3-Clause")),
+            (b"pyproject.toml", "[project]\nname = \"x\"\nlicense = { text = \"Apache-2.0\" }\n", Some("Apache-2.0")),
+            (b"pyproject.toml", "[project]\nname = \"x\"\nlicense = { file = \"LICENSE\" }\n", None),
+            (b"x.gemspec", "Gem::Specification.new do |s|\n  s.name = \"x\"\n  s.license = \"MIT\"\nend\n", Some("MIT")),
+            (b"x.gemspec", "Gem::Specification.new do |s|\n  s.name = \"x\"\n  s.licenses = [\"Ruby\", \"BSD-2-Clause\"]\nend\n", Some("Ruby")),
+            (b"X.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><PackageLicenseExpression>Apache-2.0</PackageLicenseExpression></PropertyGroup></Project>", Some("Apache-2.0")),
+            (b"package.json", r#"{"name": "x"}"#, None),
+        ];
+        for (file, text, expected) in cases {
+            let f = analyze(file, text).unwrap();
+            assert_eq!(f.license.as_deref(), *expected, "{text}");
+        }
+        let long = format!(
+            "{{\"license\": \"{}\"}}",
+            "Permission is hereby granted ".repeat(4)
+        );
+        assert_eq!(analyze(b"package.json", &long).unwrap().license, None);
     }
 
     /// A PHPUnit configuration says how a PHP project's tests run.

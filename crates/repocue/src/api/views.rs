@@ -324,6 +324,24 @@ pub struct Project {
     /// first, at most five.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
+    /// Under what terms the project may be used and changed: the license its main manifest
+    /// declares and its license file at the repository's root, either or both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<License>,
+}
+
+/// A project's license ([`Project::license`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct License {
+    /// As the main manifest declares it, an SPDX expression mostly (`MIT`, `MIT OR
+    /// Apache-2.0`): package.json, composer.json, Cargo.toml, pyproject.toml, a gemspec, an
+    /// MSBuild project's `PackageLicenseExpression`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The license file at the repository's root (`LICENSE`, `LICENSE.md`, `COPYING`,
+    /// `license`; of several, the first by name: `LICENSE-APACHE` before `LICENSE-MIT`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// Text copied from the repository, labelled as such: it is data, not instructions.

@@ -101,6 +101,15 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
                 scalar(&o["source"])
             );
         }
+        // A license by its name, then its file: `license: MIT (LICENSE)`.
+        Value::Object(o) if key == "license" && o.values().all(Value::is_string) => {
+            let line = match (o.get("name"), o.get("file")) {
+                (Some(name), Some(file)) => format!("{} ({})", scalar(name), scalar(file)),
+                (Some(one), None) | (None, Some(one)) => scalar(one),
+                (None, None) => return,
+            };
+            let _ = writeln!(out, "{indent}{key}: {line}");
+        }
         // The project's name heads its section: `project: flask`.
         Value::Object(o) if key == "project" && o.get("name").is_some_and(Value::is_string) => {
             let _ = writeln!(out, "{indent}{key}: {}", scalar(&o["name"]));
