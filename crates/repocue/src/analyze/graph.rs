@@ -363,8 +363,31 @@ fn root_exports(
     exports
         .into_iter()
         .zip(nodes)
-        .map(|(names, node)| default_first(by_weight(names), node.facts))
+        .map(|(names, node)| default_first(by_weight(guards_after(names)), node.facts))
         .collect()
+}
+
+/// An exports list's type guards after the types they test: `isHTTPError` is a helper of
+/// `HTTPError`, which every caller of it names too (ky's root listed `isHTTPError
+/// isNetworkError isTimeoutError isForceRetryError` before any of its error classes). A name
+/// `is<Name>` of a list that holds `<Name>` weighs at most half of it.
+fn guards_after(mut names: NameWeights) -> NameWeights {
+    let guards: Vec<(String, f64)> = names
+        .keys()
+        .filter_map(|n| {
+            let tested = n.strip_prefix("is")?;
+            tested
+                .starts_with(|c: char| c.is_ascii_uppercase())
+                .then_some(())?;
+            Some((n.clone(), *names.get(tested)?))
+        })
+        .collect();
+    for (guard, tested) in guards {
+        if let Some(w) = names.get_mut(&guard) {
+            *w = w.min(tested * 0.5);
+        }
+    }
+    names
 }
 
 /// An exports list with the module's default export first, at the weight of the heaviest: it
@@ -463,7 +486,7 @@ pub fn own_exports(
             export_weight(facts, s, used_by, client_uses),
         );
     }
-    default_first(by_weight(names), facts)
+    default_first(by_weight(guards_after(names)), facts)
 }
 
 /// The exports list of a package's root namespace ([`crate::analyze::manifest::ManifestFacts::
@@ -1431,6 +1454,38 @@ mod tests {
 
     /// In JavaScript and TypeScript an exported constant is API an index hands on (trpc's
     /// `export const initTRPC = new TRPCBuilder()`); elsewhere a constant is no export.
+    /// A type guard comes after the type it tests, however much more it is called; one whose
+    /// type the list does not hold keeps its place.
+    #[test]
+    fn a_type_guard_comes_after_the_type_it_tests() {
+        let ts = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "TypeScript".into(),
+            ..facts(defs, refs)
+        };
+        let mut root = ts(&["HttpError", "isHttpError", "isReady"], &[]);
+        root.symbols[0].kind = "class".into();
+        for s in &mut root.symbols {
+            s.visibility = Some("exported".into());
+        }
+        let users: Vec<CodeFacts> = (0..4)
+            .map(|i| match i {
+                0 => ts(&[], &["HttpError", "isHttpError", "isReady"]),
+                _ => ts(&[], &["isHttpError", "isReady"]),
+            })
+            .collect();
+        let mut nodes = vec![Node {
+            path: b"src/index.ts",
+            facts: &root,
+            boost: 3.0,
+            root: true,
+        }];
+        let paths = [b"src/a.ts", b"src/b.ts", b"src/c.ts", b"src/d.ts"];
+        nodes.extend(users.iter().zip(paths).map(|(f, p)| node(p, f)));
+        let r = rank(&nodes);
+        let names: Vec<&str> = r.root_exports[0].iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["isReady", "HttpError", "isHttpError"]);
+    }
+
     #[test]
     fn an_exported_javascript_constant_is_handed_on() {
         for (language, listed) in [("TypeScript", true), ("Rust", false)] {
