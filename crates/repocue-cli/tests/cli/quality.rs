@@ -4828,3 +4828,37 @@ fn the_overview_names_the_projects_license() {
         "{cue:#}"
     );
 }
+
+/// A Ruby gem's root lists what it `autoload`s as its exports: Ruby declares no visibility,
+/// and every class is public (rack's `lib/rack.rb` listed no exports at all; now `Utils
+/// Request BodyProxy Lint …`). A module that only holds others is no export of its own.
+#[test]
+fn a_ruby_gems_autoloads_are_its_exports() {
+    let class = |name: &str, method: &str| {
+        format!("module Acme\n  class {name}\n    def {method}(x)\n      x\n    end\n  end\nend\n")
+    };
+    let repo = TestRepo::with_files(&[
+        (
+            "acme.gemspec",
+            "Gem::Specification.new do |s|\n  s.name = \"acme\"\n  s.files = Dir[\"lib/**/*.rb\"]\nend\n",
+        ),
+        (
+            "lib/acme.rb",
+            "module Acme\n  autoload :Builder, \"acme/builder\"\n  autoload :Request, \"acme/request\"\nend\n",
+        ),
+        ("lib/acme/builder.rb", &class("Builder", "use")),
+        ("lib/acme/request.rb", &class("Request", "params")),
+        (
+            "test/builder_test.rb",
+            "require \"acme\"\n\nclass BuilderTest\n  def test_use\n    Acme::Builder.new.use(1)\n  end\nend\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let names = exports_of(&cue["content"], "lib/acme.rb");
+    assert!(
+        names.contains(&"Builder") && names.contains(&"Request"),
+        "{:#}",
+        cue["content"]
+    );
+    assert!(!names.contains(&"Acme"), "{names:?}");
+}

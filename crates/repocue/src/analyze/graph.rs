@@ -338,7 +338,10 @@ fn root_exports(
             .facts
             .symbols
             .iter()
-            .filter(|s| s.name() == name && is_listed_export(nodes[t].facts, s))
+            .filter(|s| {
+                let facts = nodes[t].facts;
+                s.name() == name && (is_listed_export(facts, s) || is_ruby_export(facts, s))
+            })
             .map(|s| weigh(t, s))
             .reduce(f64::max);
         if let Some(w) = public {
@@ -636,6 +639,30 @@ fn is_listed_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact
             && matches!(s.kind.as_str(), "constant" | "variable")
             && !s.name().starts_with("__"))
         || is_header_export(facts, s)
+}
+
+/// Whether a Ruby definition is what a gem's root hands on when it `autoload`s or requires its
+/// file (not what a root defines itself: sinatra's `main.rb` reopens `Application`): a class or module at the top or in a module (`Rack::Builder`, which rack's
+/// `lib/rack.rb` autoloads). Ruby declares no visibility for either, and every one is public:
+/// without this rule rack's root listed no exports at all. Not a module that only holds
+/// others (`module Sinatra` around `class Application`): a namespace, whose API is inside; a
+/// module of methods is one (`Rack::Utils`).
+fn is_ruby_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) -> bool {
+    let has_methods = || {
+        facts.symbols.iter().any(|m| {
+            m.parent() == Some(s.qualified_name.as_str())
+                && matches!(m.kind.as_str(), "method" | "function")
+        })
+    };
+    facts.language == "Ruby"
+        && (s.kind == "class" || (s.kind == "module" && has_methods()))
+        && s.visibility.as_deref().is_none_or(|v| v == "public")
+        && s.parent().is_none_or(|p| {
+            facts
+                .symbols
+                .iter()
+                .any(|o| o.qualified_name == p && o.kind == "module")
+        })
 }
 
 /// Whether a C or C++ definition is what including its header gives a library's user, for an
