@@ -119,6 +119,7 @@ pub const LANGUAGES: &[LanguageInfo] = &[
     lang("Markdown", &[], &["md", "markdown", "mdx"], &[]),
     lang("reStructuredText", &[], &["rst"], &[]),
     lang("AsciiDoc", &[], &["adoc", "asciidoc"], &[]),
+    lang("RDoc", &[], &["rdoc"], &[]),
     lang("Text", &[], &["txt"], &[]),
     lang("TOML", &[], &["toml"], &[]),
     lang("YAML", &[], &["yaml", "yml"], &[]),

@@ -7,9 +7,11 @@ use crate::config::AnalysisRules;
 use crate::model::FileClass;
 use crate::paths;
 
-/// Version of the built-in class rules below: part of the rules digest every snapshot records,
-/// so a release that changes them re-classifies cached files on the next refresh.
-pub const RULES_VERSION: &str = "classes-1";
+/// Version of the built-in class rules below, and of the names that say a language
+/// ([`language`]): part of the rules digest every snapshot records, so a release that changes
+/// them re-classifies cached files on the next refresh, and reads again a file whose name now
+/// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document).
+pub const RULES_VERSION: &str = "classes-2";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).
@@ -85,7 +87,7 @@ pub fn language(path: &[u8], head: &[u8]) -> Option<&'static str> {
 pub fn is_document(path: &[u8], language: Option<&str>) -> bool {
     if matches!(
         language,
-        Some("Markdown" | "reStructuredText" | "AsciiDoc" | "Text")
+        Some("Markdown" | "reStructuredText" | "AsciiDoc" | "RDoc" | "Text")
     ) {
         return !paths::file_name(path).eq_ignore_ascii_case(b"CMakeLists.txt");
     }

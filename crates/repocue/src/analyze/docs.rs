@@ -1,5 +1,5 @@
 //! Document outlines: title, headings, links and the first meaningful sentence, for
-//! Markdown, reStructuredText, AsciiDoc and plain text.
+//! Markdown, reStructuredText, AsciiDoc, RDoc and plain text.
 
 use serde::{Deserialize, Serialize};
 
@@ -352,7 +352,7 @@ fn markdown_heading(line: &str) -> Option<(u8, String)> {
         let text = line[hashes..].trim().trim_end_matches('#').trim();
         return Some((hashes as u8, text.to_owned()));
     }
-    // AsciiDoc: "= Title", "== Section".
+    // AsciiDoc and RDoc: "= Title", "== Section".
     let eq = line.bytes().take_while(|&b| b == b'=').count();
     if (1..=6).contains(&eq) && line[eq..].starts_with(' ') {
         return Some((eq as u8, line[eq..].trim().to_owned()));

@@ -116,7 +116,12 @@ fn needs_content(row: &FileState, class: FileClass, check: bool, checked_before:
         return false;
     }
     let content_decides = check && (row.class == FileClass::Secret || !checked_before);
-    content_decides || (class.analysed() && !row.class.analysed())
+    // A name that now says a language (an older release knew no `.rdoc`): the row's language,
+    // document flag and facts come from reading it.
+    let named_now = row.file_type == FileType::Text
+        && row.language.is_none()
+        && classify::language(&row.path, b"").is_some();
+    content_decides || (class.analysed() && !row.class.analysed()) || named_now
 }
 
 /// A scan item for a reused row: the same index entry and working state, read again.
@@ -141,6 +146,8 @@ mod tests {
     fn row(path: &str, class: FileClass) -> FileState {
         FileState {
             class,
+            // As a scan records it: the language its name says.
+            language: classify::language(path.as_bytes(), b"").map(str::to_owned),
             ..crate::model::sample_file(path, "d")
         }
     }

@@ -534,6 +534,43 @@ mod tests {
         assert!(!run(&t.repo, &Operation::Refresh).unwrap().published);
     }
 
+    /// A file whose name says a language only a later release knows (`.rdoc`) is read again
+    /// on the first refresh under the new rules: its language, document flag and outline
+    /// come with it, without a rebaseline; the other rows are reused.
+    #[test]
+    fn a_name_that_now_says_a_language_is_read_again_after_an_upgrade() {
+        let t = temp_repo(&[
+            (
+                "SPEC.rdoc",
+                "= The Spec\n\nThis specification aims to formalize the interface.\n",
+            ),
+            ("src/a.rs", "pub fn alpha() {}\n"),
+        ]);
+        let base = run(&t.repo, &Operation::Init).unwrap();
+        let rdoc = |t: &crate::testing::TempRepo| {
+            let store = t.repo.open_store(false).unwrap().unwrap();
+            let snap = store.current_snapshot().unwrap().unwrap();
+            let files = store.files_at(&snap).unwrap();
+            let f = files.iter().find(|f| f.path == b"SPEC.rdoc").unwrap();
+            (f.language.clone(), f.is_document)
+        };
+        assert_eq!(rdoc(&t), (Some("RDoc".to_owned()), true));
+        // What an older release left: no language, no document, other rules.
+        let db = raw_db(&t.repo);
+        // (The spec is the repository's one document.)
+        db.execute_batch(
+            "UPDATE file_versions SET language = NULL, is_document = 0 WHERE is_document = 1;
+             UPDATE snapshots SET rules_digest = 'older-rules';",
+        )
+        .unwrap();
+        assert_eq!(rdoc(&t), (None, false));
+        let out = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(out.epoch, base.epoch);
+        assert_eq!(out.files_scanned, 1, "{out:?}");
+        assert_eq!(rdoc(&t), (Some("RDoc".to_owned()), true));
+        assert!(!run(&t.repo, &Operation::Refresh).unwrap().published);
+    }
+
     #[test]
     fn corrupt_stored_json_is_a_corrupt_cache_error_not_a_default() {
         let t = temp_repo(&[("a.rs", "pub fn alpha() {}\n")]);

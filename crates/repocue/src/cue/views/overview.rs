@@ -2179,7 +2179,7 @@ fn is_license(stem: &str) -> bool {
 fn names_the_file(title: &str, stem: &str) -> bool {
     let title = match title.trim().rsplit_once('.') {
         Some((name, ext))
-            if ["md", "markdown", "rst", "txt", "adoc"]
+            if ["md", "markdown", "rst", "txt", "adoc", "rdoc"]
                 .iter()
                 .any(|e| ext.eq_ignore_ascii_case(e)) =>
         {
