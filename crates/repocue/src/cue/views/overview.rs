@@ -2225,11 +2225,10 @@ struct NamespaceRoot {
     dir: Vec<u8>,
 }
 
-impl NamespaceRoot {
-    /// Whether a file is one of the directory's own (not of a subdirectory).
-    fn holds(&self, path: &[u8]) -> bool {
-        path.starts_with(&self.dir) && !path[self.dir.len()..].contains(&b'/')
-    }
+/// A path's directory with its `/` (`""` at the root): a [`NamespaceRoot::dir`] holds the files
+/// whose parent directory it is.
+fn parent_dir(path: &[u8]) -> &[u8] {
+    &path[..path.len() - paths::file_name(path).len()]
 }
 
 /// The root namespaces the project's own manifests declare (Composer's PSR-4 directories, .NET
@@ -2636,13 +2635,21 @@ fn code_summary(
         .filter(source)
         .filter(|r| !support(r) && r.root)
         .collect();
-    // A root namespace is listed as its manifest, its weight what it exposes.
+    // A root namespace is listed as its manifest, its weight what it exposes. The ranked files
+    // by directory, once: a .NET solution may have hundreds of library projects.
+    let mut by_dir: HashMap<&[u8], Vec<&super::structure::Ranked<'_>>> = HashMap::new();
+    if !namespaces.is_empty() {
+        for r in &ranked {
+            by_dir.entry(parent_dir(&r.file.path)).or_default().push(r);
+        }
+    }
     let namespace_exports: Vec<(&NamespaceRoot, Vec<(String, f64)>)> = namespaces
         .iter()
         .map(|n| {
-            let files = ranked
-                .iter()
-                .filter(|r| n.holds(&r.file.path))
+            let files = by_dir
+                .get(n.dir.as_slice())
+                .into_iter()
+                .flatten()
                 .filter_map(|r| Some((r.analysis.code.as_ref()?, &r.used_by, &r.client_uses)));
             (n, crate::analyze::graph::namespace_exports(files))
         })
@@ -2782,14 +2789,14 @@ fn handed_roots(
     ranked: &[super::structure::Ranked<'_>],
     namespaces: &[NamespaceRoot],
 ) -> Vec<String> {
+    let namespace_dirs: HashSet<&[u8]> = namespaces.iter().map(|n| n.dir.as_slice()).collect();
     let declared = ranked
         .iter()
-        .filter(|r| (r.root && !importance::is_package_root(&r.file.path)) || r.star_handed)
-        .chain(
-            ranked
-                .iter()
-                .filter(|r| namespaces.iter().any(|n| n.holds(&r.file.path))),
-        )
+        .filter(|r| {
+            (r.root && !importance::is_package_root(&r.file.path))
+                || r.star_handed
+                || namespace_dirs.contains(parent_dir(&r.file.path))
+        })
         .map(|r| r.file.path.as_slice());
     let mut roots: Vec<String> = super::structure::handed_roots(ranked)
         .into_iter()
