@@ -4620,6 +4620,16 @@ fn a_java_librarys_root_package_is_its_entry_point() {
     );
 }
 
+/// Asserts that an overview's first entry point is `path`.
+fn assert_first_entry_point(content: &Value, path: &str) {
+    let entries = content["entry_points"].as_array().expect("entry points");
+    assert_eq!(
+        entries.first().and_then(Value::as_str),
+        Some(path),
+        "{content:#}"
+    );
+}
+
 /// The names an overview's exports list gives for the entry point `path`.
 fn exports_of<'v>(content: &'v Value, path: &str) -> Vec<&'v str> {
     let exports = content["exports"].as_array().expect("exports");
@@ -4660,15 +4670,9 @@ fn a_php_librarys_psr4_namespace_is_its_entry_point() {
             "<?php\n\nnamespace Acme\\Tests;\n\nuse Acme\\Client;\n\nfinal class ClientTest\n{\n    public function testSend(): void\n    {\n        $client = new Client();\n        $client->send('x');\n    }\n}\n".into(),
         ),
     ];
-    let repo = TestRepo::with_files(&files);
-    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "1000"]);
     let content = &cue["content"];
-    let entries = content["entry_points"].as_array().expect("entry points");
-    assert_eq!(
-        entries.first().and_then(Value::as_str),
-        Some("composer.json"),
-        "{content:#}"
-    );
+    assert_first_entry_point(content, "composer.json");
     let names = exports_of(content, "composer.json");
     let at = |n: &str| names.iter().position(|x| *x == n);
     assert!(
@@ -4715,15 +4719,10 @@ fn a_dotnet_library_project_is_its_entry_point() {
             "using Acme;\n\nnamespace Acme.Tests;\n\npublic class Person\n{\n}\n\npublic class PersonValidator : Validator<Person>\n{\n}\n".into(),
         ),
     ];
-    let repo = TestRepo::with_files(&files);
-    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "1000"]);
     let content = &cue["content"];
+    assert_first_entry_point(content, "src/Acme/Acme.csproj");
     let entries = content["entry_points"].as_array().expect("entry points");
-    assert_eq!(
-        entries.first().and_then(Value::as_str),
-        Some("src/Acme/Acme.csproj"),
-        "{content:#}"
-    );
     assert!(
         !entries
             .iter()
