@@ -91,8 +91,9 @@ pub fn find(
 /// Orders hits totally: exact name matches first (a symbol-name query finds its definition
 /// first), then the project's own code before examples, tests and vendored code (a test
 /// helper never outranks the definition it shadows), then symbols before headings before
-/// paths (a class named like the project comes before the README's title), then bm25 (a
-/// member match, whose signature mentions its type's name, counts half), then id.
+/// paths (a class named like the project comes before the README's title), then the
+/// definition in the file named for it ([`named_for`]), then bm25 (a member match, whose
+/// signature mentions its type's name, counts half), then id.
 pub fn rank(hits: &mut [SearchHit], query: &str) {
     let q = query.trim();
     let exactness = |name: &str| {
@@ -121,9 +122,31 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(role(a).cmp(&role(b)))
             .then(kind_order(a).cmp(&kind_order(b)))
             .then(a.priority.cmp(&b.priority))
+            .then(named_for(&b.path, &b.name).cmp(&named_for(&a.path, &a.name)))
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
+}
+
+/// Tells whether a file is named for `name`: its name before its last extension is `name` in
+/// any case, `_` and `-` aside (`ResiliencePipeline.cs`, `query_parser.rb` for `QueryParser`,
+/// `node.h` for `Node`). A C# partial class is defined in many files (Polly's `Policy` in
+/// every `…Syntax.cs`), of which the one named for it is where a reader starts; so are Java's,
+/// Ruby's and PHP's by convention.
+fn named_for(path: &[u8], name: &str) -> bool {
+    let file = crate::paths::file_name(path);
+    let stem = match file.iter().rposition(|&b| b == b'.') {
+        Some(dot) if dot > 0 => &file[..dot],
+        _ => file,
+    };
+    let plain = |b: &u8| *b != b'_' && *b != b'-';
+    let stem = stem.iter().filter(|b| plain(b)).map(u8::to_ascii_lowercase);
+    let name = name
+        .as_bytes()
+        .iter()
+        .filter(|b| plain(b))
+        .map(u8::to_ascii_lowercase);
+    name.clone().next().is_some() && stem.eq(name)
 }
 
 /// Most exact symbol matches whose kinds are looked up (each costs its file's facts).
@@ -831,8 +854,9 @@ mod tests {
                 &b"lib/parser.py"[..],
                 b"README.md",
                 b"examples/demo.py",
-                b"tests/helpers.py",
+                // Of two test helpers, the one in the file named for it.
                 b"src/fixtures/parse.py",
+                b"tests/helpers.py",
                 b"lib/other.py",
                 b"lib/parsers.py",
             ]

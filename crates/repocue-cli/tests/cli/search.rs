@@ -96,6 +96,29 @@ fn a_cpp_class_comes_before_a_typedef_that_brings_it_in() {
     );
 }
 
+/// A C# partial class is defined in many files; a search for it finds first the one named for
+/// it (Polly's `Policy` came first from `Bulkhead/AsyncBulkheadSyntax.cs`, not `Policy.cs`).
+#[test]
+fn a_partial_class_is_found_first_in_the_file_named_for_it() {
+    let part =
+        |extra: &str| format!("namespace Acme;\n\npublic partial class Widget\n{{\n{extra}}}\n");
+    let repo = TestRepo::with_files(&[
+        ("src/Acme/Async/WidgetAsyncSyntax.cs", &part("")),
+        ("src/Acme/Widget.Sync.cs", &part("")),
+        (
+            "src/Acme/Widget.cs",
+            &part("    public Widget(string name)\n    {\n        Name = name;\n    }\n\n    public string Name { get; }\n"),
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Widget", "--scope", "code"]);
+    assert_eq!(
+        ids(&cue).first().copied(),
+        Some("symbol:src/Acme/Widget.cs:Widget"),
+        "{cue:#}"
+    );
+}
+
 #[test]
 fn a_public_definition_comes_before_a_private_namesake() {
     // Three methods `sink`: a private one first in path order and with the shortest
