@@ -2243,9 +2243,8 @@ fn namespace_roots<'a>(
         if support || importance::role(&f.path) != importance::Role::Source {
             continue;
         }
-        let dir = &f.path[..f.path.len() - paths::file_name(&f.path).len()];
         for root in &m.namespace_roots {
-            let mut d = [dir, root.as_bytes()].concat();
+            let mut d = [parent_dir(&f.path), root.as_bytes()].concat();
             if !root.is_empty() {
                 d.push(b'/');
             }
