@@ -114,7 +114,9 @@ pub struct SymbolChange {
     /// `import.added` or `import.removed`.
     pub op: DeltaOp,
     /// Qualified symbol name, or the import as written. Empty, and left out, in a delta cue
-    /// when the signature already names it (a top-level function's `def parse(text)`).
+    /// when the signature and the path say it: the signature names it (a top-level function's
+    /// `def parse(text)`), or names its last part and the path ends in the rest, the file's
+    /// name without extensions last (`BooleanUtils.toBoolean` in `BooleanUtils.java`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// The (new) declaration.

@@ -275,11 +275,10 @@ fn items(
             })
             .collect();
         changes.extend(taken.into_iter().zip(weights).map(|(mut ch, weight)| {
-            // The signature names a top-level symbol already.
             if ch
                 .signature
                 .as_deref()
-                .is_some_and(|s| signature_names(s, &ch.name))
+                .is_some_and(|s| name_implied(&p.path, &ch.name, s))
             {
                 ch.name.clear();
             }
@@ -349,6 +348,43 @@ fn change_weight(op: DeltaOp, in_deleted_file: bool) -> i64 {
         DeltaOp::ImportAdded | DeltaOp::ImportRemoved => 2,
         _ => 1,
     }
+}
+
+/// Whether a delta may leave a symbol's `name` out: its signature and its path say it. The
+/// signature names a top-level symbol (`def parse(text)`); or it names the last part and the
+/// rest are the last parts of the path, the file's name without extensions last (`_`, `-` and
+/// case aside): `BooleanUtils.toBoolean` in `…/lang3/BooleanUtils.java`, `Sinatra.QualityProbe`
+/// in `lib/sinatra/quality_probe.rb`, `Serilog.Core.Logger.Write` in
+/// `src/Serilog/Core/Logger.cs`. A member of any other type keeps its name: `Sinatra.Helpers.uri`
+/// in `lib/sinatra/base.rb`, an inner class's method.
+fn name_implied(path: &str, name: &str, signature: &str) -> bool {
+    if signature_names(signature, name) {
+        return true;
+    }
+    let Some((qualifiers, last)) = name.rsplit_once('.') else {
+        return false;
+    };
+    if !signature_names(signature, last) {
+        return false;
+    }
+    let fold = |part: &str| -> String {
+        part.chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (dirs, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = file.split('.').next().unwrap_or(file);
+    let components = std::iter::once(stem).chain(dirs.rsplit('/'));
+    // The path's last parts name every qualifier (a member of the type the file is named for),
+    // or the whole name (the type the file is named for).
+    let named_by_path = |parts: &str| {
+        let mut components = components.clone();
+        parts.rsplit('.').all(|part| {
+            !part.is_empty() && components.next().is_some_and(|c| fold(c) == fold(part))
+        })
+    };
+    named_by_path(qualifiers) || named_by_path(name)
 }
 
 /// Counts changed paths per directory, most first (ties by path).
@@ -442,6 +478,59 @@ mod tests {
                 "std::io|fn std::io()"
             ]
         );
+    }
+
+    #[test]
+    fn a_name_the_signature_and_path_say_is_left_out() {
+        let implied = |path: &str, name: &str, signature: &str| name_implied(path, name, signature);
+        // The signature names a top-level symbol.
+        assert!(implied("src/lib.rs", "parse", "pub fn parse(text: &str)"));
+        // The file is named for the type: its members, and the type itself with its namespaces.
+        let java = "src/main/java/org/apache/commons/lang3/BooleanUtils.java";
+        assert!(implied(
+            java,
+            "BooleanUtils.toBoolean",
+            "public static boolean toBoolean(int v)"
+        ));
+        assert!(implied(
+            "lib/sinatra/quality_probe.rb",
+            "Sinatra.QualityProbe",
+            "class QualityProbe"
+        ));
+        assert!(implied(
+            "src/Serilog/Core/Logger.cs",
+            "Serilog.Core.Logger.Write",
+            "public void Write()"
+        ));
+        assert!(implied(
+            "src/Polly/Policy.Async.cs",
+            "Policy.ExecuteAsync",
+            "public Task ExecuteAsync()"
+        ));
+        // Anything else keeps its name: a module the file is not named for, an inner type's
+        // member, a duplicate's `#2`, a signature without the name.
+        assert!(!implied(
+            "lib/sinatra/base.rb",
+            "Sinatra.Helpers.uri",
+            "def uri(addr = nil)"
+        ));
+        assert!(!implied(
+            "lib/sinatra/version.rb",
+            "Sinatra.beta",
+            "def self.beta(name)"
+        ));
+        assert!(!implied(java, "BooleanUtils.Inner.run", "void run()"));
+        assert!(!implied(
+            java,
+            "BooleanUtils.toBoolean#2",
+            "public static boolean toBoolean(int v)"
+        ));
+        assert!(!implied(
+            java,
+            "BooleanUtils.toBoolean",
+            "public static boolean convert(int v)"
+        ));
+        assert!(!implied("Probe.java", ".run", "void run()"));
     }
 
     /// A namespace added with what it holds (a new Ruby file's `module Sinatra` around its
