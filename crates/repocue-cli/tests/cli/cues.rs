@@ -338,6 +338,10 @@ fn overview_items(cue: &Value) -> u64 {
             Value::Array(a) if key == "components" => {
                 a.iter().map(|c| 1 + len(&c["members"])).sum()
             }
+            // So is what a command runs.
+            Value::Array(a) if key == "commands" => {
+                a.iter().map(|c| 1 + c["runs"].is_array() as u64).sum()
+            }
             Value::Array(a) => a.len() as u64,
             Value::Object(o) if key == "working_tree" => o.values().map(len).sum(),
             _ => 0,
@@ -379,10 +383,11 @@ fn omitted_items_are_counted_and_reachable_through_more() {
         "{small:#}\n{full:#}"
     );
     // What the small cue holds, the full one holds too (a workspace with its members:
-    // the small one lists a prefix of them).
+    // the small one lists a prefix of them; a command, with or without what it runs).
     let without_members = |c: &Value| {
         let mut c = c.clone();
         let members = c.as_object_mut().unwrap().remove("members");
+        c.as_object_mut().unwrap().remove("runs");
         (c, members.unwrap_or(json!([])))
     };
     for key in ["commands", "documents", "components", "languages"] {

@@ -4828,6 +4828,50 @@ fn the_overview_names_the_projects_license() {
     );
 }
 
+/// The overview says what a package's test, build and lint scripts run (`npm test (xo, ava)`):
+/// which test runner and linter the project uses, what an agent runs a single test with.
+/// Rounds after the commands, and not for a purpose's variants (`test:watch`) nor a script
+/// named for its program (`tsc`).
+#[test]
+fn the_overview_says_what_a_package_script_runs() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "acme", "main": "index.js", "scripts": {
+                "build": "tsc",
+                "test": "xo && npm run build && ava",
+                "test:watch": "ava --watch",
+                "tsc": "tsc --noEmit"
+            }}"#,
+        ),
+        ("index.js", "module.exports = function acme() {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands = &cue["content"]["commands"];
+    assert_eq!(
+        commands,
+        &serde_json::json!([
+            {"command": "npm run build", "purpose": "build", "runs": ["tsc"]},
+            {"command": "npm test", "purpose": "test", "runs": ["xo", "tsc", "ava"]},
+            {"command": "npm run test:watch", "purpose": "test"},
+            // Named for what it runs: the command says it.
+            {"command": "npm run tsc", "purpose": "lint"},
+            {"command": "npm install", "purpose": "install"}
+        ]),
+        "{cue:#}"
+    );
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "1000"])
+        .success()
+        .stdout();
+    assert!(
+        text.contains(
+            "\ncommands: npm run build (tsc); npm test (xo, tsc, ava); npm run test:watch; npm run tsc; npm install\n"
+        ),
+        "{text}"
+    );
+}
+
 /// A Ruby gem's root lists what it `autoload`s as its exports: Ruby declares no visibility,
 /// and every class is public (rack's `lib/rack.rb` listed no exports at all; now `Utils
 /// Request BodyProxy Lint …`). A module that only holds others is no export of its own.

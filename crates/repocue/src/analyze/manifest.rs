@@ -82,6 +82,135 @@ pub struct CommandFact {
     pub command: String,
     /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
     pub purpose: String,
+    /// The programs a package script runs, by name and in order (`xo`, `ava` of ky's
+    /// `xo && npm run build && ava`): which test runner, linter or compiler the command is.
+    /// Names only, never an argument or a variable's value ([`script_step`]); scripts of
+    /// package.json and composer.json only.
+    #[serde(rename = "u", default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<String>,
+}
+
+/// Most programs kept per script ([`script_programs`]).
+const MAX_SCRIPT_PROGRAMS: usize = 4;
+
+/// What one step of a package script runs ([`script_step`]).
+#[derive(Debug, PartialEq)]
+enum Step<'a> {
+    /// A program, by name.
+    Program(&'a str),
+    /// Another script of the same manifest (`npm run build`, composer's `@lint`).
+    Script(&'a str),
+    /// Nothing to name: the shell's own commands, the package manager, a word that is no
+    /// plain program name.
+    Nothing,
+}
+
+/// What a step of a package script's command line runs: its first word, after variable
+/// assignments (`CI=1`) and the wrappers `npx`, `cross-env`, `env`, `exec` and `time`, by its
+/// file name (`phpunit` of `vendor/bin/phpunit`). An interpreter (`node`, `php`) names the
+/// dependency's program it runs (`node_modules/jest/bin/jest.js`), not the project's own
+/// script (a wrapper that may run anything). Words that are no plain program name (quotes,
+/// `$`, globs) name nothing: a script's arguments and values may hold anything, its
+/// programs' names are what a contributor needs.
+fn script_step(step: &str) -> Step<'_> {
+    const WRAPPERS: &[&str] = &["npx", "cross-env", "env", "exec", "time", "@php"];
+    const MANAGERS: &[&str] = &["npm", "yarn", "pnpm", "bun", "composer", "npm-run-all"];
+    const INTERPRETERS: &[&str] = &["node", "php", "python", "python3", "tsx", "ts-node"];
+    // The shell's own and file commands (npm's default `echo "Error: no test specified" &&
+    // exit 1`, `cd docs && …`, `rm -rf dist`) and Git are no tool of the project's.
+    const SHELL: &[&str] = &[
+        "cd", "echo", "exit", "rm", "mkdir", "cp", "mv", "true", "false", "cat", "printf", "sleep",
+        "touch", "export", "set", "test", "shx", "git",
+    ];
+    let plain = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && w.len() <= 40
+            && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+'))
+    };
+    let assignment = |w: &str| {
+        w.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    let mut words = step
+        .split_whitespace()
+        .skip_while(|w| assignment(w) || WRAPPERS.contains(w));
+    let Some(first) = words.next() else {
+        return Step::Nothing;
+    };
+    if let Some(script) = first.strip_prefix('@') {
+        return Step::Script(script);
+    }
+    if MANAGERS.contains(&first) {
+        return match (words.next(), words.next()) {
+            (Some("run" | "run-script"), Some(script)) => Step::Script(script),
+            (Some(script @ ("test" | "start")), _) => Step::Script(script),
+            _ => Step::Nothing,
+        };
+    }
+    let word = match words.next() {
+        Some(script) if INTERPRETERS.contains(&first) => {
+            if script.contains("node_modules/") || script.contains("vendor/") {
+                script
+            } else {
+                // The project's own script names nothing, unless it wraps a program named
+                // next (axios's `node bin/ssl_hotfix.js mocha test/…`).
+                match words
+                    .find(|w| !assignment(w) && !WRAPPERS.contains(w))
+                    .filter(|w| !w.contains(['/', '.']))
+                {
+                    Some(program) => program,
+                    None => return Step::Nothing,
+                }
+            }
+        }
+        _ => first,
+    };
+    let name = word.rsplit('/').next().unwrap_or(word);
+    let name = match word.contains('/') {
+        // A file: its name without the extension.
+        true => name.rsplit_once('.').map_or(name, |(stem, _)| stem),
+        false => name,
+    };
+    if SHELL.contains(&name) || !plain(name) {
+        return Step::Nothing;
+    }
+    Step::Program(name)
+}
+
+/// The programs a package script runs ([`CommandFact::runs`]): those of each step of its
+/// command lines (`&&`, `||`, `;`, `|` and `&` separate steps, [`script_step`]), and of the
+/// scripts it runs (slim's `test` of `@phpunit`, `@phpcs`, `@phpstan`), in order, each once,
+/// at most [`MAX_SCRIPT_PROGRAMS`]. `scripts` gives a script's command lines by name.
+fn script_programs<'a>(name: &str, scripts: &dyn Fn(&str) -> Option<Vec<&'a str>>) -> Vec<String> {
+    fn walk<'a>(
+        name: &str,
+        scripts: &dyn Fn(&str) -> Option<Vec<&'a str>>,
+        seen: &mut Vec<String>,
+        out: &mut Vec<String>,
+    ) {
+        if seen.iter().any(|s| s == name) {
+            return;
+        }
+        seen.push(name.to_owned());
+        for line in scripts(name).unwrap_or_default() {
+            for step in line.split(['&', '|', ';']) {
+                match script_step(step) {
+                    Step::Program(p) => {
+                        if !out.iter().any(|o| o == p) && out.len() < MAX_SCRIPT_PROGRAMS {
+                            out.push(p.to_owned());
+                        }
+                    }
+                    Step::Script(s) => walk(s, scripts, seen, out),
+                    Step::Nothing => {}
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(name, scripts, &mut Vec::new(), &mut out);
+    out
 }
 
 /// Tells whether a file name is a manifest this module understands.
@@ -178,6 +307,7 @@ fn cmd(command: impl Into<String>, purpose: &str) -> CommandFact {
     CommandFact {
         command: command.into(),
         purpose: purpose.to_owned(),
+        runs: Vec::new(),
     }
 }
 
@@ -495,12 +625,25 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     };
     if let Some(scripts) = v.get("scripts").and_then(|s| s.as_object()) {
         // serde_json's preserve_order keeps the scripts in declaration order.
+        // npm's script is a command line; composer's a line or a list of them.
+        let lines = |name: &str| -> Option<Vec<&str>> {
+            Some(match scripts.get(name)? {
+                serde_json::Value::String(line) => vec![line.as_str()],
+                serde_json::Value::Array(lines) => {
+                    lines.iter().filter_map(serde_json::Value::as_str).collect()
+                }
+                _ => Vec::new(),
+            })
+        };
         for name in scripts.keys() {
             let command = match (f.kind.as_str(), name.as_str()) {
                 ("npm", "test" | "start") => format!("npm {name}"),
                 _ => format!("{runner} {name}"),
             };
-            f.commands.push(cmd(command, purpose_of(name)));
+            f.commands.push(CommandFact {
+                runs: script_programs(name, &lines),
+                ..cmd(command, purpose_of(name))
+            });
         }
     }
     // Composer's `require` also names the PHP version and extensions: no packages.
@@ -1459,6 +1602,54 @@ mod tests {
 
     /// The license a manifest declares, in each ecosystem's way; nothing for a text too long
     /// to be a name.
+    /// A package script's programs are named, through the scripts it runs, without its
+    /// arguments or values: what tool the test command is, and nothing a script may hide.
+    #[test]
+    fn a_package_scripts_programs_are_named_without_arguments() {
+        let npm = r#"{"name": "ky", "scripts": {
+            "build": "del-cli distribution && tsc --project tsconfig.dist.json",
+            "test": "xo && npm run build && ava",
+            "test:unit": "node bin/ssl_hotfix.js cross-env LISTEN_ADDR=:: mocha test/**/*.js",
+            "jest": "node node_modules/jest/bin/jest.js --ci",
+            "deploy": "API_TOKEN=s3cr3t ./scripts/publish.sh 'x: $PASSWORD' && git push",
+            "none": "echo \"Error: no test specified\" && exit 1",
+            "self": "npm run self",
+            "run-own": "node scripts/gen.js docs/api.md"
+        }}"#;
+        let f = analyze(b"package.json", npm).expect("a manifest");
+        let runs = |command: &str| -> Vec<String> {
+            let c = f.commands.iter().find(|c| c.command == command);
+            c.unwrap_or_else(|| panic!("{command} in {:?}", f.commands))
+                .runs
+                .clone()
+        };
+        assert_eq!(runs("npm run build"), ["del-cli", "tsc"]);
+        assert_eq!(runs("npm test"), ["xo", "del-cli", "tsc", "ava"]);
+        assert_eq!(runs("npm run test:unit"), ["mocha"]);
+        assert_eq!(runs("npm run jest"), ["jest"]);
+        assert_eq!(runs("npm run deploy"), ["publish"]);
+        assert!(runs("npm run none").is_empty());
+        assert!(runs("npm run self").is_empty());
+        assert!(runs("npm run run-own").is_empty());
+        let stored = serde_json::to_string(&f).expect("facts serialize");
+        for secret in ["s3cr3t", "PASSWORD", "API_TOKEN", "tsconfig"] {
+            assert!(!stored.contains(secret), "{secret} in {stored}");
+        }
+        // Composer: a list of lines, `@script` references and `@php`.
+        let composer = r#"{"name": "slim/slim", "scripts": {
+            "test": ["@phpunit", "@phpcs", "@phpstan"],
+            "phpunit": "phpunit",
+            "phpcs": "phpcs",
+            "phpstan": "@php vendor/bin/phpstan analyse Slim"
+        }}"#;
+        let f = analyze(b"composer.json", composer).expect("a manifest");
+        let test = f.commands.iter().find(|c| c.command == "composer run test");
+        assert_eq!(
+            test.expect("the test script").runs,
+            ["phpunit", "phpcs", "phpstan"]
+        );
+    }
+
     #[test]
     fn a_manifest_declares_its_license() {
         let cases: &[(&[u8], &str, Option<&str>)] = &[

@@ -430,6 +430,11 @@ pub struct CommandRef {
     pub command: String,
     /// `build`, `test`, `run`, `lint`, `format`, `install`, `bench`, `docs` or `other`.
     pub purpose: String,
+    /// The programs a package script runs, by name and in order (`npm test` of ky runs `xo`
+    /// and `ava`): which test runner, linter or compiler it is. Names only, never arguments;
+    /// left out when the script runs none, or only the program it is named for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<String>,
     /// The manifest it comes from; left out for a manifest at the repository's root, where
     /// the command runs.
     #[serde(default, skip_serializing_if = "is_root_manifest")]

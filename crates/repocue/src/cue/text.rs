@@ -162,7 +162,12 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
             let commands: Vec<String> = a
                 .iter()
                 .map(|c| {
-                    let command = scalar(&c["command"]);
+                    let mut command = scalar(&c["command"]);
+                    // What a package script runs, by name: `npm test (xo, ava)`.
+                    if let Some(runs) = c["runs"].as_array().filter(|r| !r.is_empty()) {
+                        let runs: Vec<String> = runs.iter().map(scalar).collect();
+                        command = format!("{command} ({})", runs.join(", "));
+                    }
                     match c["source"].as_str().and_then(|s| s.rsplit_once('/')) {
                         Some((dir, _)) if !dir.is_empty() => format!("cd {dir} && {command}"),
                         _ => command,

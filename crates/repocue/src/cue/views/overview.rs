@@ -393,6 +393,9 @@ fn component_items(components: Vec<Component>) -> Vec<Item<OverviewContent>> {
     items
 }
 
+/// How many rounds after a command what it runs comes ([`CommandRef::runs`]).
+const RUNS_DELAY: usize = 3;
+
 /// Documents the overview offers in the first rounds, one a round.
 const DOCUMENT_ROUNDS: usize = 5;
 
@@ -531,11 +534,28 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             },
         ));
     }
-    for (i, (primary, cmd)) in d.commands.into_iter().enumerate() {
-        let rank = tiered(i, if primary { 4 } else { 0 }, 3);
-        items.push(Item::push(4, rank, cmd, |c: &mut OverviewContent| {
-            &mut c.commands
-        }));
+    for (i, (primary, mut cmd)) in d.commands.into_iter().enumerate() {
+        let top = if primary { 4 } else { 0 };
+        // What the command runs comes rounds after the command: at 250 tokens an entry
+        // point is worth more than the name of a test runner.
+        let runs = std::mem::take(&mut cmd.runs);
+        let command = cmd.command.clone();
+        items.push(Item::push(
+            4,
+            tiered(i, top, 3),
+            cmd,
+            |c: &mut OverviewContent| &mut c.commands,
+        ));
+        if !runs.is_empty() {
+            items.push(Item::when(
+                4,
+                tiered(i + RUNS_DELAY, top + RUNS_DELAY, 3),
+                move |c: &mut OverviewContent| {
+                    let listed = c.commands.iter_mut().find(|c| c.command == command);
+                    listed.map(|c| c.runs.clone_from(&runs)).is_some()
+                },
+            ));
+        }
     }
     // A document is a path and a title, a few tokens: five lead, not three (bench/quality:
     // git's SubmittingPatches and ripgrep's FAQ fit at 500 tokens, and held-out gson's
@@ -1907,6 +1927,11 @@ fn commands(
                 order,
                 is_primary,
                 CommandRef {
+                    // `npm run tsc` runs `tsc`: the command says it.
+                    runs: match c.runs.as_slice() {
+                        [one] if command.rsplit(' ').next() == Some(one.as_str()) => Vec::new(),
+                        runs => runs.to_vec(),
+                    },
                     command,
                     purpose: c.purpose.clone(),
                     source: source.clone(),
@@ -1927,7 +1952,15 @@ fn commands(
     let mut seen = std::collections::HashSet::new();
     out.into_iter()
         .filter(|(_, _, c)| seen.insert(c.command.clone()))
-        .map(|(_, p, c)| (p, c))
+        .map(|(_, p, mut c)| {
+            // What a purpose's own script runs says which tools the project uses; its
+            // variants (`npm run test-cov`, `lint:fix`) mostly run the same again, and cost
+            // express's overview an entry point at 250 tokens.
+            if is_script_variant(&c) {
+                c.runs.clear();
+            }
+            (p, c)
+        })
         .collect()
 }
 
