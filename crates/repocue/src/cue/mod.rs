@@ -35,5 +35,9 @@ pub(crate) fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Whether a character may end or rewrite a line: see [`one_line`].
 pub(crate) fn breaks_lines(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}')
+        // Bidirectional overrides and isolates: they reorder what a reader sees of the rest
+        // of the line (a commit subject's U+202E shows its tail backwards).
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }

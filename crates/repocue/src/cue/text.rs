@@ -169,7 +169,9 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
                         command = format!("{command} ({})", runs.join(", "));
                     }
                     match c["source"].as_str().and_then(|s| s.rsplit_once('/')) {
-                        Some((dir, _)) if !dir.is_empty() => format!("cd {dir} && {command}"),
+                        Some((dir, _)) if !dir.is_empty() => {
+                            format!("cd {} && {command}", super::one_line(dir))
+                        }
                         _ => command,
                     }
                 })
@@ -338,7 +340,7 @@ fn item_line(section: &str, item: &Value) -> String {
     match section {
         "documents" => {
             return match o.get("title").and_then(Value::as_str) {
-                Some(t) => format!("{} \"{t}\"", scalar(&o["path"])),
+                Some(t) => format!("{} \"{}\"", scalar(&o["path"]), super::one_line(t)),
                 None => scalar(&o["path"]),
             }
         }
@@ -350,7 +352,7 @@ fn item_line(section: &str, item: &Value) -> String {
                 let _ = write!(line, " {kind}");
             }
             if let Some(l) = o.get("language").and_then(Value::as_str) {
-                let _ = write!(line, " {l}");
+                let _ = write!(line, " {}", super::one_line(l));
             }
             if let Some(members) = o.get("members").and_then(Value::as_array) {
                 let paths: Vec<String> = members.iter().map(scalar).collect();
@@ -375,7 +377,7 @@ fn item_line(section: &str, item: &Value) -> String {
                 let _ = write!(line, " L{}", scalar(l));
             }
             if let Some(t) = o.get("title").and_then(Value::as_str) {
-                let _ = write!(line, " {t}");
+                let _ = write!(line, " {}", super::one_line(t));
             }
             return line;
         }
@@ -603,6 +605,39 @@ mod tests {
             more_command(&m),
             "repocue cue --view structure --path 'it'\\''s/' --max-tokens 800"
         );
+    }
+
+    /// Every string of repository content goes through [`super::super::one_line`]: a
+    /// document's title, a search hit's, a command's directory, and bidirectional overrides
+    /// (which show the rest of a line reordered) too.
+    #[test]
+    fn repository_text_cannot_drive_a_terminal_in_any_section() {
+        let hostile = "a\u{1}b\u{1b}[2Jc\u{202e}d";
+        let escaped = "a\\x01b\\x1B[2Jc\\u{202E}d";
+        let text = render(&envelope(json!({
+            "documents": [{"path": "README.md", "title": hostile}],
+            "commands": [{"command": "make", "purpose": "build", "source": format!("{hostile}/Makefile")}],
+            "components": [{"path": "src/", "files": 1, "language": hostile}],
+        })));
+        assert!(
+            text.contains(&format!("  README.md \"{escaped}\"\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("commands: cd {escaped} && make\n")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("  src/ 1 {escaped}\n")), "{text}");
+        let hits = render(&envelope(json!({
+            "hits": [{"id": "doc:README.md#a", "line": 1, "title": hostile}],
+        })));
+        assert!(
+            hits.contains(&format!("doc:README.md#a L1 {escaped}\n")),
+            "{hits}"
+        );
+        for out in [&text, &hits] {
+            assert!(!out.contains(['\u{1}', '\u{1b}', '\u{202e}']), "{out}");
+        }
     }
 
     #[test]
