@@ -33,6 +33,27 @@ impl From<repocue::Error> for CommandError {
     }
 }
 
+/// The single-line JSON error of a usage error, from clap's rendering of it: the first line
+/// (`error: invalid value 'nope' for '--view <VIEW>'`, without `error: `) is the message, its
+/// `tip:` the hint (else where to read the usage).
+fn usage_error_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    let hint = lines
+        .find_map(|l| l.strip_prefix("tip: "))
+        .unwrap_or("run `repocue --help`, or `repocue COMMAND --help`");
+    let output = repocue::api::ErrorOutput {
+        error: repocue::api::ErrorBody {
+            code: "invalid_argument".into(),
+            message: message.to_owned(),
+            hint: Some(hint.to_owned()),
+            retryable: false,
+        },
+    };
+    serde_json::to_string(&output).expect("error serializes")
+}
+
 /// Runs the CLI with the given arguments (the first is the program name).
 pub fn run<I, T>(args: I) -> ExitCode
 where
@@ -41,10 +62,17 @@ where
 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+        Err(e) if !e.use_stderr() => {
+            // Help and version: to stdout, exit 0.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // A usage error is an error like any other for a program reading stderr: the JSON
+            // line first, then clap's explanation and usage for a person.
+            eprintln!("{}", usage_error_line(&e.render().to_string()));
+            let _ = e.print();
+            return ExitCode::from(2);
         }
     };
     let (result, notices) = commands::dispatch(cli);

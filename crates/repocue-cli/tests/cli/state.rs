@@ -1109,6 +1109,8 @@ fn usage_errors_exit_2() {
         &["cue", "--max-tokens", "0"],
         &["cue", "--max-tokens", "lots"],
         &["cue", "--format", "xml"],
+        &["cue", "--max-tokens", "-1"],
+        &["search"],
         &["rebaseline"],
         &[],
     ] {

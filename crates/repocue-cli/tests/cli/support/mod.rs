@@ -742,7 +742,8 @@ impl Ran {
         e
     }
 
-    /// Asserts a usage error: exit 2, nothing on stdout, an explanation on stderr.
+    /// Asserts a usage error: exit 2, nothing on stdout, and on stderr first the JSON error
+    /// line every failure prints (`invalid_argument`), then an explanation for a person.
     #[track_caller]
     pub fn usage_error(&self) {
         assert_eq!(
@@ -756,8 +757,14 @@ impl Ran {
             "stdout must be empty{}",
             self.describe()
         );
+        let stderr = String::from_utf8_lossy(&self.output.stderr);
+        let first = stderr.lines().next().unwrap_or_default();
+        let error: repocue::api::ErrorOutput = serde_json::from_str(first)
+            .unwrap_or_else(|e| panic!("the first line is no JSON error ({e}){}", self.describe()));
+        assert_eq!(error.error.code, "invalid_argument", "{}", self.describe());
+        assert!(!error.error.message.is_empty(), "{}", self.describe());
         assert!(
-            !self.output.stderr.is_empty(),
+            stderr.lines().count() > 1,
             "stderr must explain{}",
             self.describe()
         );
