@@ -233,6 +233,10 @@ impl Error {
             Error::BudgetTooSmall { .. } => "budget_too_small",
             Error::Config { .. } => "invalid_config",
             Error::Sqlite(e) if is_busy(e) => "database_busy",
+            // Found by a query rather than when the database was opened: the same codes as
+            // [`Error::CacheUnwritable`] and [`Error::CorruptCache`], and what to do about it.
+            Error::Sqlite(e) if is_read_only(e) => "cache_unwritable",
+            Error::Sqlite(e) if is_corrupt(e) => "corrupt_cache",
             Error::Sqlite(_) => "database_error",
             Error::Io { .. } => "io_error",
             Error::InvalidDeclaration { .. } => "invalid_declaration",
@@ -276,6 +280,16 @@ impl Error {
             Error::CacheUnwritable { .. } => {
                 Some("pass --cache-dir or set REPOCUE_CACHE_DIR to a writable directory".into())
             }
+            Error::Sqlite(e) if is_read_only(e) => Some(
+                "the cache database is read-only to this process: reads with --no-refresh \
+                 still answer; pass --cache-dir or set REPOCUE_CACHE_DIR to a writable directory"
+                    .into(),
+            ),
+            Error::Sqlite(e) if is_corrupt(e) => Some(
+                "the cache is derived state: move the repository's directory in the cache \
+                 (`repo-…/` under --cache-dir or REPOCUE_CACHE_DIR) aside and run `repocue init`"
+                    .into(),
+            ),
             Error::NotInitialized => Some("run `repocue init`".into()),
             Error::UnreadableFile { .. } => {
                 Some("fix the file's permissions, then run `repocue refresh`".into())
@@ -310,6 +324,19 @@ fn config_place(path: &str, line: Option<u64>, key: Option<&str>) -> String {
         s.push_str(&format!(": {k}"));
     }
     s
+}
+
+/// Whether SQLite found the database damaged (a truncated or overwritten file).
+fn is_corrupt(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    )
+}
+
+/// Whether a write failed because the database is read-only to this process.
+fn is_read_only(e: &rusqlite::Error) -> bool {
+    e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly)
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {

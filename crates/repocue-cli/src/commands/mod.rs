@@ -171,7 +171,22 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
         }
     };
     drop(progress);
-    (result, service.take_notices())
+    (
+        result.map_err(|e| naming_the_cache(e, &service.db_path())),
+        service.take_notices(),
+    )
+}
+
+/// A damaged or read-only cache database found by a query (not when it was opened) is told
+/// without its file: the message names it, so the hint to move it aside can be followed.
+fn naming_the_cache(mut e: CommandError, db: &std::path::Path) -> CommandError {
+    let error = &mut e.output.error;
+    let about_the_cache = matches!(error.code.as_str(), "corrupt_cache" | "cache_unwritable");
+    let db = db.display().to_string();
+    if about_the_cache && !error.message.contains(&db) {
+        error.message = format!("{} ({db})", error.message);
+    }
+    e
 }
 
 fn help_text(command: Option<&str>) -> String {

@@ -1062,10 +1062,60 @@ fn unwritable_cache_directory_is_cache_unwritable() {
         cases.push(ro);
     }
     for cache in cases {
-        for args in [&["init"][..], &["cue", "--view", "manifest"]] {
+        // Reads too: a cache that cannot exist there is no missing cache (`status` said
+        // `uninitialized`, `refresh` said to run `init`, which then failed).
+        for args in [
+            &["init"][..],
+            &["cue", "--view", "manifest"],
+            &["status"],
+            &["refresh"],
+            &["cue", "--no-refresh"],
+        ] {
             repo.repocue_with(repo.root(), &cache, args)
                 .error_code("cache_unwritable");
         }
+    }
+}
+
+/// A database damaged inside (pages overwritten, as by a disk error or a stray write) is
+/// `corrupt_cache` naming the file, whichever query finds it, and is left as it is.
+#[test]
+fn a_database_damaged_inside_is_corrupt_cache_naming_the_file() {
+    let files: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            (
+                format!("src/m{i}.py"),
+                format!("def f{i}(x):\n    return x\n"),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let (repo, _) = initialized(&files);
+    let db = repo.db_path();
+    let wal = db.with_extension("db-wal");
+    assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0);
+    let mut bytes = std::fs::read(&db).unwrap();
+    // Every page but the first (the header and the schema's root) zeroed.
+    let page = 4096;
+    assert!(bytes.len() > 4 * page, "{} bytes", bytes.len());
+    bytes[page..].fill(0);
+    std::fs::write(&db, &bytes).unwrap();
+    for args in [
+        &["status"][..],
+        &["cue", "--no-refresh"],
+        &["refresh"],
+        &["search", "f1", "--no-refresh"],
+    ] {
+        let e = repo.repocue(args).error_code("corrupt_cache");
+        assert!(
+            e.error.message.contains(&db.display().to_string()),
+            "{args:?}: {e:?}"
+        );
+        assert!(e.error.hint.unwrap_or_default().contains("repocue init"));
+        assert_eq!(std::fs::read(&db).unwrap(), bytes, "{args:?} modified it");
     }
 }
 

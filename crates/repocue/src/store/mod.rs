@@ -458,7 +458,13 @@ impl Store {
     /// Opens the database at `path`. With `create`, creates it (and its directory) when
     /// missing; without, returns `Ok(None)` when there is no database.
     pub fn open(path: &Path, create: bool) -> Result<Option<Store>> {
-        if !path.exists() {
+        // A cache directory that is a file (or under one) is no missing cache: `init` could
+        // not create one there either.
+        let exists = path.try_exists().map_err(|source| Error::CacheUnwritable {
+            path: path.to_owned(),
+            source,
+        })?;
+        if !exists {
             if !create {
                 return Ok(None);
             }
@@ -1396,7 +1402,8 @@ impl Store {
     /// Runs a write a read path makes on the side (a cue measurement, a cached view value)
     /// without waiting: while another process holds the write lock (a long baseline, a hook's
     /// background refresh) the write is skipped and `Ok(false)` returned, so reads never
-    /// stall behind writers.
+    /// stall behind writers; so is it when the database is read-only to this process (a cache
+    /// another user owns, a read-only mount): a read answers from what is there.
     fn best_effort(
         &self,
         write: impl FnOnce(&Connection) -> rusqlite::Result<usize>,
@@ -1408,6 +1415,11 @@ impl Store {
         match done.map_err(Error::Sqlite) {
             Ok(_) => Ok(true),
             Err(e) if e.is_retryable() => Ok(false),
+            Err(Error::Sqlite(e))
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) =>
+            {
+                Ok(false)
+            }
             Err(e) => Err(e),
         }
     }
@@ -2339,6 +2351,39 @@ mod facts_tests {
             }),
             ..Analysis::default()
         }
+    }
+
+    /// A read's writes on the side are skipped on a database this process may only read (a
+    /// cache another user owns), as while another process writes; a write that is the
+    /// command's purpose fails as `cache_unwritable`, saying what still works.
+    #[test]
+    fn a_read_only_database_skips_a_reads_writes_and_refuses_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("state.db"), true)
+            .unwrap()
+            .unwrap();
+        let row = CueRow {
+            view: "overview".into(),
+            recorded_at: "2026-01-01T00:00:00Z".into(),
+            max_tokens: 500,
+            output_bytes: 10,
+            estimated_tokens: 3,
+            duration_us: 1,
+            snapshot: None,
+        };
+        assert!(store.record_cue(&row).unwrap());
+        // What SQLite says of a file this process cannot write: SQLITE_READONLY.
+        store.conn.pragma_update(None, "query_only", true).unwrap();
+        assert!(!store.record_cue(&row).unwrap());
+        assert!(!store.put_view_cache(1, "overview", "{}").unwrap());
+        let e = Error::Sqlite(
+            store
+                .conn
+                .execute("DELETE FROM cue_metrics", [])
+                .unwrap_err(),
+        );
+        assert_eq!(e.code(), "cache_unwritable");
+        assert!(e.hint().unwrap().contains("--no-refresh"), "{e:?}");
     }
 
     #[test]
