@@ -641,6 +641,32 @@ fn request_paths_are_normalised_and_checked() {
 /// range up to the next heading of its level or above, and the documents that link to it. A
 /// symbol is documented by the documents that show its name as code, a file by those that
 /// link to it.
+/// A document the scan did not read for its outline says so (`not_outlined`), rather than
+/// show an empty outline as if it had no headings; a file named like a document that is none
+/// is refused saying why (binary content), not only that it is no document.
+#[test]
+fn a_document_too_large_to_read_or_binary_says_why() {
+    let large: String = (0..60_000)
+        .map(|i| format!("# Heading {i}\n\ntext\n\n"))
+        .collect();
+    assert!(large.len() > 1 << 20);
+    let repo = TestRepo::with_files(&[
+        ("large.md", large.as_str()),
+        ("small.md", "# Small\n\n## Part\n"),
+        ("NOTES.md", "a\0b\n"),
+    ]);
+    let cue = repo.cue("document", &["--path", "large.md"]);
+    assert_eq!(cue["content"]["not_outlined"], "too_large", "{cue:#}");
+    assert_eq!(cue["content"]["outline"], json!([]), "{cue:#}");
+    let cue = repo.cue("document", &["--path", "small.md"]);
+    assert_eq!(cue["content"].get("not_outlined"), None, "{cue:#}");
+    assert_eq!(cue["content"]["outline"].as_array().unwrap().len(), 2);
+    let e = repo
+        .repocue(&["cue", "--view", "document", "--path", "NOTES.md"])
+        .error_code("invalid_argument");
+    assert!(e.error.message.contains("binary"), "{e:?}");
+}
+
 #[test]
 fn documents_and_sections_are_entities() {
     let repo = TestRepo::with_files(&[

@@ -169,6 +169,12 @@ pub struct DocumentContent {
     pub evidence: Vec<String>,
     /// Snapshot in which the document last changed (within the epoch).
     pub last_changed: Option<String>,
+    /// Why the document has no outline or links to show, when it was not read for them:
+    /// `too_large` (over 1 MiB: hashed as a stream, its text never held), `vendored` or
+    /// `generated` (such files are not analysed), `deferred` (its analysis waits for a later
+    /// read). Left out when it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_outlined: Option<String>,
 }
 
 /// One heading.

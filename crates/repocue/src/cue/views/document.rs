@@ -224,15 +224,35 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         })
         .ok_or_else(not_found)?;
     if !file.is_document {
+        use crate::model::FileType;
+        // Named like a document, it may still be none: say why.
+        let why = match file.file_type {
+            FileType::Binary => "its content is binary (it holds a NUL byte)",
+            FileType::Missing => {
+                "it is not in the work tree (deleted, or outside a sparse checkout)"
+            }
+            FileType::Unreadable => "it could not be read",
+            FileType::Symlink => "it is a symbolic link",
+            FileType::Gitlink => "it is a submodule",
+            FileType::Text => "it is no Markdown, reStructuredText, AsciiDoc or text file",
+        };
         return Err(Error::InvalidArgument(format!(
-            "{path} is not a document (Markdown, reStructuredText, AsciiDoc or text)"
+            "{path} is not a document: {why}"
         )));
     }
     let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
-        Some(d) => state.store.facts(&[d])?.remove(d).and_then(|a| a.doc),
+        Some(d) => state.store.facts(&[d])?.remove(d),
         None => None,
-    }
-    .unwrap_or_default();
+    };
+    // A document without facts was not read for them: say why its outline is empty.
+    let not_outlined = match &facts {
+        Some(_) => None,
+        None if file.size.is_some_and(|s| s > crate::scan::WHOLE_READ_LIMIT) => Some("too_large"),
+        None if file.class == crate::model::FileClass::Vendored => Some("vendored"),
+        None if file.class == crate::model::FileClass::Generated => Some("generated"),
+        None => Some("deferred"),
+    };
+    let facts = facts.and_then(|a| a.doc).unwrap_or_default();
     // An excluded or secret file still exists: a link to it is not a broken link (its path
     // is the document's own text).
     let (links, file_links) = links_of(&path, &facts.links, all_files);
@@ -245,6 +265,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         last_changed: doc_seq.map(|s| SnapshotId(s).to_string()),
         outline: vec![],
         links: vec![],
+        not_outlined: not_outlined.map(str::to_owned),
     };
     let env = envelope(state, request, content);
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
