@@ -7,21 +7,34 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-/// Renders a path for JSON output; invalid UTF-8 bytes become `\xNN`.
+/// Renders a path for JSON output; invalid UTF-8 bytes become `\xNN`. The rendering is
+/// reversible, so two paths never render alike: a backslash that the path's text follows with
+/// `x` and two hex digits (a file named `bad\xFF.py` in so many characters) is written
+/// `\x5C`, as the byte it is.
 pub fn display(path: &[u8]) -> String {
-    match std::str::from_utf8(path) {
-        Ok(s) => s.to_owned(),
-        Err(_) => {
-            let mut out = String::with_capacity(path.len() + 8);
-            for chunk in path.utf8_chunks() {
-                out.push_str(chunk.valid());
-                for b in chunk.invalid() {
-                    out.push_str(&format!("\\x{b:02X}"));
-                }
+    let mut out = String::with_capacity(path.len() + 8);
+    for chunk in path.utf8_chunks() {
+        let valid = chunk.valid();
+        if valid.contains("\\x") {
+            let mut rest = valid;
+            while let Some(at) = rest.find('\\') {
+                out.push_str(&rest[..at]);
+                let after = &rest.as_bytes()[at + 1..];
+                let escape_like = after.len() >= 3
+                    && after[0] == b'x'
+                    && after[1..3].iter().all(u8::is_ascii_hexdigit);
+                out.push_str(if escape_like { "\\x5C" } else { "\\" });
+                rest = &rest[at + 1..];
             }
-            out
+            out.push_str(rest);
+        } else {
+            out.push_str(valid);
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
         }
     }
+    out
 }
 
 /// Tells whether the path renders losslessly as text.
@@ -132,6 +145,11 @@ mod tests {
     #[test]
     fn renders_invalid_bytes_escaped() {
         assert_eq!(display(b"a\xffb.txt"), "a\\xFFb.txt");
+        // A name that only looks escaped stays told apart from the bytes it spells.
+        assert_eq!(display(b"bad\\xFF.py"), "bad\\x5CxFF.py");
+        assert_ne!(display(b"bad\\xFF.py"), display(b"bad\xff.py"));
+        // Other backslashes are plain text.
+        assert_eq!(display(b"a\\b\\x1.txt\\"), "a\\b\\x1.txt\\");
         assert_eq!(display("ü/x".as_bytes()), "ü/x");
     }
 
