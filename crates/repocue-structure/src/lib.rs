@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod cfg_macros;
+mod decl_brackets;
 mod detect;
 mod engine;
 mod export_macros;
@@ -43,7 +44,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "28";
+pub const EXTRACTOR_VERSION: &str = "29";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -292,7 +293,11 @@ pub fn extract(
     guards::check(language, source, limits)?;
     let source = shield::for_parser(language, source);
     match language {
-        Language::Cpp => engine::extract(language, &export_macros::hidden(&source), limits),
+        Language::Cpp => {
+            let source = decl_brackets::hidden(&source);
+            engine::extract(language, &export_macros::hidden(&source), limits)
+        }
+        Language::C => engine::extract(language, &decl_brackets::hidden(&source), limits),
         Language::Rust => engine::extract(language, &cfg_macros::unwrapped(&source), limits),
         _ => engine::extract(language, &source, limits),
     }

@@ -479,6 +479,33 @@ fn a_cpp_class_behind_an_export_macro_is_a_class() {
     );
 }
 
+/// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
+/// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
+/// functions together into one symbol and had no `git_repository_open`.
+#[test]
+fn c_functions_after_a_declaration_bracket_macro_are_each_a_symbol() {
+    let source = b"#include \"common.h\"\n\nGIT_BEGIN_DECL\n\nGIT_EXTERN(int) git_repository_open(git_repository **out, const char *path);\n\nGIT_EXTERN(int) git_repository_wrap_odb(git_repository **out, git_odb *odb);\n\nGIT_END_DECL\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let at = |name: &str| {
+            facts
+                .symbols
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap_or_else(|| panic!("{language}: no {name} in {:?}", facts.symbols))
+        };
+        let open = at("git_repository_open");
+        assert_eq!(open.start_line, 5, "{language}");
+        assert!(!open.signature.contains("BEGIN"), "{}", open.signature);
+        assert!(!open.signature.contains("wrap_odb"), "{}", open.signature);
+        if language == Language::C {
+            // (C++ reads `GIT_EXTERN(int)` as a call of its own; a C++ project's headers
+            // rarely use it.)
+            assert_eq!(at("git_repository_wrap_odb").start_line, 7, "{language}");
+        }
+    }
+}
+
 /// Items inside a configuration macro (`cfg_rt! { … }`, as tokio defines most of its API) are
 /// the file's own, at their own lines; a `cfg_if!` is no list of items.
 #[test]
