@@ -506,6 +506,27 @@ fn c_functions_after_a_declaration_bracket_macro_are_each_a_symbol() {
     }
 }
 
+/// An item only tests compile (`#[cfg(test)]`, `#[cfg(doctest)]`, or inside a `mod` that
+/// is) is no part of the crate's API, whatever it declares: clap's `#[cfg(doctest)] pub
+/// struct ReadmeDoctests` led its crate's exports.
+#[test]
+fn rust_items_only_tests_compile_are_private() {
+    let source = b"/// Doc.\npub struct Parser;\n\n#[doc = include_str!(\"../README.md\")]\n#[cfg(doctest)]\npub struct ReadmeDoctests;\n\n#[cfg(test)]\nmod tests {\n    pub fn helper() {}\n}\n\n#[cfg(feature = \"std\")]\npub fn with_std() {}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    let visibility = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no {name} in {:?}", facts.symbols))
+            .visibility
+    };
+    assert_eq!(visibility("Parser"), Some("public"));
+    assert_eq!(visibility("ReadmeDoctests"), Some("private"));
+    assert_eq!(visibility("helper"), Some("private"));
+    assert_eq!(visibility("with_std"), Some("public"));
+}
+
 /// Items inside a configuration macro (`cfg_rt! { … }`, as tokio defines most of its API) are
 /// the file's own, at their own lines; a `cfg_if!` is no list of items.
 #[test]

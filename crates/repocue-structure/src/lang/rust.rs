@@ -102,8 +102,12 @@ impl LanguageSupport for Rust {
 }
 
 /// `public` for `pub`, `internal` for `pub(crate)`/`pub(super)`/`pub(in …)`, else
-/// `private`.
+/// `private`; `private` too for an item that only tests compile ([`test_only`]), whatever it
+/// declares: clap's `#[cfg(doctest)] pub struct ReadmeDoctests` led its crate's exports.
 fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
+    if test_only(node, source) {
+        return "private";
+    }
     let mut cursor = node.walk();
     let modifier = node
         .children(&mut cursor)
@@ -113,6 +117,33 @@ fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
         Some(_) => "internal",
         None => "private",
     }
+}
+
+/// Whether an item, or an item around it (a `mod tests`), carries `#[cfg(test)]` or
+/// `#[cfg(doctest)]`: it exists in test builds only, and is no part of the crate's API.
+fn test_only(node: Node<'_>, source: &[u8]) -> bool {
+    let mut item = Some(node);
+    while let Some(current) = item {
+        let mut prev = current.prev_sibling();
+        while let Some(p) = prev {
+            match p.kind() {
+                "attribute_item" => {
+                    let text: String = node_text(p, source)
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .collect();
+                    if text == "#[cfg(test)]" || text == "#[cfg(doctest)]" {
+                        return true;
+                    }
+                }
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            prev = p.prev_sibling();
+        }
+        item = current.parent();
+    }
+    false
 }
 
 /// `Foo` for `Foo`, `Foo<T>`, `crate::a::Foo<T>`, `&'a Foo`.
