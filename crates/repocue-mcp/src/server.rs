@@ -10,17 +10,23 @@ use repocue::api::ErrorOutput;
 use repocue::{Error, Options};
 use rmcp::handler::server::common::schema_for_input;
 use rmcp::model::{
-    CallToolResult, ContentBlock, ErrorData, Implementation, JsonObject,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig,
+    CallToolRequest, CallToolRequestMethod, CallToolResult, ConstString, ContentBlock,
+    CustomRequest, CustomResult, ErrorCode, ErrorData, Implementation, InitializeRequest,
+    InitializeResultMethod, JsonObject, ListResourceTemplatesRequest,
+    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequest,
+    ListResourcesRequestMethod, ListResourcesResult, ListToolsRequest, ListToolsRequestMethod,
+    PaginatedRequestParams, PingRequest, PingRequestMethod, ReadResourceRequest,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, ServerInitializeError};
 use rmcp::{tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceExt};
+use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::resources::{self, ResourceError};
 use crate::tools::{self, GetArgs, NoArgs, RebaselineArgs, SearchArgs, TaskArgs};
+use crate::transport::LineTransport;
 
 /// How long shutdown waits for repository work still running when the client goes away.
 /// A publish is one SQLite transaction, so abandoning it after this is safe (it rolls back).
@@ -235,6 +241,61 @@ fn library_error(out: ErrorOutput) -> ErrorData {
     }
 }
 
+/// The requests this server answers, each with a check that says why its parameters did not
+/// decode. rmcp hands a request of a known method whose `params` do not fit that method's type
+/// to [`ServerHandler::on_custom_request`], as if the method were unknown.
+const SERVED_REQUESTS: &[(&str, DecodeCheck)] = &[
+    (
+        InitializeResultMethod::VALUE,
+        decode_error::<InitializeRequest>,
+    ),
+    (PingRequestMethod::VALUE, decode_error::<PingRequest>),
+    (
+        ListToolsRequestMethod::VALUE,
+        decode_error::<ListToolsRequest>,
+    ),
+    (
+        CallToolRequestMethod::VALUE,
+        decode_error::<CallToolRequest>,
+    ),
+    (
+        ListResourcesRequestMethod::VALUE,
+        decode_error::<ListResourcesRequest>,
+    ),
+    (
+        ListResourceTemplatesRequestMethod::VALUE,
+        decode_error::<ListResourceTemplatesRequest>,
+    ),
+    (
+        ReadResourceRequestMethod::VALUE,
+        decode_error::<ReadResourceRequest>,
+    ),
+];
+
+/// A check that returns why a request does not decode as the type of its method.
+type DecodeCheck = fn(&CustomRequest) -> Option<String>;
+
+/// Returns why `request` does not decode as a `T`, if it does not.
+fn decode_error<T: DeserializeOwned>(request: &CustomRequest) -> Option<String> {
+    let wire = json!({ "method": request.method, "params": request.params });
+    serde_json::from_value::<T>(wire)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// Returns the error for a request rmcp could not type: invalid params for a method this
+/// server answers, else method not found (rmcp's own answer, the method as the message).
+fn custom_request_error(request: &CustomRequest) -> ErrorData {
+    let method = request.method.as_str();
+    match SERVED_REQUESTS.iter().find(|(name, _)| *name == method) {
+        Some((_, why)) => {
+            let why = why(request).unwrap_or_else(|| "they do not fit the method".into());
+            ErrorData::invalid_params(format!("Invalid params for {method}: {why}"), None)
+        }
+        None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method.to_owned(), None),
+    }
+}
+
 #[tool_handler]
 impl ServerHandler for RepoCueServer {
     fn get_info(&self) -> ServerConfig {
@@ -306,9 +367,23 @@ impl ServerHandler for RepoCueServer {
             .with_ttl_ms(0)
             .into())
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(custom_request_error(&request))
+    }
 }
 
-/// Serves MCP over stdin/stdout until the client closes stdin. Logs go to stderr only.
+/// Serves MCP over stdin/stdout until the client closes stdin or stops reading stdout. Logs go
+/// to stderr only.
+///
+/// Every request gets an answer, a malformed one a JSON-RPC error with its id (or `null`): a
+/// parse error for a line that is not JSON, invalid request for a message of the wrong shape or
+/// a line longer than [`crate::MAX_LINE_BYTES`], invalid params for a request of a served
+/// method whose parameters do not fit. Notifications and responses are never answered.
 ///
 /// Returns `Ok` when the client goes away, before or after `initialize`; an error when the
 /// repository or cache cannot be opened, the runtime cannot start, or the session breaks (e.g.
@@ -342,7 +417,8 @@ pub fn serve_stdio(opts: Options) -> repocue::Result<()> {
 
 async fn session(opts: Options) -> repocue::Result<()> {
     let server = RepoCueServer::new(opts);
-    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
+    let (input, output) = rmcp::transport::stdio_pipes();
+    let running = match server.serve(LineTransport::new(input, output)).await {
         Ok(running) => running,
         // The client went away before `initialize`: nothing was asked, nothing failed.
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
