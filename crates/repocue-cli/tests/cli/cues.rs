@@ -4,7 +4,8 @@
 use serde_json::{json, Value};
 
 use crate::support::{
-    assert_no_omissions, more, omitted, op_on, sha256, tokens, warning, warning_codes, TestRepo,
+    assert_no_omissions, more, omitted, op_on, sha256, text_tokens, tokens, warning, warning_codes,
+    TestRepo,
 };
 
 const VIEWS: [&str; 3] = ["manifest", "overview", "delta"];
@@ -665,6 +666,52 @@ fn a_document_too_large_to_read_or_binary_says_why() {
         .repocue(&["cue", "--view", "document", "--path", "NOTES.md"])
         .error_code("invalid_argument");
     assert!(e.error.message.contains("binary"), "{e:?}");
+}
+
+/// A budget that holds the complete answer gets it, whole: adding items one by one measured
+/// each with the follow-up line it would still need (in text, a whole command), and an entity
+/// that fit in 42 tokens came back cut at 60, or refused at 50 as needing 100. The minimum a
+/// refusal states is a budget that works, near the smallest.
+#[test]
+fn a_budget_that_holds_the_complete_answer_gets_it() {
+    let repo = TestRepo::with_files(&[(
+        "a.py",
+        "def alpha(x, y):\n    return x\n\nclass Pt:\n    def scale(self, k):\n        return k\n",
+    )]);
+    repo.init();
+    let args = |n: u64| {
+        let n = n.to_string();
+        let args = [
+            "cue",
+            "--view",
+            "entity",
+            "--id",
+            "file:a.py",
+            "--format",
+            "text",
+            "--max-tokens",
+            &n,
+            "--no-refresh",
+        ];
+        repo.repocue(&args)
+    };
+    let complete = args(5000).success().stdout();
+    let needs = text_tokens(&complete);
+    assert!(!complete.contains("\nmore"), "{complete}");
+    assert_eq!(args(needs).success().stdout(), complete);
+    let e = args(needs - 1).error_code("budget_too_small");
+    let minimum: u64 = e
+        .error
+        .message
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{e:?}"));
+    assert!(
+        (needs..=needs + 15).contains(&minimum),
+        "{minimum} for {needs}"
+    );
+    assert_eq!(args(minimum).success().stdout(), complete);
 }
 
 #[test]

@@ -210,19 +210,14 @@ pub fn fit<C: Serialize + Clone>(
     for it in &items {
         omitted[it.section] += 1;
     }
-    // Worst case first: everything omitted. If even that does not fit, the budget is too small.
+    // Worst case first: everything omitted. If even that does not fit (nor the complete
+    // answer, below), the budget is too small.
     envelope.state_estimate(max);
     decorate(&mut envelope, sections, &omitted, report_all);
     let floor = meter.printed(&envelope);
-    if floor > max {
-        return Err(Error::BudgetTooSmall {
-            max_tokens: max,
-            minimum: round_up(floor),
-        });
-    }
     let stable_first = sections.iter().any(|s| s.volatile);
     let mut admitted = vec![false; items.len()];
-    if stable_first {
+    if stable_first && floor <= max {
         admit_stable(&envelope, sections, &items, &meter, &mut admitted);
     }
     let base = envelope.clone();
@@ -237,6 +232,30 @@ pub fn fit<C: Serialize + Clone>(
         decorate(&mut env, sections, omitted, report_all);
         env
     };
+    // The complete answer, when it fits: adding items one by one measures each with the
+    // follow-up it would still need (in text, a whole command line), so a budget that holds
+    // everything could end with a cut answer longer than the complete one. Not where stable
+    // items come first: what they are must not depend on the volatile ones.
+    let mut complete_needs = None;
+    if !stable_first && maybe_complete(&meter, &items, max) {
+        let mut all_omitted = Vec::new();
+        let complete = rebuild(&vec![true; items.len()], &mut all_omitted);
+        if meter.printed(&complete) <= max {
+            return finish(complete, &meter);
+        }
+        if floor > max {
+            complete_needs = Some(smallest_budget(&complete, &meter));
+        }
+    }
+    if floor > max {
+        // The smallest budget that holds the answer with everything omitted, or the complete
+        // one if that is less (a cut answer carries its follow-up).
+        let needs = smallest_budget(&base, &meter);
+        return Err(Error::BudgetTooSmall {
+            max_tokens: max,
+            minimum: enough(complete_needs.map_or(needs, |c| c.min(needs))),
+        });
+    }
     envelope = rebuild(&admitted, &mut omitted);
     let mut bytes = meter.bytes(&envelope);
     for (i, it) in items.iter().enumerate() {
@@ -271,6 +290,44 @@ pub fn fit<C: Serialize + Clone>(
         envelope = rebuild(&admitted, &mut omitted);
     }
     finish(envelope, &meter)
+}
+
+/// A budget sure to hold an answer that needs `tokens` at this request's budget: the next ten
+/// at least five above. A view's follow-ups name budgets that grow with the request's (a digit
+/// more or less), which the envelope measured here cannot know.
+fn enough(tokens: u64) -> u64 {
+    (tokens + 5).div_ceil(10) * 10
+}
+
+/// The smallest budget `m` at which `envelope` prints within `m` tokens: what it prints
+/// depends on the budget only through the estimate `--provenance` states.
+fn smallest_budget<C: Serialize + Clone>(envelope: &Envelope<C>, meter: &Meter) -> u64 {
+    let mut env = envelope.clone();
+    let mut m = 1;
+    loop {
+        env.state_estimate(m);
+        let needs = meter.printed(&env);
+        if needs <= m {
+            return m;
+        }
+        m = needs;
+    }
+}
+
+/// Most items a text cue is rendered with all at once to see whether the complete answer
+/// fits ([`fit`]); past it the items are only added one by one.
+const COMPLETE_TRIAL_ITEMS: usize = 300;
+
+/// Whether the complete answer may fit the budget: for JSON (and Markdown), unless the pushed
+/// values' own bytes already exceed it; for text, when there are few enough items to render
+/// them all once.
+fn maybe_complete<C>(meter: &Meter, items: &[Item<C>], max: u64) -> bool {
+    match meter.format {
+        Format::Text => items.len() <= COMPLETE_TRIAL_ITEMS,
+        Format::Json | Format::Markdown => {
+            meter.tokens(items.iter().map(|it| it.min_bytes).sum()) <= max
+        }
+    }
 }
 
 /// Marks the stable items that fit the budget less the volatile reserve, measured on a

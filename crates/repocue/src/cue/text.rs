@@ -452,6 +452,9 @@ fn more_command(m: &Value) -> String {
             let _ = write!(cmd, " --{} {}", key.replace('_', "-"), quote(&raw(v)));
         }
     }
+    // The follow-up answers in the format of the cue that offers it: without the flag it was
+    // JSON, a reader of text switched to another layout mid-task.
+    cmd.push_str(" --format text");
     cmd
 }
 
@@ -528,8 +531,8 @@ mod tests {
             "repocue overview main@0123456789 snapshot-000002 dirty-but-indexed\n\
              symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
              ! refreshed: 1 path changed\n\
-             more (3 omitted): repocue cue --max-tokens 900\n\
-             more: repocue cue --view structure --path src/ --max-tokens 800\n"
+             more (3 omitted): repocue cue --max-tokens 900 --format text\n\
+             more: repocue cue --view structure --path src/ --max-tokens 800 --format text\n"
         );
     }
 
@@ -598,12 +601,12 @@ mod tests {
         let m = json!({"view": "search", "query": "parse config", "max_results": 50, "max_tokens": 800});
         assert_eq!(
             more_command(&m),
-            "repocue search 'parse config' --max-results 50 --max-tokens 800"
+            "repocue search 'parse config' --max-results 50 --max-tokens 800 --format text"
         );
         let m = json!({"view": "structure", "path": "it's/", "max_tokens": 800});
         assert_eq!(
             more_command(&m),
-            "repocue cue --view structure --path 'it'\\''s/' --max-tokens 800"
+            "repocue cue --view structure --path 'it'\\''s/' --max-tokens 800 --format text"
         );
     }
 
@@ -667,7 +670,7 @@ mod tests {
         let word = "$'x\\x0Ay\\'\\\\/\\xE2\\x80\\xA8'";
         assert!(
             text.contains(&format!(
-                "more (3 omitted): repocue cue --view structure --path {word} --max-tokens 800\n"
+                "more (3 omitted): repocue cue --view structure --path {word} --max-tokens 800 --format text\n"
             )),
             "{text}"
         );

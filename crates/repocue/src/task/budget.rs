@@ -143,12 +143,17 @@ pub fn fit(
 /// Returns the smallest budget, rounded up to a multiple of 50, that holds `content` (plus
 /// `extra` tokens of text too large to retain). Budget digits change the document's length,
 /// so the candidate is checked with itself as the budget.
+/// The smallest budget the mandatory part fits: what it prints depends on the budget only
+/// through the numbers it states, so the least fixed point from the budget-free size.
 fn minimum(content: &TaskContent, extra: u64, render: &Render) -> u64 {
-    let mut m = round_up(tokens(&render(content, 0, 0)) + extra);
-    while tokens(&render(content, m, m)) + extra > m {
-        m += 50;
+    let mut m = tokens(&render(content, 0, 0)) + extra;
+    loop {
+        let needs = tokens(&render(content, m, m)) + extra;
+        if needs <= m {
+            return m;
+        }
+        m = needs;
     }
-    m
 }
 
 fn record(s: &Selected) -> ItemRecord {
@@ -195,11 +200,6 @@ fn omitted<'a>(ids: impl Iterator<Item = &'a String>) -> Omitted {
 /// Returns `ceil(bytes / 4)`.
 pub fn tokens(json: &str) -> u64 {
     (json.len() as u64).div_ceil(4)
-}
-
-/// Rounds a token count up to a friendly budget (next multiple of 50).
-fn round_up(t: u64) -> u64 {
-    t.div_ceil(50).max(1) * 50
 }
 
 #[cfg(test)]
@@ -327,12 +327,11 @@ mod tests {
             panic!("{e:?}")
         };
         assert_eq!(max_tokens, 500);
-        assert_eq!(minimum % 50, 0);
         let f = run(&sel, minimum).unwrap();
         assert_eq!(f.content.required_ids, ["a"]);
         assert!(
-            run(&sel, minimum - 50).is_err(),
-            "the minimum is the smallest multiple of 50"
+            run(&sel, minimum - 1).is_err(),
+            "the minimum is the smallest budget that fits"
         );
         // The minimum budget reserves room to account for every optional item as omitted.
         assert!(f.content.omitted.count <= 1);
