@@ -1,7 +1,8 @@
 //! The `repocue` command line: parses arguments, calls the library's `Service`, prints JSON on
 //! stdout, and turns failures into one single-line JSON error on stderr.
 //!
-//! Exit codes: 0 success, 1 failure (JSON error first on stderr), 2 usage error.
+//! Exit codes: 0 success, 1 failure (JSON error first on stderr), 2 usage error (an
+//! `invalid_argument`, found by clap or by the command; its JSON error first too).
 #![warn(missing_docs)]
 
 mod commands;
@@ -93,7 +94,13 @@ where
             }
             let line = serde_json::to_string(&e.output).expect("error serializes");
             eprintln!("{line}");
-            1
+            // A flag the view does not take, a value out of range: a usage error wherever it
+            // is found, by clap or by the command.
+            if e.output.error.code == "invalid_argument" {
+                2
+            } else {
+                1
+            }
         }
     };
     for n in notices {

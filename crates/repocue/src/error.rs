@@ -291,6 +291,9 @@ impl Error {
                     .into(),
             ),
             Error::NotInitialized => Some("run `repocue init`".into()),
+            Error::InvalidArgument(_) => {
+                Some("`repocue help COMMAND` lists the flags each command and view take".into())
+            }
             Error::UnreadableFile { .. } => {
                 Some("fix the file's permissions, then run `repocue refresh`".into())
             }

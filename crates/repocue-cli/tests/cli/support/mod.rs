@@ -686,11 +686,19 @@ impl Ran {
             .unwrap_or_else(|e| panic!("stdout does not decode: {e}{}", self.describe()))
     }
 
-    /// Asserts the failure contract: exit 1, nothing on stdout, and exactly one JSON error
-    /// object with a code and a message, on the first line of stderr.
+    /// Asserts the failure contract: exit 1 (2 for `invalid_argument`, a usage error), nothing
+    /// on stdout, and exactly one JSON error object with a code and a message, on the first
+    /// line of stderr.
     #[track_caller]
     pub fn error(&self) -> ErrorOutput {
-        assert_eq!(self.code(), Some(1), "expected exit 1{}", self.describe());
+        let usage = self.stderr().contains(r#""code":"invalid_argument""#);
+        let expected = if usage { 2 } else { 1 };
+        assert_eq!(
+            self.code(),
+            Some(expected),
+            "expected exit {expected}{}",
+            self.describe()
+        );
         assert!(
             self.output.stdout.is_empty(),
             "stdout must be empty on failure{}",
