@@ -3272,6 +3272,44 @@ fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
     );
 }
 
+/// The README GitHub shows when the root has none gives the purpose, is the first document,
+/// and what it links to follows it (FluentValidation's `.github/README.md` was read for
+/// neither: the overview loaded the facts of the root's documents only).
+#[test]
+fn a_readme_in_dot_github_is_the_first_document() {
+    let repo = TestRepo::with_files(&[
+        (
+            ".github/README.md",
+            "# Acme\n\nAcme is a library that validates web forms against declared rules.\n\nRead the [user guide](../docs/guide.md).\n",
+        ),
+        ("docs/aardvark.md", "# Aardvark\n\nAn animal.\n"),
+        ("docs/guide.md", "# Usage\n\nHow to validate.\n"),
+        ("Changelog.md", "# Changes\n\n- first\n"),
+        ("src/acme.py", "def validate(form):\n    return form\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["source"], ".github/README.md",
+        "{cue:#}"
+    );
+    let documents: Vec<&str> = cue["content"]["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .map(|d| d["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(
+        documents,
+        [
+            ".github/README.md",
+            "docs/guide.md",
+            "Changelog.md",
+            "docs/aardvark.md"
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A code generator and a Go program in `internal/` are the project's tools, not its
 /// programs (hugo's `livereload/gen/main.go`, zap's `internal/readme/readme.go`,
 /// client_golang's `prometheus/gen_go_collector_metrics_set.go`), and nor is a Go program in
@@ -4912,4 +4950,53 @@ fn a_ruby_gems_autoloads_are_its_exports() {
         cue["content"]
     );
     assert!(!names.contains(&"Acme"), "{names:?}");
+}
+
+/// A root `scripts/` directory's executables named for a purpose are the project's commands,
+/// ahead of what its manifest's tool settings imply (starlette's contributors run
+/// `scripts/test`, not `python -m pytest`). A script Git does not record as executable, one
+/// with an extension (a helper another command runs) and one named for no purpose are none.
+#[test]
+fn a_scripts_directorys_executables_are_the_commands() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"acme\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n\n[tool.ruff]\nline-length = 99\n",
+        ),
+        ("acme/__init__.py", "def greet(name):\n    return name\n"),
+        ("scripts/test", "#!/bin/sh\nset -ex\npytest \"$@\"\n"),
+        ("scripts/lint", "#!/bin/sh\nruff check acme\n"),
+        ("scripts/install", "#!/bin/sh\npip install -e .\n"),
+        ("scripts/clean", "#!/bin/sh\nrm -rf build\n"),
+        ("scripts/build.sh", "#!/bin/sh\npython -m build\n"),
+        ("scripts/check", "#!/bin/sh\nmypy acme\n"),
+    ]);
+    for script in ["test", "lint", "install", "clean", "build.sh"] {
+        repo.git(&["update-index", "--chmod=+x", &format!("scripts/{script}")]);
+    }
+    repo.commit_staged("scripts are executable");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands: Vec<&str> = cue["content"]["commands"]
+        .as_array()
+        .expect("commands")
+        .iter()
+        .map(|c| c["command"].as_str().expect("command"))
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            "scripts/test",
+            "scripts/lint",
+            "python -m pytest",
+            "ruff check .",
+            "scripts/install",
+            "pip install -e ."
+        ],
+        "{cue:#}"
+    );
+    assert_eq!(
+        cue["content"]["commands"][0],
+        serde_json::json!({"command": "scripts/test", "purpose": "test"}),
+        "a script is its own source: {cue:#}"
+    );
 }

@@ -429,7 +429,7 @@ fn is_directory_kind(kind: &str) -> bool {
     kind == "directory"
 }
 
-/// A command derived from a manifest.
+/// A command derived from a manifest, or a checked-in script named for its purpose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CommandRef {
     /// Command line, run from the manifest's directory.
@@ -442,7 +442,7 @@ pub struct CommandRef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<String>,
     /// The manifest it comes from; left out for a manifest at the repository's root, where
-    /// the command runs.
+    /// the command runs, and for a checked-in script the command names (`scripts/test`).
     #[serde(default, skip_serializing_if = "is_root_manifest")]
     pub source: String,
 }

@@ -70,8 +70,9 @@ fn compute_data(state: &Reader, dir_name: &str) -> Result<OverviewData> {
 /// summary of its ranking.
 fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::GraphSummary)> {
     let files = state.files()?;
-    let mut facts = load_facts(state)?;
-    let listed_documents: Vec<&FileState> = listed_documents(files, &facts)
+    let readme = displayed_readme(files);
+    let mut facts = load_facts(state, readme)?;
+    let listed_documents: Vec<&FileState> = listed_documents(files, readme, &facts)
         .into_iter()
         .take(MAX_DOCUMENTS * 2)
         .collect();
@@ -127,11 +128,6 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             .find_map(|(_, m)| m.license.clone()),
     );
     // Purpose: README sentence first, then a manifest description.
-    // Where GitHub shows a repository's README from when the root has none: `.github/`, then
-    // `docs/` (imgui's `docs/README.md`; its overview had no purpose).
-    let readme = readme_in(files, b"")
-        .or_else(|| readme_in(files, b".github"))
-        .or_else(|| readme_in(files, b"docs"));
     let description = root_manifests
         .iter()
         .filter(|(_, m)| main_ecosystem(m))
@@ -702,6 +698,15 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
     Ok(items)
 }
 
+/// The README a repository's visitors see: the root's, else where GitHub shows one from when
+/// the root has none, `.github/`, then `docs/` (imgui's `docs/README.md`; its overview had no
+/// purpose; FluentValidation's `.github/README.md` was no document either).
+fn displayed_readme(files: &[FileState]) -> Option<&FileState> {
+    readme_in(files, b"")
+        .or_else(|| readme_in(files, b".github"))
+        .or_else(|| readme_in(files, b"docs"))
+}
+
 /// The README right in directory `dir` (`b""`: the root): a plain `README` before one with a
 /// suffix (`README-VIM.md`), Markdown before reStructuredText before none and others, then by
 /// path.
@@ -841,11 +846,12 @@ fn member_purpose(
 }
 
 /// The facts of the files the overview reads before it knows which documents it lists: the
-/// manifests and the documents at the root (the README's purpose and links). The titles of
+/// manifests, the documents at the root and the README visitors see ([`displayed_readme`]):
+/// its purpose and links. The titles of
 /// the documents listed below the root are read with [`document_titles`], for the few the
 /// overview lists: reading every document near the root (986 of git/git's) was a tenth of
 /// computing its overview.
-fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
+fn load_facts(state: &Reader, readme: Option<&FileState>) -> Result<HashMap<String, Analysis>> {
     let wanted: Vec<&str> = state
         .files()?
         .iter()
@@ -854,6 +860,7 @@ fn load_facts(state: &Reader) -> Result<HashMap<String, Analysis>> {
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
             (f.is_document && depth == 0)
                 || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
+                || readme.is_some_and(|r| r.path == f.path)
         })
         .filter_map(|f| f.digest.as_deref())
         .collect();
@@ -1901,6 +1908,18 @@ fn commands(
         "build", "test", "run", "lint", "format", "install", "bench", "docs", "other",
     ];
     let mut out: Vec<(usize, bool, CommandRef)> = Vec::new();
+    // A checked-in script named for its purpose (`scripts/test`) is how the maintainers run
+    // it: a manifest's command for the same purpose (what its tool settings imply, `python
+    // -m pytest`) comes after the leading commands.
+    let scripts = directory_scripts(files);
+    let scripted: HashSet<String> = scripts.iter().map(|c| c.purpose.clone()).collect();
+    for c in scripts {
+        let order = ORDER
+            .iter()
+            .position(|o| *o == c.purpose)
+            .unwrap_or(ORDER.len());
+        out.push((order, order <= 3, c));
+    }
     for (f, m) in primary {
         // A Makefile checked in beside `configure.ac` builds without it (git's): its own
         // commands say how.
@@ -1922,7 +1941,7 @@ fn commands(
                 .iter()
                 .position(|o| *o == c.purpose)
                 .unwrap_or(ORDER.len());
-            let is_primary = root_level && order <= 3;
+            let is_primary = root_level && order <= 3 && !scripted.contains(&c.purpose);
             out.push((
                 order,
                 is_primary,
@@ -1960,6 +1979,50 @@ fn commands(
                 c.runs.clear();
             }
             (p, c)
+        })
+        .collect()
+}
+
+/// The directories at the root whose executables are the project's commands, by the
+/// "scripts to rule them all" convention: `script/test`, `scripts/lint`.
+const SCRIPT_DIRS: &[&str] = &["script/", "scripts/"];
+
+/// The purpose of a script by its file name; other names (`clean`, `publish`, `release`) are
+/// not what a contributor runs to work.
+fn script_purpose(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "build" | "compile" => "build",
+        "test" | "tests" => "test",
+        "server" | "serve" | "start" | "run" => "run",
+        "lint" | "check" | "typecheck" => "lint",
+        "format" | "fmt" => "format",
+        "install" | "bootstrap" | "setup" => "install",
+        "bench" | "benchmark" => "bench",
+        "docs" => "docs",
+        _ => return None,
+    })
+}
+
+/// The commands of a root `script/` or `scripts/` directory: its executable files named for
+/// a purpose without an extension ([`script_purpose`]), run by their path from the root
+/// (starlette documents `scripts/install`, `scripts/test` and `scripts/lint` for its
+/// contributors). A file Git does not record as executable is no command, and neither is a
+/// helper with an extension: babel's `scripts/test.sh` is what its `make test` runs.
+fn directory_scripts(files: &[FileState]) -> Vec<CommandRef> {
+    const EXECUTABLE: u32 = 0o100_755;
+    files
+        .iter()
+        .filter(|f| f.index_mode == EXECUTABLE)
+        .filter_map(|f| {
+            let path = std::str::from_utf8(&f.path).ok()?;
+            let name = SCRIPT_DIRS.iter().find_map(|d| path.strip_prefix(d))?;
+            let purpose = script_purpose(name)?;
+            Some(CommandRef {
+                command: path.to_owned(),
+                purpose: purpose.to_owned(),
+                runs: Vec::new(),
+                source: String::new(),
+            })
         })
         .collect()
 }
@@ -2007,6 +2070,7 @@ const GUIDE_WORDS: &[&str] = &[
 /// texts last.
 fn listed_documents<'f>(
     files: &'f [FileState],
+    readme: Option<&FileState>,
     facts: &HashMap<String, Analysis>,
 ) -> Vec<&'f FileState> {
     const GUIDES: &[&str] = &[
@@ -2022,12 +2086,10 @@ fn listed_documents<'f>(
     ];
     let stem = document_stem;
     let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
-    // The root README's links to repository paths, by first appearance, with how often the
-    // README links to each (ripgrep's points at its GUIDE nine times, its CHANGELOG once).
+    // The README's links to repository paths, by first appearance, with how often the README
+    // links to each (ripgrep's points at its GUIDE nine times, its CHANGELOG once).
     let mut linked: Vec<(String, usize)> = Vec::new();
-    let readme = files
-        .iter()
-        .find(|f| f.is_document && !f.path.contains(&b'/') && stem(f) == "README");
+    let is_readme = |f: &FileState| readme.is_some_and(|r| r.path == f.path);
     if let Some((f, doc)) = readme.and_then(|f| Some((f, facts_of(f)?.doc.as_ref()?))) {
         let from = paths::display(&f.path);
         for target in &doc.links {
@@ -2085,7 +2147,7 @@ fn listed_documents<'f>(
                 (usize::from(!guide), usize::MAX - linked[i].1, i)
             };
             let tier = match (depth, link) {
-                (0, _) if stem == "README" => (0, 0, 0, 0),
+                _ if is_readme(f) => (0, 0, 0, 0),
                 _ if is_license(&stem) => (6, 0, 0, 0),
                 (0, _) if guide.is_some() => (1, guide.unwrap_or_default(), 0, 0),
                 (1, None) if kept_guide.is_some() => (1, kept_guide.unwrap_or_default(), 0, 0),
@@ -2100,7 +2162,8 @@ fn listed_documents<'f>(
                 (1, _) if in_docs => (5, 0, 0, 0),
                 _ => return None,
             };
-            (depth == 0 || link.is_some() || in_docs || kept_guide.is_some()).then_some((tier, f))
+            let kept = depth == 0 || link.is_some() || in_docs || kept_guide.is_some();
+            (kept || is_readme(f)).then_some((tier, f))
         })
         .collect();
     docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
