@@ -166,8 +166,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     }
     let star_handed = hand_on_stars(nodes, &modules, &handed, &mut reexports);
     let mut score = pagerank(out_edges, nodes);
-    for (s, r) in score.iter_mut().zip(&roles) {
-        *s *= r.factor();
+    for ((s, r), node) in score.iter_mut().zip(&roles).zip(nodes) {
+        *s *= r.factor() * importance::utility_factor(node.path);
     }
     // A root weighs its own score times the number of files that import its package (plus
     // one): in a monorepo the package everyone imports (`@babel/core`) is the API, whatever
@@ -1188,6 +1188,25 @@ mod tests {
         let s = rank(&nodes).scores;
         assert!(s[2] > s[0] && s[0] > s[1], "{s:?}");
         assert!((s.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    /// A module of helpers that every file uses ranks below a module as used that is no
+    /// helper: ky's ten `source/utils/` files listed before `source/core/` (its request
+    /// engine) among the components.
+    #[test]
+    fn a_module_of_helpers_ranks_below_a_module_as_used() {
+        let utils = facts(&["clamp"], &[]);
+        let engine = facts(&["run"], &[]);
+        let a = facts(&["a"], &["clamp", "run"]);
+        let b = facts(&["b"], &["clamp", "run"]);
+        let nodes = [
+            node(b"src/a.rs", &a),
+            node(b"src/b.rs", &b),
+            node(b"src/engine.rs", &engine),
+            node(b"src/utils.rs", &utils),
+        ];
+        let s = rank(&nodes).scores;
+        assert!(s[2] > s[3], "{s:?}");
     }
 
     #[test]

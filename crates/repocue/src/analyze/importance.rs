@@ -185,6 +185,36 @@ fn named(dir: &[u8], set: &[&str]) -> bool {
     set.iter().any(|s| dir.eq_ignore_ascii_case(s.as_bytes()))
 }
 
+/// Names of a module of helpers: a file's stem (guzzle's `src/Utils.php`) or its directory
+/// (ky's `source/utils/merge.ts`).
+const UTILITY_NAMES: &[&str] = &["util", "utils", "utility", "utilities", "helper", "helpers"];
+
+/// The factor a file's rank is multiplied with when it is a module of helpers
+/// ([`UTILITY_NAMES`]): every file uses its helpers, which makes them rank high, but they are
+/// not where a contributor starts (ky's ten `source/utils/` files came before `source/core/`,
+/// its request engine, among the components; bench/quality: tuned text recall at 500 tokens
+/// 0.8180 → 0.8208, nothing lost). A class named for what it helps with (`StringUtils`,
+/// commons-lang's API) is no such module.
+pub fn utility_factor(path: &[u8]) -> f64 {
+    let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => (&b""[..], path),
+    };
+    let stem = match name.iter().position(|&b| b == b'.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    };
+    let parent = dir.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    if named(stem, UTILITY_NAMES) || named(parent, UTILITY_NAMES) {
+        UTILITY_FACTOR
+    } else {
+        1.0
+    }
+}
+
+/// See [`utility_factor`].
+const UTILITY_FACTOR: f64 = 0.5;
+
 /// Classifies a repository path by its directory components and file name.
 pub fn role(path: &[u8]) -> Role {
     // Called for every file, several times, by every ranking and overview (a tenth of an
@@ -1041,6 +1071,12 @@ mod tests {
         assert_eq!(role(b"internal/testutil/server.go"), Role::Test);
         assert_eq!(role(b"src/testutils.ts"), Role::Test);
         assert_eq!(role(b"src/utility.rs"), Role::Source);
+        assert_eq!(utility_factor(b"src/Utils.php"), UTILITY_FACTOR);
+        assert_eq!(utility_factor(b"source/utils/merge.ts"), UTILITY_FACTOR);
+        assert_eq!(utility_factor(b"lib/helpers.rb"), UTILITY_FACTOR);
+        assert_eq!(utility_factor(b"src/main/java/StringUtils.java"), 1.0);
+        assert_eq!(utility_factor(b"utils.go"), UTILITY_FACTOR);
+        assert_eq!(utility_factor(b"src/utils/sub/deep.ts"), 1.0);
         assert_eq!(role(b"cmd/root_test.go"), Role::Test);
         assert_eq!(role(b"packages/x/src/a.spec.ts"), Role::Test);
         assert_eq!(
