@@ -84,7 +84,28 @@ where
                 // A closed pipe (`repocue cue | head`) is not a failure.
                 Ok(()) => 0,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-                Err(_) => 1,
+                Err(e) => {
+                    // A full disk, a closed terminal: the command itself ran to the end (a
+                    // checkpoint was pinned, a prune committed), only its answer was lost.
+                    let output = repocue::api::ErrorOutput {
+                        error: repocue::api::ErrorBody {
+                            code: "io_error".into(),
+                            message: format!("could not write the output to stdout: {e}"),
+                            hint: Some(
+                                "the command itself completed; only its output was lost \
+                                 (`repocue status` or `repocue checkpoint list` shows what it \
+                                 changed)"
+                                    .into(),
+                            ),
+                            retryable: false,
+                        },
+                    };
+                    eprintln!(
+                        "{}",
+                        serde_json::to_string(&output).expect("error serializes")
+                    );
+                    1
+                }
             }
         }
         Err(e) => {

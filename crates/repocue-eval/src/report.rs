@@ -502,7 +502,12 @@ pub fn report(opts: &repocue::Options, ro: &ReportOptions) -> Result<Report> {
         .max_by_key(|s| (at(&s.observed_at), s.seq));
 
     // Live observations: read-only Git and content checks, reported with their cost.
-    let service = repocue::Service::open(opts)?;
+    // Without the side writes of a status (the index file's new stat signature, a location
+    // hint): the report writes nothing.
+    let service = repocue::Service::open(&repocue::Options {
+        observe_only: true,
+        ..opts.clone()
+    })?;
     let status = service.status()?;
     let fp = crate::facts::capture_fingerprint(&repo.root)?;
     let database_bytes = [db_path.clone(), db_path.with_extension("db-wal")]

@@ -83,7 +83,7 @@ is kept as superseded. Only for deliberate milestones (a release, a large merge)
 cache seems wrong; ordinary edits need no rebaseline. Both label and reason are required.";
 
 const STATUS_DESCRIPTION: &str = "Compare the live repository with the current snapshot \
-without writing anything: freshness with reasons, branch, HEAD, working-tree counts and the \
+without refreshing or publishing anything: freshness with reasons, branch, HEAD, working-tree counts and the \
 paths changed since the snapshot. Cheap; use it to decide whether cues can be trusted.";
 
 /// The MCP server of one repository (as resolved from its options on every request).

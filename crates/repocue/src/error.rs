@@ -212,6 +212,12 @@ pub enum Error {
         /// What changed.
         detail: String,
     },
+    /// Hooks RepoCue cannot install or remove without destroying a file it did not write.
+    #[error("{detail}; nothing was changed")]
+    HookConflict {
+        /// Which files are in the way.
+        detail: String,
+    },
 }
 
 impl Error {
@@ -248,6 +254,7 @@ impl Error {
             Error::RangeOutOfBounds { .. } => "range_out_of_bounds",
             Error::RefreshNeeded { .. } => "refresh_needed",
             Error::ChangedDuringRead { .. } => "changed_during_read",
+            Error::HookConflict { .. } => "hook_conflict",
         }
     }
 
@@ -291,6 +298,11 @@ impl Error {
                     .into(),
             ),
             Error::NotInitialized => Some("run `repocue init`".into()),
+            Error::HookConflict { .. } => Some(
+                "move or edit the named files by hand (keep what you wrote), then run the \
+                 command again"
+                    .into(),
+            ),
             Error::InvalidArgument(_) => {
                 Some("`repocue help COMMAND` lists the flags each command and view take".into())
             }

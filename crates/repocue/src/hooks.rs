@@ -54,14 +54,8 @@ fn hooks_dir(git: &Git) -> Result<PathBuf> {
 /// for byte (any character, `'` included, survives). The hook runs `repocue init`, which
 /// records the first baseline of a repository that was never initialised and is an ordinary
 /// incremental refresh afterwards, so the cache appears after the first commit or checkout.
-fn script(repocue: &Path, hook: &str) -> Result<Vec<u8>> {
-    use std::os::unix::ffi::OsStrExt;
-    let quoted = shlex::bytes::try_quote(repocue.as_os_str().as_bytes()).map_err(|e| {
-        Error::InvalidArgument(format!(
-            "cannot quote the repocue path {} for a hook: {e}",
-            repocue.display()
-        ))
-    })?;
+fn script(repocue: &Path, cache: Option<&Path>, hook: &str) -> Result<Vec<u8>> {
+    let quoted = quote(repocue, "repocue binary")?;
     let head = format!(
         r#"#!/bin/sh
 {MARKER}
@@ -74,16 +68,45 @@ if [ -x "$hook_dir/{hook}{CHAINED_SUFFIX}" ]; then
 fi
 repocue="#
     );
-    let tail = r#"
-[ -x "$repocue" ] || repocue=$(command -v repocue 2>/dev/null) || exit $status
-root=$(git rev-parse --show-toplevel 2>/dev/null) && \
-    ("$repocue" --repository "$root" init >/dev/null 2>&1 &)
-exit $status
-"#;
     let mut out = head.into_bytes();
     out.extend_from_slice(&quoted);
-    out.extend_from_slice(tail.as_bytes());
+    out.extend_from_slice(
+        b"\n[ -x \"$repocue\" ] || repocue=$(command -v repocue 2>/dev/null) || exit $status\n",
+    );
+    // The cache the hooks were installed for, when one was named (`--cache-dir`,
+    // `REPOCUE_CACHE_DIR`): a hook runs wherever Git runs it, without either.
+    let cache_arg = match cache {
+        Some(dir) => {
+            out.extend_from_slice(b"cache=");
+            out.extend_from_slice(&quote(dir, "cache directory")?);
+            out.push(b'\n');
+            r#"--cache-dir "$cache" "#
+        }
+        None => "",
+    };
+    out.extend_from_slice(
+        format!(
+            r#"root=$(git rev-parse --show-toplevel 2>/dev/null) && \
+    ("$repocue" {cache_arg}--repository "$root" init >/dev/null 2>&1 &)
+exit $status
+"#
+        )
+        .as_bytes(),
+    );
     Ok(out)
+}
+
+/// A path quoted for the shell byte for byte (any character, `'` included, survives).
+fn quote(path: &Path, what: &str) -> Result<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    shlex::bytes::try_quote(path.as_os_str().as_bytes())
+        .map(|q| q.into_owned())
+        .map_err(|e| {
+            Error::InvalidArgument(format!(
+                "cannot quote the {what} path {} for a hook: {e}",
+                path.display()
+            ))
+        })
 }
 
 fn is_ours(path: &Path) -> bool {
@@ -91,34 +114,71 @@ fn is_ours(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|s| s.windows(MARKER.len()).any(|w| w == MARKER.as_bytes()))
 }
 
+/// Whether a hook holding RepoCue's marker is still what RepoCue wrote: a script of this
+/// version, for some binary and cache, unchanged since. A user's line added to it (or a hand
+/// written hook that copies the marker) makes it no longer ours to delete.
+fn is_unchanged(path: &Path, hook: &str) -> bool {
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    // Written for some binary and cache: the lines that name them vary, the rest does not.
+    let generic = |bytes: &[u8]| -> Vec<Vec<u8>> {
+        bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.starts_with(b"repocue=") && !l.starts_with(b"cache="))
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let actual = generic(&text);
+    [None, Some(Path::new("/cache"))].into_iter().any(|cache| {
+        script(Path::new("/repocue"), cache, hook).is_ok_and(|s| generic(&s) == actual)
+    })
+}
+
 fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
     move |source| Error::Io { context, source }
 }
 
-/// Installs the refresh hooks, chaining any existing ones.
-pub fn install(git: &Git, repocue_exe: &Path) -> Result<HooksOutput> {
+/// Installs the refresh hooks, chaining any existing ones; the hooks refresh the cache under
+/// `cache` when one was named, else the default one. Checks every hook first: a hook whose
+/// place is taken twice (a hook and an earlier chained one) changes nothing at all.
+pub fn install(git: &Git, repocue_exe: &Path, cache: Option<&Path>) -> Result<HooksOutput> {
     let dir = hooks_dir(git)?;
+    let scripts: Vec<Vec<u8>> = HOOKS
+        .iter()
+        .map(|hook| script(repocue_exe, cache, hook))
+        .collect::<Result<_>>()?;
+    let taken: Vec<String> = HOOKS
+        .iter()
+        .filter(|hook| {
+            let path = dir.join(hook);
+            !is_ours(&path) && path.exists() && chained(&dir, hook).exists()
+        })
+        .map(|hook| format!("{hook} and {hook}{CHAINED_SUFFIX}"))
+        .collect();
+    if !taken.is_empty() {
+        return Err(Error::HookConflict {
+            detail: format!(
+                "{} both exist in {}: RepoCue's hook would have to replace one",
+                taken.join(", "),
+                dir.display()
+            ),
+        });
+    }
     std::fs::create_dir_all(&dir).map_err(io(format!("create {}", dir.display())))?;
     let mut changes = Vec::new();
-    for hook in HOOKS {
+    for (hook, text) in HOOKS.iter().zip(scripts) {
         let path = dir.join(hook);
         let action = if is_ours(&path) {
             "already-installed"
         } else {
-            let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+            let chained = chained(&dir, hook);
             let had = path.exists();
             if had {
-                if chained.exists() {
-                    return Err(Error::InvalidArgument(format!(
-                        "{} and {} both exist; resolve by hand",
-                        path.display(),
-                        chained.display()
-                    )));
-                }
                 std::fs::rename(&path, &chained)
                     .map_err(io(format!("move {} aside", path.display())))?;
             }
-            write_executable(&path, &script(repocue_exe, hook)?)?;
+            write_executable(&path, &text)?;
             if had {
                 "installed-chained"
             } else {
@@ -141,13 +201,34 @@ fn output(dir: &Path, hooks: Vec<HookChange>) -> HooksOutput {
     }
 }
 
-/// Removes the refresh hooks and restores chained ones.
+/// The place an existing hook is moved to, to be called first by RepoCue's.
+fn chained(dir: &Path, hook: &str) -> PathBuf {
+    dir.join(format!("{hook}{CHAINED_SUFFIX}"))
+}
+
+/// Removes the refresh hooks and restores chained ones. A hook with RepoCue's marker that is
+/// no longer what RepoCue wrote (a line added to it, a hand-written copy) is not removed: the
+/// command changes nothing and names it.
 pub fn uninstall(git: &Git) -> Result<HooksOutput> {
     let dir = hooks_dir(git)?;
+    let edited: Vec<&str> = HOOKS
+        .iter()
+        .copied()
+        .filter(|hook| is_ours(&dir.join(hook)) && !is_unchanged(&dir.join(hook), hook))
+        .collect();
+    if !edited.is_empty() {
+        return Err(Error::HookConflict {
+            detail: format!(
+                "{} in {} changed since RepoCue installed it: removing it would lose those changes",
+                edited.join(", "),
+                dir.display()
+            ),
+        });
+    }
     let mut changes = Vec::new();
     for hook in HOOKS {
         let path = dir.join(hook);
-        let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+        let chained = chained(&dir, hook);
         let action = if !is_ours(&path) {
             "not-installed"
         } else if chained.exists() {
@@ -184,7 +265,7 @@ mod tests {
     fn script_quotes_any_path() {
         for name in ["plain", "it's", "a b", "\"$(x)\"`y`\\", "'", "é'\n'"] {
             let exe = PathBuf::from(format!("/tmp/{name}/repocue"));
-            let text = script(&exe, "post-commit").unwrap();
+            let text = script(&exe, None, "post-commit").unwrap();
             let text = String::from_utf8(text).unwrap();
             let line = text.lines().find(|l| l.starts_with("repocue=")).unwrap();
             let assignment = &text[text.find(line).unwrap()..text.find("\n[ -x").unwrap()];
@@ -195,6 +276,6 @@ mod tests {
                 .unwrap();
             assert_eq!(out.stdout, exe.as_os_str().as_encoded_bytes(), "{name:?}");
         }
-        assert!(script(Path::new("/a\0b"), "post-commit").is_err());
+        assert!(script(Path::new("/a\0b"), None, "post-commit").is_err());
     }
 }

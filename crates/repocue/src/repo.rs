@@ -25,6 +25,8 @@ pub(crate) struct Repo {
     /// Git processes already charged to an earlier operation.
     charged: Cell<u32>,
     pub progress: Option<Arc<Progress>>,
+    /// Stores are opened without side writes ([`Store::without_side_writes`]).
+    observe_only: bool,
 }
 
 impl Repo {
@@ -38,6 +40,16 @@ impl Repo {
             notices: Default::default(),
             charged: Default::default(),
             progress,
+            observe_only: false,
+        }
+    }
+
+    /// This repository, whose stores make no side writes when `observe_only`
+    /// ([`crate::Options::observe_only`]).
+    pub fn observing(self, observe_only: bool) -> Repo {
+        Repo {
+            observe_only,
+            ..self
         }
     }
 
@@ -54,7 +66,10 @@ impl Repo {
     /// Opens the store; `None` when the repository was never initialized. A store that
     /// belongs to another repository is a corrupt cache.
     pub fn open_store(&self, create: bool) -> Result<Option<Store>> {
-        let store = Store::open(&self.db_path(), create)?;
+        let mut store = Store::open(&self.db_path(), create)?;
+        if self.observe_only {
+            store = store.map(Store::without_side_writes);
+        }
         if let Some(s) = &store {
             if let Some(repo) = s.repository()? {
                 if repo.root != self.root.as_os_str().as_bytes() || repo.repo_id != self.repo_id {

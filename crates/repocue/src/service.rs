@@ -37,6 +37,10 @@ pub struct Options {
     pub cache_dir: Option<PathBuf>,
     /// Counters updated while files are scanned, for a progress display.
     pub progress: Option<Arc<Progress>>,
+    /// Never write to the cache, not even what a read writes on the side (cue metrics, views
+    /// it caches, the index file's new stat signature, the location hint): for `report`,
+    /// which promises to write nothing. Operations that publish still fail or write as asked.
+    pub observe_only: bool,
 }
 
 /// A repository bound to its cache: the entry point of every request.
@@ -45,6 +49,9 @@ pub struct Service {
     /// Discovery confirmed an ordinary root but the cache did not exist yet: write the
     /// location hint once an operation has created it.
     hint_pending: std::cell::Cell<bool>,
+    /// The cache root when one was named (`--cache-dir`, `REPOCUE_CACHE_DIR`) rather than
+    /// the default: the hooks must name it too.
+    named_cache: Option<PathBuf>,
 }
 
 /// Returns the cache root: `--cache-dir` > `REPOCUE_CACHE_DIR` > `$XDG_CACHE_HOME/repocue` >
@@ -70,6 +77,11 @@ pub fn cache_root(explicit: Option<&Path>) -> Result<PathBuf> {
     Err(Error::InvalidArgument(
         "no cache directory: set REPOCUE_CACHE_DIR or pass --cache-dir".into(),
     ))
+}
+
+/// Whether the cache root was named rather than the default ([`cache_root`]).
+fn named_cache(opts: &Options) -> bool {
+    opts.cache_dir.is_some() || std::env::var_os("REPOCUE_CACHE_DIR").is_some_and(|v| !v.is_empty())
 }
 
 /// Fails with `refresh_needed` when a snapshot does not describe the work tree.
@@ -132,12 +144,13 @@ impl Service {
             None => (git::discover(&canonical)?, true),
         };
         let service = Service {
-            repo: Repo::new(root, &cache, opts.progress.clone()),
+            repo: Repo::new(root, &cache, opts.progress.clone()).observing(opts.observe_only),
             hint_pending: Default::default(),
+            named_cache: named_cache(opts).then(|| cache.clone()),
         };
         if discovered {
             service.repo.git.add_processes(1);
-            if service.repo.root == canonical {
+            if service.repo.root == canonical && !opts.observe_only {
                 if service.repo.repo_dir.is_dir() {
                     service.write_hint();
                 } else {
@@ -187,9 +200,10 @@ impl Service {
     }
 
     /// Installs Git hooks that refresh the cache after commits, checkouts, merges and
-    /// rewrites; existing hooks are chained, never clobbered.
+    /// rewrites (the cache this service uses, when it was named); existing hooks are chained,
+    /// never clobbered.
     pub fn install_hooks(&self, repocue_exe: &Path) -> Result<crate::hooks::HooksOutput> {
-        crate::hooks::install(&self.repo.git, repocue_exe)
+        crate::hooks::install(&self.repo.git, repocue_exe, self.named_cache.as_deref())
     }
 
     /// Removes RepoCue's Git hooks and restores chained ones.
@@ -395,7 +409,9 @@ impl Service {
         Ok((reader, files, decl, digest, bytes))
     }
 
-    /// Compares the live repository with the current snapshot without writing anything.
+    /// Compares the live repository with the current snapshot without refreshing or publishing
+    /// anything (a read's side write, the index file's new stat signature, is best effort and
+    /// skipped under [`Options::observe_only`]).
     pub fn status(&self) -> Result<StatusOutput> {
         self.repo.git.prefetch_status();
         let store = self.repo.open_store(false)?;
@@ -717,6 +733,7 @@ mod tests {
         Service {
             repo: Repo::new(t.repo.root.clone(), &t._dir.path().join("cache"), None),
             hint_pending: Default::default(),
+            named_cache: None,
         }
     }
 

@@ -14,9 +14,10 @@ pub struct HooksArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum HooksAction {
     /// Install post-commit, post-checkout, post-merge and post-rewrite hooks; each runs
-    /// `repocue init` in the background (the baseline the first time, then a refresh)
+    /// `repocue init` in the background (the baseline the first time, then a refresh) on the
+    /// cache named now (--cache-dir, REPOCUE_CACHE_DIR), else the default one
     Install,
-    /// Remove RepoCue's hooks and restore the ones they chained
+    /// Remove RepoCue's hooks and restore the ones they chained (never a hook edited since)
     Uninstall,
 }
 

@@ -90,7 +90,7 @@ pub fn dispatch(cli: Cli) -> (Result<String, CommandError>, Vec<String>) {
     let mut opts = Options {
         repository: cli.global.repository,
         cache_dir: cli.global.cache_dir,
-        progress: None,
+        ..Options::default()
     };
     if let Command::Init(a) = &cli.command {
         if let Some(p) = &a.path {

@@ -3,7 +3,7 @@ use repocue::Service;
 use super::json_line;
 use crate::CommandError;
 
-/// Compare the live repository with the current snapshot, without writing anything
+/// Compare the live repository with the current snapshot, without refreshing or publishing anything
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 

@@ -18,8 +18,8 @@ pub struct WatchArgs {
     /// watch.debounce_ms of the configuration, else 1500]
     #[arg(long, value_parser = clap::value_parser!(u64).range(50..=600_000))]
     pub debounce_ms: Option<u64>,
-    /// Stop after this many refreshes (for scripts and tests)
-    #[arg(long)]
+    /// Stop after this many refreshes, at least one (for scripts and tests)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_refreshes: Option<u64>,
 }
 

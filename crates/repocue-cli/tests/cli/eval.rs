@@ -637,6 +637,46 @@ fn report_without_calibration_shows_maintenance_only() {
     );
 }
 
+/// `report` writes nothing, not even the side writes of the status it takes: Git rewriting
+/// the index file (a plain `git status` refreshing stat data) made it record the index
+/// file's new signature in the snapshot, as a read does.
+#[test]
+fn report_writes_nothing_to_the_cache() {
+    let repo = TestRepo::with_files(&[("a.txt", "a\n")]);
+    repo.init();
+    repo.write("a.txt", "b\n");
+    repo.commit("b");
+    repo.refresh();
+    // Git rewrites the index file without changing its entries.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    repo.write("a.txt", "b\n");
+    repo.git(&["update-index", "--refresh"]);
+    let files = |dir: &std::path::Path| -> Vec<(std::ffi::OsString, Vec<u8>)> {
+        let mut all: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            // SQLite's shared-memory index of the WAL, rebuilt by whoever opens the database.
+            .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "db-shm"))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let dir = repo.db_path().parent().unwrap().to_owned();
+    let before = files(&dir);
+    repo.json(&["report"]);
+    let after = files(&dir);
+    let names =
+        |f: &[(std::ffi::OsString, Vec<u8>)]| f.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&after), names(&before));
+    assert!(after == before, "report changed the cache");
+}
+
 #[test]
 fn report_refuses_a_tampered_calibration_and_suppresses_after_refresh() {
     let repo = repo();

@@ -351,8 +351,9 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
         "{again:?}"
     );
 
-    // The hook runs `repocue` from PATH: make that the binary under test, and point it at
-    // this test's cache (the hook passes no --cache-dir).
+    // The hook runs `repocue` from PATH: make that the binary under test. It refreshes the
+    // cache `hooks install` was given (`--cache-dir`), whatever the environment names: the
+    // default cache of a shell without the flag was refreshed instead.
     let bin = repo.tmp().join("bin");
     std::fs::create_dir(&bin).unwrap();
     std::os::unix::fs::symlink(BIN, bin.join("repocue")).unwrap();
@@ -366,7 +367,7 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
     let out = repo
         .git_command()
         .args(["commit", "-q", "-m", "hooked"])
-        .env("REPOCUE_CACHE_DIR", repo.cache_dir())
+        .env("REPOCUE_CACHE_DIR", repo.outside().join("another-cache"))
         .env("PATH", &path)
         .output()
         .unwrap();
@@ -431,6 +432,60 @@ fn hooks_chain_an_existing_hook_and_refresh_after_a_commit() {
     assert!(twice.hooks.iter().all(|h| h.action == "not-installed"));
 }
 
+/// A hook install that would have to replace a file changes nothing at all (the hooks before
+/// the conflicting one were installed, and the command failed as a usage error), and an
+/// uninstall leaves a hook alone that changed since RepoCue wrote it (a user's line in it was
+/// deleted with the file).
+#[test]
+fn hooks_never_half_install_nor_remove_what_they_did_not_write() {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n")]);
+    let hooks = repo.path(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    crate::support::write_executable(&hooks.join("post-rewrite"), b"#!/bin/sh\necho mine\n");
+    crate::support::write_executable(
+        &hooks.join("post-rewrite.repocue-chained"),
+        b"#!/bin/sh\necho leftover\n",
+    );
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(&hooks)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    let err = repo
+        .repocue(&["hooks", "install"])
+        .error_code("hook_conflict");
+    assert!(err.error.message.contains("post-rewrite"), "{err:?}");
+    assert_eq!(listing(), before, "nothing installed");
+
+    std::fs::remove_file(hooks.join("post-rewrite.repocue-chained")).unwrap();
+    repo.repocue(&["hooks", "install"]).success();
+    let edited = hooks.join("post-commit");
+    let mut text = std::fs::read(&edited).unwrap();
+    text.extend_from_slice(b"echo notify-ci\n");
+    std::fs::write(&edited, &text).unwrap();
+    repo.repocue(&["hooks", "uninstall"])
+        .error_code("hook_conflict");
+    assert_eq!(
+        std::fs::read(&edited).unwrap(),
+        text,
+        "the edited hook is kept"
+    );
+    assert!(hooks.join("post-merge").exists(), "nothing removed");
+    // Once the user's line is gone, it is RepoCue's again.
+    text.truncate(text.len() - b"echo notify-ci\n".len());
+    std::fs::write(&edited, &text).unwrap();
+    let removed: HooksOutput = repo.repocue(&["hooks", "uninstall"]).typed();
+    assert_eq!(removed.hooks[0].action, "removed", "{removed:?}");
+    assert_eq!(
+        std::fs::read(hooks.join("post-rewrite")).unwrap(),
+        b"#!/bin/sh\necho mine\n"
+    );
+}
+
 /// Starts `repocue watch` and returns it with a channel of its stdout lines.
 fn watch(repo: &TestRepo) -> (Reaped, Receiver<String>) {
     let mut child = repo.spawn(&["watch", "--debounce-ms", "200", "--max-refreshes", "1"]);
@@ -467,6 +522,9 @@ fn exit_code(mut proc: Reaped) -> Option<i32> {
 #[test]
 fn watch_refreshes_after_an_edit() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("src/b.txt", "two\n")]);
+    // Zero refreshes is no stopping point: it ran until killed, or stopped after one.
+    repo.repocue(&["watch", "--max-refreshes", "0"])
+        .error_code("invalid_argument");
     let (proc, lines) = watch(&repo);
     let ready = lines
         .recv_timeout(Duration::from_secs(15))
@@ -596,4 +654,40 @@ fn hooks_quote_any_binary_path_and_initialise_a_new_repository() {
     while repo.metrics().operations_total < 1 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Output that cannot be written (a full disk) is a failure with its JSON error, saying that
+/// the command itself completed: `checkpoint pin` to a full stdout exited 1 with nothing on
+/// stderr, and its checkpoint existed; a retry pinned a second one.
+#[test]
+fn output_that_cannot_be_written_is_an_error_that_says_the_command_completed() {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n")]);
+    repo.init();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let out = repo
+        .command(&["checkpoint", "pin", "--label", "before"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: serde_json::Value =
+        serde_json::from_str(stderr.lines().next().unwrap_or_default()).expect("a JSON line");
+    assert_eq!(first["error"]["code"], "io_error", "{stderr}");
+    assert!(
+        first["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("completed"),
+        "{stderr}"
+    );
+    let listed = repo.json(&["checkpoint", "list"]);
+    assert_eq!(
+        listed["checkpoints"].as_array().unwrap().len(),
+        1,
+        "{listed}"
+    );
 }

@@ -137,6 +137,8 @@ pub struct Store {
     /// Whether the database proved to be a cache and was configured: only then does closing
     /// it touch its WAL ([`Store::settle_wal`]).
     configured: bool,
+    /// Whether a read may write on the side ([`Store::best_effort`], [`Store::settle_wal`]).
+    side_writes: bool,
 }
 
 /// The stored row of the repository itself.
@@ -493,6 +495,7 @@ impl Store {
             path: path.to_owned(),
             dirs: Default::default(),
             configured: false,
+            side_writes: true,
         };
         store.configure().map_err(|e| match e {
             Error::Sqlite(ref s)
@@ -617,6 +620,14 @@ impl Store {
     /// Returns the database file path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// This store, where a read writes nothing on the side: no cue metrics, no cached views,
+    /// no settled index signature, no WAL truncation on close (see
+    /// [`crate::Options::observe_only`]). What an operation writes on purpose it still writes.
+    pub fn without_side_writes(mut self) -> Store {
+        self.side_writes = false;
+        self
     }
 
     /// Returns the size in bytes of the database and its WAL file.
@@ -1389,7 +1400,7 @@ impl Store {
         let mut wal = self.path.clone().into_os_string();
         wal.push("-wal");
         let large = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_SETTLE_BYTES);
-        if !self.configured || !large || !self.conn.is_autocommit() {
+        if !self.configured || !self.side_writes || !large || !self.conn.is_autocommit() {
             return;
         }
         if self.conn.busy_timeout(std::time::Duration::ZERO).is_ok() {
@@ -1408,6 +1419,9 @@ impl Store {
         &self,
         write: impl FnOnce(&Connection) -> rusqlite::Result<usize>,
     ) -> Result<bool> {
+        if !self.side_writes {
+            return Ok(false);
+        }
         self.conn.busy_timeout(std::time::Duration::ZERO)?;
         let done = write(&self.conn);
         self.conn
