@@ -527,6 +527,27 @@ fn rust_items_only_tests_compile_are_private() {
     assert_eq!(visibility("with_std"), Some("public"));
 }
 
+/// A Python type parameter (`T = TypeVar("T")`, `ParamSpec`, `TypeVarTuple`) is private: a
+/// name generic signatures share, not the module's API (click's `R` was listed among
+/// `utils.py`'s exports). Another call's result stays public.
+#[test]
+fn python_type_parameters_are_private() {
+    let source = b"import typing as t\nfrom typing import ParamSpec\n\nR = t.TypeVar(\"R\")\nP = ParamSpec(\"P\")\nTs = t.TypeVarTuple(\"Ts\")\nlogger = make_logger(\"x\")\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let visibility = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no {name} in {:?}", facts.symbols))
+            .visibility
+    };
+    for name in ["R", "P", "Ts"] {
+        assert_eq!(visibility(name), Some("private"), "{name}");
+    }
+    assert_eq!(visibility("logger"), Some("public"));
+}
+
 /// Items inside a configuration macro (`cfg_rt! { … }`, as tokio defines most of its API) are
 /// the file's own, at their own lines; a `cfg_if!` is no list of items.
 #[test]

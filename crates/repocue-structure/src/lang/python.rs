@@ -30,14 +30,16 @@ impl LanguageSupport for Python {
         &self,
         def: &Def<'_, 't>,
         parent: Option<&Parent<'_, 't>>,
-        _source: &[u8],
+        source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
-        let visibility = Some(if underscore_private(def.name) {
-            "private"
-        } else {
-            "public"
-        });
+        let visibility = Some(
+            if underscore_private(def.name) || is_type_parameter(node, source) {
+                "private"
+            } else {
+                "public"
+            },
+        );
         let body = node.child_by_field_name("body");
         let kind = match node.kind() {
             "function_definition" if parent.is_some_and(|p| p.kind == "class") => "method",
@@ -73,6 +75,24 @@ impl LanguageSupport for Python {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+}
+
+/// Whether an assignment declares a type parameter, `T = TypeVar("T")` (or `ParamSpec`,
+/// `TypeVarTuple`, qualified or not): a name generic signatures share, not part of the
+/// module's API (click's `R`, starlette's `P` were listed among the names a module exports).
+fn is_type_parameter(node: Node<'_>, source: &[u8]) -> bool {
+    let Some(call) = node
+        .child_by_field_name("right")
+        .filter(|r| r.kind() == "call")
+    else {
+        return false;
+    };
+    let Some(function) = call.child_by_field_name("function") else {
+        return false;
+    };
+    let name = node_text(function, source);
+    let last = name.rsplit('.').next().unwrap_or_default();
+    matches!(last, "TypeVar" | "ParamSpec" | "TypeVarTuple")
 }
 
 /// `MAX_SIZE`, `DEFAULT` (upper case, digits and underscores, at least one letter).
