@@ -114,25 +114,40 @@ fn is_ours(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|s| s.windows(MARKER.len()).any(|w| w == MARKER.as_bytes()))
 }
 
-/// Whether a hook holding RepoCue's marker is still what RepoCue wrote: a script of this
-/// version, for some binary and cache, unchanged since. A user's line added to it (or a hand
-/// written hook that copies the marker) makes it no longer ours to delete.
+/// Lines that hooks of earlier versions of this marker held and the current ones do not: they
+/// refreshed rather than initialised, and said so.
+const EARLIER_LINES: &[&str] = &[
+    "# Refreshes the RepoCue cache in the background; remove with `repocue hooks uninstall`.",
+    r#"    ("$repocue" --repository "$root" refresh >/dev/null 2>&1 &)"#,
+];
+
+/// Whether a hook holding RepoCue's marker is still what RepoCue wrote: every line one that a
+/// script of this marker holds, for some binary and cache, in this version or an earlier one.
+/// A line a user added (or a hand-written hook that copies the marker) makes it no longer
+/// ours to delete.
 fn is_unchanged(path: &Path, hook: &str) -> bool {
     let Ok(text) = std::fs::read(path) else {
         return false;
     };
-    // Written for some binary and cache: the lines that name them vary, the rest does not.
-    let generic = |bytes: &[u8]| -> Vec<Vec<u8>> {
+    // The lines that name the binary and the cache vary; the others are the template's.
+    let lines = |bytes: &[u8]| -> Vec<Vec<u8>> {
         bytes
             .split(|&b| b == b'\n')
             .filter(|l| !l.starts_with(b"repocue=") && !l.starts_with(b"cache="))
             .map(<[u8]>::to_vec)
             .collect()
     };
-    let actual = generic(&text);
-    [None, Some(Path::new("/cache"))].into_iter().any(|cache| {
-        script(Path::new("/repocue"), cache, hook).is_ok_and(|s| generic(&s) == actual)
-    })
+    let mut known: Vec<Vec<u8>> = EARLIER_LINES
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+    for cache in [None, Some(Path::new("/cache"))] {
+        match script(Path::new("/repocue"), cache, hook) {
+            Ok(s) => known.extend(lines(&s)),
+            Err(_) => return false,
+        }
+    }
+    lines(&text).iter().all(|l| known.contains(l))
 }
 
 fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
@@ -259,6 +274,40 @@ fn write_executable(path: &Path, text: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hook an earlier version wrote (it ran `refresh`) is still RepoCue's to remove, and so
+    /// is one of this version for any binary and cache; a line a user added makes it theirs.
+    #[test]
+    fn a_hook_is_ours_to_remove_only_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post-commit");
+        let earlier = format!(
+            "#!/bin/sh\n{MARKER}\n# Refreshes the RepoCue cache in the background; remove with \
+             `repocue hooks uninstall`.\nhook_dir=$(dirname \"$0\")\nstatus=0\nif [ -x \
+             \"$hook_dir/post-commit{CHAINED_SUFFIX}\" ]; then\n    \
+             \"$hook_dir/post-commit{CHAINED_SUFFIX}\" \"$@\" || status=$?\nfi\n\
+             repocue='/usr/bin/repocue'\n[ -x \"$repocue\" ] || repocue=$(command -v repocue \
+             2>/dev/null) || exit $status\nroot=$(git rev-parse --show-toplevel 2>/dev/null) && \\\n    \
+             (\"$repocue\" --repository \"$root\" refresh >/dev/null 2>&1 &)\nexit $status\n"
+        );
+        let current = script(
+            Path::new("/opt/it's/repocue"),
+            Some(Path::new("/c a")),
+            "post-commit",
+        );
+        for text in [earlier.into_bytes(), current.unwrap()] {
+            std::fs::write(&path, &text).unwrap();
+            assert!(
+                is_unchanged(&path, "post-commit"),
+                "{}",
+                String::from_utf8_lossy(&text)
+            );
+            let mut edited = text.clone();
+            edited.extend_from_slice(b"make notify\n");
+            std::fs::write(&path, &edited).unwrap();
+            assert!(!is_unchanged(&path, "post-commit"));
+        }
+    }
 
     /// The quoted path reads back byte for byte in `sh`, whatever it holds.
     #[test]
