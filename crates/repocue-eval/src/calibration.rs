@@ -418,8 +418,7 @@ fn validate_set(set: &Path, assisted: &str, repo_id: &str, live: &str) -> Result
                 format!("arms: the set has no cue arm named {assisted:?}"),
             )
         })?;
-    experiment::read_ref(set, &exp.task.file, "task.file")?;
-    experiment::read_ref(set, &exp.answer_schema, "answer_schema")?;
+    experiment::verify_frozen(set, &exp)?;
     let (loaded, _) = experiment::load_attempts(set, &exp)?;
     let find = |pair: &str, arm: &str| -> Result<&LoadedAttempt> {
         let a = loaded

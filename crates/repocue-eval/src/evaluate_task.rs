@@ -232,6 +232,7 @@ pub fn summary(set: &Path) -> Result<TaskSummary> {
             ),
         ));
     };
+    experiment::verify_frozen(set, &exp)?;
     experiment::read_ref(set, &tc.benchmark, "task_context.benchmark")?;
     for c in &tc.cues {
         experiment::read_ref(set, c, "task_context.cues")?;

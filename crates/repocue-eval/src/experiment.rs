@@ -351,7 +351,30 @@ pub fn read_ref(set: &Path, r: &FileRef, field: &str) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn version_of(exe: &Path, arg: &str) -> String {
+/// Verifies the files a set froze at preparation against their recorded digests: the task, the
+/// answer schema, the preparation's output and Trace2 events. A summary that read attempts
+/// of a set whose task was replaced counted them as the original task's.
+pub fn verify_frozen(set: &Path, exp: &Experiment) -> Result<()> {
+    read_ref(set, &exp.task.file, "task.file")?;
+    read_ref(set, &exp.answer_schema, "answer_schema")?;
+    let recorded = |path: &str, sha256: &str| -> Result<()> {
+        let bytes = std::fs::metadata(set.join(path)).map_or(0, |m| m.len());
+        let r = FileRef {
+            path: path.into(),
+            sha256: sha256.into(),
+            bytes,
+        };
+        read_ref(set, &r, "preparation").map(drop)
+    };
+    recorded("prepare.stdout", &exp.preparation.stdout_sha256)?;
+    if let Some(trace) = &exp.preparation.trace_sha256 {
+        recorded("prepare.trace2.json", trace)?;
+    }
+    Ok(())
+}
+
+/// What `exe arg` prints (`repocue --version`), trimmed; empty when it cannot run.
+pub(crate) fn version_of(exe: &Path, arg: &str) -> String {
     Command::new(exe)
         .arg(arg)
         .stdin(Stdio::null())
@@ -1575,6 +1598,10 @@ pub fn load_attempts(set: &Path, exp: &Experiment) -> Result<(Vec<LoadedAttempt>
         pending: 0,
     };
     let mut out = vec![];
+    // The task every request must have given its agent: a task replaced in the set, with its
+    // digest in the manifest, was taken for the one the attempts ran.
+    let task = read_ref(set, &exp.task.file, "task.file")?;
+    let task = String::from_utf8_lossy(&task);
     for s in &exp.schedule {
         let name = attempt_dir_name(&s.attempt_id);
         let rec_rel = format!("attempts/{name}/record.json");
@@ -1596,13 +1623,39 @@ pub fn load_attempts(set: &Path, exp: &Experiment) -> Result<(Vec<LoadedAttempt>
             ));
         }
         read_ref(set, &record.journal, &format!("{rec_rel}: journal"))?;
-        for f in record
-            .cue_files
-            .iter()
-            .chain(&record.context)
-            .chain(&record.request)
-        {
+        // The manifest's arm says which cue its attempts ran; the records say which they did
+        // (an arm edited in the manifest alone put a budget no attempt ran with into a
+        // calibration).
+        let arm = exp.arms.iter().find(|a| a.name == record.arm);
+        if let (Some(arm), Some(cue)) = (arm, &record.cue) {
+            if arm.kind == ArmKind::Cue && !cue.argv.starts_with(&arm.argv) {
+                return Err(EvalError::new(
+                    "invalid_evidence",
+                    format!(
+                        "{rec_rel}: the attempt ran `{}`, the set's arm {} says `{}`",
+                        cue.argv.join(" "),
+                        arm.name,
+                        arm.argv.join(" ")
+                    ),
+                ));
+            }
+        }
+        for f in record.cue_files.iter().chain(&record.context) {
             read_ref(set, f, &format!("{rec_rel}: {}", f.path))?;
+        }
+        if let Some(f) = &record.request {
+            let bytes = read_ref(set, f, &format!("{rec_rel}: {}", f.path))?;
+            let request: serde_json::Value = serde_json::from_slice(&bytes)
+                .map_err(|e| EvalError::new("invalid_json", format!("{}: {e}", f.path)))?;
+            if request["task"]["text"].as_str() != Some(&*task) {
+                return Err(EvalError::new(
+                    "invalid_evidence",
+                    format!(
+                        "{}: the attempt was given another task than the set's task.txt",
+                        f.path
+                    ),
+                ));
+            }
         }
         let basis = match &record.basis {
             Some(b) => Some(crate::strict::parse::<GitFacts>(
@@ -1633,7 +1686,43 @@ pub fn load_attempts(set: &Path, exp: &Experiment) -> Result<(Vec<LoadedAttempt>
             basis,
         });
     }
+    unscheduled(set, exp)?;
     Ok((out, counts))
+}
+
+/// Fails when the set holds an attempt or a journal entry its schedule does not list: attempts
+/// dropped from the manifest's schedule (an unfavourable pair) still ran. Hidden entries are
+/// drafts of attempts a run was interrupted in (`.pair-01_basic.<suffix>.draft`).
+fn unscheduled(set: &Path, exp: &Experiment) -> Result<()> {
+    let scheduled: std::collections::HashSet<String> = exp
+        .schedule
+        .iter()
+        .map(|s| attempt_dir_name(&s.attempt_id))
+        .collect();
+    for (dir, suffix) in [("attempts", ""), ("journal", ".json")] {
+        let Ok(entries) = std::fs::read_dir(set.join(dir)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        names.sort();
+        for name in names {
+            let attempt = name.strip_suffix(suffix).unwrap_or(&name);
+            if !scheduled.contains(attempt) {
+                return Err(EvalError::new(
+                    "invalid_evidence",
+                    format!(
+                        "{dir}/{name} is not in the set's schedule: an attempt ran that the \
+                         manifest no longer lists"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn value(m: &Metric) -> Option<i64> {
@@ -1836,6 +1925,7 @@ pub fn summary(set: &Path) -> Result<Summary> {
             ),
         ));
     }
+    verify_frozen(set, &exp)?;
     let (loaded, counts) = load_attempts(set, &exp)?;
     let attempts: Vec<AttemptSummary> = loaded.iter().map(attempt_summary).collect();
     let runner = loaded

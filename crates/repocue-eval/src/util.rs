@@ -78,7 +78,11 @@ pub fn parse_utc_ms(s: &str) -> Option<i64> {
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+    // A day the month does not have is no instant: 2026-02-31 was read as 2026-03-03.
+    if !(1..=12).contains(&mo) || !(1..=days_in_month(y, mo)).contains(&d) {
+        return None;
+    }
+    if h > 23 || mi > 59 || sec > 60 {
         return None;
     }
     let frac = &s[19..s.len() - 1];
@@ -97,6 +101,17 @@ pub fn parse_utc_ms(s: &str) -> Option<i64> {
     };
     let days = days_from_civil(y, mo as u32, d as u32);
     Some(((days * 86_400 + h * 3600 + mi * 60 + sec) * 1000) + millis)
+}
+
+/// The days of month `m` (1–12) of year `y`, in the proleptic Gregorian calendar.
+fn days_in_month(y: i64, m: i64) -> i64 {
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's algorithm).
@@ -269,6 +284,10 @@ mod tests {
             "2026-12-31T23:59:59+01:00",
             "2026-12-31 23:59:59Z",
             "2026-13-01T00:00:00Z",
+            "2026-02-31T00:00:00Z",
+            "2025-04-31T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
             "2026-12-31T23:59:59.Z",
             "yesterday",
         ] {

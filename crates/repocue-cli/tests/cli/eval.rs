@@ -430,6 +430,77 @@ fn import_rejections_publish_nothing() {
     std::fs::write(&p, bytes).unwrap();
     import(&repo, &[&tampered]).error_code("bad_reference");
 
+    // A frozen file of the set changed after preparation (the task, what preparation printed):
+    // the summary refuses it as the import does; it counted the attempts as the new task's.
+    for (name, file) in [("task", "task.txt"), ("prepared", "prepare.stdout")] {
+        let changed = copy_set(&set, name);
+        let mut bytes = std::fs::read(changed.join(file)).unwrap();
+        bytes.extend_from_slice(b"\nanother task\n");
+        std::fs::write(changed.join(file), bytes).unwrap();
+        let e = repo
+            .repocue(&["experiment", "summary", "--set", changed.to_str().unwrap()])
+            .error_code("bad_reference");
+        assert!(e.error.message.contains(file), "{e:?}");
+        import(&repo, &[&changed]).error_code("bad_reference");
+    }
+
+    // The manifest edited alone: an arm's budget no attempt ran with, a pair dropped from the
+    // schedule whose attempts ran.
+    let budget = copy_set(&set, "budget");
+    let mut exp: Value =
+        serde_json::from_slice(&std::fs::read(budget.join("experiment.json")).unwrap()).unwrap();
+    for arm in exp["arms"].as_array_mut().unwrap() {
+        if arm["name"] == "basic" {
+            arm["max_tokens"] = 9999.into();
+            for a in arm["argv"].as_array_mut().unwrap() {
+                if a == "500" {
+                    *a = "9999".into();
+                }
+            }
+        }
+    }
+    std::fs::write(
+        budget.join("experiment.json"),
+        serde_json::to_vec(&exp).unwrap(),
+    )
+    .unwrap();
+    let e = import(&repo, &[&budget]).error_code("invalid_evidence");
+    assert!(e.error.message.contains("9999"), "{e:?}");
+    let dropped = copy_set(&set, "dropped");
+    let mut exp: Value =
+        serde_json::from_slice(&std::fs::read(dropped.join("experiment.json")).unwrap()).unwrap();
+    exp["pairs"] = 1.into();
+    exp["schedule"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|s| s["pair_id"] == "pair-01");
+    std::fs::write(
+        dropped.join("experiment.json"),
+        serde_json::to_vec(&exp).unwrap(),
+    )
+    .unwrap();
+    let e = repo
+        .repocue(&["experiment", "summary", "--set", dropped.to_str().unwrap()])
+        .error_code("invalid_evidence");
+    assert!(e.error.message.contains("pair-02"), "{e:?}");
+    import(&repo, &[&dropped]).error_code("invalid_evidence");
+    // A task replaced together with its digest in the manifest: the requests say which task
+    // the agents were given.
+    let replaced = copy_set(&set, "replaced");
+    std::fs::write(replaced.join("task.txt"), "Another task.\n").unwrap();
+    let mut exp: Value =
+        serde_json::from_slice(&std::fs::read(replaced.join("experiment.json")).unwrap()).unwrap();
+    let digest = format!("sha256:{}", repocue::hex_sha256(b"Another task.\n"));
+    exp["task"]["file"]["sha256"] = digest.into();
+    exp["task"]["file"]["bytes"] = 14.into();
+    std::fs::write(
+        replaced.join("experiment.json"),
+        serde_json::to_vec(&exp).unwrap(),
+    )
+    .unwrap();
+    let e = import(&repo, &[&replaced]).error_code("invalid_evidence");
+    assert!(e.error.message.contains("another task"), "{e:?}");
+
     // Absolute and escaping references.
     for (name, path) in [
         ("absolute", "/etc/hostname".to_owned()),

@@ -266,6 +266,20 @@ fn evaluate_cache_sends_frozen_steps_once_and_summarises_usage_cost_and_quality(
         ],
     );
     assert_valid("cache-eval", &manifest);
+    // Git's processes are counted where Git can trace them (they were "not observed" on any
+    // Git), and the binary says its version.
+    for m in ["preparation", "cue_measurement"] {
+        assert_eq!(
+            manifest[m]["git_processes"]["status"], "observed",
+            "{m}: {manifest:#}"
+        );
+    }
+    assert!(
+        manifest["cue_binary"]["version"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("repocue ")),
+        "{manifest:#}"
+    );
     let ids: Vec<&Value> = manifest["steps"]
         .as_array()
         .unwrap()

@@ -111,14 +111,19 @@ fn prepare_in(i: &Inputs<'_>, parent: &Path, staging: &Path) -> Result<CachePrep
     let place = ["--repository".to_owned(), root, "--cache-dir".into(), cache];
     let mut init = vec!["init".to_owned()];
     init.extend(place.iter().cloned());
-    let no_trace = staging.join("trace");
+    // Git's processes are counted as `experiment` counts them, by Trace2 where this Git has it
+    // (they were recorded as unobserved "with a Git older than 2.22" on any Git).
+    let git_version = String::from_utf8_lossy(&facts::git_output(&i.repo.root, &["version"])?)
+        .trim()
+        .to_owned();
+    let trace2 = measure::git_has_trace2(&git_version);
     let preparation = measure::measure(
         i.cue_binary,
         &init,
         &i.repo.root,
         &staging.join("init.stdout"),
-        &no_trace,
-        false,
+        &staging.join("init.trace2.json"),
+        trace2,
     )?;
     let task = crate::taskbench::Benchmark {
         schema_version: crate::taskbench::BENCHMARK_SCHEMA.into(),
@@ -136,8 +141,8 @@ fn prepare_in(i: &Inputs<'_>, parent: &Path, staging: &Path) -> Result<CachePrep
         &argv,
         &i.repo.root,
         &staging.join("cue.json"),
-        &no_trace,
-        false,
+        &staging.join("cue.trace2.json"),
+        trace2,
     )
     .map_err(|e| {
         EvalError::new(
@@ -290,7 +295,7 @@ fn freeze(
         cue_binary: Binary {
             path: i.cue_binary.to_string_lossy().into_owned(),
             sha256: util::file_digest(i.cue_binary)?,
-            version: String::new(),
+            version: crate::experiment::version_of(i.cue_binary, "--version"),
         },
         expectation,
         answer_schema: crate::experiment::file_ref(staging, "answer.schema.json")?,
