@@ -373,6 +373,24 @@ pub fn verify_frozen(set: &Path, exp: &Experiment) -> Result<()> {
     Ok(())
 }
 
+/// The canonical path of the RepoCue binary a set's cues run. Another program that happens to
+/// exit 0 (a wrong path) would have been measured as the cue: the binary must say it is
+/// RepoCue.
+pub(crate) fn cue_binary(given: &Path) -> Result<PathBuf> {
+    let path = given
+        .canonicalize()
+        .map_err(|e| EvalError::arg(format!("cue binary {}: {e}", given.display())))?;
+    let version = version_of(&path, "--version");
+    if !version.starts_with("repocue ") {
+        return Err(EvalError::arg(format!(
+            "cue binary {}: `--version` printed {:?}, not `repocue <version>`",
+            path.display(),
+            version.chars().take(80).collect::<String>()
+        )));
+    }
+    Ok(path)
+}
+
 /// What `exe arg` prints (`repocue --version`), trimmed; empty when it cannot run.
 pub(crate) fn version_of(exe: &Path, arg: &str) -> String {
     Command::new(exe)
@@ -479,10 +497,7 @@ pub fn prepare(opts: &PrepareOptions) -> Result<PrepareOutput> {
         ));
     }
     let schedule = schedule(&arms, opts.pairs, &opts.order)?;
-    let cue_binary = opts
-        .cue_binary
-        .canonicalize()
-        .map_err(|e| EvalError::arg(format!("cue binary {}: {e}", opts.cue_binary.display())))?;
+    let cue_binary = cue_binary(&opts.cue_binary)?;
     let task_text = match (&opts.task_context, &opts.task_file) {
         (Some((b, _)), _) => b.prompt.clone(),
         (None, Some(p)) => std::fs::read_to_string(p)

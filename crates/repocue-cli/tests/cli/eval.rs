@@ -661,6 +661,21 @@ fn output_directory_inside_the_repository_is_rejected() {
         "x=status",
     ])
     .error_code("invalid_argument");
+    // A program that is no RepoCue but exits 0 would have been measured as the cue.
+    let other = repo.outside().join("not-repocue");
+    crate::support::write_executable(&other, b"#!/bin/sh\necho garbage\n");
+    let out = sets_dir(&repo);
+    let e = repo
+        .repocue(&[
+            "experiment",
+            "prepare",
+            "--output-directory",
+            out.to_str().unwrap(),
+            "--cue-binary",
+            other.to_str().unwrap(),
+        ])
+        .error_code("invalid_argument");
+    assert!(e.error.message.contains("garbage"), "{e:?}");
 }
 
 #[test]

@@ -70,10 +70,7 @@ pub fn prepare(opts: &CachePrepareOptions) -> Result<CachePrepareOutput> {
         &repo.git_dir,
         "--output-directory",
     )?;
-    let cue_binary = opts
-        .cue_binary
-        .canonicalize()
-        .map_err(|e| EvalError::arg(format!("cue binary {}: {e}", opts.cue_binary.display())))?;
+    let cue_binary = crate::experiment::cue_binary(&opts.cue_binary)?;
     std::fs::create_dir_all(&parent).map_err(|e| EvalError::io(&parent, e))?;
     let staging = parent.join(format!(
         ".repocue-cache-eval-{}.draft",
