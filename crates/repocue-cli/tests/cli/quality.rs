@@ -5000,3 +5000,45 @@ fn a_scripts_directorys_executables_are_the_commands() {
         "a script is its own source: {cue:#}"
     );
 }
+
+/// A build script at the root is how a .NET project's contributors build and test
+/// (AutoMapper's guide: "Run the PowerShell script `Build.ps1`"): the POSIX one leads, the
+/// others follow the leading commands, and a Windows script needs no executable bit.
+#[test]
+fn a_root_build_script_is_the_build_command() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Acme.sln",
+            "Microsoft Visual Studio Solution File, Format Version 12.00\n",
+        ),
+        (
+            "src/Acme/Acme.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>\n",
+        ),
+        (
+            "src/Acme/Greeter.cs",
+            "namespace Acme { public class Greeter { } }\n",
+        ),
+        ("Build.cmd", "@echo off\r\npowershell ./build.ps1\r\n"),
+        ("build.ps1", "dotnet build\ndotnet test\n"),
+        ("build.sh", "#!/bin/sh\ndotnet build && dotnet test\n"),
+    ]);
+    repo.git(&["update-index", "--chmod=+x", "build.sh"]);
+    repo.commit_staged("build.sh is executable");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands: Vec<&str> = cue["content"]["commands"]
+        .as_array()
+        .expect("commands")
+        .iter()
+        .map(|c| c["command"].as_str().expect("command"))
+        .collect();
+    assert_eq!(commands[0], "./build.sh", "{cue:#}");
+    for later in ["./build.ps1", "Build.cmd", "dotnet build"] {
+        let at = commands.iter().position(|c| *c == later);
+        assert!(
+            at.is_some_and(|i| i > 1),
+            "{later} after the leading commands: {commands:?}"
+        );
+    }
+    assert!(commands.contains(&"dotnet test"), "{commands:?}");
+}

@@ -1912,13 +1912,13 @@ fn commands(
     // it: a manifest's command for the same purpose (what its tool settings imply, `python
     // -m pytest`) comes after the leading commands.
     let scripts = directory_scripts(files);
-    let scripted: HashSet<String> = scripts.iter().map(|c| c.purpose.clone()).collect();
-    for c in scripts {
+    let scripted: HashSet<String> = scripts.iter().map(|(_, c)| c.purpose.clone()).collect();
+    for (leads, c) in scripts {
         let order = ORDER
             .iter()
             .position(|o| *o == c.purpose)
             .unwrap_or(ORDER.len());
-        out.push((order, order <= 3, c));
+        out.push((order, leads && order <= 3, c));
     }
     for (f, m) in primary {
         // A Makefile checked in beside `configure.ac` builds without it (git's): its own
@@ -2003,28 +2003,61 @@ fn script_purpose(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The commands of a root `script/` or `scripts/` directory: its executable files named for
+/// The commands of checked-in scripts: a root build script (below), and a root `script/` or
+/// `scripts/` directory's executable files named for
 /// a purpose without an extension ([`script_purpose`]), run by their path from the root
 /// (starlette documents `scripts/install`, `scripts/test` and `scripts/lint` for its
 /// contributors). A file Git does not record as executable is no command, and neither is a
 /// helper with an extension: babel's `scripts/test.sh` is what its `make test` runs.
-fn directory_scripts(files: &[FileState]) -> Vec<CommandRef> {
+/// Each with whether it leads its purpose: every script of the directory, the first build
+/// script at the root (the others are the same build for other shells).
+fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
     const EXECUTABLE: u32 = 0o100_755;
-    files
+    let command = |command: String, purpose: &str| CommandRef {
+        command,
+        purpose: purpose.to_owned(),
+        runs: Vec::new(),
+        source: String::new(),
+    };
+    let mut out: Vec<(bool, CommandRef)> = files
         .iter()
         .filter(|f| f.index_mode == EXECUTABLE)
         .filter_map(|f| {
             let path = std::str::from_utf8(&f.path).ok()?;
             let name = SCRIPT_DIRS.iter().find_map(|d| path.strip_prefix(d))?;
-            let purpose = script_purpose(name)?;
-            Some(CommandRef {
-                command: path.to_owned(),
-                purpose: purpose.to_owned(),
-                runs: Vec::new(),
-                source: String::new(),
-            })
+            Some((true, command(path.to_owned(), script_purpose(name)?)))
         })
-        .collect()
+        .collect();
+    // A build script at the root, `build.sh`, `build.ps1`, `build.cmd` in any case: how a .NET
+    // project's contributors build and test (AutoMapper's guide: "Run the PowerShell script
+    // `Build.ps1`"; FluentValidation's: "`Build.cmd` (windows) or build.sh (Linux/mac)"). The
+    // POSIX one first; a Windows script needs no executable bit.
+    let mut roots: Vec<(usize, &str)> = files
+        .iter()
+        .filter_map(|f| {
+            let path = std::str::from_utf8(&f.path).ok()?;
+            let (stem, ext) = path.rsplit_once('.')?;
+            let rank = ["sh", "ps1", "cmd", "bat"]
+                .iter()
+                .position(|e| ext.eq_ignore_ascii_case(e))?;
+            (stem.eq_ignore_ascii_case("build") && regular(f)).then_some((rank, path))
+        })
+        .collect();
+    roots.sort();
+    out.extend(roots.into_iter().enumerate().map(|(i, (rank, path))| {
+        let run = if rank < 2 {
+            format!("./{path}")
+        } else {
+            path.to_owned()
+        };
+        (i == 0, command(run, "build"))
+    }));
+    out
+}
+
+/// Whether Git records a file as a regular file (executable or not): no symlink, no submodule.
+fn regular(f: &FileState) -> bool {
+    matches!(f.index_mode, 0o100_644 | 0o100_755)
 }
 
 /// Whether a command runs a package script named otherwise than its purpose
