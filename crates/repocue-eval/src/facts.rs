@@ -69,37 +69,33 @@ pub fn discover(path: &Path) -> Result<Repository> {
     let start = path
         .canonicalize()
         .map_err(|e| EvalError::new("bad_path", format!("{}: {e}", path.display())))?;
-    let out = git_output(
-        &start,
-        &["rev-parse", "--show-toplevel", "--absolute-git-dir"],
-    )
-    .map_err(|e| {
-        EvalError::new(
-            "not_a_git_repository",
-            format!(
-                "{} is not inside a Git work tree ({})",
-                start.display(),
-                e.message
-            ),
-        )
-    })?;
-    let text = String::from_utf8_lossy(&out);
-    let mut lines = text.lines();
-    let (Some(root), Some(git_dir)) = (lines.next(), lines.next()) else {
-        return Err(EvalError::new(
-            "git_failed",
-            "git rev-parse printed no root",
-        ));
+    // One question per call: each answer ends with one newline, and a path may itself hold
+    // newlines (a root with one was cut at it) or bytes that are no UTF-8.
+    let ask = |what: &str| -> Result<PathBuf> {
+        let out = git_output(&start, &["rev-parse", what]).map_err(|e| {
+            EvalError::new(
+                "not_a_git_repository",
+                format!(
+                    "{} is not inside a Git work tree ({})",
+                    start.display(),
+                    e.message
+                ),
+            )
+        })?;
+        let answer = out.strip_suffix(b"\n").unwrap_or(&out);
+        if answer.is_empty() {
+            return Err(EvalError::new(
+                "git_failed",
+                format!("git rev-parse {what} printed nothing"),
+            ));
+        }
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(answer));
+        path.canonicalize()
+            .map_err(|e| EvalError::new("bad_path", format!("{}: {e}", path.display())))
     };
-    let canon = |p: &str| {
-        Path::new(p)
-            .canonicalize()
-            .map_err(|e| EvalError::new("bad_path", format!("{p}: {e}")))
-    };
-    Ok(Repository {
-        root: canon(root)?,
-        git_dir: canon(git_dir)?,
-    })
+    let root = ask("--show-toplevel")?;
+    let git_dir = ask("--absolute-git-dir")?;
+    Ok(Repository { root, git_dir })
 }
 
 /// The five deterministic Git facts of a repository at one moment.
@@ -398,6 +394,24 @@ pub fn score(answer: &GitAnswer, basis: &GitFacts) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A root whose name holds a newline is found whole (it was cut at the newline: `bad_path`).
+    #[test]
+    fn a_root_with_a_newline_in_its_name_is_discovered() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("a\nb");
+        std::fs::create_dir(&root).unwrap();
+        let init = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()
+            .unwrap();
+        assert!(init.success());
+        let repo = discover(&root).unwrap();
+        assert_eq!(repo.root, root.canonicalize().unwrap());
+        assert_eq!(repo.git_dir, root.join(".git").canonicalize().unwrap());
+    }
 
     #[test]
     fn parses_renames_conflicts_and_detached_heads() {
