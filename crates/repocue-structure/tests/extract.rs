@@ -65,6 +65,16 @@ fn render(s: &Symbol) -> String {
 }
 
 /// Asserts the symbols are exactly `expected` (one rendered symbol per line, in order).
+/// The visibility of the symbol named `name` (its last name); panics if there is none.
+fn visibility_of(facts: &FileFacts, name: &str) -> Option<&'static str> {
+    facts
+        .symbols
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no {name} in {:?}", facts.symbols))
+        .visibility
+}
+
 fn assert_symbols(facts: &FileFacts, expected: &str) {
     let actual: Vec<String> = facts.symbols.iter().map(render).collect();
     let expected: Vec<&str> = expected
@@ -513,14 +523,7 @@ fn c_functions_after_a_declaration_bracket_macro_are_each_a_symbol() {
 fn rust_items_only_tests_compile_are_private() {
     let source = b"/// Doc.\npub struct Parser;\n\n#[doc = include_str!(\"../README.md\")]\n#[cfg(doctest)]\npub struct ReadmeDoctests;\n\n#[cfg(test)]\nmod tests {\n    pub fn helper() {}\n}\n\n#[cfg(feature = \"std\")]\npub fn with_std() {}\n";
     let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
-    let visibility = |name: &str| {
-        facts
-            .symbols
-            .iter()
-            .find(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no {name} in {:?}", facts.symbols))
-            .visibility
-    };
+    let visibility = |name: &str| visibility_of(&facts, name);
     assert_eq!(visibility("Parser"), Some("public"));
     assert_eq!(visibility("ReadmeDoctests"), Some("private"));
     assert_eq!(visibility("helper"), Some("private"));
@@ -534,14 +537,7 @@ fn rust_items_only_tests_compile_are_private() {
 fn python_type_parameters_are_private() {
     let source = b"import typing as t\nfrom typing import ParamSpec\n\nR = t.TypeVar(\"R\")\nP = ParamSpec(\"P\")\nTs = t.TypeVarTuple(\"Ts\")\nlogger = make_logger(\"x\")\n";
     let facts = extract(Language::Python, source, &Limits::default()).unwrap();
-    let visibility = |name: &str| {
-        facts
-            .symbols
-            .iter()
-            .find(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no {name} in {:?}", facts.symbols))
-            .visibility
-    };
+    let visibility = |name: &str| visibility_of(&facts, name);
     for name in ["R", "P", "Ts"] {
         assert_eq!(visibility(name), Some("private"), "{name}");
     }

@@ -4976,12 +4976,7 @@ fn a_scripts_directorys_executables_are_the_commands() {
     }
     repo.commit_staged("scripts are executable");
     let cue = repo.cue("overview", &["--max-tokens", "1000"]);
-    let commands: Vec<&str> = cue["content"]["commands"]
-        .as_array()
-        .expect("commands")
-        .iter()
-        .map(|c| c["command"].as_str().expect("command"))
-        .collect();
+    let commands = commands_of(&cue);
     assert_eq!(
         commands,
         [
@@ -5026,12 +5021,7 @@ fn a_root_build_script_is_the_build_command() {
     repo.git(&["update-index", "--chmod=+x", "build.sh"]);
     repo.commit_staged("build.sh is executable");
     let cue = repo.cue("overview", &["--max-tokens", "1000"]);
-    let commands: Vec<&str> = cue["content"]["commands"]
-        .as_array()
-        .expect("commands")
-        .iter()
-        .map(|c| c["command"].as_str().expect("command"))
-        .collect();
+    let commands = commands_of(&cue);
     assert_eq!(commands[0], "./build.sh", "{cue:#}");
     for later in ["./build.ps1", "Build.cmd", "dotnet build"] {
         let at = commands.iter().position(|c| *c == later);
@@ -5041,4 +5031,14 @@ fn a_root_build_script_is_the_build_command() {
         );
     }
     assert!(commands.contains(&"dotnet test"), "{commands:?}");
+}
+
+/// The command lines of an overview cue, in order.
+fn commands_of(cue: &serde_json::Value) -> Vec<&str> {
+    cue["content"]["commands"]
+        .as_array()
+        .expect("commands")
+        .iter()
+        .map(|c| c["command"].as_str().expect("command"))
+        .collect()
 }
