@@ -391,6 +391,31 @@ pub(crate) fn cue_binary(given: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
+/// Holds the set's run lock (`.run.lock`, released when the process ends, however it ends):
+/// two runs on one set each launched attempts while the other's were measured, so their
+/// times and machine load overlapped. A second run fails at once with `set_busy`.
+fn lock_runs(set: &Path) -> Result<std::fs::File> {
+    let path = set.join(".run.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| EvalError::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(EvalError::new(
+            "set_busy",
+            format!(
+                "another run is measuring attempts of {}: attempts of one set run one at a time; \
+                 run again when it has finished",
+                set.display()
+            ),
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(EvalError::io(&path, e)),
+    }
+}
+
 /// What `exe arg` prints (`repocue --version`), trimmed; empty when it cannot run.
 pub(crate) fn version_of(exe: &Path, arg: &str) -> String {
     Command::new(exe)
@@ -950,6 +975,7 @@ pub fn run(set: &Path, runner: Option<&RunnerSpec>, limit: RunLimit) -> Result<R
         .canonicalize()
         .map_err(|e| EvalError::arg(format!("--set {}: {e}", set.display())))?;
     let exp = load(&set)?;
+    let _running = lock_runs(&set)?;
     let root = PathBuf::from(&exp.repository.root);
     let repo = facts::discover(&root)?;
     if repo.root != root || repocue::repo_id(&repo.root) != exp.repository.id {

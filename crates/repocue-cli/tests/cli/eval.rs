@@ -378,6 +378,30 @@ fn synthetic_pairs_import_and_report_end_to_end() {
     validate_schema("savings-report", &r);
 }
 
+/// One run at a time on a set: a second run while another measures its attempts fails at once
+/// (two runs each launched attempts whose times and machine load overlapped).
+#[test]
+fn a_second_run_on_a_busy_set_fails_at_once() {
+    let repo = repo();
+    let set = prepare(&repo, &[]);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(set.join(".run.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    run(&repo, &set, &["--synthetic"]).error_code("set_busy");
+    assert_eq!(
+        summary(&repo, &set)["counts"]["completed"],
+        0,
+        "nothing ran"
+    );
+    drop(lock);
+    run(&repo, &set, &["--synthetic"]).success();
+    assert_eq!(summary(&repo, &set)["counts"]["completed"], 2);
+}
+
 #[test]
 fn dry_run_builds_contexts_but_cannot_calibrate() {
     let repo = repo();
