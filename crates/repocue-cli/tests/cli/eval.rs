@@ -74,6 +74,14 @@ fn assert_nothing_published(repo: &TestRepo) {
 }
 
 /// Copies a set directory (sets are relocatable: every reference is set-relative).
+/// Rewrites a set's `experiment.json` after the fact, as a hand edit would.
+fn edit_manifest(set: &Path, edit: impl FnOnce(&mut Value)) {
+    let path = set.join("experiment.json");
+    let mut exp: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut exp);
+    std::fs::write(&path, serde_json::to_vec(&exp).unwrap()).unwrap();
+}
+
 fn copy_set(set: &Path, name: &str) -> PathBuf {
     let to = set.parent().unwrap().join(name);
     let ok = std::process::Command::new("cp")
@@ -471,38 +479,28 @@ fn import_rejections_publish_nothing() {
     // The manifest edited alone: an arm's budget no attempt ran with, a pair dropped from the
     // schedule whose attempts ran.
     let budget = copy_set(&set, "budget");
-    let mut exp: Value =
-        serde_json::from_slice(&std::fs::read(budget.join("experiment.json")).unwrap()).unwrap();
-    for arm in exp["arms"].as_array_mut().unwrap() {
-        if arm["name"] == "basic" {
-            arm["max_tokens"] = 9999.into();
-            for a in arm["argv"].as_array_mut().unwrap() {
-                if a == "500" {
-                    *a = "9999".into();
+    edit_manifest(&budget, |exp| {
+        for arm in exp["arms"].as_array_mut().unwrap() {
+            if arm["name"] == "basic" {
+                arm["max_tokens"] = 9999.into();
+                for a in arm["argv"].as_array_mut().unwrap() {
+                    if a == "500" {
+                        *a = "9999".into();
+                    }
                 }
             }
         }
-    }
-    std::fs::write(
-        budget.join("experiment.json"),
-        serde_json::to_vec(&exp).unwrap(),
-    )
-    .unwrap();
+    });
     let e = import(&repo, &[&budget]).error_code("invalid_evidence");
     assert!(e.error.message.contains("9999"), "{e:?}");
     let dropped = copy_set(&set, "dropped");
-    let mut exp: Value =
-        serde_json::from_slice(&std::fs::read(dropped.join("experiment.json")).unwrap()).unwrap();
-    exp["pairs"] = 1.into();
-    exp["schedule"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|s| s["pair_id"] == "pair-01");
-    std::fs::write(
-        dropped.join("experiment.json"),
-        serde_json::to_vec(&exp).unwrap(),
-    )
-    .unwrap();
+    edit_manifest(&dropped, |exp| {
+        exp["pairs"] = 1.into();
+        exp["schedule"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|s| s["pair_id"] == "pair-01");
+    });
     let e = repo
         .repocue(&["experiment", "summary", "--set", dropped.to_str().unwrap()])
         .error_code("invalid_evidence");
@@ -512,16 +510,11 @@ fn import_rejections_publish_nothing() {
     // the agents were given.
     let replaced = copy_set(&set, "replaced");
     std::fs::write(replaced.join("task.txt"), "Another task.\n").unwrap();
-    let mut exp: Value =
-        serde_json::from_slice(&std::fs::read(replaced.join("experiment.json")).unwrap()).unwrap();
     let digest = format!("sha256:{}", repocue::hex_sha256(b"Another task.\n"));
-    exp["task"]["file"]["sha256"] = digest.into();
-    exp["task"]["file"]["bytes"] = 14.into();
-    std::fs::write(
-        replaced.join("experiment.json"),
-        serde_json::to_vec(&exp).unwrap(),
-    )
-    .unwrap();
+    edit_manifest(&replaced, |exp| {
+        exp["task"]["file"]["sha256"] = digest.into();
+        exp["task"]["file"]["bytes"] = 14.into();
+    });
     let e = import(&repo, &[&replaced]).error_code("invalid_evidence");
     assert!(e.error.message.contains("another task"), "{e:?}");
 
