@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod cfg_macros;
+mod conditionals;
 mod decl_brackets;
 mod detect;
 mod engine;
@@ -44,7 +45,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "31";
+pub const EXTRACTOR_VERSION: &str = "32";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -299,6 +300,9 @@ pub fn extract(
         }
         Language::C => engine::extract(language, &decl_brackets::hidden(&source), limits),
         Language::Rust => engine::extract(language, &cfg_macros::unwrapped(&source), limits),
+        Language::CSharp => {
+            engine::extract(language, &conditionals::first_branches(&source), limits)
+        }
         _ => engine::extract(language, &source, limits),
     }
 }

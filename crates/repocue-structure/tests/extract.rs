@@ -544,6 +544,46 @@ fn python_type_parameters_are_private() {
     assert_eq!(visibility("logger"), Some("public"));
 }
 
+/// A C# member whose body is chosen by `#if` (serilog's `ILogger`: a default implementation
+/// under a feature, else `;`) leaves its interface whole: the first branch is parsed, the
+/// others and the directives are blank, at the file's own lines.
+#[test]
+fn csharp_conditional_branches_leave_the_declaration_whole() {
+    let source = b"namespace Serilog;\n\npublic interface ILogger\n{\n#if FEATURE\n    private static readonly object[] None = new object[0];\n#endif\n\n    ILogger ForContext(string name)\n#if FEATURE\n    {\n        return this;\n    }\n#else\n        ;\n#endif\n\n    void Write(string message, params object?[]? values)\n#if FEATURE\n        => Write(message, (Exception?)null, values)\n#endif\n    ;\n}\n\n#if LEGACY\npublic class Current { }\n#else\npublic class Fallback { }\n#endif\n";
+    let facts = extract(Language::CSharp, source, &Limits::default()).unwrap();
+    let at = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| (s.start_line, s.signature.clone(), s.parent.clone()))
+    };
+    let interface = Some("ILogger".to_string());
+    assert_eq!(
+        at("ILogger"),
+        Some((3, "public interface ILogger".into(), None))
+    );
+    assert_eq!(
+        at("ForContext"),
+        Some((
+            9,
+            "ILogger ForContext(string name)".into(),
+            interface.clone()
+        ))
+    );
+    assert_eq!(
+        at("Write"),
+        Some((
+            18,
+            "void Write(string message, params object?[]? values)".into(),
+            interface
+        ))
+    );
+    assert_eq!(at("Current").map(|a| a.0), Some(26));
+    assert_eq!(at("Fallback"), None, "{facts:?}");
+    assert!(facts.symbols.iter().all(|s| !s.signature.contains('#')));
+}
+
 /// Items inside a configuration macro (`cfg_rt! { … }`, as tokio defines most of its API) are
 /// the file's own, at their own lines; a `cfg_if!` is no list of items.
 #[test]

@@ -1,0 +1,285 @@
+//! C#'s conditional compilation, resolved to one variant before parsing.
+//!
+//! A library built for several frameworks writes `#if`, `#elif`, `#else` and `#endif`
+//! anywhere, also between a member's head and its body. serilog's `ILogger` declares
+//! `ILogger ForContext(…)`, then under `#if FEATURE_DEFAULT_INTERFACE` a body and under
+//! `#else` a `;`. The grammar reads each directive as a line of its own and both variants as
+//! code, so the head was followed by a body and a `;`: the interface failed to parse and was
+//! lost, its members listed as the file's own, a directive in their signatures.
+//!
+//! Each conditional's first branch is kept, as if its condition held; its other branches and
+//! the directive lines become spaces, nested conditionals with them. One branch is always a
+//! variant that compiles, and the first is the one that holds the code the conditional
+//! exists for (a feature's members, a newer framework's signatures): a definition written
+//! only under `#elif` or `#else` is not extracted. Lengths and line breaks stay, so every
+//! position the parse reports is the file's own. A directive counts only where the compiler
+//! reads one, first on a line that is not inside a comment or a string spanning lines
+//! (verbatim `@"…"` and raw `"""…"""` strings). A file whose conditionals do not balance,
+//! and one without any, is parsed as it is (no copy is made).
+
+use std::borrow::Cow;
+
+use crate::text::is_word_byte;
+
+/// The bytes to parse for a C# `source`: every conditional resolved to its first branch.
+pub(crate) fn first_branches(source: &[u8]) -> Cow<'_, [u8]> {
+    let lines = directive_lines(source);
+    if lines.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    // For each open conditional, whether its current branch is dropped.
+    let mut open: Vec<bool> = Vec::new();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut dropped_from: Option<usize> = None;
+    for (start, end, directive) in lines {
+        let was_dropping = open.iter().any(|&d| d);
+        match directive {
+            Directive::If => open.push(false),
+            Directive::Other => match open.last_mut() {
+                Some(d) => *d = true,
+                None => return Cow::Borrowed(source),
+            },
+            Directive::End => {
+                if open.pop().is_none() {
+                    return Cow::Borrowed(source);
+                }
+            }
+        }
+        let dropping = open.iter().any(|&d| d);
+        match (was_dropping, dropping) {
+            (false, true) => dropped_from = Some(end),
+            (true, false) => {
+                if let Some(from) = dropped_from.take() {
+                    blank.push((from, start));
+                }
+            }
+            _ => {}
+        }
+        blank.push((start, end));
+    }
+    if !open.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    let mut out = source.to_vec();
+    for (from, to) in blank {
+        for b in &mut out[from..to] {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A conditional directive: one that opens a conditional, one that starts another branch
+/// (`#elif`, `#else`), one that closes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directive {
+    If,
+    Other,
+    End,
+}
+
+/// Where the lexer stands at a byte: in code or in a construct that hides a `#`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Code,
+    /// `// …`, to the end of the line.
+    LineComment,
+    /// `/* … */`.
+    BlockComment,
+    /// `"…"` or `'…'` (the quote byte), to its quote or the end of the line.
+    Quoted(u8),
+    /// `@"…"`, where `""` is a quote.
+    Verbatim,
+    /// `"""…"""`: as many quotes close it as opened it.
+    Raw(usize),
+}
+
+/// The conditional directive lines of `source`, each as its byte range (without the line
+/// break) and kind, in order.
+fn directive_lines(source: &[u8]) -> Vec<(usize, usize, Directive)> {
+    let mut found = Vec::new();
+    let mut state = State::Code;
+    let mut at = 0;
+    let mut line_start = true;
+    while at < source.len() {
+        let at_line_start = std::mem::take(&mut line_start);
+        if at_line_start && state == State::Code {
+            let end = line_end(source, at);
+            if let Some(d) = directive(&source[at..end]) {
+                found.push((at, end, d));
+                at = end;
+                continue;
+            }
+        }
+        let b = source[at];
+        if b == b'\n' {
+            line_start = true;
+            if matches!(state, State::LineComment | State::Quoted(_)) {
+                state = State::Code;
+            }
+            at += 1;
+            continue;
+        }
+        let rest = &source[at..];
+        let (next, step) = match state {
+            State::Code => match b {
+                b'/' if rest.starts_with(b"//") => (State::LineComment, 2),
+                b'/' if rest.starts_with(b"/*") => (State::BlockComment, 2),
+                b'"' => match quote_run(rest) {
+                    n if n >= 3 => (State::Raw(n), n),
+                    // `""`, an empty string.
+                    2 => (State::Code, 2),
+                    _ => (State::Quoted(b'"'), 1),
+                },
+                b'\'' => (State::Quoted(b'\''), 1),
+                b'@' | b'$' => match verbatim_opening(rest) {
+                    Some(len) => (State::Verbatim, len),
+                    None => (State::Code, 1),
+                },
+                _ => (State::Code, 1),
+            },
+            State::LineComment => (state, 1),
+            State::BlockComment if rest.starts_with(b"*/") => (State::Code, 2),
+            State::BlockComment => (state, 1),
+            State::Quoted(_) if b == b'\\' => (state, 2),
+            State::Quoted(q) if b == q => (State::Code, 1),
+            State::Quoted(_) => (state, 1),
+            State::Verbatim if rest.starts_with(b"\"\"") => (state, 2),
+            State::Verbatim if b == b'"' => (State::Code, 1),
+            State::Verbatim => (state, 1),
+            State::Raw(n) if b == b'"' => match quote_run(rest) {
+                run if run >= n => (State::Code, run),
+                run => (state, run),
+            },
+            State::Raw(_) => (state, 1),
+        };
+        state = next;
+        // An escape at the end of the line does not take its line break.
+        at += if step == 2 && rest.get(1) == Some(&b'\n') {
+            1
+        } else {
+            step
+        };
+    }
+    found
+}
+
+/// The end of the line that starts at `at` (its line break's position, or the end).
+fn line_end(source: &[u8], at: usize) -> usize {
+    source[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(source.len(), |i| at + i)
+}
+
+/// The conditional directive a line holds: `#`, then `if`, `elif`, `else` or `endif` as a
+/// whole word, after nothing but spaces and tabs (and between `#` and the word).
+fn directive(line: &[u8]) -> Option<Directive> {
+    fn skip(s: &[u8]) -> &[u8] {
+        let n = s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        &s[n..]
+    }
+    let rest = skip(line).strip_prefix(b"#")?;
+    let rest = skip(rest);
+    let word_len = rest.iter().take_while(|&&b| is_word_byte(b)).count();
+    match &rest[..word_len] {
+        b"if" => Some(Directive::If),
+        b"elif" | b"else" => Some(Directive::Other),
+        b"endif" => Some(Directive::End),
+        _ => None,
+    }
+}
+
+/// How many `"` start `s`.
+fn quote_run(s: &[u8]) -> usize {
+    s.iter().take_while(|&&b| b == b'"').count()
+}
+
+/// The length of a verbatim string's opening at the start of `s` (`@"`, `$@"`, `@$"`), if it
+/// is one.
+fn verbatim_opening(s: &[u8]) -> Option<usize> {
+    [b"@\"".as_slice(), b"$@\"", b"@$\""]
+        .into_iter()
+        .find(|open| s.starts_with(open))
+        .map(<[u8]>::len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolved(source: &str) -> String {
+        String::from_utf8(first_branches(source.as_bytes()).into_owned()).unwrap()
+    }
+
+    #[test]
+    fn the_first_branch_stays_and_the_others_become_spaces() {
+        let src = "void F()\n#if A\n{ }\n#elif B\n => 1;\n#else\n;\n#endif\nint G;\n";
+        let out = resolved(src);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.lines().count(), src.lines().count());
+        let kept: Vec<&str> = out
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(kept, ["void F()", "{ }", "int G;"]);
+    }
+
+    #[test]
+    fn a_conditional_inside_a_dropped_branch_is_dropped_whole() {
+        let src = "#if A\nint a;\n#else\n#if B\nint b;\n#else\nint c;\n#endif\n#endif\nint d;\n";
+        let kept: Vec<String> = resolved(src)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(kept, ["int a;", "int d;"]);
+    }
+
+    #[test]
+    fn directives_in_comments_and_strings_spanning_lines_are_text() {
+        for src in [
+            "/*\n#if A\n*/\nint a;\n#if B\nint b;\n#else\nint c;\n#endif\n",
+            "var s = @\"\n#if A\n\"\"\";\nint a;\n#if B\nint b;\n#else\nint c;\n#endif\n",
+            "var s = \"\"\"\n#if A\n\"\" \"\"\";\nint a;\n#if B\nint b;\n#else\nint c;\n#endif\n",
+        ] {
+            let out = resolved(src);
+            assert!(out.contains("#if A"), "{out}");
+            assert!(out.contains("int b;") && !out.contains("int c;"), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_string_or_comment_on_one_line_ends_with_it() {
+        // An unclosed character literal and a line comment end at the line break.
+        let src = "char c = '\"';\n// \"\n#if A\nint a;\n#else\nint b;\n#endif\n";
+        let out = resolved(src);
+        assert!(out.contains("int a;") && !out.contains("int b;"), "{out}");
+    }
+
+    #[test]
+    fn unbalanced_conditionals_and_none_are_parsed_as_written() {
+        for src in [
+            "#if A\nint a;\n",
+            "int a;\n#endif\n",
+            "#else\nint a;\n",
+            "int a;\n#region R\n#endregion\n",
+            "#ifdef is no C# directive\nint a;\n",
+        ] {
+            assert!(
+                matches!(first_branches(src.as_bytes()), Cow::Borrowed(_)),
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_directive_may_be_indented_and_spaced() {
+        let src = "  \t#  if A\nint a;\n\t# else // old\nint b;\n  #endif\n";
+        let out = resolved(src);
+        assert!(!out.contains('#') && out.contains("int a;") && !out.contains("int b;"));
+    }
+}
