@@ -219,7 +219,14 @@ pub fn structural(
     let mut items = Vec::new();
     let sym =
         |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
-    let desc = |path: &str, s: &SymbolFact| json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line});
+    // A namespace's last line too: on its first, it is a statement (see
+    // `SymbolChange::statement`).
+    let desc = |path: &str, s: &SymbolFact| match s.kind.as_str() {
+        "module" | "namespace" => {
+            json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line, "end": s.end_line})
+        }
+        _ => json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line}),
+    };
     for (path, old, new) in changes {
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
@@ -409,6 +416,7 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
             before: None,
             from: None,
             namespace: false,
+            statement: false,
         };
         let change = match it.op {
             DeltaOp::FileAdded
@@ -432,12 +440,17 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
                 ..change(name.to_owned())
             },
             DeltaOp::SymbolRemoved => change(name.to_owned()),
-            DeltaOp::SymbolAdded => SymbolChange {
-                signature: text(&it.after, "signature"),
-                namespace: text(&it.after, "kind")
-                    .is_some_and(|k| matches!(k.as_str(), "module" | "namespace")),
-                ..change(name.to_owned())
-            },
+            DeltaOp::SymbolAdded => {
+                let namespace = text(&it.after, "kind")
+                    .is_some_and(|k| matches!(k.as_str(), "module" | "namespace"));
+                let line = |k: &str| it.after.as_ref().and_then(|v| v.get(k)?.as_u64());
+                SymbolChange {
+                    signature: text(&it.after, "signature"),
+                    namespace,
+                    statement: namespace && line("end").is_some() && line("end") == line("line"),
+                    ..change(name.to_owned())
+                }
+            }
             DeltaOp::BranchChanged | DeltaOp::HeadChanged | DeltaOp::WorkingTreeChanged => continue,
         };
         pc.changes.push(change);

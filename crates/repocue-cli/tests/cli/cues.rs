@@ -516,6 +516,54 @@ fn a_cpp_namespace_neither_moves_nor_splits_in_a_delta() {
     assert_eq!(a["changes"][0]["op"], "symbol.added", "{a:#}");
 }
 
+/// A namespace statement (C#'s `namespace Acme.Core;`, PHP's `namespace Acme;`) does not
+/// qualify the definitions after it: added with them in a new file, it ranks as their detail,
+/// after them; added alone, it is an addition of its own.
+#[test]
+fn an_added_namespace_statement_ranks_after_the_definitions_it_names() {
+    let repo = TestRepo::with_files(&[("src/Old.cs", "namespace Acme;\n\npublic class Old { }\n")]);
+    repo.init();
+    repo.write(
+        "src/Probe.cs",
+        "namespace Acme.Core;\n\npublic sealed class Probe\n{\n    public int Measure() => 1;\n}\n",
+    );
+    repo.write(
+        "src/probe.php",
+        "<?php\n\nnamespace Acme;\n\nfunction probe(): int { return 1; }\n",
+    );
+    repo.write("src/Empty.cs", "namespace Acme.Empty;\n");
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("probe");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let first_change = |path: &str| {
+        let p = cue["content"]["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == path)
+            .unwrap_or_else(|| panic!("{cue:#}"));
+        p["changes"][0]["signature"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(
+        first_change("src/Probe.cs"),
+        "public sealed class Probe",
+        "{cue:#}"
+    );
+    assert_eq!(
+        first_change("src/probe.php"),
+        "function probe(): int",
+        "{cue:#}"
+    );
+    assert_eq!(
+        first_change("src/Empty.cs"),
+        "namespace Acme.Empty",
+        "{cue:#}"
+    );
+}
+
 #[test]
 fn delta_after_a_commit_lists_content_and_head_changes() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);

@@ -133,6 +133,13 @@ pub struct SymbolChange {
     #[serde(skip)]
     #[schemars(skip)]
     pub namespace: bool,
+    /// Whether such a namespace is a statement on one line that names what follows it in the
+    /// file (C#'s `namespace Serilog.Core;`, PHP's `namespace League\Flysystem;`): its members'
+    /// qualified names leave it out, yet an added one is implied by the symbols added after
+    /// it. Not serialized.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub statement: bool,
 }
 
 /// How far a document can be trusted to describe the code it references.

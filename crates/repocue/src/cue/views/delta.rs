@@ -260,13 +260,18 @@ fn items(
                 let parent = name.rsplit_once('.').map(|(p, _)| p);
                 // A member of a type added in the same change is detail of that addition; a
                 // namespace added with its members (a new file's `module Sinatra` around its
-                // class) is named by their qualified names, and is detail of them.
+                // class) is named by their qualified names, and is detail of them; so is a
+                // namespace statement added with the definitions that follow it (a new C#
+                // file's `namespace Serilog.Core;`).
                 let of_added_type = is_added
                     && taken
                         .iter()
                         .filter(added)
                         .any(|t| !t.namespace && Some(t.name.as_str()) == parent);
-                let holds_added = is_added && ch.namespace && parents.contains(&name);
+                let holds_added = is_added
+                    && ch.namespace
+                    && (parents.contains(&name)
+                        || ch.statement && taken.iter().filter(added).any(|t| !t.namespace));
                 if of_added_type || holds_added {
                     MEMBER_OF_ADDED_WEIGHT
                 } else {
@@ -417,6 +422,7 @@ mod tests {
             before: None,
             from: None,
             namespace: false,
+            statement: false,
         }
     }
 
@@ -570,5 +576,45 @@ mod tests {
         assert_eq!(weight("Empty"), 4);
         assert_eq!(weight("Sinatra"), MEMBER_OF_ADDED_WEIGHT);
         assert_eq!(weight("Sinatra.Probe.run"), MEMBER_OF_ADDED_WEIGHT);
+    }
+
+    /// A namespace statement (a new C# file's `namespace Serilog.Core;`) names what follows it
+    /// without qualifying it: added with definitions, it is their detail; added alone, an
+    /// addition of its own.
+    #[test]
+    fn an_added_namespace_statement_is_detail_of_what_follows_it() {
+        let statement = |name: &str| SymbolChange {
+            namespace: true,
+            statement: true,
+            ..change(DeltaOp::SymbolAdded, name)
+        };
+        let file = |path: &str, changes: Vec<SymbolChange>| {
+            let mut p = PathChange::bare(path);
+            p.op = Some(DeltaOp::FileAdded);
+            p.changes = changes;
+            p
+        };
+        let ranked = items(
+            vec![],
+            vec![
+                file(
+                    "src/Probe.cs",
+                    vec![
+                        statement("Serilog.Core"),
+                        change(DeltaOp::SymbolAdded, "Probe"),
+                    ],
+                ),
+                file("src/Empty.cs", vec![statement("Serilog.Empty")]),
+            ],
+            vec![],
+        );
+        let ranks: Vec<i64> = ranked
+            .iter()
+            .filter(|i| i.section == 3)
+            .map(|i| i.rank)
+            .collect();
+        assert_eq!(ranks[0], change_rank(MEMBER_OF_ADDED_WEIGHT, 0));
+        assert_eq!(ranks[1], change_rank(4, 1));
+        assert_eq!(ranks[2], change_rank(4, 2));
     }
 }
