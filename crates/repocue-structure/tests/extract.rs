@@ -1510,20 +1510,21 @@ const SECRET_FIXTURES: &[(Language, &str)] = &[
     (Language::Php, "php.php"),
 ];
 
-/// The planted values of a secrets fixture with their 1-based line: every `sk-…-Q7` string
-/// body and every number of nine or more digits starting with `7777`.
+/// The planted values of a secrets fixture with their 1-based line: every `sk-…-Q7` token (or
+/// `sk_…_Q7`, where a value must be an identifier: a Ruby symbol) and every number of nine or
+/// more digits starting with `7777`.
 fn planted_values(source: &str) -> Vec<(String, u32)> {
     let mut out = Vec::new();
     for (i, line) in source.lines().enumerate() {
         let line_no = i as u32 + 1;
         let mut rest = line;
-        while let Some(at) = rest.find("sk-") {
+        while let Some(at) = rest.find("sk-").into_iter().chain(rest.find("sk_")).min() {
             let tail = &rest[at..];
             let len = tail
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
                 .unwrap_or(tail.len());
             let token = &tail[..len];
-            if token.ends_with("-Q7") {
+            if token.ends_with("-Q7") || token.ends_with("_Q7") {
                 out.push((token.to_string(), line_no));
             }
             rest = &tail[len.max(1)..];

@@ -33,17 +33,18 @@ fn fixtures() -> Vec<(String, String)> {
     files
 }
 
-/// The planted values of a fixture: every `sk-…-Q7` token and every number of nine or more
-/// digits starting with `7777`.
+/// The planted values of a fixture: every `sk-…-Q7` token (or `sk_…_Q7`, where a value must
+/// be an identifier: a Ruby symbol) and every number of nine or more digits starting with
+/// `7777`.
 fn planted_values(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = source;
-    while let Some(at) = rest.find("sk-") {
+    while let Some(at) = rest.find("sk-").into_iter().chain(rest.find("sk_")).min() {
         let tail = &rest[at..];
         let len = tail
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
             .unwrap_or(tail.len());
-        if tail[..len].ends_with("-Q7") {
+        if tail[..len].ends_with("-Q7") || tail[..len].ends_with("_Q7") {
             out.push(tail[..len].to_string());
         }
         rest = &tail[len.max(1)..];
@@ -66,10 +67,13 @@ fn planted_values(source: &str) -> Vec<String> {
     out
 }
 
-/// The second version of a fixture: every planted value changed (`-Q7` → `-R8`,
-/// `7777…` → `7778…`), so that a refresh sees changed declarations.
+/// The second version of a fixture: every planted value changed (`-Q7` → `-R8`, `_Q7` →
+/// `_R8`, `7777…` → `7778…`), so that a refresh sees changed declarations.
 fn second_version(source: &str) -> String {
-    source.replace("-Q7", "-R8").replace("7777", "7778")
+    source
+        .replace("-Q7", "-R8")
+        .replace("_Q7", "_R8")
+        .replace("7777", "7778")
 }
 
 /// Every file under `dir`, recursively.

@@ -60,7 +60,11 @@ impl LanguageSupport for Java {
                 Info::new(if constant { "constant" } else { "field" })
             }
             "constant_declaration" => Info::new("constant"),
-            "enum_constant" => return Some(Info::new("constant").visibility(Some("public"))),
+            // A constant with a class body of its own (`PROD { String key() { … } }`) shows
+            // its head, not the code of its methods.
+            "enum_constant" => {
+                return Some(Info::new("constant").body(body).visibility(Some("public")))
+            }
             _ => return None,
         };
         Some(info.visibility(visibility))

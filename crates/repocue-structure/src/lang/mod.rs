@@ -187,6 +187,35 @@ pub(crate) fn node_text<'s>(node: Node<'_>, source: &'s [u8]) -> Cow<'s, str> {
     String::from_utf8_lossy(source.get(node.byte_range()).unwrap_or_default())
 }
 
+/// The text of `node` as a signature shows it: literal values as `…` ([`is_literal`]),
+/// whitespace collapsed. For a name built from source text (a Rust `impl` block's header,
+/// `impl Tr for [u8; …]`): a name reaches ids, search entries and every cue, so it must hold
+/// no value written in code either.
+pub(crate) fn value_free_text(node: Node<'_>, source: &[u8]) -> String {
+    let mut holes = Vec::new();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let current = cursor.node();
+        if current.id() != node.id() && is_literal(current) {
+            holes.push((current.byte_range(), crate::text::Hole::Value));
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    crate::text::signature(source, node.byte_range(), &holes).0
+}
+
 /// `text` without one pair of surrounding quotes (`"`, `'`, `` ` ``, `<>`).
 pub(crate) fn unquote(text: &str) -> &str {
     let text = text.trim();
@@ -266,6 +295,14 @@ pub(crate) fn is_literal(node: Node<'_>) -> bool {
                 | "text_block"
                 | "delimited_symbol"
                 | "preproc_arg"
+                // Ruby's `?Z`: a value, as a string is.
+                | "character"
+                // JSX in a default value (`label = <b>Hello</b>`): text written in code.
+                | "jsx_element"
+                | "jsx_self_closing_element"
+                | "jsx_fragment"
+                // A Rust macro's tokens (`key: secret_ty!{ … }`): a macro body.
+                | "token_tree"
         );
     let numeric = kind.contains("integer")
         || kind.contains("float")
@@ -274,7 +311,11 @@ pub(crate) fn is_literal(node: Node<'_>) -> bool {
             kind,
             "int_literal" | "imaginary_literal" | "real_literal" | "rational" | "complex"
         );
-    textual || (numeric && node.byte_range().len() > MAX_KEPT_NUMBER_CHARS)
+    // Ruby's `:production` is a value (`def connect(env = :production)`), except as a call's
+    // argument, where it names what the call defines (`attr_reader :name`, `Struct.new(:host)`).
+    let symbol =
+        kind == "simple_symbol" && node.parent().is_none_or(|p| p.kind() != "argument_list");
+    textual || symbol || (numeric && node.byte_range().len() > MAX_KEPT_NUMBER_CHARS)
 }
 
 /// Whether `node` is an "extra" (a comment and the like) rather than part of the syntax.

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use tree_sitter::Node;
 
-use super::{node_text, Def, Info, LanguageSupport, Parent};
+use super::{node_text, value_free_text, Def, Info, LanguageSupport, Parent};
 
 /// Rust support.
 pub(crate) struct Rust;
@@ -78,10 +78,10 @@ impl LanguageSupport for Rust {
             }
             "impl_item" => {
                 let ty = node.child_by_field_name("type")?;
-                let ty_text = node_text(ty, source);
+                let ty_text = value_free_text(ty, source);
                 let mut info = Info::new("impl").body(body);
                 info.name = Some(match node.child_by_field_name("trait") {
-                    Some(t) => format!("impl {} for {}", node_text(t, source), ty_text),
+                    Some(t) => format!("impl {} for {}", value_free_text(t, source), ty_text),
                     None => format!("impl {ty_text}"),
                 });
                 info.scope = Some(base_type_name(ty, source));
@@ -158,7 +158,7 @@ fn base_type_name(ty: Node<'_>, source: &[u8]) -> String {
         };
         match next {
             Some(n) => node = n,
-            None => return crate::text::collapse(&node_text(node, source)),
+            None => return value_free_text(node, source),
         }
     }
 }
