@@ -342,6 +342,7 @@ mod tests {
             index_digest: "i".into(),
             repository_digest: "r".into(),
             untracked: vec![],
+            removed: vec![],
             recent_commits: vec![],
             caveats,
             observed_at: "t".into(),

@@ -166,6 +166,24 @@ impl Basis {
     pub fn dirty(&self) -> bool {
         !self.changed.is_empty() || !self.untracked.is_empty()
     }
+
+    /// Paths HEAD holds that the index no longer does, sorted: staged deletions (`git rm`)
+    /// and the old paths of staged renames (`git mv`). A conflict is no deletion.
+    pub fn removed(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = self
+            .changed
+            .iter()
+            .filter(|e| !e.unmerged)
+            .filter_map(|e| match e.x {
+                b'D' => Some(e.path.clone()),
+                b'R' => e.orig_path.clone(),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
 }
 
 impl Git {

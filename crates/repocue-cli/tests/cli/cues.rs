@@ -193,6 +193,39 @@ fn cue_initializes_an_uninitialized_repository() {
     assert_eq!(m.cues_total, 1);
 }
 
+/// A staged deletion (`git rm`) and a staged rename's old path (`git mv`) are no file of the
+/// snapshot, yet changed: the overview lists them as staged and the manifest counts them; a
+/// secret-named one is counted, never named.
+#[test]
+fn staged_deletions_and_renames_are_in_the_working_tree() {
+    let repo = TestRepo::with_files(&[
+        ("a.py", "def a():\n    pass\n"),
+        ("b.py", "def b():\n    pass\n"),
+        ("README.md", "# R\n"),
+        (".env", "TOKEN=x\n"),
+    ]);
+    repo.init();
+    repo.git(&["rm", "-q", "a.py", ".env"]);
+    repo.git(&["mv", "README.md", "DOCS.md"]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(
+        cue["content"]["working_tree"]["staged"],
+        json!(["DOCS.md", "README.md", "a.py"]),
+        "{cue:#}"
+    );
+    let manifest = repo.cue("manifest", &[]);
+    assert_eq!(manifest["content"]["dirty_paths"], 4, "{manifest:#}");
+    // Committed, nothing is staged any more.
+    repo.commit_staged("remove");
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert!(
+        cue["content"]
+            .get("working_tree")
+            .is_none_or(|w| w.get("staged").is_none()),
+        "{cue:#}"
+    );
+}
+
 #[test]
 fn cue_refreshes_a_stale_cache_first() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n")]);

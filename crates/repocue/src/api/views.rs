@@ -273,7 +273,8 @@ pub struct ManifestContent {
     pub files: u64,
     /// Tracked bytes (working-tree sizes).
     pub bytes: u64,
-    /// Tracked paths not clean.
+    /// Tracked paths not clean, and the paths a staged deletion or rename took out of the
+    /// index.
     pub dirty_paths: u64,
     /// Untracked paths.
     pub untracked_paths: u64,
@@ -472,7 +473,8 @@ pub struct WorkingTree {
     /// Conflicted paths.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conflicted: Vec<String>,
-    /// Paths with staged changes.
+    /// Paths with staged changes: a staged deletion's path and a staged rename's old path
+    /// too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub staged: Vec<String>,
     /// Paths with unstaged changes.

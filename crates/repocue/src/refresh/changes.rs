@@ -190,6 +190,7 @@ mod tests {
             index_digest: "i".into(),
             repository_digest: digest::repository_digest(files),
             untracked: vec![],
+            removed: vec![],
             recent_commits: vec![],
             caveats: vec![],
             observed_at: "t".into(),

@@ -64,6 +64,8 @@ const MIGRATIONS: &[Migration] = &[
     Migration::Sql(include_str!("migrations/0018_drop_rank_cache.sql")),
     // migrations/0019_references.sql: the names each file references, for `entity`.
     Migration::Sql(include_str!("migrations/0019_references.sql")),
+    // Staged deletions and renames' old paths per snapshot (`SnapshotRow::removed`).
+    Migration::Sql(include_str!("migrations/0020_removed.sql")),
 ];
 
 /// Runs the migrations after `version`, recording each in `user_version`.
@@ -207,6 +209,9 @@ pub struct SnapshotRow {
     pub repository_digest: String,
     /// Untracked, non-ignored paths.
     pub untracked: Vec<Vec<u8>>,
+    /// Paths HEAD holds that the index no longer does: staged deletions and the old paths of
+    /// staged renames (`git rm`, `git mv`). They are no file of the snapshot, yet changed.
+    pub removed: Vec<Vec<u8>>,
     /// Recent commits at HEAD.
     pub recent_commits: Vec<Commit>,
     /// Reasons the snapshot may not describe everything (e.g. `assume_unchanged`).
@@ -317,6 +322,8 @@ pub struct NewSnapshot<'a> {
     pub repository_digest: String,
     /// Untracked paths.
     pub untracked: &'a [Vec<u8>],
+    /// Staged deletions and old paths of staged renames ([`SnapshotRow::removed`]).
+    pub removed: &'a [Vec<u8>],
     /// Recent commits.
     pub recent_commits: &'a [Commit],
     /// Caveats.
@@ -673,7 +680,7 @@ impl Store {
             .query_row(
                 "SELECT seq, epoch, parent, kind, branch, head, dirty, status_digest, index_digest,
                         repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-                        index_stat, file_count, rules_digest, secret_content, faults
+                        index_stat, file_count, rules_digest, secret_content, faults, removed
                  FROM snapshots WHERE seq = ?1",
                 [seq],
                 |r| {
@@ -700,6 +707,8 @@ impl Store {
                         secret_content: r.get::<_, Option<bool>>(18)?.unwrap_or(false),
                         faults: json_faults(&r.get::<_, String>(19)?)
                             .ok_or_else(|| bad(19, "faults are not [hex path, kind] pairs"))?,
+                        removed: json_paths(&r.get::<_, String>(20)?)
+                            .ok_or_else(|| bad(20, "removed paths are not a hex string list"))?,
                     })
                 },
             )
@@ -1739,8 +1748,9 @@ fn insert_snapshot(
     tx.execute(
         "INSERT INTO snapshots (seq, epoch, parent, kind, branch, head, dirty, status_digest,
             index_digest, repository_digest, untracked, recent_commits, caveats, observed_at, created_at,
-            file_count, rules_digest, secret_content, faults)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+            file_count, rules_digest, secret_content, faults, removed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+            ?20)",
         params![
             seq,
             epoch,
@@ -1761,6 +1771,7 @@ fn insert_snapshot(
             s.rules_digest,
             s.secret_content,
             faults_json(s.faults),
+            paths_json(s.removed),
         ],
     )?;
     if baseline {
@@ -2213,10 +2224,22 @@ fn remove_references(tx: &Transaction<'_>, path_id: i64) -> Result<()> {
     Ok(())
 }
 
+/// Rewrites a current cache into the layout of schema version 19: snapshots without their
+/// removed paths (as a cache written before migration 20).
+#[cfg(test)]
+pub(crate) fn downgrade_to_v19(db: &Connection) {
+    db.execute_batch(
+        "ALTER TABLE snapshots DROP COLUMN removed;
+         PRAGMA user_version = 19;",
+    )
+    .unwrap();
+}
+
 /// Rewrites a current cache into the layout of schema version 18: no reference index (as a
 /// cache written before migration 19).
 #[cfg(test)]
 pub(crate) fn downgrade_to_v18(db: &Connection) {
+    downgrade_to_v19(db);
     db.execute_batch(
         "DROP TABLE reference_fts;
          DELETE FROM settings WHERE name = 'search_rebuild';
@@ -2298,7 +2321,7 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
-        assert_eq!(SCHEMA_VERSION, 19);
+        assert_eq!(SCHEMA_VERSION, 20);
         // Migration 19 added the reference index, for the next refresh to build.
         assert!(store.search_needs_rebuild().unwrap());
         // Migration 18 dropped the table nothing used.
@@ -2316,6 +2339,8 @@ mod tests {
             (snap.rules_digest.as_deref(), snap.secret_content),
             (None, false)
         );
+        // Migration 20: a snapshot published before knows no removed paths.
+        assert!(snap.removed.is_empty());
         let files = store.files_at(&snap).unwrap();
         assert_eq!(files[0].class, FileClass::Source);
         // Migration 13 coded the kinds and kept the missing work-tree mode apart from the

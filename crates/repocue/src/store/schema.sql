@@ -36,7 +36,7 @@ CREATE TABLE snapshots (
     observed_at TEXT NOT NULL,
     created_at TEXT NOT NULL,
     pinned INTEGER NOT NULL DEFAULT 0
-, index_stat TEXT, file_count INTEGER, rules_digest TEXT, secret_content INTEGER, faults TEXT NOT NULL DEFAULT '[]');
+, index_stat TEXT, file_count INTEGER, rules_digest TEXT, secret_content INTEGER, faults TEXT NOT NULL DEFAULT '[]', removed TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE deltas (
     seq INTEGER PRIMARY KEY,
     snapshot INTEGER NOT NULL UNIQUE REFERENCES snapshots(seq),

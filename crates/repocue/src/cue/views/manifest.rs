@@ -19,7 +19,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         bytes: counts.bytes,
         documents: counts.documents,
         languages: counts.languages,
-        dirty_paths: counts.dirty,
+        // Staged deletions and renames' old paths are no file of the snapshot.
+        dirty_paths: counts.dirty + state.snapshot.removed.len() as u64,
         untracked_paths: state.snapshot.untracked.len() as u64,
         secret_files: counts.secret,
         excluded_files: counts.excluded,

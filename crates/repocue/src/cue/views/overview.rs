@@ -673,6 +673,13 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
             WorkingState::Clean => {}
         }
     }
+    // Staged deletions and renames' old paths: no file of the snapshot, staged all the same.
+    for r in &state.snapshot.removed {
+        if !state.secret_untracked(r) {
+            wt.push((1, paths::display(r)));
+        }
+    }
+    wt.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
     for u in &state.snapshot.untracked {
         if !state.secret_untracked(u) {
             wt.push((4, paths::display(u)));
