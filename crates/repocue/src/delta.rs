@@ -203,6 +203,17 @@ fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
     (Value::Object(b), Value::Object(a))
 }
 
+/// What an added or removed symbol's operation stores of it; a namespace's last line too: on
+/// its first, it is a statement (see `SymbolChange::statement`).
+fn desc(path: &str, s: &crate::analyze::structure::SymbolFact) -> Value {
+    match s.kind.as_str() {
+        "module" | "namespace" => {
+            json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line, "end": s.end_line})
+        }
+        _ => json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line}),
+    }
+}
+
 /// Computes symbol and import operations for changed files, given each side's code facts
 /// (`None` when the file is absent or has no code facts on that side). Files are visited in
 /// the order given; the result is deterministic.
@@ -219,14 +230,6 @@ pub fn structural(
     let mut items = Vec::new();
     let sym =
         |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
-    // A namespace's last line too: on its first, it is a statement (see
-    // `SymbolChange::statement`).
-    let desc = |path: &str, s: &SymbolFact| match s.kind.as_str() {
-        "module" | "namespace" => {
-            json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line, "end": s.end_line})
-        }
-        _ => json!({"path": path, "kind": s.kind, "signature": s.signature, "line": s.start_line}),
-    };
     for (path, old, new) in changes {
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);

@@ -63,7 +63,6 @@ pub(crate) fn publish(
         files_analyzed: Some(files_analyzed as i64),
         changed_files: Some(changed_files(full, &changes) as i64),
     };
-    let removed = basis.removed();
     let snapshot = (!changes.unchanged).then(|| NewSnapshot {
         branch: basis.branch.clone(),
         head: basis.head.clone(),
@@ -72,7 +71,7 @@ pub(crate) fn publish(
         index_digest: basis.index_digest.clone(),
         repository_digest: changes.repository_digest.clone(),
         untracked: &basis.untracked,
-        removed: &removed,
+        removed: basis.removed(),
         recent_commits,
         caveats: &changes.caveats,
         faults: &outcome.faults,

@@ -323,7 +323,7 @@ pub struct NewSnapshot<'a> {
     /// Untracked paths.
     pub untracked: &'a [Vec<u8>],
     /// Staged deletions and old paths of staged renames ([`SnapshotRow::removed`]).
-    pub removed: &'a [Vec<u8>],
+    pub removed: Vec<Vec<u8>>,
     /// Recent commits.
     pub recent_commits: &'a [Commit],
     /// Caveats.
@@ -1771,7 +1771,7 @@ fn insert_snapshot(
             s.rules_digest,
             s.secret_content,
             faults_json(s.faults),
-            paths_json(s.removed),
+            paths_json(&s.removed),
         ],
     )?;
     if baseline {
