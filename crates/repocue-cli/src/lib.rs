@@ -35,13 +35,22 @@ impl From<repocue::Error> for CommandError {
 }
 
 /// The single-line JSON error of a usage error, from clap's rendering of it: the first line
-/// (`error: invalid value 'nope' for '--view <VIEW>'`, without `error: `) is the message, its
-/// `tip:` the hint (else where to read the usage).
+/// (`error: invalid value 'nope' for '--view <VIEW>'`, without `error: `) is the message, with
+/// the indented lines right under it (`the following required arguments were not provided:
+/// --label <LABEL>`), its `tip:` the hint (else where to read the usage).
 fn usage_error_line(rendered: &str) -> String {
-    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments");
-    let message = first.strip_prefix("error: ").unwrap_or(first);
-    let hint = lines
+    let mut raw = rendered
+        .lines()
+        .skip_while(|l| l.trim().is_empty())
+        .peekable();
+    let first = raw.next().map(str::trim).unwrap_or("invalid arguments");
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    while let Some(detail) = raw.next_if(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty()) {
+        message.push(' ');
+        message.push_str(detail.trim());
+    }
+    let hint = raw
+        .map(str::trim)
         .find_map(|l| l.strip_prefix("tip: "))
         .unwrap_or("run `repocue --help`, or `repocue COMMAND --help`");
     let output = repocue::api::ErrorOutput {

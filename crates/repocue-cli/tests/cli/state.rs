@@ -1166,6 +1166,21 @@ fn usage_errors_exit_2() {
     ] {
         repo.repocue(args).usage_error();
     }
+    // The JSON line names what is missing, not only that something is.
+    let missing = repo.repocue(&["rebaseline", "--reason", "r"]);
+    let first = missing
+        .stderr()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let error: repocue::api::ErrorOutput = serde_json::from_str(&first).unwrap();
+    assert_eq!(
+        error.error.message,
+        "the following required arguments were not provided: --label <LABEL>",
+        "{}",
+        missing.describe()
+    );
 }
 
 #[test]
