@@ -37,6 +37,30 @@ pub fn display(path: &[u8]) -> String {
     out
 }
 
+/// The path a [`display`] rendering names: each `\xNN` the byte it stands for, every other
+/// character as written. What a request names a path by (`--path`), as the outputs show it.
+pub fn from_display(shown: &str) -> Vec<u8> {
+    let bytes = shown.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escape = bytes[i] == b'\\'
+            && bytes.get(i + 1) == Some(&b'x')
+            && bytes
+                .get(i + 2..i + 4)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+        if escape {
+            let hex = std::str::from_utf8(&bytes[i + 2..i + 4]).expect("ASCII hex digits");
+            out.push(u8::from_str_radix(hex, 16).expect("two hex digits"));
+            i += 4;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// Tells whether the path renders losslessly as text.
 pub fn is_utf8(path: &[u8]) -> bool {
     std::str::from_utf8(path).is_ok()
@@ -114,6 +138,19 @@ pub fn request_path(raw: &str, root: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_displayed_path_reads_back_as_its_bytes() {
+        for path in [
+            b"plain/a.rs".as_slice(),
+            b"inv\xff\xfeutf.py",
+            b"inv\\xFF\\xFEutf.py",
+            b"back\\slash\\x",
+            b"\\x5C",
+        ] {
+            assert_eq!(from_display(&display(path)), path, "{}", display(path));
+        }
+    }
 
     #[test]
     fn request_paths_are_made_repository_relative() {

@@ -1095,6 +1095,14 @@ fn a_name_that_spells_an_escape_is_not_the_byte_it_spells() {
         let entity = repo.cue("entity", &["--id", id, "--max-tokens", "2000"]);
         let text = entity.to_string();
         assert!(text.contains(defines), "{id}: {entity:#}");
+        // `--path` reads a path as the outputs show it, as `--id` does.
+        let path = id.strip_prefix("file:").unwrap();
+        let under = repo.cue("structure", &["--path", path, "--max-tokens", "2000"]);
+        let text = under.to_string();
+        assert!(
+            text.contains(defines) && under["content"]["files_total"] == 1,
+            "{path}: {under:#}"
+        );
     }
 }
 

@@ -1177,7 +1177,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     // exists, and answers with its counts (which name none of them).
     let exists = |state: &Reader| -> Result<bool> {
         let all = state.all_files()?;
-        Ok(all.iter().any(|f| under(&f.path, prefix.as_bytes())))
+        Ok(all
+            .iter()
+            .any(|f| under(&f.path, &paths::from_display(&prefix))))
     };
     if !prefix.is_empty() && ranking.files_total == 0 && !exists(state)? {
         return Err(Error::NotFound {
@@ -1236,24 +1238,22 @@ struct StructureRanking {
 }
 
 fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
+    // The path as outputs show it (`inv\xFF.py`), read back as bytes.
+    let prefix = paths::from_display(prefix);
     let files_total = state
         .files()?
         .iter()
-        .filter(|f| under(&f.path, prefix.as_bytes()))
+        .filter(|f| under(&f.path, &prefix))
         .count() as u64;
     let mut not_outlined = BTreeMap::new();
-    let ranked = ranked_files_counting(
-        state,
-        prefix.as_bytes(),
-        (&[], &[]),
-        true,
-        &mut not_outlined,
-    )?;
+    let ranked = ranked_files_counting(state, &prefix, (&[], &[]), true, &mut not_outlined)?;
     // Under the project's own code, what it exposes comes first (as in the overview); inside
     // tests or examples, whose every symbol is hidden that way, their own ranking decides.
-    let exposed_first = prefix.is_empty()
-        || importance::role(format!("{}/x", prefix.trim_end_matches('/')).as_bytes())
-            == importance::Role::Source;
+    let exposed_first = prefix.is_empty() || {
+        let mut probe = prefix.strip_suffix(b"/").unwrap_or(&prefix).to_vec();
+        probe.extend_from_slice(b"/x");
+        importance::role(&probe) == importance::Role::Source
+    };
     let files = ranked
         .iter()
         .take(200)
