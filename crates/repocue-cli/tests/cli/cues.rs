@@ -749,6 +749,25 @@ fn a_document_too_large_to_read_or_binary_says_why() {
     assert!(e.error.message.contains("binary"), "{e:?}");
 }
 
+/// A code file too large to read whole is hashed, never parsed: the structure view counts it
+/// under `not_outlined` as `too_large` rather than list the file's symbols as none.
+#[test]
+fn a_code_file_too_large_to_read_is_counted_as_not_outlined() {
+    let large: String = (0..200_000).map(|i| format!("x{i} = {i}\n")).collect();
+    assert!(large.len() > 1 << 20);
+    let repo = TestRepo::with_files(&[
+        ("big.py", large.as_str()),
+        ("small.py", "def small():\n    pass\n"),
+    ]);
+    let cue = repo.cue("structure", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["not_outlined"],
+        json!({"too_large": 1}),
+        "{cue:#}"
+    );
+    assert_eq!(cue["content"]["code_files"], 1, "{cue:#}");
+}
+
 /// A budget that holds the complete answer gets it, whole: adding items one by one measured
 /// each with the follow-up line it would still need (in text, a whole command), and an entity
 /// that fit in 42 tokens came back cut at 60, or refused at 50 as needing 100. The minimum a

@@ -166,8 +166,16 @@ pub(crate) fn ranked_files_counting<'a>(
             let left = sharing.get_mut(d)?;
             *left -= 1;
             let a = match *left {
-                0 => facts.remove(d)?,
-                _ => facts.get(d)?.clone(),
+                0 => facts.remove(d),
+                _ => facts.get(d).cloned(),
+            };
+            let Some(a) = a else {
+                // A file past the whole-read limit is hashed as a stream, never analysed: it
+                // has no facts to record why.
+                if f.size.is_some_and(|s| s > crate::scan::WHOLE_READ_LIMIT) {
+                    *not_outlined.entry("too_large".to_owned()).or_default() += 1;
+                }
+                return None;
             };
             if let Some(reason) = a.code.as_ref().and_then(|c| c.error.as_deref()) {
                 *not_outlined.entry(reason.to_owned()).or_default() += 1;
@@ -193,24 +201,7 @@ pub(crate) fn ranked_files_counting<'a>(
     resolve_aliased_imports(state, &mut out)?;
     let nodes: Vec<Node<'_>> = out
         .iter()
-        .map(|r| {
-            let root = r.root;
-            let mut boost = 1.0;
-            if entry_points.contains(r.file.path.as_slice()) {
-                boost += 4.0;
-            } else if root {
-                boost += 2.0;
-            }
-            if boost_dirty && r.file.working_state != WorkingState::Clean {
-                boost += 2.0;
-            }
-            Node {
-                path: &r.file.path,
-                facts: r.analysis.code.as_ref().expect("filtered"),
-                boost,
-                root,
-            }
-        })
+        .map(|r| graph_node(r, &entry_points, boost_dirty))
         .collect();
     let ranking = graph::rank(&nodes);
     drop(nodes);
@@ -239,6 +230,26 @@ pub(crate) fn ranked_files_counting<'a>(
             .then(a.file.path.cmp(&b.file.path))
     });
     Ok(out)
+}
+
+/// A ranked file as the reference graph's node: personalised toward entry points, package
+/// roots and (when `boost_dirty`) files dirty now.
+fn graph_node<'r>(r: &'r Ranked<'_>, entry_points: &HashSet<&[u8]>, boost_dirty: bool) -> Node<'r> {
+    let mut boost = 1.0;
+    if entry_points.contains(r.file.path.as_slice()) {
+        boost += 4.0;
+    } else if r.root {
+        boost += 2.0;
+    }
+    if boost_dirty && r.file.working_state != WorkingState::Clean {
+        boost += 2.0;
+    }
+    Node {
+        path: &r.file.path,
+        facts: r.analysis.code.as_ref().expect("filtered"),
+        boost,
+        root: r.root,
+    }
 }
 
 impl<'a> Ranked<'a> {
