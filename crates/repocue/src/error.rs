@@ -277,6 +277,23 @@ impl Error {
                  work tree (the directory that holds .git) or pass --repository PATH"
                     .into(),
             ),
+            // Git refuses a repository another user owns, and says why; the code stays (Git
+            // will not read it), the hint gives Git's reason and the way out.
+            Error::NotARepository { path, detail } if detail.contains("dubious ownership") => {
+                let said = detail.lines().next().unwrap_or_default().trim();
+                let command = detail
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| l.starts_with("git config") && l.contains("safe.directory"))
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| {
+                        format!("git config --global --add safe.directory {}", path.display())
+                    });
+                Some(format!(
+                    "Git refuses a repository another user owns ({said}): if you trust it, \
+                     run `{command}`"
+                ))
+            }
             Error::NotARepository { .. } => {
                 Some("run inside a Git work tree or pass --repository PATH".into())
             }
@@ -359,4 +376,28 @@ fn is_busy(e: &rusqlite::Error) -> bool {
         e.sqlite_error_code(),
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A repository Git refuses for its owner is named as such, with Git's way out.
+    #[test]
+    fn a_repository_another_user_owns_gets_gits_reason_and_way_out() {
+        let detail = "fatal: detected dubious ownership in repository at '/srv/repo'\n\
+                      To add an exception for this directory, call:\n\n\
+                      \tgit config --global --add safe.directory /srv/repo";
+        let e = Error::NotARepository {
+            path: "/srv/repo/src".into(),
+            detail: detail.into(),
+        };
+        let hint = e.hint().unwrap();
+        assert!(hint.contains("detected dubious ownership"), "{hint}");
+        assert!(
+            hint.contains("`git config --global --add safe.directory /srv/repo`"),
+            "{hint}"
+        );
+        assert_eq!(e.code(), "not_a_git_repository");
+    }
 }
