@@ -172,8 +172,10 @@ fn run_once(
     )
 }
 
-/// The snapshot's recent commits: the previous snapshot's when HEAD did not move, none
-/// without a HEAD, else read by a Git process that runs beside the scan.
+/// The snapshot's recent commits: the previous snapshot's when HEAD did not move (and no new
+/// epoch starts: a rebaseline derives everything again, and history can change below an
+/// unmoved HEAD, as `git fetch --unshallow` does), none without a HEAD, else read by a Git
+/// process that runs beside the scan.
 enum RecentCommits {
     Known(Vec<Commit>),
     Reading(crate::git::RecentCommits),
@@ -182,7 +184,9 @@ enum RecentCommits {
 impl RecentCommits {
     fn start(repo: &Repo, start: &basis::Start) -> Result<RecentCommits> {
         Ok(match (&start.previous, &start.basis.head) {
-            (Some(p), head) if p.head == *head => Self::Known(p.recent_commits.clone()),
+            (Some(p), head) if p.head == *head && start.new_epoch.is_none() => {
+                Self::Known(p.recent_commits.clone())
+            }
             (_, Some(head)) => Self::Reading(repo.git.start_recent_commits(RECENT_COMMITS, head)?),
             (_, None) => Self::Known(vec![]),
         })
@@ -620,5 +624,40 @@ mod tests {
             .unwrap();
         let e = run(&t.repo, &Operation::Refresh).unwrap_err();
         assert_eq!(e.code(), "corrupt_cache");
+    }
+
+    /// History can change below an unmoved HEAD (`git fetch --unshallow`): a refresh keeps the
+    /// commits it knows, a rebaseline reads them again.
+    #[test]
+    fn a_rebaseline_reads_the_recent_commits_again() {
+        let up = crate::testing::temp_repo(&[("a.txt", "one\n")]);
+        std::fs::write(up.repo.root.join("b.txt"), "two\n").unwrap();
+        crate::testing::git(&up.repo.root, &["add", "-A"]);
+        crate::testing::git(&up.repo.root, &["commit", "-q", "-m", "second"]);
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("file://{}", up.repo.root.display());
+        crate::testing::git(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+        let root = dir.path().join("clone").canonicalize().unwrap();
+        let repo = Repo::new(root.clone(), &dir.path().join("cache"), None);
+        let commits = |repo: &Repo| {
+            let store = repo.open_store(false).unwrap().unwrap();
+            store
+                .current_snapshot()
+                .unwrap()
+                .unwrap()
+                .recent_commits
+                .len()
+        };
+        run(&repo, &Operation::Init).unwrap();
+        assert_eq!(commits(&repo), 1);
+        crate::testing::git(&root, &["fetch", "-q", "--unshallow"]);
+        run(&repo, &Operation::Refresh).unwrap();
+        assert_eq!(commits(&repo), 1);
+        let rebaseline = Operation::Rebaseline {
+            label: "unshallow".into(),
+            reason: "history deepened".into(),
+        };
+        run(&repo, &rebaseline).unwrap();
+        assert_eq!(commits(&repo), 2);
     }
 }
