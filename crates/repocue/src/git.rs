@@ -22,6 +22,9 @@ pub struct Git {
     processes: Cell<u32>,
     /// A status started ahead of the capture that will use it ([`Git::prefetch_status`]).
     prefetched: RefCell<Option<StatusRun>>,
+    /// The pathspec that leaves RepoCue's own cache out of the status, when the cache
+    /// directory lies in the work tree ([`Git::excluding`]).
+    exclude: Option<String>,
 }
 
 /// The arguments of the status a basis is captured from.
@@ -193,7 +196,20 @@ impl Git {
             root,
             processes: Cell::new(0),
             prefetched: RefCell::new(None),
+            exclude: None,
         }
+    }
+
+    /// This runner, whose status leaves out the directory `rel` (repository-relative): a cache
+    /// kept in the work tree is no untracked content of the repository, and its files come and
+    /// go with every command (a WAL, its shared memory), which no read must take for a change.
+    /// A path that is not UTF-8 is left in (pathspecs are passed as text).
+    pub fn excluding(self, rel: Option<&Path>) -> Self {
+        let exclude = rel
+            .and_then(Path::to_str)
+            .filter(|r| !r.is_empty())
+            .map(|r| format!(":(exclude,literal,top){r}"));
+        Git { exclude, ..self }
     }
 
     /// Returns the work-tree root.
@@ -440,8 +456,12 @@ impl Git {
         let index_sig = self.index_file().as_deref().and_then(index_signature);
         let observed_at = crate::time::now_rfc3339();
         let observed_ns = crate::time::now_ns();
+        let mut args: Vec<&str> = STATUS_ARGS.to_vec();
+        if let Some(pathspec) = &self.exclude {
+            args.extend(["--", pathspec]);
+        }
         Ok(StatusRun {
-            run: self.spawn(&STATUS_ARGS)?,
+            run: self.spawn(&args)?,
             index_sig,
             observed_at,
             observed_ns,

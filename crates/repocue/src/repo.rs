@@ -32,8 +32,9 @@ pub(crate) struct Repo {
 impl Repo {
     pub fn new(root: PathBuf, cache: &Path, progress: Option<Arc<Progress>>) -> Repo {
         let repo_id = repo_id(&root);
+        let cache_in_tree = in_tree(&root, cache);
         Repo {
-            git: Git::new(root.clone()),
+            git: Git::new(root.clone()).excluding(cache_in_tree.as_deref()),
             repo_dir: cache.join(&repo_id),
             root,
             repo_id,
@@ -51,6 +52,12 @@ impl Repo {
             observe_only,
             ..self
         }
+    }
+
+    /// The cache directory's path relative to the work tree, when it lies in it (a
+    /// `--cache-dir .cache`): what `watch` and Git's status leave out.
+    pub fn cache_in_tree(&self) -> Option<PathBuf> {
+        in_tree(&self.root, self.repo_dir.parent()?)
     }
 
     /// The state database path.
@@ -160,4 +167,26 @@ fn info_attributes(root: &Path) -> Option<PathBuf> {
 /// Returns the repository id of a canonical root: `repo-` + 24 hex digits of its SHA-256.
 pub fn repo_id(root: &Path) -> String {
     format!("repo-{}", &hex_sha256(root.as_os_str().as_bytes())[..24])
+}
+
+/// `dir` relative to the work tree at `root` (canonical), when it lies in it: resolved
+/// against the working directory, its longest existing part through the file system (the
+/// rest need not exist yet).
+fn in_tree(root: &Path, dir: &Path) -> Option<PathBuf> {
+    let absolute = match dir.is_absolute() {
+        true => dir.to_owned(),
+        false => std::env::current_dir().ok()?.join(dir),
+    };
+    let mut existing = absolute.as_path();
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let resolved = loop {
+        if let Ok(found) = existing.canonicalize() {
+            break found;
+        }
+        rest.push(existing.file_name()?);
+        existing = existing.parent()?;
+    };
+    let full = rest.iter().rev().fold(resolved, |p, part| p.join(part));
+    let rel = full.strip_prefix(root).ok()?;
+    (!rel.as_os_str().is_empty()).then(|| rel.to_owned())
 }

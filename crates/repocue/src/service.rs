@@ -179,6 +179,12 @@ impl Service {
         &self.repo.root
     }
 
+    /// The cache directory relative to the work tree, when it lies in it
+    /// ([`Repo::cache_in_tree`]).
+    pub fn cache_in_tree(&self) -> Option<std::path::PathBuf> {
+        self.repo.cache_in_tree()
+    }
+
     /// Returns the repository id.
     pub fn repo_id(&self) -> &str {
         &self.repo.repo_id

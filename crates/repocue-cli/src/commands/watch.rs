@@ -24,11 +24,16 @@ pub struct WatchArgs {
 }
 
 /// Tells whether a changed path can affect indexed state: anything in the work tree except
-/// Git's internals, plus the index, HEAD and refs.
-fn relevant(root: &Path, path: &Path) -> bool {
+/// Git's internals and RepoCue's own cache when it lies there (`cache`, relative to the root:
+/// each refresh writes it, and would wake the watcher for the next), plus the index, HEAD and
+/// refs.
+fn relevant(root: &Path, cache: Option<&Path>, path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(root) else {
         return false;
     };
+    if cache.is_some_and(|c| rel.starts_with(c)) {
+        return false;
+    }
     let mut parts = rel.components();
     match parts.next() {
         Some(c) if c.as_os_str() == ".git" => {
@@ -63,6 +68,7 @@ pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandEr
     print_line(&json_line(&serde_json::json!({
         "event": "ready", "snapshot": first.snapshot, "freshness": first.freshness, "debounce_ms": debounce_ms
     })));
+    let cache = service.cache_in_tree();
     let mut refreshes = 0u64;
     for batch in rx {
         let events = match batch {
@@ -78,7 +84,12 @@ pub fn run_watch(service: &Service, args: WatchArgs) -> Result<String, CommandEr
         let relevant_events: Vec<_> = events
             .iter()
             .filter(|e| !matches!(e.event.kind, EventKind::Access(_)))
-            .filter(|e| e.event.paths.iter().any(|p| relevant(service.root(), p)))
+            .filter(|e| {
+                e.event
+                    .paths
+                    .iter()
+                    .any(|p| relevant(service.root(), cache.as_deref(), p))
+            })
             .collect();
         if relevant_events.is_empty() && !events.is_empty() {
             continue;

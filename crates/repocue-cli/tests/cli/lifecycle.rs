@@ -488,7 +488,11 @@ fn hooks_never_half_install_nor_remove_what_they_did_not_write() {
 
 /// Starts `repocue watch` and returns it with a channel of its stdout lines.
 fn watch(repo: &TestRepo) -> (Reaped, Receiver<String>) {
-    let mut child = repo.spawn(&["watch", "--debounce-ms", "200", "--max-refreshes", "1"]);
+    watching(repo.spawn(&["watch", "--debounce-ms", "200", "--max-refreshes", "1"]))
+}
+
+/// A started watcher with a channel of its stdout lines.
+fn watching(mut child: Child) -> (Reaped, Receiver<String>) {
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -560,6 +564,61 @@ fn watch_refreshes_after_an_edit() {
         repo.metrics().current_snapshot.as_deref(),
         Some("snapshot-000002")
     );
+}
+
+/// A cache kept in the work tree (`--cache-dir .cache`) is no part of the repository: its
+/// files are no untracked paths (a clean repository stays `current`, cue after cue, without a
+/// refresh), and the watcher is not woken by the cache's own writes.
+#[test]
+fn a_cache_in_the_work_tree_is_no_part_of_the_repository() {
+    let repo = TestRepo::with_files(&[("a.txt", "one\n")]);
+    let with = |extra: &[&str]| -> Vec<String> {
+        ["--cache-dir", ".cache"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    for i in 0..3 {
+        let cue = repo
+            .repocue_bare(&with(&["cue", "--max-tokens", "500"]))
+            .json();
+        assert_eq!(cue["freshness"], "current", "{cue:#}");
+        assert_eq!(cue["content"]["working_tree"], json!({}), "{cue:#}");
+        let refreshed = crate::support::warning_codes(&cue).contains(&"refreshed".to_owned());
+        assert!(!refreshed, "cue {i} refreshed: {cue:#}");
+    }
+    let mut cmd = repo.bare_command();
+    cmd.args(with(&[
+        "watch",
+        "--debounce-ms",
+        "200",
+        "--max-refreshes",
+        "1",
+    ]))
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped());
+    let (proc, lines) = watching(cmd.spawn().expect("spawn watch"));
+    let ready = lines.recv_timeout(Duration::from_secs(15)).expect("ready");
+    assert_eq!(event(&ready)["event"], "ready", "{ready}");
+    // Its own writes (the ready line's refresh) wake nothing.
+    match lines.recv_timeout(Duration::from_millis(1500)) {
+        Err(RecvTimeoutError::Timeout) => {}
+        other => panic!("the watcher refreshed without an edit: {other:?}"),
+    }
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut n = 0;
+    let line = loop {
+        n += 1;
+        repo.write("a.txt", format!("edit {n}\n"));
+        match lines.recv_timeout(Duration::from_millis(1000)) {
+            Ok(line) => break line,
+            Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
+            Err(e) => panic!("no refresh within 15 s: {e}"),
+        }
+    };
+    assert_eq!(event(&line)["published"], true, "{line}");
+    assert_eq!(exit_code(proc), Some(0));
 }
 
 #[test]
