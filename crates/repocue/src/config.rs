@@ -111,6 +111,17 @@ impl Globs {
         })
     }
 
+    /// These patterns and `other`'s, in that order, repeats left out.
+    pub fn union(&self, other: &Globs) -> std::result::Result<Globs, String> {
+        let mut all = self.patterns.clone();
+        for p in &other.patterns {
+            if !all.contains(p) {
+                all.push(p.clone());
+            }
+        }
+        Globs::new(&all).map_err(|(_, e)| e)
+    }
+
     /// Tells whether a repository-relative path, or one of its directories, matches.
     pub fn matches(&self, path: &[u8]) -> bool {
         if self.patterns.is_empty() {
@@ -172,17 +183,28 @@ struct Layer {
 }
 
 impl Layer {
-    /// This layer over `below`: every key this layer sets wins.
-    fn over(self, below: Layer) -> Layer {
-        Layer {
+    /// This layer over `below`: every key this layer sets wins, except what makes a file a
+    /// secret, which no layer lowers: secret patterns add up, and a `secret_content = true`
+    /// below stays on. A repository's file (committed by anyone, or written by a program in
+    /// the work tree) must not expose what the user's own file keeps secret.
+    fn over(self, below: Layer) -> std::result::Result<Layer, String> {
+        let secret_patterns = match (self.secret_patterns, below.secret_patterns) {
+            (Some(own), Some(below)) => Some(below.union(&own)?),
+            (own, below) => own.or(below),
+        };
+        let secret_content = match below.secret_content {
+            Some(true) => Some(true),
+            _ => self.secret_content.or(below.secret_content),
+        };
+        Ok(Layer {
             exclude: self.exclude.or(below.exclude),
             include: self.include.or(below.include),
-            secret_patterns: self.secret_patterns.or(below.secret_patterns),
-            secret_content: self.secret_content.or(below.secret_content),
+            secret_patterns,
+            secret_content,
             max_tokens: self.max_tokens.or(below.max_tokens),
             keep_recent: self.keep_recent.or(below.keep_recent),
             debounce_ms: self.debounce_ms.or(below.debounce_ms),
-        }
+        })
     }
 
     fn into_config(self) -> Config {
@@ -229,8 +251,15 @@ pub fn load(root: &Path) -> Result<Config> {
         Some(p) => read_layer(&p)?,
         None => Layer::default(),
     };
-    let repo = read_layer(&root.join(REPOSITORY_FILE))?;
-    Ok(repo.over(user).into_config())
+    let path = root.join(REPOSITORY_FILE);
+    let repo = read_layer(&path)?;
+    let merged = repo.over(user).map_err(|detail| Error::Config {
+        path: path.display().to_string(),
+        line: None,
+        key: Some("analysis.secret_patterns".into()),
+        detail: format!("with the user file's secret patterns: {detail}"),
+    })?;
+    Ok(merged.into_config())
 }
 
 fn read_layer(path: &Path) -> Result<Layer> {
@@ -504,7 +533,7 @@ mod tests {
     fn the_repository_file_overrides_the_user_file_key_by_key() {
         let user = parse_ok("[analysis]\nexclude = [\"u/**\"]\n[cue]\nmax_tokens = 300\n");
         let repo = parse_ok("[analysis]\nexclude = [\"r/**\"]\n");
-        let c = repo.over(user).into_config();
+        let c = repo.over(user).unwrap().into_config();
         assert!(c.analysis.exclude.matches(b"r/x") && !c.analysis.exclude.matches(b"u/x"));
         assert_eq!(
             c.max_tokens,
@@ -512,6 +541,33 @@ mod tests {
             "a key the repository file leaves alone"
         );
         assert!(c.analysis.secret_content, "the default");
+    }
+
+    /// What makes a file a secret only adds up: the repository file (anyone may commit or
+    /// write one) neither drops the user's secret patterns nor turns off a content check the
+    /// user turned on; it may add patterns, and turn the check off where the user said nothing.
+    #[test]
+    fn a_repository_file_never_lowers_the_users_secrets() {
+        let user =
+            || parse_ok("[analysis]\nsecret_patterns = [\"*.secret\"]\nsecret_content = true\n");
+        let repo = parse_ok("[analysis]\nsecret_patterns = []\nsecret_content = false\n");
+        let c = repo.over(user()).unwrap().into_config();
+        assert!(c.analysis.secret_patterns.matches(b"prod.secret"));
+        assert!(c.analysis.secret_content);
+        let repo = parse_ok("[analysis]\nsecret_patterns = [\"*.pem\"]\n");
+        let c = repo.over(user()).unwrap().into_config();
+        assert!(c.analysis.secret_patterns.matches(b"prod.secret"));
+        assert!(c.analysis.secret_patterns.matches(b"tls.pem"));
+        let silent = parse_ok("[cue]\nmax_tokens = 300\n");
+        let repo = parse_ok("[analysis]\nsecret_content = false\n");
+        assert!(
+            !repo
+                .over(silent)
+                .unwrap()
+                .into_config()
+                .analysis
+                .secret_content
+        );
     }
 
     #[test]

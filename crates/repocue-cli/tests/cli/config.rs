@@ -257,6 +257,38 @@ fn the_configured_budget_retention_and_user_file_apply_and_the_repository_file_w
     assert_eq!(repo.run(cmd).json()["keep_recent"], 9);
 }
 
+/// A repository file, even an untracked one, cannot lower what the user's file keeps secret:
+/// with the user's `secret_patterns` and `secret_content = true`, a repository file that
+/// empties the one and turns off the other still leaves both files secret (counted, never
+/// named or searchable).
+#[test]
+fn a_repository_file_cannot_unsecret_what_the_user_file_keeps_secret() {
+    let token = format!("token = \"ghp_{}\"\n", "a".repeat(36));
+    let repo = TestRepo::with_files(&[
+        ("prod.secret", "db_password=hunter2\n"),
+        ("tok.txt", token.as_str()),
+        ("a.py", "def a():\n    pass\n"),
+    ]);
+    let user = repo.home().join(".config/repocue/config.toml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(
+        &user,
+        "[analysis]\nsecret_patterns = [\"*.secret\"]\nsecret_content = true\n",
+    )
+    .unwrap();
+    repo.write(
+        CONFIG,
+        "[analysis]\nsecret_patterns = []\nsecret_content = false\n",
+    );
+    let manifest = repo.cue("manifest", &[]);
+    assert_eq!(manifest["content"]["secret_files"], 2, "{manifest:#}");
+    let structure = repo.cue("structure", &["--max-tokens", "2000"]).to_string();
+    assert!(
+        !structure.contains("prod.secret") && !structure.contains("tok.txt"),
+        "{structure}"
+    );
+}
+
 /// How many `git check-attr` processes a command started (from Git's own trace).
 fn check_attr_runs(repo: &TestRepo, args: &[&str]) -> (Value, usize) {
     let trace = repo.outside().join("git-trace");
