@@ -466,6 +466,35 @@ fn line_ranges_keep_the_original_bytes() {
     assert!(e.error.message.contains("line 2"), "{}", e.error.message);
 }
 
+/// Each distinct source reads its file whole (to check its pin): a declaration of a thousand
+/// line ranges of one large file would read it a thousand times. A selection that would read
+/// more than a gibibyte is refused before anything is read; `task-context check` reads each
+/// file once, however many references name it.
+#[test]
+fn a_declaration_that_would_read_a_file_a_thousand_times_is_refused() {
+    let big: String = (0..70_000).map(|i| format!("line {i:>10}\n")).collect();
+    assert!(big.len() > 1 << 20);
+    let repo = TestRepo::with_files(&[("big.txt", big.as_str())]);
+    let items: Vec<Value> = (1..=1100)
+        .map(|i| {
+            item(
+                &format!("r{i:04}"),
+                false,
+                Value::Null,
+                Value::Null,
+                reference(&repo, "big.txt", Some((i, i))),
+            )
+        })
+        .collect();
+    declare(&repo, items);
+    repo.commit("declare");
+    let e = task(&repo, "discovery", &["."], &[]).error_code("invalid_declaration");
+    assert!(e.error.message.contains("at most"), "{e:?}");
+    let check = repo.json(&["task-context", "check", "--context-file", CTX]);
+    assert_eq!(check["pins"], 1100, "{check}");
+    assert_eq!(check["stale"], json!([]), "{check}");
+}
+
 #[test]
 fn stale_pins_and_changed_declarations_fail_without_stdout() {
     let repo = example();

@@ -85,6 +85,41 @@ pub fn load(
     Ok((decl, read.digest, bytes))
 }
 
+/// Most bytes one task cue reads: each distinct source (a file, or a line range of one) is
+/// read whole, to check its pin, so a declaration of thousands of line ranges of one large
+/// file read it thousands of times (4,800 ranges of a 100 MB file: a cue that never ended).
+pub const MAX_READ_BYTES: u64 = 1 << 30;
+
+/// Refuses a selection whose distinct sources would read more than [`MAX_READ_BYTES`], before
+/// any is read (sizes from the work tree; a file that cannot be looked at counts nothing here
+/// and fails when read).
+fn within_read_budget(
+    declaration: &str,
+    root: &std::path::Path,
+    items: &[&declaration::Item],
+) -> crate::Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    let mut total = 0u64;
+    for r in items.iter().flat_map(|it| it.references()) {
+        if seen.insert(source_id(&r.path, &r.content_digest, r.lines)) {
+            let size = std::fs::symlink_metadata(root.join(&r.path)).map_or(0, |m| m.len());
+            total = total.saturating_add(size);
+        }
+    }
+    if total > MAX_READ_BYTES {
+        return Err(crate::Error::InvalidDeclaration {
+            path: declaration.to_owned(),
+            detail: format!(
+                "its {} selected sources would read {total} bytes (each source reads its file \
+                 whole); a task cue reads at most {MAX_READ_BYTES}: reference fewer line ranges \
+                 of large files",
+                seen.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Parses rewritten declaration bytes once more: a rewrite must never produce a file that no
 /// longer parses.
 pub fn parse_again(path: &str, bytes: &[u8]) -> crate::Result<declaration::Declaration> {
@@ -104,6 +139,7 @@ pub fn build(
     let (decl, digest, _) = load(snapshot, root, &q.context_file)?;
     let is_dir = |p: &str| snapshot.is_dir(p);
     let items = select::select(&decl, q.task_kind, &q.targets, &is_dir);
+    within_read_budget(&q.context_file, root, &items)?;
     let mut sources: std::collections::BTreeMap<String, extract::Source> = Default::default();
     let mut per_item = Vec::with_capacity(items.len());
     for it in &items {

@@ -19,11 +19,21 @@ use crate::error::{Error, Result};
 /// file differs from the snapshot (`changed_during_read`: refresh first).
 pub fn pins(decl: &Declaration, snapshot: &dyn SnapshotFiles, root: &Path) -> Result<Vec<Pin>> {
     let mut out = Vec::new();
+    // Each file is read once, however many references name it (a declaration of thousands of
+    // line ranges of one large file read it thousands of times).
+    let mut digests: std::collections::HashMap<&str, String> = Default::default();
     for item in &decl.items {
         for (n, r) in item.references().enumerate() {
             let in_snapshot = check_tracked(snapshot, root, &r.path)?;
-            let now = read(root, &r.path, Some(Lines { start: 1, end: 0 }), 0)?;
-            if now.digest != in_snapshot {
+            let digest = match digests.get(r.path.as_str()) {
+                Some(d) => d.clone(),
+                None => {
+                    let d = read(root, &r.path, Some(Lines { start: 1, end: 0 }), 0)?.digest;
+                    digests.insert(&r.path, d.clone());
+                    d
+                }
+            };
+            if digest != in_snapshot {
                 return Err(Error::ChangedDuringRead {
                     detail: format!("{} differs from the snapshot", r.path),
                 });
@@ -35,7 +45,7 @@ pub fn pins(decl: &Declaration, snapshot: &dyn SnapshotFiles, root: &Path) -> Re
                 path: r.path.clone(),
                 lines: r.lines,
                 expected: r.content_digest.clone(),
-                actual: now.digest,
+                actual: digest,
             });
         }
     }
