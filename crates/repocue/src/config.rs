@@ -252,6 +252,18 @@ pub fn load(root: &Path) -> Result<Config> {
         None => Layer::default(),
     };
     let path = root.join(REPOSITORY_FILE);
+    // The repository's file is the repository's own: a symbolic link (to a file outside it, or
+    // to nothing) is refused, not followed or taken for no file. The user's may be one.
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::Config {
+            path: path.display().to_string(),
+            line: None,
+            key: None,
+            detail: "a symbolic link; the repository's configuration must be a regular file in \
+                     the work tree"
+                .into(),
+        });
+    }
     let repo = read_layer(&path)?;
     let merged = repo.over(user).map_err(|detail| Error::Config {
         path: path.display().to_string(),

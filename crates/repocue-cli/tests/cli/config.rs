@@ -289,6 +289,26 @@ fn a_repository_file_cannot_unsecret_what_the_user_file_keeps_secret() {
     );
 }
 
+/// The repository's configuration file is its own: a symbolic link (to a file outside the
+/// repository, or dangling) is an `invalid_config` error, neither followed nor taken for no
+/// file.
+#[test]
+fn a_repository_configuration_that_is_a_symbolic_link_is_refused() {
+    let repo = TestRepo::with_files(&[("a.py", "def a():\n    pass\n")]);
+    let outside = repo.outside().join("cfg.toml");
+    std::fs::write(&outside, "[cue]\nmax_tokens = 77\n").unwrap();
+    std::fs::create_dir_all(repo.path(".repocue")).unwrap();
+    for target in [outside.clone(), repo.outside().join("missing.toml")] {
+        let link = repo.path(CONFIG);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = repo
+            .repocue(&["cue", "--view", "manifest"])
+            .error_code("invalid_config");
+        assert!(e.error.message.contains("symbolic link"), "{e:?}");
+    }
+}
+
 /// How many `git check-attr` processes a command started (from Git's own trace).
 fn check_attr_runs(repo: &TestRepo, args: &[&str]) -> (Value, usize) {
     let trace = repo.outside().join("git-trace");
