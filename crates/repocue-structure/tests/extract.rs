@@ -544,6 +544,15 @@ fn python_type_parameters_are_private() {
     assert_eq!(visibility("logger"), Some("public"));
 }
 
+/// The first line, signature and parent of the symbol named `name`.
+fn line_signature_parent(facts: &FileFacts, name: &str) -> Option<(u32, String, Option<String>)> {
+    facts
+        .symbols
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| (s.start_line, s.signature.clone(), s.parent.clone()))
+}
+
 /// A C# member whose body is chosen by `#if` (serilog's `ILogger`: a default implementation
 /// under a feature, else `;`) leaves its interface whole: the first branch is parsed, the
 /// others and the directives are blank, at the file's own lines.
@@ -551,13 +560,7 @@ fn python_type_parameters_are_private() {
 fn csharp_conditional_branches_leave_the_declaration_whole() {
     let source = b"namespace Serilog;\n\npublic interface ILogger\n{\n#if FEATURE\n    private static readonly object[] None = new object[0];\n#endif\n\n    ILogger ForContext(string name)\n#if FEATURE\n    {\n        return this;\n    }\n#else\n        ;\n#endif\n\n    void Write(string message, params object?[]? values)\n#if FEATURE\n        => Write(message, (Exception?)null, values)\n#endif\n    ;\n}\n\n#if LEGACY\npublic class Current { }\n#else\npublic class Fallback { }\n#endif\n";
     let facts = extract(Language::CSharp, source, &Limits::default()).unwrap();
-    let at = |name: &str| {
-        facts
-            .symbols
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| (s.start_line, s.signature.clone(), s.parent.clone()))
-    };
+    let at = |name: &str| line_signature_parent(&facts, name);
     let interface = Some("ILogger".to_string());
     assert_eq!(
         at("ILogger"),
@@ -590,13 +593,7 @@ fn csharp_conditional_branches_leave_the_declaration_whole() {
 fn rust_items_inside_a_cfg_macro_are_definitions() {
     let source = b"cfg_rt! {\n    pub use task::spawn;\n\n    /// The runtime.\n    pub struct Runtime;\n}\n\nimpl Runtime {\n    cfg_net! {\n        pub fn bind(&self) {}\n    }\n}\n";
     let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
-    let at = |name: &str| {
-        facts
-            .symbols
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| (s.start_line, s.signature.clone(), s.parent.clone()))
-    };
+    let at = |name: &str| line_signature_parent(&facts, name);
     assert_eq!(at("Runtime"), Some((5, "pub struct Runtime".into(), None)));
     assert_eq!(
         at("bind"),

@@ -506,6 +506,22 @@ fn watching(mut child: Child) -> (Reaped, Receiver<String>) {
     (Reaped(Some(child)), rx)
 }
 
+/// Edits `path` until the watcher prints a line (an edit in the instant after `ready` can be
+/// lost); returns the line.
+fn edit_until_refreshed(repo: &TestRepo, path: &str, lines: &Receiver<String>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut n = 0;
+    loop {
+        n += 1;
+        repo.write(path, format!("edit {n}\n"));
+        match lines.recv_timeout(Duration::from_millis(1000)) {
+            Ok(line) => return line,
+            Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
+            Err(e) => panic!("no refresh within 15 s: {e}"),
+        }
+    }
+}
+
 fn event(line: &str) -> Value {
     serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
 }
@@ -540,17 +556,7 @@ fn watch_refreshes_after_an_edit() {
 
     // Edits are repeated until one is seen: an edit in the instant after `ready` can be lost
     // (see watch_sees_an_edit_made_right_after_ready).
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let mut n = 0;
-    let line = loop {
-        n += 1;
-        repo.write("src/b.txt", format!("edit {n}\n"));
-        match lines.recv_timeout(Duration::from_millis(1000)) {
-            Ok(line) => break line,
-            Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
-            Err(e) => panic!("no refresh within 15 s: {e}"),
-        }
-    };
+    let line = edit_until_refreshed(&repo, "src/b.txt", &lines);
     let refreshed = event(&line);
     assert_eq!(refreshed["event"], "refreshed", "{refreshed}");
     assert_eq!(refreshed["published"], true, "{refreshed}");
@@ -606,17 +612,7 @@ fn a_cache_in_the_work_tree_is_no_part_of_the_repository() {
         Err(RecvTimeoutError::Timeout) => {}
         other => panic!("the watcher refreshed without an edit: {other:?}"),
     }
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let mut n = 0;
-    let line = loop {
-        n += 1;
-        repo.write("a.txt", format!("edit {n}\n"));
-        match lines.recv_timeout(Duration::from_millis(1000)) {
-            Ok(line) => break line,
-            Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
-            Err(e) => panic!("no refresh within 15 s: {e}"),
-        }
-    };
+    let line = edit_until_refreshed(&repo, "a.txt", &lines);
     assert_eq!(event(&line)["published"], true, "{line}");
     assert_eq!(exit_code(proc), Some(0));
 }
