@@ -1,6 +1,7 @@
 //! Configuration: `.repocue/config.toml` in the work tree and a user-level file
 //! (`$REPOCUE_CONFIG_HOME/config.toml`, else `$XDG_CONFIG_HOME/repocue/config.toml`, else
-//! `~/.config/repocue/config.toml`). The repository file overrides the user file key by key.
+//! `~/.config/repocue/config.toml`). The repository file overrides the user file key by key,
+//! except what makes a file a secret, which only adds up ([`Layer::over`]).
 //!
 //! Both files are validated strictly before anything is written: an unknown section or key, a
 //! wrong type, an invalid glob or an out-of-range number is an `invalid_config` error naming
