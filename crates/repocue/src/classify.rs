@@ -10,8 +10,9 @@ use crate::paths;
 /// Version of the built-in class rules below, and of the names that say a language
 /// ([`language`]): part of the rules digest every snapshot records, so a release that changes
 /// them re-classifies cached files on the next refresh, and reads again a file whose name now
-/// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document).
-pub const RULES_VERSION: &str = "classes-2";
+/// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document; `classes-3`: a
+/// configured secret pattern matches whatever the case).
+pub const RULES_VERSION: &str = "classes-3";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).

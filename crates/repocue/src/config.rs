@@ -93,22 +93,38 @@ impl AnalysisRules {
 pub struct Globs {
     set: GlobSet,
     patterns: Vec<String>,
+    /// Whether case is ignored ([`Globs::ignoring_case`]).
+    ignore_case: bool,
 }
 
 impl Globs {
-    /// Compiles patterns as written; returns the index and message of the first bad one.
+    /// Compiles patterns as written, case-sensitive; returns the index and message of the
+    /// first bad one.
+    #[cfg(test)]
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> std::result::Result<Globs, (usize, String)> {
+        Globs::build(patterns, false)
+    }
+
+    /// Compiles patterns as written; returns the index and message of the first bad one.
+    /// `ignore_case` for secret patterns, which match whatever the case, as the built-in
+    /// secret names do (`NOTES.TXT` keeps `notes.txt` secret, the same file on a file system
+    /// that ignores case).
+    fn build<S: AsRef<str>>(
+        patterns: &[S],
+        ignore_case: bool,
+    ) -> std::result::Result<Globs, (usize, String)> {
         let mut builder = GlobSetBuilder::new();
         let mut kept = Vec::with_capacity(patterns.len());
         for (i, p) in patterns.iter().enumerate() {
             let p = p.as_ref();
-            builder.add(compile(p).map_err(|e| (i, e))?);
+            builder.add(compile(p, ignore_case).map_err(|e| (i, e))?);
             kept.push(p.to_owned());
         }
         let set = builder.build().map_err(|e| (0, e.to_string()))?;
         Ok(Globs {
             set,
             patterns: kept,
+            ignore_case,
         })
     }
 
@@ -120,7 +136,7 @@ impl Globs {
                 all.push(p.clone());
             }
         }
-        Globs::new(&all).map_err(|(_, e)| e)
+        Globs::build(&all, self.ignore_case || other.ignore_case).map_err(|(_, e)| e)
     }
 
     /// Tells whether a repository-relative path, or one of its directories, matches.
@@ -150,7 +166,7 @@ impl Globs {
 
 /// Compiles one pattern: `/x` is anchored at the root, `x` without a `/` matches at any
 /// depth, a trailing `/` is dropped; `*` and `?` never cross a `/`, `**` does.
-fn compile(pattern: &str) -> std::result::Result<globset::Glob, String> {
+fn compile(pattern: &str, ignore_case: bool) -> std::result::Result<globset::Glob, String> {
     let trimmed = pattern.trim_end_matches('/');
     if trimmed.is_empty() {
         return Err("an empty pattern matches nothing".into());
@@ -167,6 +183,7 @@ fn compile(pattern: &str) -> std::result::Result<globset::Glob, String> {
     GlobBuilder::new(&glob)
         .literal_separator(true)
         .backslash_escape(true)
+        .case_insensitive(ignore_case)
         .build()
         .map_err(|e| e.kind().to_string())
 }
@@ -390,9 +407,9 @@ fn set_key(
         Ok(n as u64)
     };
     match key {
-        "analysis.exclude" => layer.exclude = Some(globs(v, at)?),
-        "analysis.include" => layer.include = Some(globs(v, at)?),
-        "analysis.secret_patterns" => layer.secret_patterns = Some(globs(v, at)?),
+        "analysis.exclude" => layer.exclude = Some(globs(v, at, false)?),
+        "analysis.include" => layer.include = Some(globs(v, at, false)?),
+        "analysis.secret_patterns" => layer.secret_patterns = Some(globs(v, at, true)?),
         "analysis.secret_content" => {
             layer.secret_content = Some(v.get_ref().as_bool().ok_or_else(|| {
                 KeyError::Bad(at(format!(
@@ -420,6 +437,7 @@ fn integer(v: &DeValue<'_>) -> Option<i128> {
 fn globs(
     v: &Spanned<DeValue<'_>>,
     at: &dyn Fn(String) -> Error,
+    ignore_case: bool,
 ) -> std::result::Result<Globs, KeyError> {
     let Some(items) = v.get_ref().as_array() else {
         return Err(KeyError::Bad(at(format!(
@@ -442,7 +460,7 @@ fn globs(
             }
         }
     }
-    Globs::new(&patterns).map_err(|(i, detail)| {
+    Globs::build(&patterns, ignore_case).map_err(|(i, detail)| {
         KeyError::Element(
             items[i].span(),
             format!("invalid glob {:?}: {detail}", patterns[i]),
@@ -571,6 +589,10 @@ mod tests {
         let c = repo.over(user()).unwrap().into_config();
         assert!(c.analysis.secret_patterns.matches(b"prod.secret"));
         assert!(c.analysis.secret_patterns.matches(b"tls.pem"));
+        // Whatever the case, as the built-in secret names; other lists keep it.
+        assert!(c.analysis.secret_patterns.matches(b"PROD.SECRET"));
+        let exclude = parse_ok("[analysis]\nexclude = [\"*.log\"]\n").into_config();
+        assert!(!exclude.analysis.exclude.matches(b"RUN.LOG"));
         let silent = parse_ok("[cue]\nmax_tokens = 300\n");
         let repo = parse_ok("[analysis]\nsecret_content = false\n");
         assert!(
