@@ -2318,16 +2318,37 @@ fn a_library_with_a_debug_main_is_no_entry_point() {
     assert_eq!(pos("base85.c"), None, "{entries:?}");
 }
 
+/// Without a manifest that names it, the project is named by its README's title when that is
+/// a name, else by its directory (here `repo`): a checkout is often named for a branch.
+#[test]
+fn a_readme_titled_by_a_name_names_a_project_no_manifest_names() {
+    for (title, name) in [
+        ("Widgetry", "Widgetry"),
+        ("yaml-cpp", "yaml-cpp"),
+        ("Introduction", "repo"),
+        ("Widgetry - draws widgets fast", "repo"),
+    ] {
+        let readme = format!("# {title}\n\nWidgetry draws widgets.\n");
+        let repo = TestRepo::with_files(&[
+            ("README.md", readme.as_str()),
+            ("src/main.c", "int main(void)\n{\n\treturn 0;\n}\n"),
+        ]);
+        let cue = repo.cue("overview", &["--max-tokens", "500"]);
+        assert_eq!(cue["content"]["project"]["name"], name, "{cue:#}");
+    }
+}
+
 /// The README, the root's guides for contributors, then the guides the README links to (the
 /// most linked first, then in its order, wherever they live), the change log, the README's
-/// other links (a reference-style link's definition and a plain text file count), other root
-/// documents, `docs/`, licenses last.
+/// other links (a reference-style link's definition and a plain text file count; a record of
+/// one decision after the others), other root documents, `docs/`, licenses last.
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
         (
             "README.md",
-            "# Tool\n\nDoes things for [these users](site/content/users.md).\n\n\
+            "# Tool\n\nBuilt small ([ADR 7](docs/adr/0007-one-binary.md)). \
+             Does things for [these users](site/content/users.md).\n\n\
              Read the [FAQ](FAQ.md), the \
              [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
              see [the site](https://example.org/x.md) and [Documentation/Notes][], \
@@ -2335,6 +2356,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
              [Documentation/Notes]: Documentation/Notes\n",
         ),
         ("site/content/users.md", "# Users\n"),
+        ("docs/adr/0007-one-binary.md", "# One binary\n"),
         ("Documentation/Notes", "How we work.\n"),
         ("FAQ.md", "# FAQ\n"),
         ("site/content/guide.md", "# Guide\n"),
@@ -2358,6 +2380,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "CHANGELOG.md",
             "Documentation/Notes",
             "site/content/users.md",
+            "docs/adr/0007-one-binary.md",
             "AUTHORS.md",
             "docs/api.md",
             "LICENSE.txt",

@@ -105,10 +105,17 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             .iter()
             .any(|p| n.eq_ignore_ascii_case(p))
     };
+    // Where no manifest names the project, a README titled by a name names it: a checkout's
+    // directory is often named for a branch, a task or a worktree (`main`, `fix-1234`).
+    let titled = || {
+        let doc = facts.get(readme?.digest.as_deref()?)?.doc.as_ref()?;
+        doc.title.clone().filter(|t| is_a_name(t))
+    };
     let name = root_manifests
         .iter()
         .filter(|(_, m)| main_ecosystem(m))
         .find_map(|(_, m)| m.name.clone().filter(|n| !placeholder(n)))
+        .or_else(titled)
         .unwrap_or_else(|| dir_name.to_owned());
     let dependencies: Vec<String> = root_manifests
         .iter()
@@ -2103,8 +2110,9 @@ const GUIDE_WORDS: &[&str] = &[
 /// for contributors (how to contribute, build, find one's way); the documents the README links
 /// to (what its maintainers point readers at, wherever they live) that guide (a user guide,
 /// an FAQ, a design note), the most linked first, then in the README's order; the change log;
-/// the README's other links, in the same order; the other root documents; those of `docs/`;
-/// licenses last (their name says all a reader needs).
+/// the README's other links, in the same order, records of single decisions (ADRs, RFCs) last
+/// among them; the other root documents; those of `docs/`; licenses last (their name says all
+/// a reader needs).
 /// The documents the overview lists, in order (see [`MAX_DOCUMENTS`]): the README, guides,
 /// what the README links to, changelogs, other documents at the root, then `docs/`; license
 /// texts last.
@@ -2180,11 +2188,18 @@ fn listed_documents<'f>(
                 && f.path.starts_with(b".github/"))
             .then_some(GUIDES.len());
             // Of what the README links to, the guides come first (a user guide, an FAQ, a
-            // tutorial, how to submit patches), then what it links to most, in its order.
+            // tutorial, how to submit patches), then what it links to most, in its order; the
+            // records of single decisions last (an ADR cited in passing is history, not where
+            // a reader starts).
             let linked_rank = |i: usize| {
                 let lower = paths::display(&f.path).to_ascii_lowercase();
                 let guide = GUIDE_WORDS.iter().any(|w| lower.contains(w));
-                (usize::from(!guide), usize::MAX - linked[i].1, i)
+                let order = match () {
+                    _ if is_decision_record(&f.path) => 2,
+                    _ if guide => 0,
+                    _ => 1,
+                };
+                (order, usize::MAX - linked[i].1, i)
             };
             let tier = match (depth, link) {
                 _ if is_readme(f) => (0, 0, 0, 0),
@@ -2229,6 +2244,45 @@ fn is_translated_readme(name: &[u8]) -> bool {
     let language = parts.next().is_some_and(|p| letters(p, 2..=2));
     let region = parts.next().is_none_or(|p| letters(p, 2..=4));
     language && region && parts.next().is_none() && rest.len() > code.len()
+}
+
+/// Whether a README's title is a name (`RepoCue`, `yaml-cpp`, `Foo Bar`): one or two words of
+/// letters, digits and `-_.+`, not a heading that names the page (`Introduction`, `README`).
+fn is_a_name(title: &str) -> bool {
+    const PAGES: &[&str] = &[
+        "readme",
+        "introduction",
+        "overview",
+        "about",
+        "welcome",
+        "documentation",
+        "index",
+        "home",
+    ];
+    let words: Vec<&str> = title.split_whitespace().collect();
+    let word = |w: &&str| {
+        w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+            && w.chars().any(char::is_alphabetic)
+            && !PAGES.contains(&w.to_lowercase().as_str())
+    };
+    (1..=2).contains(&words.len()) && title.len() <= 40 && words.iter().all(word)
+}
+
+/// Whether a document records one decision or proposal: it lies in a directory of them
+/// (`docs/adr/0015-packed-relative-relocations.md`, `decisions/`, `rfcs/`).
+fn is_decision_record(path: &[u8]) -> bool {
+    const RECORD_DIRS: &[&[u8]] = &[
+        b"adr",
+        b"adrs",
+        b"decisions",
+        b"decision-records",
+        b"rfc",
+        b"rfcs",
+    ];
+    let dirs = path.split(|&b| b == b'/').rev().skip(1);
+    dirs.map(<[u8]>::to_ascii_lowercase)
+        .any(|d| RECORD_DIRS.contains(&d.as_slice()))
 }
 
 /// Most documents the overview lists.
