@@ -3295,6 +3295,41 @@ fn a_readme_in_docs_gives_the_purpose_when_the_root_has_none() {
     );
 }
 
+/// A README at the root that is a symbolic link is the document it links to, as GitHub shows
+/// it: it names the project, gives its purpose and leads the documents (axum's `README.md` →
+/// `axum/README.md`).
+#[test]
+fn a_readme_linked_from_the_root_is_the_first_document() {
+    for target in ["web/README.md", "./web/README.md"] {
+        let repo = TestRepo::with_files(&[
+            (
+                "web/README.md",
+                "# webkit\n\nwebkit is a library that routes web requests to handlers.\n\n\
+                 Read the [guide](../docs/guide.md).\n",
+            ),
+            ("web/Cargo.toml", "[package]\nversion = \"1.0.0\"\n"),
+            ("web/src/lib.rs", "pub fn route() {}\n"),
+            ("docs/aardvark.md", "# Aardvark\n\nAn animal.\n"),
+            ("docs/guide.md", "# Usage\n\nHow to route.\n"),
+        ]);
+        repo.symlink(target, "README.md");
+        repo.commit("link the README");
+        let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+        let c = &cue["content"];
+        assert_eq!(c["project"]["name"], "webkit", "{cue:#}");
+        assert_eq!(
+            c["project"]["purpose"]["source"], "web/README.md",
+            "{cue:#}"
+        );
+        let docs = section_paths(&cue, "documents");
+        assert_eq!(
+            docs,
+            ["web/README.md", "docs/guide.md", "docs/aardvark.md"],
+            "{cue:#}"
+        );
+    }
+}
+
 /// The README GitHub shows when the root has none gives the purpose, is the first document,
 /// and what it links to follows it (FluentValidation's `.github/README.md` was read for
 /// neither: the overview loaded the facts of the root's documents only).

@@ -717,8 +717,26 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
 /// purpose; FluentValidation's `.github/README.md` was no document either).
 fn displayed_readme(files: &[FileState]) -> Option<&FileState> {
     readme_in(files, b"")
+        .or_else(|| linked_readme(files))
         .or_else(|| readme_in(files, b".github"))
         .or_else(|| readme_in(files, b"docs"))
+}
+
+/// The document a README at the root links to when it is a symbolic link, as GitHub shows it
+/// (axum's `README.md` → `axum/README.md`; the overview had no README and named the project
+/// after its directory). A link's digest is its target's text's, so the target is found
+/// among the documents without reading the work tree.
+fn linked_readme(files: &[FileState]) -> Option<&FileState> {
+    let link = files.iter().find(|f| {
+        f.file_type == FileType::Symlink
+            && !f.path.contains(&b'/')
+            && f.path.to_ascii_uppercase().starts_with(b"README")
+    })?;
+    let target = link.digest.as_deref()?;
+    files.iter().filter(|f| f.is_document).find(|f| {
+        let dotted = [b"./".as_slice(), &f.path].concat();
+        crate::digest::hex_sha256(&f.path) == target || crate::digest::hex_sha256(&dotted) == target
+    })
 }
 
 /// The README right in directory `dir` (`b""`: the root): a plain `README` before one with a
