@@ -80,6 +80,11 @@ pub fn file_name(path: &[u8]) -> &[u8] {
     }
 }
 
+/// Returns the directory part (before the last `/`), `None` for a path at the root.
+pub fn parent(path: &[u8]) -> Option<&[u8]> {
+    path.iter().rposition(|&b| b == b'/').map(|i| &path[..i])
+}
+
 /// Returns the extension (after the last `.` of the file name), lowercased, if any.
 pub fn extension(path: &[u8]) -> Option<String> {
     let name = file_name(path);

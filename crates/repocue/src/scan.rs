@@ -147,10 +147,12 @@ pub fn scan(
     if items.is_empty() {
         return vec![];
     }
+    let linked = linked_dirs(root, &items);
     let one = |sink: &mut Option<std::sync::mpsc::SyncSender<(String, Analysis)>>,
                item: ScanItem,
                analyze: Analyze| {
-        let mut s = scan_one(root, item, known, analyze, guard);
+        let behind_link = paths::parent(&item.path).is_some_and(|d| linked.contains(d));
+        let mut s = scan_one(root, item, known, analyze, guard, behind_link);
         if let Some(tx) = sink.as_ref() {
             // Hand analyses to the writer as they are made: memory stays flat however many
             // files a baseline analyzes.
@@ -194,13 +196,62 @@ pub fn scan(
     out
 }
 
-/// Reads one path and turns what was found, or the failure to read it, into its result.
+/// The directories above the `items` that are no directories in the work tree: a symbolic
+/// link (to anywhere, inside the tree or out), a file, or nothing. Git reads a path below one as
+/// deleted, and so does the scan, which must not read through a link what lies outside the
+/// tree (`rm -r src && ln -s /elsewhere src` made `/elsewhere/s.py` the content of `src/s.py`).
+/// Each directory is checked once, a parent before its children.
+fn linked_dirs(root: &Path, items: &[ScanItem]) -> std::collections::HashSet<Vec<u8>> {
+    let mut dirs: std::collections::BTreeSet<&[u8]> = std::collections::BTreeSet::new();
+    for item in items {
+        let mut dir = paths::parent(&item.path);
+        while let Some(d) = dir {
+            if !dirs.insert(d) {
+                break;
+            }
+            dir = paths::parent(d);
+        }
+    }
+    let mut linked = std::collections::HashSet::new();
+    for d in dirs {
+        if paths::parent(d).is_some_and(|p| linked.contains(p)) || !is_dir(&paths::join(root, d)) {
+            linked.insert(d.to_vec());
+        }
+    }
+    linked
+}
+
+/// Whether `full` is a directory itself, not a link to one; one that cannot be looked at for
+/// another reason than its absence counts as one (reading below it fails on its own).
+fn is_dir(full: &Path) -> bool {
+    match std::fs::symlink_metadata(full) {
+        Ok(m) => m.is_dir(),
+        Err(e) => !(is_absent(&e) || e.raw_os_error() == Some(libc::ENOTDIR)),
+    }
+}
+
+/// Whether a directory above `path` is no directory in the work tree ([`linked_dirs`] of one
+/// path, for a reader of a few).
+pub(crate) fn behind_link(root: &Path, path: &[u8]) -> bool {
+    let mut dir = paths::parent(path);
+    while let Some(d) = dir {
+        if !is_dir(&paths::join(root, d)) {
+            return true;
+        }
+        dir = paths::parent(d);
+    }
+    false
+}
+
+/// Reads one path and turns what was found, or the failure to read it, into its result; a
+/// path `behind_link` ([`linked_dirs`]) is absent, as Git says.
 fn scan_one(
     root: &Path,
     item: ScanItem,
     known: Known<'_>,
     analyze: Analyze,
     guard: &crashguard::Guard,
+    behind_link: bool,
 ) -> Scanned {
     let full = paths::join(root, &item.path);
     let check_content = item.check_content;
@@ -225,7 +276,12 @@ fn scan_one(
         analyze,
         guard,
     };
-    match read_path(&full, &mut state, parsing, check_content) {
+    let found = if behind_link {
+        Ok(Found::Absent)
+    } else {
+        read_path(&full, &mut state, parsing, check_content)
+    };
+    match found {
         Err(_) => faulted(unknown(state), FaultKind::Unreadable),
         Ok(Found::Absent) if vanished(&state) => {
             // What Git said of it stands; the refresh keeps its previous content, if any.
@@ -560,6 +616,9 @@ pub fn digest_of(root: &Path, path: &[u8]) -> Result<Option<(String, StatKey)>> 
         });
     }
     let full = paths::join(root, path);
+    if behind_link(root, path) {
+        return Ok(None);
+    }
     let meta = match std::fs::symlink_metadata(&full) {
         Ok(m) => m,
         Err(e) if is_absent(&e) => return Ok(None),

@@ -323,6 +323,52 @@ fn symlinks_are_hashed_by_link_text_and_never_followed() {
     assert!(!repo.refresh().published);
 }
 
+/// A tracked directory replaced by a symbolic link (to a directory outside the tree, or one
+/// inside it) leaves the files below it deleted, as Git says, and nothing is read through the
+/// link: neither its files' contents nor their symbols reach the cache.
+#[test]
+fn files_below_a_directory_swapped_for_a_link_are_deleted_and_never_read() {
+    for inside in [false, true] {
+        let (repo, _) = initialized(&[
+            ("src/s.py", "def harmless():\n    pass\n"),
+            ("src/README.md", "# Title\n\nHello.\n"),
+            ("other/s.py", "def inside_function():\n    pass\n"),
+        ]);
+        let elsewhere = if inside {
+            repo.path("other")
+        } else {
+            let dir = repo.outside().join("elsewhere");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("s.py"), "def outside_function():\n    pass\n").unwrap();
+            dir
+        };
+        std::fs::remove_dir_all(repo.path("src")).unwrap();
+        repo.symlink(&elsewhere, "src");
+        let r = repo.refresh();
+        assert!(r.published);
+        assert_eq!(r.bytes_scanned, 0, "nothing is read through the link");
+        let ops = repo.delta_ops("snapshot-000001");
+        for path in ["file:src/s.py", "file:src/README.md"] {
+            let op = op_on(&ops, path);
+            assert_eq!(op["op"], "file.deleted", "{op:#}");
+        }
+        for name in ["outside_function", "inside_function"] {
+            let found = repo
+                .repocue(&["search", name, "--no-refresh"])
+                .success()
+                .json();
+            let hits = found["content"]["hits"].as_array().unwrap();
+            let ids: Vec<&str> = hits.iter().map(|h| h["id"].as_str().unwrap()).collect();
+            let read_through = |id: &&str| id.contains("src/") || id.contains("outside_function");
+            assert!(!ids.iter().any(read_through), "{name}: {ids:?}");
+            assert!(
+                ids.contains(&"symbol:other/s.py:inside_function"),
+                "{ids:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn mode_and_type_changes_are_one_operation_showing_the_changed_fields() {
     use std::os::unix::fs::PermissionsExt;

@@ -109,6 +109,9 @@ pub fn start(root: &Path, db_path: &Path, unsettled: &[FileState]) {
 /// that ran out of time).
 fn foresee(root: &Path, guard: &Guard, row: &FileState) -> Option<Foreseen> {
     let full = paths::join(root, &row.path);
+    if super::behind_link(root, &row.path) {
+        return None;
+    }
     let meta = std::fs::symlink_metadata(&full).ok()?;
     if !meta.is_file() || meta.len() > MAX_BYTES || row.stat == Some(StatKey::of(&meta)) {
         return None;
