@@ -309,6 +309,23 @@ fn java_fixture() {
     );
 }
 
+/// A numeric type is no value: Java's `double` and `float` stay in signatures (they were shown
+/// as `…`, like a long number, and a change from one to the other was no change).
+#[test]
+fn java_floating_point_types_stay_in_signatures() {
+    let source = b"public class Num {\n    public static final double PI2 = 6.2831853;\n    public double ratio(double x, float y) { return x; }\n}\n";
+    let facts = extract(Language::Java, source, &Limits::default()).unwrap();
+    let signatures: Vec<&str> = facts.symbols.iter().map(|s| s.signature.as_str()).collect();
+    assert_eq!(
+        signatures,
+        [
+            "public class Num",
+            "public static final double PI2 = …",
+            "public double ratio(double x, float y)"
+        ]
+    );
+}
+
 #[test]
 fn c_fixture() {
     let facts = extract_fixture(Language::C, "c.c");

@@ -304,9 +304,10 @@ pub(crate) fn is_literal(node: Node<'_>) -> bool {
                 // A Rust macro's tokens (`key: secret_ty!{ … }`): a macro body.
                 | "token_tree"
         );
-    let numeric = kind.contains("integer")
-        || kind.contains("float")
-        || kind.contains("number")
+    // A type is no value: Java's `floating_point_type` (`double x`) hid every `double` and
+    // `float` of a signature, and with them a change from one to the other.
+    let numeric = !kind.ends_with("_type")
+        && (kind.contains("integer") || kind.contains("float") || kind.contains("number"))
         || matches!(
             kind,
             "int_literal" | "imaginary_literal" | "real_literal" | "rational" | "complex"
