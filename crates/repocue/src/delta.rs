@@ -370,18 +370,26 @@ fn sides(
 }
 
 /// Symbol and import operations for the changed paths (both file lists sorted by path), from
-/// the code facts of their old and new digests as `facts` finds them.
+/// the code facts of their old and new digests as `facts` finds them. A path with content
+/// `facts` has no analysis of (one a read deferred, or one too large to analyze) makes none:
+/// its symbols are unknown, not gone. Its `file_faults` warning says the structure is missing,
+/// and the same delta asked again once the analysis is done has them (a deferred file's
+/// symbols were all reported removed, and the delta after the analysis had no change at all).
 pub fn structural_between<'a>(
     old: &[FileState],
     new: &[FileState],
     changed: &HashSet<Vec<u8>>,
     facts: impl Fn(&str) -> Option<&'a crate::analyze::Analysis>,
 ) -> Vec<DeltaItem> {
-    let code = |d: &Option<String>| facts(d.as_deref()?)?.code.as_ref();
+    // `None` for content never analyzed; `Some(None)` for no content or no code.
+    let code = |d: &Option<String>| match d {
+        None => Some(None),
+        Some(d) => facts(d).map(|a| a.code.as_ref()),
+    };
     let changes: Vec<_> = sides(old, new, changed)
         .iter()
         .filter(|(_, a, b)| a != b)
-        .map(|(p, a, b)| (p.clone(), code(a), code(b)))
+        .filter_map(|(p, a, b)| Some((p.clone(), code(a)?, code(b)?)))
         .filter(|(_, a, b)| a.is_some() || b.is_some())
         .collect();
     structural(&changes)

@@ -289,7 +289,7 @@ fn fault_warning(faults: &[Fault]) -> Warning {
     let mut detail = Vec::new();
     if !deferred.is_empty() {
         detail.push(format!(
-            "{} files not analyzed yet (their structure is missing from this cue; the next read or `repocue refresh` continues the analysis)",
+            "{} files not analyzed yet (their structure is missing from this cue, and a delta's symbol changes with it; the next read or `repocue refresh` continues the analysis: then ask again with the same arguments)",
             deferred.len()
         ));
     }

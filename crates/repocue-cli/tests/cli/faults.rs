@@ -336,6 +336,65 @@ fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
     assert_eq!(r.freshness, Freshness::Current);
 }
 
+/// A delta over files whose new content a read deferred names their paths but no symbol
+/// operation of theirs: their symbols are unknown, not removed. Asked again once the analysis
+/// is done, the same delta has every signature change.
+#[test]
+fn a_delta_reports_no_symbol_of_a_deferred_file_as_removed() {
+    let files: Vec<(String, String)> = (0..100)
+        .map(|i| {
+            (
+                format!("src/m{i:03}.py"),
+                format!("def f{i}(a):\n    return a\n"),
+            )
+        })
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    for (path, _) in &files {
+        let text = std::fs::read_to_string(repo.path(path)).unwrap();
+        repo.write(path, &text.replace("(a)", "(a, b=None)"));
+    }
+    let delta = |env: &[(&str, &str)]| {
+        let args = ["cue", "--since", "snapshot-000001", "--max-tokens", "20000"];
+        run_env(&repo, &args, env).json()
+    };
+    let ops = |cue: &Value| -> Vec<(String, String)> {
+        let mut ops = Vec::new();
+        for p in cue["content"]["paths"].as_array().unwrap() {
+            for c in p["changes"].as_array().into_iter().flatten() {
+                let op = c["op"].as_str().unwrap().to_owned();
+                ops.push((p["path"].as_str().unwrap().to_owned(), op));
+            }
+        }
+        ops
+    };
+    let first = delta(&[("REPOCUE_TEST_ANALYSIS_BUDGET_MS", "0")]);
+    assert_eq!(fault_count(&first), 100 - 64, "{first:#}");
+    assert_eq!(first["content"]["totals"]["paths"], 100, "{first:#}");
+    let first_ops = ops(&first);
+    assert_eq!(first_ops.len(), 64, "{first_ops:?}");
+    assert!(
+        first_ops
+            .iter()
+            .all(|(_, op)| op == "symbol.signature_changed"),
+        "{first_ops:?}"
+    );
+    let detail = warning(&first, "file_faults").unwrap()["detail"].to_string();
+    assert!(
+        detail.contains("ask again with the same arguments"),
+        "{detail}"
+    );
+    repo.refresh();
+    let again = delta(&[]);
+    assert!(warning(&again, "file_faults").is_none(), "{again:#}");
+    let again_ops = ops(&again);
+    assert_eq!(again_ops.len(), 100, "{again_ops:?}");
+    assert!(again_ops
+        .iter()
+        .all(|(_, op)| op == "symbol.signature_changed"));
+}
+
 /// A parse that kills the process (a fault in a grammar's C code: here an abort the test
 /// build injects, `REPOCUE_TEST_CRASH_ON`) fails that refresh, and the next, which parses the
 /// suspect alone; then the content is struck out: the refresh after publishes every other
