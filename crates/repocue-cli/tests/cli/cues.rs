@@ -597,6 +597,67 @@ fn an_added_namespace_statement_ranks_after_the_definitions_it_names() {
     );
 }
 
+/// At every budget, a delta's detail (a path's symbol operations) comes under its path's entry,
+/// which says what happened to the path: a moved function's `symbol.moved` was once shown
+/// without its file's `file.added`, in a layout of raw `key=value` pairs.
+#[test]
+fn a_delta_never_shows_a_paths_detail_without_its_entry() {
+    let mut files: Vec<(String, String)> = (1..=8)
+        .map(|i| {
+            (
+                format!("a/f{i}.py"),
+                format!("def fa{i}(x):\n    return x\n"),
+            )
+        })
+        .collect();
+    files.extend((1..=5).map(|i| {
+        (
+            format!("c/h{i}.go"),
+            format!("package c\n\nfunc Fd{i}(a int) int {{ return a }}\n"),
+        )
+    }));
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    for i in 1..=8 {
+        repo.write(
+            &format!("a/f{i}.py"),
+            &format!("def fa{i}(x, y=None):\n    return x\n"),
+        );
+    }
+    for i in 1..=5 {
+        repo.git(&["mv", &format!("c/h{i}.go"), &format!("c/k{i}.go")]);
+    }
+    repo.refresh();
+    for budget in (150..=700).step_by(25) {
+        let budget = budget.to_string();
+        let args = [
+            "--since",
+            "snapshot-000001",
+            "--max-tokens",
+            budget.as_str(),
+        ];
+        let cue = repo.cue("delta", &args);
+        for p in cue["content"]["paths"].as_array().unwrap() {
+            assert!(p["op"].is_string(), "{budget}: {cue:#}");
+        }
+        let text = repo
+            .repocue(
+                &["cue", "--format", "text", "--no-refresh"]
+                    .iter()
+                    .chain(&args)
+                    .collect::<Vec<_>>(),
+            )
+            .success()
+            .stdout();
+        let listed = text.split("\npaths:\n").nth(1).unwrap_or_default();
+        for line in listed.lines().take_while(|l| l.starts_with("  ")) {
+            if !line.starts_with("    ") {
+                assert!(line.starts_with("  file."), "{budget}: {line}\n{text}");
+            }
+        }
+    }
+}
+
 #[test]
 fn delta_after_a_commit_lists_content_and_head_changes() {
     let repo = TestRepo::with_files(&[("a.txt", "one\n"), ("b.txt", "two\n")]);

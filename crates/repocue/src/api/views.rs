@@ -46,7 +46,7 @@ pub struct DeltaTotals {
 /// Number of changed paths in one directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DirectoryCount {
-    /// Directory with a trailing `/` (`""` for the root).
+    /// Directory with a trailing `/` (`./` for the root).
     pub path: String,
     /// Changed paths directly in it.
     pub paths: u64,

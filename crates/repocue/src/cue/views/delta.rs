@@ -296,24 +296,18 @@ fn items(
         ));
     }
     for (i, (path, ch, weight)) in changes.into_iter().enumerate() {
-        items.push(Item::new(
+        items.push(Item::when(
             3,
             change_rank(weight, i),
             move |c: &mut DeltaContent| {
-                // The path ranks above its changes, so it is normally there already; if it was
-                // left out, the change brings a bare entry with it (and pays for it).
-                let at = match c.paths.iter().position(|p| p.path == path) {
-                    Some(at) => at,
-                    None => {
-                        c.paths.push(PathChange::bare(&path));
-                        c.paths.sort_by(|a, b| a.path.cmp(&b.path));
-                        c.paths
-                            .iter()
-                            .position(|p| p.path == path)
-                            .expect("just added")
-                    }
+                // Detail goes under its path's entry, which ranks above it: a change whose path
+                // was left out is left out too (it brought a bare entry with no operation, a
+                // path's detail without what happened to the path).
+                let Some(at) = c.paths.iter().position(|p| p.path == path) else {
+                    return false;
                 };
                 c.paths[at].changes.push(ch.clone());
+                true
             },
         ));
     }
@@ -392,11 +386,12 @@ fn name_implied(path: &str, name: &str, signature: &str) -> bool {
     named_by_path(qualifiers) || named_by_path(name)
 }
 
-/// Counts changed paths per directory, most first (ties by path).
+/// Counts changed paths per directory, most first (ties by path); the root is `./` (it was an
+/// empty path, a bare count in text).
 fn directories(paths: &[PathChange]) -> Vec<DirectoryCount> {
     let mut by_dir: BTreeMap<&str, u64> = BTreeMap::new();
     for p in paths {
-        let dir = p.path.rfind('/').map_or("", |i| &p.path[..=i]);
+        let dir = p.path.rfind('/').map_or("./", |i| &p.path[..=i]);
         *by_dir.entry(dir).or_default() += 1;
     }
     let mut out: Vec<DirectoryCount> = by_dir
@@ -576,6 +571,21 @@ mod tests {
         assert_eq!(weight("Empty"), 4);
         assert_eq!(weight("Sinatra"), MEMBER_OF_ADDED_WEIGHT);
         assert_eq!(weight("Sinatra.Probe.run"), MEMBER_OF_ADDED_WEIGHT);
+    }
+
+    /// Changed paths per directory, most first, the root named `./` (an empty path was a bare
+    /// count in text).
+    #[test]
+    fn directories_count_changed_paths_and_name_the_root() {
+        let paths: Vec<PathChange> = ["a.txt", "b.txt", "src/x.rs", "src/y.rs", "src/z.rs"]
+            .into_iter()
+            .map(PathChange::bare)
+            .collect();
+        let counted: Vec<(String, u64)> = directories(&paths)
+            .into_iter()
+            .map(|d| (d.path, d.paths))
+            .collect();
+        assert_eq!(counted, [("src/".into(), 3), ("./".into(), 2)]);
     }
 
     /// A namespace statement (a new C# file's `namespace Serilog.Core;`) names what follows it
