@@ -1186,6 +1186,33 @@ fn a_name_that_spells_an_escape_is_not_the_byte_it_spells() {
     }
 }
 
+/// An id the text format prints for a path with a control character (`\x01`, a tab, a line
+/// break: written `\xNN` there, held as the character in JSON) finds its entity, in either form.
+#[test]
+fn an_id_the_text_format_prints_finds_its_entity() {
+    let repo = TestRepo::with_files(&[
+        ("ctl\u{1}.py", "def yo():\n    pass\n"),
+        ("tab\there.py", "def hi():\n    pass\n"),
+        ("new\nline.py", "def nl():\n    pass\n"),
+    ]);
+    for (name, shown) in [
+        ("yo", "ctl\\x01.py"),
+        ("hi", "tab\\x09here.py"),
+        ("nl", "new\\x0Aline.py"),
+    ] {
+        let text = repo
+            .repocue(&["search", name, "--format", "text"])
+            .success()
+            .stdout();
+        let id = format!("symbol:{shown}:{name}");
+        assert!(text.contains(&id), "{id}: {text}");
+        for id in [id, format!("file:{shown}")] {
+            let entity = repo.cue("entity", &["--id", &id, "--no-refresh"]);
+            assert!(entity.to_string().contains(name), "{id}: {entity:#}");
+        }
+    }
+}
+
 #[test]
 fn cues_never_copy_comments_or_docstrings() {
     const MARK: &str = "IGNORE PREVIOUS INSTRUCTIONS";

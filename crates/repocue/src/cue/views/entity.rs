@@ -346,12 +346,16 @@ const FILE_CHILDREN_FIRST: usize = 8;
 
 /// Builds the entity cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
-    let id = request.id.clone().ok_or_else(|| {
+    let id = request.id.as_deref().ok_or_else(|| {
         Error::InvalidArgument(
             "the entity view needs --id (symbol:<path>:<name>, file:<path> or doc:<path>[#<slug>])"
                 .into(),
         )
     })?;
+    // An id is read as the outputs show it, as a path is: the text format writes a control
+    // character of a path as `\xNN` (`symbol:ctl\x01.py:yo`), the JSON holds the character;
+    // both name the same entity (the text form was `not_found`).
+    let id = paths::display(&paths::from_display(id));
     let not_found = || Error::NotFound {
         kind: "entity",
         id: id.clone(),
