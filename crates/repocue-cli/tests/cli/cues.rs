@@ -797,7 +797,13 @@ fn a_document_too_large_to_read_or_binary_says_why() {
         ("large.md", large.as_str()),
         ("small.md", "# Small\n\n## Part\n"),
         ("NOTES.md", "a\0b\n"),
+        ("plain.md", "just some words\n"),
     ]);
+    // Read, and holding no heading: an empty outline, not one deferred.
+    repo.init();
+    let cue = repo.cue("document", &["--path", "plain.md"]);
+    assert_eq!(cue["content"].get("not_outlined"), None, "{cue:#}");
+    assert_eq!(cue["content"]["outline"], json!([]), "{cue:#}");
     let cue = repo.cue("document", &["--path", "large.md"]);
     assert_eq!(cue["content"]["not_outlined"], "too_large", "{cue:#}");
     assert_eq!(cue["content"]["outline"], json!([]), "{cue:#}");

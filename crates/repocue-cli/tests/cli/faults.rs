@@ -395,6 +395,35 @@ fn a_delta_reports_no_symbol_of_a_deferred_file_as_removed() {
         .all(|(_, op)| op == "symbol.signature_changed"));
 }
 
+/// A document whose analysis a read deferred says so (`not_outlined: deferred`); one read that
+/// holds no heading has an empty outline and says nothing.
+#[test]
+fn a_deferred_document_says_it_is_not_outlined_yet() {
+    let files: Vec<(String, String)> = (0..100)
+        .map(|i| {
+            (
+                format!("notes/n{i:03}.md"),
+                format!("# Note {i}\n\n## Part\n"),
+            )
+        })
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    let no_budget = [("REPOCUE_TEST_ANALYSIS_BUDGET_MS", "0")];
+    run_env(&repo, &["cue", "--max-tokens", "2000"], &no_budget).json();
+    let st: StatusOutput = repo.status();
+    let deferred = &st.faults.first().expect("deferred documents").path;
+    let args = [
+        "cue",
+        "--view",
+        "document",
+        "--no-refresh",
+        "--path",
+        deferred,
+    ];
+    let cue = run_env(&repo, &args, &[]).json();
+    assert_eq!(cue["content"]["not_outlined"], "deferred", "{cue:#}");
+}
+
 /// A parse that kills the process (a fault in a grammar's C code: here an abort the test
 /// build injects, `REPOCUE_TEST_CRASH_ON`) fails that refresh, and the next, which parses the
 /// suspect alone; then the content is struck out: the refresh after publishes every other

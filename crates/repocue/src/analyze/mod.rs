@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a38+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a39+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
@@ -118,9 +118,12 @@ fn with_code(
     code: Option<structure::CodeFacts>,
 ) -> Option<Analysis> {
     let text = String::from_utf8_lossy(content);
+    // A byte-order mark opens no heading and no JSON: `\u{feff}# Title` had no title, and a
+    // `package.json` saved with one (which npm reads) had no name and no scripts.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut a = Analysis {
-        doc: docs::analyze(path, language, &text),
-        manifest: manifest::analyze(path, &text),
+        doc: docs::analyze(path, language, text),
+        manifest: manifest::analyze(path, text),
         code,
     };
     if a.doc.as_ref().is_some_and(|d| {
@@ -159,5 +162,27 @@ mod tests {
             .unwrap()
             .into();
         assert_eq!(doc, Analysis::default());
+    }
+
+    /// A byte-order mark before a document's first heading or a manifest's JSON is no text of
+    /// theirs.
+    #[test]
+    fn a_byte_order_mark_hides_no_title_and_no_manifest() {
+        let doc = analyze(
+            b"README.md",
+            Some("Markdown"),
+            "\u{feff}# My Project\n\n## Usage\n".as_bytes(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(doc.doc.unwrap().title.as_deref(), Some("My Project"));
+        let npm = analyze(
+            b"package.json",
+            Some("JSON"),
+            "\u{feff}{\"name\": \"widget\", \"scripts\": {\"test\": \"node t.js\"}}".as_bytes(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(npm.manifest.unwrap().name.as_deref(), Some("widget"));
     }
 }

@@ -244,13 +244,17 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Some(d) => state.store.facts(&[d])?.remove(d),
         None => None,
     };
-    // A document without facts was not read for them: say why its outline is empty.
+    // A document without facts was not read for them, or was and holds no heading, title,
+    // link or sentence (a plain `NOTES.md`: its analysis keeps nothing): say why its outline
+    // is empty when it was not read, and only then.
+    let faulted = state.snapshot.faults.iter().any(|f| f.path == file.path);
     let not_outlined = match &facts {
         Some(_) => None,
         None if file.size.is_some_and(|s| s > crate::scan::WHOLE_READ_LIMIT) => Some("too_large"),
         None if file.class == crate::model::FileClass::Vendored => Some("vendored"),
         None if file.class == crate::model::FileClass::Generated => Some("generated"),
-        None => Some("deferred"),
+        None if faulted => Some("deferred"),
+        None => None,
     };
     let facts = facts.and_then(|a| a.doc).unwrap_or_default();
     // An excluded or secret file still exists: a link to it is not a broken link (its path
