@@ -620,8 +620,8 @@ fn a_delta_never_shows_a_paths_detail_without_its_entry() {
     repo.init();
     for i in 1..=8 {
         repo.write(
-            &format!("a/f{i}.py"),
-            &format!("def fa{i}(x, y=None):\n    return x\n"),
+            format!("a/f{i}.py"),
+            format!("def fa{i}(x, y=None):\n    return x\n"),
         );
     }
     for i in 1..=5 {

@@ -353,7 +353,7 @@ fn a_delta_reports_no_symbol_of_a_deferred_file_as_removed() {
     repo.init();
     for (path, _) in &files {
         let text = std::fs::read_to_string(repo.path(path)).unwrap();
-        repo.write(path, &text.replace("(a)", "(a, b=None)"));
+        repo.write(path, text.replace("(a)", "(a, b=None)"));
     }
     let delta = |env: &[(&str, &str)]| {
         let args = ["cue", "--since", "snapshot-000001", "--max-tokens", "20000"];
