@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
+use crate::analyze::structure::SymbolFact;
 use crate::api::views::{PathChange, RepoChange, SymbolChange};
 use crate::api::{DeltaItem, DeltaOp, EntityId};
 use crate::model::{mode_str, FileState};
@@ -224,7 +225,6 @@ pub fn structural(
         Option<&crate::analyze::structure::CodeFacts>,
     )],
 ) -> Vec<DeltaItem> {
-    use crate::analyze::structure::SymbolFact;
     let mut added: Vec<(String, &SymbolFact)> = Vec::new();
     let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
     let mut items = Vec::new();
@@ -234,35 +234,17 @@ pub fn structural(
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
         let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
-        let by_name: BTreeMap<&str, &SymbolFact> = olds
-            .iter()
-            .map(|s| (s.qualified_name.as_str(), s))
-            .collect();
-        let new_names: HashSet<&str> = news.iter().map(|s| s.qualified_name.as_str()).collect();
-        for s in news {
-            match by_name.get(s.qualified_name.as_str()) {
-                None => added.push((path.clone(), s)),
-                Some(o) if o.signature != s.signature || o.kind != s.kind => {
-                    items.push(DeltaItem {
-                        op: DeltaOp::SymbolSignatureChanged,
-                        entity: sym(&path, s),
-                        before: Some(
-                            json!({"kind": o.kind, "signature": o.signature, "line": o.start_line}),
-                        ),
-                        after: Some(
-                            json!({"kind": s.kind, "signature": s.signature, "line": s.start_line}),
-                        ),
-                    })
-                }
-                Some(_) => {}
-            }
+        let paired = pair_symbols(olds, news);
+        for (o, s) in paired.changed {
+            items.push(DeltaItem {
+                op: DeltaOp::SymbolSignatureChanged,
+                entity: sym(&path, s),
+                before: Some(json!({"kind": o.kind, "signature": o.signature, "line": o.start_line})),
+                after: Some(json!({"kind": s.kind, "signature": s.signature, "line": s.start_line})),
+            });
         }
-        for o in olds
-            .iter()
-            .filter(|o| !new_names.contains(o.qualified_name.as_str()))
-        {
-            removed.push((path.clone(), o));
-        }
+        added.extend(paired.added.into_iter().map(|s| (path.clone(), s)));
+        removed.extend(paired.removed.into_iter().map(|o| (path.clone(), o)));
         let oi: HashSet<&String> = old.map(|f| f.imports.iter().collect()).unwrap_or_default();
         let ni: HashSet<&String> = new.map(|f| f.imports.iter().collect()).unwrap_or_default();
         for (op, list, other) in [
@@ -333,6 +315,61 @@ pub fn structural(
         (a.op.rank(), &a.entity, a.op.as_str()).cmp(&(b.op.rank(), &b.entity, b.op.as_str()))
     });
     items
+}
+
+/// One file's symbols before and after, paired: see [`pair_symbols`].
+struct Paired<'a> {
+    /// (before, after) of a symbol whose signature or kind changed.
+    changed: Vec<(&'a SymbolFact, &'a SymbolFact)>,
+    added: Vec<&'a SymbolFact>,
+    removed: Vec<&'a SymbolFact>,
+}
+
+/// Pairs one file's symbols before and after by name. Symbols of one name (overloads, a
+/// redefinition: `area`, `area#2`, numbered in file order) pair with one of the same signature
+/// first, then in order: adding `area(String unit)` before `area()` and `area(int)` is one
+/// addition, not two changed signatures and an addition, as pairing by number made it.
+fn pair_symbols<'a>(olds: &'a [SymbolFact], news: &'a [SymbolFact]) -> Paired<'a> {
+    let base = |s: &'a SymbolFact| {
+        let q = s.qualified_name.as_str();
+        match q.rsplit_once('#') {
+            Some((b, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => b,
+            _ => q,
+        }
+    };
+    type Sides<'a> = (Vec<&'a SymbolFact>, Vec<&'a SymbolFact>);
+    let mut by_name: BTreeMap<&str, Sides<'a>> = BTreeMap::new();
+    for o in olds {
+        by_name.entry(base(o)).or_default().0.push(o);
+    }
+    for n in news {
+        by_name.entry(base(n)).or_default().1.push(n);
+    }
+    let mut paired = Paired {
+        changed: vec![],
+        added: vec![],
+        removed: vec![],
+    };
+    let same = |o: &SymbolFact, n: &SymbolFact| o.signature == n.signature && o.kind == n.kind;
+    for (before, after) in by_name.into_values() {
+        let mut left: Vec<Option<&SymbolFact>> = before.into_iter().map(Some).collect();
+        let mut unmatched = Vec::new();
+        for n in after {
+            match left.iter_mut().find(|o| o.is_some_and(|o| same(o, n))) {
+                Some(slot) => *slot = None,
+                None => unmatched.push(n),
+            }
+        }
+        let mut rest = left.into_iter().flatten();
+        for n in unmatched {
+            match rest.next() {
+                Some(o) => paired.changed.push((o, n)),
+                None => paired.added.push(n),
+            }
+        }
+        paired.removed.extend(rest);
+    }
+    paired
 }
 
 /// The digests whose code facts [`structural_between`] needs for `changed` paths: each side's
@@ -518,6 +555,43 @@ fn abbreviate_heads(mut v: Value) -> Value {
 mod tests {
     use super::*;
     use crate::model::FileType;
+
+    /// Symbols of one name pair by signature before order: an overload added before the others,
+    /// or the first of two definitions removed, is one operation on that one symbol.
+    #[test]
+    fn same_named_symbols_pair_by_signature_first() {
+        let code = |path: &[u8], lang: &str, text: &str| {
+            crate::analyze::structure::analyze(path, Some(lang), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let ops = |path: &[u8], lang: &str, before: &str, after: &str| -> Vec<String> {
+            let (old, new) = (code(path, lang, before), code(path, lang, after));
+            structural(&[(path.to_vec(), Some(&old), Some(&new))])
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        let java = |methods: &str| format!("class Shape {{\n{methods}}}\n");
+        let two = "    int area() { return 1; }\n    int area(int scale) { return scale; }\n";
+        let three = format!("    int area(String unit) {{ return 0; }}\n{two}");
+        assert_eq!(
+            ops(b"Shape.java", "Java", &java(two), &java(&three)),
+            ["symbol.added symbol:Shape.java:Shape.area"]
+        );
+        let py = "def compute(x):\n    return x\n\n\ndef compute(x, y):\n    return y\n";
+        let last = "def compute(x, y):\n    return y\n";
+        assert_eq!(
+            ops(b"m.py", "Python", py, last),
+            ["symbol.removed symbol:m.py:compute"]
+        );
+        // One of a name whose signature changed is a changed signature, as before.
+        let changed = two.replace("int area(int scale)", "long area(int scale)");
+        assert_eq!(
+            ops(b"Shape.java", "Java", &java(two), &java(&changed)),
+            ["symbol.signature_changed symbol:Shape.java:Shape.area#2"]
+        );
+    }
 
     #[test]
     fn compact_nests_symbol_operations_under_their_path_without_digests() {
