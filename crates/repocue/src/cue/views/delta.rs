@@ -453,11 +453,15 @@ mod tests {
                     },
                     repository: vec![],
                     directories: vec![],
-                    paths: vec![],
+                    paths: vec![
+                        PathChange::bare("a_gone.rs"),
+                        PathChange::bare("b_edited.rs"),
+                    ],
                     operations: vec![],
                 };
-                (i.add)(&mut c);
-                let ch = &c.paths[0].changes[0];
+                assert!((i.add)(&mut c), "a change goes under its path's entry");
+                let p = c.paths.iter().find(|p| !p.changes.is_empty());
+                let ch = &p.expect("the change's path").changes[0];
                 // A name the signature holds is left out; a member's qualified name, and a name
                 // of more than one word (`std::fs`), are kept.
                 let shown = format!("{}|{}", ch.name, ch.signature.as_deref().unwrap_or(""));

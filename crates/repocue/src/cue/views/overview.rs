@@ -3463,7 +3463,7 @@ mod tests {
         let mut files = vec![
             (
                 "README.md",
-                "# Widget\n\nMakes widgets. See [the guide](docs/guide.md).\n",
+                "# The Widget Toolkit\n\nMakes widgets. See [the guide](docs/guide.md).\n",
             ),
             ("CONTRIBUTING.md", "# How to send patches\n"),
             ("docs/guide.md", "# Writing plugins\n\nText.\n"),
@@ -3484,7 +3484,7 @@ mod tests {
                 .find(|r| r.path == path)
                 .map(|r| r.title.clone())
         };
-        assert_eq!(title("README.md"), Some(Some("Widget".into())));
+        assert_eq!(title("README.md"), Some(Some("The Widget Toolkit".into())));
         assert_eq!(
             title("CONTRIBUTING.md"),
             Some(Some("How to send patches".into()))
