@@ -239,8 +239,12 @@ pub fn structural(
             items.push(DeltaItem {
                 op: DeltaOp::SymbolSignatureChanged,
                 entity: sym(&path, s),
-                before: Some(json!({"kind": o.kind, "signature": o.signature, "line": o.start_line})),
-                after: Some(json!({"kind": s.kind, "signature": s.signature, "line": s.start_line})),
+                before: Some(
+                    json!({"kind": o.kind, "signature": o.signature, "line": o.start_line}),
+                ),
+                after: Some(
+                    json!({"kind": s.kind, "signature": s.signature, "line": s.start_line}),
+                ),
             });
         }
         added.extend(paired.added.into_iter().map(|s| (path.clone(), s)));

@@ -281,7 +281,7 @@ fn fault_warning(faults: &[Fault]) -> Warning {
     let mut named: Vec<String> = others
         .iter()
         .take(FAULTS_NAMED)
-        .map(|f| format!("{} ({})", paths::display(&f.path), f.kind))
+        .map(|f| format!("{} ({})", shortened(&f.path), f.kind))
         .collect();
     if others.len() > FAULTS_NAMED {
         named.push(format!("{} more", others.len() - FAULTS_NAMED));
@@ -304,6 +304,23 @@ fn fault_warning(faults: &[Fault]) -> Warning {
         faults.len() as u64,
         detail.join("; "),
     )
+}
+
+/// Most characters of a path a warning names whole; a longer one keeps its two ends around
+/// `…` (a 4,200-character path made every overview need 1,300 tokens for its warning).
+const MAX_WARNED_PATH_CHARS: usize = 240;
+
+/// A path as a warning names it: whole, or its ends ([`MAX_WARNED_PATH_CHARS`]).
+fn shortened(path: &[u8]) -> String {
+    let shown = paths::display(path);
+    let n = shown.chars().count();
+    if n <= MAX_WARNED_PATH_CHARS {
+        return shown;
+    }
+    let half = MAX_WARNED_PATH_CHARS / 2;
+    let head: String = shown.chars().take(half).collect();
+    let tail: String = shown.chars().skip(n - (half - 1)).collect();
+    format!("{head}…{tail}")
 }
 
 /// The `non_utf8_path` warning for a set of paths, if any is not UTF-8.
@@ -474,6 +491,16 @@ mod tests {
             path: path.to_vec(),
             kind,
         }
+    }
+
+    /// A warning names a long path by its two ends, a short one whole.
+    #[test]
+    fn a_warning_shortens_a_long_path() {
+        let long = format!("{}/{}.rs", "d".repeat(300), "f".repeat(300));
+        let shown = shortened(long.as_bytes());
+        assert_eq!(shown.chars().count(), MAX_WARNED_PATH_CHARS);
+        assert!(shown.starts_with("ddd") && shown.ends_with("ff.rs") && shown.contains('…'));
+        assert_eq!(shortened(b"src/lib.rs"), "src/lib.rs");
     }
 
     #[test]

@@ -131,7 +131,55 @@ fn with_code(
     }) {
         a.doc = None;
     }
+    clamp(&mut a);
     (!a.is_empty()).then_some(a)
+}
+
+/// Most workspace members (paths or globs) a manifest's facts keep: a `package.json` of
+/// 110,000 workspace globs cost every overview 1.6 s and 430 MB to match them; the largest
+/// monorepos name a few hundred.
+const MAX_MEMBERS: usize = 1_000;
+
+/// Most characters a fact keeps of a name (a project's, a license's, a required toolchain's).
+const MAX_NAME_CHARS: usize = 120;
+
+/// Most characters a fact keeps of a line of text (a title, a heading, a description, a
+/// command).
+const MAX_LINE_CHARS: usize = 300;
+
+/// Cuts the texts a cue prints whole, in its fixed part or as one item, to a length any budget
+/// holds, marking each cut with `…`: a 100,000-character project name made every overview
+/// need more tokens than a cue may ask for, and a 400,000-character heading every document
+/// view of its file.
+fn clamp(a: &mut Analysis) {
+    let cut = |text: &mut String, max: usize| {
+        if text.len() > max {
+            *text = docs::truncate_chars(text, max);
+        }
+    };
+    let cut_some = |text: &mut Option<String>, max: usize| {
+        if let Some(t) = text {
+            cut(t, max);
+        }
+    };
+    if let Some(d) = &mut a.doc {
+        cut_some(&mut d.title, MAX_LINE_CHARS);
+        cut_some(&mut d.definition, MAX_LINE_CHARS);
+        for h in &mut d.headings {
+            cut(&mut h.text, MAX_LINE_CHARS);
+        }
+    }
+    if let Some(m) = &mut a.manifest {
+        m.members.truncate(MAX_MEMBERS);
+        cut_some(&mut m.name, MAX_NAME_CHARS);
+        cut_some(&mut m.requires, MAX_NAME_CHARS);
+        cut_some(&mut m.license, MAX_NAME_CHARS);
+        cut_some(&mut m.description, MAX_LINE_CHARS);
+        for c in &mut m.commands {
+            cut(&mut c.command, MAX_LINE_CHARS);
+            cut(&mut c.purpose, MAX_NAME_CHARS);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -184,5 +232,36 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(npm.manifest.unwrap().name.as_deref(), Some("widget"));
+    }
+
+    /// A name, title or heading of any length is cut to one a cue can print: each cut ends in
+    /// `…`, and what is short enough stays as written.
+    #[test]
+    fn long_names_and_headings_are_cut() {
+        let long = "x".repeat(100_000);
+        let cargo = format!("[package]\nname = \"{long}\"\nversion = \"1.0.0\"\n");
+        let a = analyze(b"Cargo.toml", Some("TOML"), cargo.as_bytes())
+            .unwrap()
+            .unwrap();
+        let name = a.manifest.unwrap().name.unwrap();
+        assert_eq!(name.chars().count(), MAX_NAME_CHARS);
+        assert!(name.ends_with('…'));
+        let doc = format!("# {long}\n\n## Short\n");
+        let a = analyze(b"README.md", Some("Markdown"), doc.as_bytes())
+            .unwrap()
+            .unwrap()
+            .doc
+            .unwrap();
+        assert!(a.title.unwrap().chars().count() <= MAX_LINE_CHARS);
+        let texts: Vec<&str> = a.headings.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(texts.len(), 2);
+        assert!(texts[0].ends_with('…') && texts[0].chars().count() <= MAX_LINE_CHARS);
+        assert_eq!(texts[1], "Short");
+        let globs: Vec<String> = (0..5_000).map(|i| format!("\"p{i}/*\"")).collect();
+        let npm = format!("{{\"workspaces\": [{}]}}", globs.join(","));
+        let a = analyze(b"package.json", Some("JSON"), npm.as_bytes())
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.manifest.unwrap().members.len(), MAX_MEMBERS);
     }
 }
