@@ -19,6 +19,7 @@ pub type NameWeights = FastMap<String, f64>;
 
 use crate::analyze::importance::{self, Role};
 use crate::analyze::structure::CodeFacts;
+use crate::paths;
 
 const DAMPING: f64 = 0.85;
 const ITERATIONS: usize = 30;
@@ -118,8 +119,13 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // headers or modules come up for reference after reference (matching every import of a C
     // file against them each time was a tenth of ranking git/git).
     let mut imported: FastMap<usize, bool> = FastMap::default();
+    let python_roots: Vec<usize> = (0..n)
+        .filter(|&i| spaces[i] == "Python" && paths::file_name(nodes[i].path) == b"__init__.py")
+        .collect();
     for (i, node) in nodes.iter().enumerate() {
         imported.clear();
+        // The Python packages whose `__init__.py` this file imports, found once it needs them.
+        let roots_imported = OnceCell::new();
         let mut named = |t: usize| {
             *imported
                 .entry(t)
@@ -130,6 +136,25 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
+            if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
+                // Python names no class it does not import: a capitalised name another file
+                // defines means that file's only when this one imports its module, or a package
+                // whose `__init__.py` does. fastapi's `from starlette.responses import Response`
+                // made twenty of its files users of its OpenAPI model `Response`.
+                let roots = roots_imported.get_or_init(|| {
+                    python_roots
+                        .iter()
+                        .copied()
+                        .filter(|&p| p != i && imports_module(imports_of(i), &modules[p]))
+                        .collect::<Vec<usize>>()
+                });
+                targets.retain(|&t| {
+                    named(t)
+                        || roots
+                            .iter()
+                            .any(|&p| imports_module(imports_of(p), &modules[t]))
+                });
+            }
             if standard.in_space(spaces[i]) {
                 targets.retain(|&t| named(t));
             } else if narrowable(&targets) {
@@ -894,6 +919,26 @@ pub(crate) fn may_mean(
     if is_standard_name(path_name_space(from), name) {
         return plausible() && imports_name(from, imports, target);
     }
+    // A Python class means a definition `from` imports, its module or a package around it
+    // ([`rank`] follows the package's `__init__.py`; a reader of one definition has not its
+    // imports at hand).
+    let capitalised = name.starts_with(|c: char| c.is_ascii_uppercase());
+    if capitalised && path_name_space(from) == "Python" && path_name_space(target) == "Python" {
+        let module = importance::module_components(target);
+        let around = |c: &[String]| {
+            module
+                .windows(c.len())
+                .enumerate()
+                .any(|(k, w)| w == c && k + c.len() < module.len())
+        };
+        let imported = imports.iter().any(|imp| {
+            let c = importance::import_components(from, imp);
+            !c.is_empty() && (importance::import_names_module(&c, &module) || around(&c))
+        });
+        if !imported {
+            return false;
+        }
+    }
     // Without imports (and, but in Ruby, file names), or among more definitions than either
     // narrows (with `from` itself among them), `resolve` keeps every plausible one: spared the
     // module paths of each.
@@ -1224,6 +1269,38 @@ mod tests {
         assert!(r.scores[0] > r.scores[1], "{:?}", r.scores);
         assert_eq!(r.used_by[0].get("Flask"), Some(&1.0));
         assert_eq!(r.used_by[1].get("Flask"), None);
+    }
+
+    /// A Python class name another file defines is used by the files that import that file's
+    /// module, or a package whose `__init__.py` imports it; not by one that imports the name
+    /// from elsewhere (fastapi's `from starlette.responses import Response`).
+    #[test]
+    fn python_names_only_the_classes_it_imports() {
+        let models = in_language("Python", &["Response", "Model"], &[], &[]);
+        let init = in_language("Python", &[], &["Model"], &[".models"]);
+        let direct = in_language("Python", &["a"], &["Response"], &["pkg.models"]);
+        let via_package = in_language("Python", &["b"], &["Model"], &["pkg"]);
+        let elsewhere = in_language("Python", &["c"], &["Response"], &["starlette.responses"]);
+        let nodes = [
+            node(b"pkg/models.py", &models),
+            node(b"pkg/__init__.py", &init),
+            node(b"app/direct.py", &direct),
+            node(b"app/via_package.py", &via_package),
+            node(b"app/elsewhere.py", &elsewhere),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("Response"), Some(&1.0), "{:?}", r.used_by);
+        assert_eq!(r.used_by[0].get("Model"), Some(&2.0), "{:?}", r.used_by);
+        // The entity view's reader: the module, or a package around it, imported.
+        let defining: [&[u8]; 1] = [b"pkg/models.py"];
+        let means = |from: &[u8], imports: &[&str]| {
+            let imports: Vec<String> = imports.iter().map(|i| (*i).to_owned()).collect();
+            may_mean(from, "Response", &imports, &defining, b"pkg/models.py")
+        };
+        assert!(means(b"app/direct.py", &["pkg.models"]));
+        assert!(means(b"app/via_package.py", &["pkg"]));
+        assert!(!means(b"app/elsewhere.py", &["starlette.responses"]));
+        assert!(!means(b"app/nothing.py", &[]));
     }
 
     /// Facts of a file in `language` that defines `defs`, references `refs` and imports
@@ -1608,7 +1685,7 @@ mod tests {
         assert!(may_mean(
             b"app.py",
             "Request",
-            &[],
+            &["pkg".to_owned()],
             &python,
             b"pkg/basic.py"
         ));
