@@ -290,7 +290,7 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     }
 }
 
-/// Per-path changes of a compact delta: `op path key=value...` then one indented line per
+/// Per-path changes of a compact delta: `op path +size_delta|size B state key=value...` then one indented line per
 /// symbol or import operation: `op name: signature (was: old)` or `op name from path`.
 fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     let _ = writeln!(out, "{indent}{key}:");
@@ -300,11 +300,18 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
             .map_or_else(|| "file.analyzed".to_owned(), scalar);
         let _ = write!(out, "{indent}  {op} {}", scalar(&c["path"]));
         if let Some(obj) = c.as_object() {
+            // The known fields say what they are by their form: a size change signed (`+12`),
+            // an added file's size in bytes (`60 B`), the working state as its word.
             let extra: Vec<String> = obj
                 .iter()
                 .filter(|(k, _)| !matches!(k.as_str(), "op" | "path" | "changes"))
                 .filter(|(_, v)| !is_empty(v))
-                .map(|(k, v)| format!("{k}={}", inline(v)))
+                .map(|(k, v)| match (k.as_str(), v.as_i64()) {
+                    ("size_delta", Some(n)) => format!("{n:+}"),
+                    ("size", Some(n)) => format!("{n} B"),
+                    ("state", _) if v.is_string() => scalar(v),
+                    _ => format!("{k}={}", inline(v)),
+                })
                 .collect();
             if !extra.is_empty() {
                 let _ = write!(out, " {}", extra.join(" "));
@@ -581,7 +588,7 @@ mod tests {
         let text = render(&envelope(json!({
             "paths": [
                 {"path": "a.py", "op": "file.deleted"},
-                {"path": "b.py", "op": "file.content_changed", "size_delta": 12, "changes": [
+                {"path": "b.py", "op": "file.content_changed", "size_delta": 12, "state": "staged", "changes": [
                     {"op": "symbol.signature_changed", "name": "f", "signature": "def f(x, y)", "before": "def f(x)"},
                     {"op": "symbol.moved", "name": "g", "from": "a.py"}
                 ]}
@@ -589,7 +596,7 @@ mod tests {
         })));
         assert!(
             text.contains(
-                "paths:\n  file.deleted a.py\n  file.content_changed b.py size_delta=12\n    \
+                "paths:\n  file.deleted a.py\n  file.content_changed b.py +12 staged\n    \
                  symbol.signature_changed f: def f(x, y) (was: def f(x))\n    symbol.moved g from a.py\n"
             ),
             "{text}"
