@@ -26,6 +26,7 @@
 
 mod cfg_macros;
 mod conditionals;
+mod conflicts;
 mod decl_brackets;
 mod detect;
 mod engine;
@@ -45,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "34";
+pub const EXTRACTOR_VERSION: &str = "35";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -292,7 +293,8 @@ pub fn extract(
     limits: &Limits,
 ) -> Result<FileFacts, ExtractError> {
     guards::check(language, source, limits)?;
-    let source = shield::for_parser(language, source);
+    let shielded = shield::for_parser(language, source);
+    let source = conflicts::ours(&shielded);
     match language {
         Language::Cpp => {
             let source = decl_brackets::hidden(&source);

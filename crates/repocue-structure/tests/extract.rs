@@ -309,6 +309,27 @@ fn java_fixture() {
     );
 }
 
+/// A file left with conflict markers by a merge is read as our side: its symbols are ours,
+/// at their lines, with no marker in a signature and no second copy from their side.
+#[test]
+fn a_conflicted_file_is_read_as_our_side() {
+    let source = b"public class Shape {\n<<<<<<< HEAD\n    public int area() { return 1; }\n=======\n    public long area() { return 2; }\n    public int other() { return 3; }\n>>>>>>> topic\n    public int sides() { return 4; }\n}\n";
+    let facts = extract(Language::Java, source, &Limits::default()).unwrap();
+    let symbols: Vec<(String, u32, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.clone(), s.start_line, s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        symbols,
+        [
+            ("Shape".to_owned(), 1, "public class Shape"),
+            ("Shape.area".to_owned(), 3, "public int area()"),
+            ("Shape.sides".to_owned(), 8, "public int sides()"),
+        ]
+    );
+}
+
 /// A numeric type is no value: Java's `double` and `float` stay in signatures (they were shown
 /// as `…`, like a long number, and a change from one to the other was no change).
 #[test]
