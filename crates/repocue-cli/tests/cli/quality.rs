@@ -2318,6 +2318,59 @@ fn a_library_with_a_debug_main_is_no_entry_point() {
     assert_eq!(pos("base85.c"), None, "{entries:?}");
 }
 
+/// Fresh caches of one state give one overview: an empty `lib.rs` beside an empty Java file
+/// (the same bytes, so one stored analysis) counted as Java in about one baseline of four, the
+/// project's main language flipped from Rust to Python and its entry points changed order.
+#[test]
+fn empty_files_of_two_languages_leave_the_overview_deterministic() {
+    let repo = TestRepo::with_files(&[
+        ("java/src/main/java/com/acme/App.java", ""),
+        ("src/lib.rs", ""),
+        (
+            "src/main.rs",
+            "use acme::parse;\n\npub fn main() -> i32 {\n    0\n}\n",
+        ),
+        ("src/engine.rs", "pub fn start(a: i32) -> i32 {\n    a\n}\n"),
+        (
+            "src/parser.rs",
+            "pub fn parse(s: &str) -> i32 {\n    0\n}\n",
+        ),
+        (
+            "src/render.rs",
+            "pub fn render(a: i32) -> i32 {\n    a\n}\n",
+        ),
+        ("py/acmepy/__init__.py", "from .core import run\n"),
+        (
+            "py/acmepy/cli.py",
+            "from acmepy.core import run\n\ndef main():\n    return run()\n",
+        ),
+        (
+            "py/acmepy/core.py",
+            "from acmepy.util import slug\n\ndef run():\n    return slug()\n",
+        ),
+        ("py/acmepy/util.py", "def slug():\n    return 1\n"),
+    ]);
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..8 {
+        let cache = repo.outside().join(format!("fresh-{i}"));
+        repo.repocue_with(repo.path(""), &cache, &["init"])
+            .success();
+        let cue = repo
+            .repocue_with(
+                repo.path(""),
+                &cache,
+                &["cue", "--max-tokens", "2000", "--no-refresh"],
+            )
+            .success()
+            .json();
+        seen.insert(cue["content"]["entry_points"].to_string());
+    }
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+    let entries = seen.first().unwrap();
+    let at = |p: &str| entries.find(p).unwrap_or_else(|| panic!("{p}: {entries}"));
+    assert!(at("src/main.rs") < at("py/acmepy/cli.py"), "{entries}");
+}
+
 /// Without a manifest that names it, the project is named by its README's title when that is
 /// a name, else by its directory (here `repo`): a checkout is often named for a branch.
 #[test]

@@ -53,6 +53,19 @@ pub struct CodeFacts {
 
 impl CodeFacts {
     /// See [`crate::analyze::Analysis::same_but_lines`].
+    /// Whether the facts hold nothing but their language: no symbol, import, reference or
+    /// export, and no error.
+    pub fn is_bare(&self) -> bool {
+        self.error.is_none()
+            && self.symbols.is_empty()
+            && self.imports.is_empty()
+            && self.references.is_empty()
+            && self.reexports.is_empty()
+            && self.type_reexports.is_empty()
+            && self.star_exports.is_empty()
+            && self.default_export.is_none()
+    }
+
     pub fn same_but_lines(&self, other: &CodeFacts) -> bool {
         let same_symbols = self.symbols.len() == other.symbols.len()
             && self.symbols.iter().zip(&other.symbols).all(|(a, b)| {
@@ -311,12 +324,41 @@ pub fn analyze(
             )
         }
     }
+    // Facts that hold nothing but their language (an empty file's, or one of comments only)
+    // are the same for every language: the same bytes in another language's file share them
+    // by digest, and which language they named depended on which analysis was stored last (an
+    // empty `lib.rs` beside an empty `App.java` counted as Java in one baseline of four, and
+    // the overview's entry points changed order). Such facts name none; readers take the
+    // file's own language ([`crate::cue::views::structure::Ranked::code_language`]).
+    if facts.is_bare() {
+        facts.language.clear();
+    }
     Ok(Some(facts))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Facts that hold nothing but a language are the same whatever the language: an empty file
+    /// of any language shares them by digest with every other.
+    #[test]
+    fn bare_facts_name_no_language() {
+        let facts = |path: &[u8], language: &str, text: &str| {
+            analyze(path, Some(language), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let rust = facts(b"src/lib.rs", "Rust", "");
+        let java = facts(b"App.java", "Java", "");
+        assert_eq!(rust, java);
+        assert_eq!(rust.language, "");
+        assert_eq!(facts(b"a.py", "Python", "# only a comment\n").language, "");
+        assert_eq!(
+            facts(b"a.py", "Python", "def f():\n    pass\n").language,
+            "Python"
+        );
+    }
 
     /// A `.h` that holds C++ is parsed as C++ (leveldb's `db.h` had no symbols as C); a C
     /// header, or a C++ word in a `.c` file, stays C.

@@ -2796,9 +2796,9 @@ fn code_summary(
     // scripts are not programs of the project: `build.rs`, or what `build = "…"` names.
     let mut families: BTreeMap<&str, usize> = BTreeMap::new();
     for r in ranked.iter().filter(source) {
-        if let Some(code) = &r.analysis.code {
+        if let Some(language) = r.code_language() {
             *families
-                .entry(importance::language_family(&code.language))
+                .entry(importance::language_family(language))
                 .or_default() += 1;
         }
     }
@@ -2964,7 +2964,7 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
     let own = format!("{}.go", last_name(project));
     let at_root = ranked.iter().filter(|r| {
         !r.file.path.contains(&b'/')
-            && r.analysis.code.as_ref().is_some_and(|c| c.language == "Go")
+            && r.code_language() == Some("Go")
             && importance::role(&r.file.path) == importance::Role::Source
     });
     let program = |r: &super::structure::Ranked<'_>| {

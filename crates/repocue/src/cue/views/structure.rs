@@ -54,11 +54,15 @@ pub(crate) struct Ranked<'a> {
 /// Whether a file is a package root ([`Ranked::root`]), given the JavaScript and TypeScript
 /// files manifests declare their packages' roots and the Java libraries' root packages.
 fn is_root(file: &FileState, code: &CodeFacts, declared_roots: &HashSet<&[u8]>) -> bool {
+    // Facts that name no language (a `package-info.java` of a comment and its package line)
+    // are of the file's own.
+    let language = match code.language.as_str() {
+        "" => file.language.as_deref().unwrap_or_default(),
+        language => language,
+    };
     importance::is_package_root(&file.path)
-        || (matches!(
-            importance::language_family(&code.language),
-            "JavaScript" | "Java"
-        ) && declared_roots.contains(file.path.as_slice()))
+        || (matches!(importance::language_family(language), "JavaScript" | "Java")
+            && declared_roots.contains(file.path.as_slice()))
         || !importance::umbrella_includes(&file.path, code).is_empty()
 }
 
@@ -728,8 +732,7 @@ pub(crate) fn minor_families<'r>(ranked: &'r [Ranked<'_>]) -> Vec<&'r str> {
         ranked
             .iter()
             .filter(|r| importance::role(&r.file.path) == importance::Role::Source)
-            .filter_map(|r| r.analysis.code.as_ref())
-            .map(|c| c.language.as_str()),
+            .filter_map(Ranked::code_language),
     )
 }
 
@@ -770,6 +773,17 @@ pub(crate) fn score_bound(rank: f64, uses: f64) -> f64 {
 }
 
 impl Ranked<'_> {
+    /// The language of the file's code, when it has code facts: its parser's, or, for facts
+    /// that name none (an empty file's, shared by digest with every other empty file: see
+    /// `analyze::structure::analyze`), the file's own.
+    pub(crate) fn code_language(&self) -> Option<&str> {
+        let code = self.analysis.code.as_ref()?;
+        match code.language.as_str() {
+            "" => self.file.language.as_deref(),
+            language => Some(language),
+        }
+    }
+
     /// How much a name the file defines is used: by other non-test files, documents (each
     /// [`DOC_WEIGHT`]) and tests, examples and other clients (each [`CLIENT_WEIGHT`]).
     pub(crate) fn uses(&self, name: &str) -> f64 {
