@@ -23,6 +23,9 @@ use crate::paths;
 
 pub mod crashguard;
 pub mod foresight;
+mod links;
+
+use links::{behind_link, is_absent};
 
 /// Files up to this size are read whole so they can be analyzed; larger ones are streamed.
 pub const WHOLE_READ_LIMIT: u64 = 1 << 20;
@@ -147,7 +150,7 @@ pub fn scan(
     if items.is_empty() {
         return vec![];
     }
-    let linked = linked_dirs(root, &items);
+    let linked = links::linked_dirs(root, items.iter().map(|i| i.path.as_slice()));
     let one = |sink: &mut Option<std::sync::mpsc::SyncSender<(String, Analysis)>>,
                item: ScanItem,
                analyze: Analyze| {
@@ -194,53 +197,6 @@ pub fn scan(
     };
     out.sort_by(|a, b| a.state.path.cmp(&b.state.path));
     out
-}
-
-/// The directories above the `items` that are no directories in the work tree: a symbolic
-/// link (to anywhere, inside the tree or out), a file, or nothing. Git reads a path below one as
-/// deleted, and so does the scan, which must not read through a link what lies outside the
-/// tree (`rm -r src && ln -s /elsewhere src` made `/elsewhere/s.py` the content of `src/s.py`).
-/// Each directory is checked once, a parent before its children.
-fn linked_dirs(root: &Path, items: &[ScanItem]) -> std::collections::HashSet<Vec<u8>> {
-    let mut dirs: std::collections::BTreeSet<&[u8]> = std::collections::BTreeSet::new();
-    for item in items {
-        let mut dir = paths::parent(&item.path);
-        while let Some(d) = dir {
-            if !dirs.insert(d) {
-                break;
-            }
-            dir = paths::parent(d);
-        }
-    }
-    let mut linked = std::collections::HashSet::new();
-    for d in dirs {
-        if paths::parent(d).is_some_and(|p| linked.contains(p)) || !is_dir(&paths::join(root, d)) {
-            linked.insert(d.to_vec());
-        }
-    }
-    linked
-}
-
-/// Whether `full` is a directory itself, not a link to one; one that cannot be looked at for
-/// another reason than its absence counts as one (reading below it fails on its own).
-fn is_dir(full: &Path) -> bool {
-    match std::fs::symlink_metadata(full) {
-        Ok(m) => m.is_dir(),
-        Err(e) => !(is_absent(&e) || e.raw_os_error() == Some(libc::ENOTDIR)),
-    }
-}
-
-/// Whether a directory above `path` is no directory in the work tree ([`linked_dirs`] of one
-/// path, for a reader of a few).
-pub(crate) fn behind_link(root: &Path, path: &[u8]) -> bool {
-    let mut dir = paths::parent(path);
-    while let Some(d) = dir {
-        if !is_dir(&paths::join(root, d)) {
-            return true;
-        }
-        dir = paths::parent(d);
-    }
-    false
 }
 
 /// Reads one path and turns what was found, or the failure to read it, into its result; a
@@ -504,13 +460,6 @@ fn faulted(state: FileState, kind: FaultKind) -> Scanned {
         unstable: false,
         fault: Some(kind),
     }
-}
-
-fn is_absent(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-    ) || e.raw_os_error() == Some(libc::ELOOP)
 }
 
 struct FileRead {

@@ -119,13 +119,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     // headers or modules come up for reference after reference (matching every import of a C
     // file against them each time was a tenth of ranking git/git).
     let mut imported: FastMap<usize, bool> = FastMap::default();
-    let python_roots: Vec<usize> = (0..n)
-        .filter(|&i| spaces[i] == "Python" && paths::file_name(nodes[i].path) == b"__init__.py")
-        .collect();
+    let python = PythonScope::new(nodes, &spaces);
     for (i, node) in nodes.iter().enumerate() {
         imported.clear();
-        // The Python packages whose `__init__.py` this file imports, found once it needs them.
-        let roots_imported = OnceCell::new();
         let mut named = |t: usize| {
             *imported
                 .entry(t)
@@ -137,23 +133,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             };
             plausible(i, all, &roles, &spaces, &mut targets);
             if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
-                // Python names no class it does not import: a capitalised name another file
-                // defines means that file's only when this one imports its module, or a package
-                // whose `__init__.py` does. fastapi's `from starlette.responses import Response`
-                // made twenty of its files users of its OpenAPI model `Response`.
-                let roots = roots_imported.get_or_init(|| {
-                    python_roots
-                        .iter()
-                        .copied()
-                        .filter(|&p| p != i && imports_module(imports_of(i), &modules[p]))
-                        .collect::<Vec<usize>>()
-                });
-                targets.retain(|&t| {
-                    named(t)
-                        || roots
-                            .iter()
-                            .any(|&p| imports_module(imports_of(p), &modules[t]))
-                });
+                targets.retain(|&t| named(t) || python.through_package(i, t, imports_of, &modules));
             }
             if standard.in_space(spaces[i]) {
                 targets.retain(|&t| named(t));
@@ -217,6 +197,48 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         api_mass,
         root_exports,
         star_handed,
+    }
+}
+
+/// Python names no class it does not import: a capitalised name another file defines means
+/// that file's only where the using file imports its module ([`rank`] asks that first), or a
+/// package whose `__init__.py` does. fastapi's `from starlette.responses import Response` made
+/// twenty of its files users of its OpenAPI model `Response`.
+struct PythonScope {
+    /// The Python package roots (`__init__.py`) among the nodes.
+    roots: Vec<usize>,
+    /// Per node: the package roots it imports, found once it needs them.
+    imported: Vec<OnceCell<Vec<usize>>>,
+}
+
+impl PythonScope {
+    fn new(nodes: &[Node<'_>], spaces: &[&str]) -> Self {
+        let init = |i: usize| paths::file_name(nodes[i].path) == b"__init__.py";
+        let roots = (0..nodes.len())
+            .filter(|&i| spaces[i] == "Python" && init(i))
+            .collect();
+        PythonScope {
+            roots,
+            imported: vec![OnceCell::new(); nodes.len()],
+        }
+    }
+
+    /// Whether node `i` imports a package whose `__init__.py` imports the module of node `t`.
+    fn through_package<'n>(
+        &self,
+        i: usize,
+        t: usize,
+        imports_of: impl Fn(usize) -> &'n [Vec<String>],
+        modules: &[Vec<String>],
+    ) -> bool {
+        let roots = self.imported[i].get_or_init(|| {
+            let imports = imports_of(i);
+            let imported = |&p: &usize| p != i && imports_module(imports, &modules[p]);
+            self.roots.iter().copied().filter(imported).collect()
+        });
+        roots
+            .iter()
+            .any(|&p| imports_module(imports_of(p), &modules[t]))
     }
 }
 

@@ -109,7 +109,7 @@ pub fn start(root: &Path, db_path: &Path, unsettled: &[FileState]) {
 /// that ran out of time).
 fn foresee(root: &Path, guard: &Guard, row: &FileState) -> Option<Foreseen> {
     let full = paths::join(root, &row.path);
-    if super::behind_link(root, &row.path) {
+    if super::links::behind_link(root, &row.path) {
         return None;
     }
     let meta = std::fs::symlink_metadata(&full).ok()?;
