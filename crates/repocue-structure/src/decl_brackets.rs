@@ -1,37 +1,130 @@
-//! C declaration-bracket macros on lines of their own, hidden before parsing.
+//! C and C++ macros on lines of their own between declarations, hidden before parsing.
 //!
 //! A C library's headers open and close their declarations with a macro that expands to
 //! `extern "C" {` and `}` for C++ compilers and to nothing for C: libgit2's `GIT_BEGIN_DECL`,
-//! GLib's `G_BEGIN_DECLS`, glibc's `__BEGIN_DECLS`, autoconf's `BEGIN_C_DECLS`. The grammar,
-//! which knows no macro, reads the name as the type of the declaration that follows, so the
-//! first declarations after it run together into one (libgit2's `repository.h` had no
-//! `git_repository_open`, its most used function, but a symbol of four declarations named
-//! for the last). A line holding only such a name (one with `BEGIN` or `END` and `DECL` or
-//! `EXTERN_C`, in capitals) becomes spaces: lengths and line breaks stay, so every position
-//! the parse reports is the file's own. A file without one is parsed as it is (no copy).
+//! GLib's `G_BEGIN_DECLS`, glibc's `__BEGIN_DECLS`, autoconf's `BEGIN_C_DECLS`. C++ libraries
+//! do the same with namespaces and export blocks (fmt's `FMT_BEGIN_NAMESPACE` and
+//! `FMT_BEGIN_EXPORT`, nlohmann/json's `NLOHMANN_JSON_NAMESPACE_BEGIN`, Qt's `Q_OBJECT`), or
+//! spell a class's template head as a macro (`NLOHMANN_BASIC_JSON_TPL_DECLARATION` before
+//! `class basic_json`). The grammar, which knows no macro, reads the name as the type of the
+//! declaration that follows, so the declarations after it run together into one: libgit2's
+//! `repository.h` had no `git_repository_open`, its most used function, but a symbol of four
+//! declarations named for the last; nlohmann/json's `json_fwd.hpp` listed its template
+//! parameters `map`, `vector` and `StringType` as classes; fmt's `basic_string_view` lost its
+//! class and its methods read as free functions.
+//!
+//! Such a line becomes spaces: lengths and line breaks stay, so every position the parse
+//! reports is the file's own. Two kinds of line qualify:
+//! - a declaration bracket, anywhere: a name in capitals with `BEGIN` or `END` and `DECL` or
+//!   `EXTERN_C` (these open and close blocks, never end an expression);
+//! - any macro name in capitals with a `_` (`FMT_BEGIN_EXPORT`), or one called with its
+//!   arguments on the line (`PYBIND11_NAMESPACE_BEGIN(pybind11)`), where a declaration may
+//!   begin: after a line that ends one (`;`, `{`, `}`), a comment's end, a preprocessor
+//!   directive or the file's start, and not before a `{` (`PHP_FUNCTION(strlen)` then `{` is
+//!   a function). After a `,` or an operator the name is a value (an enum's last
+//!   enumerator, an operand) and stays.
+//!
+//! A file without one is parsed as it is (no copy).
 
 use std::borrow::Cow;
 
-/// The bytes to parse for a C or C++ `source`: lines of a declaration-bracket macro blanked.
+/// The bytes to parse for a C or C++ `source`: lines of a declaration-bracket macro, and
+/// of a bare macro where a declaration may begin, blanked.
 pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
-    if !contains(source, b"DECL") && !contains(source, b"EXTERN_C") {
-        return Cow::Borrowed(source);
-    }
+    let lines: Vec<(usize, &[u8])> = source
+        .split(|&b| b == b'\n')
+        .scan(0, |start, line| {
+            let at = *start;
+            *start += line.len() + 1;
+            Some((at, line))
+        })
+        .collect();
     let mut out: Option<Vec<u8>> = None;
-    let mut start = 0;
-    for line in source.split(|&b| b == b'\n') {
-        let end = start + line.len();
-        let word = line.trim_ascii();
-        if is_bracket_macro(word) {
+    // Whether the lines so far end a declaration, so that the next may begin one.
+    let mut boundary = true;
+    // Whether the last line continues a preprocessor directive onto the next (`\`).
+    let mut continued = false;
+    for (i, &(start, line)) in lines.iter().enumerate() {
+        let code = code_of(line);
+        let directive = continued || code.starts_with(b"#");
+        let blank = !directive
+            && (is_bracket_macro(code)
+                || (boundary && is_bare_macro(code) && !opens_block(&lines[i + 1..])));
+        if blank {
             let bytes = out.get_or_insert_with(|| source.to_vec());
-            bytes[start..end]
+            bytes[start..start + line.len()]
                 .iter_mut()
                 .filter(|b| !b.is_ascii_whitespace())
                 .for_each(|b| *b = b' ');
+            boundary = true;
+            continue;
         }
-        start = end + 1;
+        if code.is_empty() {
+            continue;
+        }
+        continued = directive && code.ends_with(b"\\");
+        boundary = if directive {
+            !continued
+        } else {
+            ends_declaration(code)
+        };
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// A line without its `//` comment and surrounding white space.
+fn code_of(line: &[u8]) -> &[u8] {
+    let end = line
+        .windows(2)
+        .position(|w| w == b"//")
+        .unwrap_or(line.len());
+    line[..end].trim_ascii()
+}
+
+/// Whether a line's code ([`code_of`]) ends a declaration or a comment: what follows it may
+/// begin a declaration.
+fn ends_declaration(code: &[u8]) -> bool {
+    code.ends_with(b"*/") || matches!(code.last(), Some(b';' | b'{' | b'}'))
+}
+
+/// Whether the next line with code opens a block: a macro before it names a function.
+fn opens_block(rest: &[(usize, &[u8])]) -> bool {
+    rest.iter()
+        .map(|(_, line)| code_of(line))
+        .find(|code| !code.is_empty())
+        .is_some_and(|code| code.starts_with(b"{"))
+}
+
+/// Whether a line's code is one macro name in capitals with a `_` (at least three
+/// characters, a capital among them), alone or called with arguments that close on the line.
+fn is_bare_macro(code: &[u8]) -> bool {
+    let Some(len) = crate::text::macro_name_len(code) else {
+        return false;
+    };
+    let rest = code[len..].trim_ascii_start();
+    rest.is_empty() || closes_call(rest)
+}
+
+/// Whether `rest` is one parenthesised argument list that closes at the line's end.
+fn closes_call(rest: &[u8]) -> bool {
+    if rest.first() != Some(&b'(') {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (i, b) in rest.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == rest.len();
+                }
+            }
+            b'"' | b'\'' | b';' | b'{' | b'}' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a line's only word is a declaration-bracket macro's name: capitals, digits and
@@ -87,5 +180,47 @@ mod tests {
         }
         let plain = b"int main(void) { return 0; }\n";
         assert!(matches!(super::hidden(plain), Cow::Borrowed(_)));
+    }
+
+    fn blanked(source: &[u8]) -> String {
+        let hidden = hidden(source);
+        assert_eq!(hidden.len(), source.len());
+        String::from_utf8(hidden.into_owned()).unwrap()
+    }
+
+    #[test]
+    fn bare_macro_lines_become_spaces_only_where_a_declaration_may_begin() {
+        // After a comment's end, a block's end (with its comment), a directive, a blanked
+        // line, and at the file's start; with arguments closed on the line.
+        let text = blanked(b"FMT_BEGIN_NAMESPACE\n/* x */\nFMT_BEGIN_EXPORT\nQ_OBJECT // moc\n}  // namespace detail\n\nNS_BEGIN(fmt)\n#include <x>\nEXPORT_TPL\nint f();\n");
+        for name in ["FMT_BEGIN", "Q_OBJECT", "NS_BEGIN", "EXPORT_TPL"] {
+            assert!(!text.contains(name), "{name} stayed: {text}");
+        }
+        assert!(
+            text.contains("int f();") && text.contains("#include <x>"),
+            "{text}"
+        );
+        // A value after `,`, `=` or an operator; a directive's continuation; a function a
+        // macro defines (its body follows); a name without `_`; a call with a string or
+        // more after it; lower case.
+        for source in [
+            &b"enum e {\n  FIRST,\n  LAST_ONE\n};\n"[..],
+            b"int x =\n    MAX_SIZE\n    + 1;\n",
+            b"#define A \\\n    MAX_SIZE\n",
+            b"}\nPHP_FUNCTION(strlen)\n{\n}\n",
+            b"}\nPHP_FUNCTION\n{\n}\n",
+            b"};\nBOOL\nWINAPI\n",
+            b"};\nLOG_AT(\"x\")\n",
+            b"};\nMY_CALL(x) + 1\n",
+            b"};\nPy_BEGIN_ALLOW_THREADS\n",
+        ] {
+            let text = blanked(source);
+            assert_eq!(
+                text.as_bytes(),
+                source,
+                "{}",
+                String::from_utf8_lossy(source)
+            );
+        }
     }
 }

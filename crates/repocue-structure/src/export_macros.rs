@@ -1,29 +1,131 @@
-//! C++ export macros between `class` and the class name, hidden before parsing.
+//! C++ macros that stand where the grammar expects a declaration's own words, hidden before
+//! parsing.
 //!
 //! A C++ library marks the classes it exports with a macro that expands to a visibility
 //! attribute: `class LEVELDB_EXPORT DB {`, `struct GTEST_API_ TestInfo : …`. The grammar, which
 //! knows no macro, reads the macro as the class's name and the name as an error, so the class
 //! is lost and its members read as free functions (leveldb's `include/leveldb/db.h` listed
-//! `DB() = default` and no `DB`). Such a macro is replaced by as many spaces: lengths and line
-//! breaks stay, so every position the parse reports is the file's own, and the signature reads
-//! `class DB`.
+//! `DB() = default` and no `DB`). The same macros open a line before `template` or `class`
+//! (fmt's `FMT_EXPORT template <typename Context> class dynamic_format_arg_store {` lost the
+//! class), and specifier macros open a constructor's or a destructor's line (fmt's
+//! `FMT_CONSTEXPR buffer(grow_fun grow, size_t sz) noexcept : size_(sz) …` turned
+//! `class buffer` and its members into fields of a function `get`), or stand for `constexpr`
+//! after `if` (`if FMT_CONSTEXPR20 (cond)` broke the method around it, and its class).
+//!
+//! Such a macro is replaced by as many spaces: lengths and line breaks stay, so every position
+//! the parse reports is the file's own, and the signature reads `class DB`. A macro that opens
+//! a line is hidden only before `template`, `class`, `struct`, `union`, `enum`, `namespace`, a
+//! destructor's `~`, or the name of a class the file declares followed by `(`: before a type
+//! or a function's name it may be the return type (`MY_HANDLE open(…)`), and stays.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
-use crate::text::{is_word_byte, skip_space};
+use crate::text::{is_word_byte, macro_name_len, skip_space};
 
 /// The bytes to parse for a C++ `source`: export macros blanked, without a copy when it has
 /// none.
 pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
     let mut out: Option<Vec<u8>> = None;
     let mut at = 0;
+    // The names declared after `class` or `struct` (an export macro's, too: no harm).
+    let mut classes: HashSet<&[u8]> = HashSet::new();
     while let Some(found) = next_keyword(source, at) {
         at = found.end;
+        let name_start = skip_space(source, found.end);
+        classes.insert(&source[name_start..word_end(source, name_start)]);
         if let Some(range) = export_macro(source, found.end) {
+            let after = skip_space(source, range.end);
+            classes.insert(&source[after..word_end(source, after)]);
             out.get_or_insert_with(|| source.to_vec())[range].fill(b' ');
         }
     }
+    let mut start = 0;
+    for line in source.split(|&b| b == b'\n') {
+        for range in leading_macros(line, &classes)
+            .into_iter()
+            .chain(conditional_macros(line))
+        {
+            let range = start + range.start..start + range.end;
+            out.get_or_insert_with(|| source.to_vec())[range].fill(b' ');
+        }
+        start += line.len() + 1;
+    }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// Keywords a macro that opens a line may stand before: what follows begins a declaration
+/// whatever the macro expands to.
+const OPENING_KEYWORDS: &[&[u8]] = &[
+    b"template",
+    b"class",
+    b"struct",
+    b"union",
+    b"enum",
+    b"namespace",
+];
+
+/// The ranges in `line` of the macros that open it (`FMT_NORETURN FMT_API`), when what
+/// follows them is an opening keyword, a destructor or a constructor of one of `classes`;
+/// none otherwise.
+fn leading_macros(line: &[u8], classes: &HashSet<&[u8]>) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut at = skip_blank(line, 0);
+    while let Some(len) = macro_name_len(&line[at..]) {
+        let next = skip_blank(line, at + len);
+        if next == at + len {
+            return Vec::new();
+        }
+        ranges.push(at..at + len);
+        at = next;
+    }
+    let rest = &line[at..];
+    let word = &rest[..word_end(rest, 0)];
+    let opens = OPENING_KEYWORDS.contains(&word)
+        || rest.starts_with(b"~")
+        || (!word.is_empty()
+            && classes.contains(word)
+            && rest[skip_blank(rest, word.len())..].starts_with(b"("));
+    if opens {
+        ranges
+    } else {
+        Vec::new()
+    }
+}
+
+/// The ranges in `line` of macros between `if` and its condition (`if FMT_CONSTEXPR20
+/// (need_copy<T>::value)`, which expands to `if constexpr`): the grammar read the condition as
+/// a call, the statement fell apart and took the class around it.
+fn conditional_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut from = 0;
+    while let Some(found) = line[from..].windows(2).position(|w| w == b"if") {
+        let at = from + found;
+        from = at + 2;
+        if at > 0 && is_word_byte(line[at - 1]) {
+            continue;
+        }
+        let start = skip_blank(line, at + 2);
+        if start == at + 2 {
+            continue;
+        }
+        let Some(len) = macro_name_len(&line[start..]) else {
+            continue;
+        };
+        if line[skip_blank(line, start + len)..].starts_with(b"(") {
+            ranges.push(start..start + len);
+        }
+    }
+    ranges
+}
+
+/// The first position at or after `from` in a line that holds no space or tab.
+fn skip_blank(line: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while matches!(line.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    i
 }
 
 /// The next `class` or `struct` keyword at or after `from`, as a whole word.
@@ -95,6 +197,18 @@ mod tests {
             .replace("LEVELDB_EXPORT", &blank("LEVELDB_EXPORT"))
             .replace("GTEST_API_", &blank("GTEST_API_"))
             .replace(" API ", &format!(" {} ", blank("API")));
+        assert_eq!(
+            String::from_utf8_lossy(&hidden(source.as_bytes())),
+            expected
+        );
+        // A macro opening a line before `template`, `class`, a destructor or a constructor
+        // of a class the file declares; not before a return type or a function's name.
+        let source = "FMT_EXPORT template <typename C> class store {\n  FMT_CONSTEXPR20 ~store() = default;\n  void f() { if FMT_CONSTEXPR20 (x) g(); elif MAX_N (y); }\n  FMT_NORETURN FMT_API store(int x)\n      : x_(x) {}\n  MY_HANDLE open(int x);\n  FMT_CONSTEXPR auto size() const -> int;\n};\nAPI_EXPORT struct point { int x; };\n";
+        let expected = source
+            .replace("FMT_EXPORT", &blank("FMT_EXPORT"))
+            .replace("FMT_CONSTEXPR20", &blank("FMT_CONSTEXPR20"))
+            .replace("FMT_NORETURN FMT_API", &blank("FMT_NORETURN FMT_API"))
+            .replace("API_EXPORT", &blank("API_EXPORT"));
         assert_eq!(
             String::from_utf8_lossy(&hidden(source.as_bytes())),
             expected

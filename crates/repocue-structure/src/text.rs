@@ -177,6 +177,23 @@ pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// The length of the macro name `bytes` start with, if they start with one as C and C++
+/// libraries spell them: capitals, digits and `_`, with a `_` and a capital, at least three
+/// long (`FMT_BEGIN_EXPORT`, `Q_OBJECT`, `__BEGIN_DECLS`; not `BOOL`, `T`, `Py_BEGIN`).
+pub(crate) fn macro_name_len(bytes: &[u8]) -> Option<usize> {
+    let len = bytes
+        .iter()
+        .position(|b| !(b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_'))
+        .unwrap_or(bytes.len());
+    let name = &bytes[..len];
+    let named = len >= 3
+        && !bytes.get(len).copied().is_some_and(is_word_byte)
+        && name.contains(&b'_')
+        && name.iter().any(u8::is_ascii_uppercase)
+        && !name[0].is_ascii_digit();
+    named.then_some(len)
+}
+
 /// The first position at or after `from` that holds no ASCII whitespace.
 pub(crate) fn skip_space(source: &[u8], from: usize) -> usize {
     let mut i = from;

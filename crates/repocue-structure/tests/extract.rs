@@ -527,6 +527,68 @@ fn a_cpp_class_behind_an_export_macro_is_a_class() {
     );
 }
 
+/// A macro on a line of its own where a declaration may begin (a namespace or export block,
+/// a class's template head spelt as a macro) is no part of the declaration after it:
+/// nlohmann/json's `json_fwd.hpp` listed its template parameters `map` and `vector` as classes
+/// and `json.hpp` had no `class basic_json`; fmt's `basic_string_view` lost its class.
+#[test]
+fn cpp_declarations_after_a_bare_macro_line_are_whole() {
+    let source = b"#include <map>\n/*!\n@brief namespace\n*/\nJSON_NAMESPACE_BEGIN\n\ntemplate<template<typename U, typename... Args> class ObjectType = std::map, class StringType = std::string>\nclass basic_json;\n\nusing json = basic_json<>;\n}  // namespace detail\n\nFMT_BEGIN_EXPORT\n\n/** A view. */\ntemplate <typename Char> class basic_string_view {\n public:\n  constexpr auto size() const noexcept -> size_t { return size_; }\n};\nJSON_TPL_DECLARATION\nclass basic_json : public base\n{\n public:\n  void clear() {}\n};\nJSON_NAMESPACE_END\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let names: Vec<(&str, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.start_line))
+        .collect();
+    for (name, line) in [
+        ("json", 10),
+        ("basic_string_view", 16),
+        ("basic_string_view.size", 18),
+        ("basic_json", 21),
+        ("basic_json.clear", 24),
+    ] {
+        assert!(
+            names.contains(&(name, line)),
+            "no {name} at {line}: {names:?}"
+        );
+    }
+    for s in &facts.symbols {
+        assert!(
+            !["map", "vector", "StringType", "ObjectType"].contains(&s.name.as_str()),
+            "a template parameter read as a symbol: {s:?}"
+        );
+        assert!(!s.signature.contains("_BEGIN"), "{s:?}");
+        assert!(!s.signature.contains("JSON_TPL"), "{s:?}");
+    }
+}
+
+/// A macro that opens a declaration's line (an export macro before `template`, a specifier
+/// before a constructor with an initializer list) leaves the class and its members whole:
+/// fmt's `dynamic_format_arg_store` was lost (and again by an `if FMT_CONSTEXPR20 (…)` in a
+/// method), and `class buffer` became fields of a method.
+#[test]
+fn cpp_classes_with_macros_opening_their_lines_are_whole() {
+    let source = b"FMT_EXPORT template <typename Context> class store {\n public:\n  template <typename T> void count(const T& arg) {\n    if FMT_CONSTEXPR20 (need_copy<T>::value) {\n      emplace_arg(args_.push<stored_t<T>>(arg));\n    } else {\n      emplace_arg(arg);\n    }\n  }\n  int size() const { return 0; }\n};\n\ntemplate <typename T> class buffer {\n protected:\n  FMT_CONSTEXPR buffer(grow_fun grow, size_t sz) noexcept\n      : size_(sz), grow_(grow) {\n    ptr_ = nullptr;\n  }\n  FMT_CONSTEXPR20 ~buffer() = default;\n\n public:\n  int get() const { return 1; }\n};\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let names: Vec<(&str, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.start_line))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("store", 1),
+            ("store.count", 3),
+            ("store.size", 10),
+            ("buffer", 13),
+            ("buffer.buffer", 15),
+            ("buffer.~buffer", 19),
+            ("buffer.get", 22),
+        ]
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.
