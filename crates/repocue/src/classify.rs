@@ -11,8 +11,9 @@ use crate::paths;
 /// ([`language`]): part of the rules digest every snapshot records, so a release that changes
 /// them re-classifies cached files on the next refresh, and reads again a file whose name now
 /// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document; `classes-3`: a
-/// configured secret pattern matches whatever the case).
-pub const RULES_VERSION: &str = "classes-3";
+/// configured secret pattern matches whatever the case; `classes-4`: a script named
+/// `install` or `README` whose shebang says a language is no document).
+pub const RULES_VERSION: &str = "classes-4";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).
@@ -92,8 +93,11 @@ pub fn is_document(path: &[u8], language: Option<&str>) -> bool {
     ) {
         return !paths::file_name(path).eq_ignore_ascii_case(b"CMakeLists.txt");
     }
+    // A name without an extension is a document's only when nothing says a language: fzf's
+    // `install` is a shell script (its shebang says so), and its comments read as headings.
     let name = String::from_utf8_lossy(paths::file_name(path)).to_ascii_uppercase();
-    paths::extension(path).is_none()
+    language.is_none()
+        && paths::extension(path).is_none()
         && [
             "README",
             "CONTRIBUTING",
@@ -370,6 +374,8 @@ mod tests {
     fn flags_documents() {
         assert!(is_document(b"docs/guide.md", Some("Markdown")));
         assert!(is_document(b"README", None));
+        assert!(is_document(b"INSTALL", None));
+        assert!(!is_document(b"install", Some("Shell")));
         assert!(!is_document(b"src/lib.rs", Some("Rust")));
     }
 

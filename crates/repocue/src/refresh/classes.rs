@@ -101,6 +101,9 @@ pub(crate) fn apply(
             plan.to_scan.push(rescan(&row, class, rules.secret_content));
         } else {
             row.class = class;
+            // The document flag follows from the path and the language the row has.
+            row.is_document = row.file_type == FileType::Text
+                && classify::is_document(&row.path, row.language.as_deref());
             kept.push(row);
         }
     }

@@ -575,6 +575,44 @@ mod tests {
         assert!(!run(&t.repo, &Operation::Refresh).unwrap().published);
     }
 
+    /// A script named like a document (fzf's `install`, with a shebang) is no document, and a
+    /// cache that an older release left calling it one is corrected by the first refresh
+    /// under the new rules, without reading a file; an `INSTALL` of plain text stays one.
+    #[test]
+    fn a_script_named_like_a_document_is_none_even_in_an_older_cache() {
+        let t = temp_repo(&[
+            (
+                "install",
+                "#!/usr/bin/env bash\n# Setup fzf\n# ---------\necho hi\n",
+            ),
+            ("INSTALL", "Installing\n\nRun make.\n"),
+        ]);
+        run(&t.repo, &Operation::Init).unwrap();
+        let documents = |t: &crate::testing::TempRepo| {
+            let store = t.repo.open_store(false).unwrap().unwrap();
+            let snap = store.current_snapshot().unwrap().unwrap();
+            let files = store.files_at(&snap).unwrap();
+            files
+                .iter()
+                .filter(|f| f.is_document)
+                .map(|f| String::from_utf8_lossy(&f.path).into_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(documents(&t), ["INSTALL"]);
+        // What an older release left: the script a document, other rules.
+        let db = raw_db(&t.repo);
+        db.execute_batch(
+            "UPDATE file_versions SET is_document = 1;
+             UPDATE snapshots SET rules_digest = 'older-rules';",
+        )
+        .unwrap();
+        assert_eq!(documents(&t), ["INSTALL", "install"]);
+        let out = run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(out.files_scanned, 0, "{out:?}");
+        assert_eq!(documents(&t), ["INSTALL"]);
+        assert!(!run(&t.repo, &Operation::Refresh).unwrap().published);
+    }
+
     #[test]
     fn corrupt_stored_json_is_a_corrupt_cache_error_not_a_default() {
         let t = temp_repo(&[("a.rs", "pub fn alpha() {}\n")]);
