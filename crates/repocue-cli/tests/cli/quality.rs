@@ -2903,9 +2903,10 @@ fn the_lock_files_package_manager_runs_the_scripts() {
     }
 }
 
-/// Of a purpose's package scripts, the one named for it comes first, whatever the order they
-/// are declared in: fastify declares `coverage` and `coverage:ci-check-coverage` before
-/// `test`, and its overview listed both and no `npm test`.
+/// The package scripts named for a purpose come first, whatever the order they are declared
+/// in, before every variant of any purpose: fastify declares `coverage` and
+/// `coverage:ci-check-coverage` before `test`, and its overview listed both and no `npm test`;
+/// zod's listed two variants of its build (`bundle:rollup`, `bundle:esbuild`) and no test.
 #[test]
 fn the_script_named_for_its_purpose_comes_before_its_variants() {
     let repo = TestRepo::with_files(&[
@@ -2928,6 +2929,11 @@ fn the_script_named_for_its_purpose_comes_before_its_variants() {
         "{commands:?}"
     );
     assert!(at("npm test") < at("npm run coverage"), "{commands:?}");
+    assert!(at("npm test") < at("npm run build:types"), "{commands:?}");
+    assert!(
+        at("npm run lint") < at("npm run build:types"),
+        "{commands:?}"
+    );
     assert!(
         at("npm run coverage") < at("npm run test:ci"),
         "declared order otherwise: {commands:?}"

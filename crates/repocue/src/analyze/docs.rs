@@ -98,7 +98,9 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         // `\t# make prefix=/usr install` as a root prompt), never a heading.
         let heading = (indentation(line) < CODE_INDENT)
             .then(|| {
-                markdown_heading(trimmed).or_else(|| underline_heading(line, lines.get(i + 1)))
+                markdown_heading(trimmed)
+                    .or_else(|| html_heading(trimmed))
+                    .or_else(|| underline_heading(line, lines.get(i + 1)))
             })
             .flatten();
         if let Some((level, text)) = heading {
@@ -358,6 +360,21 @@ fn markdown_heading(line: &str) -> Option<(u8, String)> {
         return Some((eq as u8, line[eq..].trim().to_owned()));
     }
     None
+}
+
+/// An HTML heading on a line of its own, its text without markup: a README that centres its
+/// logo titles itself so (zod's `<h1 align="center">Zod</h1>`, which named no project).
+fn html_heading(line: &str) -> Option<(u8, String)> {
+    let rest = line.strip_prefix("<h")?;
+    let level = rest.bytes().next().filter(|b| (b'1'..=b'6').contains(b))? - b'0';
+    let attributes = &rest[1..];
+    if !attributes.starts_with(['>', ' ']) {
+        return None;
+    }
+    let inner = &attributes[attributes.find('>')? + 1..];
+    let inner = inner.strip_suffix(format!("</h{level}>").as_str())?;
+    let text = strip_inline(&without_closing_tags(inner));
+    (!text.is_empty()).then_some((level, text))
 }
 
 fn is_underline(line: &str) -> bool {
@@ -1375,6 +1392,25 @@ mod tests {
         assert_eq!(
             purpose_of(b"README.md", "Markdown", composer).as_deref(),
             Some("Composer helps you declare, manage, and install dependencies of PHP projects.")
+        );
+        // An HTML heading on its own line titles the document.
+        let zod = "<p align=\"center\">\n  <img src=\"logo.svg\" alt=\"Zod logo\" />\n  <h1 align=\"center\">Zod</h1>\n  <p align=\"center\">\n    TypeScript-first schema validation with static type inference\n  </p>\n</p>\n";
+        let f = analyze(b"README.md", Some("Markdown"), zod).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Zod"));
+        let f = analyze(b"README.md", Some("Markdown"), composer).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Dependency Management for PHP"));
+        for line in [
+            "<h1>Zod",
+            "<hr>Zod</h1>",
+            "<h1>Zod</h2>",
+            "<h1></h1>",
+            "<header>Zod</h1>",
+        ] {
+            assert_eq!(html_heading(line), None, "{line}");
+        }
+        assert_eq!(
+            html_heading("<h2><a href=\"#x\">Usage</a></h2>"),
+            Some((2, "Usage".to_owned()))
         );
         assert_eq!(
             without_closing_tags("a Vec<T> of Option<u8></code> and x</ y"),

@@ -1990,13 +1990,14 @@ fn commands(
             ));
         }
     }
-    // Of a purpose's package scripts, the one named for it comes first: `npm test` before the
-    // `coverage` and `test:ci` scripts declared ahead of it (fastify listed two `build:*` and
-    // two `coverage` scripts, and no `npm test`).
+    // The package scripts named for a purpose come before every variant: `npm test` before
+    // the `coverage` and `test:ci` scripts declared ahead of it (fastify listed two `build:*`
+    // and two `coverage` scripts, and no `npm test`), and before the variants of the build
+    // (zod listed `pnpm run bundle:rollup` and `pnpm run bundle:esbuild`, and no `pnpm test`).
     out.sort_by(|a, b| {
         b.1.cmp(&a.1)
-            .then(a.0.cmp(&b.0))
             .then(is_script_variant(&a.2).cmp(&is_script_variant(&b.2)))
+            .then(a.0.cmp(&b.0))
     });
     // Two build files may say the same (Dapper's solution and its traversal project both
     // build with `dotnet build`): each command once, where it ranks first.
