@@ -140,9 +140,13 @@ impl Builder {
                 self.pending_separator = false;
             }
             if self.pending_space {
-                // No space just inside brackets: `f(\n  a,\n)` reads `f(a,)`.
+                // No space just inside brackets, and no comma a line break leaves before
+                // the closing one: `f(\n  a,\n)` reads `f(a)` (rich's `def bar(a: Any,)`).
+                // A comma right before it stays: `(u32,)` is a Rust tuple of one.
                 let prev = self.out.chars().next_back();
-                if !matches!(prev, Some('(' | '[')) && !matches!(c, ')' | ']') {
+                if matches!(c, ')' | ']') && prev == Some(',') {
+                    self.out.pop();
+                } else if !matches!(prev, Some('(' | '[')) && !matches!(c, ')' | ']') {
                     self.out.push(' ');
                 }
                 self.pending_space = false;

@@ -589,6 +589,42 @@ fn cpp_classes_with_macros_opening_their_lines_are_whole() {
     );
 }
 
+/// What a Python module defines under `if __name__ == "__main__":` runs only as a script:
+/// private, not the module's API (rich's `traceback.py` listed its demo `foo` and `bar`). A
+/// signature written over several lines drops the comma before its closing bracket; a Rust
+/// tuple of one keeps its own.
+#[test]
+fn python_script_blocks_are_private_and_trailing_commas_go() {
+    let source = b"def greet(\n    name: str,\n    loud: bool = False,\n) -> str:\n    return name\n\n\nif __name__ == \"__main__\":\n    def demo(a: int) -> None:\n        print(greet(str(a)))\n\n    class Shown:\n        pass\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, Option<&str>, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.qualified_name.as_str(),
+                s.visibility,
+                s.signature.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "greet",
+                Some("public"),
+                "def greet(name: str, loud: bool = False) -> str"
+            ),
+            ("demo", Some("private"), "def demo(a: int) -> None"),
+            ("Shown", Some("private"), "class Shown"),
+        ]
+    );
+    let rust = b"pub fn one() -> (u32,) { (1,) }\n";
+    let facts = extract(Language::Rust, rust, &Limits::default()).unwrap();
+    assert_eq!(facts.symbols[0].signature, "pub fn one() -> (u32,)");
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.
@@ -1800,14 +1836,17 @@ exports.local = function local() {};
 /// Of the names a JavaScript or TypeScript module takes from others, only those it hands on
 /// are its re-exports: `export { a } from`, and an imported or required name that a separate
 /// `export { a }` or `module.exports` names. Names it imports to call are not, nor its own
-/// definitions, nor `default`.
+/// definitions, nor `default`, nor a name handed on under another (trpc's index was listed as
+/// exporting `createRecursiveProxy`, which it exports as `createTRPCRecursiveProxy`).
 #[test]
 fn a_module_reexports_only_the_names_it_hands_on() {
     let cases: &[(Language, &str, &[&str])] = &[
         (
             Language::TypeScript,
             "import { normalizePath, build } from \"vite\";\nimport { detect } from \"./detect\";\nimport Parser from \"./parser\";\nexport { transformSync, transformAsync as ta } from \"./transform.ts\";\nexport type { Options } from \"./types\";\nexport { type Options, transformSync } from \"./transform.ts\";\nexport { default as File } from \"./file\";\nexport { default } from \"./main\";\nexport { detect, Parser };\nexport function plugin() { return normalizePath(build()); }\nconst local = 1;\nexport { local };\n",
-            &["File", "Parser", "detect", "transformAsync", "transformSync"],
+            // `transformAsync as ta`: the module's name is `ta`, which `./transform.ts` does
+            // not define; neither is listed (the original is still referenced, below).
+            &["File", "Parser", "detect", "transformSync"],
         ),
         (
             Language::JavaScript,
@@ -1839,6 +1878,8 @@ fn a_module_reexports_only_the_names_it_hands_on() {
         assert_eq!(facts.reexports, *want, "{language}");
         if *language == Language::TypeScript {
             assert_eq!(facts.type_reexports, ["Options"]);
+            assert!(facts.references.iter().any(|r| r == "transformAsync"));
+            assert!(!facts.references.iter().any(|r| r == "ta"));
         }
         // What it hands on is what it references: the graph resolves it to a definition.
         for name in *want {

@@ -34,7 +34,10 @@ impl LanguageSupport for Python {
     ) -> Option<Info<'t>> {
         let node = def.node;
         let visibility = Some(
-            if underscore_private(def.name) || is_type_parameter(node, source) {
+            if underscore_private(def.name)
+                || is_type_parameter(node, source)
+                || in_main_block(node, source)
+            {
                 "private"
             } else {
                 "public"
@@ -93,6 +96,25 @@ fn is_type_parameter(node: Node<'_>, source: &[u8]) -> bool {
     let name = node_text(function, source);
     let last = name.rsplit('.').next().unwrap_or_default();
     matches!(last, "TypeVar" | "ParamSpec" | "TypeVarTuple")
+}
+
+/// Whether a definition is inside an `if __name__ == "__main__":` block: what the module
+/// runs as a script (rich's `traceback.py` defines demo functions `foo` and `bar` there), no
+/// part of what it offers an importer.
+fn in_main_block(node: Node<'_>, source: &[u8]) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "if_statement" {
+            let condition = n
+                .child_by_field_name("condition")
+                .map(|c| node_text(c, source));
+            if condition.is_some_and(|c| c.contains("__name__") && c.contains("__main__")) {
+                return true;
+            }
+        }
+        at = n.parent();
+    }
+    false
 }
 
 /// `MAX_SIZE`, `DEFAULT` (upper case, digits and underscores, at least one letter).

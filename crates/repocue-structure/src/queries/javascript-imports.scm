@@ -72,7 +72,20 @@
 ; tree-sitter-tags configuration knows no such capture.
 
 (export_statement
-  (export_clause (export_specifier name: (identifier) @reexport))
+  (export_clause (export_specifier name: (identifier) @reexport !alias))
+  source: (_))
+
+; Handed on under another name (`export { createRecursiveProxy as createTRPCRecursiveProxy }
+; from`): the module's name is the alias, which its source does not define, so neither name is
+; listed (trpc's index was listed as exporting `createRecursiveProxy`, which it does not); a
+; reference to the source's name keeps the use.
+
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @name
+      alias: (identifier) @_alias
+      (#not-eq? @name "default")) @reference.import)
   source: (_))
 
 ; A module's default export handed on under a name (`export { default as NodePath } from
