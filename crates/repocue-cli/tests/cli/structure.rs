@@ -288,6 +288,59 @@ fn structure_view_ranks_referenced_files_under_the_path() {
     assert!(paths_of(&all["content"]["files"], "path").contains(&"tools/tool.py".to_owned()));
 }
 
+/// A structure cue of one file lists every symbol the budget holds, and counts the rest:
+/// fmt's `format.h` showed 12 of its 200 symbols at any budget, with no sign of the others.
+#[test]
+fn structure_view_of_a_file_lists_all_its_symbols() {
+    let module: String = (0..40)
+        .map(|i| format!("def function_{i:02}(x):\n    return x\n\n\n"))
+        .collect();
+    let repo = TestRepo::with_files(&[
+        ("src/big.py", module.as_str()),
+        ("src/other.py", "def o():\n    pass\n"),
+    ]);
+    let names = |cue: &Value| -> Vec<String> {
+        cue["content"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let full = repo.cue(
+        "structure",
+        &["--path", "src/big.py", "--max-tokens", "4000"],
+    );
+    let mut listed = names(&full);
+    listed.sort();
+    let all: Vec<String> = (0..40).map(|i| format!("function_{i:02}")).collect();
+    assert_eq!(listed, all, "{full:#}");
+    assert!(full.get("omitted").is_none(), "{full:#}");
+    let tight = repo.cue(
+        "structure",
+        &[
+            "--path",
+            "src/big.py",
+            "--max-tokens",
+            "300",
+            "--no-refresh",
+        ],
+    );
+    let shown = names(&tight).len() as u64;
+    assert!(shown < 40, "{tight:#}");
+    assert_eq!(tight["omitted"].as_u64(), Some(40 - shown), "{tight:#}");
+    assert_eq!(tight["more"][0]["path"], "src/big.py");
+    // Over the directory, the other file's symbol is listed before most of `big.py`'s.
+    let dir = repo.cue(
+        "structure",
+        &["--path", "src/", "--max-tokens", "4000", "--no-refresh"],
+    );
+    let order = names(&dir);
+    assert_eq!(order.len(), 41, "{dir:#}");
+    let at = order.iter().position(|n| n == "o").unwrap();
+    assert!(at < 10, "{order:?}");
+}
+
 #[test]
 fn structure_view_fits_its_budget_and_counts_omissions() {
     let repo = code_project();

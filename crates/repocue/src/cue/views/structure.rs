@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::graph::{self, NameWeights, Node};
 use crate::analyze::importance;
-use crate::analyze::structure::{CodeFacts, SymbolFact};
+use crate::analyze::structure::{CodeFacts, SymbolFact, MAX_SYMBOLS};
 use crate::analyze::Analysis;
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, More, View};
@@ -1262,6 +1262,14 @@ struct StructureRanking {
     symbols: Vec<SymbolEntry>,
 }
 
+/// Most symbols a structure cue ranks: more than the largest budget shows (20,000 tokens hold
+/// about 1,000 symbol lines), so what a budget leaves out is counted in `omitted` and offered
+/// by `more`, never dropped unsaid. Every symbol of a file can be listed: a further symbol of
+/// a file weighs less and less ([`importance::diverse`]), so the first lines stay those of
+/// many files, and a request for one file gets all of it (fmt's `format.h` showed 12 of its
+/// 200 symbols at any budget, with no sign of the others).
+const STRUCTURE_SYMBOLS: usize = 1_000;
+
 fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
     // The path as outputs show it (`inv\xFF.py`), read back as bytes.
     let prefix = paths::from_display(prefix);
@@ -1297,7 +1305,7 @@ fn ranking(state: &Reader, prefix: &str) -> Result<StructureRanking> {
         code_files: ranked.len() as u64,
         not_outlined,
         files,
-        symbols: ranked_symbols(&ranked, 12, 400, exposed_first),
+        symbols: ranked_symbols(&ranked, MAX_SYMBOLS, STRUCTURE_SYMBOLS, exposed_first),
     })
 }
 
