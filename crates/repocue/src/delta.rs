@@ -513,7 +513,7 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
 /// Splits `file:<path>` or `symbol:<path>:<qualified.name>` into path and name.
 fn split_entity(entity: &str) -> (&str, &str) {
     if let Some(rest) = entity.strip_prefix("symbol:") {
-        return rest.rsplit_once(':').unwrap_or((rest, ""));
+        return crate::api::ids::split_symbol(rest).unwrap_or((rest, ""));
     }
     (entity.strip_prefix("file:").unwrap_or(entity), "")
 }

@@ -1219,6 +1219,33 @@ fn an_id_the_text_format_prints_finds_its_entity() {
     }
 }
 
+/// An id whose name holds `::` (a Rust impl of a path-named trait) opens its entity, and its
+/// changes sit under their file in a delta: the id was split at the `::`'s last `:`.
+#[test]
+fn an_id_with_a_double_colon_finds_its_entity() {
+    let lib = "pub struct Kind;\n\nimpl fmt::Display for Kind {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        Ok(())\n    }\n}\n";
+    let repo = TestRepo::with_files(&[("src/lib.rs", lib)]);
+    let file = repo.cue("entity", &["--id", "file:src/lib.rs"]);
+    let impl_id = "symbol:src/lib.rs:impl fmt::Display for Kind";
+    assert!(file.to_string().contains(impl_id), "{file:#}");
+    let entity = repo.cue("entity", &["--id", impl_id, "--no-refresh"]);
+    assert_eq!(entity["content"]["id"], impl_id, "{entity:#}");
+    assert_eq!(entity["content"]["kind"], "impl", "{entity:#}");
+    let base = file["snapshot"].as_str().unwrap().to_owned();
+    repo.write(
+        "src/lib.rs",
+        format!("{lib}\nimpl fmt::Debug for Kind {{\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {{\n        Ok(())\n    }}\n}}\n"),
+    );
+    let delta = repo.cue("delta", &["--since", &base, "--max-tokens", "2000"]);
+    let paths = delta["content"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 1, "{delta:#}");
+    assert_eq!(paths[0]["path"], "src/lib.rs", "{delta:#}");
+    assert!(
+        delta.to_string().contains("impl fmt::Debug for Kind"),
+        "{delta:#}"
+    );
+}
+
 #[test]
 fn cues_never_copy_comments_or_docstrings() {
     const MARK: &str = "IGNORE PREVIOUS INSTRUCTIONS";

@@ -129,8 +129,9 @@ impl fmt::Display for EntityId {
 impl FromStr for EntityId {
     type Err = String;
 
-    /// Parses an id. Paths may contain `:`; qualified names never do, so a symbol id splits
-    /// at its last `:`.
+    /// Parses an id. Paths may contain `:`; a qualified name holds none but in `::` (Rust's
+    /// `impl fmt::Display for Kind`, a Bash function `my::setup`), so a symbol id splits at
+    /// its last `:` that is no half of a `::`.
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || {
             format!("not an entity id: {s:?} (expected symbol:<path>:<name>, file:<path> or doc:<path>)")
@@ -139,7 +140,7 @@ impl FromStr for EntityId {
             return Ok(EntityId::Repository);
         }
         if let Some(rest) = s.strip_prefix("symbol:") {
-            let (path, name) = rest.rsplit_once(':').ok_or_else(bad)?;
+            let (path, name) = split_symbol(rest).ok_or_else(bad)?;
             if path.is_empty() || name.is_empty() {
                 return Err(bad());
             }
@@ -161,6 +162,16 @@ impl FromStr for EntityId {
         }
         Err(bad())
     }
+}
+
+/// A symbol id's path and name ([`EntityId::from_str`]): split at the last `:` that is no
+/// half of a `::`.
+pub(crate) fn split_symbol(rest: &str) -> Option<(&str, &str)> {
+    let b = rest.as_bytes();
+    let at = (0..b.len())
+        .rev()
+        .find(|&i| b[i] == b':' && (i == 0 || b[i - 1] != b':') && b.get(i + 1) != Some(&b':'))?;
+    Some((&rest[..at], &rest[at + 1..]))
 }
 
 #[cfg(test)]
@@ -199,7 +210,26 @@ mod tests {
             "symbol:a:b/c.rs:Outer.inner".parse::<EntityId>().unwrap(),
             EntityId::symbol("a:b/c.rs", "Outer.inner")
         );
+        // A name with `::` (a Rust impl, a Bash function) is read whole.
+        for (text, path, name) in [
+            (
+                "symbol:src/lib.rs:impl fmt::Display for Kind.fmt",
+                "src/lib.rs",
+                "impl fmt::Display for Kind.fmt",
+            ),
+            ("symbol:a:b.sh:my::setup", "a:b.sh", "my::setup"),
+            (
+                "symbol:src/e.rs:impl From<std::io::Error> for Kind",
+                "src/e.rs",
+                "impl From<std::io::Error> for Kind",
+            ),
+        ] {
+            let id: EntityId = text.parse().unwrap();
+            assert_eq!(id, EntityId::symbol(path, name), "{text}");
+            assert_eq!(id.to_string(), text);
+        }
         assert!("symbol:src/lib.rs".parse::<EntityId>().is_err());
+        assert!("symbol:a::b".parse::<EntityId>().is_err());
         assert!("file:".parse::<EntityId>().is_err());
         assert!("thing:x".parse::<EntityId>().is_err());
     }

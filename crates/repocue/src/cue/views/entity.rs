@@ -14,13 +14,13 @@ use crate::read::Reader;
 /// Splits an entity id into its path and, for a symbol, its qualified name.
 fn parse_id(id: &str) -> Result<(String, Option<String>)> {
     Ok(if let Some(rest) = id.strip_prefix("symbol:") {
-        // Paths may contain ':'; the qualified name never does, so split at the last one.
-        let i = rest.rfind(':').ok_or_else(|| {
+        // Paths may contain ':'; a qualified name only in `::` ([`crate::api::ids::split_symbol`]).
+        let (path, name) = crate::api::ids::split_symbol(rest).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "symbol id {id:?} has no name part; use symbol:<path>:<name>"
             ))
         })?;
-        (rest[..i].to_owned(), Some(rest[i + 1..].to_owned()))
+        (path.to_owned(), Some(name.to_owned()))
     } else if let Some(p) = id.strip_prefix("file:") {
         (p.to_owned(), None)
     } else {
