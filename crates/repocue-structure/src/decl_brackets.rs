@@ -44,6 +44,8 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
     let mut boundary = true;
     // Whether the last line continues a preprocessor directive onto the next (`\`).
     let mut continued = false;
+    // The code of the last line that had any.
+    let mut previous: &[u8] = b"";
     for (i, &(start, line)) in lines.iter().enumerate() {
         let code = code_of(line);
         let directive = continued || code.starts_with(b"#");
@@ -62,6 +64,13 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
         if code.is_empty() {
             continue;
         }
+        if !directive {
+            for range in trailing_annotations(line, previous) {
+                let bytes = out.get_or_insert_with(|| source.to_vec());
+                bytes[start + range.start..start + range.end].fill(b' ');
+            }
+        }
+        previous = code;
         continued = directive && code.ends_with(b"\\");
         boundary = if directive {
             !continued
@@ -70,6 +79,96 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
         };
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// Words after which a macro called with arguments is a value or a condition, not an
+/// annotation (`return MAKE_ERROR(x);`, `if FMT_CONSTEXPR20 (cond) {`).
+const VALUE_KEYWORDS: &[&[u8]] = &[
+    b"if",
+    b"while",
+    b"for",
+    b"switch",
+    b"catch",
+    b"return",
+    b"case",
+    b"else",
+    b"do",
+    b"throw",
+    b"co_return",
+    b"co_yield",
+    b"sizeof",
+    b"new",
+    b"delete",
+    b"goto",
+];
+
+/// The ranges in `line` of annotation macros that end a declarator: after its parameters
+/// (`void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);`, `int f(void) WARN_UNUSED_RESULT;`, on
+/// this line or, when the macro opens it, on the `previous` line with code) or,
+/// called with arguments, after its name (`MemTable* imm_ GUARDED_BY(mutex_);`), before the
+/// `;`, `{`, `=` or `,` that ends it. The grammar read leveldb's `DBImpl` annotations as
+/// methods named `GUARDED_BY`, and lost the fields they annotate.
+fn trailing_annotations(line: &[u8], previous: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        let starts_word = !line[..i]
+            .last()
+            .is_some_and(|&b| crate::text::is_word_byte(b));
+        let Some(len) = starts_word
+            .then(|| crate::text::macro_name_len(&line[i..]))
+            .flatten()
+        else {
+            i += 1;
+            continue;
+        };
+        // An annotation that opens its line follows the previous line's code
+        // (`Status Recover(VersionEdit* edit)` then `    EXCLUSIVE_LOCKS_REQUIRED(mutex_);`).
+        let before = match line[..i].trim_ascii_end() {
+            b"" => previous,
+            before => before,
+        };
+        let after_name = &line[i + len..];
+        let args = call_len(after_name);
+        let after = after_name[args.unwrap_or(0)..].trim_ascii_start();
+        let ends = matches!(after.first(), Some(b';' | b'{' | b'=' | b','));
+        let previous_word = &before[before
+            .iter()
+            .rposition(|&b| !crate::text::is_word_byte(b))
+            .map_or(0, |p| p + 1)..];
+        let after_parameters = before.ends_with(b")");
+        let after_name = args.is_some()
+            && before.last().is_some_and(|&b| crate::text::is_word_byte(b))
+            && !VALUE_KEYWORDS.contains(&previous_word);
+        if ends && (after_parameters || after_name) {
+            ranges.push(i..i + len + args.unwrap_or(0));
+        }
+        i += len;
+    }
+    ranges
+}
+
+/// The length of the parenthesised argument list `rest` starts with (after spaces), if it
+/// closes on the line.
+fn call_len(rest: &[u8]) -> Option<usize> {
+    let open = rest.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+    if rest[open] != b'(' {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, &b) in rest.iter().enumerate().skip(open) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A line without its `//` comment and surrounding white space.

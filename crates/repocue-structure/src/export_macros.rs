@@ -14,9 +14,11 @@
 //!
 //! Such a macro is replaced by as many spaces: lengths and line breaks stay, so every position
 //! the parse reports is the file's own, and the signature reads `class DB`. A macro that opens
-//! a line is hidden only before `template`, `class`, `struct`, `union`, `enum`, `namespace`, a
-//! destructor's `~`, or the name of a class the file declares followed by `(`: before a type
-//! or a function's name it may be the return type (`MY_HANDLE open(…)`), and stays.
+//! a line is hidden only before `template`, `class`, `struct`, `union`, `enum`, `namespace`,
+//! a specifier (`explicit`, `virtual`, `friend`, `static`, `inline`, `constexpr`,
+//! `consteval`), a destructor's `~`, or the name of a class the file declares followed by `(`:
+//! before a type or a function's name it may be the return type (`MY_HANDLE open(…)`), and
+//! stays.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -63,6 +65,15 @@ const OPENING_KEYWORDS: &[&[u8]] = &[
     b"union",
     b"enum",
     b"namespace",
+    // Specifiers no name comes before (fmt's `FMT_CONSTEXPR explicit basic_memory_buffer(`
+    // added a field named `explicit`).
+    b"explicit",
+    b"virtual",
+    b"friend",
+    b"static",
+    b"inline",
+    b"constexpr",
+    b"consteval",
 ];
 
 /// The ranges in `line` of the macros that open it (`FMT_NORETURN FMT_API`), when what

@@ -625,6 +625,56 @@ fn python_script_blocks_are_private_and_trailing_commas_go() {
     assert_eq!(facts.symbols[0].signature, "pub fn one() -> (u32,)");
 }
 
+/// A C++ class defined under its enclosing class's name (leveldb's `struct DBImpl::Writer {`)
+/// or as a template's specialization (fmt's `template <> struct formatter<bytes> {`) is a
+/// class, its members its own; annotations after a declarator (`GUARDED_BY(mutex_)`) and a
+/// macro before `explicit` are no members.
+#[test]
+fn cpp_qualified_and_specialized_classes_keep_their_members() {
+    let source = b"namespace fmt {\ntemplate <> struct formatter<bytes> {\n private:\n  int specs_;\n public:\n  constexpr auto parse(int ctx) -> const char* { return 0; }\n};\nstruct DBImpl::Writer {\n  explicit Writer(int mu) {}\n  bool done;\n};\nclass DBImpl {\n private:\n  void CompactMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n  int Recover(int* edit,\n              bool* save)\n      EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n  MemTable* imm_ GUARDED_BY(mutex_);\n  int Status() const WARN_UNUSED_RESULT;\n public:\n  FMT_CONSTEXPR explicit DBImpl(const A& a) : x(a) {}\n  int Get() { return MAKE_STATUS(x); }\n};\n}\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("fmt", "module"),
+            ("fmt.formatter", "struct"),
+            ("fmt.formatter.specs_", "field"),
+            ("fmt.formatter.parse", "method"),
+            ("fmt.DBImpl.Writer", "struct"),
+            ("fmt.DBImpl.Writer.Writer", "method"),
+            ("fmt.DBImpl.Writer.done", "field"),
+            ("fmt.DBImpl", "class"),
+            ("fmt.DBImpl.CompactMemTable", "method"),
+            ("fmt.DBImpl.Recover", "method"),
+            ("fmt.DBImpl.imm_", "field"),
+            ("fmt.DBImpl.Status", "method"),
+            ("fmt.DBImpl.DBImpl", "method"),
+            ("fmt.DBImpl.Get", "method"),
+        ]
+    );
+    let signature = |name: &str| {
+        facts
+            .symbols
+            .iter()
+            .find(|s| s.qualified_name == name)
+            .map(|s| s.signature.as_str())
+    };
+    assert_eq!(
+        signature("fmt.formatter"),
+        Some("template <> struct formatter<bytes>")
+    );
+    assert_eq!(signature("fmt.DBImpl.imm_"), Some("MemTable* imm_"));
+    assert_eq!(
+        signature("fmt.DBImpl.DBImpl"),
+        Some("explicit DBImpl(const A& a)")
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

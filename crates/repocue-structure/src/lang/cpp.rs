@@ -69,7 +69,10 @@ impl LanguageSupport for Cpp {
             info.name = Some(name.to_string());
             if !scope.is_empty() {
                 info.receiver = Some(scope.join("."));
-                info.kind = "method";
+                // `struct DBImpl::Writer {` is a class of its own, under `DBImpl`.
+                if !matches!(info.kind, "class" | "struct") {
+                    info.kind = "method";
+                }
             }
         }
         if let Some(p) = parent.filter(|p| matches!(p.kind, "class" | "struct")) {

@@ -9,6 +9,18 @@
 
 (alias_declaration name: (type_identifier) @name) @definition.type
 
+; A class defined under its enclosing class's name (leveldb's `struct DBImpl::Writer {`), and
+; a template's specialization (fmt's `template <> struct formatter<bytes> {`), named by the
+; template: without these their members read as the namespace's functions and fields.
+
+(class_specifier name: (qualified_identifier) @name body: (_)) @definition.class
+
+(struct_specifier name: (qualified_identifier) @name body: (_)) @definition.class
+
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+
 (namespace_definition body: (declaration_list (declaration) @definition.variable))
 
 ; References: qualified and member calls.
