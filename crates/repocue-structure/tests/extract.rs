@@ -626,8 +626,8 @@ fn python_script_blocks_are_private_and_trailing_commas_go() {
 }
 
 /// A C++ class defined under its enclosing class's name (leveldb's `struct DBImpl::Writer {`)
-/// or as a template's specialization (fmt's `template <> struct formatter<bytes> {`) is a
-/// class, its members its own; annotations after a declarator (`GUARDED_BY(mutex_)`) and a
+/// is a class, and a template's specialization (fmt's `template <> struct formatter<bytes> {`)
+/// an `impl` of it, the members of each their own; annotations after a declarator (`GUARDED_BY(mutex_)`) and a
 /// macro before `explicit` are no members.
 #[test]
 fn cpp_qualified_and_specialized_classes_keep_their_members() {
@@ -642,7 +642,7 @@ fn cpp_qualified_and_specialized_classes_keep_their_members() {
         seen,
         [
             ("fmt", "module"),
-            ("fmt.formatter", "struct"),
+            ("fmt.formatter", "impl"),
             ("fmt.formatter.specs_", "field"),
             ("fmt.formatter.parse", "method"),
             ("fmt.DBImpl.Writer", "struct"),

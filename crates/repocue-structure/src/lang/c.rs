@@ -198,7 +198,7 @@ pub(super) fn describe<'t>(
             if misplaced || local || KEYWORDS.contains(&def.name) {
                 return None; // a parameter, a function typedef, a block-scope prototype
             }
-            let in_type = parent.is_some_and(|p| matches!(p.kind, "class" | "struct"));
+            let in_type = parent.is_some_and(|p| matches!(p.kind, "class" | "struct" | "impl"));
             let mut info = Info::new(if in_type { "method" } else { "function" })
                 .visibility(file_visibility)
                 .body(declaration.child_by_field_name("body"));

@@ -60,6 +60,17 @@ impl LanguageSupport for Cpp {
                 .child_by_field_name("parameters")
                 .map(|p| p.named_child_count());
         }
+        // A template's specialization (`template <> struct convert<Node> {`) implements the
+        // template for a type, as a Rust `impl` does a trait: yaml-cpp's dozens of
+        // `convert<…>` ranked above its `Emitter` and `Parser` as classes.
+        if def
+            .name_node
+            .parent()
+            .is_some_and(|p| p.kind() == "template_type")
+            && matches!(info.kind, "class" | "struct")
+        {
+            info.kind = "impl";
+        }
         let name_kind = def.name_node.kind();
         if name_kind == "qualified_identifier" {
             // `a::B::parse` -> receiver `a.B`, name `parse`.
@@ -75,7 +86,7 @@ impl LanguageSupport for Cpp {
                 }
             }
         }
-        if let Some(p) = parent.filter(|p| matches!(p.kind, "class" | "struct")) {
+        if let Some(p) = parent.filter(|p| matches!(p.kind, "class" | "struct" | "impl")) {
             info.visibility = Some(access(def.outer, p, source));
         }
         Some(info)
