@@ -1219,6 +1219,52 @@ fn an_id_the_text_format_prints_finds_its_entity() {
     }
 }
 
+/// Every symbol of a file is reachable from the file's entity: a method defined out of its
+/// class (C++'s `Status DBImpl::Get(…)` in a `.cc` without the class) is the file's child, and
+/// what the second of two same-named functions defines is that function's child (it had no
+/// parent and no one listed it).
+#[test]
+fn a_files_entity_reaches_every_symbol() {
+    let repo = TestRepo::with_files(&[
+        (
+            "db/impl.cc",
+            "#include \"db/impl.h\"\n\nDBImpl::DBImpl(int mu) : mu_(mu) {}\n\nint DBImpl::Get(int key) {\n  return key;\n}\n",
+        ),
+        (
+            "m.py",
+            "def f(x):\n    pass\n\n\ndef f(x, y):\n    def inner():\n        pass\n    return inner\n",
+        ),
+    ]);
+    let children = |id: &str| -> Vec<String> {
+        let cue = repo.cue("entity", &["--id", id, "--max-tokens", "2000"]);
+        cue["content"]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        children("file:db/impl.cc"),
+        [
+            "symbol:db/impl.cc:DBImpl.DBImpl",
+            "symbol:db/impl.cc:DBImpl.Get"
+        ]
+    );
+    let get = repo.cue(
+        "entity",
+        &["--id", "symbol:db/impl.cc:DBImpl.Get", "--no-refresh"],
+    );
+    assert!(
+        get["content"].get("parent").is_none_or(Value::is_null),
+        "{get:#}"
+    );
+    assert_eq!(children("file:m.py"), ["symbol:m.py:f", "symbol:m.py:f#2"]);
+    assert_eq!(children("symbol:m.py:f#2"), ["symbol:m.py:f#2.inner"]);
+    let inner = repo.cue("entity", &["--id", "symbol:m.py:f#2.inner", "--no-refresh"]);
+    assert_eq!(inner["content"]["parent"], "symbol:m.py:f#2", "{inner:#}");
+}
+
 /// An id whose name holds `::` (a Rust impl of a path-named trait) opens its entity, and its
 /// changes sit under their file in a delta: the id was split at the `::`'s last `:`.
 #[test]

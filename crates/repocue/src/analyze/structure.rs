@@ -163,12 +163,13 @@ pub fn bare_name(qualified: &str) -> &str {
     // Byte scans: called for every symbol of every ranked file, where `split` and `rsplit`
     // with their pattern searchers were a twentieth of ranking git/git. `#` and `.` are ASCII,
     // so both ends are character boundaries.
+    // The overload number (`#2`) is the last segment's own: `f#2.inner` is `inner`, in `f#2`.
     let b = qualified.as_bytes();
-    let end = b.iter().position(|&c| c == b'#').unwrap_or(b.len());
-    let start = b[..end]
+    let start = b.iter().rposition(|&c| c == b'.').map_or(0, |i| i + 1);
+    let end = b[start..]
         .iter()
-        .rposition(|&c| c == b'.')
-        .map_or(0, |i| i + 1);
+        .position(|&c| c == b'#')
+        .map_or(b.len(), |i| start + i);
     &qualified[start..end]
 }
 
@@ -180,10 +181,9 @@ impl SymbolFact {
 
     /// Returns the qualified name of the parent, if any.
     pub fn parent(&self) -> Option<&str> {
+        // `f#2.inner`'s parent is the second `f`, `f#2` (it was none).
         let b = self.qualified_name.as_bytes();
-        let end = b.iter().position(|&c| c == b'#').unwrap_or(b.len());
-        b[..end]
-            .iter()
+        b.iter()
             .rposition(|&c| c == b'.')
             .map(|i| &self.qualified_name[..i])
     }
@@ -452,13 +452,16 @@ mod tests {
     }
 
     #[test]
-    fn a_symbols_name_is_its_last_segment_before_any_ordinal() {
+    fn a_symbols_name_is_its_last_segment_before_its_ordinal() {
         let cases = [
             ("parse", "parse", None),
             ("Parser.parse", "parse", Some("Parser")),
             ("Outer.Inner.method#2", "method", Some("Outer.Inner")),
             ("main#3", "main", None),
-            ("a.b#x.y", "b", Some("a")),
+            // What the second `f` defines is `inner`, in `f#2` (it had no parent and
+            // was named `f`).
+            ("f#2.inner", "inner", Some("f#2")),
+            ("a.b#2.c#3", "c", Some("a.b#2")),
             ("Größe.maß", "maß", Some("Größe")),
             ("", "", None),
             (".hidden", "hidden", Some("")),

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::analyze::graph;
+use crate::analyze::structure::{CodeFacts, SymbolFact};
 use crate::api::views::*;
 use crate::api::{Cue, CueRequest, EntityId};
 use crate::cue::envelope::envelope;
@@ -341,6 +342,21 @@ fn inherited(
     Ok(None)
 }
 
+/// The nearest of a symbol's enclosing names that the file defines: a method defined out of
+/// its class (C++'s `Status DBImpl::Get(…)` in `db_impl.cc`, a Rust `impl Sink for Vec<T>`'s
+/// `Vec.matched`, Ruby's `class Foo::Bar`) is the file's own child, not that of a parent no
+/// entity has (the file's tree never reached it, and its `parent` was `not_found`).
+fn defined_owner<'c>(code: &'c CodeFacts, s: &SymbolFact) -> Option<&'c str> {
+    let mut at = s.parent();
+    while let Some(name) = at {
+        if let Some(owner) = code.symbols.iter().find(|o| o.qualified_name == name) {
+            return Some(owner.qualified_name.as_str());
+        }
+        at = name.rfind('.').map(|i| &name[..i]);
+    }
+    None
+}
+
 /// A file's definitions its entity lists before the files that use it: the rest follow them.
 const FILE_CHILDREN_FIRST: usize = 8;
 
@@ -403,8 +419,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             content.signature = Some(s.signature.clone());
             content.lines = Some([s.start_line, s.end_line]);
             content.visibility = s.visibility.clone();
-            content.parent = s
-                .parent()
+            content.parent = code
+                .and_then(|c| defined_owner(c, s))
                 .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
             owner = super::structure::data_member_owner(s).map(str::to_owned);
@@ -421,7 +437,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         let children: Vec<String> = c
             .symbols
             .iter()
-            .filter(|s| s.parent() == symbol.as_deref())
+            .filter(|s| defined_owner(c, s) == symbol.as_deref())
             .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
             .collect();
         // A file's first definitions lead; the rest come after its users and dependencies,
