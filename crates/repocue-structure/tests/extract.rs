@@ -675,6 +675,34 @@ fn cpp_qualified_and_specialized_classes_keep_their_members() {
     );
 }
 
+/// A Go type embedded in a struct or an interface is a field named by its type: gin's
+/// `Engine` embeds `RouterGroup`, whose methods it offers, and the field was missing. A
+/// constraint's union of types (`int | float64`) names no field.
+#[test]
+fn go_embedded_types_are_fields() {
+    let source = b"package gin\n\ntype Engine struct {\n\tRouterGroup\n\t*sync.Mutex\n\ta, b int\n}\n\ntype RW interface {\n\thttp.ResponseWriter\n\tStatus() int\n}\n\ntype Number interface {\n\tint | float64\n}\n";
+    let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind, s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Engine", "struct", "type Engine struct"),
+            ("Engine.RouterGroup", "field", "RouterGroup"),
+            ("Engine.Mutex", "field", "*sync.Mutex"),
+            ("Engine.a", "field", "a, b int"),
+            ("Engine.b", "field", "a, b int"),
+            ("RW", "interface", "type RW interface"),
+            ("RW.ResponseWriter", "field", "http.ResponseWriter"),
+            ("RW.Status", "method", "Status() int"),
+            ("Number", "interface", "type Number interface"),
+        ]
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

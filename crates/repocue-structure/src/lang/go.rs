@@ -78,7 +78,7 @@ impl LanguageSupport for Go {
             "type_alias" => Info::new("type"),
             "const_spec" => Info::new("constant"),
             "var_spec" => Info::new("variable"),
-            "field_declaration" => Info::new("field"),
+            "field_declaration" | "type_elem" => Info::new("field"),
             "method_elem" => Info::new("method"),
             _ => return None,
         };

@@ -21,6 +21,25 @@
 
 (method_elem name: (field_identifier) @name) @definition.method
 
+; An embedded type is a field named by its type (gin's `Engine` embeds `RouterGroup`, whose
+; methods it offers): `RouterGroup`, `*sync.Mutex`, `http.ResponseWriter` in an interface.
+
+(field_declaration_list
+  (field_declaration
+    !name
+    type: [
+      (type_identifier) @name
+      (qualified_type name: (type_identifier) @name)
+      (pointer_type [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
+      (generic_type type: (type_identifier) @name)
+    ]) @definition.field)
+
+(interface_type
+  (type_elem . (type_identifier) @name .) @definition.field)
+
+(interface_type
+  (type_elem . (qualified_type name: (type_identifier) @name) .) @definition.field)
+
 ; Generic parameters are not references.
 
 (type_parameter_declaration name: (identifier) @local.definition)
