@@ -703,6 +703,28 @@ fn go_embedded_types_are_fields() {
     );
 }
 
+/// A class field holding a function is a method with its parameters (a React class
+/// component's handlers): it was a field `handler = …`. A field holding a value stays one.
+#[test]
+fn class_fields_holding_functions_are_methods() {
+    let source = b"export class Panel {\n  private count = 42;\n  handleClick = (e: Event): void => {\n    this.count += 1;\n  };\n  static create = function (name: string) { return new Panel(); };\n}\n";
+    let facts = extract(Language::TypeScript, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind, s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Panel", "class", "export class Panel"),
+            ("Panel.count", "field", "private count = …"),
+            ("Panel.handleClick", "method", "handleClick = (e: Event): void =>"),
+            ("Panel.create", "method", "static create = function (name: string)"),
+        ]
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

@@ -107,8 +107,19 @@ pub(super) fn describe<'t>(
         "enum_declaration" => Info::new("enum").visibility(visibility).body(body),
         "type_alias_declaration" => Info::new("type").visibility(visibility),
         "module" | "internal_module" => Info::new("module").visibility(visibility).body(body),
+        // A field holding a function is a method (a React class component's
+        // `handleClick = (e: Event): void => { … }`): its parameters are its signature, not
+        // a value to hide.
         "field_definition" | "public_field_definition" => {
-            Info::new("field").visibility(member_visibility())
+            let value = node.child_by_field_name("value");
+            match value.map(|v| v.kind()) {
+                Some("arrow_function" | "function_expression" | "function") => {
+                    Info::new("method")
+                        .visibility(member_visibility())
+                        .body(value.and_then(|v| v.child_by_field_name("body")))
+                }
+                _ => Info::new("field").visibility(member_visibility()),
+            }
         }
         "property_signature" => Info::new("field").visibility(Some("public")),
         "property_identifier" | "enum_assignment" => Info::new("constant"),
