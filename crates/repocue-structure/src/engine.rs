@@ -1083,9 +1083,10 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
             holes.push((body_range, Hole::Body));
         }
     }
-    // A constant's, variable's or field's initialiser is never shown, whatever it is.
+    // A constant's, variable's or field's initialiser is never shown, whatever it is; nor
+    // those of the declarators beside it (`private int a = 1, b = 99;` showed `b = 99`).
     if matches!(item.info.kind, "constant" | "variable" | "field") {
-        if let Some(value) = initializer(support, item.def_node) {
+        for value in initializers(support, item.def_node) {
             holes.push((value, Hole::Value));
         }
     }
@@ -1094,35 +1095,39 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
     text::signature(source, range, &holes)
 }
 
-/// The source range of the value after the first `=` in `node` (outside holes such as
-/// annotations): `"x"` in `const A: &str = "x";`, `B = 2` in Python's `A = B = 2`.
-fn initializer(support: &dyn LanguageSupport, node: Node<'_>) -> Option<Range<usize>> {
+/// The source ranges of the values after each `=` in `node` (outside holes such as
+/// annotations): `"x"` in `const A: &str = "x";`, `B = 2` in Python's `A = B = 2`, `1` and
+/// `99` in Java's `int a = 1, b = 99;`.
+fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
     let mut cursor = node.walk();
     loop {
         let current = cursor.node();
         let skip = current.id() != node.id() && support.is_hole(current);
         if !current.is_named() && current.kind() == "=" {
-            let parent = current.parent()?;
-            let start = current.next_named_sibling()?.start_byte();
-            let mut walk = parent.walk();
-            let end = parent
-                .named_children(&mut walk)
-                .map(|c| c.end_byte())
-                .max()?;
-            return (start < end).then_some(start..end);
+            let value = current.parent().and_then(|parent| {
+                let start = current.next_named_sibling()?.start_byte();
+                let mut walk = parent.walk();
+                let end = parent
+                    .named_children(&mut walk)
+                    .map(|c| c.end_byte())
+                    .max()?;
+                (start < end).then_some(start..end)
+            });
+            out.extend(value);
         }
         if !skip && cursor.goto_first_child() {
             continue;
         }
         loop {
             if cursor.node().id() == node.id() {
-                return None;
+                return out;
             }
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
-                return None;
+                return out;
             }
         }
     }

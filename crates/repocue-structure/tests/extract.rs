@@ -719,10 +719,49 @@ fn class_fields_holding_functions_are_methods() {
         [
             ("Panel", "class", "export class Panel"),
             ("Panel.count", "field", "private count = …"),
-            ("Panel.handleClick", "method", "handleClick = (e: Event): void =>"),
-            ("Panel.create", "method", "static create = function (name: string)"),
+            (
+                "Panel.handleClick",
+                "method",
+                "handleClick = (e: Event): void =>"
+            ),
+            (
+                "Panel.create",
+                "method",
+                "static create = function (name: string)"
+            ),
         ]
     );
+}
+
+/// Every declarator's value of a declaration is hidden, not the first's alone: Dapper's
+/// `private const int COLLECT_PER_ITEMS = …, COLLECT_HIT_COUNT_MIN = 0` showed the second.
+#[test]
+fn every_declarators_value_is_hidden() {
+    for (language, source, want) in [
+        (
+            Language::Java,
+            &b"class K {\n    private int a = 1, b = 99;\n}\n"[..],
+            "private int a = …, b = …",
+        ),
+        (
+            Language::CSharp,
+            b"class K {\n    private const int A = 64, B = 0;\n}\n",
+            "private const int A = …, B = …",
+        ),
+        (Language::C, b"int a = 1, b = 99;\n", "int a = …, b = …"),
+    ] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let fields: Vec<&str> = facts
+            .symbols
+            .iter()
+            .filter(|s| matches!(s.kind, "field" | "constant" | "variable"))
+            .map(|s| s.signature.as_str())
+            .collect();
+        assert!(!fields.is_empty(), "{language}: {:?}", facts.symbols);
+        for signature in fields {
+            assert_eq!(signature, want, "{language}");
+        }
+    }
 }
 
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"

@@ -113,11 +113,9 @@ pub(super) fn describe<'t>(
         "field_definition" | "public_field_definition" => {
             let value = node.child_by_field_name("value");
             match value.map(|v| v.kind()) {
-                Some("arrow_function" | "function_expression" | "function") => {
-                    Info::new("method")
-                        .visibility(member_visibility())
-                        .body(value.and_then(|v| v.child_by_field_name("body")))
-                }
+                Some("arrow_function" | "function_expression" | "function") => Info::new("method")
+                    .visibility(member_visibility())
+                    .body(value.and_then(|v| v.child_by_field_name("body"))),
                 _ => Info::new("field").visibility(member_visibility()),
             }
         }
