@@ -261,7 +261,18 @@ pub fn role(path: &[u8]) -> Role {
         // A top-level `contrib/` holds extras contributed beside the project (git's
         // credential helpers and completion scripts); a package's own `contrib` (Django's) is
         // its code.
-        example = example || kind & EXAMPLE_DIR != 0 || (i == 0 && named(part, &["contrib"]));
+        // Code in a top-level `build/` is how the project is built (bat's
+        // `build/syntax_mapping.rs`, its build script's copy of a type `src/` defines); in a
+        // top-level `docs/` it serves the documentation (requests'
+        // `docs/_themes/flask_theme_support.py`; not `doc/`, which is cobra's package of
+        // documentation generators, its API); in a forge's or CI's directory it is their
+        // tooling (factory_bot's `.github/REPRODUCTION_SCRIPT.rb`, whose `class Post <
+        // ActiveRecord::Base` was listed among its API). Their documents stay the project's.
+        let tooling = &["build", "docs", ".github", ".gitlab", ".circleci"];
+        example = example
+            || kind & EXAMPLE_DIR != 0
+            || (i == 0 && named(part, &["contrib"]))
+            || (i == 0 && named(part, tooling) && is_code_name(name));
     }
     let name = String::from_utf8_lossy(name);
     // Sphinx's configuration beside the documents (marshmallow's `docs/conf.py`, whose
@@ -274,6 +285,17 @@ pub fn role(path: &[u8]) -> Role {
     } else {
         Role::Source
     }
+}
+
+/// Whether a file name ends in an extension of code (not of a document, an image or data).
+fn is_code_name(name: &[u8]) -> bool {
+    const CODE: &[&str] = &[
+        "py", "js", "mjs", "cjs", "ts", "tsx", "jsx", "rb", "go", "rs", "java", "kt", "c", "h",
+        "cc", "cpp", "hpp", "cs", "php", "sh",
+    ];
+    name.iter()
+        .rposition(|&b| b == b'.')
+        .is_some_and(|i| named(&name[i + 1..], CODE))
 }
 
 /// The language directories of a Maven or Gradle source set (`src/main/java`).
@@ -380,6 +402,9 @@ fn is_test_file_name(name: &str) -> bool {
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
         || stem.ends_with("_spec")
+        // A test's program (clap's `src/bin/stdio-fixture.rs`, listed as an entry point).
+        || stem.ends_with("-fixture")
+        || stem.ends_with("_fixture")
         || stem == "conftest"
         || holds(b".test.")
         || holds(b".spec.")
@@ -1062,6 +1087,16 @@ mod tests {
     fn roles_follow_directory_and_file_names() {
         assert_eq!(role(b"src/flask/app.py"), Role::Source);
         assert_eq!(role(b"tests/test_app.py"), Role::Test);
+        // A forge's files, a top-level build directory's, and code serving the documents are
+        // the project's tooling; documents under `docs/` and a package's own `build` are not.
+        assert_eq!(role(b".github/REPRODUCTION_SCRIPT.rb"), Role::Example);
+        assert_eq!(role(b"build/syntax_mapping.rs"), Role::Example);
+        assert_eq!(role(b"docs/_themes/flask_theme_support.py"), Role::Example);
+        assert_eq!(role(b"docs/guide.md"), Role::Source);
+        assert_eq!(role(b".github/CONTRIBUTING.md"), Role::Source);
+        assert_eq!(role(b"src/build/mod.rs"), Role::Source);
+        assert_eq!(role(b"doc/md_docs.go"), Role::Source);
+        assert_eq!(role(b"src/bin/stdio-fixture.rs"), Role::Test);
         assert_eq!(role(b"t/test-lib-functions.sh"), Role::Test);
         assert_eq!(role(b"t/helper/test-tool.c"), Role::Test);
         assert_eq!(role(b"t.c"), Role::Source);
