@@ -7,8 +7,9 @@ use repocue_structure::{ExtractError, Language, Limits};
 
 /// Most symbols stored per file. Register-definition headers hold thousands of macros; the
 /// ones kept are a `main` function, then types and functions first, top level first, in
-/// source order.
-pub const MAX_SYMBOLS: usize = 200;
+/// source order. A central class holds hundreds (commons-lang's `StringUtils` about 250
+/// methods, `ArrayUtils` about 390): at 200, `StringUtils.upperCase` was no symbol.
+pub const MAX_SYMBOLS: usize = 1_000;
 /// Most referenced names stored per file.
 pub const MAX_REFERENCES: usize = 400;
 
