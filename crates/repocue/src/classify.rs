@@ -12,7 +12,8 @@ use crate::paths;
 /// them re-classifies cached files on the next refresh, and reads again a file whose name now
 /// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document; `classes-3`: a
 /// configured secret pattern matches whatever the case; `classes-4`: a script named
-/// `install` or `README` whose shebang says a language is no document).
+/// `install` or `README` whose shebang says a language is no document, and a JVM package
+/// named like a vendored directory, `…/src/test/java/org/x/external/`, is the project's).
 pub const RULES_VERSION: &str = "classes-4";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
@@ -148,6 +149,28 @@ fn in_dir(path: &[u8], dirs: &[&str]) -> bool {
     parts.any(|d| dirs.contains(&d))
 }
 
+/// [`in_dir`] for the vendored names, which never name a JVM package: below a source set's
+/// language directory (`src/main/java/`, `src/test/kotlin/`) the directories are a package's
+/// name, and commons-lang's package `org.apache.commons.lang3.external` is its own code (its
+/// tests were never analysed).
+fn in_vendored_dir(path: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(path);
+    let mut parts = text.split('/');
+    parts.next_back();
+    // The two directories before this one.
+    let (mut before_last, mut last) = ("", "");
+    for part in parts {
+        if VENDORED_DIRS.contains(&part) {
+            return true;
+        }
+        if before_last == "src" && matches!(part, "java" | "kotlin" | "scala" | "groovy") {
+            return false;
+        }
+        (before_last, last) = (last, part);
+    }
+    false
+}
+
 fn is_generated_name(path: &[u8]) -> bool {
     let name = String::from_utf8_lossy(paths::file_name(path));
     GENERATED_SUFFIXES.iter().any(|s| name.ends_with(s))
@@ -173,7 +196,7 @@ pub fn path_class(path: &[u8], rules: &AnalysisRules, attrs: Attributes) -> File
     if attrs.generated == Some(true) {
         return FileClass::Generated;
     }
-    if attrs.vendored != Some(false) && in_dir(path, VENDORED_DIRS) {
+    if attrs.vendored != Some(false) && in_vendored_dir(path) {
         return FileClass::Vendored;
     }
     if attrs.generated != Some(false) && (in_dir(path, GENERATED_DIRS) || is_generated_name(path)) {
@@ -396,6 +419,19 @@ mod tests {
         assert_eq!(class(b"config/credentials.json"), FileClass::Secret);
         assert_eq!(class(b"src/vendor_api.rs"), FileClass::Source);
         assert_eq!(class(b"src/lib.rs"), FileClass::Source);
+        // A JVM package is named by its directories, whatever they are; a vendored tree above
+        // the source set is still one.
+        let package = b"src/test/java/org/apache/commons/lang3/external/AnnotationTest.java";
+        assert_eq!(class(package), FileClass::Source);
+        assert_eq!(class(b"app/src/main/kotlin/x/deps/D.kt"), FileClass::Source);
+        assert_eq!(
+            class(b"vendor/lib/src/main/java/a/A.java"),
+            FileClass::Vendored
+        );
+        assert_eq!(
+            class(b"src/main/resources/external/a.js"),
+            FileClass::Vendored
+        );
     }
 
     /// The old rule excluded every name containing `credentials`.
