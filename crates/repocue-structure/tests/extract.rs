@@ -764,6 +764,29 @@ fn every_declarators_value_is_hidden() {
     }
 }
 
+/// A C# expression-bodied property shows its type and name, not its expression (a method's
+/// body is no part of its signature either).
+#[test]
+fn csharp_expression_bodied_properties_hide_their_expression() {
+    let source = b"namespace N {\n  public class Bag {\n    public bool Ok => Count > 0 && Items.Count != 0;\n    public int Answer => 42;\n    public int Count { get; }\n  }\n}\n";
+    let facts = extract(Language::CSharp, source, &Limits::default()).unwrap();
+    let signatures: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        signatures,
+        [
+            ("N", "namespace N"),
+            ("N.Bag", "public class Bag"),
+            ("N.Bag.Ok", "public bool Ok"),
+            ("N.Bag.Answer", "public int Answer"),
+            ("N.Bag.Count", "public int Count"),
+        ]
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

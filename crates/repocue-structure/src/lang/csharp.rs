@@ -61,8 +61,14 @@ impl LanguageSupport for CSharp {
             "interface_declaration" => Info::new("interface").body(body),
             "enum_declaration" => Info::new("enum").body(body),
             "method_declaration" | "constructor_declaration" => Info::new("method").body(body),
+            // An expression-bodied property (`public bool Ok => Count > 0 && …;`) is cut
+            // before its expression, a body like a method's: its signature held the whole
+            // expression (AutoMapper's `PassesCtorValidation`, 262 characters).
             "property_declaration" => {
-                Info::new("field").body(node.child_by_field_name("accessors"))
+                let mut info = Info::new("field").body(node.child_by_field_name("accessors"));
+                info.cut = super::child_of_kind(node, &["arrow_expression_clause"])
+                    .map(|a| a.start_byte());
+                info
             }
             "field_declaration" => {
                 let constant = has_token(node, source, "const");
