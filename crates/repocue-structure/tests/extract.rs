@@ -787,6 +787,33 @@ fn csharp_expression_bodied_properties_hide_their_expression() {
     );
 }
 
+/// Ruby's accessors follow the section they are in, and a later `private :name` (or
+/// `private_class_method :name`) makes the method it names private (rack's
+/// `private :accepts_html?` and `attr_reader` under `private` read as public).
+#[test]
+fn ruby_visibility_by_name_and_for_accessors() {
+    let source = b"class Cfg\n  attr_accessor :open\n  def helper; end\n  private :helper\n  def self.build; end\n  private_class_method :build\n  def shown; end\n  private\n  attr_reader :token\nend\n\nclass Other\n  private attr_writer :secret\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.visibility))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Cfg", None),
+            ("Cfg.open", Some("public")),
+            ("Cfg.helper", Some("private")),
+            ("Cfg.build", Some("private")),
+            ("Cfg.shown", Some("public")),
+            ("Cfg.token", Some("private")),
+            ("Other", None),
+            ("Other.secret", Some("private")),
+        ]
+    );
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

@@ -40,8 +40,15 @@ impl LanguageSupport for Ruby {
     ) -> Option<Info<'t>> {
         let node = def.node;
         let mut info = match node.kind() {
-            "method" => Info::new("method").visibility(Some(method_visibility(node, source))),
-            "singleton_method" => Info::new("method").visibility(Some("public")),
+            "method" => {
+                let v = named_visibility(node, def.name, false, source)
+                    .unwrap_or_else(|| method_visibility(node, source));
+                Info::new("method").visibility(Some(v))
+            }
+            "singleton_method" => {
+                let v = named_visibility(node, def.name, true, source).unwrap_or("public");
+                Info::new("method").visibility(Some(v))
+            }
             "alias" => Info::new("method"),
             "class" | "singleton_class" => Info::new("class"),
             "module" => Info::new("module"),
@@ -56,7 +63,9 @@ impl LanguageSupport for Ruby {
                 ) {
                     return None;
                 }
-                let mut info = Info::new("field").visibility(Some("public"));
+                // An accessor follows the section it is in, or a `private` before it
+                // (`private attr_writer :secret`), as a method does.
+                let mut info = Info::new("field").visibility(Some(method_visibility(node, source)));
                 info.name = Some(def.name.trim_start_matches(':').to_string());
                 return Some(info);
             }
@@ -99,6 +108,49 @@ impl LanguageSupport for Ruby {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+}
+
+/// The visibility a later call in the same body gives a method by name: `private :helper`,
+/// `protected :x`, `public :y`, or for a singleton method (`def self.build`)
+/// `private_class_method :build` (rack's `private :accepts_html?` after its `def`; they read
+/// as public).
+fn named_visibility(
+    method: Node<'_>,
+    name: &str,
+    singleton: bool,
+    source: &[u8],
+) -> Option<&'static str> {
+    let mut sibling = method.next_named_sibling();
+    while let Some(node) = sibling {
+        sibling = node.next_named_sibling();
+        if node.kind() != "call" {
+            continue;
+        }
+        let called = node
+            .child_by_field_name("method")
+            .map(|m| node_text(m, source));
+        let visibility = match (called.as_deref(), singleton) {
+            (Some("private"), false) | (Some("private_class_method"), true) => "private",
+            (Some("protected"), false) => "protected",
+            (Some("public"), false) | (Some("public_class_method"), true) => "public",
+            _ => continue,
+        };
+        let Some(arguments) = node.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut cursor = arguments.walk();
+        let names = arguments.named_children(&mut cursor).any(|a| {
+            let text = node_text(a, source);
+            let text = text
+                .trim_start_matches(':')
+                .trim_matches(|c| c == '"' || c == '\'');
+            a.kind() != "method" && text == name
+        });
+        if names {
+            return Some(visibility);
+        }
+    }
+    None
 }
 
 /// `private`/`protected`/`public` from a `private def …` prefix or the nearest preceding
