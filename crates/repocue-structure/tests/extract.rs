@@ -814,6 +814,25 @@ fn ruby_visibility_by_name_and_for_accessors() {
     );
 }
 
+/// A named function assigned or bound is one definition, the assignment's (express's
+/// `app.init = function init() {}` was listed as `init` and `init.init`).
+#[test]
+fn a_named_function_assigned_is_one_definition() {
+    let source = b"var app = exports = module.exports = {};\napp.init = function init() {\n  function getrouter() {}\n};\nfunction Router() {}\nRouter.prototype.route = function route(path) {};\nconst f = function f(x) { return x; };\n";
+    let facts = extract(Language::JavaScript, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    for dup in ["init.init", "route.route", "f.f"] {
+        assert!(!names.contains(&dup), "{dup}: {names:?}");
+    }
+    for name in ["init", "init.getrouter", "Router", "f"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.
@@ -2047,10 +2066,18 @@ fn a_module_reexports_only_the_names_it_hands_on() {
             "import axios from './lib/axios.js';\nconst { Axios, spread } = axios;\nexport { axios as default, Axios, spread };\n",
             &["Axios", "axios", "spread"],
         ),
+        // Python hands on what it imports at its top level (`X as X` too), not what a
+        // function imports, nor what it imports for type checking, nor under a private alias;
+        // with `__all__`, what that lists.
         (
             Language::Python,
-            "from .app import Flask\n",
-            &[],
+            "from typing import TYPE_CHECKING\nfrom .app import Flask\nfrom .app import Request as Request\nfrom ._impl import helper as _helper\nif TYPE_CHECKING:\n    from .types import OnlyForTyping\n\ndef run():\n    from ._lazy import LazyThing\n    return LazyThing\n",
+            &["Flask", "Request", "TYPE_CHECKING"],
+        ),
+        (
+            Language::Python,
+            "from ._impl import public_fn\nfrom ._impl import other_fn\n__all__ = [\"public_fn\", \"run\"]\n\ndef run():\n    pass\n",
+            &["public_fn"],
         ),
         // Rust hands on what it `pub use`s: a name, an alias's original, the names of a list,
         // nested a level; not what it `use`s or `pub(crate) use`s, nor a module it declares,

@@ -89,6 +89,23 @@ pub(super) fn describe<'t>(
     };
     let exported = is_exported(def.outer);
     let visibility = if exported { Some("exported") } else { None };
+    // A named function assigned or bound (`app.init = function init() {}`, `const f =
+    // function f() {}`, `{ key: function key() {} }`) is the definition the assignment
+    // makes; its own name made a second, nested under the first (express listed `init` and
+    // `init.init` for each method of `app`).
+    let bound = node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "assignment_expression" | "variable_declarator" | "pair" | "public_field_definition"
+        )
+    });
+    if matches!(
+        node.kind(),
+        "function_expression" | "generator_function" | "function"
+    ) && bound
+    {
+        return None;
+    }
     let info = match node.kind() {
         "function_declaration"
         | "generator_function_declaration"
