@@ -466,8 +466,9 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     drop_superseded_prototypes(&mut items);
     merge_reopened(support, &mut items);
     name_items(&mut items);
-    let reexported = reexports(&captures, &items, source, false);
-    let type_reexports = reexports(&captures, &items, source, true);
+    let all = support.exports_list_is_all();
+    let reexported = reexports(&captures, &items, source, false, all);
+    let type_reexports = reexports(&captures, &items, source, true, all);
     // What it hands on, it references: `const { Axios } = axios; export { Axios }` means the
     // definition of `Axios` elsewhere, as an import of it would.
     let mut references = references(support, &captures, &items, source);
@@ -857,7 +858,13 @@ fn references(
 /// does not define at its top level (`import { a } from "./x"; export { a }`,
 /// `module.exports = { a }` of a required `a`). With `types`, only those handed on as types
 /// alone (`export type { a } from`, `export { type a }`); else only the others.
-fn reexports(captures: &Captures, items: &[Item], source: &[u8], types: bool) -> Vec<String> {
+fn reexports(
+    captures: &Captures,
+    items: &[Item],
+    source: &[u8],
+    types: bool,
+    all: bool,
+) -> Vec<String> {
     let defined: HashSet<&str> = items
         .iter()
         .filter(|i| i.parent.is_none())
@@ -867,9 +874,13 @@ fn reexports(captures: &Captures, items: &[Item], source: &[u8], types: bool) ->
         let name = lang::node_text(**n, source);
         !defined.contains(name.as_ref())
     });
+    // With a list that is all it exports (Python's `__all__`), what it imports and the list
+    // leaves out is no export.
+    let listed_only = all && !captures.exports.is_empty();
     let names: BTreeSet<Cow<str>> = captures
         .reexports
         .iter()
+        .filter(|_| !listed_only)
         .chain(handed)
         .filter(|n| exported_as_type(**n) == types)
         .map(|n| symbol_name(*n, source))

@@ -158,6 +158,12 @@ pub(crate) trait LanguageSupport: Sync {
     /// Whether a definition of this kind that repeats an earlier one of the same name in the
     /// file reopens it (Ruby's `module Sinatra ... end` twice) rather than defining another:
     /// the later one is then no symbol of its own, and its members belong to the first.
+    /// Whether a module's list of exports (`@export`, Python's `__all__`) is all it hands
+    /// on: then the names it imports (`@reexport`) count only when the list names them.
+    fn exports_list_is_all(&self) -> bool {
+        false
+    }
+
     fn reopens(&self, _kind: &str) -> bool {
         false
     }

@@ -78,6 +78,11 @@ impl LanguageSupport for Python {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+
+    /// `__all__` is what `from package import *` takes, and what the package offers.
+    fn exports_list_is_all(&self) -> bool {
+        true
+    }
 }
 
 /// Whether an assignment declares a type parameter, `T = TypeVar("T")` (or `ParamSpec`,

@@ -713,12 +713,16 @@ pub fn is_exportable(s: &SymbolFact) -> bool {
 /// package's API. JavaScript and TypeScript say which names they hand on (`export { a } from
 /// "./x"`, see [`CodeFacts::reexports`]), and so does Rust (`pub use`): what an index merely
 /// imports and calls (vite's `plugin-legacy` calls `normalizePath`, clap_complete_nushell's
-/// `lib.rs` uses `clap::ValueHint`) is no part of its API. Elsewhere a root's references are
-/// what it re-exports: a Python `__init__.py` imports to re-export.
+/// `lib.rs` uses `clap::ValueHint`) is no part of its API. So does Python: what an
+/// `__init__.py` imports at its top level, or its `__all__` (rich's root was listed handing
+/// on `Inspect`, which a function imports in its body). Elsewhere a root's references are
+/// what it re-exports.
 pub fn hands_on(code: &CodeFacts, name: &str) -> bool {
     let listed = |l: &[String]| l.binary_search_by(|r| r.as_str().cmp(name)).is_ok();
-    !matches!(language_family(&code.language), "JavaScript" | "Rust")
-        || listed(&code.reexports)
+    !matches!(
+        language_family(&code.language),
+        "JavaScript" | "Rust" | "Python"
+    ) || listed(&code.reexports)
         || listed(&code.type_reexports)
 }
 
