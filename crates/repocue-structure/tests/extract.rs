@@ -146,7 +146,7 @@ fn python_fixture() {
         39-40 method Parser.Config.enable in=Parser.Config public | def enable(self)
         43-46 function fetch public | async def fetch(url, timeout=10)
         49-52 function outer public | def outer(x)
-        50-51 function outer.inner in=outer public | def inner(y)
+        50-51 function outer.inner in=outer private | def inner(y)
         55-56 function _private_helper private | def _private_helper()
         "#,
     );
@@ -589,13 +589,14 @@ fn cpp_classes_with_macros_opening_their_lines_are_whole() {
     );
 }
 
-/// What a Python module defines under `if __name__ == "__main__":` runs only as a script:
-/// private, not the module's API (rich's `traceback.py` listed its demo `foo` and `bar`). A
+/// What a Python module defines under `if __name__ == "__main__":` runs only as a script,
+/// and what a function defines inside it is its own: private, not the module's API (rich's
+/// `traceback.py` listed its demo `foo` and `bar`, click's `sort_key` was public). A
 /// signature written over several lines drops the comma before its closing bracket; a Rust
 /// tuple of one keeps its own.
 #[test]
 fn python_script_blocks_are_private_and_trailing_commas_go() {
-    let source = b"def greet(\n    name: str,\n    loud: bool = False,\n) -> str:\n    return name\n\n\nif __name__ == \"__main__\":\n    def demo(a: int) -> None:\n        print(greet(str(a)))\n\n    class Shown:\n        pass\n";
+    let source = b"def greet(\n    name: str,\n    loud: bool = False,\n) -> str:\n    def key(x):\n        return x\n    return name\n\n\nif __name__ == \"__main__\":\n    def demo(a: int) -> None:\n        print(greet(str(a)))\n\n    class Shown:\n        pass\n";
     let facts = extract(Language::Python, source, &Limits::default()).unwrap();
     let seen: Vec<(&str, Option<&str>, &str)> = facts
         .symbols
@@ -616,6 +617,7 @@ fn python_script_blocks_are_private_and_trailing_commas_go() {
                 Some("public"),
                 "def greet(name: str, loud: bool = False) -> str"
             ),
+            ("greet.key", Some("private"), "def key(x)"),
             ("demo", Some("private"), "def demo(a: int) -> None"),
             ("Shown", Some("private"), "class Shown"),
         ]

@@ -33,8 +33,12 @@ impl LanguageSupport for Python {
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
+        // What a function defines inside it (click's `sort_key` in
+        // `iter_params_for_processing`) is that function's own, no part of the module's API.
+        let local = parent.is_some_and(|p| matches!(p.kind, "function" | "method"));
         let visibility = Some(
             if underscore_private(def.name)
+                || local
                 || is_type_parameter(node, source)
                 || in_main_block(node, source)
             {
