@@ -835,6 +835,31 @@ fn a_named_function_assigned_is_one_definition() {
     }
 }
 
+/// A Python module's names bound in a conditional or a `try` at its top level are its
+/// definitions (requests' `preferred_clock`; type aliases under `if TYPE_CHECKING:`); a
+/// function's locals are not.
+#[test]
+fn python_module_names_bound_in_conditionals_are_definitions() {
+    let source = b"import sys\nif sys.platform == \"win32\":\n    preferred_clock = 1\nelif sys.platform == \"darwin\":\n    mac_clock = 2\nelse:\n    preferred_clock = 3\nif TYPE_CHECKING:\n    Alias: TypeAlias = int\n    class Hidden:\n        pass\ntry:\n    import simplejson as json\n    has_simplejson = True\nexcept ImportError:\n    fallback = None\n\ndef f():\n    if True:\n        local = 1\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    for name in [
+        "preferred_clock",
+        "mac_clock",
+        "Alias",
+        "Hidden",
+        "has_simplejson",
+        "fallback",
+    ] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.contains("local")), "{names:?}");
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

@@ -1,4 +1,30 @@
-; Definitions the shipped tags query lacks: class attributes.
+; Definitions the shipped tags query lacks: class attributes, and module-level names bound in
+; a conditional or a `try` (requests' `preferred_clock`, set in both branches of `if
+; sys.platform`; its type aliases under `if TYPE_CHECKING:`), which no search found.
+
+(module
+  (if_statement
+    consequence: (block
+      (expression_statement (assignment left: (identifier) @name) @definition.constant))))
+
+(module
+  (if_statement
+    alternative: [
+      (else_clause body: (block
+        (expression_statement (assignment left: (identifier) @name) @definition.constant)))
+      (elif_clause consequence: (block
+        (expression_statement (assignment left: (identifier) @name) @definition.constant)))
+    ]))
+
+(module
+  (try_statement
+    body: (block
+      (expression_statement (assignment left: (identifier) @name) @definition.constant))))
+
+(module
+  (try_statement
+    (except_clause (block
+      (expression_statement (assignment left: (identifier) @name) @definition.constant)))))
 
 (class_definition
   body: (block
