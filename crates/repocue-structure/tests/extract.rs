@@ -860,6 +860,29 @@ fn python_module_names_bound_in_conditionals_are_definitions() {
     assert!(!names.iter().any(|n| n.contains("local")), "{names:?}");
 }
 
+/// A Python property's setter and an `@overload` stub followed by its implementation are
+/// facets of one definition: the implementation is `f`, not `f#3` (requests'
+/// `Response.iter_content`), and the property is one symbol. A stub file's overloads stay.
+#[test]
+fn python_overload_stubs_and_setters_are_one_definition() {
+    let source = b"class C:\n    @overload\n    def f(self, x: int) -> int: ...\n    @typing.overload\n    def f(self, x: str) -> str: ...\n    def f(self, x):\n        def inner():\n            pass\n        return x\n\n    @property\n    def p(self) -> int:\n        return 1\n\n    @p.setter\n    def p(self, v: int) -> None:\n        pass\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.start_line))
+        .collect();
+    assert_eq!(seen, [("C", 1), ("C.f", 6), ("C.f.inner", 7), ("C.p", 12)]);
+    let stubs = b"@overload\ndef g(x: int) -> int: ...\n@overload\ndef g(x: str) -> str: ...\n";
+    let facts = extract(Language::Python, stubs, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names, ["g", "g#2"]);
+}
+
 /// A header's declaration bracket (`GIT_BEGIN_DECL`, which C++ compilers read as `extern "C"
 /// {`) is no type of the declaration after it: libgit2's `repository.h` ran its first four
 /// functions together into one symbol and had no `git_repository_open`.

@@ -33,6 +33,9 @@ impl LanguageSupport for Python {
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
+        if node.kind() == "function_definition" && is_superseded(node, def.name, source) {
+            return None;
+        }
         // What a function defines inside it (click's `sort_key` in
         // `iter_params_for_processing`) is that function's own, no part of the module's API.
         let local = parent.is_some_and(|p| matches!(p.kind, "function" | "method"));
@@ -105,6 +108,69 @@ fn is_type_parameter(node: Node<'_>, source: &[u8]) -> bool {
     let name = node_text(function, source);
     let last = name.rsplit('.').next().unwrap_or_default();
     matches!(last, "TypeVar" | "ParamSpec" | "TypeVarTuple")
+}
+
+/// The decorators of a definition, as written without `@` (`overload`, `name.setter`).
+fn decorators(node: Node<'_>, source: &[u8]) -> Vec<String> {
+    let Some(decorated) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return Vec::new();
+    };
+    let mut cursor = decorated.walk();
+    decorated
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "decorator")
+        .map(|d| {
+            node_text(d, source)
+                .trim_start_matches('@')
+                .trim()
+                .to_owned()
+        })
+        .collect()
+}
+
+/// Whether a function is a facet of another definition of its name: a property's setter or
+/// deleter (`@name.setter`), or an `@overload` stub that an implementation follows in the same
+/// body. Each was a symbol of its own (`Response.iter_content` named the first stub and the
+/// implementation was `iter_content#3`, requests' `models.py`); a stub file's overloads, with
+/// no implementation, stay.
+fn is_superseded(node: Node<'_>, name: &str, source: &[u8]) -> bool {
+    let own = decorators(node, source);
+    let accessor = own
+        .iter()
+        .any(|d| d == &format!("{name}.setter") || d == &format!("{name}.deleter"));
+    let overload = |d: &[String]| {
+        d.iter()
+            .any(|d| d == "overload" || d.ends_with(".overload"))
+    };
+    if accessor {
+        return true;
+    }
+    if !overload(&own) {
+        return false;
+    }
+    let statement = node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(node);
+    let mut next = statement.next_named_sibling();
+    while let Some(n) = next {
+        next = n.next_named_sibling();
+        let function = match n.kind() {
+            "function_definition" => Some(n),
+            "decorated_definition" => n.child_by_field_name("definition"),
+            _ => None,
+        };
+        let Some(f) = function.filter(|f| f.kind() == "function_definition") else {
+            continue;
+        };
+        let same = f
+            .child_by_field_name("name")
+            .is_some_and(|n| node_text(n, source) == name);
+        if same && !overload(&decorators(f, source)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a definition is inside an `if __name__ == "__main__":` block: what the module
