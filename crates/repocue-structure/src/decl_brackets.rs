@@ -206,24 +206,11 @@ fn is_bare_macro(code: &[u8]) -> bool {
 
 /// Whether `rest` is one parenthesised argument list that closes at the line's end.
 fn closes_call(rest: &[u8]) -> bool {
-    if rest.first() != Some(&b'(') {
-        return false;
-    }
-    let mut depth = 0usize;
-    for (i, b) in rest.iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1 == rest.len();
-                }
-            }
-            b'"' | b'\'' | b';' | b'{' | b'}' => return false,
-            _ => {}
-        }
-    }
-    false
+    rest.first() == Some(&b'(')
+        && call_len(rest) == Some(rest.len())
+        && !rest
+            .iter()
+            .any(|b| matches!(b, b'"' | b'\'' | b';' | b'{' | b'}'))
 }
 
 /// Whether a line's only word is a declaration-bracket macro's name: capitals, digits and
