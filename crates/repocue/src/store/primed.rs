@@ -9,10 +9,13 @@
 //! dictionary's bytes only, never on how a compressor happened to encode them: [`DICTIONARY`]
 //! must never change; a new one takes a new storage tag.
 
+use std::cell::RefCell;
+
 use miniz_oxide::deflate::core::{
     compress_to_output, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
 };
-use miniz_oxide::inflate::decompress_to_vec_with_limit;
+use miniz_oxide::inflate::core::{decompress as inflate, inflate_flags, DecompressorOxide};
+use miniz_oxide::inflate::TINFLStatus;
 
 /// Fragments of facts JSON in the order of how often facts repeat them, the most frequent
 /// last (nearest to the data, so the cheapest to refer to): documents and manifests, then
@@ -82,19 +85,89 @@ pub(crate) fn compress(json: &[u8]) -> Vec<u8> {
 
 /// What [`compress`] made of some JSON, or `None` for bytes it did not make (or JSON larger
 /// than `limit`).
+///
+/// Reading every file's facts (ranking a repository again) inflates thousands of short
+/// records: the inflater's tables, the input (a stored block holding the dictionary, then
+/// the record) and the output are kept per thread and reused, so a record costs its decoding
+/// and one copy of its JSON, not three allocations and a shift of its output past the
+/// dictionary.
 pub(crate) fn decompress(stored: &[u8], limit: usize) -> Option<Vec<u8>> {
-    let dict = DICTIONARY.as_bytes();
-    let len = u16::try_from(dict.len()).expect("the dictionary fits one stored block");
-    // A stored block that is not the last one: header bits 000, then LEN and its complement.
-    let mut stream = Vec::with_capacity(5 + dict.len() + stored.len());
-    stream.push(0);
-    stream.extend_from_slice(&len.to_le_bytes());
-    stream.extend_from_slice(&(!len).to_le_bytes());
-    stream.extend_from_slice(dict);
-    stream.extend_from_slice(stored);
-    let mut out = decompress_to_vec_with_limit(&stream, dict.len() + limit).ok()?;
-    out.drain(..dict.len());
-    Some(out)
+    /// Above this, a thread's output buffer is given back after use.
+    const KEEP_BYTES: usize = 1 << 20;
+    thread_local! {
+        static INFLATER: RefCell<Inflater> = RefCell::new(Inflater::new());
+    }
+    let dict_len = DICTIONARY.len();
+    let max = dict_len.saturating_add(limit);
+    INFLATER.with_borrow_mut(|inf| {
+        let Inflater {
+            state,
+            input,
+            output,
+        } = inf;
+        state.init();
+        input.truncate(STORED_HEADER + dict_len);
+        input.extend_from_slice(stored);
+        // Facts JSON deflates to about a fifth: start near that, grow by doubling.
+        let first = dict_len
+            .saturating_add(stored.len().saturating_mul(6))
+            .clamp(dict_len + 64, max.max(dict_len + 64));
+        if output.len() < first {
+            output.resize(first, 0);
+        }
+        let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+        let mut rest = &input[..];
+        let mut written = 0;
+        let result = loop {
+            let (status, used, made) = inflate(state, rest, output, written, flags);
+            written += made;
+            rest = &rest[used.min(rest.len())..];
+            match status {
+                TINFLStatus::Done if (dict_len..=max).contains(&written) => {
+                    break Some(output[dict_len..written].to_vec());
+                }
+                TINFLStatus::HasMoreOutput if output.len() < max => {
+                    let grown = output.len().saturating_mul(2).min(max);
+                    output.resize(grown, 0);
+                }
+                _ => break None,
+            }
+        };
+        if output.len() > KEEP_BYTES {
+            *output = Vec::new();
+        }
+        result
+    })
+}
+
+/// Bytes of a stored block's header: the block type, then LEN and its complement.
+const STORED_HEADER: usize = 5;
+
+/// A thread's inflater: its state, the input (a stored block holding [`DICTIONARY`], then a
+/// record) and the output buffer.
+struct Inflater {
+    state: Box<DecompressorOxide>,
+    input: Vec<u8>,
+    output: Vec<u8>,
+}
+
+impl Inflater {
+    fn new() -> Self {
+        let dict = DICTIONARY.as_bytes();
+        let len = u16::try_from(dict.len()).expect("the dictionary fits one stored block");
+        // A stored block that is not the last one: header bits 000, then LEN and its
+        // complement.
+        let mut input = Vec::with_capacity(STORED_HEADER + dict.len() + 4096);
+        input.push(0);
+        input.extend_from_slice(&len.to_le_bytes());
+        input.extend_from_slice(&(!len).to_le_bytes());
+        input.extend_from_slice(dict);
+        Inflater {
+            state: Box::default(),
+            input,
+            output: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -126,6 +199,27 @@ mod tests {
         let plain = miniz_oxide::deflate::compress_to_vec(facts.as_bytes(), 6).len();
         let primed = compress(facts.as_bytes()).len();
         assert!(primed * 10 < plain * 7, "{primed} vs {plain} bytes");
+    }
+
+    #[test]
+    fn records_read_one_after_another_never_mix() {
+        // The inflater's buffers are reused: a short record after a long one, a refused one
+        // between, and a long one again read exactly as written.
+        let long = r#"{"code":{"language":"C","symbols":["#.to_owned()
+            + &"{\"q\":\"f\"},".repeat(3000)
+            + "]}}";
+        let short = r#"{"doc":{"title":"T"}}"#;
+        for (s, limit) in [
+            (long.as_str(), 1 << 20),
+            (short, 1 << 20),
+            (long.as_str(), 50),
+            (short, 1 << 20),
+            (long.as_str(), 1 << 20),
+        ] {
+            let got = decompress(&compress(s.as_bytes()), limit);
+            let want = (s.len() <= limit).then(|| s.as_bytes().to_vec());
+            assert_eq!(got, want, "{s:.30} with limit {limit}");
+        }
     }
 
     #[test]
