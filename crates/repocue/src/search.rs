@@ -58,7 +58,7 @@ pub fn find(
 ) -> Result<Vec<SearchHit>> {
     let candidates = limit.saturating_mul(CANDIDATES_PER_HIT);
     let mut rows = match kinds.iter().any(|k| *k != SearchKind::Path) {
-        true => store.search(&terms.expression(), candidates)?,
+        true => store.search(&terms.expression(), &exact_name(query), candidates)?,
         false => vec![],
     };
     if kinds.contains(&SearchKind::Path) {
@@ -89,22 +89,14 @@ pub fn find(
 }
 
 /// Orders hits totally: exact name matches first (a symbol-name query finds its definition
-/// first), then the project's own code before examples, tests and vendored code (a test
+/// first; see [`exactness`]), then the project's own code before examples, tests and vendored code (a test
 /// helper never outranks the definition it shadows), then symbols before headings before
 /// paths (a class named like the project comes before the README's title), then the
 /// definition in the file named for it ([`named_for`]), then bm25 (a member match, whose
 /// signature mentions its type's name, counts half), then id.
 pub fn rank(hits: &mut [SearchHit], query: &str) {
-    let q = query.trim();
-    let exactness = |name: &str| {
-        if name == q {
-            0
-        } else if name.eq_ignore_ascii_case(q) {
-            1
-        } else {
-            2
-        }
-    };
+    let q = exact_name(query);
+    let exactness = |h: &SearchHit| exactness(h, &q);
     let role = |h: &SearchHit| match crate::analyze::importance::role(&h.path) {
         Role::Source => 0,
         Role::Example => 1,
@@ -117,8 +109,8 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
         SearchKind::Path => 2,
     };
     hits.sort_by(|a, b| {
-        exactness(&a.name)
-            .cmp(&exactness(&b.name))
+        exactness(a)
+            .cmp(&exactness(b))
             .then(role(a).cmp(&role(b)))
             .then(kind_order(a).cmp(&kind_order(b)))
             .then(a.priority.cmp(&b.priority))
@@ -126,6 +118,49 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
+}
+
+/// The name a query asks for, as entries name it: trimmed, with Rust's and Ruby's `::`
+/// written `.` (`Command::new` is the entry `Command.new`); empty for a query of several
+/// words, which names nothing.
+fn exact_name(query: &str) -> String {
+    let q = query.trim();
+    match q.is_empty() || q.contains(char::is_whitespace) {
+        true => String::new(),
+        false => q.replace("::", "."),
+    }
+}
+
+/// How exactly a hit is named `q` (an [`exact_name`]): 0 when its short name is `q`, or for
+/// a symbol, when its qualified name (an overload's `#n` aside) is `q` or ends in `.q`
+/// (`Command.Run` finds the method `Command.Run` before the helpers `runBefore` and
+/// `shouldRunCompletion` that bm25 prefers); 1 the same in any ASCII case; 2 otherwise.
+fn exactness(h: &SearchHit, q: &str) -> u8 {
+    if q.is_empty() {
+        return 2;
+    }
+    let qualified = match h.kind {
+        SearchKind::Symbol => crate::api::ids::split_symbol(&h.entity)
+            .map(|(_, name)| name.split('#').next().unwrap_or(name)),
+        _ => None,
+    };
+    let names = |same: &dyn Fn(&str, &str) -> bool| {
+        same(&h.name, q)
+            || qualified.is_some_and(|n| {
+                same(n, q)
+                    || (n.len() > q.len()
+                        && n.is_char_boundary(n.len() - q.len() - 1)
+                        && n.as_bytes()[n.len() - q.len() - 1] == b'.'
+                        && same(&n[n.len() - q.len()..], q))
+            })
+    };
+    if names(&|a, b| a == b) {
+        0
+    } else if names(&|a, b| a.eq_ignore_ascii_case(b)) {
+        1
+    } else {
+        2
+    }
 }
 
 /// Tells whether a file is named for `name`: its name before its last extension is `name` in
@@ -155,8 +190,8 @@ const MAX_PRIORITIZED: usize = 64;
 /// Sets the kind priority of symbol hits whose name is the query (see [`SearchHit::priority`]),
 /// reading their files' facts.
 fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> {
-    let q = query.trim();
-    let exact = |h: &SearchHit| h.kind == SearchKind::Symbol && h.name.eq_ignore_ascii_case(q);
+    let q = exact_name(query);
+    let exact = |h: &SearchHit| h.kind == SearchKind::Symbol && exactness(h, &q) < 2;
     let digests: Vec<&str> = hits
         .iter()
         .filter(|h| exact(h))

@@ -464,3 +464,72 @@ fn cue_search_view_equals_the_search_command() {
         }
     }
 }
+
+#[test]
+fn a_name_many_entries_mention_still_finds_its_definition() {
+    // Forty methods `model` score better by bm25 than the one class `Model`, whose long
+    // signature dilutes it: ranking only bm25's best candidates (25 per hit asked for) cut the
+    // class before the exact-name rule could put it first (Laravel's `Model`).
+    let mut files: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            (
+                format!("app/part{i:02}.py"),
+                format!("class Part{i}:\n    def model(self):\n        return {i}\n"),
+            )
+        })
+        .collect();
+    files.push((
+        "orm/model.py".into(),
+        "class Model(Arrayable, ArrayAccess, CanBeEscaped, HasBroadcastChannel, Jsonable, \
+         JsonSerializable, QueueableEntity, Stringable, UrlRoutable):\n    pass\n"
+            .into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    repo.init();
+    let cue = search(&repo, &["Model", "--max-results", "1"]);
+    assert_eq!(ids(&cue), ["symbol:orm/model.py:Model"], "{cue}");
+    // In another case, the methods come first, and all of them rank before mere mentions.
+    let cue = search(&repo, &["model", "--max-results", "3"]);
+    assert!(
+        ids(&cue).iter().all(|i| i.ends_with(".model")),
+        "{:?}",
+        ids(&cue)
+    );
+}
+
+#[test]
+fn a_qualified_name_finds_its_member_first() {
+    // `Command.Run` (or `Command::Run`) asks for the method, not for the helpers whose names
+    // hold `run` and which bm25 prefers (urfave/cli's `runBefore`, `shouldRunCompletion`).
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/app\n\ngo 1.22\n"),
+        (
+            "app.go",
+            "package app\n\ntype Command struct{ Name string }\n\n\
+             func (c *Command) Run(args []string) error { return c.run(args) }\n\n\
+             func (c *Command) run(args []string) error { return runBefore(c) }\n\n\
+             func runBefore(c *Command) error { return nil }\n\n\
+             func shouldRunCompletion(c *Command) bool { return false }\n\n\
+             func runCompletion(c *Command) {}\n",
+        ),
+    ]);
+    repo.init();
+    for query in ["Command.Run", "Command::Run"] {
+        let cue = search(&repo, &[query]);
+        let found = ids(&cue);
+        assert_eq!(
+            found.first(),
+            Some(&"symbol:app.go:Command.Run"),
+            "{query}: {found:?}"
+        );
+        assert_eq!(
+            found.get(1),
+            Some(&"symbol:app.go:Command.run"),
+            "{query}: {found:?}"
+        );
+    }
+}

@@ -1449,18 +1449,30 @@ impl Store {
 
     /// Runs a full-text query (an FTS5 match expression); returns up to `limit` matches, best
     /// bm25 score first.
-    pub fn search(&self, expr: &str, limit: usize) -> Result<Vec<MatchRow>> {
+    ///
+    /// Entries named `name` come first, in its case before in any other (see
+    /// [`crate::search::short_name`]: the name, or its last `.` segments, without an overload's
+    /// `#n`), then the best by bm25: a name that a thousand entries mention (Laravel's
+    /// `$model` properties and `model()` methods) does not crowd out the one class `Model`,
+    /// whose long signature scores low.
+    pub fn search(&self, expr: &str, name: &str, limit: usize) -> Result<Vec<MatchRow>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT e.kind, p.dir, e.name, e.line, bm25(search_fts, 8.0, 1.0) AS score, f.digest,
-                    p.name
+                    p.name,
+                    CASE WHEN instr(e.name, '#') > 0 THEN substr(e.name, 1, instr(e.name, '#') - 1)
+                         ELSE e.name END AS base
              FROM search_fts JOIN search_entries e ON e.rowid = search_fts.rowid
                JOIN paths p ON p.id = e.path
                LEFT JOIN file_versions f ON f.path = e.path AND f.end_seq IS NULL
                  AND f.epoch = (SELECT seq FROM epochs WHERE status = 'active')
              WHERE search_fts MATCH ?1
-             ORDER BY score, e.rowid LIMIT ?2",
+             ORDER BY ?3 != '' AND (base = ?3 OR substr(base, -length(?3) - 1) = '.' || ?3) DESC,
+                      ?3 != '' AND (base = ?3 COLLATE NOCASE
+                        OR substr(base, -length(?3) - 1) = '.' || ?3 COLLATE NOCASE) DESC,
+                      score, e.rowid
+             LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![expr, limit as i64], |r| {
+        let rows = stmt.query_map(params![expr, limit as i64, name], |r| {
             Ok(MatchRow {
                 kind: compact::from_code(&compact::SEARCH_KINDS, r.get(0)?)
                     .unwrap_or("unknown")
