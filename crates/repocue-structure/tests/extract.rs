@@ -865,7 +865,7 @@ fn python_module_names_bound_in_conditionals_are_definitions() {
 /// `Response.iter_content`), and the property is one symbol. A stub file's overloads stay.
 #[test]
 fn python_overload_stubs_and_setters_are_one_definition() {
-    let source = b"class C:\n    @overload\n    def f(self, x: int) -> int: ...\n    @typing.overload\n    def f(self, x: str) -> str: ...\n    def f(self, x):\n        def inner():\n            pass\n        return x\n\n    @property\n    def p(self) -> int:\n        return 1\n\n    @p.setter\n    def p(self, v: int) -> None:\n        pass\n";
+    let source = b"class C:\n    @overload  # the first form\n    def f(self, x: int) -> int: ...\n    @typing.overload\n    def f(self, x: str) -> str: ...\n    def f(self, x):\n        def inner():\n            pass\n        return x\n\n    @property\n    def p(self) -> int:\n        return 1\n\n    @p.setter  # type: ignore\n    def p(self, v: int) -> None:\n        pass\n";
     let facts = extract(Language::Python, source, &Limits::default()).unwrap();
     let seen: Vec<(&str, u32)> = facts
         .symbols

@@ -110,7 +110,8 @@ fn is_type_parameter(node: Node<'_>, source: &[u8]) -> bool {
     matches!(last, "TypeVar" | "ParamSpec" | "TypeVarTuple")
 }
 
-/// The decorators of a definition, as written without `@` (`overload`, `name.setter`).
+/// The decorators of a definition, as written without `@` and without a comment after them
+/// (`overload`, `name.setter`; pydantic writes `@overload  # type: ignore`).
 fn decorators(node: Node<'_>, source: &[u8]) -> Vec<String> {
     let Some(decorated) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
         return Vec::new();
@@ -120,7 +121,9 @@ fn decorators(node: Node<'_>, source: &[u8]) -> Vec<String> {
         .named_children(&mut cursor)
         .filter(|c| c.kind() == "decorator")
         .map(|d| {
-            node_text(d, source)
+            let mut inner = d.walk();
+            let expression = d.named_children(&mut inner).find(|e| e.kind() != "comment");
+            node_text(expression.unwrap_or(d), source)
                 .trim_start_matches('@')
                 .trim()
                 .to_owned()
