@@ -794,7 +794,7 @@ fn csharp_expression_bodied_properties_hide_their_expression() {
 /// `private :accepts_html?` and `attr_reader` under `private` read as public).
 #[test]
 fn ruby_visibility_by_name_and_for_accessors() {
-    let source = b"class Cfg\n  attr_accessor :open\n  def helper; end\n  private :helper\n  def self.build; end\n  private_class_method :build\n  def shown; end\n  private\n  attr_reader :token\nend\n\nclass Other\n  private attr_writer :secret\nend\n";
+    let source = b"class Cfg\n  attr_accessor :open\n  def helper; end\n  private :helper\n  def self.build; end\n  private_class_method :build\n  def shown; end\n  private\n  attr_reader :token\nend\n\nclass Other\n  private attr_writer :secret\n  public\n  def initialize(a); end\nend\n";
     let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
     let seen: Vec<(&str, Option<&str>)> = facts
         .symbols
@@ -812,6 +812,7 @@ fn ruby_visibility_by_name_and_for_accessors() {
             ("Cfg.token", Some("private")),
             ("Other", None),
             ("Other.secret", Some("private")),
+            ("Other.initialize", Some("private")),
         ]
     );
 }

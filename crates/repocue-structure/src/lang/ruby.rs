@@ -40,6 +40,11 @@ impl LanguageSupport for Ruby {
     ) -> Option<Info<'t>> {
         let node = def.node;
         let mut info = match node.kind() {
+            // Ruby makes these private whatever section they are in: `initialize` is called
+            // through `new` (jekyll's overview listed a dozen `.initialize` as public API).
+            "method" if ALWAYS_PRIVATE.contains(&def.name) => {
+                Info::new("method").visibility(Some("private"))
+            }
             "method" => {
                 let v = named_visibility(node, def.name, false, source)
                     .unwrap_or_else(|| method_visibility(node, source));
@@ -109,6 +114,15 @@ impl LanguageSupport for Ruby {
         BUILTINS.contains(&name)
     }
 }
+
+/// Instance methods Ruby always makes private.
+const ALWAYS_PRIVATE: [&str; 5] = [
+    "initialize",
+    "initialize_copy",
+    "initialize_clone",
+    "initialize_dup",
+    "respond_to_missing?",
+];
 
 /// The visibility a later call in the same body gives a method by name: `private :helper`,
 /// `protected :x`, `public :y`, or for a singleton method (`def self.build`)
