@@ -448,7 +448,7 @@ fn ruby_fixture() {
         6-6 constant Parsing.VERSION in=Parsing | VERSION = …
         9-35 class Parsing.Parser in=Parsing | class Parser < Base
         10-10 field Parsing.Parser.name in=Parsing.Parser public | attr_reader :name
-        12-14 method Parsing.Parser.initialize in=Parsing.Parser public | def initialize(name)
+        12-14 method Parsing.Parser.initialize in=Parsing.Parser private | def initialize(name)
         17-20 method Parsing.Parser.parse in=Parsing.Parser public | def parse(text)
         22-24 method Parsing.Parser.create in=Parsing.Parser public | def self.create
         28-30 method Parsing.Parser.tokenize in=Parsing.Parser private | def tokenize(text)
