@@ -1122,7 +1122,6 @@ fn php_fixture() {
     assert_symbols(
         &facts,
         r#"
-        3-3 module App\Parsing | namespace App\Parsing
         9-9 constant VERSION | const VERSION = …
         11-14 interface Visitable | interface Visitable
         13-13 method Visitable.accept in=Visitable public | public function accept(Visitor $v): void

@@ -70,6 +70,11 @@ impl LanguageSupport for Php {
         };
         let body = node.child_by_field_name("body");
         let info = match node.kind() {
+            // `namespace App\Http;` holds nothing: it names the file's namespace, as a `use`
+            // line says it, and is no definition to list (Laravel's overview showed
+            // `namespace Illuminate\Foundation` for `Application.php`, and the class only by
+            // name). A braced namespace holds its definitions.
+            "namespace_definition" if body.is_none() => return None,
             "namespace_definition" => Info::new("module").body(body),
             "class_declaration" => Info::new("class").body(body),
             "interface_declaration" => Info::new("interface").body(body),
