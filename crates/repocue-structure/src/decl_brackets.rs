@@ -24,6 +24,9 @@
 //!   a function). After a `,` or an operator the name is a value (an enum's last
 //!   enumerator, an operand) and stays.
 //!
+//! Macros that open a declaration's line before a type of the language (`int`, `void`,
+//! `struct`, …) are blanked too: they are specifiers (`REDISMODULE_API int (*f)(…)`).
+//!
 //! A file without one is parsed as it is (no copy).
 
 use std::borrow::Cow;
@@ -65,7 +68,14 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
             continue;
         }
         if !directive {
-            for range in trailing_annotations(line, previous) {
+            let leading = match boundary {
+                true => specifier_macros(line),
+                false => Vec::new(),
+            };
+            for range in leading
+                .into_iter()
+                .chain(trailing_annotations(line, previous))
+            {
                 let bytes = out.get_or_insert_with(|| source.to_vec());
                 bytes[start + range.start..start + range.end].fill(b' ');
             }
@@ -79,6 +89,64 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
         };
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// The words that name a type of the language itself: a name before one cannot be the
+/// declaration's type.
+const TYPE_WORDS: &[&[u8]] = &[
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"_Bool",
+    b"bool",
+    b"struct",
+    b"union",
+    b"enum",
+];
+
+/// The ranges in `line` of the macros that open a declaration before a type of the language
+/// (`REDISMODULE_API int (*RedisModule_CreateCommand)(…)`, `MY_API struct foo *make(void)`):
+/// specifiers, since a type name cannot precede `int` or `struct`. The grammar read the macro
+/// as the type and `int` as the name: Redis's module API was 300 symbols named `int` and
+/// `void`.
+fn specifier_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut found = Vec::new();
+    let mut at = crate::text::skip_space(line, 0);
+    while let Some(len) = capitals_len(&line[at..]) {
+        found.push(at..at + len);
+        at = crate::text::skip_space(line, at + len);
+    }
+    let word = line[at..]
+        .iter()
+        .position(|&b| !crate::text::is_word_byte(b))
+        .map_or(&line[at..], |end| &line[at..at + end]);
+    match TYPE_WORDS.contains(&word) {
+        true => found,
+        false => Vec::new(),
+    }
+}
+
+/// The length of the word in capitals (and digits and `_`, at least three characters) that
+/// `bytes` starts with: a macro's name by convention (`NORETURN`, `REDISMODULE_API`).
+fn capitals_len(bytes: &[u8]) -> Option<usize> {
+    let len = bytes
+        .iter()
+        .position(|&b| !crate::text::is_word_byte(b))
+        .unwrap_or(bytes.len());
+    let word = &bytes[..len];
+    let capitals = len >= 3
+        && word.iter().any(u8::is_ascii_uppercase)
+        && !word[0].is_ascii_digit()
+        && word
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    capitals.then_some(len)
 }
 
 /// Words after which a macro called with arguments is a value or a condition, not an

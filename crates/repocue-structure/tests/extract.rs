@@ -2336,3 +2336,32 @@ fn a_reopened_cpp_namespace_is_one() {
         facts.symbols
     );
 }
+
+/// A macro before a type of the language opens a declaration as a specifier: Redis's module
+/// API (`REDISMODULE_API int (*RedisModule_CreateCommand)(…)`) was hundreds of symbols named
+/// `int` and `void`, and `MY_API struct foo *make(void)` a variable named `struct`.
+#[test]
+fn c_macros_before_a_builtin_type_are_specifiers() {
+    let source = b"#define MYAPI\nREDISMODULE_API int (*RedisModule_CreateCommand)(const char *name, int flags) REDISMODULE_ATTR;\nMYAPI void (*My_Free)(void *ptr);\nMY_API struct foo *make_foo(void);\nNORETURN void die(const char *err, ...);\nMY_HANDLE open_handle(const char *path);\nenum { A, B = LAST_VALUE };\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let seen: Vec<(&str, &str)> = facts
+            .symbols
+            .iter()
+            .filter(|s| !matches!(s.kind, "macro" | "enum" | "constant"))
+            .map(|s| (s.qualified_name.as_str(), s.kind))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("RedisModule_CreateCommand", "variable"),
+                ("My_Free", "variable"),
+                ("make_foo", "function"),
+                ("die", "function"),
+                ("open_handle", "function"),
+            ],
+            "{language}: {:?}",
+            facts.symbols
+        );
+    }
+}
