@@ -2365,3 +2365,23 @@ fn c_macros_before_a_builtin_type_are_specifiers() {
         );
     }
 }
+
+/// A derive macro is named as users derive it: `#[derive(Encode)]`, not by its function
+/// (serde's overview exported `derive_serialize` and `derive_deserialize`).
+#[test]
+fn rust_derive_macros_are_named_as_users_derive_them() {
+    let source = b"use proc_macro::TokenStream;\n\n/// Derives it.\n#[proc_macro_derive(Encode, attributes(encode))]\npub fn derive_encode(input: TokenStream) -> TokenStream {\n    input\n}\n\n#[proc_macro]\npub fn make(input: TokenStream) -> TokenStream {\n    input\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind, s.visibility))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Encode", "macro", Some("public")),
+            ("make", "function", Some("public"))
+        ]
+    );
+}

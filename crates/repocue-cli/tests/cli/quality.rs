@@ -5159,3 +5159,27 @@ fn commands_of(cue: &serde_json::Value) -> Vec<&str> {
         .map(|c| c["command"].as_str().expect("command"))
         .collect()
 }
+
+/// A proc-macro crate exports its derive macros by the names users derive (serde_derive's
+/// `Serialize`, `Deserialize`), not by their functions' (`derive_serialize`).
+#[test]
+fn a_derive_crate_exports_what_users_derive() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo_derive\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n",
+        ),
+        (
+            "src/lib.rs",
+            "use proc_macro::TokenStream;\n\nmod expand;\n\n#[proc_macro_derive(Encode, attributes(encode))]\npub fn derive_encode(input: TokenStream) -> TokenStream {\n    expand::run(input)\n}\n",
+        ),
+        (
+            "src/expand.rs",
+            "use proc_macro::TokenStream;\n\npub fn run(input: TokenStream) -> TokenStream {\n    input\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let exports = cue["content"]["exports"].to_string();
+    assert!(exports.contains("\"Encode\""), "{cue:#}");
+    assert!(!exports.contains("derive_encode"), "{exports}");
+}

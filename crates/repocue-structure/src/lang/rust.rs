@@ -47,6 +47,11 @@ impl LanguageSupport for Rust {
         };
         let body = node.child_by_field_name("body");
         let info = match node.kind() {
+            "function_item" if derive_name(node, source).is_some() => {
+                let mut info = Info::new("macro").visibility(visibility).body(body);
+                info.name = derive_name(node, source);
+                info
+            }
             "function_item" | "function_signature_item" => {
                 let in_type = matches!(parent_kind, Some("impl" | "trait"));
                 Info::new(if in_type { "method" } else { "function" })
@@ -144,6 +149,35 @@ fn test_only(node: Node<'_>, source: &[u8]) -> bool {
         item = current.parent();
     }
     false
+}
+
+/// The name a derive macro is used by: `Serialize` for a function under
+/// `#[proc_macro_derive(Serialize, attributes(serde))]`. Users write `#[derive(Serialize)]`;
+/// the function's own name (`derive_serialize`) is nothing they can name, yet serde's
+/// overview listed it as the crate's export.
+fn derive_name(node: Node<'_>, source: &[u8]) -> Option<String> {
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => {
+                let text: String = node_text(p, source)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                if let Some(args) = text.strip_prefix("#[proc_macro_derive(") {
+                    let name: String = args
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    return (!name.is_empty()).then_some(name);
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return None,
+        }
+        prev = p.prev_sibling();
+    }
+    None
 }
 
 /// `Foo` for `Foo`, `Foo<T>`, `crate::a::Foo<T>`, `&'a Foo`.

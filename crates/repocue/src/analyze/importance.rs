@@ -696,8 +696,9 @@ fn is_gem_lib_file(path: &[u8]) -> bool {
 }
 
 /// Tells whether a definition is what a package exports by name: a public top-level type or
-/// function. Not a module declaration (`pub mod hash;` in a `lib.rs`: a container, whose API is
-/// inside), an `impl` block, a macro, a constant or variable, nor a member (`unwrap`, `push`:
+/// function, or a public macro (a Rust derive macro: `Serialize`; a C macro declares no
+/// visibility). Not a module declaration (`pub mod hash;` in a `lib.rs`: a container, whose
+/// API is inside), an `impl` block, a constant or variable, nor a member (`unwrap`, `push`:
 /// what a package root's code calls is no part of its API), nor a name that starts with two
 /// underscores, which says "hidden" whatever the visibility (axum's `#[doc(hidden)] pub fn
 /// __private_axum_test`, the support of its macros).
@@ -706,7 +707,7 @@ pub fn is_exportable(s: &SymbolFact) -> bool {
         && !s.name().starts_with("__")
         && matches!(s.visibility.as_deref(), Some("public" | "exported"))
         && repocue_structure::symbol_priority(&s.kind) <= 1
-        && !matches!(s.kind.as_str(), "module" | "impl" | "macro")
+        && !matches!(s.kind.as_str(), "module" | "impl")
 }
 
 /// Whether a package root hands on `name`, another file's definition it references, as its
@@ -1022,6 +1023,8 @@ mod tests {
             Some("public")
         )));
         assert!(!is_exportable(&sym("routing", "module", Some("public"))));
+        assert!(is_exportable(&sym("Serialize", "macro", Some("public"))));
+        assert!(!is_exportable(&sym("MAX_LEN", "macro", None)));
         assert!(!is_exportable(&sym(
             "__private_axum_test",
             "function",
