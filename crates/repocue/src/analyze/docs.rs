@@ -22,7 +22,8 @@ pub struct DocFacts {
     /// The first meaningful prose sentence (repository text, labelled as such in cues).
     pub purpose: Option<String>,
     /// A sentence that says what something is (`Fastify is a web framework…`) in the few
-    /// paragraphs after the purpose, when the purpose is no such sentence: fastify's README
+    /// paragraphs after the purpose, before the next heading, when the purpose is no such
+    /// sentence: fastify's README
     /// opens with "An efficient server implies a lower cost of the infrastructure…". The
     /// overview takes it when it names the project and the purpose does not.
     #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
@@ -105,6 +106,12 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             .flatten();
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut scan);
+            // A defining sentence is looked for in the purpose's own section: pydantic's
+            // "Pydantic V2 is a ground-up rewrite…" under "Pydantic V1.10 vs. V2" replaced
+            // its purpose "Data validation using Python type hints.".
+            if scan.purpose.is_some() {
+                scan.after = DEFINITION_PARAGRAPHS;
+            }
             if level == 1 && title.is_none() && scan.purpose.is_none() {
                 title = Some(strip_inline(&text)).filter(|t| !t.is_empty());
             }
@@ -1457,6 +1464,15 @@ mod tests {
                 .definition,
             None
         );
+        // Nor one under a later heading: another section's subject (pydantic's "Pydantic V2
+        // is a ground-up rewrite…" under "Pydantic V1.10 vs. V2").
+        let other = "# Pydantic\n\nData validation using Python type hints.\n\n## V1 vs. V2\n\nPydantic V2 is a ground-up rewrite.\n";
+        let f = analyze(b"README.md", Some("Markdown"), other).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Data validation using Python type hints.")
+        );
+        assert_eq!(f.definition, None);
         assert!(defines(
             "curl is a command-line tool for transferring data."
         ));
