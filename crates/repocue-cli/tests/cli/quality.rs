@@ -2289,6 +2289,32 @@ fn a_main_is_followed_by_the_file_it_hands_over_to() {
     assert!(!entries.contains(&"domain.c"), "{entries:?}");
 }
 
+/// A `main` that does the program's work and ends by running a loop named like a main hands
+/// over to nothing: Redis's `server.c` ends its 340-line `main` with `aeMain(server.el)`, and
+/// the event-loop library `ae.c` was listed as an entry point.
+#[test]
+fn a_long_main_running_a_loop_hands_over_to_nothing() {
+    let body: String = (0..70).map(|i| format!("\tinit_part{i}();\n")).collect();
+    let parts: String = (0..70)
+        .map(|i| format!("void init_part{i}(void)\n{{\n}}\n"))
+        .collect();
+    let repo = TestRepo::with_files(&[
+        ("src/ae.h".to_owned(), "void aeMain(int *el);\n".to_owned()),
+        (
+            "src/ae.c".to_owned(),
+            "#include \"ae.h\"\nvoid aeMain(int *el)\n{\n\t(void)el;\n}\n".to_owned(),
+        ),
+        (
+            "src/server.c".to_owned(),
+            format!("#include \"ae.h\"\n{parts}int main(void)\n{{\n{body}\taeMain(0);\n\treturn 0;\n}}\n"),
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let entries = cue["content"]["entry_points"].to_string();
+    assert!(entries.contains("src/server.c"), "{entries}");
+    assert!(!entries.contains("src/ae.c"), "{entries}");
+}
+
 /// A C file whose other functions the project calls is a library with a `main` of its own
 /// behind `#ifdef` (a debug build's, a self-test): no entry point, however much better the
 /// library ranks than the program whose file is little else than its `main`.

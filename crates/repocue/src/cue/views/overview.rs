@@ -2503,11 +2503,14 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
         .iter()
         .filter_map(|r| {
             let code = r.analysis.code.as_ref()?;
-            let target = if code
-                .symbols
-                .iter()
-                .any(|s| s.qualified_name == "main" && s.kind == "function")
-            {
+            // A short main: one that does the program's work itself and then runs a loop
+            // named like a main (Redis's 340-line `main` ends with `aeMain(server.el)`, the
+            // event loop of `ae.c`, a library) hands over to nothing.
+            let target = if code.symbols.iter().any(|s| {
+                s.qualified_name == "main"
+                    && s.kind == "function"
+                    && s.end_line.saturating_sub(s.start_line) < MAX_HANDOVER_LINES
+            }) {
                 let mut called = code
                     .references
                     .iter()
@@ -2525,6 +2528,10 @@ fn delegates(ranked: &[super::structure::Ranked<'_>], project: &str) -> HashMap<
         })
         .collect()
 }
+
+/// Most lines of a `main` that hands over to a main of another name ([`delegates`]): git's
+/// `common-main.c` has ten.
+const MAX_HANDOVER_LINES: u32 = 60;
 
 /// Whether a function's name says it is a main of another name: `main` as a word of it
 /// (`cmd_main`, `real_main`, `RealMain`, `mainLoop`), not inside a word (`domain_lookup`).
