@@ -695,6 +695,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                 visibility: item.info.visibility,
                 conditional: under_condition(item.def_node, source),
                 deprecated: is_deprecated(item, source),
+                prototype: item.info.prototype,
             }
         })
         .collect();

@@ -171,6 +171,10 @@ pub struct Symbol {
     /// a JSDoc, PHPDoc or YARD `@deprecated` tag or Go's `Deprecated:` paragraph. What a
     /// project keeps for its old users, not what a newcomer should learn first.
     pub deprecated: bool,
+    /// A declaration whose definition the file does not hold: a C or C++ prototype
+    /// (`void free_client(client *c);`) or `extern` declaration. A header's are its API; a
+    /// source file's only announce what another file defines.
+    pub prototype: bool,
 }
 
 /// Everything extracted from one file.

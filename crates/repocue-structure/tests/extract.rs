@@ -2385,3 +2385,25 @@ fn rust_derive_macros_are_named_as_users_derive_them() {
         ]
     );
 }
+
+/// A declaration whose definition the file does not hold is marked a prototype; one the file
+/// defines is dropped for the definition.
+#[test]
+fn c_prototypes_are_marked() {
+    let source = b"static void helper(int x);\nvoid free_thing(int *c);\nextern int counter;\nvoid use_a(int *c) { helper(1); free_thing(c); }\nstatic void helper(int x)\n{\n    (void)x;\n}\n";
+    let facts = extract(Language::C, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, bool)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.prototype))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("free_thing", true),
+            ("counter", true),
+            ("use_a", false),
+            ("helper", false)
+        ]
+    );
+}

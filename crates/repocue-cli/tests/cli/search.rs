@@ -533,3 +533,27 @@ fn a_qualified_name_finds_its_member_first() {
         );
     }
 }
+
+#[test]
+fn a_source_files_prototype_is_no_definition() {
+    // Redis's `aof.c` declares `void freeClientArgv(client *c);`, defined in `networking.c`:
+    // the declaration came first in a search for it. A header's declaration stays: it is the
+    // API (and the definition still comes first).
+    let repo = TestRepo::with_files(&[
+        (
+            "a.c",
+            "void freeThing(int *c);\nvoid useA(int *c) { freeThing(c); }\n",
+        ),
+        (
+            "b.c",
+            "#include <stdlib.h>\nvoid freeThing(int *c)\n{\n    free(c);\n}\n",
+        ),
+        ("thing.h", "void freeThing(int *c);\n"),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["freeThing"]);
+    let found = ids(&cue);
+    assert_eq!(found.first(), Some(&"symbol:b.c:freeThing"), "{found:?}");
+    assert!(!found.contains(&"symbol:a.c:freeThing"), "{found:?}");
+    assert!(found.contains(&"symbol:thing.h:freeThing"), "{found:?}");
+}

@@ -202,6 +202,16 @@ pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> 
 }
 
 /// Whether a path is a C or C++ header by its extension (`.h`), which C and C++ share.
+/// Whether a path names a C or C++ source file (`.c`, `.cc`, `.cpp`, …): no header, whose
+/// prototypes are its API.
+fn is_c_source(path: &[u8]) -> bool {
+    let ext = crate::paths::extension(path);
+    matches!(
+        ext.as_deref(),
+        Some("c" | "cc" | "cpp" | "cxx" | "c++" | "cp" | "m" | "mm" | "cu")
+    )
+}
+
 fn is_header(path: &[u8]) -> bool {
     path.len() > 2 && path[path.len() - 2..].eq_ignore_ascii_case(b".h")
 }
@@ -261,9 +271,14 @@ pub fn analyze(
     crate::inject::parse_crash(content);
     match repocue_structure::extract(lang, content, &limits) {
         Ok(f) => {
+            // A source file's prototypes announce what another file defines: Redis's `aof.c`
+            // declares `void freeClientArgv(client *c);`, which `search` ranked before the
+            // definition in `networking.c`, and which made `aof.c` a second definer of it.
+            let source_file = matches!(lang, Language::C | Language::Cpp) && is_c_source(path);
             facts.symbols = f
                 .symbols
                 .into_iter()
+                .filter(|s| !(source_file && s.prototype))
                 .map(|s| SymbolFact {
                     qualified_name: s.qualified_name,
                     kind: s.kind.to_owned(),
