@@ -337,7 +337,7 @@ pub struct Project {
     pub requires: Option<String>,
     /// What the project is built on: the direct runtime dependencies its main manifest
     /// declares (Cargo, npm, Composer, pyproject, go.mod), the most imported by its code
-    /// first, at most five.
+    /// first: three at most, whatever the budget (the manifest lists the rest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
     /// Under what terms the project may be used and changed: the license its main manifest
