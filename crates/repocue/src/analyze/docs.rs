@@ -106,9 +106,8 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             .flatten();
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut scan);
-            // A defining sentence is looked for in the purpose's own section: pydantic's
-            // "Pydantic V2 is a ground-up rewrite…" under "Pydantic V1.10 vs. V2" replaced
-            // its purpose "Data validation using Python type hints.".
+            // A definition is looked for in the purpose's own section (pydantic's "Pydantic
+            // V2 is a ground-up rewrite…" under "V1.10 vs. V2" replaced its purpose).
             if scan.purpose.is_some() {
                 scan.after = DEFINITION_PARAGRAPHS;
             }
