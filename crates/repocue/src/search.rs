@@ -37,8 +37,8 @@ pub struct SearchHit {
     /// types and functions before variables), so a definition comes before an alias such as
     /// `var View = require("./view")`; then whether a package declares it as its API (see
     /// `declared_api`); then its visibility (public, unmarked, hidden), so a private helper
-    /// comes after the public namesakes. Encoded as `kind * 6 + undeclared * 3 + visibility`;
-    /// 0 for everything else.
+    /// comes after the public namesakes; a hidden one after every other. Encoded as
+    /// `hidden * 24 + kind * 6 + undeclared * 3 + visibility`; 0 for everything else.
     pub priority: u8,
 }
 
@@ -225,7 +225,9 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                 true => repocue_structure::symbol_priority("variable"),
                 false => repocue_structure::symbol_priority(&s.kind),
             };
-            h.priority = kind * 6 + visibility;
+            // A hidden definition comes after every other, whatever its kind: pydantic-core's
+            // private Rust `struct Field` came before the `Field` function users call.
+            h.priority = u8::from(visibility == 2) * 24 + kind * 6 + visibility;
         }
     }
     let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;

@@ -557,3 +557,24 @@ fn a_source_files_prototype_is_no_definition() {
     assert!(!found.contains(&"symbol:a.c:freeThing"), "{found:?}");
     assert!(found.contains(&"symbol:thing.h:freeThing"), "{found:?}");
 }
+
+#[test]
+fn a_hidden_type_comes_after_a_public_function_of_its_name() {
+    // A private Rust `struct Field` (pydantic-core's) ranks as a type before functions, but
+    // hidden: the `Field` function users call comes first.
+    let repo = TestRepo::with_files(&[
+        ("core/src/a.rs", "struct Field {\n    name: String,\n}\n"),
+        (
+            "pkg/fields.py",
+            "def Field(default=None, *, alias=None, title=None, description=None, examples=None):\n    return default\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Field"]);
+    let found = ids(&cue);
+    assert_eq!(
+        found[..2],
+        ["symbol:pkg/fields.py:Field", "symbol:core/src/a.rs:Field"],
+        "{found:?}"
+    );
+}
