@@ -808,3 +808,28 @@ fn every_supported_language_yields_symbols() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn a_members_owner_is_named_in_text() {
+    // Two `def __init__(self)` of one file: the text says whose each is, as the JSON's names
+    // do.
+    let repo = TestRepo::with_files(&[(
+        "pkg/m.py",
+        "class A:\n    def __init__(self):\n        pass\n\n\nclass B:\n    def __init__(self):\n        pass\n",
+    )]);
+    let text = repo
+        .repocue(&[
+            "cue",
+            "--view",
+            "structure",
+            "--path",
+            "pkg/m.py",
+            "--format",
+            "text",
+        ])
+        .success()
+        .stdout();
+    assert!(text.contains("\n    2 [A] def __init__(self)\n"), "{text}");
+    assert!(text.contains("\n    7 [B] def __init__(self)\n"), "{text}");
+    assert!(text.contains("\n    1 class A\n"), "{text}");
+}

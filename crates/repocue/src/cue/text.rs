@@ -257,7 +257,8 @@ fn is_symbol(v: &Value) -> bool {
 }
 
 /// Symbols grouped under their path, like a repository map: a path line, then one indented
-/// line per symbol with its first line number and signature.
+/// line per symbol with its first line number, its owner for a member (`[Parser]`) and its
+/// signature.
 fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     let _ = writeln!(out, "{indent}{key}:");
     // Paths in order of their first (best-ranked) symbol; a path's symbols in rank order.
@@ -272,9 +273,17 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     for (path, group) in groups {
         let _ = writeln!(out, "{indent}  {}", super::one_line(path));
         for s in group {
+            // A member's signature does not say whose it is (two `def __init__(self)` of a
+            // file): its owner comes first, in brackets.
+            let owner = s["name"]
+                .as_str()
+                .map(|n| n.split('#').next().unwrap_or(n))
+                .and_then(|n| n.rsplit_once('.'))
+                .map(|(owner, _)| format!("[{}] ", super::one_line(owner)))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{indent}    {} {}",
+                "{indent}    {} {owner}{}",
                 scalar(&s["line"]),
                 scalar(&s["signature"])
             );
@@ -536,7 +545,7 @@ mod tests {
         assert_eq!(
             text,
             "repocue overview main@0123456789 snapshot-000002 dirty-but-indexed\n\
-             symbols:\n  src/app.py\n    109 class Flask(App)\n    540 def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
+             symbols:\n  src/app.py\n    109 class Flask(App)\n    540 [Flask] def run(self)\n    9 class App\n  src/cli.py\n    3 def main()\n\
              ! refreshed: 1 path changed\n\
              more (3 omitted): repocue cue --max-tokens 900 --format text\n\
              more: repocue cue --view structure --path src/ --max-tokens 800 --format text\n"
