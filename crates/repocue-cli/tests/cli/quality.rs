@@ -5209,3 +5209,40 @@ fn a_derive_crate_exports_what_users_derive() {
     assert!(exports.contains("\"Encode\""), "{cue:#}");
     assert!(!exports.contains("derive_encode"), "{exports}");
 }
+
+/// A Rust module the crate root declares without `pub` is private: its `pub` items come after
+/// the crate's API (serde's `private/de.rs` `ContentVisitor` was among its central types),
+/// unless the root hands them on with `pub use`.
+#[test]
+fn a_rust_crates_private_modules_are_no_api() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod inner;\npub mod codec;\n\npub use inner::Shown;\n\npub trait Encode {\n    fn encode(&self) -> inner::Helper;\n}\n",
+        ),
+        (
+            "src/inner.rs",
+            "pub struct Helper(pub u8);\n\npub struct Shown;\n\npub fn helper_a() -> Helper {\n    Helper(1)\n}\n\npub fn helper_b() -> Helper {\n    Helper(2)\n}\n",
+        ),
+        (
+            "src/codec.rs",
+            "use crate::inner::{helper_a, helper_b, Helper};\n\npub struct Codec;\n\npub fn run() -> Helper {\n    helper_a();\n    helper_b()\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|i| i == id);
+    let helper = at("symbol:src/inner.rs:Helper").unwrap_or(usize::MAX);
+    for api in [
+        "symbol:src/lib.rs:Encode",
+        "symbol:src/codec.rs:Codec",
+        "symbol:src/inner.rs:Shown",
+    ] {
+        let found = at(api).unwrap_or_else(|| panic!("{api}: {ids:?}"));
+        assert!(found < helper, "{api} after Helper: {ids:?}");
+    }
+}

@@ -837,6 +837,89 @@ pub fn is_hidden(symbol: &SymbolFact) -> bool {
     )
 }
 
+/// Per Rust file of `files` (path, code facts; other files are `false`): whether its module
+/// is private to its crate, so that its `pub` items are no API of the crate unless a root
+/// hands them on by `pub use`. A module is private when the file declaring it (`mod de;` in
+/// `src/private/mod.rs` or `src/private.rs`, `mod private;` in `src/lib.rs`) does not say
+/// `pub mod`, or when that file's own module is private. serde's overview listed
+/// `ContentVisitor` of `src/private/de.rs` (lib.rs: `mod private;`, "Not public API") among
+/// its central types. A crate root (`lib.rs`, `main.rs`) is public; a module whose declaring
+/// file is not among `files`, or does not declare it (`#[path]`), counts as public.
+pub fn rust_private_modules(files: &[(&[u8], &CodeFacts)]) -> Vec<bool> {
+    let index: HashMap<&[u8], usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, c))| c.language == "Rust")
+        .map(|(i, (p, _))| (*p, i))
+        .collect();
+    // Per file: the declaring file's index and whether it declares the module `pub`.
+    let link = |i: usize| -> Option<(usize, bool)> {
+        let (path, facts) = files[i];
+        if facts.language != "Rust" {
+            return None;
+        }
+        let (dir, module) = rust_module_of(path)?;
+        let declarer = ["lib.rs", "main.rs", "mod.rs"]
+            .iter()
+            .map(|name| [dir, b"/", name.as_bytes()].concat())
+            .chain((!dir.is_empty()).then(|| [dir, b".rs"].concat()))
+            .find_map(|p| index.get(p.as_slice()).copied())?;
+        let declared =
+            files[declarer].1.symbols.iter().find(|s| {
+                s.kind == "module" && s.parent().is_none() && s.qualified_name == module
+            })?;
+        Some((declarer, declared.visibility.as_deref() == Some("public")))
+    };
+    let mut private: Vec<Option<bool>> = vec![None; files.len()];
+    for start in 0..files.len() {
+        // Up the declaring files to a root or to a file whose answer is known.
+        let mut chain: Vec<(usize, bool)> = Vec::new();
+        let mut at = start;
+        let base = loop {
+            if let Some(known) = private[at] {
+                break known;
+            }
+            match link(at) {
+                Some((up, public)) if up != start && !chain.iter().any(|(c, _)| *c == up) => {
+                    chain.push((at, public));
+                    at = up;
+                }
+                // A root, an unknown declaring file, or a cycle: public.
+                _ => {
+                    private[at] = Some(false);
+                    break false;
+                }
+            }
+        };
+        let mut above = base;
+        for &(i, public) in chain.iter().rev() {
+            above = above || !public;
+            private[i] = Some(above);
+        }
+    }
+    private.into_iter().map(|p| p.unwrap_or(false)).collect()
+}
+
+/// The directory that holds a Rust file's module declaration's file, and the module's name:
+/// `src/a/b.rs` → (`src/a`, `b`), `src/a/mod.rs` → (`src`, `a`); `None` for a crate root
+/// (`lib.rs`, `main.rs`, `build.rs`) and a file at the top of the repository.
+fn rust_module_of(path: &[u8]) -> Option<(&[u8], &str)> {
+    let slash = path.iter().rposition(|&b| b == b'/')?;
+    let (dir, file) = (&path[..slash], &path[slash + 1..]);
+    match file {
+        b"lib.rs" | b"main.rs" | b"build.rs" => None,
+        b"mod.rs" => {
+            let up = dir.iter().rposition(|&b| b == b'/');
+            let (parent, name) = match up {
+                Some(i) => (&dir[..i], &dir[i + 1..]),
+                None => (&b""[..], dir),
+            };
+            Some((parent, std::str::from_utf8(name).ok()?))
+        }
+        _ => Some((dir, std::str::from_utf8(file.strip_suffix(b".rs")?).ok()?)),
+    }
+}
+
 /// Whether a path lies in a directory its project names internal (`internal/`, `_internal/`,
 /// `internals/`): Go's compiler keeps such a package from other modules, and JavaScript and
 /// Java projects name so what users must not call (svelte's `src/internal/client/`, gson's
@@ -1008,6 +1091,62 @@ mod tests {
             conditional: false,
             deprecated: false,
         }
+    }
+
+    /// A module is private to its crate when a file on the way from the crate root declares it
+    /// without `pub`; a root, an undeclared module and another language's file are not.
+    #[test]
+    fn rust_modules_private_to_their_crate() {
+        let rust = |modules: &[(&str, &str)]| CodeFacts {
+            language: "Rust".into(),
+            symbols: modules
+                .iter()
+                .map(|(name, vis)| sym(name, "module", Some(vis)))
+                .collect(),
+            ..Default::default()
+        };
+        let lib = rust(&[
+            ("private", "private"),
+            ("de", "public"),
+            ("ser", "internal"),
+        ]);
+        let private_mod = rust(&[("content", "public")]);
+        let public_mod = rust(&[("value", "public"), ("hidden", "private")]);
+        let leaf = rust(&[]);
+        let python = CodeFacts {
+            language: "Python".into(),
+            ..Default::default()
+        };
+        let files: Vec<(&[u8], &CodeFacts)> = vec![
+            (b"serde/src/lib.rs", &lib),
+            (b"serde/src/private/mod.rs", &private_mod),
+            (b"serde/src/private/content.rs", &leaf),
+            (b"serde/src/de.rs", &public_mod),
+            (b"serde/src/de/value.rs", &leaf),
+            (b"serde/src/de/hidden.rs", &leaf),
+            (b"serde/src/ser.rs", &leaf),
+            (b"serde/src/other.rs", &leaf),
+            (b"serde/src/private/x.py", &python),
+        ];
+        let private: Vec<(&str, bool)> = files
+            .iter()
+            .zip(rust_private_modules(&files))
+            .map(|((p, _), v)| (std::str::from_utf8(p).unwrap(), v))
+            .collect();
+        assert_eq!(
+            private,
+            [
+                ("serde/src/lib.rs", false),
+                ("serde/src/private/mod.rs", true),
+                ("serde/src/private/content.rs", true),
+                ("serde/src/de.rs", false),
+                ("serde/src/de/value.rs", false),
+                ("serde/src/de/hidden.rs", true),
+                ("serde/src/ser.rs", true),
+                ("serde/src/other.rs", false),
+                ("serde/src/private/x.py", false),
+            ]
+        );
     }
 
     /// A package exports its public top-level types and functions, not its members, modules,

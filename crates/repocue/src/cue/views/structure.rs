@@ -49,6 +49,10 @@ pub(crate) struct Ranked<'a> {
     /// Defined name → how many of the project's documents show it as code (see
     /// [`documented_names`]).
     pub documented: NameWeights,
+    /// Whether the file is a Rust module private to its crate
+    /// ([`importance::rust_private_modules`]): its `pub` items are no API unless a root
+    /// hands them on.
+    pub private_module: bool,
 }
 
 /// Whether a file is a package root ([`Ranked::root`]), given the JavaScript and TypeScript
@@ -202,6 +206,17 @@ pub(crate) fn ranked_files_counting<'a>(
         })
         .collect();
     facts.clear();
+    let code: Vec<(&[u8], &CodeFacts)> = out
+        .iter()
+        .map(|r| {
+            let code = r.analysis.code.as_ref().expect("filtered: code files only");
+            (r.file.path.as_slice(), code)
+        })
+        .collect();
+    let private = importance::rust_private_modules(&code);
+    for (r, private) in out.iter_mut().zip(private) {
+        r.private_module = private;
+    }
     resolve_aliased_imports(state, &mut out)?;
     let nodes: Vec<Node<'_>> = out
         .iter()
@@ -271,6 +286,7 @@ impl<'a> Ranked<'a> {
             api_mass: 0.0,
             root_exports: Vec::new(),
             documented: NameWeights::default(),
+            private_module: false,
         }
     }
 }
@@ -640,9 +656,11 @@ fn weighed<'s>(
     // Tests, examples and vendored code are no part of what the project exposes: their
     // rank (git's test library, which a thousand test scripts call) is not the API's.
     let own_code = importance::role(path) == importance::Role::Source;
-    // Nor is what its directory calls internal, unless a package root hands it on; nor a C or
+    // Nor is what its directory calls internal or a Rust module private to its crate, unless a
+    // package root hands it on; nor a C or
     // C++ library's code outside the public headers it keeps (see [`keeps_public_headers`]).
     let internal = importance::in_internal_dir(path)
+        || r.private_module
         || (headers && is_c_family(path) && !importance::in_public_include(path));
     // Nor is the code of a language the project hardly writes in.
     let major = r
@@ -1421,6 +1439,7 @@ mod tests {
             api_mass: 0.0,
             root_exports: Vec::new(),
             documented: NameWeights::default(),
+            private_module: false,
         }
     }
 
@@ -1533,6 +1552,7 @@ mod tests {
             api_mass: 0.0,
             root_exports: Vec::new(),
             documented: NameWeights::default(),
+            private_module: false,
         };
         let files = [
             ranked(&core, "core_a", 1.0, 0.0),
