@@ -5246,3 +5246,33 @@ fn a_rust_crates_private_modules_are_no_api() {
         assert!(found < helper, "{api} after Helper: {ids:?}");
     }
 }
+
+/// A gem's program is an entry point (jekyll's `exe/jekyll`, from `s.bindir = "exe"` and
+/// computed `s.executables`), before its library root.
+#[test]
+fn a_gems_program_is_an_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "tool.gemspec",
+            "Gem::Specification.new do |s|\n  s.name = \"tool\"\n  s.version = \"1.0\"\n  s.summary = \"A static site generator.\"\n  s.executables = all_files.grep(%r!^exe/!) { |f| File.basename(f) }\n  s.bindir = \"exe\"\nend\n",
+        ),
+        (
+            "exe/tool",
+            "#!/usr/bin/env ruby\nrequire \"tool\"\nTool::Site.new(ARGV).process\n",
+        ),
+        ("lib/tool.rb", "module Tool\n  autoload :Site, \"tool/site\"\nend\n"),
+        (
+            "lib/tool/site.rb",
+            "module Tool\n  class Site\n    def initialize(a)\n      @a = a\n    end\n\n    def process\n    end\n  end\nend\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let entries: Vec<&str> = cue["content"]["entry_points"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{cue:#}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(entries.first(), Some(&"exe/tool"), "{entries:?}");
+    assert!(entries.contains(&"lib/tool.rb"), "{entries:?}");
+}

@@ -895,6 +895,59 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
         .as_deref()
         .and_then(license);
     f.commands.push(cmd(format!("gem build {file}"), "build"));
+    // The programs the gem installs: what its users run (jekyll's `exe/jekyll`). Listed
+    // (`["jekyll"]`, `%w[rake]`, one string) or, when computed (`files.grep(%r!^exe/!)`),
+    // the one named for the gem, the convention; the overview drops a path the checkout lacks.
+    let bindir = assigned("bindir").unwrap_or_else(|| "bin".to_owned());
+    let listed = text.lines().find_map(|l| {
+        let (lhs, rhs) = l.split_once('=')?;
+        (lhs.trim().rsplit_once('.')?.1 == "executables").then(|| rhs.trim())
+    });
+    let names: Vec<String> = match listed {
+        None => Vec::new(),
+        Some(rhs) => match word_list(rhs) {
+            Some(names) => names,
+            None => f.name.iter().cloned().collect(),
+        },
+    };
+    for name in names.into_iter().take(MAX_GEM_EXECUTABLES) {
+        let entry = format!("{}/{name}", bindir.trim_end_matches('/'));
+        if !f.entry_points.contains(&entry) {
+            f.entry_points.push(entry);
+        }
+    }
+}
+
+/// Most programs of a gem listed as entry points.
+const MAX_GEM_EXECUTABLES: usize = 3;
+
+/// The names of a Ruby literal list of words: `["a", 'b']`, `%w[a b]`, `%w(a b)`, or one
+/// quoted string; `None` for anything computed.
+fn word_list(rhs: &str) -> Option<Vec<String>> {
+    let plain = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    let words: Vec<String> = if let Some(inner) = rhs
+        .strip_prefix("%w[")
+        .and_then(|r| r.split_once(']'))
+        .or_else(|| rhs.strip_prefix("%w(").and_then(|r| r.split_once(')')))
+        .map(|(inner, _)| inner)
+    {
+        inner.split_whitespace().map(str::to_owned).collect()
+    } else if let Some((inner, _)) = rhs.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        inner
+            .split(',')
+            .map(|w| w.trim().trim_matches(['"', '\'']).to_owned())
+            .filter(|w| !w.is_empty())
+            .collect()
+    } else {
+        let quote = rhs.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let (word, _) = rhs[1..].split_once(quote)?;
+        vec![word.to_owned()]
+    };
+    words.iter().all(|w| plain(w)).then_some(words)
 }
 
 /// A .NET solution or project. A solution (Visual Studio's `Project("{…}") = "Name",
@@ -1815,7 +1868,21 @@ mod tests {
             f.description.as_deref(),
             Some("A modular Ruby webserver interface.")
         );
+        // The programs it installs: listed, or computed and then the one named for the gem.
+        let listed = "Gem::Specification.new do |s|\n  s.name = 'rack'\n  s.executables = ['rackup', \"rack-lint\"]\nend\n";
+        let f = analyze(b"rack.gemspec", listed).unwrap();
+        assert_eq!(f.entry_points, ["bin/rackup", "bin/rack-lint"]);
+        let computed = "Gem::Specification.new do |s|\n  s.name = \"jekyll\"\n  s.executables   = all_files.grep(%r!^exe/!) { |f| File.basename(f) }\n  s.bindir        = \"exe\"\nend\n";
+        let f = analyze(b"jekyll.gemspec", computed).unwrap();
+        assert_eq!(f.entry_points, ["exe/jekyll"]);
+        let words =
+            "Gem::Specification.new do |s|\n  s.name = 'x'\n  s.executables = %w[a b]\nend\n";
+        assert_eq!(
+            analyze(b"x.gemspec", words).unwrap().entry_points,
+            ["bin/a", "bin/b"]
+        );
         let bare = analyze(b"tool.gemspec", "Gem::Specification.new do |s|\nend\n").unwrap();
+        assert!(bare.entry_points.is_empty(), "no programs");
         assert_eq!(bare.name.as_deref(), Some("tool"), "the file's name");
         assert!(analyze(b".gemspec", "").is_none(), "no name at all");
     }
