@@ -5276,3 +5276,36 @@ fn a_gems_program_is_an_entry_point() {
     assert_eq!(entries.first(), Some(&"exe/tool"), "{entries:?}");
     assert!(entries.contains(&"lib/tool.rb"), "{entries:?}");
 }
+
+/// A build wrapper checked in beside the manifest runs the build (`./mvnw test`:
+/// jackson-core ships one); without one, Gradle runs as installed (`gradle test`).
+#[test]
+fn a_checked_in_build_wrapper_runs_the_build() {
+    let commands = |files: &[(&str, &str)]| -> String {
+        let repo = TestRepo::with_files(files);
+        let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+        cue["content"]["commands"].to_string()
+    };
+    let pom = "<project><modelVersion>4.0.0</modelVersion><groupId>c</groupId><artifactId>ex</artifactId><version>1</version></project>\n";
+    let java = "package ex;\npublic class Parser {}\n";
+    let wrapped = commands(&[
+        ("pom.xml", pom),
+        ("mvnw", "#!/bin/sh\nexec java -jar wrapper.jar \"$@\"\n"),
+        ("src/main/java/ex/Parser.java", java),
+    ]);
+    assert!(wrapped.contains("\"./mvnw test\""), "{wrapped}");
+    assert!(!wrapped.contains("\"mvn "), "{wrapped}");
+    let plain = commands(&[("pom.xml", pom), ("src/main/java/ex/Parser.java", java)]);
+    assert!(plain.contains("\"mvn test\""), "{plain}");
+    let gradle = commands(&[
+        ("build.gradle", "plugins { id 'java' }\n"),
+        ("src/main/java/ex/Parser.java", java),
+    ]);
+    assert!(gradle.contains("\"gradle test\""), "{gradle}");
+    let gradlew = commands(&[
+        ("build.gradle", "plugins { id 'java' }\n"),
+        ("gradlew", "#!/bin/sh\nexec java -jar wrapper.jar \"$@\"\n"),
+        ("src/main/java/ex/Parser.java", java),
+    ]);
+    assert!(gradlew.contains("\"./gradlew test\""), "{gradlew}");
+}

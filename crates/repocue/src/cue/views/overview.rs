@@ -1967,7 +1967,18 @@ fn commands(
                 _ if m.kind == "ruby" && bundled(&f.path) && is_rake(&c.command) => {
                     format!("bundle exec {}", c.command)
                 }
-                _ => c.command.clone(),
+                // The build wrapper checked in beside the manifest pins the tool's version:
+                // `./mvnw test` (jackson-core ships one; `mvn` may be another version or none).
+                // Without one, Gradle runs as installed.
+                _ => match (m.kind.as_str(), c.command.split_once(' ')) {
+                    ("maven", Some(("mvn", rest))) if beside(&f.path, b"mvnw") => {
+                        format!("./mvnw {rest}")
+                    }
+                    ("gradle", Some(("./gradlew", rest))) if !beside(&f.path, b"gradlew") => {
+                        format!("gradle {rest}")
+                    }
+                    _ => c.command.clone(),
+                },
             };
             let order = ORDER
                 .iter()
