@@ -5309,3 +5309,34 @@ fn a_checked_in_build_wrapper_runs_the_build() {
     ]);
     assert!(gradlew.contains("\"./gradlew test\""), "{gradlew}");
 }
+
+/// A public type in a private inline module is hidden, and so are its public methods: serde's
+/// `ContentVisitor::new` made `mod content`'s `ContentVisitor` an exposed line.
+#[test]
+fn a_public_method_inside_a_private_module_is_hidden() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod content {\n    pub struct Visitor;\n\n    impl Visitor {\n        pub fn new() -> Visitor {\n            Visitor\n        }\n\n        pub fn visit(&self) {}\n    }\n}\n\npub struct Api;\n\nimpl Api {\n    pub fn call(&self) -> content::Visitor {\n        content::Visitor::new()\n    }\n}\n",
+        ),
+    ]);
+    for i in 0..6 {
+        repo.write(
+            &format!("src/user{i}.rs"),
+            "use crate::content::Visitor;\n\npub fn run() {\n    let v = Visitor::new();\n    v.visit();\n}\n",
+        );
+    }
+    repo.commit("users");
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|i| i == id);
+    let visitor = at("symbol:src/lib.rs:content.Visitor").unwrap_or(usize::MAX);
+    for exposed in ["symbol:src/lib.rs:Api", "symbol:src/user0.rs:run"] {
+        let found = at(exposed).unwrap_or_else(|| panic!("{exposed}: {ids:?}"));
+        assert!(found < visitor, "{exposed} after Visitor: {ids:?}");
+    }
+}

@@ -532,13 +532,19 @@ pub(crate) type Fold<'f> =
 
 /// Whether a symbol is no part of what its file exposes, by what the file says: hidden by
 /// its language, a public method of a hidden class (Newtonsoft.Json's `internal static class
-/// StringUtils`), or a namespace declaration (C#, C++, PHP: guzzle's overview listed
+/// StringUtils`) or of anything hidden around it, or a namespace declaration (C#, C++, PHP: guzzle's overview listed
 /// `namespace GuzzleHttp` first).
 fn unexposed(s: &SymbolFact, all: &[SymbolFact]) -> bool {
-    let owner_hidden = s.parent().is_some_and(|p| {
-        all.iter()
-            .any(|o| o.qualified_name == p && importance::is_hidden(o))
-    });
+    // Any owner up the chain: serde's `ContentVisitor::new` is a public method of a public
+    // struct in a private `mod content`, and it made its struct an exposed line.
+    let mut owner = s.parent();
+    let mut owner_hidden = false;
+    while let Some(p) = owner.filter(|_| !owner_hidden) {
+        owner_hidden = all
+            .iter()
+            .any(|o| o.qualified_name == p && importance::is_hidden(o));
+        owner = p.rsplit_once('.').map(|(up, _)| up);
+    }
     let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
     importance::is_hidden(s) || owner_hidden || declaration
 }
