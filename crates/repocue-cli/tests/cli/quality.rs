@@ -5208,6 +5208,15 @@ fn a_derive_crate_exports_what_users_derive() {
     let exports = cue["content"]["exports"].to_string();
     assert!(exports.contains("\"Encode\""), "{cue:#}");
     assert!(!exports.contains("derive_encode"), "{exports}");
+    // The text names it too: its signature does not.
+    let text = repo
+        .repocue(&["cue", "--view", "structure", "--format", "text"])
+        .success()
+        .stdout();
+    assert!(
+        text.contains(" Encode: pub fn derive_encode(input: TokenStream) -> TokenStream\n"),
+        "{text}"
+    );
 }
 
 /// A Rust module the crate root declares without `pub` is private: its `pub` items come after

@@ -257,7 +257,8 @@ fn is_symbol(v: &Value) -> bool {
 }
 
 /// Symbols grouped under their path, like a repository map: a path line, then one indented
-/// line per symbol with its first line number, its owner for a member (`[Parser]`) and its
+/// line per symbol with its first line number, its owner for a member (`[Parser]`), its
+/// name when the signature does not say it (`Serialize: pub fn derive_serialize(…)`) and its
 /// signature.
 fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     let _ = writeln!(out, "{indent}{key}:");
@@ -275,17 +276,27 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         for s in group {
             // A member's signature does not say whose it is (two `def __init__(self)` of a
             // file): its owner comes first, in brackets.
-            let owner = s["name"]
-                .as_str()
-                .map(|n| n.split('#').next().unwrap_or(n))
-                .and_then(|n| n.rsplit_once('.'))
-                .map(|(owner, _)| format!("[{}] ", super::one_line(owner)))
+            let name = s["name"].as_str().map(|n| n.split('#').next().unwrap_or(n));
+            let (owner, bare) = match name.and_then(|n| n.rsplit_once('.')) {
+                Some((owner, bare)) => (format!("[{}] ", super::one_line(owner)), Some(bare)),
+                None => (String::new(), name),
+            };
+            // A name its signature does not say comes before it: serde's derive macro
+            // `Serialize: pub fn derive_serialize(…)`.
+            let signature = scalar(&s["signature"]);
+            let label = bare
+                .filter(|b| {
+                    !b.is_empty()
+                        && !b.contains(char::is_whitespace)
+                        && !crate::api::views::signature_names(&signature, b)
+                        && !signature.contains(*b)
+                })
+                .map(|b| format!("{}: ", super::one_line(b)))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{indent}    {} {owner}{}",
+                "{indent}    {} {owner}{label}{signature}",
                 scalar(&s["line"]),
-                scalar(&s["signature"])
             );
             if let Some(members) = s["members"].as_array().filter(|m| !m.is_empty()) {
                 let names: Vec<String> = members.iter().map(scalar).collect();
