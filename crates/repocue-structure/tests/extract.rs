@@ -2407,3 +2407,30 @@ fn c_prototypes_are_marked() {
         ]
     );
 }
+
+/// The fields of a struct with no name belong to the variable it types (Redis's
+/// `rdbstate.key` was a top-level field `key`).
+#[test]
+fn c_fields_of_an_anonymous_struct_variable_are_its_members() {
+    let source = b"struct {\n    int rio;\n    char *key;\n} rdbstate;\n\nstruct named {\n    int y;\n} instance;\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let seen: Vec<(&str, &str)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.qualified_name.as_str(), s.kind))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("rdbstate", "variable"),
+                ("rdbstate.rio", "field"),
+                ("rdbstate.key", "field"),
+                ("instance", "variable"),
+                ("named", "struct"),
+                ("named.y", "field"),
+            ],
+            "{language}"
+        );
+    }
+}

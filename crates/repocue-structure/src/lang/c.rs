@@ -246,6 +246,17 @@ pub(super) fn describe<'t>(
                 .and_then(|p| init_value(p));
             info.body = value.filter(|v| v.start_position().row != v.end_position().row);
             info.leaf = true;
+            // `static struct { rio *rio; robj *key; } rdbstate;`: the fields of a struct with
+            // no name are the variable's (Redis's were top-level symbols `key` and `rio`).
+            let anonymous = node
+                .child_by_field_name("type")
+                .filter(|t| matches!(t.kind(), "struct_specifier" | "union_specifier"))
+                .filter(|t| t.child_by_field_name("name").is_none())
+                .and_then(|t| t.child_by_field_name("body"));
+            if let Some(fields) = anonymous {
+                info.body = Some(fields);
+                info.leaf = false;
+            }
             info
         }
         _ => return None,
