@@ -669,7 +669,12 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
         .iter()
         .filter(|item| !is_include_guard(item.def_node, source))
         .map(|item| {
-            let (signature, first) = signature(support, item, source);
+            let (mut signature, first) = signature(support, item, source);
+            if let Some(keyword) = item.info.keyword {
+                if !signature.starts_with(keyword) {
+                    signature = text::truncate(format!("{keyword} {signature}"));
+                }
+            }
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
             let lexical_parent = item.parent.map(|p| items[p].qualified.clone());

@@ -160,8 +160,8 @@ fn go_fixture() {
         &facts,
         r#"
         13-13 constant MaxDepth exported | const MaxDepth = …
-        16-16 constant modeFast private | modeFast = …
-        17-17 constant ModeSlow exported | ModeSlow
+        16-16 constant modeFast private | const modeFast = …
+        17-17 constant ModeSlow exported | const ModeSlow
         20-20 variable defaultName private | var defaultName = …
         23-26 struct Parser exported | type Parser struct
         24-24 field Parser.Name in=Parser exported | Name string
@@ -2433,4 +2433,27 @@ fn c_fields_of_an_anonymous_struct_variable_are_its_members() {
             "{language}"
         );
     }
+}
+
+/// A Go spec of a group says what it declares (`type IntBase = Base[int]`, not
+/// `IntBase = Base[int]`: urfave/cli's `StringSlice = SliceBase[…]`).
+#[test]
+fn go_grouped_specs_keep_their_keyword() {
+    let source = b"package g\n\ntype (\n\tIntBase = Base[int]\n\tStrBase struct{ s string }\n)\n\nvar (\n\tA = 1\n\tB int\n)\n";
+    let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+    let seen: Vec<&str> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.kind != "field")
+        .map(|s| s.signature.as_str())
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            "type IntBase = Base[int]",
+            "type StrBase struct",
+            "var A = …",
+            "var B int"
+        ]
+    );
 }

@@ -89,7 +89,15 @@ impl LanguageSupport for Go {
             && info.receiver.as_deref().is_none_or(upper)
             && parent.is_none_or(|p| upper(p.name));
         let visibility = Some(if exported { "exported" } else { "private" });
-        Some(info.visibility(visibility))
+        let mut info = info.visibility(visibility);
+        // A spec of a group (`type ( … )`) says what it declares only through the group.
+        info.keyword = match node.parent().map(|p| p.kind()) {
+            Some("type_declaration") => Some("type"),
+            Some("var_declaration" | "var_spec_list") => Some("var"),
+            Some("const_declaration") => Some("const"),
+            _ => None,
+        };
+        Some(info)
     }
 
     fn is_builtin(&self, name: &str) -> bool {

@@ -73,6 +73,9 @@ pub(crate) struct Info<'t> {
     /// Never a parent of the definitions inside its range (a C `typedef struct {…} t`
     /// holds its struct, which belongs beside it, not under it).
     pub leaf: bool,
+    /// The keyword that declares it when its own text lacks it, written before its
+    /// signature: a Go spec of a group (`type (` … `IntBase = Base[int]` … `)`).
+    pub keyword: Option<&'static str>,
 }
 
 impl<'t> Info<'t> {
@@ -89,6 +92,7 @@ impl<'t> Info<'t> {
             overload: None,
             cut: None,
             leaf: false,
+            keyword: None,
         }
     }
 
