@@ -2457,3 +2457,28 @@ fn go_grouped_specs_keep_their_keyword() {
         ]
     );
 }
+
+/// A blanket impl's members are the impl's, not of a type named like its parameter (serde's
+/// `impl<'de, 'a, A> SeqAccess<'de> for &'a mut A` gave `A.Error`).
+#[test]
+fn rust_blanket_impl_members_belong_to_the_impl() {
+    let source = b"impl<'de, 'a, A> SeqAccess<'de> for &'a mut A {\n    type Error = A::Error;\n}\nimpl<T: Clone + Send> Trait for T {\n    fn go(&self) {}\n}\nimpl<T> Wrapper<T> {\n    pub fn get(&self) {}\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    let members: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.kind != "impl")
+        .map(|s| (s.qualified_name.as_str(), s.parent.as_deref()))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            (
+                "impl SeqAccess<'de> for &'a mut A.Error",
+                Some("impl SeqAccess<'de> for &'a mut A")
+            ),
+            ("impl Trait for T.go", Some("impl Trait for T")),
+            ("Wrapper.get", Some("impl Wrapper<T>")),
+        ]
+    );
+}

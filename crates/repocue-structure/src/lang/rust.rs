@@ -89,7 +89,22 @@ impl LanguageSupport for Rust {
                     Some(t) => format!("impl {} for {}", value_free_text(t, source), ty_text),
                     None => format!("impl {ty_text}"),
                 });
-                info.scope = Some(base_type_name(ty, source));
+                // A blanket impl's type is a parameter of its own (`impl<A> SeqAccess for &mut
+                // A`): its members are the impl's, not of a type `A` (serde's `A.Error`).
+                let base = base_type_name(ty, source);
+                let generic = node
+                    .child_by_field_name("type_parameters")
+                    .is_some_and(|params| {
+                        let mut cursor = params.walk();
+                        // `A`, `T: Clone`, `const N: usize`: the name before any bound.
+                        let declared = params.named_children(&mut cursor).any(|p| {
+                            let text = node_text(p, source);
+                            let text = text.strip_prefix("const ").unwrap_or(&text);
+                            text.split([':', '=']).next().map(str::trim) == Some(base.as_str())
+                        });
+                        declared
+                    });
+                info.scope = (!generic).then_some(base);
                 info
             }
             _ => return None,
