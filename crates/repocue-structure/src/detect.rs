@@ -102,6 +102,7 @@ pub const LANGUAGES: &[LanguageInfo] = &[
     lang("Lua", &[], &["lua"], &[]),
     lang("Perl", &[], &["pl", "pm"], &["perl"]),
     lang("R", &[], &["r"], &[]),
+    lang("Tcl", &[], &["tcl"], &["tclsh", "wish"]),
     lang("Dart", &[], &["dart"], &[]),
     lang("Elixir", &[], &["ex", "exs"], &[]),
     lang("Erlang", &[], &["erl", "hrl"], &[]),
@@ -219,6 +220,12 @@ mod tests {
             assert_eq!(detect_language(path, b""), Some(language), "{path}");
         }
         assert_eq!(detect_language("Makefile", b""), None);
+        // Named, with no parser: Redis's test suite.
+        assert_eq!(language_name(b"tests/unit/type/list.tcl", b""), Some("Tcl"));
+        assert_eq!(
+            language_name(b"runtest", b"#!/usr/bin/env tclsh\n"),
+            Some("Tcl")
+        );
         assert_eq!(detect_language("x.txt", b"no shebang"), None);
     }
 

@@ -13,8 +13,9 @@ use crate::paths;
 /// says a language its row lacks (`classes-2`: `.rdoc` is RDoc, a document; `classes-3`: a
 /// configured secret pattern matches whatever the case; `classes-4`: a script named
 /// `install` or `README` whose shebang says a language is no document, and a JVM package
-/// named like a vendored directory, `…/src/test/java/org/x/external/`, is the project's).
-pub const RULES_VERSION: &str = "classes-4";
+/// named like a vendored directory, `…/src/test/java/org/x/external/`, is the project's;
+/// `classes-5`: `.tcl` is Tcl, Redis's test suite).
+pub const RULES_VERSION: &str = "classes-5";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).
