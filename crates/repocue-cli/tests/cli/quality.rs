@@ -5349,3 +5349,29 @@ fn a_public_method_inside_a_private_module_is_hidden() {
         assert!(found < visitor, "{exposed} after Visitor: {ids:?}");
     }
 }
+
+/// A root Makefile that hands what it does not define to another (`.DEFAULT:` then
+/// `cd src && $(MAKE) $@`, Redis's) runs that one's targets too: `make test`.
+#[test]
+fn a_makefiles_default_rule_hands_on_its_delegates_targets() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Makefile",
+            "default: all\n\n.DEFAULT:\n\tcd src && $(MAKE) $@\n\ninstall:\n\tcd src && $(MAKE) $@\n\n.PHONY: install\n",
+        ),
+        (
+            "src/Makefile",
+            "all: server\n\nserver: server.o\n\tcc -o server server.o\n\ntest: server\n\ttclsh ../tests/run.tcl\n\nclean:\n\trm -f server\n",
+        ),
+        ("src/server.c", "int main(void)\n{\n\treturn 0;\n}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands: Vec<&str> = cue["content"]["commands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{cue:#}"))
+        .iter()
+        .filter_map(|c| c["command"].as_str())
+        .collect();
+    assert!(commands.contains(&"make test"), "{commands:?}");
+    assert!(commands.contains(&"make install"), "{commands:?}");
+}

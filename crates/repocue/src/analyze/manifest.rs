@@ -60,6 +60,11 @@ pub struct ManifestFacts {
     /// `PackageLicenseExpression`. At most [`MAX_LICENSE`] ASCII characters.
     #[serde(rename = "l", default, skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
+    /// The directory a Makefile hands every target it does not define to (`.DEFAULT:` with a
+    /// recipe `cd src && $(MAKE) $@`, or `$(MAKE) -C src $@`: Redis's), relative to it: that
+    /// directory's Makefile's targets run from here too.
+    #[serde(rename = "m", default, skip_serializing_if = "Option::is_none")]
+    pub make_delegate: Option<String>,
 }
 
 /// Longest license expression kept ([`ManifestFacts::license`]): a name, not a license text.
@@ -1330,6 +1335,34 @@ fn make(text: &str, f: &mut ManifestFacts) {
     for t in chosen {
         f.commands.push(cmd(format!("make {t}"), purpose_of(t)));
     }
+    f.make_delegate = make_delegate(text);
+}
+
+/// The directory a Makefile's `.DEFAULT` rule runs make in for the target asked
+/// ([`ManifestFacts::make_delegate`]).
+fn make_delegate(text: &str) -> Option<String> {
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(".DEFAULT:"));
+    lines.next()?;
+    let recipe: Vec<&str> = lines.take_while(|l| l.starts_with('\t')).collect();
+    recipe.iter().find_map(|line| {
+        let line = line.trim();
+        let runs_make = line.contains("$(MAKE)") || line.contains("${MAKE}");
+        if !runs_make || !line.contains("$@") {
+            return None;
+        }
+        let dir = match (line.split_once("cd "), line.split_once("-C ")) {
+            (Some((_, rest)), _) | (None, Some((_, rest))) => rest.split_whitespace().next()?,
+            (None, None) => return None,
+        };
+        let dir = dir.trim_end_matches([';', '&']).trim_end_matches('/');
+        let plain = !dir.is_empty()
+            && !dir.starts_with('/')
+            && !dir.split('/').any(|s| s == "..")
+            && dir
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'));
+        plain.then(|| dir.to_owned())
+    })
 }
 
 /// Returns rule names of a Makefile or recipe names of a justfile, in order.
@@ -1844,6 +1877,22 @@ mod tests {
         .unwrap();
         assert_eq!(f.kind, "pnpm");
         assert_eq!(f.members, ["packages/*", "apps/**", "!**/test/**"]);
+    }
+
+    #[test]
+    fn a_makefiles_default_rule_names_its_delegate() {
+        let at = |text: &str| analyze(b"Makefile", text).unwrap().make_delegate;
+        assert_eq!(
+            at(".DEFAULT:\n\tcd src && $(MAKE) $@\n").as_deref(),
+            Some("src")
+        );
+        assert_eq!(
+            at(".DEFAULT:\n\t$(MAKE) -C deps/lib/ $@\n").as_deref(),
+            Some("deps/lib")
+        );
+        assert_eq!(at(".DEFAULT:\n\t@echo no such target $@\n"), None);
+        assert_eq!(at(".DEFAULT:\n\tcd ../x && $(MAKE) $@\n"), None, "outside");
+        assert_eq!(at("all:\n\tcd src && $(MAKE) all\n"), None);
     }
 
     #[test]

@@ -1901,6 +1901,36 @@ fn named_after(path: &[u8], project: &str) -> bool {
     !project.is_empty() && stem.eq_ignore_ascii_case(project.as_bytes())
 }
 
+/// The commands of the Makefile a root Makefile's `.DEFAULT` rule hands targets to
+/// ([`ManifestFacts::make_delegate`]), as run from the root: Redis's `make test` is
+/// `src/Makefile`'s (its overview listed `make install` and `make default` only). Those the
+/// root's Makefile defines itself are left out.
+fn delegated_make_commands(
+    files: &[FileState],
+    facts: &HashMap<String, Analysis>,
+    manifest: &[u8],
+    m: &ManifestFacts,
+) -> Vec<crate::analyze::manifest::CommandFact> {
+    let Some(dir) = m.make_delegate.as_deref() else {
+        return Vec::new();
+    };
+    let base = &manifest[..manifest.len() - paths::file_name(manifest).len()];
+    let delegate = [base, dir.as_bytes(), b"/Makefile"].concat();
+    let Some(theirs) = files
+        .iter()
+        .find(|f| f.path == delegate)
+        .and_then(|f| facts.get(f.digest.as_deref()?)?.manifest.as_ref())
+    else {
+        return Vec::new();
+    };
+    theirs
+        .commands
+        .iter()
+        .filter(|c| !m.commands.iter().any(|own| own.command == c.command))
+        .cloned()
+        .collect()
+}
+
 fn commands(
     files: &[FileState],
     facts: &HashMap<String, Analysis>,
@@ -1959,7 +1989,8 @@ fn commands(
             continue;
         }
         let source = paths::display(&f.path);
-        for c in &m.commands {
+        let delegated = delegated_make_commands(files, facts, &f.path, m);
+        for c in m.commands.iter().chain(&delegated) {
             // The package manager the lock file names runs the scripts (`npm run build` is
             // `pnpm run build`; replacing `npm ` anywhere made that `ppnpm run build`).
             let command = match c.command.strip_prefix("npm ") {
