@@ -147,7 +147,7 @@ pub(crate) const SEARCH_KINDS: [&str; 3] = ["path", "symbol", "doc"];
 /// that turns it into an integer column would rewrite the table). Append only, like
 /// [`FILE_TYPES`]. A name that is not listed is stored as itself; a test keeps every language
 /// the detector names listed.
-pub(crate) const LANGUAGES: [&str; 57] = [
+pub(crate) const LANGUAGES: [&str; 58] = [
     "Rust",
     "Python",
     "Go",
@@ -205,6 +205,7 @@ pub(crate) const LANGUAGES: [&str; 57] = [
     "Batchfile",
     "Assembly",
     "RDoc",
+    "Tcl",
 ];
 
 /// The stored form of a language name (see [`LANGUAGES`]).
