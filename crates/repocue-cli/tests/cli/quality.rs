@@ -5335,7 +5335,7 @@ fn a_public_method_inside_a_private_module_is_hidden() {
     ]);
     for i in 0..6 {
         repo.write(
-            &format!("src/user{i}.rs"),
+            format!("src/user{i}.rs"),
             "use crate::content::Visitor;\n\npub fn run() {\n    let v = Visitor::new();\n    v.visit();\n}\n",
         );
     }
