@@ -1338,6 +1338,23 @@ fn make(text: &str, f: &mut ManifestFacts) {
     f.make_delegate = make_delegate(text);
 }
 
+/// The first word of `word`'s value when it is a make variable (`$(SUBDIRS)`, `${SUBDIRS}`:
+/// the first `SUBDIRS = src …`, `:=`, `?=`), else the word itself.
+fn make_value(text: &str, word: &str) -> Option<String> {
+    let name = word
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| word.strip_prefix("${").and_then(|w| w.strip_suffix('}')));
+    let Some(name) = name else {
+        return Some(word.to_owned());
+    };
+    text.lines().find_map(|l| {
+        let (lhs, rhs) = l.split_once('=')?;
+        let lhs = lhs.trim_end_matches([':', '?', '+']).trim();
+        (lhs == name).then(|| rhs.split_whitespace().next().map(str::to_owned))?
+    })
+}
+
 /// The directory a Makefile's `.DEFAULT` rule runs make in for the target asked
 /// ([`ManifestFacts::make_delegate`]).
 fn make_delegate(text: &str) -> Option<String> {
@@ -1354,7 +1371,18 @@ fn make_delegate(text: &str) -> Option<String> {
             (Some((_, rest)), _) | (None, Some((_, rest))) => rest.split_whitespace().next()?,
             (None, None) => return None,
         };
-        let dir = dir.trim_end_matches([';', '&']).trim_end_matches('/');
+        let dir = dir.trim_end_matches([';', '&']);
+        // A shell loop's variable (`for dir in $(SUBDIRS); do $(MAKE) -C $$dir $@; done`):
+        // the first directory of its list, through a make variable's value (Redis's).
+        let dir = match dir.strip_prefix("$$") {
+            Some(var) => {
+                let list = line.split_once(&format!("for {var} in "))?.1;
+                let first = list.split([';', ' ']).find(|w| !w.is_empty())?;
+                make_value(text, first)?
+            }
+            None => dir.to_owned(),
+        };
+        let dir = dir.trim_end_matches('/');
         let plain = !dir.is_empty()
             && !dir.starts_with('/')
             && !dir.split('/').any(|s| s == "..")
@@ -1893,6 +1921,9 @@ mod tests {
         assert_eq!(at(".DEFAULT:\n\t@echo no such target $@\n"), None);
         assert_eq!(at(".DEFAULT:\n\tcd ../x && $(MAKE) $@\n"), None, "outside");
         assert_eq!(at("all:\n\tcd src && $(MAKE) all\n"), None);
+        // Redis's: a loop over a variable's directories.
+        let redis = "SUBDIRS = src\nifeq ($(X), yes)\n\tSUBDIRS += modules\nendif\n\ndefault: all\n\n.DEFAULT:\n\tfor dir in $(SUBDIRS); do $(MAKE) -C $$dir $@; done\n";
+        assert_eq!(at(redis).as_deref(), Some("src"));
     }
 
     #[test]
