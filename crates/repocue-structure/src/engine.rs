@@ -464,6 +464,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     let mut items = nest(support, candidates, source);
     mark_exported(&mut items, &captures.exports, source);
     drop_superseded_prototypes(&mut items);
+    merge_overloads(&mut items);
     merge_reopened(support, &mut items);
     name_items(&mut items);
     let all = support.exports_list_is_all();
@@ -992,6 +993,65 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
                 items[definition].info.visibility = items[i].info.visibility;
             }
         }
+    }
+    retain_items(items, &keep);
+}
+
+/// Folds a TypeScript function's or method's overload signatures and its implementation into
+/// one definition: the first signature's, what callers see, spanning to the implementation's
+/// end and holding what the implementation defines. Each was a symbol of its own, and the
+/// implementation's signature, which no caller can use (`export function
+/// defineComponent(options: unknown, …)`), was the one `search` and the overview showed
+/// first (vue's `reactive#2`, `defineComponent#4`). Signatures that no implementation follows
+/// (an interface's, a declaration file's) stay as they are.
+fn merge_overloads(items: &mut Vec<Item>) {
+    const SIGNATURES: [&str; 2] = ["function_signature", "method_signature"];
+    const BODIES: [&str; 3] = [
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+    ];
+    if !items
+        .iter()
+        .any(|i| SIGNATURES.contains(&i.def_node.kind()))
+    {
+        return;
+    }
+    let mut keep = vec![true; items.len()];
+    let mut i = 0;
+    while i < items.len() {
+        let first = &items[i];
+        if !SIGNATURES.contains(&first.def_node.kind()) {
+            i += 1;
+            continue;
+        }
+        // The signatures of the same name right after it, then the implementation.
+        let same = |other: &Item| other.parent == first.parent && other.name == first.name;
+        let mut end = i + 1;
+        while end < items.len()
+            && same(&items[end])
+            && SIGNATURES.contains(&items[end].def_node.kind())
+        {
+            end += 1;
+        }
+        let implemented =
+            end < items.len() && same(&items[end]) && BODIES.contains(&items[end].def_node.kind());
+        if !implemented {
+            i = end;
+            continue;
+        }
+        let signature_end = items[i].range.end;
+        items[i].info.cut = Some(items[i].info.cut.unwrap_or(signature_end));
+        items[i].range.end = items[end].range.end;
+        for k in i + 1..=end {
+            keep[k] = false;
+        }
+        for child in items.iter_mut().skip(end + 1) {
+            if child.parent == Some(end) {
+                child.parent = Some(i);
+            }
+        }
+        i = end + 1;
     }
     retain_items(items, &keep);
 }

@@ -2482,3 +2482,42 @@ fn rust_blanket_impl_members_belong_to_the_impl() {
         ]
     );
 }
+
+/// A TypeScript function's overload signatures and implementation are one definition, shown
+/// by its first signature (vue's `reactive` was `reactive` and `reactive#2`, the
+/// implementation's `reactive(target: object)` first in search); signatures no implementation
+/// follows stay.
+#[test]
+fn typescript_overloads_and_their_implementation_are_one_definition() {
+    let source = b"export function reactive<T extends object>(target: T): T\nexport function reactive(target: object) {\n  function inner() {}\n  return target\n}\n\nclass K {\n  get(a: number): number\n  get(a: string): string\n  get(a: any) { return a }\n}\n\ninterface I {\n  on(a: number): void\n  on(a: string): void\n}\n";
+    let facts = extract(Language::TypeScript, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, u32, u32, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.qualified_name.as_str(),
+                s.start_line,
+                s.end_line,
+                s.signature.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "reactive",
+                1,
+                5,
+                "export function reactive<T extends object>(target: T): T"
+            ),
+            ("reactive.inner", 3, 3, "function inner()"),
+            ("K", 7, 11, "class K"),
+            ("K.get", 8, 10, "get(a: number): number"),
+            ("I", 13, 16, "interface I"),
+            ("I.on", 14, 14, "on(a: number): void"),
+            ("I.on#2", 15, 15, "on(a: string): void"),
+        ]
+    );
+}
