@@ -1183,12 +1183,21 @@ fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<Range<usiz
         let skip = current.id() != node.id() && support.is_hole(current);
         if !current.is_named() && current.kind() == "=" {
             let value = current.parent().and_then(|parent| {
-                let start = current.next_named_sibling()?.start_byte();
+                let first = current.next_named_sibling()?;
+                let start = first.start_byte();
                 let mut walk = parent.walk();
-                let end = parent
+                let mut end = parent
                     .named_children(&mut walk)
                     .map(|c| c.end_byte())
                     .max()?;
+                // A value cast to a type (`(…) as CreateAppFunction<Element>`, `… satisfies
+                // Config`) keeps its type: it is the declaration's type, and vue's
+                // `export const createApp` said nothing of what it is.
+                if first.end_byte() == end
+                    && matches!(first.kind(), "as_expression" | "satisfies_expression")
+                {
+                    end = first.named_child(0).map_or(end, |e| e.end_byte());
+                }
                 (start < end).then_some(start..end)
             });
             out.extend(value);

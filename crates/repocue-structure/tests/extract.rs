@@ -2521,3 +2521,20 @@ fn typescript_overloads_and_their_implementation_are_one_definition() {
         ]
     );
 }
+
+/// A value cast to a type keeps the type, never the value (vue's `export const createApp =
+/// ((…) => {…}) as CreateAppFunction<Element>` read `export const createApp`).
+#[test]
+fn typescript_casts_keep_their_type_and_hide_their_value() {
+    let source = b"export const createApp = ((...args: unknown[]) => {\n  return 1\n}) as CreateAppFunction<Element>\nexport const mode = \"secret-mode\" as \"secret-mode\" | \"y\"\nconst cfg = { token: 12345678 } satisfies Config\n";
+    let facts = extract(Language::TypeScript, source, &Limits::default()).unwrap();
+    let signatures: Vec<&str> = facts.symbols.iter().map(|s| s.signature.as_str()).collect();
+    assert_eq!(
+        signatures,
+        [
+            "export const createApp = … as CreateAppFunction<Element>",
+            "export const mode = … as … | …",
+            "const cfg = … satisfies Config",
+        ]
+    );
+}

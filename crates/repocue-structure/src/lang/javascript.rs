@@ -154,9 +154,18 @@ pub(super) fn describe<'t>(
                     let constant = node
                         .parent()
                         .is_some_and(|d| super::has_token(d, source, "const"));
+                    // A value cast to a type keeps the type in the signature (its value is
+                    // hidden all the same): `export const createApp = … as CreateAppFunction`.
+                    let cast = value.is_some_and(|v| {
+                        matches!(v.kind(), "as_expression" | "satisfies_expression")
+                    });
                     Info::new(if constant { "constant" } else { "variable" })
                         .visibility(visibility)
-                        .body(value.filter(|v| v.start_position().row != v.end_position().row))
+                        .body(
+                            value.filter(|v| {
+                                !cast && v.start_position().row != v.end_position().row
+                            }),
+                        )
                 }
             }
         }
