@@ -5317,6 +5317,18 @@ fn a_checked_in_build_wrapper_runs_the_build() {
         ("src/main/java/ex/Parser.java", java),
     ]);
     assert!(gradlew.contains("\"./gradlew test\""), "{gradlew}");
+    // uv keeps a project with a `uv.lock` (flask's, pydantic's).
+    let py = "[project]\nname = \"web\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n";
+    let code = "def run():\n    return 1\n";
+    let uv = commands(&[
+        ("pyproject.toml", py),
+        ("uv.lock", "version = 1\n"),
+        ("web/__init__.py", code),
+    ]);
+    assert!(uv.contains("\"uv run pytest\""), "{uv}");
+    assert!(uv.contains("\"uv sync\""), "{uv}");
+    let pip = commands(&[("pyproject.toml", py), ("web/__init__.py", code)]);
+    assert!(pip.contains("\"python -m pytest\""), "{pip}");
 }
 
 /// A public type in a private inline module is hidden, and so are its public methods: serde's

@@ -2008,6 +2008,15 @@ fn commands(
                     ("gradle", Some(("./gradlew", rest))) if !beside(&f.path, b"gradlew") => {
                         format!("gradle {rest}")
                     }
+                    // A `uv.lock` beside pyproject says uv keeps the environment (flask's,
+                    // pydantic's): `uv sync` sets it up and `uv run` runs in it.
+                    ("python", _) if beside(&f.path, b"uv.lock") => {
+                        match c.command.strip_prefix("python -m ") {
+                            Some(module) => format!("uv run {module}"),
+                            None if c.command == "pip install -e ." => "uv sync".to_owned(),
+                            None => c.command.clone(),
+                        }
+                    }
                     _ => c.command.clone(),
                 },
             };
