@@ -5387,3 +5387,48 @@ fn a_makefiles_default_rule_hands_on_its_delegates_targets() {
     assert!(commands.contains(&"make test"), "{commands:?}");
     assert!(commands.contains(&"make install"), "{commands:?}");
 }
+
+/// A workspace whose root says nothing of its purpose takes its members', first of the member
+/// users install (none of the others depends on it, it depends on the most of them):
+/// vuejs/core's was a note of `packages/reactivity/README.md`, not `vue`'s description.
+#[test]
+fn a_workspaces_purpose_comes_from_the_member_users_install() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{\"private\":true,\"scripts\":{\"build\":\"node build.js\",\"test\":\"vitest\"}}\n",
+        ),
+        ("pnpm-workspace.yaml", "packages:\n  - \"packages/*\"\n"),
+        (
+            "README.md",
+            "# org/core\n\n## Getting Started\n\nPlease follow the documentation at [example.org](https://example.org/)!\n",
+        ),
+        (
+            "packages/reactivity/README.md",
+            "# @x/reactivity\n\n## Usage Note\n\nThis package is inlined into browser builds, but also published standalone.\n",
+        ),
+        (
+            "packages/reactivity/package.json",
+            "{\"name\":\"@x/reactivity\",\"description\":\"@x/reactivity\",\"main\":\"src/index.ts\"}\n",
+        ),
+        (
+            "packages/reactivity/src/index.ts",
+            "export function ref(v: unknown) {\n  return { value: v }\n}\n",
+        ),
+        (
+            "packages/vue/package.json",
+            "{\"name\":\"vue\",\"description\":\"The progressive JavaScript framework for building modern web UI.\",\"main\":\"src/index.ts\",\"dependencies\":{\"@x/reactivity\":\"workspace:*\"}}\n",
+        ),
+        (
+            "packages/vue/src/index.ts",
+            "export { ref } from '@x/reactivity'\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let purpose = &cue["content"]["project"]["purpose"];
+    assert_eq!(
+        purpose["text"], "The progressive JavaScript framework for building modern web UI.",
+        "{cue:#}"
+    );
+    assert_eq!(purpose["source"], "packages/vue/package.json", "{purpose}");
+}

@@ -827,9 +827,13 @@ fn defines_another(sentence: &str, project: &str, title: Option<&str>) -> bool {
 }
 
 /// For a workspace whose root says nothing of its purpose, the purpose its members' READMEs
-/// give, the member whose code ranks highest first: tokio-rs/axum's root `README.md` is a
-/// symlink to `axum/README.md` (a symlink is tracked as its link text) and its root
-/// `Cargo.toml` a workspace without a description.
+/// give, else their manifests' descriptions: tokio-rs/axum's root `README.md` is a symlink to
+/// `axum/README.md` (a symlink is tracked as its link text) and its root `Cargo.toml` a
+/// workspace without a description. The members are read in turn: first those no other
+/// member depends on (what users install), the one that depends on the most members first,
+/// then the one whose code ranks highest. vuejs/core's purpose was a note of
+/// `packages/reactivity/README.md`, the member its code ranks highest, not `vue`'s "The
+/// progressive JavaScript framework for building modern web UI.".
 fn member_purpose(
     state: &Reader,
     files: &[FileState],
@@ -849,29 +853,94 @@ fn member_purpose(
     );
     let in_dir =
         |f: &FileState, d: &[u8]| f.path.starts_with(d) && f.path.get(d.len()) == Some(&b'/');
-    let mut members: Vec<(f64, &Vec<u8>)> = dirs
+    // Each member's manifest, directly in its directory.
+    let manifest_of = |d: &[u8]| {
+        files.iter().find(|f| {
+            f.path.len() > d.len() + 1
+                && in_dir(f, d)
+                && !f.path[d.len() + 1..].contains(&b'/')
+                && crate::analyze::manifest::is_manifest(&f.path)
+        })
+    };
+    let manifest_files: Vec<Option<&FileState>> = dirs.iter().map(|d| manifest_of(d)).collect();
+    let digests: Vec<&str> = manifest_files
         .iter()
-        .map(|d| {
+        .flatten()
+        .filter_map(|f| f.digest.as_deref())
+        .collect();
+    let manifest_facts = state.store.facts(&digests)?;
+    let manifests: Vec<Option<&ManifestFacts>> = manifest_files
+        .iter()
+        .map(|f| {
+            manifest_facts
+                .get((*f)?.digest.as_deref()?)?
+                .manifest
+                .as_ref()
+        })
+        .collect();
+    let names: HashSet<&str> = manifests
+        .iter()
+        .flatten()
+        .filter_map(|m| m.name.as_deref())
+        .collect();
+    let depended: HashSet<&str> = manifests
+        .iter()
+        .flatten()
+        .flat_map(|m| m.dependencies.iter().map(String::as_str))
+        .filter(|d| names.contains(d))
+        .collect();
+    type Member<'m> = (
+        bool,
+        usize,
+        f64,
+        &'m Vec<u8>,
+        Option<(&'m FileState, &'m ManifestFacts)>,
+    );
+    let mut members: Vec<Member<'_>> = dirs
+        .iter()
+        .zip(manifest_files.iter().zip(&manifests))
+        .map(|(d, (file, m))| {
             let mass = files
                 .iter()
                 .filter(|f| in_dir(f, d))
                 .filter_map(|f| file_rank.get(&f.path))
                 .sum();
-            (mass, d)
+            let name = m.and_then(|m| m.name.as_deref());
+            let used = name.is_some_and(|n| depended.contains(n));
+            let uses = m.map_or(0, |m| {
+                m.dependencies
+                    .iter()
+                    .filter(|d| names.contains(d.as_str()))
+                    .count()
+            });
+            (used, uses, mass, d, file.zip(*m))
         })
         .collect();
-    members.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    for (_, dir) in members {
+    members.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(b.1.cmp(&a.1))
+            .then(b.2.total_cmp(&a.2))
+            .then(a.3.cmp(b.3))
+    });
+    for (_, _, _, dir, manifest) in members {
         let readme = readme_in(files, dir);
-        let Some((f, digest)) = readme.and_then(|f| Some((f, f.digest.as_deref()?))) else {
-            continue;
-        };
-        let facts = state.store.facts(&[digest])?;
-        if let Some(p) = facts
-            .get(digest)
-            .and_then(|a| a.doc.as_ref()?.purpose.clone())
-        {
-            return Ok(Some((p, paths::display(&f.path))));
+        if let Some((f, digest)) = readme.and_then(|f| Some((f, f.digest.as_deref()?))) {
+            let facts = state.store.facts(&[digest])?;
+            if let Some(p) = facts
+                .get(digest)
+                .and_then(|a| a.doc.as_ref()?.purpose.clone())
+            {
+                return Ok(Some((p, paths::display(&f.path))));
+            }
+        }
+        // A description that says something (not just the package's name, as vue's
+        // `@vue/shared` members' do).
+        let described = manifest.and_then(|(f, m)| {
+            let d = m.description.as_deref()?;
+            (d.split_whitespace().count() >= 4).then(|| (d.to_owned(), paths::display(&f.path)))
+        });
+        if described.is_some() {
+            return Ok(described);
         }
     }
     Ok(None)
