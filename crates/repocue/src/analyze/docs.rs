@@ -106,14 +106,11 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             .flatten();
         if let Some((level, text)) = heading {
             flush_purpose(&mut paragraph, &mut scan);
-            // A definition is looked for in the purpose's own section (pydantic's "Pydantic
-            // V2 is a ground-up rewrite…" under "V1.10 vs. V2" replaced its purpose).
-            if scan.purpose.is_some() {
-                scan.after = DEFINITION_PARAGRAPHS;
-            }
-            if level == 1 && title.is_none() && scan.purpose.is_none() {
+            let titles = level == 1 && title.is_none() && scan.purpose.is_none();
+            if titles {
                 title = Some(strip_inline(&text)).filter(|t| !t.is_empty());
             }
+            scan.passed_heading(titles);
             if in_news.is_some_and(|l| level <= l) {
                 in_news = None;
             }
@@ -419,11 +416,25 @@ const DEFINITION_PARAGRAPHS: usize = 3;
 struct PurposeScan {
     purpose: Option<String>,
     definition: Option<String>,
+    /// Headings passed below the document's title: the purpose is no longer in its opening.
+    sections: usize,
     /// Paragraphs read since the purpose.
     after: usize,
 }
 
 impl PurposeScan {
+    /// A heading is passed (`title`: the document's): a definition is looked for in the
+    /// purpose's own section only (pydantic's "Pydantic V2 is a ground-up rewrite…" under
+    /// "V1.10 vs. V2" replaced its purpose), and below the title the opening is over.
+    fn passed_heading(&mut self, title: bool) {
+        if self.purpose.is_some() {
+            self.after = DEFINITION_PARAGRAPHS;
+        }
+        if !title {
+            self.sections += 1;
+        }
+    }
+
     /// Whether paragraphs are still read.
     fn wants_text(&self) -> bool {
         self.purpose.is_none() || (self.definition.is_none() && self.after < DEFINITION_PARAGRAPHS)
@@ -486,6 +497,11 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         || introduces_steps(&sentence)
         // A question asks the reader (aiohttp's "Coming from requests ?"); it says nothing.
         || sentence.trim_end().ends_with('?')
+        // Past the opening section, a sentence that ends with a colon and says what nothing is
+        // leads to what follows ("All tests need the features enabled:" under "Testing", when
+        // the tagline was too short to be a purpose); crossbeam's opening "This crate
+        // provides a set of tools for concurrent programming:" stays.
+        || (scan.sections > 0 && sentence.trim_end().ends_with(':') && !defines(&sentence))
         || asks_for_money(&sentence)
         || (points_elsewhere(&sentence) && !defines(&sentence))
     {
@@ -740,12 +756,16 @@ fn asks_for_money(sentence: &str) -> bool {
 /// colon, crossbeam's "This crate provides a set of tools for concurrent programming:".
 fn introduces_steps(sentence: &str) -> bool {
     let first = sentence.split_whitespace().next().unwrap_or_default();
-    sentence.trim_end().ends_with(':')
+    let opens = sentence.trim_end().ends_with(':')
         && [
             "to", "you", "run", "use", "install", "try", "first", "then", "now", "here",
         ]
         .iter()
-        .any(|w| first.eq_ignore_ascii_case(w))
+        .any(|w| first.eq_ignore_ascii_case(w));
+    // Nor does one that leads to a list it names, unless it says what something is: efcore's
+    // "This repository is home to the following .NET Foundation projects."
+    let leads = sentence.to_lowercase().contains("the following") && !defines(sentence);
+    opens || leads
 }
 
 /// Whether a sentence is news, not what the project is: gin's README opens with "We're
@@ -1472,6 +1492,22 @@ mod tests {
             Some("Data validation using Python type hints.")
         );
         assert_eq!(f.definition, None);
+        // A sentence that leads to what follows is no purpose: one ending with a colon past
+        // the opening section (a tagline too short to be one came first), one naming "the
+        // following"; an opening one that ends with a colon stays (crossbeam's).
+        let purpose = |md: &str| analyze(b"README.md", Some("Markdown"), md).unwrap().purpose;
+        assert_eq!(
+            purpose("# Demo\n\nAn async runtime.\n\n## Testing\n\nAll tests need the features enabled:\n\n## Use\n\nDemo runs tasks on a pool of threads.\n").as_deref(),
+            Some("Demo runs tasks on a pool of threads.")
+        );
+        assert_eq!(
+            purpose("# Repository\n\nThis repository is home to the following projects.\n\n## Widget Core\n\nWidget Core is a modern object-database mapper for .NET.\n").as_deref(),
+            Some("Widget Core is a modern object-database mapper for .NET.")
+        );
+        assert_eq!(
+            purpose("# crossbeam\n\nThis crate provides a set of tools for concurrent programming:\n\n## Atomics\n").as_deref(),
+            Some("This crate provides a set of tools for concurrent programming:")
+        );
         assert!(defines(
             "curl is a command-line tool for transferring data."
         ));
