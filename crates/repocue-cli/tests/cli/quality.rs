@@ -5432,3 +5432,28 @@ fn a_workspaces_purpose_comes_from_the_member_users_install() {
     );
     assert_eq!(purpose["source"], "packages/vue/package.json", "{purpose}");
 }
+
+/// A Rust program's `main` is a plain `fn main`: a crate's `pub(crate) fn main(…)` helper
+/// (tokio-macros' `entry.rs`) makes no entry point.
+#[test]
+fn a_rust_helper_named_main_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", "mod entry;\n\npub struct Client;\n"),
+        (
+            "src/entry.rs",
+            "pub(crate) fn main(x: u32) -> u32 {\n    x\n}\n",
+        ),
+        (
+            "src/bin/tool.rs",
+            "fn main() {\n    println!(\"tool\");\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let entries = cue["content"]["entry_points"].to_string();
+    assert!(!entries.contains("src/entry.rs"), "{entries}");
+    assert!(entries.contains("src/bin/tool.rs"), "{entries}");
+}
