@@ -2538,3 +2538,21 @@ fn typescript_casts_keep_their_type_and_hide_their_value() {
         ]
     );
 }
+
+/// A Ruby alias written with symbols is named without the colon (devise's `alias
+/// :scope_name :resource_name` was `DeviseController.:scope_name`, an id no entity had).
+#[test]
+fn ruby_aliases_of_symbols_are_named_plainly() {
+    let source =
+        b"class Widget\n  def render\n  end\n  alias :draw :render\n  alias paint render\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["Widget", "Widget.render", "Widget.draw", "Widget.paint"]
+    );
+}

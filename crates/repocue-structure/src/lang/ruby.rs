@@ -54,7 +54,14 @@ impl LanguageSupport for Ruby {
                 let v = named_visibility(node, def.name, true, source).unwrap_or("public");
                 Info::new("method").visibility(Some(v))
             }
-            "alias" => Info::new("method"),
+            // `alias :draw :render` names `draw` (the id `Widget.:draw` found no entity).
+            "alias" => {
+                let mut info = Info::new("method");
+                if let Some(bare) = def.name.strip_prefix(':') {
+                    info.name = Some(bare.to_owned());
+                }
+                info
+            }
             "class" | "singleton_class" => Info::new("class"),
             "module" => Info::new("module"),
             "assignment" => Info::new("constant"),
