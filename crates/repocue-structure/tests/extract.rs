@@ -140,7 +140,7 @@ fn python_fixture() {
         20-40 class Parser public | class Parser(Base)
         23-24 method Parser.__init__ in=Parser public | def __init__(self, name: str = DEFAULT_NAME)
         27-30 method Parser.parse in=Parser public | def parse(self, text: str) -> List[str]
-        33-34 method Parser._normalise in=Parser private | def _normalise(value: Optional[str]) -> str
+        33-34 method Parser._normalise in=Parser private | @staticmethod def _normalise(value: Optional[str]) -> str
         36-40 class Parser.Config in=Parser public | class Config
         37-37 field Parser.Config.verbose in=Parser.Config public | verbose = …
         39-40 method Parser.Config.enable in=Parser.Config public | def enable(self)
@@ -2554,5 +2554,29 @@ fn ruby_aliases_of_symbols_are_named_plainly() {
     assert_eq!(
         names,
         ["Widget", "Widget.render", "Widget.draw", "Widget.paint"]
+    );
+}
+
+/// A Python method's signature says how it is reached when a decorator decides it: werkzeug's
+/// `Request.form` (`@cached_property`) read `def form(self) -> …`, a call.
+#[test]
+fn python_properties_and_static_methods_say_so() {
+    let source = b"from functools import cached_property\n\nclass Request:\n    @cached_property\n    def form(self) -> dict:\n        return {}\n\n    @property\n    def data(self) -> bytes:\n        return b''\n\n    @staticmethod\n    def parse(raw: bytes) -> 'Request':\n        return Request()\n\n    @classmethod\n    def empty(cls):\n        return cls()\n\n    def plain(self):\n        pass\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let signatures: Vec<&str> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.kind == "method")
+        .map(|s| s.signature.as_str())
+        .collect();
+    assert_eq!(
+        signatures,
+        [
+            "@cached_property def form(self) -> dict",
+            "@property def data(self) -> bytes",
+            "@staticmethod def parse(raw: bytes) -> …",
+            "@classmethod def empty(cls)",
+            "def plain(self)",
+        ]
     );
 }

@@ -60,7 +60,22 @@ impl LanguageSupport for Python {
             "assignment" => "variable",
             _ => return None,
         };
-        Some(Info::new(kind).visibility(visibility).body(body))
+        let mut info = Info::new(kind).visibility(visibility).body(body);
+        // How a method is reached, which its `def` does not say: werkzeug's `Request.form` is a
+        // `@cached_property`, read as `request.form`, not called.
+        if kind == "method" {
+            info.keyword = decorators(node, source).iter().find_map(|d| {
+                let last = d.rsplit('.').next().unwrap_or(d);
+                match last {
+                    "property" => Some("@property"),
+                    "cached_property" => Some("@cached_property"),
+                    "staticmethod" => Some("@staticmethod"),
+                    "classmethod" => Some("@classmethod"),
+                    _ => None,
+                }
+            });
+        }
+        Some(info)
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
