@@ -888,12 +888,27 @@ fn reexports(
         .reexports
         .iter()
         .filter(|_| !listed_only)
+        .filter(|n| !doc_hidden_statement(**n, source))
         .chain(handed)
         .filter(|n| exported_as_type(**n) == types)
         .map(|n| symbol_name(*n, source))
         .filter(|name| text::is_identifier(name) && name != "default")
         .collect();
     names.into_iter().map(Cow::into_owned).collect()
+}
+
+/// Whether the top-level statement holding `node` carries Rust's `#[doc(hidden)]`: what a
+/// crate hands on so (tokio's `select_priv_clean_pattern`, "not intended to be used as part
+/// of the public API") is no export.
+fn doc_hidden_statement(node: Node, source: &[u8]) -> bool {
+    let mut statement = node;
+    while let Some(parent) = statement.parent() {
+        if parent.parent().is_none() {
+            break;
+        }
+        statement = parent;
+    }
+    lang::rust::doc_hidden(statement, source)
 }
 
 /// A captured name's text, without the colon of a Ruby symbol (`autoload :Builder`).

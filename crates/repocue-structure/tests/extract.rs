@@ -2580,3 +2580,25 @@ fn python_properties_and_static_methods_say_so() {
         ]
     );
 }
+
+/// What `#[doc(hidden)]` marks is no API, however `pub`: tokio's root re-exported
+/// `select_priv_clean_pattern` and its overview listed it among the crate's exports.
+#[test]
+fn rust_doc_hidden_items_and_reexports_are_no_api() {
+    let source = b"pub mod net;\npub use macros::main;\n#[doc(hidden)]\npub use macros::select_priv_helper;\n\n#[doc(hidden)]\npub fn internal_helper() {}\n\npub fn shown() {}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    assert_eq!(facts.reexports, ["main"]);
+    let visibility: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.visibility))
+        .collect();
+    assert_eq!(
+        visibility,
+        [
+            ("net", Some("public")),
+            ("internal_helper", Some("internal")),
+            ("shown", Some("public")),
+        ]
+    );
+}

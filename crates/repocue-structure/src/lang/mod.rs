@@ -19,7 +19,7 @@ mod javascript;
 mod php;
 mod python;
 mod ruby;
-mod rust;
+pub(crate) mod rust;
 mod typescript;
 
 /// A definition captured by the tags query, before the language module judged it.

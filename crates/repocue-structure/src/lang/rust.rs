@@ -128,6 +128,10 @@ fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
     if test_only(node, source) {
         return "private";
     }
+    // Public to the compiler, hidden from the crate's users.
+    if doc_hidden(node, source) {
+        return "internal";
+    }
     let mut cursor = node.walk();
     let modifier = node
         .children(&mut cursor)
@@ -137,6 +141,29 @@ fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
         Some(_) => "internal",
         None => "private",
     }
+}
+
+/// Whether an item carries `#[doc(hidden)]` among the attributes right before it: public to
+/// the compiler, no API its users are shown (tokio's `select_priv_declare_output_enum`).
+pub(crate) fn doc_hidden(node: Node<'_>, source: &[u8]) -> bool {
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => {
+                let text: String = node_text(p, source)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                if text == "#[doc(hidden)]" {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        prev = p.prev_sibling();
+    }
+    false
 }
 
 /// Whether an item, or an item around it (a `mod tests`), carries `#[cfg(test)]` or
