@@ -62,14 +62,14 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     // it heads a section (fmt's README opens with its logo, badges and "{fmt} is an
     // open-source formatting library …", then `# Features`; koa's has one `# License` at
     // the end).
-    let mut title: Option<String> = None;
+    let (front_lines, mut title) = front_matter(&lines, language);
     // The level of the announcements section the lines are in, if any ([`announces_news`]).
     let mut in_news: Option<u8> = None;
     let mut literal = RstLiteral {
         rst: language == Some("reStructuredText"),
         open: false,
     };
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in lines.iter().enumerate().skip(front_lines) {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
         if literal.takes(line, &mut names) {
@@ -407,6 +407,33 @@ fn underline_heading(line: &str, next: Option<&&str>) -> Option<(u8, String)> {
     };
     Some((level, text.to_owned()))
 }
+
+/// A Markdown document's YAML front matter (a `---` line first, to the next `---` or `...`
+/// within [`MAX_FRONT_MATTER`] lines): how many lines it takes, and the `title:` it declares.
+/// Its lines are no text of the document: Prometheus's `docs/index.md` was titled "todo:
+/// internal", a YAML comment read as a heading.
+fn front_matter(lines: &[&str], language: Option<&str>) -> (usize, Option<String>) {
+    if language != Some("Markdown") || lines.first().map(|l| l.trim_end()) != Some("---") {
+        return (0, None);
+    }
+    let Some(end) = lines
+        .iter()
+        .take(MAX_FRONT_MATTER)
+        .skip(1)
+        .position(|l| matches!(l.trim_end(), "---" | "..."))
+    else {
+        return (0, None);
+    };
+    let title = lines[1..=end].iter().find_map(|l| {
+        let value = l.strip_prefix("title:")?.trim().trim_matches(['"', '\'']);
+        let value = strip_inline(value);
+        (!value.is_empty()).then_some(value)
+    });
+    (end + 2, title)
+}
+
+/// Most lines of a front matter block ([`front_matter`]).
+const MAX_FRONT_MATTER: usize = 100;
 
 /// Paragraphs after the purpose searched for a defining sentence.
 const DEFINITION_PARAGRAPHS: usize = 3;
@@ -1492,6 +1519,28 @@ mod tests {
             Some("Data validation using Python type hints.")
         );
         assert_eq!(f.definition, None);
+        // YAML front matter is no text: its `title:` titles the document, a comment in it is no
+        // heading (Prometheus's "todo: internal").
+        let md = "---\n# todo: internal\nsort_rank: 1\ntitle: \"Getting started\"\n---\n\nPrometheus scrapes metrics from targets.\n";
+        let f = analyze(b"docs/index.md", Some("Markdown"), md).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Getting started"));
+        assert!(f.headings.is_empty(), "{:?}", f.headings);
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Prometheus scrapes metrics from targets.")
+        );
+        let untitled = "---\nlayout: page\n---\n\n# Install\n\nInstall it with the tool.\n";
+        let f = analyze(b"docs/install.md", Some("Markdown"), untitled).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Install"));
+        // A leading rule with no end is no front matter.
+        let rule = "---\n\n# Title\n\nText of it here.\n";
+        assert_eq!(
+            analyze(b"x.md", Some("Markdown"), rule)
+                .unwrap()
+                .title
+                .as_deref(),
+            Some("Title")
+        );
         // A sentence that leads to what follows is no purpose: one ending with a colon past
         // the opening section (a tagline too short to be one came first), one naming "the
         // following"; an opening one that ends with a colon stays (crossbeam's).
