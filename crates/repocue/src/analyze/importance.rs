@@ -94,6 +94,9 @@ const EXAMPLE_DIRS: &[&str] = &[
     "tutorials",
     "snippets",
     "docs_src",
+    // What a generator writes into another project (devise's `lib/generators/templates/`:
+    // `class <%= @scope_prefix %>SessionsController` came before the real controller).
+    "templates",
     // Performance measurements (marshmallow's `performance/benchmark.py`, lodash's
     // `perf/perf.js`, whose `run` and `log` were among its API).
     "performance",
@@ -1267,6 +1270,10 @@ mod tests {
         assert_eq!(role(b"packages/prefixtures/src/index.ts"), Role::Source);
         assert_eq!(role(b"gson/src/test/java/GsonTest.java"), Role::Test);
         assert_eq!(role(b"examples/tutorial/app.py"), Role::Example);
+        assert_eq!(
+            role(b"lib/generators/templates/controllers/sessions_controller.rb"),
+            Role::Example
+        );
         // What tests share, named for them first (koa's `test-helpers/context.js`); not a
         // library named for testing.
         assert_eq!(role(b"test-helpers/context.js"), Role::Test);
