@@ -1,4 +1,5 @@
-//! Inputs that would make a grammar's C code read out of bounds, made safe before parsing.
+//! Inputs that would make a grammar's C code read out of bounds, or that a grammar misreads
+//! whole (a C# verbatim string opening with an escaped quote), made safe before parsing.
 //!
 //! tree-sitter-bash 0.25.1's external scanner, looking for a brace range (`{1..9}`), calls
 //! C's `isdigit` on the character after a `{` and its digits, and again after `..` and its
@@ -20,6 +21,9 @@ use crate::Language;
 
 /// The bytes to parse for `source` in `language`.
 pub(crate) fn for_parser(language: Language, source: &[u8]) -> Cow<'_, [u8]> {
+    if language == Language::CSharp {
+        return verbatim_quotes(source);
+    }
     if language != Language::Bash {
         return Cow::Borrowed(source);
     }
@@ -38,6 +42,40 @@ pub(crate) fn for_parser(language: Language, source: &[u8]) -> Cow<'_, [u8]> {
         }
     }
     shielded.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// The escaped quotes (`""`) of C# verbatim strings (`@"…"`, `$@"…"`, `@$"…"`): the grammar
+/// reads some as a raw string's `"""` (`$@"""{stringValue}"""`, efcore's `ExpressionPrinter`)
+/// and the rest of the file as its text, so every member after it was lost (the class had
+/// none, its methods no owner). Each escaped quote's two bytes become `_`: the string's text
+/// is never shown (literals are hidden), and lengths stay.
+fn verbatim_quotes(source: &[u8]) -> Cow<'_, [u8]> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(at) = source[i..].windows(2).position(|w| w == b"@\"") {
+        let open = i + at + 1;
+        let verbatim =
+            open < 2 || !crate::text::is_word_byte(source[open - 2]) || source[open - 2] == b'$';
+        let mut j = open + 1;
+        while j < source.len() {
+            match (source[j], source.get(j + 1)) {
+                (b'"', Some(b'"')) => {
+                    if verbatim {
+                        let bytes = out.get_or_insert_with(|| source.to_vec());
+                        bytes[j..j + 2].fill(b'_');
+                    }
+                    j += 2;
+                }
+                (b'"', _) => break,
+                _ => j += 1,
+            }
+        }
+        i = j + 1;
+        if i >= source.len() {
+            break;
+        }
+    }
+    out.map_or(Cow::Borrowed(source), Cow::Owned)
 }
 
 /// The offsets (at most two) whose character the Bash scanner hands to `isdigit` when it
@@ -78,6 +116,28 @@ fn wide_char_width(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbatim_strings_escaped_quotes_become_word_bytes() {
+        let cases: [(&[u8], &[u8]); 6] = [
+            (b"x = $@\"\"\"{v}\"\"\";", b"x = $@\"__{v}__\";"),
+            (b"@\"a\"\"b\" + \"c\"\"\"", b"@\"a__b\" + \"c\"\"\""),
+            (b"s = \"mail@\"; t = \"\";", b"s = \"mail@\"; t = \"\";"),
+            (b"unterminated @\"abc\"\"", b"unterminated @\"abc__"),
+            (b"@", b"@"),
+            (b"ends @\"", b"ends @\""),
+        ];
+        for (source, want) in cases {
+            let got = for_parser(Language::CSharp, source);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(want),
+                "{}",
+                String::from_utf8_lossy(source)
+            );
+            assert_eq!(got.len(), source.len());
+        }
+    }
 
     /// The code points the Bash scanner would hand to `isdigit` in `source`, read as it reads
     /// them: from every `{`, past ASCII digits, then, past `..` and digits again.

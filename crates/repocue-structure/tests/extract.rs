@@ -2602,3 +2602,25 @@ fn rust_doc_hidden_items_and_reexports_are_no_api() {
         ]
     );
 }
+
+/// A C# verbatim string with escaped quotes loses nothing after it: efcore's
+/// `$@"""{stringValue}"""` left `ExpressionPrinter` without its members.
+#[test]
+fn csharp_members_after_a_verbatim_string_with_escaped_quotes_are_whole() {
+    let source = b"namespace Demo;\npublic class Printer\n{\n    public string Quote(string stringValue)\n    {\n        return $@\"\"\"{stringValue}\"\"\";\n    }\n    public virtual Printer Append(string value)\n    {\n        return this;\n    }\n}\n";
+    let facts = extract(Language::CSharp, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, u32, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.start_line, s.end_line))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Demo", 1, 1),
+            ("Printer", 2, 12),
+            ("Printer.Quote", 4, 7),
+            ("Printer.Append", 8, 11)
+        ]
+    );
+}
