@@ -5457,3 +5457,33 @@ fn a_rust_helper_named_main_is_no_entry_point() {
     assert!(!entries.contains("src/entry.rs"), "{entries}");
     assert!(entries.contains("src/bin/tool.rs"), "{entries}");
 }
+
+/// A type's members are its public methods: a protected one its code calls most (devise's
+/// `resource_class` of `DeviseController`) is not named among them.
+#[test]
+fn a_protected_method_is_no_member_of_its_type() {
+    let mut files: Vec<(String, String)> = vec![
+        ("lib/foo.rb".into(), "module Foo\nend\n".into()),
+        (
+            "lib/foo/widget.rb".into(),
+            "module Foo\n  class Widget\n    def render\n      helper\n    end\n\n    protected\n\n    def helper\n      1\n    end\n  end\nend\n".into(),
+        ),
+    ];
+    for i in 0..4 {
+        files.push((
+            format!("lib/foo/part{i}.rb"),
+            format!("module Foo\n  class Part{i} < Widget\n    def run\n      helper\n      helper\n      render\n    end\n  end\nend\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let symbols = cue["content"]["symbols"].as_array().expect("symbols");
+    for s in symbols {
+        let members = s["members"].to_string();
+        assert!(!members.contains("\"helper\""), "{s}");
+    }
+    assert!(
+        symbols.iter().any(|s| s["path"] == "lib/foo/widget.rb"),
+        "{cue:#}"
+    );
+}

@@ -2768,7 +2768,11 @@ fn name_picked_methods(
         else {
             continue;
         };
-        let Some(method) = all.iter().find(|x| x.qualified_name == m.name) else {
+        // A hidden method is no member to name (devise's protected `resource_class`).
+        let Some(method) = all
+            .iter()
+            .find(|x| x.qualified_name == m.name && !importance::is_hidden(x))
+        else {
             continue;
         };
         let Some((at, Some(member))) = owner_line(all, method) else {
