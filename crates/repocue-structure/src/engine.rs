@@ -1058,9 +1058,7 @@ fn merge_overloads(items: &mut Vec<Item>) {
         let signature_end = items[i].range.end;
         items[i].info.cut = Some(items[i].info.cut.unwrap_or(signature_end));
         items[i].range.end = items[end].range.end;
-        for k in i + 1..=end {
-            keep[k] = false;
-        }
+        keep[i + 1..=end].fill(false);
         for child in items.iter_mut().skip(end + 1) {
             if child.parent == Some(end) {
                 child.parent = Some(i);

@@ -2825,17 +2825,17 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
 /// `code_summary`).
 type MainOrder = (bool, bool, bool, std::cmp::Reverse<usize>);
 
-/// A file's `main` function, if it defines one: C's, Go's, Rust's (private) `main`, or a class's static
+/// A file's `main` function, if it defines one: C's, Go's, Rust's (not `pub(crate)`) `main`, or a class's static
 /// `main` (Java's `public static void main(String[] args)`, C#'s `static void Main`):
 /// spring-petclinic's `PetClinicApplication` was no entry point.
 fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolFact> {
-    // A Rust program's `main` is a plain `fn main`: tokio-macros' `pub(crate) fn main(args:
+    // A Rust program's `main` is never `pub(crate)`: tokio-macros' `pub(crate) fn main(args:
     // TokenStream, …)` in `entry.rs` is a helper, and the file was listed as an entry point.
     let rust = code.language == "Rust";
     code.symbols.iter().find(|s| {
         (s.qualified_name == "main"
             && s.kind == "function"
-            && (!rust || s.visibility.as_deref() == Some("private")))
+            && !(rust && s.visibility.as_deref() == Some("internal")))
             || (s.kind == "method"
                 && s.parent().is_some()
                 && matches!(s.name(), "main" | "Main")
