@@ -143,27 +143,33 @@ fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
     }
 }
 
-/// Whether an item carries `#[doc(hidden)]` among the attributes right before it: public to
-/// the compiler, no API its users are shown (tokio's `select_priv_declare_output_enum`).
-pub(crate) fn doc_hidden(node: Node<'_>, source: &[u8]) -> bool {
+/// The attributes written right before an item (comments between them aside), nearest first,
+/// without white space: `#[doc(hidden)]`, `#[cfg(test)]`.
+fn attributes(node: Node<'_>, source: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
     let mut prev = node.prev_sibling();
     while let Some(p) = prev {
         match p.kind() {
-            "attribute_item" => {
-                let text: String = node_text(p, source)
+            "attribute_item" => out.push(
+                node_text(p, source)
                     .chars()
                     .filter(|c| !c.is_whitespace())
-                    .collect();
-                if text == "#[doc(hidden)]" {
-                    return true;
-                }
-            }
+                    .collect(),
+            ),
             "line_comment" | "block_comment" => {}
-            _ => return false,
+            _ => break,
         }
         prev = p.prev_sibling();
     }
-    false
+    out
+}
+
+/// Whether an item carries `#[doc(hidden)]` among the attributes right before it: public to
+/// the compiler, no API its users are shown (tokio's `select_priv_declare_output_enum`).
+pub(crate) fn doc_hidden(node: Node<'_>, source: &[u8]) -> bool {
+    attributes(node, source)
+        .iter()
+        .any(|a| a == "#[doc(hidden)]")
 }
 
 /// Whether an item, or an item around it (a `mod tests`), carries `#[cfg(test)]` or
@@ -171,22 +177,11 @@ pub(crate) fn doc_hidden(node: Node<'_>, source: &[u8]) -> bool {
 fn test_only(node: Node<'_>, source: &[u8]) -> bool {
     let mut item = Some(node);
     while let Some(current) = item {
-        let mut prev = current.prev_sibling();
-        while let Some(p) = prev {
-            match p.kind() {
-                "attribute_item" => {
-                    let text: String = node_text(p, source)
-                        .chars()
-                        .filter(|c| !c.is_whitespace())
-                        .collect();
-                    if text == "#[cfg(test)]" || text == "#[cfg(doctest)]" {
-                        return true;
-                    }
-                }
-                "line_comment" | "block_comment" => {}
-                _ => break,
-            }
-            prev = p.prev_sibling();
+        let tested = attributes(current, source)
+            .iter()
+            .any(|a| a == "#[cfg(test)]" || a == "#[cfg(doctest)]");
+        if tested {
+            return true;
         }
         item = current.parent();
     }
@@ -198,28 +193,14 @@ fn test_only(node: Node<'_>, source: &[u8]) -> bool {
 /// the function's own name (`derive_serialize`) is nothing they can name, yet serde's
 /// overview listed it as the crate's export.
 fn derive_name(node: Node<'_>, source: &[u8]) -> Option<String> {
-    let mut prev = node.prev_sibling();
-    while let Some(p) = prev {
-        match p.kind() {
-            "attribute_item" => {
-                let text: String = node_text(p, source)
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect();
-                if let Some(args) = text.strip_prefix("#[proc_macro_derive(") {
-                    let name: String = args
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    return (!name.is_empty()).then_some(name);
-                }
-            }
-            "line_comment" | "block_comment" => {}
-            _ => return None,
-        }
-        prev = p.prev_sibling();
-    }
-    None
+    attributes(node, source).iter().find_map(|a| {
+        let args = a.strip_prefix("#[proc_macro_derive(")?;
+        let name: String = args
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (!name.is_empty()).then_some(name)
+    })
 }
 
 /// `Foo` for `Foo`, `Foo<T>`, `crate::a::Foo<T>`, `&'a Foo`.
