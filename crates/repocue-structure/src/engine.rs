@@ -665,6 +665,7 @@ fn mark_exported(items: &mut [Item], exports: &[Node], source: &[u8]) {
 /// The public symbols, sorted by (start line, qualified name).
 fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<Symbol> {
     let lines = LineIndex::new(source);
+    let on_request = support.built_on_request(source);
     let by_qualified: HashSet<&str> = items.iter().map(|i| i.qualified.as_str()).collect();
     let mut symbols: Vec<Symbol> = items
         .iter()
@@ -699,7 +700,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                 end_line: lines.line(end),
                 parent,
                 visibility: item.info.visibility,
-                conditional: under_condition(item.def_node, source),
+                conditional: on_request || under_condition(item.def_node, source),
                 deprecated: is_deprecated(item, source),
                 prototype: item.info.prototype,
             }

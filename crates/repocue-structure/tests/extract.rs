@@ -2624,3 +2624,26 @@ fn csharp_members_after_a_verbatim_string_with_escaped_quotes_are_whole() {
         ]
     );
 }
+
+/// A Go file built only on request (a tag of the project's own, or `ignore`) holds
+/// conditional symbols; one excluded by negations, or built for a platform, does not.
+#[test]
+fn go_files_built_on_request_are_conditional() {
+    let conditional = |source: &[u8]| {
+        let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+        facts.symbols.iter().all(|s| s.conditional) && !facts.symbols.is_empty()
+    };
+    let body = "\n\npackage labels\n\ntype Labels struct{ data string }\n\nfunc New() Labels { return Labels{} }\n";
+    for (constraint, expected) in [
+        ("//go:build dedupelabels", true),
+        ("//go:build ignore", true),
+        ("//go:build linux && integration", true),
+        ("//go:build !slicelabels && !dedupelabels", false),
+        ("//go:build linux || darwin", false),
+        ("//go:build go1.21 && !windows", false),
+        ("// a comment only", false),
+    ] {
+        let source = format!("{constraint}{body}");
+        assert_eq!(conditional(source.as_bytes()), expected, "{constraint}");
+    }
+}

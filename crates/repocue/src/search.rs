@@ -214,7 +214,14 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                     .find(|s| s.qualified_name == qualified && Some(s.start_line) == h.line)
             });
         if let Some(s) = symbol {
+            // A Go file built only on request is a variant: after the default build's.
+            let language = h
+                .digest
+                .as_deref()
+                .and_then(|d| facts.get(d)?.code.as_ref())
+                .map_or("", |c| c.language.as_str());
             let visibility = match s.visibility.as_deref() {
+                _ if s.conditional && language == "Go" => 2,
                 Some("public" | "exported") => 0,
                 _ if crate::analyze::importance::is_hidden(s) => 2,
                 _ => 1,

@@ -5487,3 +5487,37 @@ fn a_protected_method_is_no_member_of_its_type() {
         "{cue:#}"
     );
 }
+
+/// A Go file built only on request (`//go:build fastlabels`) is a variant: the default build's
+/// definitions come first in the overview and in search (Prometheus's opt-in `labels.New` was
+/// its first central symbol).
+#[test]
+fn a_go_variant_built_on_request_comes_after_the_default() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+        (
+            "labels/labels_fast.go",
+            "//go:build fastlabels\n\npackage labels\n\ntype Labels struct{ data string }\n\nfunc New(ls ...string) Labels { return Labels{} }\n",
+        ),
+        (
+            "labels/labels_default.go",
+            "//go:build !fastlabels\n\npackage labels\n\ntype Labels []string\n\nfunc New(ls ...string) Labels { return Labels(ls) }\n",
+        ),
+        (
+            "main.go",
+            "package main\n\nimport \"example.com/demo/labels\"\n\nfunc main() {\n\t_ = labels.New(\"a\")\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let at = |id: &str| ids.iter().position(|i| i == id);
+    let default = at("symbol:labels/labels_default.go:Labels").unwrap_or_else(|| panic!("{ids:?}"));
+    if let Some(variant) = at("symbol:labels/labels_fast.go:Labels") {
+        assert!(default < variant, "{ids:?}");
+    }
+    let hits = repo.json(&["search", "Labels"]);
+    assert_eq!(
+        hits["content"]["hits"][0]["id"], "symbol:labels/labels_default.go:Labels",
+        "{hits:#}"
+    );
+}

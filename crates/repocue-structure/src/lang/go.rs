@@ -103,6 +103,102 @@ impl LanguageSupport for Go {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+
+    /// A `//go:build` line above the package clause that names, not negated, a tag no
+    /// platform or toolchain sets (`dedupelabels`: Prometheus's opt-in `Labels`, whose `New`
+    /// was its first central symbol; `integration`), or `ignore` (a generator run by hand).
+    fn built_on_request(&self, source: &[u8]) -> bool {
+        let head = &source[..source.len().min(4096)];
+        let text = String::from_utf8_lossy(head);
+        let Some(constraint) = text
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with("package "))
+            .find_map(|l| l.trim().strip_prefix("//go:build "))
+        else {
+            return false;
+        };
+        let mut negated = false;
+        let mut word = String::new();
+        let mut requested = false;
+        for c in constraint.chars().chain(std::iter::once(' ')) {
+            if c.is_alphanumeric() || c == '_' || c == '.' {
+                word.push(c);
+                continue;
+            }
+            if !word.is_empty() {
+                requested |= !negated && !is_platform_tag(&word);
+                word.clear();
+                negated = false;
+            }
+            if c == '!' {
+                negated = true;
+            } else if !c.is_whitespace() {
+                negated = false;
+            }
+        }
+        requested
+    }
+}
+
+/// Whether a build tag is one a platform or the toolchain sets: an operating system, an
+/// architecture, `unix`, `cgo`, a compiler, a Go release (`go1.21`).
+fn is_platform_tag(tag: &str) -> bool {
+    const SET: &[&str] = &[
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "js",
+        "linux",
+        "nacl",
+        "netbsd",
+        "openbsd",
+        "plan9",
+        "solaris",
+        "wasip1",
+        "windows",
+        "zos",
+        "386",
+        "amd64",
+        "amd64p32",
+        "arm",
+        "arm64",
+        "arm64be",
+        "armbe",
+        "loong64",
+        "mips",
+        "mips64",
+        "mips64le",
+        "mips64p32",
+        "mips64p32le",
+        "mipsle",
+        "ppc",
+        "ppc64",
+        "ppc64le",
+        "riscv",
+        "riscv64",
+        "s390",
+        "s390x",
+        "sparc",
+        "sparc64",
+        "wasm",
+        "unix",
+        "cgo",
+        "gc",
+        "gccgo",
+        "purego",
+        "race",
+        "msan",
+        "asan",
+    ];
+    SET.contains(&tag)
+        || tag
+            .strip_prefix("go1.")
+            .is_some_and(|v| v.parse::<u32>().is_ok())
 }
 
 /// The `{` token of a node.

@@ -159,16 +159,23 @@ pub(crate) trait LanguageSupport: Sync {
         is_extra(node) || node.kind().contains("comment")
     }
 
-    /// Whether a definition of this kind that repeats an earlier one of the same name in the
-    /// file reopens it (Ruby's `module Sinatra ... end` twice) rather than defining another:
-    /// the later one is then no symbol of its own, and its members belong to the first.
     /// Whether a module's list of exports (`@export`, Python's `__all__`) is all it hands
     /// on: then the names it imports (`@reexport`) count only when the list names them.
     fn exports_list_is_all(&self) -> bool {
         false
     }
 
+    /// Whether a definition of this kind that repeats an earlier one of the same name in the
+    /// file reopens it (Ruby's `module Sinatra ... end` twice) rather than defining another:
+    /// the later one is then no symbol of its own, and its members belong to the first.
     fn reopens(&self, _kind: &str) -> bool {
+        false
+    }
+
+    /// Whether the whole file is built only when asked for: a Go file whose build constraint
+    /// needs a tag of the project's own (`//go:build dedupelabels`) or `ignore`. Its symbols
+    /// are then [`crate::Symbol::conditional`], as a C definition under `#ifdef` is.
+    fn built_on_request(&self, _source: &[u8]) -> bool {
         false
     }
 }

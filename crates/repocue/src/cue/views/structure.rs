@@ -669,11 +669,8 @@ fn weighed<'s>(
         || r.private_module
         || (headers && is_c_family(path) && !importance::in_public_include(path));
     // Nor is the code of a language the project hardly writes in.
-    let major = r
-        .analysis
-        .code
-        .as_ref()
-        .is_none_or(|c| !minor.contains(&importance::language_family(&c.language)));
+    let language = r.analysis.code.as_ref().map_or("", |c| c.language.as_str());
+    let major = !minor.contains(&importance::language_family(language)) || language.is_empty();
     all.iter()
         .map(|s| {
             let used = reached_uses(r, s);
@@ -688,7 +685,11 @@ fn weighed<'s>(
             // What a package root hands on is the package's, wherever it is defined
             // (svelte's index hands on `mount` from `src/internal/client/render.js`).
             let internal = internal && !r.exported.contains_key(s.name());
-            let hidden = exposed_first && (!own_code || !major || internal || unexposed(s, all));
+            // A Go file built only on request (`//go:build dedupelabels`) is a variant, not
+            // the API a default build has (Prometheus's opt-in `labels.New` came first).
+            let variant = s.conditional && language == "Go";
+            let hidden =
+                exposed_first && (!own_code || !major || internal || variant || unexposed(s, all));
             let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
             (
                 importance::symbol_weight(s, used) * rank * local * factor / cost(s),
