@@ -122,7 +122,9 @@ pub struct SymbolChange {
     /// The (new) declaration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
-    /// The old declaration of a `symbol.signature_changed`.
+    /// The old declaration of a `symbol.signature_changed`, without the start it shares with
+    /// the new one when that is a dozen bytes or more (`…bool strict = false)`: cut where a
+    /// parameter begins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
     /// The path a moved symbol came from.

@@ -272,7 +272,9 @@ fn items(
                     && ch.namespace
                     && (parents.contains(&name)
                         || ch.statement && taken.iter().filter(added).any(|t| !t.namespace));
-                if of_added_type || holds_added {
+                if holds_added {
+                    NAMESPACE_OF_ADDED_WEIGHT
+                } else if of_added_type {
                     MEMBER_OF_ADDED_WEIGHT
                 } else {
                     change_weight(ch.op, deleted)
@@ -286,6 +288,9 @@ fn items(
                 .is_some_and(|s| name_implied(&p.path, &ch.name, s))
             {
                 ch.name.clear();
+            }
+            if let (Some(new), Some(old)) = (ch.signature.as_deref(), ch.before.as_mut()) {
+                *old = shared_start_elided(new, old);
             }
             (p.path.clone(), ch, weight)
         }));
@@ -330,8 +335,39 @@ fn change_rank(weight: i64, i: usize) -> i64 {
 /// added, removed and moved symbols, before imports.
 const REPOSITORY_WEIGHT: i64 = 2;
 
-/// Where a member added with its type ranks: with the imports.
-const MEMBER_OF_ADDED_WEIGHT: i64 = 2;
+/// Where a member added with its type ranks: with the moves, after the additions its type's
+/// line is one of, before the `repository` changes. It is what the commit added (serilog's
+/// `QualityAlphaHost.QualityProbeAlpha`, a C# function in the static class it needs), where the
+/// old HEAD adds little to the envelope's new one.
+const MEMBER_OF_ADDED_WEIGHT: i64 = 3;
+
+/// Where a namespace added with what it names ranks (a Ruby `module` around a new file's class,
+/// a C# `namespace X;` statement): with the imports, since its members' names say it.
+const NAMESPACE_OF_ADDED_WEIGHT: i64 = 2;
+
+/// The old declaration of a changed signature without the start it shares with the new one:
+/// `…bool destructureObjects = false)` for serilog's `PushProperty(string name, object? value,
+/// bool destructureObjects = false)` that gained a parameter. The shared start is cut after
+/// its last `(`, `<` or `, `, so what is left begins with a whole parameter, and read after
+/// the new declaration up to where that parameter starts it is the old one. Left whole when
+/// that saves less than a dozen bytes.
+fn shared_start_elided(new: &str, old: &str) -> String {
+    let shared = new
+        .char_indices()
+        .zip(old.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(new.len().min(old.len()), |((i, _), _)| i);
+    let start = &old[..shared];
+    let cut = [("(", 1), ("<", 1), (", ", 2)]
+        .iter()
+        .filter_map(|(sep, len)| start.rfind(sep).map(|i| i + len))
+        .max()
+        .unwrap_or(0);
+    if cut < 12 + "…".len() {
+        return old.to_owned();
+    }
+    format!("…{}", &old[cut..])
+}
 
 /// How much an agent needs a symbol or import operation when the budget cannot hold them all:
 /// a changed signature (callers break) before added and removed symbols, before moves, before
@@ -476,10 +512,10 @@ mod tests {
                 "|fn run()",
                 "|fn Probe()",
                 "|fn helper()",
-                // Members added with their type rank with the imports, in path order; a deleted
-                // file's removals last.
-                "std::fs|fn std::fs()",
+                // Members added with their type rank before the imports; a deleted file's
+                // removals last.
                 "Probe.measure|fn measure()",
+                "std::fs|fn std::fs()",
                 "std::io|fn std::io()"
             ]
         );
@@ -573,8 +609,43 @@ mod tests {
         };
         assert_eq!(weight("Sinatra.Probe"), 4);
         assert_eq!(weight("Empty"), 4);
-        assert_eq!(weight("Sinatra"), MEMBER_OF_ADDED_WEIGHT);
+        assert_eq!(weight("Sinatra"), NAMESPACE_OF_ADDED_WEIGHT);
         assert_eq!(weight("Sinatra.Probe.run"), MEMBER_OF_ADDED_WEIGHT);
+    }
+
+    /// A changed signature's old declaration leaves out the start it shares with the new one,
+    /// cut where a parameter begins; a short shared start keeps it whole.
+    #[test]
+    fn an_old_signature_leaves_out_the_start_it_shares_with_the_new_one() {
+        let elided = shared_start_elided;
+        assert_eq!(
+            elided(
+                "public static IDisposable PushProperty(string name, object? value, bool d = false, bool strict = false)",
+                "public static IDisposable PushProperty(string name, object? value, bool d = false)"
+            ),
+            "…bool d = false)"
+        );
+        assert_eq!(
+            elided(
+                "def uri(addr = nil, absolute = true, limit = nil)",
+                "def uri(addr = nil, absolute = true)"
+            ),
+            "…absolute = true)"
+        );
+        // A return type that changed: only `fn f(` is shared where a parameter begins.
+        assert_eq!(
+            elided("fn f(x: u32) -> u64", "fn f(x: u32) -> u32"),
+            "fn f(x: u32) -> u32"
+        );
+        assert_eq!(elided("fn f(a: Vec<u8>)", "fn f()"), "fn f()");
+        // Multi-byte characters before the cut stay whole.
+        assert_eq!(
+            elided(
+                "fn größe_berechnen(a: u8, b: u8)",
+                "fn größe_berechnen(a: u8)"
+            ),
+            "…a: u8)"
+        );
     }
 
     /// Changed paths per directory, most first, the root named `./` (an empty path was a bare
@@ -627,7 +698,7 @@ mod tests {
             .filter(|i| i.section == 3)
             .map(|i| i.rank)
             .collect();
-        assert_eq!(ranks[0], change_rank(MEMBER_OF_ADDED_WEIGHT, 0));
+        assert_eq!(ranks[0], change_rank(NAMESPACE_OF_ADDED_WEIGHT, 0));
         assert_eq!(ranks[1], change_rank(4, 1));
         assert_eq!(ranks[2], change_rank(4, 2));
     }
