@@ -215,6 +215,33 @@ fn desc(path: &str, s: &crate::analyze::structure::SymbolFact) -> Value {
     }
 }
 
+/// Whether a module `m` removed from `from` and added to `to` moved as a whole: it holds no
+/// member on either side, or a member of it left `from` for `to` unchanged.
+fn members_moved_along(
+    removed: &[(String, &SymbolFact)],
+    from: &str,
+    added: &[(String, &SymbolFact)],
+    to: &str,
+    m: &SymbolFact,
+) -> bool {
+    let prefix = format!("{}.", m.qualified_name);
+    let members =
+        |list: &[(String, &'_ SymbolFact)], path: &str| -> Vec<(String, String, String)> {
+            list.iter()
+                .filter(|(p, s)| p == path && s.qualified_name.starts_with(&prefix))
+                .map(|(_, s)| {
+                    (
+                        s.qualified_name.clone(),
+                        s.kind.clone(),
+                        s.signature.clone(),
+                    )
+                })
+                .collect()
+        };
+    let (gone, new) = (members(removed, from), members(added, to));
+    (gone.is_empty() && new.is_empty()) || gone.iter().any(|g| new.contains(g))
+}
+
 /// Computes symbol and import operations for changed files, given each side's code facts
 /// (`None` when the file is absent or has no code facts on that side). Files are visited in
 /// the order given; the result is deterministic.
@@ -275,7 +302,9 @@ pub fn structural(
     }
     // A removal and an addition of the same declaration in different files is a move; not of
     // a namespace (C++, C#, PHP), which many files open: leveldb's `namespace leveldb` of a
-    // deleted header "moved" to a header the same commit added.
+    // deleted header "moved" to a header the same commit added. Nor of a module that held
+    // other members on each side, none of which moved with it: Sidekiq's `module Sidekiq`
+    // around a deleted file's class and around a new file's other class.
     let mut moved_from: HashSet<usize> = HashSet::new();
     for (apath, a) in &added {
         let namespace = a.kind == "module" && a.signature.starts_with("namespace ");
@@ -286,6 +315,7 @@ pub fn structural(
                 && r.name() == a.name()
                 && r.kind == a.kind
                 && r.signature == a.signature
+                && (a.kind != "module" || members_moved_along(&removed, rpath, &added, apath, a))
         });
         match hit {
             Some((i, (rpath, r))) => {

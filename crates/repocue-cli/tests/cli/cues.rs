@@ -549,6 +549,63 @@ fn a_cpp_namespace_neither_moves_nor_splits_in_a_delta() {
     assert_eq!(a["changes"][0]["op"], "symbol.added", "{a:#}");
 }
 
+/// A Ruby module around a deleted file's class and around a new file's other class did not
+/// move (sidekiq opens `module Sidekiq` in dozens of files); a module that left one file for
+/// another with its methods did.
+#[test]
+fn a_ruby_module_moves_only_with_its_members() {
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/kiq/ring_buffer.rb",
+            "module Kiq\n  class RingBuffer\n    def reset; end\n  end\nend\n",
+        ),
+        (
+            "lib/kiq/helpers.rb",
+            "module Helpers\n  def shout(s)\n    s.upcase\n  end\nend\n",
+        ),
+        (
+            "lib/kiq/client.rb",
+            "module Kiq\n  class Client\n  end\nend\n",
+        ),
+    ]);
+    repo.init();
+    repo.remove("lib/kiq/ring_buffer.rb");
+    repo.remove("lib/kiq/helpers.rb");
+    repo.write(
+        "lib/kiq/throttle.rb",
+        "module Kiq\n  class Throttle\n    def allow?(k); end\n  end\nend\n",
+    );
+    repo.write(
+        "lib/kiq/support.rb",
+        "module Helpers\n  def shout(s)\n    s.upcase\n  end\nend\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("throttle");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let moved: Vec<String> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["op"] == "symbol.moved")
+        .map(|c| {
+            format!(
+                "{} from {}",
+                c["name"].as_str().unwrap_or_default(),
+                c["from"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            "Helpers from lib/kiq/helpers.rb",
+            "Helpers.shout from lib/kiq/helpers.rb"
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A namespace statement (C#'s `namespace Acme.Core;`, PHP's `namespace Acme;`) does not
 /// qualify the definitions after it: added with them in a new file, it ranks as their detail,
 /// after them; added alone, it is an addition of its own.
