@@ -1959,6 +1959,48 @@ fn a_files_first_symbol_names_what_else_it_offers() {
     );
 }
 
+/// A name a file's `also` gave is not repeated once a larger budget gives it a line of its
+/// own (uvicorn's `also: is_dir …` then `124 def is_dir` at 2,400 tokens).
+#[test]
+fn a_name_on_a_line_of_its_own_leaves_the_files_also() {
+    let mut files: Vec<(String, String)> =
+        vec![("go.mod".into(), "module example.com/lg\n\ngo 1.21\n".into())];
+    let mut calls = String::new();
+    for f in ["a", "b", "c", "d", "e", "f", "g"] {
+        let upper = f.to_uppercase();
+        let mut body = String::from("package lg\n");
+        for i in 1..=5 {
+            body.push_str(&format!("func {upper}Func{i}(x int) int {{ return x }}\n"));
+            calls.push_str(&format!("\t{upper}Func{i}(1)\n"));
+        }
+        files.push((format!("{f}.go"), body));
+    }
+    files.push((
+        "use.go".into(),
+        format!("package lg\n\nfunc use() {{\n{calls}}}\n"),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let mut repeated_at = vec![];
+    let mut named = 0;
+    for budget in ["600", "1000", "1500", "3000"] {
+        let cue = repo.cue("overview", &["--max-tokens", budget]);
+        let symbols = cue["content"]["symbols"].as_array().unwrap();
+        for s in symbols {
+            for n in s["also"].as_array().into_iter().flatten() {
+                named += 1;
+                let line = symbols.iter().any(|l| {
+                    l["path"] == s["path"] && crate::support::symbol_name(l) == n.as_str().unwrap()
+                });
+                if line {
+                    repeated_at.push(format!("{budget}: {n}"));
+                }
+            }
+        }
+    }
+    assert!(named > 0, "no budget named a file's other definitions");
+    assert!(repeated_at.is_empty(), "{repeated_at:?}");
+}
+
 /// A Ruby module that only holds the gem's classes is their namespace, reopened in every
 /// file: every `App::Server` counts as a use of `App`, but what a reader needs are the
 /// classes.
