@@ -525,6 +525,32 @@ fn a_console_script_is_the_file_of_its_function() {
     }
 }
 
+/// An empty sub-package `__init__.py` is no place to start (uvicorn listed its empty
+/// `loops/__init__.py` and `middleware/__init__.py` as entry points); the package's root is.
+#[test]
+fn an_empty_package_root_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pkg\"\n\n[project.scripts]\npkg = \"pkg.main:main\"\n",
+        ),
+        ("pkg/__init__.py", "from pkg.main import main\n"),
+        (
+            "pkg/main.py",
+            "from pkg.loops.auto import loop\n\n\ndef main():\n    loop()\n",
+        ),
+        ("pkg/loops/__init__.py", ""),
+        ("pkg/loops/auto.py", "def loop():\n    pass\n"),
+        ("pkg/middleware/__init__.py", ""),
+        ("pkg/middleware/mw.py", "class Mw:\n    pass\n"),
+    ]);
+    let e = entry_points(&repo);
+    assert!(e.contains(&"pkg/__init__.py".to_owned()), "{e:?}");
+    for empty in ["pkg/loops/__init__.py", "pkg/middleware/__init__.py"] {
+        assert!(!e.contains(&empty.to_owned()), "{empty}: {e:?}");
+    }
+}
+
 #[test]
 fn entry_points_per_ecosystem() {
     // Python package root.

@@ -3001,11 +3001,12 @@ fn code_summary(
         .take(RANKED_ENTRIES)
         .map(|(_, r)| paths::display(&r.file.path))
         .collect();
-    // Package roots by the weight of what they expose, not by what they define themselves.
+    // Package roots by the weight of what they expose, not by what they define themselves;
+    // one that exposes nothing is no place to start (uvicorn's empty `loops/__init__.py`).
     let roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
-        .filter(|r| !support(r) && r.root)
+        .filter(|r| !support(r) && r.root && !is_empty_code(r))
         .collect();
     // A root namespace is listed as its manifest, its weight what it exposes. The ranked files
     // by directory, once: a .NET solution may have hundreds of library projects.
@@ -3152,6 +3153,15 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
                 .then(b.file.path.cmp(&a.file.path))
         })
         .map(|r| paths::display(&r.file.path))
+}
+
+/// Whether a ranked file defines, imports and exports nothing (an empty `__init__.py`).
+fn is_empty_code(r: &super::structure::Ranked<'_>) -> bool {
+    r.root_exports.is_empty()
+        && r.analysis
+            .code
+            .as_ref()
+            .is_none_or(|c| c.symbols.is_empty() && c.imports.is_empty())
 }
 
 /// The files package roots hand over to, the roots a manifest declares rather than their path
