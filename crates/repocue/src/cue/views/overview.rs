@@ -3006,7 +3006,7 @@ fn code_summary(
     let roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
-        .filter(|r| !support(r) && r.root && !is_empty_code(r))
+        .filter(|r| !support(r) && r.root && !is_package_marker(r))
         .collect();
     // A root namespace is listed as its manifest, its weight what it exposes. The ranked files
     // by directory, once: a .NET solution may have hundreds of library projects.
@@ -3155,9 +3155,11 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
         .map(|r| paths::display(&r.file.path))
 }
 
-/// Whether a ranked file defines, imports and exports nothing (an empty `__init__.py`).
-fn is_empty_code(r: &super::structure::Ranked<'_>) -> bool {
-    r.root_exports.is_empty()
+/// Whether a ranked file is a Python package's `__init__.py` that defines, imports and exports
+/// nothing: it only marks the directory a package.
+fn is_package_marker(r: &super::structure::Ranked<'_>) -> bool {
+    paths::file_name(&r.file.path) == b"__init__.py"
+        && r.root_exports.is_empty()
         && r.analysis
             .code
             .as_ref()
