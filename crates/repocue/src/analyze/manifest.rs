@@ -842,13 +842,43 @@ fn cmake(text: &str, f: &mut ManifestFacts) {
         .find("project(")
         .and_then(|i| call_first_arg(&text[i..], &text[i..i + 8]));
     f.requires = cmake_standard(&lower);
-    f.commands.extend([
-        cmd("cmake -B build", "install"),
-        cmd("cmake --build build", "build"),
-    ]);
+    // Building starts with configuring: `cmake --build build` alone fails in a fresh checkout
+    // (it was listed first, the configure step last).
+    f.commands
+        .push(cmd("cmake -B build && cmake --build build", "build"));
     if lower.contains("enable_testing") || lower.contains("add_test") {
-        f.commands.push(cmd("ctest --test-dir build", "test"));
+        // Tests an option leaves off are configured in first (yaml-cpp's
+        // `option(YAML_CPP_BUILD_TESTS … OFF)`): else ctest finds none.
+        let test = match cmake_test_option(text) {
+            Some(option) => format!(
+                "cmake -B build -D{option}=ON && cmake --build build && ctest --test-dir build"
+            ),
+            None => "ctest --test-dir build".to_owned(),
+        };
+        f.commands.push(cmd(&test, "test"));
     }
+}
+
+/// The first `option(NAME "…" OFF)` whose name says tests (`YAML_CPP_BUILD_TESTS`,
+/// `gtest_build_tests`).
+fn cmake_test_option(text: &str) -> Option<&str> {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("option(").find_map(|(i, m)| {
+        // A call, not the end of another word (`cmake_dependent_option(`).
+        let word_start = i == 0
+            || !text.as_bytes()[i - 1].is_ascii_alphanumeric() && text.as_bytes()[i - 1] != b'_';
+        let start = i + m.len();
+        let end = start + lower[start..].find(')')?;
+        let args = text[start..end].trim();
+        let name = args.split_whitespace().next()?;
+        let off = args
+            .rsplit(|c: char| c.is_whitespace() || c == '"')
+            .next()?
+            .eq_ignore_ascii_case("off");
+        let testy = name.to_ascii_lowercase().contains("test");
+        (word_start && off && testy && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .then_some(name)
+    })
 }
 
 fn call_first_arg(text: &str, call: &str) -> Option<String> {
@@ -1666,6 +1696,34 @@ mod tests {
             let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(f.requires.as_deref(), *want, "{text}");
         }
+    }
+
+    /// CMake builds from a fresh checkout: configure, then build; tests an option leaves off
+    /// are configured in first.
+    #[test]
+    fn cmake_commands_configure_first() {
+        let plain = analyze(
+            b"CMakeLists.txt",
+            "project(hello C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n",
+        )
+        .unwrap();
+        assert_eq!(
+            commands(&plain),
+            [
+                ("cmake -B build && cmake --build build", "build"),
+                ("ctest --test-dir build", "test")
+            ]
+        );
+        let gated = "project(yaml-cpp)\ncmake_dependent_option(YAML_BUILD_SHARED_LIBS \"x\" ON \"A\" OFF)\noption(YAML_CPP_BUILD_TESTS \"Enable yaml-cpp tests\" OFF)\nif (YAML_CPP_BUILD_TESTS)\n  enable_testing()\nendif()\n";
+        assert_eq!(
+            commands(&analyze(b"CMakeLists.txt", gated).unwrap())[1],
+            (
+                "cmake -B build -DYAML_CPP_BUILD_TESTS=ON && cmake --build build && ctest --test-dir build",
+                "test"
+            )
+        );
+        let untested = analyze(b"CMakeLists.txt", "project(z)\n").unwrap();
+        assert_eq!(commands(&untested).len(), 1);
     }
 
     #[test]
