@@ -1112,6 +1112,64 @@ fn a_type_brings_the_public_methods_its_clients_call() {
     }
 }
 
+/// What every type of a language has is no member that tells a type's API: a JavaScript
+/// `constructor`, C#'s `Equals`, `GetHashCode`, `ToString` and `CompareTo`, and a Rust method
+/// without `pub` (hyper's `Protocol` named `.fmt` from its `impl fmt::Debug`).
+#[test]
+fn a_languages_protocol_methods_are_no_members() {
+    let members = |files: &[(&str, &str)], ty: &str| -> Vec<String> {
+        let repo = TestRepo::with_files(files);
+        let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+        cue["content"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| crate::support::is_symbol(s, ty))
+            .unwrap_or_else(|| panic!("{ty} missing: {cue:#}"))["members"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let js = members(
+        &[
+            (
+                "server.js",
+                "class Server {\n  constructor (o) { this.o = o }\n  listen (p) { return p }\n}\nmodule.exports = Server\n",
+            ),
+            ("package.json", "{\"name\":\"srv\",\"main\":\"server.js\"}"),
+        ],
+        "Server",
+    );
+    assert_eq!(js, ["listen"]);
+    let cs = members(
+        &[
+            (
+                "Unit.cs",
+                "namespace Acme;\npublic readonly struct Unit\n{\n    public int CompareTo(Unit other) => 0;\n    public bool Equals(Unit other) => true;\n    public override int GetHashCode() => 0;\n    public override string ToString() => \"()\";\n    public Unit Then(Unit u) => u;\n}\n",
+            ),
+            (
+                "Use.cs",
+                "namespace Acme;\npublic static class Use\n{\n    public static bool Same(Unit a, Unit b) => a.Equals(b) && a.GetHashCode() == 0 && a.CompareTo(b) == 0 && a.ToString() == \"()\" && a.Then(b).Equals(b);\n}\n",
+            ),
+        ],
+        "Unit",
+    );
+    assert_eq!(cs, ["Then"]);
+    let rust = members(
+        &[
+            ("Cargo.toml", "[package]\nname = \"proto\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+            (
+                "src/lib.rs",
+                "pub struct Protocol(String);\n\nimpl Protocol {\n    pub fn as_str(&self) -> &str {\n        &self.0\n    }\n\n    fn helper(&self) -> usize {\n        0\n    }\n}\n\nimpl std::fmt::Debug for Protocol {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(&self.0)\n    }\n}\n",
+            ),
+        ],
+        "Protocol",
+    );
+    assert_eq!(rust, ["as_str"]);
+}
+
 #[test]
 fn what_a_package_root_re_exports_outranks_busier_internals() {
     // `Engine` is used by every internal module; `render` is used by none of them, but the
@@ -1958,10 +2016,7 @@ fn a_files_first_symbol_names_what_else_it_offers() {
         .collect();
     // The most called first (not in source order); the private helper never; nor a name on a
     // line of its own.
-    let listed: Vec<&str> = symbols
-        .iter()
-        .map(crate::support::symbol_name)
-        .collect();
+    let listed: Vec<&str> = symbols.iter().map(crate::support::symbol_name).collect();
     let expected: Vec<&str> = ["parse_options", "option_count", "usage_with_options"]
         .into_iter()
         .filter(|n| !listed.contains(n))

@@ -2826,8 +2826,8 @@ fn name_picked_methods(
 /// parent in its file: a class, struct, trait, interface, enum or type, or a module that is no
 /// namespace (a mixin such as `Sinatra::Helpers`); a method of an `impl` block or of a
 /// namespace stands for itself. A field is shown by its type too (cobra's `Use string`
-/// took a line of `command.go`'s two), as is a constructor, a protocol method or a `_name`,
-/// none of them a member ([`is_member_name`]).
+/// took a line of `command.go`'s two), as is a constructor, a protocol method, a `_name`
+/// ([`is_member_name`]) or a Rust method without `pub` (a trait's), none of them a member.
 fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<String>)> {
     let field = method.kind == "field";
     if !field && !matches!(method.kind.as_str(), "method" | "function") {
@@ -2842,7 +2842,9 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
         || (parent.kind == "module" && !super::structure::is_namespace(parent, all));
     let name = last_segment(&method.qualified_name);
     typed.then(|| {
-        let member = !field && is_member_name(name, last_segment(&parent.qualified_name));
+        let member = !field
+            && is_member_name(name, last_segment(&parent.qualified_name))
+            && !is_rust_unmarked_method(method, parent);
         (at, member.then(|| name.to_owned()))
     })
 }
@@ -3268,6 +3270,10 @@ const PROTOCOL_METHODS: &[&str] = &[
     "GoString",
     "MarshalJSON",
     "UnmarshalJSON",
+    "Equals",
+    "GetHashCode",
+    "ToString",
+    "CompareTo",
 ];
 
 /// Completes an overview symbol: a type brings the names of its most important public methods
@@ -3396,7 +3402,26 @@ fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a
 /// private-by-convention `_name`, not a constructor (named as the type, or `new` by
 /// convention, as in Rust), not a protocol method (the language's API, not the type's).
 fn is_member_name(name: &str, ty: &str) -> bool {
-    !name.starts_with('_') && name != ty && name != "new" && !PROTOCOL_METHODS.contains(&name)
+    !name.starts_with('_')
+        && name != ty
+        && !matches!(name, "new" | "constructor")
+        && !PROTOCOL_METHODS.contains(&name)
+}
+
+/// Whether a Rust method of a struct or enum has no `pub`: private, or a trait's method its
+/// `impl Trait for Type` implements (hyper's `Protocol` named `.fmt` from `impl fmt::Debug`).
+fn is_rust_unmarked_method(method: &SymbolFact, parent: &SymbolFact) -> bool {
+    let sig = method.signature.trim_start();
+    let fn_item = [
+        "fn ",
+        "async fn ",
+        "const fn ",
+        "unsafe fn ",
+        "const unsafe fn ",
+    ]
+    .iter()
+    .any(|p| sig.starts_with(p));
+    fn_item && !matches!(parent.kind.as_str(), "trait" | "interface")
 }
 
 /// A type's public methods that could be its members, each with its weight: what the
