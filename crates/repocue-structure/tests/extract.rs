@@ -2647,3 +2647,31 @@ fn go_files_built_on_request_are_conditional() {
         assert_eq!(conditional(source.as_bytes()), expected, "{constraint}");
     }
 }
+
+/// `typedef struct point {…} point;` is one definition, holding the fields (jq's `block` was
+/// `block` and `block#2`, its fields `block#2.first`); with another name the struct stays a
+/// symbol of its own beside the typedef.
+#[test]
+fn c_typedef_of_a_same_named_struct_is_one_symbol() {
+    let source = b"typedef struct point {\n  int x;\n  int y;\n} point;\n\ntypedef struct node {\n  int v;\n} node_t;\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let seen: Vec<(&str, &str)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.qualified_name.as_str(), s.kind))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("point", "type"),
+                ("point.x", "field"),
+                ("point.y", "field"),
+                ("node", "struct"),
+                ("node_t", "type"),
+                ("node.v", "field"),
+            ],
+            "{language}"
+        );
+    }
+}

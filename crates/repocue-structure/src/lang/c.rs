@@ -168,6 +168,15 @@ fn in_function(node: Node<'_>) -> bool {
     false
 }
 
+/// The name a `typedef` gives, when it gives one plainly (`} point;`, not `} *point_p;`).
+fn typedef_name<'s>(node: Node<'_>, source: &'s [u8]) -> Option<std::borrow::Cow<'s, str>> {
+    if node.kind() != "type_definition" {
+        return None;
+    }
+    let declarator = node.child_by_field_name("declarator")?;
+    (declarator.kind() == "type_identifier").then(|| super::node_text(declarator, source))
+}
+
 /// The C/C++ judgement of one definition.
 pub(super) fn describe<'t>(
     def: &Def<'_, 't>,
@@ -211,6 +220,13 @@ pub(super) fn describe<'t>(
         }
         "struct_specifier" | "union_specifier" | "class_specifier" | "enum_specifier" => {
             body?;
+            // `typedef struct point {…} point;` is one definition: the typedef's.
+            if node
+                .parent()
+                .is_some_and(|p| typedef_name(p, source).as_deref() == Some(def.name))
+            {
+                return None;
+            }
             let kind = match node.kind() {
                 "class_specifier" => "class",
                 "enum_specifier" => "enum",
@@ -222,8 +238,11 @@ pub(super) fn describe<'t>(
             let inner = node.child_by_field_name("type");
             let inner_body = inner.and_then(|t| t.child_by_field_name("body"));
             let mut info = Info::new("type").body(inner_body);
-            // `typedef struct tag {…} name;` – the struct is a symbol of its own, beside it.
-            info.leaf = inner.is_some_and(|t| t.child_by_field_name("name").is_some());
+            // `typedef struct tag {…} name;` – the struct is a symbol of its own, beside it;
+            // with `name` its tag too, the typedef holds the fields (jq's `block` was `block`
+            // and `block#2`, with fields `block#2.first`).
+            let tag = inner.and_then(|t| t.child_by_field_name("name"));
+            info.leaf = tag.is_some_and(|t| super::node_text(t, source) != def.name);
             info
         }
         "preproc_def" | "preproc_function_def" => {
