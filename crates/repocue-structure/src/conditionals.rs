@@ -1,4 +1,5 @@
-//! C#'s conditional compilation, resolved to one variant before parsing.
+//! C#'s conditional compilation, resolved to one variant before parsing; and C's and C++'s
+//! `#if 0`, which never compiles ([`if0_blanked`]).
 //!
 //! A library built for several frameworks writes `#if`, `#elif`, `#else` and `#endif`
 //! anywhere, also between a member's head and its body. serilog's `ILogger` declares
@@ -69,6 +70,71 @@ pub(crate) fn first_branches(source: &[u8]) -> Cow<'_, [u8]> {
         }
     }
     Cow::Owned(out)
+}
+
+/// The bytes to parse for a C or C++ `source`: code under `#if 0` (up to its `#elif`,
+/// `#else` or `#endif`) as spaces, nested conditionals with it. It never compiles: googletest's
+/// `#if 0` usage example made `TEST_F(BaseTest, HasFoo)` a symbol of its 500-token overview and
+/// a class `FooTest` of its API. Every other conditional keeps all its branches (the grammar
+/// reads them as alternatives). Lengths and line breaks stay; a file whose conditionals do
+/// not balance, and one without `#if 0`, is parsed as it is.
+pub(crate) fn if0_blanked(source: &[u8]) -> Cow<'_, [u8]> {
+    // For each open conditional, whether its current branch is an `#if 0`'s.
+    let mut open: Vec<bool> = Vec::new();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    while at < source.len() {
+        let end = line_end(source, at);
+        let line = &source[at..end];
+        let disabled = open.iter().any(|&d| d);
+        match c_directive(line) {
+            Some((b"if", rest)) => {
+                let zero = rest.first() == Some(&b'0')
+                    && rest.get(1).is_none_or(|&b| !is_word_byte(b) && b != b'.');
+                open.push(zero);
+            }
+            Some((b"ifdef" | b"ifndef", _)) => open.push(false),
+            Some((b"elif" | b"else" | b"elifdef" | b"elifndef", _)) => match open.last_mut() {
+                Some(d) => *d = false,
+                None => return Cow::Borrowed(source),
+            },
+            Some((b"endif", _)) => {
+                if open.pop().is_none() {
+                    return Cow::Borrowed(source);
+                }
+            }
+            _ => {}
+        }
+        // The lines inside a disabled branch, its nested directives with them.
+        if disabled && open.iter().any(|&d| d) {
+            blank.push((at, end));
+        }
+        at = end + 1;
+    }
+    if !open.is_empty() || blank.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    let mut out = source.to_vec();
+    for (from, to) in blank {
+        for b in &mut out[from..to] {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A C preprocessor line's directive word and what follows it (spaces skipped), if the line
+/// is one: `#`, after nothing but spaces and tabs.
+fn c_directive(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    fn skip(s: &[u8]) -> &[u8] {
+        let n = s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        &s[n..]
+    }
+    let rest = skip(skip(line).strip_prefix(b"#")?);
+    let word_len = rest.iter().take_while(|&&b| is_word_byte(b)).count();
+    Some((&rest[..word_len], skip(&rest[word_len..])))
 }
 
 /// A conditional directive: one that opens a conditional, one that starts another branch
@@ -208,6 +274,41 @@ fn verbatim_opening(s: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn c_code_under_if_0_is_blanked() {
+        let blanked =
+            |src: &str| String::from_utf8(super::if0_blanked(src.as_bytes()).into_owned()).unwrap();
+        let src = "#if 0\nint a(void);\n#ifdef X\nint b(void);\n#endif\n#else\nint c(void);\n#endif\n# if 0 // old\nint d(void);\n#elif Y\nint e(void);\n#endif\n#if 01\nint f(void);\n#endif\n#if 0x1\nint g(void);\n#endif\n";
+        let out = blanked(src);
+        assert_eq!(out.len(), src.len());
+        for kept in [
+            "int c(void);",
+            "int e(void);",
+            "#if 0\n",
+            "#endif\n",
+            "#else\n",
+        ] {
+            assert!(out.contains(kept), "{kept}: {out}");
+        }
+        for gone in ["int a", "int b", "#ifdef X", "int d"] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
+        // `#if 01` is no literal 0 for this purpose (octal 1); `#if 0x1` is 1.
+        assert!(
+            out.contains("int f(void);") && out.contains("int g(void);"),
+            "{out}"
+        );
+        // Unbalanced, or no `#if 0`: as it is.
+        assert!(matches!(
+            super::if0_blanked(b"#if 0\nint a;\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            super::if0_blanked(b"#if X\nint a;\n#endif\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
     use super::*;
 
     fn resolved(source: &str) -> String {

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "38";
+pub const EXTRACTOR_VERSION: &str = "39";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -301,10 +301,14 @@ pub fn extract(
     let source = conflicts::ours(&shielded);
     match language {
         Language::Cpp => {
+            let source = conditionals::if0_blanked(&source);
             let source = decl_brackets::hidden(&source);
             engine::extract(language, &export_macros::hidden(&source), limits)
         }
-        Language::C => engine::extract(language, &decl_brackets::hidden(&source), limits),
+        Language::C => {
+            let source = conditionals::if0_blanked(&source);
+            engine::extract(language, &decl_brackets::hidden(&source), limits)
+        }
         Language::Rust => engine::extract(language, &cfg_macros::unwrapped(&source), limits),
         Language::CSharp => {
             engine::extract(language, &conditionals::first_branches(&source), limits)
