@@ -99,9 +99,9 @@ pub(crate) fn if0_blanked(source: &[u8]) -> Cow<'_, [u8]> {
                 None => return Cow::Borrowed(source),
             },
             Some((b"endif", _)) => {
-                if open.pop().is_none() {
+                let Some(_) = open.pop() else {
                     return Cow::Borrowed(source);
-                }
+                };
             }
             _ => {}
         }
