@@ -604,7 +604,10 @@ fn nest<'t>(
         if stack.len() >= MAX_NESTING {
             continue;
         }
-        let parent = stack.last().copied();
+        // A preprocessor macro has no scope: googletest's `EXPECT_EQ`, defined inside
+        // `namespace testing { … }`, is no `testing.EXPECT_EQ`.
+        let unscoped = matches!(node.kind(), "preproc_def" | "preproc_function_def");
+        let parent = stack.last().copied().filter(|_| !unscoped);
         let name_text = lang::node_text(name_node, source);
         let def = Def {
             node,

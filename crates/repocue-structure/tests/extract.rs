@@ -2675,3 +2675,25 @@ fn c_typedef_of_a_same_named_struct_is_one_symbol() {
         );
     }
 }
+
+/// A C++ macro defined inside a namespace has no scope (googletest's `EXPECT_EQ` was
+/// `testing.EXPECT_EQ`).
+#[test]
+fn cpp_macros_inside_a_namespace_are_top_level() {
+    let source = b"namespace testing {\nint Compare(int a, int b);\n#define EXPECT_EQ(a, b) ::testing::Compare((a), (b))\n#define GTEST_FLAG_PREFIX \"gtest_\"\n}\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "testing",
+            "testing.Compare",
+            "EXPECT_EQ",
+            "GTEST_FLAG_PREFIX"
+        ]
+    );
+}
