@@ -843,7 +843,14 @@ fn references(
     items: &[Item],
     source: &[u8],
 ) -> Vec<String> {
-    let defined: HashSet<&str> = items.iter().map(|i| i.name.as_str()).collect();
+    // A field typed by its own name (Go's `Logger *Logger`, C#'s `public Logger Logger { get;
+    // set; }`) defines the field, not the type it uses: logrus's `entry.go` was no user of
+    // `Logger`, nor `logger.go` of `Level` and `Formatter`.
+    let defined: HashSet<&str> = items
+        .iter()
+        .filter(|i| !(matches!(i.info.kind, "field" | "property") && typed_by_own_name(i, source)))
+        .map(|i| i.name.as_str())
+        .collect();
     let locals: HashSet<Cow<str>> = captures
         .locals
         .iter()
@@ -862,6 +869,18 @@ fn references(
         })
         .collect();
     references.into_iter().map(Cow::into_owned).collect()
+}
+
+/// Whether a definition's text names it twice as a whole word: a field of the type of its name.
+fn typed_by_own_name(item: &Item, source: &[u8]) -> bool {
+    let text = lang::node_text(item.outer, source);
+    let name = item.name.as_str();
+    let whole = |(i, _): &(usize, &str)| {
+        let before = text[..*i].bytes().next_back();
+        let after = text[i + name.len()..].bytes().next();
+        !before.is_some_and(text::is_word_byte) && !after.is_some_and(text::is_word_byte)
+    };
+    !name.is_empty() && text.match_indices(name).filter(whole).nth(1).is_some()
 }
 
 /// Names the file hands on from other modules, sorted and unique: those a query captures as

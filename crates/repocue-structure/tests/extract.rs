@@ -2697,3 +2697,37 @@ fn cpp_macros_inside_a_namespace_are_top_level() {
         ]
     );
 }
+
+/// A field typed by its own name uses the type (logrus's `Logger *Logger` in `entry.go`):
+/// the name is a reference of the file though a field of that name is defined in it; a field
+/// of another type is no reference to its own name.
+#[test]
+fn a_field_typed_by_its_own_name_references_the_type() {
+    let go =
+        b"package lg\n\ntype Entry struct {\n\tLogger *Logger\n\tLevel Level\n\tName string\n}\n";
+    let facts = extract(Language::Go, go, &Limits::default()).unwrap();
+    for used in ["Logger", "Level"] {
+        assert!(
+            facts.references.iter().any(|r| r == used),
+            "{used}: {:?}",
+            facts.references
+        );
+    }
+    assert!(
+        !facts.references.iter().any(|r| r == "Name"),
+        "{:?}",
+        facts.references
+    );
+    let cs = b"namespace Acme;\npublic class Entry\n{\n    public Logger Logger { get; set; }\n    public string Title { get; set; }\n}\n";
+    let facts = extract(Language::CSharp, cs, &Limits::default()).unwrap();
+    assert!(
+        facts.references.iter().any(|r| r == "Logger"),
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        !facts.references.iter().any(|r| r == "Title"),
+        "{:?}",
+        facts.references
+    );
+}
