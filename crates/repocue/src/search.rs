@@ -115,9 +115,23 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(kind_order(a).cmp(&kind_order(b)))
             .then(a.priority.cmp(&b.priority))
             .then(named_for(&b.path, &b.name).cmp(&named_for(&a.path, &a.name)))
+            .then(shallower(a, b, &q))
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
+}
+
+/// Of two definitions of the asked name, the one nearer the root first: logrus's `Level` is
+/// `logrus.go`'s, not `hooks/slog/level.go`'s `type Level logrus.Level` (bm25 preferred its
+/// shorter signature). Other hits are left to bm25.
+fn shallower(a: &SearchHit, b: &SearchHit, q: &str) -> std::cmp::Ordering {
+    let depth = |h: &SearchHit| h.path.iter().filter(|&&c| c == b'/').count();
+    let named = |h: &SearchHit| h.kind == SearchKind::Symbol && exactness(h, q) == 0;
+    if named(a) && named(b) {
+        depth(a).cmp(&depth(b))
+    } else {
+        std::cmp::Ordering::Equal
+    }
 }
 
 /// The name a query asks for, as entries name it: trimmed, with Rust's and Ruby's `::`

@@ -1170,6 +1170,52 @@ fn a_languages_protocol_methods_are_no_members() {
     assert_eq!(rust, ["as_str"]);
 }
 
+/// A Go name used without a package is its own package's: the root package's `Level` and
+/// `Hook` (what `SetLevel` and `AddHook` take) outrank a sub-package's `type Level lg.Level`
+/// in the overview and in search (logrus's `hooks/slog/level.go` took both).
+#[test]
+fn a_go_name_without_a_package_is_its_own_packages() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/lg\n\ngo 1.21\n"),
+        (
+            "lg.go",
+            "package lg\n\ntype Level uint32\n\nconst InfoLevel Level = 1\n\ntype Hook interface{ Fire(l Level) error }\n\ntype Logger struct {\n\tLevel Level\n\tHooks []Hook\n}\n\nfunc New() *Logger { return &Logger{Level: InfoLevel} }\n\nfunc SetLevel(l Level) {}\n\nfunc AddHook(h Hook) {}\n",
+        ),
+        (
+            "configure.go",
+            "package lg\n\nfunc Configure(l Level, h Hook) { SetLevel(l); AddHook(h) }\n",
+        ),
+        (
+            "reset.go",
+            "package lg\n\nfunc Reset(l Level, h Hook) *Logger { return New() }\n",
+        ),
+        (
+            "hooks/adapter/adapter.go",
+            "package adapter\n\nimport \"example.com/lg\"\n\ntype Level lg.Level\n\ntype Hook struct{ L Level }\n\nfunc (h *Hook) Fire(l lg.Level) error { return nil }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let position = |path: &str, name: &str| {
+        cue["content"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["path"] == path && crate::support::is_symbol(s, name))
+    };
+    for name in ["Level", "Hook"] {
+        let root = position("lg.go", name).unwrap_or_else(|| panic!("lg.go {name}: {cue:#}"));
+        if let Some(sub) = position("hooks/adapter/adapter.go", name) {
+            assert!(root < sub, "{name}: {cue:#}");
+        }
+        let hits = repo.json(&["search", name]);
+        assert_eq!(
+            hits["content"]["hits"][0]["id"],
+            format!("symbol:lg.go:{name}"),
+            "{hits:#}"
+        );
+    }
+}
+
 #[test]
 fn what_a_package_root_re_exports_outranks_busier_internals() {
     // `Engine` is used by every internal module; `render` is used by none of them, but the

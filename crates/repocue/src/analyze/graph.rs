@@ -132,6 +132,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
+            if spaces[i] == "Go" {
+                same_package_first(nodes[i].path, nodes, &mut targets);
+            }
             if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
                 targets.retain(|&t| named(t) || python.through_package(i, t, imports_of, &modules));
             }
@@ -893,6 +896,22 @@ fn plausible(
             && (roles[from] != Role::Source || roles[t] != Role::Test)
             && can_name(spaces[from], spaces[t])
     }));
+}
+
+/// Keeps the Go `targets` in the referencing file's own directory, if any is: a name used
+/// without a package is its own package's (logrus's root files' `Level` is `logrus.go`'s, not
+/// `hooks/slog/level.go`'s `type Level logrus.Level`, which took its uses and its place in the
+/// overview). A name another package qualifies (`lg.Level`) has its definitions elsewhere.
+fn same_package_first(from: &[u8], nodes: &[Node<'_>], targets: &mut Vec<usize>) {
+    fn dir(p: &[u8]) -> &[u8] {
+        p.iter()
+            .rposition(|&b| b == b'/')
+            .map_or(&[][..], |i| &p[..i])
+    }
+    let own = dir(from);
+    if targets.len() > 1 && targets.iter().any(|&t| dir(nodes[t].path) == own) {
+        targets.retain(|&t| dir(nodes[t].path) == own);
+    }
 }
 
 /// Whether imports can pick among these plausible targets. A name defined in dozens of files
