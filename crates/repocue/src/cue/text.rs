@@ -408,6 +408,27 @@ fn item_line(section: &str, item: &Value) -> String {
             }
             return line;
         }
+        // A delta's repository change, each value from before to after:
+        // `repository.head_changed head 579e6f76cf -> 481af13abb` (it read `before=head=579e…
+        // after=head=481a…`).
+        "repository" if o.contains_key("op") => {
+            let mut line = scalar(&o["op"]);
+            let (before, after) = (&o["before"], &o["after"]);
+            let keys: std::collections::BTreeSet<&String> = [before, after]
+                .into_iter()
+                .filter_map(Value::as_object)
+                .flat_map(|m| m.keys())
+                .collect();
+            for k in keys {
+                let side = |v: &Value| {
+                    v.get(k.as_str())
+                        .filter(|v| !is_empty(v))
+                        .map_or("-".into(), inline)
+                };
+                let _ = write!(line, " {k} {} -> {}", side(before), side(after));
+            }
+            return line;
+        }
         _ => {}
     }
     let mut parts: Vec<String> = Vec::new();
@@ -618,6 +639,23 @@ mod tests {
             text.contains(
                 "paths:\n  file.deleted a.py\n  file.content_changed b.py +12 staged\n    \
                  symbol.signature_changed f: def f(x, y) (was: def f(x))\n    symbol.moved g from a.py\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_repository_change_reads_from_before_to_after() {
+        let text = render(&envelope(json!({
+            "repository": [
+                {"op": "repository.head_changed", "before": {"head": "579e6f76cf"}, "after": {"head": "481af13abb"}},
+                {"op": "repository.branch_changed", "before": {"branch": "main"}, "after": {}}
+            ]
+        })));
+        assert!(
+            text.contains(
+                "repository:\n  repository.head_changed head 579e6f76cf -> 481af13abb\n  \
+                 repository.branch_changed branch main -> -\n"
             ),
             "{text}"
         );
