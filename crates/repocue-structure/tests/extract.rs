@@ -2731,3 +2731,25 @@ fn a_field_typed_by_its_own_name_references_the_type() {
         facts.references
     );
 }
+
+/// `Reply.prototype.send = function` defines a method of `Reply`, and the accessors of
+/// `Object.defineProperties` are no symbols (fastify's `Reply` had no members, and fifteen
+/// `get ()` were its request file's symbols).
+#[test]
+fn javascript_prototype_methods_have_their_owner_and_accessors_are_no_symbols() {
+    let source = b"function Reply (res) { this.res = res }\nReply.prototype.send = function (payload) { return this }\nReply.prototype['code'] = function (c) { return this }\nexports.helper = function () {}\nObject.defineProperties(Reply.prototype, {\n  url: { get () { return this.res.url } },\n  validate: { value: function (schema) { return true } }\n})\nmodule.exports = Reply\n";
+    let facts = extract(Language::JavaScript, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Reply", "function"),
+            ("Reply.send", "method"),
+            ("helper", "function"),
+        ]
+    );
+}

@@ -106,6 +106,14 @@ pub(super) fn describe<'t>(
     {
         return None;
     }
+    // A property descriptor's accessors are how a property is read, not functions of the
+    // module (fastify's `Object.defineProperties(Request.prototype, { url: { get () { … } } })`
+    // listed fifteen `get ()`, and `fastify.get#2` … `#11` beside its route method `get`).
+    if matches!(node.kind(), "method_definition" | "pair")
+        && node.parent().is_some_and(|o| in_descriptor(o, source))
+    {
+        return None;
+    }
     let info = match node.kind() {
         "function_declaration"
         | "generator_function_declaration"
@@ -169,28 +177,70 @@ pub(super) fn describe<'t>(
                 }
             }
         }
-        // A property descriptor's accessors (`Object.defineProperty(o, 'id', { get: function()
-        // { … } })`) are how a property is read, not functions of the module: mongoose's
-        // overview listed `get: function()` as its API.
-        "pair"
-            if node
-                .parent()
-                .is_some_and(|o| is_property_descriptor(o, source)) =>
-        {
-            return None
-        }
         "assignment_expression" | "pair" => {
             let value = node.child_by_field_name(if node.kind() == "pair" {
                 "value"
             } else {
                 "right"
             });
-            Info::new("function").body(value.and_then(|v| v.child_by_field_name("body")))
+            let body = value.and_then(|v| v.child_by_field_name("body"));
+            // `Reply.prototype.send = function (payload) { … }` defines a method of `Reply`
+            // (fastify's and express's were top-level functions `send`, and `Reply` had no
+            // members).
+            match prototype_owner(node, source) {
+                Some(owner) => {
+                    let mut info = Info::new("method").body(body);
+                    info.receiver = Some(owner);
+                    info
+                }
+                None => Info::new("function").body(body),
+            }
         }
         "export_statement" => Info::new("constant").visibility(Some("exported")),
         _ => return None,
     };
     Some(info)
+}
+
+/// The type an assignment to `Type.prototype.name` defines a method of.
+fn prototype_owner(node: Node<'_>, source: &[u8]) -> Option<String> {
+    if node.kind() != "assignment_expression" {
+        return None;
+    }
+    let left = node.child_by_field_name("left")?;
+    let object = left.child_by_field_name("object")?;
+    let prototype = object.child_by_field_name("property")?;
+    if left.kind() != "member_expression"
+        || object.kind() != "member_expression"
+        || node_text(prototype, source) != "prototype"
+    {
+        return None;
+    }
+    let owner = object.child_by_field_name("object")?;
+    (owner.kind() == "identifier").then(|| node_text(owner, source).into_owned())
+}
+
+/// Whether an object literal holds a property's accessors: a property descriptor
+/// ([`is_property_descriptor`]), or a value of the object `Object.defineProperties` takes,
+/// where each key names a property and each value describes it (a lone `{ value: f }` too).
+fn in_descriptor(object: Node<'_>, source: &[u8]) -> bool {
+    if is_property_descriptor(object, source) {
+        return true;
+    }
+    let Some(properties) = object
+        .parent()
+        .filter(|p| p.kind() == "pair")
+        .and_then(|p| p.parent())
+    else {
+        return false;
+    };
+    let call = properties
+        .parent()
+        .filter(|a| a.kind() == "arguments")
+        .and_then(|a| a.parent())
+        .filter(|c| c.kind() == "call_expression");
+    call.and_then(|c| c.child_by_field_name("function"))
+        .is_some_and(|f| node_text(f, source) == "Object.defineProperties")
 }
 
 /// Whether an object literal is a property descriptor: each of its keys is one a descriptor
