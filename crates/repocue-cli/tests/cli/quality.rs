@@ -1216,6 +1216,55 @@ fn a_go_name_without_a_package_is_its_own_packages() {
     }
 }
 
+/// A Python package root's name imported through another module of the package is that
+/// module's import: uvicorn's `__init__.py` has `from uvicorn.main import Server`, `main.py`
+/// has `from uvicorn.server import Server`; a stub `Server` of its websockets protocol took
+/// the export and the place.
+#[test]
+fn a_python_name_handed_through_a_module_is_the_imported_definition() {
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+        (
+            "pkg/__init__.py",
+            "from pkg.main import Server, run\nfrom pkg.config import Config\n__all__ = [\"Server\", \"Config\", \"run\"]\n",
+        ),
+        ("pkg/config.py", "class Config:\n    def load(self):\n        pass\n"),
+        (
+            "pkg/server.py",
+            "from pkg.config import Config\n\n\nclass Server:\n    def __init__(self, config: Config):\n        self.config = config\n\n    def run(self):\n        pass\n",
+        ),
+        (
+            "pkg/main.py",
+            "from pkg.server import Server\n\n\ndef run(app):\n    Server(None).run()\n",
+        ),
+        (
+            "pkg/proto/impl.py",
+            "class Server:\n    closing = False\n\n    def is_serving(self):\n        return True\n\n\nclass Proto:\n    def __init__(self):\n        self.ws_server: Server = Server()\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let servers: Vec<&str> = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| crate::support::is_symbol(s, "Server"))
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(servers.first(), Some(&"pkg/server.py"), "{cue:#}");
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "2000"])
+        .success()
+        .stdout();
+    let exports = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("pkg/__init__.py:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        exports.split_whitespace().any(|w| w == "Server"),
+        "{exports}"
+    );
+}
+
 #[test]
 fn what_a_package_root_re_exports_outranks_busier_internals() {
     // `Engine` is used by every internal module; `render` is used by none of them, but the

@@ -136,7 +136,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
             if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
-                targets.retain(|&t| named(t) || python.through_package(i, t, imports_of, &modules));
+                targets.retain(|&t| {
+                    named(t)
+                        || python.through_package(i, t, imports_of, &modules)
+                        || python.through_module(i, t, imports_of, &modules, &spaces)
+                });
             }
             if standard.in_space(spaces[i]) {
                 targets.retain(|&t| named(t));
@@ -212,6 +216,10 @@ struct PythonScope {
     roots: Vec<usize>,
     /// Per node: the package roots it imports, found once it needs them.
     imported: Vec<OnceCell<Vec<usize>>>,
+    /// The Python modules by module path, built once a reference needs it.
+    by_module: OnceCell<HashMap<Vec<String>, usize>>,
+    /// Per node: the project's modules it imports, found once it needs them.
+    imported_modules: Vec<OnceCell<Vec<usize>>>,
 }
 
 impl PythonScope {
@@ -223,7 +231,41 @@ impl PythonScope {
         PythonScope {
             roots,
             imported: vec![OnceCell::new(); nodes.len()],
+            by_module: OnceCell::new(),
+            imported_modules: vec![OnceCell::new(); nodes.len()],
         }
+    }
+
+    /// Whether node `i` imports a module of the project that imports the module of node `t`:
+    /// uvicorn's `__init__.py` has `from uvicorn.main import Server`, and `main.py` has `from
+    /// uvicorn.server import Server` (a stub `Server` of its websockets protocol took the
+    /// package's export).
+    fn through_module<'n>(
+        &self,
+        i: usize,
+        t: usize,
+        imports_of: impl Fn(usize) -> &'n [Vec<String>],
+        modules: &[Vec<String>],
+        spaces: &[&str],
+    ) -> bool {
+        let by_module = self.by_module.get_or_init(|| {
+            (0..modules.len())
+                .filter(|&m| spaces[m] == "Python" && !modules[m].is_empty())
+                .map(|m| (modules[m].clone(), m))
+                .collect()
+        });
+        let via = self.imported_modules[i].get_or_init(|| {
+            let mut via: Vec<usize> = imports_of(i)
+                .iter()
+                .filter_map(|imp| by_module.get(imp).copied())
+                .filter(|&m| m != i)
+                .collect();
+            via.sort_unstable();
+            via.dedup();
+            via
+        });
+        via.iter()
+            .any(|&m| m != t && imports_module(imports_of(m), &modules[t]))
     }
 
     /// Whether node `i` imports a package whose `__init__.py` imports the module of node `t`.
