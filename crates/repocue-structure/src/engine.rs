@@ -680,6 +680,11 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                     signature = text::truncate(format!("{keyword} {signature}"));
                 }
             }
+            if let Some((from, to)) = item.info.restart {
+                if let Some(rest) = signature.strip_prefix(from) {
+                    signature = text::truncate(format!("{to}{rest}"));
+                }
+            }
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
             let lexical_parent = item.parent.map(|p| items[p].qualified.clone());

@@ -2753,3 +2753,32 @@ fn javascript_prototype_methods_have_their_owner_and_accessors_are_no_symbols() 
         ]
     );
 }
+
+/// A method of `class << self` is the class's and reads so, as `def self.via` does (sidekiq's
+/// `Client.push` and `Client.enqueue` read as instance methods); `private` in the block hides.
+#[test]
+fn ruby_methods_of_class_self_read_as_class_methods() {
+    let source = b"class Client\n  def push(item)\n  end\n\n  def self.via(pool)\n  end\n\n  class << self\n    def enqueue(klass)\n    end\n\n    private\n\n    def secret\n    end\n  end\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.qualified_name.as_str(),
+                s.signature.as_str(),
+                s.visibility,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Client", "class Client", None),
+            ("Client.push", "def push(item)", Some("public")),
+            ("Client.via", "def self.via(pool)", Some("public")),
+            ("Client.enqueue", "def self.enqueue(klass)", Some("public")),
+            ("Client.secret", "def self.secret", Some("private")),
+        ]
+    );
+}

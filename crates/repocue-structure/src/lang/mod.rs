@@ -76,6 +76,9 @@ pub(crate) struct Info<'t> {
     /// The keyword that declares it when its own text lacks it, written before its
     /// signature: a Go spec of a group (`type (` … `IntBase = Base[int]` … `)`).
     pub keyword: Option<&'static str>,
+    /// A start of its signature to write otherwise, and how: a Ruby method of `class << self`
+    /// reads `def self.push(item)`, as `def self.via` does (`("def ", "def self.")`).
+    pub restart: Option<(&'static str, &'static str)>,
 }
 
 impl<'t> Info<'t> {
@@ -93,6 +96,7 @@ impl<'t> Info<'t> {
             cut: None,
             leaf: false,
             keyword: None,
+            restart: None,
         }
     }
 

@@ -45,6 +45,16 @@ impl LanguageSupport for Ruby {
             "method" if ALWAYS_PRIVATE.contains(&def.name) => {
                 Info::new("method").visibility(Some("private"))
             }
+            // A method of `class << self` is the class's, as `def self.push` is (sidekiq's
+            // `Client.push` read as an instance method beside the instance one).
+            "method" if in_singleton_class(node) => {
+                // `private :x` inside the block makes it private, as for instance methods.
+                let v = named_visibility(node, def.name, false, source)
+                    .unwrap_or_else(|| method_visibility(node, source));
+                let mut info = Info::new("method").visibility(Some(v));
+                info.restart = Some(("def ", "def self."));
+                info
+            }
             "method" => {
                 let v = named_visibility(node, def.name, false, source)
                     .unwrap_or_else(|| method_visibility(node, source));
@@ -120,6 +130,19 @@ impl LanguageSupport for Ruby {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+}
+
+/// Whether a method is defined in a `class << self` block (its body's statement).
+fn in_singleton_class(method: Node<'_>) -> bool {
+    let mut up = method.parent();
+    while let Some(n) = up {
+        match n.kind() {
+            "singleton_class" => return true,
+            "body_statement" | "begin" => up = n.parent(),
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Instance methods Ruby always makes private.
