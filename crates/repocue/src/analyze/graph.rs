@@ -1073,19 +1073,24 @@ fn path_name_space(path: &[u8]) -> &'static str {
 /// redefines (git's `reftable/basics.h` defines `free`, its `git-sh-setup.sh` a `sort`).
 #[rustfmt::skip]
 const C_STANDARD: &[&str] = &[
-    "abort", "access", "atexit", "atoi", "atol", "bsearch", "calloc", "chdir", "chmod", "close",
-    "closedir", "dup", "dup2", "execv", "execvp", "exit", "fclose", "fdopen", "fflush", "fgets",
-    "fileno", "fopen", "fork", "fprintf", "fputc", "fputs", "fread", "free", "freopen", "fseek",
-    "fstat", "fsync", "ftell", "ftruncate", "fwrite", "getc", "getcwd", "getenv", "getpid",
-    "gettimeofday", "gmtime", "isalnum", "isalpha", "isdigit", "islower", "isspace", "isupper",
-    "isxdigit", "kill", "localtime", "lseek", "lstat", "malloc", "memchr", "memcmp", "memcpy",
-    "memmove", "memset", "mkdir", "mkstemp", "mmap", "munmap", "open", "opendir", "perror", "pipe",
-    "poll", "printf", "putc", "putchar", "puts", "qsort", "read", "readdir", "readlink", "realloc",
-    "realpath", "rename", "rmdir", "select", "setenv", "signal", "sleep", "snprintf", "sprintf",
-    "sscanf", "stat", "strcasecmp", "strcat", "strchr", "strcmp", "strcpy", "strdup", "strerror",
-    "strftime", "strlen", "strncasecmp", "strncmp", "strncpy", "strndup", "strrchr", "strstr",
-    "strtol", "strtoul", "strtoull", "symlink", "time", "tolower", "toupper", "unlink", "unsetenv",
-    "usleep", "vfprintf", "vsnprintf", "waitpid", "write",
+    "abort", "access", "atexit", "atof", "atoi", "atol", "bsearch", "calloc", "chdir", "chmod",
+    "chown", "clearerr", "clock", "close", "closedir", "ctime", "difftime", "dup", "dup2", "execl",
+    "execlp", "execv", "execve", "execvp", "exit", "fclose", "fcntl", "fdopen", "feof", "ferror",
+    "fflush", "fgetc", "fgets", "fileno", "fopen", "fork", "fprintf", "fputc", "fputs", "fread",
+    "free", "freopen", "fscanf", "fseek", "fstat", "fsync", "ftell", "ftruncate", "fwrite", "getc",
+    "getchar", "getcwd", "getenv", "getopt", "getpid", "gettimeofday", "gmtime", "ioctl",
+    "isalnum", "isalpha", "isatty", "isdigit", "islower", "isprint", "ispunct", "isspace",
+    "isupper", "isxdigit", "kill", "localtime", "lseek", "lstat", "malloc", "memchr", "memcmp",
+    "memcpy", "memmove", "memset", "mkdir", "mkstemp", "mktime", "mmap", "munmap", "open",
+    "opendir", "pclose", "perror", "pipe", "poll", "popen", "printf", "putc", "putchar", "puts",
+    "qsort", "raise", "rand", "read", "readdir", "readlink", "realloc", "realpath", "remove",
+    "rename", "rmdir", "scanf", "select", "setbuf", "setenv", "setvbuf", "sigaction", "signal",
+    "sleep", "snprintf", "sprintf", "srand", "sscanf", "stat", "strcasecmp", "strcat", "strchr",
+    "strcmp", "strcpy", "strcspn", "strdup", "strerror", "strftime", "strlen", "strncasecmp",
+    "strncmp", "strncpy", "strndup", "strpbrk", "strrchr", "strspn", "strstr", "strtod", "strtok",
+    "strtol", "strtoll", "strtoul", "strtoull", "symlink", "time", "tmpfile", "tolower", "toupper",
+    "truncate", "ungetc", "unlink", "unsetenv", "usleep", "vfprintf", "vprintf", "vsnprintf",
+    "vsprintf", "wait", "waitpid", "write",
 ];
 
 /// The methods of Rust's standard traits (`Default`, `Clone`, `Display`, `From`, `Iterator`,
@@ -1570,6 +1575,23 @@ mod tests {
         let r = rank(&nodes);
         assert_eq!(r.used_by[0].get("File"), Some(&1.0), "{:?}", r.used_by);
         assert_eq!(r.used_by[1].get("FileStore"), Some(&1.0), "{:?}", r.used_by);
+    }
+
+    /// An override of a C library function (jq's `src/inject_errors.c` defines `ferror` for
+    /// an `LD_PRELOAD` test build) is no definition the files that call `ferror` use: it led
+    /// jq's 500-token overview.
+    #[test]
+    fn a_libc_override_is_not_what_the_project_calls() {
+        let shim = in_language("C", &["ferror", "fgetc"], &[], &[]);
+        let main = in_language("C", &["main"], &["ferror", "feof", "fgetc"], &["stdio.h"]);
+        let util = in_language("C", &["slurp"], &["ferror", "strtod"], &["stdio.h"]);
+        let nodes = [
+            node(b"src/inject_errors.c", &shim),
+            node(b"src/main.c", &main),
+            node(b"src/util.c", &util),
+        ];
+        let r = rank(&nodes);
+        assert!(r.used_by[0].is_empty(), "{:?}", r.used_by);
     }
 
     /// The lists are sorted: they are searched by bisection.
