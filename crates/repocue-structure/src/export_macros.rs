@@ -173,7 +173,15 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
     if !upper || macro_start == after {
         return None;
     }
-    let class_start = skip_space(source, macro_end);
+    // Attributes after the macro go with it (googletest's `class GTEST_API_ [[nodiscard]]
+    // Test {`, 44 classes of its API, lost their names).
+    let mut hidden_end = macro_end;
+    let mut class_start = skip_space(source, macro_end);
+    while source[class_start..].starts_with(b"[[") {
+        let close = source[class_start..].windows(2).position(|w| w == b"]]")?;
+        hidden_end = class_start + close + 2;
+        class_start = skip_space(source, hidden_end);
+    }
     let class_end = word_end(source, class_start);
     if class_start == macro_end || class_end == class_start {
         return None;
@@ -181,7 +189,7 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
     let next = skip_space(source, class_end);
     let opens =
         matches!(source.get(next), Some(b'{' | b':')) || source[next..].starts_with(b"final");
-    opens.then_some(macro_start..macro_end)
+    opens.then_some(macro_start..hidden_end)
 }
 
 fn word_at(source: &[u8], i: usize) -> bool {
@@ -202,10 +210,14 @@ mod tests {
 
     #[test]
     fn an_export_macro_is_blanked_and_nothing_else() {
-        let source = "class LEVELDB_EXPORT DB {\n};\nstruct GTEST_API_ TestInfo : Base {};\nclass API Widget final {};\n";
+        let source = "class LEVELDB_EXPORT DB {\n};\nstruct GTEST_API_ TestInfo : Base {};\nclass API Widget final {};\nclass GTEST_API_ [[nodiscard]] [[deprecated(\"x\")]] Test {\n};\n";
         let blank = |m: &str| " ".repeat(m.len());
         let expected = source
             .replace("LEVELDB_EXPORT", &blank("LEVELDB_EXPORT"))
+            .replace(
+                "GTEST_API_ [[nodiscard]] [[deprecated(\"x\")]]",
+                &blank("GTEST_API_ [[nodiscard]] [[deprecated(\"x\")]]"),
+            )
             .replace("GTEST_API_", &blank("GTEST_API_"))
             .replace(" API ", &format!(" {} ", blank("API")));
         assert_eq!(
