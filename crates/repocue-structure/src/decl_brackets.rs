@@ -170,6 +170,19 @@ const VALUE_KEYWORDS: &[&[u8]] = &[
     b"goto",
 ];
 
+/// Words before a declaration's type that are no part of it.
+const SPECIFIER_WORDS: &[&[u8]] = &[
+    b"static",
+    b"inline",
+    b"extern",
+    b"const",
+    b"constexpr",
+    b"virtual",
+    b"explicit",
+    b"friend",
+    b"nodiscard",
+];
+
 /// The ranges in `line` of annotation macros that end a declarator: after its parameters
 /// (`void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);`, `int f(void) WARN_UNUSED_RESULT;`, on
 /// this line or, when the macro opens it, on the `previous` line with code) or,
@@ -205,9 +218,18 @@ fn trailing_annotations(line: &[u8], previous: &[u8]) -> Vec<std::ops::Range<usi
             .rposition(|&b| !crate::text::is_word_byte(b))
             .map_or(0, |p| p + 1)..];
         let after_parameters = before.ends_with(b")");
+        // After a declarator's name, which follows its type: `MemTable* imm_ GUARDED_BY(…)`.
+        // After a type alone the macro is the function's name (googletest's `int
+        // RUN_ALL_TESTS()`, `inline int RUN_ALL_TESTS() {`, was no symbol).
+        let words = before
+            .split(|&b| !crate::text::is_word_byte(b))
+            .filter(|w| !w.is_empty() && !SPECIFIER_WORDS.contains(w))
+            .count();
         let after_name = args.is_some()
             && before.last().is_some_and(|&b| crate::text::is_word_byte(b))
-            && !VALUE_KEYWORDS.contains(&previous_word);
+            && !VALUE_KEYWORDS.contains(&previous_word)
+            && !TYPE_WORDS.contains(&previous_word)
+            && words >= 2;
         if ends && (after_parameters || after_name) {
             ranges.push(i..i + len + args.unwrap_or(0));
         }

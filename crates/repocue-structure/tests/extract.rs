@@ -2782,3 +2782,24 @@ fn ruby_methods_of_class_self_read_as_class_methods() {
         ]
     );
 }
+
+/// A C/C++ function named in capitals is a function: after a type alone the name is no
+/// annotation of a declarator (googletest's `int RUN_ALL_TESTS()`, its main entry call, was
+/// no symbol, while leveldb's `MemTable* imm_ GUARDED_BY(mutex_);` stays a field).
+#[test]
+fn c_functions_named_in_capitals_are_functions() {
+    let source = b"int RUN_ALL(void);\ninline int RUN_ALL_TESTS() { return 0; }\nstatic const char *GET_NAME(int x);\nstruct S {\n  MemTable* imm_ GUARDED_BY(mutex_);\n};\n";
+    for language in [Language::C, Language::Cpp] {
+        let facts = extract(language, source, &Limits::default()).unwrap();
+        let names: Vec<&str> = facts
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["RUN_ALL", "RUN_ALL_TESTS", "GET_NAME", "S", "S.imm_"],
+            "{language}"
+        );
+    }
+}
