@@ -1167,19 +1167,29 @@ fn retain_items(items: &mut Vec<Item>, keep: &[bool]) {
     }
 }
 
-/// Gives every item its final qualified name, suffixing later duplicates with `#n`.
+/// Gives every item its final qualified name, suffixing later duplicates with `#n`; a field
+/// after everything else of its name (a Rust getter named for its field, `pub fn
+/// retries(&self)`, or Java's `name()` beside `private String name`, is what users call: it
+/// was `retries#2`).
 fn name_items(items: &mut [Item]) {
     let mut counts: HashMap<String, usize> = HashMap::new();
-    // Parents come before children, so their final names are known when needed.
-    for i in 0..items.len() {
-        let base = base_name(items, &items[i]);
-        let count = counts.entry(base.clone()).or_insert(0);
-        *count += 1;
-        items[i].qualified = if *count == 1 {
-            base
-        } else {
-            format!("{base}#{count}")
-        };
+    let field = |item: &Item| item.info.kind == "field";
+    // Parents come before children, so their final names are known when needed (a field is
+    // a parent of nothing but fields).
+    for fields in [false, true] {
+        for i in 0..items.len() {
+            if field(&items[i]) != fields {
+                continue;
+            }
+            let base = base_name(items, &items[i]);
+            let count = counts.entry(base.clone()).or_insert(0);
+            *count += 1;
+            items[i].qualified = if *count == 1 {
+                base
+            } else {
+                format!("{base}#{count}")
+            };
+        }
     }
 }
 

@@ -286,8 +286,8 @@ fn java_fixture() {
         27-29 method Parser.parse#2 in=Parser protected | protected void parse(int depth)
         31-33 method Parser.helper in=Parser private | private static List<String> helper(List<String> in)
         35-41 class Parser.Node in=Parser internal | static class Node
-        36-36 field Parser.Node.kind in=Parser.Node internal | int kind
-        38-40 method Parser.Node.kind#2 in=Parser.Node internal | int kind()
+        36-36 field Parser.Node.kind#2 in=Parser.Node internal | int kind
+        38-40 method Parser.Node.kind in=Parser.Node internal | int kind()
         43-50 enum Parser.Mode in=Parser public | public enum Mode
         44-44 constant Parser.Mode.FAST in=Parser.Mode public | FAST
         45-45 constant Parser.Mode.SLOW in=Parser.Mode public | SLOW
@@ -2802,4 +2802,19 @@ fn c_functions_named_in_capitals_are_functions() {
             "{language}"
         );
     }
+}
+
+/// A getter named for its field keeps the plain name; the field is the later duplicate
+/// (hyper's `ExtraConfig.retries#2` was the `pub fn retries(&self)` users call).
+#[test]
+fn a_method_named_for_a_field_keeps_the_plain_name() {
+    let source = b"pub struct Config {\n    retries: u32,\n}\n\nimpl Config {\n    pub fn retries(&self) -> u32 {\n        self.retries\n    }\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    let seen: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind))
+        .collect();
+    assert!(seen.contains(&("Config.retries", "method")), "{seen:?}");
+    assert!(seen.contains(&("Config.retries#2", "field")), "{seen:?}");
 }
