@@ -714,6 +714,24 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
             }
         })
         .collect();
+    // A function whose methods are assigned to it (JavaScript's `function View(name) {}` and
+    // `View.prototype.render = function …`) is a class: its methods are its members, and the
+    // overview lists it with them (express's `View` with `.render`).
+    let owners: HashSet<String> = symbols
+        .iter()
+        .zip(
+            items
+                .iter()
+                .filter(|item| !is_include_guard(item.def_node, source)),
+        )
+        .filter(|(s, item)| s.kind == "method" && item.info.receiver.is_some())
+        .filter_map(|(s, _)| s.parent.clone())
+        .collect();
+    for s in &mut symbols {
+        if s.kind == "function" && owners.contains(&s.qualified_name) {
+            s.kind = "class";
+        }
+    }
     symbols
         .sort_by(|a, b| (a.start_line, &a.qualified_name).cmp(&(b.start_line, &b.qualified_name)));
     symbols

@@ -2732,7 +2732,7 @@ fn a_field_typed_by_its_own_name_references_the_type() {
     );
 }
 
-/// `Reply.prototype.send = function` defines a method of `Reply`, and the accessors of
+/// `Reply.prototype.send = function` defines a method of `Reply`, a class then, and the accessors of
 /// `Object.defineProperties` are no symbols (fastify's `Reply` had no members, and fifteen
 /// `get ()` were its request file's symbols).
 #[test]
@@ -2747,7 +2747,7 @@ fn javascript_prototype_methods_have_their_owner_and_accessors_are_no_symbols() 
     assert_eq!(
         seen,
         [
-            ("Reply", "function"),
+            ("Reply", "class"),
             ("Reply.send", "method"),
             ("helper", "function"),
         ]
