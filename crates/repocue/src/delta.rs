@@ -557,6 +557,15 @@ fn fill_file_change(pc: &mut PathChange, it: &DeltaItem) {
     let added = matches!(it.op, DeltaOp::FileAdded | DeltaOp::FileRestored);
     if added {
         pc.size = num(&it.after, "size");
+        // A file added to the index but not committed says so (`d.go 24 B staged`); one a
+        // commit added is clean, which goes without saying.
+        pc.state = it
+            .after
+            .as_ref()
+            .and_then(|a| a.get("working_state"))
+            .and_then(Value::as_str)
+            .filter(|s| *s != "clean")
+            .map(str::to_owned);
         return;
     }
     if let (Some(a), Some(b)) = (num(&it.before, "size"), num(&it.after, "size")) {

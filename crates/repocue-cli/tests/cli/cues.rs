@@ -549,6 +549,55 @@ fn a_cpp_namespace_neither_moves_nor_splits_in_a_delta() {
     assert_eq!(a["changes"][0]["op"], "symbol.added", "{a:#}");
 }
 
+/// A delta of staged, uncommitted changes says they are staged: an edit, a `git rm` and a
+/// `git add` of a new file (the deletion and the addition read like committed changes);
+/// committed ones say nothing.
+#[test]
+fn a_delta_tells_staged_deletions_and_additions() {
+    let repo = TestRepo::with_files(&[
+        ("a.go", "package lg\n\nfunc A() {}\n"),
+        ("b.go", "package lg\n\nfunc B() {}\n"),
+        ("c.go", "package lg\n\nfunc C() {}\n"),
+    ]);
+    repo.init();
+    repo.write("a.go", "package lg\n\nfunc A(x int) {}\n");
+    repo.git(&["add", "a.go"]);
+    repo.git(&["rm", "-q", "b.go"]);
+    repo.write("d.go", "package lg\n\nfunc D() {}\n");
+    repo.git(&["add", "d.go"]);
+    let states = |cue: &Value| -> Vec<(String, String)> {
+        cue["content"]["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["path"].as_str().unwrap().to_owned(),
+                    p["state"].as_str().unwrap_or("-").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let staged = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let expected: Vec<(String, String)> = ["a.go", "b.go", "d.go"]
+        .iter()
+        .map(|p| (p.to_string(), "staged".to_owned()))
+        .collect();
+    assert_eq!(states(&staged), expected, "{staged:#}");
+    repo.commit_staged("change");
+    let committed = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    assert!(
+        states(&committed).iter().all(|(_, s)| s == "-"),
+        "{committed:#}"
+    );
+}
+
 /// A Ruby module around a deleted file's class and around a new file's other class did not
 /// move (sidekiq opens `module Sidekiq` in dozens of files); a module that left one file for
 /// another with its methods did.

@@ -81,7 +81,8 @@ pub struct PathChange {
     /// Size change of a changed file, in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_delta: Option<i64>,
-    /// Working state after the change (`staged`, `unstaged`, ...), when it changed.
+    /// Working state after the change (`staged`, `unstaged`, ...), when it changed; a file
+    /// added to the index, or deleted from it, and not committed is `staged`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// Other metadata fields that changed (`index_mode`, `file_type`, `language`, ...).

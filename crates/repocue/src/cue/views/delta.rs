@@ -10,6 +10,7 @@ use crate::cue::fit::{fit, round_up, Item, Section};
 use crate::delta::{self, RepoFacts};
 use crate::error::{Error, Result};
 use crate::model::{FileClass, FileState};
+use crate::paths;
 use crate::read::Reader;
 use crate::store::SnapshotRow;
 
@@ -63,7 +64,17 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         |d| facts.get(d),
     ));
     ops.sort_by_key(|o| o.op.rank());
-    let (repository, paths) = delta::compact(&ops);
+    let (repository, mut paths) = delta::compact(&ops);
+    // A deletion staged but not committed says so, as a staged edit does (a `git rm` or
+    // `git mv` read like a committed change).
+    for p in &mut paths {
+        if p.op == Some(DeltaOp::FileDeleted)
+            && p.state.is_none()
+            && current.removed.iter().any(|r| paths::display(r) == p.path)
+        {
+            p.state = Some("staged".to_owned());
+        }
+    }
     let content = DeltaContent {
         from: SnapshotId(from.seq).to_string(),
         to: SnapshotId(current.seq).to_string(),
