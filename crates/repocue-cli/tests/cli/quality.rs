@@ -5385,7 +5385,8 @@ fn a_root_build_script_is_the_build_command() {
     let cue = repo.cue("overview", &["--max-tokens", "1000"]);
     let commands = commands_of(&cue);
     assert_eq!(commands[0], "./build.sh", "{cue:#}");
-    for later in ["./build.ps1", "Build.cmd", "dotnet build"] {
+    // PowerShell runs a `.ps1` (MediatR's `./Build.ps1`, not executable, failed in bash).
+    for later in ["pwsh ./build.ps1", "Build.cmd", "dotnet build"] {
         let at = commands.iter().position(|c| *c == later);
         assert!(
             at.is_some_and(|i| i > 1),
@@ -5393,6 +5394,11 @@ fn a_root_build_script_is_the_build_command() {
         );
     }
     assert!(commands.contains(&"dotnet test"), "{commands:?}");
+    // A shell script without the executable bit runs through bash.
+    repo.git(&["update-index", "--chmod=-x", "build.sh"]);
+    repo.commit_staged("build.sh is not executable");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(commands_of(&cue)[0], "bash ./build.sh", "{cue:#}");
 }
 
 /// The command lines of an overview cue, in order.

@@ -2213,7 +2213,7 @@ fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
     // project's contributors build and test (AutoMapper's guide: "Run the PowerShell script
     // `Build.ps1`"; FluentValidation's: "`Build.cmd` (windows) or build.sh (Linux/mac)"). The
     // POSIX one first; a Windows script needs no executable bit.
-    let mut roots: Vec<(usize, &str)> = files
+    let mut roots: Vec<(usize, &str, bool)> = files
         .iter()
         .filter_map(|f| {
             let path = std::str::from_utf8(&f.path).ok()?;
@@ -2221,18 +2221,28 @@ fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
             let rank = ["sh", "ps1", "cmd", "bat"]
                 .iter()
                 .position(|e| ext.eq_ignore_ascii_case(e))?;
-            (stem.eq_ignore_ascii_case("build") && regular(f)).then_some((rank, path))
+            let executable = f.index_mode == EXECUTABLE;
+            (stem.eq_ignore_ascii_case("build") && regular(f)).then_some((rank, path, executable))
         })
         .collect();
     roots.sort();
-    out.extend(roots.into_iter().enumerate().map(|(i, (rank, path))| {
-        let run = if rank < 2 {
-            format!("./{path}")
-        } else {
-            path.to_owned()
-        };
-        (i == 0, command(run, "build"))
-    }));
+    // Each as it runs from a fresh checkout: a PowerShell script through `pwsh` (MediatR's
+    // `Build.ps1`, not executable, was `./Build.ps1`: "Permission denied"), a shell script
+    // without the executable bit through `bash`.
+    out.extend(
+        roots
+            .into_iter()
+            .enumerate()
+            .map(|(i, (rank, path, executable))| {
+                let run = match rank {
+                    0 if executable => format!("./{path}"),
+                    0 => format!("bash ./{path}"),
+                    1 => format!("pwsh ./{path}"),
+                    _ => path.to_owned(),
+                };
+                (i == 0, command(run, "build"))
+            }),
+    );
     out
 }
 
