@@ -1170,6 +1170,64 @@ fn a_languages_protocol_methods_are_no_members() {
     assert_eq!(rust, ["as_str"]);
 }
 
+/// A .NET solution at the root says nothing of the runtime or license: the library project
+/// users install does (MediatR's `src/MediatR/MediatR.csproj` with `<TargetFrameworks>` and
+/// `<PackageLicenseExpression>`; the overview said `license: LICENSE` and no runtime).
+#[test]
+fn a_workspace_says_what_the_installed_member_requires_and_is_licensed_under() {
+    let repo = TestRepo::with_files(&[
+        ("LICENSE", "Apache License\nVersion 2.0, January 2004\n"),
+        (
+            "Acme.sln",
+            "Microsoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Acme\", \"src\\Acme\\Acme.csproj\", \"{12DA}\"\nEndProject\n",
+        ),
+        (
+            "src/Acme/Acme.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFrameworks>netstandard2.0;net8.0</TargetFrameworks>\n    <PackageLicenseExpression>Apache-2.0</PackageLicenseExpression>\n  </PropertyGroup>\n</Project>\n",
+        ),
+        (
+            "src/Acme/IMediator.cs",
+            "namespace Acme;\npublic interface IMediator { void Send(object r); }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let project = &cue["content"]["project"];
+    assert_eq!(
+        project["requires"], ".NET netstandard2.0;net8.0",
+        "{project:#}"
+    );
+    assert_eq!(project["license"]["name"], "Apache-2.0", "{project:#}");
+    assert_eq!(project["license"]["file"], "LICENSE", "{project:#}");
+}
+
+/// A Go module's root package is a component (logrus's twenty root files were in none, and
+/// its `hooks/` led).
+#[test]
+fn a_go_modules_root_package_is_a_component() {
+    let mut files: Vec<(String, String)> =
+        vec![("go.mod".into(), "module example.com/lg\n\ngo 1.21\n".into())];
+    for f in ["logger", "entry", "level", "formatter"] {
+        let ty = format!("{}{}", f[..1].to_uppercase(), &f[1..]);
+        files.push((
+            format!("{f}.go"),
+            format!("package lg\n\ntype {ty} struct{{}}\n"),
+        ));
+    }
+    files.push((
+        "hooks/writer/writer.go".into(),
+        "package writer\n\nimport \"example.com/lg\"\n\ntype Hook struct{ L *lg.Logger; E *lg.Entry }\n".into(),
+    ));
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let components: Vec<(&str, u64)> = cue["content"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["path"].as_str().unwrap(), c["files"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(components.first(), Some(&("./", 4)), "{components:?}");
+}
+
 /// A Go name used without a package is its own package's: the root package's `Level` and
 /// `Hook` (what `SetLevel` and `AddHook` take) outrank a sub-package's `type Level lg.Level`
 /// in the overview and in search (logrus's `hooks/slog/level.go` took both).

@@ -127,13 +127,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .iter()
         .filter(|(_, m)| main_ecosystem(m))
         .find_map(|(_, m)| m.requires.clone());
-    let license = license(
-        files,
-        root_manifests
-            .iter()
-            .filter(|(_, m)| main_ecosystem(m))
-            .find_map(|(_, m)| m.license.clone()),
-    );
+    let license_name = root_manifests
+        .iter()
+        .filter(|(_, m)| main_ecosystem(m))
+        .find_map(|(_, m)| m.license.clone());
     // Purpose: README sentence first, then a manifest description.
     let description = root_manifests
         .iter()
@@ -212,10 +209,27 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         &dependencies,
         &build_scripts,
     )?;
+    // A workspace whose root says nothing of its purpose, runtime or license says what the
+    // member users install says (MediatR's `MediatR.sln` at the root, `src/MediatR/MediatR.csproj`
+    // with its target frameworks and `PackageLicenseExpression`).
+    let members = match purpose.is_none() || requires.is_none() || license_name.is_none() {
+        true => ordered_members(state, files, &main_manifests, &code.file_rank)?,
+        false => Vec::new(),
+    };
     let purpose = match purpose {
         Some(p) => Some(p),
-        None => member_purpose(state, files, &main_manifests, &code.file_rank)?,
+        None => member_purpose(state, files, &members)?,
     };
+    let member_fact = |fact: fn(&ManifestFacts) -> Option<String>| {
+        members
+            .iter()
+            .find_map(|(_, m)| m.as_ref().and_then(|(_, m)| fact(m)))
+    };
+    let requires = requires.or_else(|| member_fact(|m| m.requires.clone()));
+    let license = license(
+        files,
+        license_name.or_else(|| member_fact(|m| m.license.clone())),
+    );
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
     let mut entries = entry_points(
         files,
@@ -854,26 +868,25 @@ fn defines_another(sentence: &str, project: &str, title: Option<&str>) -> bool {
     title.as_ref() == Some(&name) || !name.contains(&subject)
 }
 
-/// For a workspace whose root says nothing of its purpose, the purpose its members' READMEs
-/// give, else their manifests' descriptions: tokio-rs/axum's root `README.md` is a symlink to
-/// `axum/README.md` (a symlink is tracked as its link text) and its root `Cargo.toml` a
-/// workspace without a description. The members are read in turn: first those no other
-/// member depends on (what users install), the one that depends on the most members first,
-/// then the one whose code ranks highest. vuejs/core's purpose was a note of
-/// `packages/reactivity/README.md`, the member its code ranks highest, not `vue`'s "The
-/// progressive JavaScript framework for building modern web UI.".
-fn member_purpose(
+/// A workspace member: its directory, and its manifest's path and facts when it has one.
+type Member = (Vec<u8>, Option<(String, ManifestFacts)>);
+
+/// A workspace's members, in the order that says which is the project users install: first
+/// those no other member depends on, the one that depends on the most members first, then the
+/// one whose code ranks highest; each with its manifest (its path and facts) when it has one
+/// directly in its directory. Empty for no workspace.
+fn ordered_members(
     state: &Reader,
     files: &[FileState],
     root: &[(&FileState, &ManifestFacts)],
     file_rank: &HashMap<Vec<u8>, f64>,
-) -> Result<Option<(String, String)>> {
+) -> Result<Vec<Member>> {
     let patterns: Vec<&str> = root
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
         .collect();
     if patterns.is_empty() {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     let dirs = crate::analyze::manifest::expand_members(
         &patterns,
@@ -917,14 +930,14 @@ fn member_purpose(
         .flat_map(|m| m.dependencies.iter().map(String::as_str))
         .filter(|d| names.contains(d))
         .collect();
-    type Member<'m> = (
+    type Ordered<'m> = (
         bool,
         usize,
         f64,
         &'m Vec<u8>,
         Option<(&'m FileState, &'m ManifestFacts)>,
     );
-    let mut members: Vec<Member<'_>> = dirs
+    let mut members: Vec<Ordered<'_>> = dirs
         .iter()
         .zip(manifest_files.iter().zip(&manifests))
         .map(|(d, (file, m))| {
@@ -950,7 +963,27 @@ fn member_purpose(
             .then(b.2.total_cmp(&a.2))
             .then(a.3.cmp(b.3))
     });
-    for (_, _, _, dir, manifest) in members {
+    Ok(members
+        .into_iter()
+        .map(|(_, _, _, dir, m)| {
+            let m = m.map(|(f, m)| (paths::display(&f.path), m.clone()));
+            (dir.clone(), m)
+        })
+        .collect())
+}
+
+/// For a workspace whose root says nothing of its purpose, the purpose its members' READMEs
+/// give, else their manifests' descriptions, the members read in [`ordered_members`]' order:
+/// tokio-rs/axum's root `README.md` is a symlink to `axum/README.md` (a symlink is tracked as
+/// its link text) and its root `Cargo.toml` a workspace without a description. vuejs/core's
+/// purpose was a note of `packages/reactivity/README.md`, the member its code ranks highest,
+/// not `vue`'s "The progressive JavaScript framework for building modern web UI.".
+fn member_purpose(
+    state: &Reader,
+    files: &[FileState],
+    members: &[Member],
+) -> Result<Option<(String, String)>> {
+    for (dir, manifest) in members {
         let readme = readme_in(files, dir);
         if let Some((f, digest)) = readme.and_then(|f| Some((f, f.digest.as_deref()?))) {
             let facts = state.store.facts(&[digest])?;
@@ -963,9 +996,9 @@ fn member_purpose(
         }
         // A description that says something (not just the package's name, as vue's
         // `@vue/shared` members' do).
-        let described = manifest.and_then(|(f, m)| {
+        let described = manifest.as_ref().and_then(|(path, m)| {
             let d = m.description.as_deref()?;
-            (d.split_whitespace().count() >= 4).then(|| (d.to_owned(), paths::display(&f.path)))
+            (d.split_whitespace().count() >= 4).then(|| (d.to_owned(), path.clone()))
         });
         if described.is_some() {
             return Ok(described);
@@ -1328,6 +1361,23 @@ fn components<'a>(
             "directory"
         };
         out.push((0, t.mass, t.component(d, kind)));
+    }
+    // A Go module's root package is a component of its own (logrus's twenty root files, the
+    // library every sub-package imports, were in no component; its `hooks/` led).
+    if root
+        .iter()
+        .any(|(f, m)| m.kind == "go" && f.path == b"go.mod")
+    {
+        let mut package: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+        for (f, &own) in files.iter().zip(&own) {
+            let go = f.language.as_deref() == Some("Go") && !f.path.contains(&b'/');
+            if go && own {
+                Tally::add_to(&mut package, b".", f, own, file_rank);
+            }
+        }
+        if let Some(t) = package.get(b".".as_slice()).filter(|t| t.files >= 2) {
+            out.push((0, t.mass, t.component(b".", "directory")));
+        }
     }
     // The top directories of the root package's own targets (a Cargo package's `src/` beside
     // its workspace members): the project's own code leads with the workspace (syn's `src/`

@@ -158,8 +158,19 @@ pub(super) fn reused(state: &Reader) -> Result<Option<OverviewData>> {
     // The index mode too: an executable bit makes a script a command (`./build.sh`, else
     // `bash ./build.sh`), and a reused overview kept the old one.
     let same_kind = |a: &FileState, b: &FileState| {
-        (a.class, &a.language, a.is_document, a.file_type, a.index_mode)
-            == (b.class, &b.language, b.is_document, b.file_type, b.index_mode)
+        (
+            a.class,
+            &a.language,
+            a.is_document,
+            a.file_type,
+            a.index_mode,
+        ) == (
+            b.class,
+            &b.language,
+            b.is_document,
+            b.file_type,
+            b.index_mode,
+        )
     };
     if !old.iter().zip(new).all(|(a, b)| same_kind(a, b)) {
         return Ok(None);
