@@ -181,21 +181,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     for ((s, r), node) in score.iter_mut().zip(&roles).zip(nodes) {
         *s *= r.factor() * importance::utility_factor(node.path);
     }
-    // A root weighs its own score times the number of files that import its package (plus
-    // one): in a monorepo the package everyone imports (`@babel/core`) is the API, whatever
-    // the rank of the files that define it.
-    let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
-    let mut exported: Vec<NameWeights> = vec![NameWeights::default(); n];
-    let mut api_mass = score.clone();
-    for &(root, t, name, share) in &reexports {
-        *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
-        api_mass[root] += score[t] * share;
-    }
-    add_own_exports(nodes, &mut exported, |i, _| weight(i));
+    let (exported, api_mass) = exported_and_mass(nodes, &score, &importers, &reexports);
     let root_exports = root_exports(nodes, &used_by, &client_uses, &reexports);
-    for (i, m) in api_mass.iter_mut().enumerate() {
-        *m *= 1.0 + f64::from(importers[i]);
-    }
     Ranking {
         scores: score,
         used_by,
@@ -205,6 +192,30 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
         root_exports,
         star_handed,
     }
+}
+
+/// What each file exports, by name, and the weight of the API each root exposes: a root
+/// weighs its own score times the number of files that import its package (plus one), so in a
+/// monorepo the package everyone imports (`@babel/core`) is the API, whatever the rank of the
+/// files that define it.
+fn exported_and_mass(
+    nodes: &[Node<'_>],
+    score: &[f64],
+    importers: &[u32],
+    reexports: &[(usize, usize, &str, f64)],
+) -> (Vec<NameWeights>, Vec<f64>) {
+    let weight = |root: usize| score[root] * (1.0 + f64::from(importers[root]));
+    let mut exported: Vec<NameWeights> = vec![NameWeights::default(); nodes.len()];
+    let mut api_mass = score.to_vec();
+    for &(root, t, name, share) in reexports {
+        *exported[t].entry(name.to_owned()).or_default() += weight(root) * share;
+        api_mass[root] += score[t] * share;
+    }
+    add_own_exports(nodes, &mut exported, |i, _| weight(i));
+    for (i, m) in api_mass.iter_mut().enumerate() {
+        *m *= 1.0 + f64::from(importers[i]);
+    }
+    (exported, api_mass)
 }
 
 /// Python names no class it does not import: a capitalised name another file defines means
