@@ -1200,6 +1200,38 @@ fn a_workspace_says_what_the_installed_member_requires_and_is_licensed_under() {
     assert_eq!(project["license"]["file"], "LICENSE", "{project:#}");
 }
 
+/// A Ruby module with instance methods of its own is a mixin users include, not a namespace,
+/// whatever types it holds (sidekiq's `Sidekiq::Job` was listed at no budget).
+#[test]
+fn a_ruby_mixin_holding_types_is_listed() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "lib/kiq/job.rb".into(),
+            "module Kiq\n  module Job\n    module Options\n      def opts; end\n    end\n    class Setter\n      def perform_async(*a); end\n    end\n    module ClassMethods\n      def perform_async(*a); end\n    end\n    def self.included(base); base.extend(ClassMethods); end\n    def logger; end\n    def jid; end\n  end\nend\n".into(),
+        ),
+        (
+            "lib/kiq/client.rb".into(),
+            "module Kiq\n  class Client\n    def push(item); end\n  end\nend\n".into(),
+        ),
+        ("lib/kiq.rb".into(), "require \"kiq/job\"\nrequire \"kiq/client\"\n".into()),
+    ];
+    for n in 1..=3 {
+        files.push((
+            format!("test/t{n}_test.rb"),
+            format!("class T{n}Job\n  include Kiq::Job\n  def perform; Kiq::Client.new.push(1); end\nend\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let names: Vec<&str> = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(crate::support::symbol_name)
+        .collect();
+    assert!(names.contains(&"Kiq.Job"), "{names:?}");
+}
+
 /// A Go module's root package is a component (logrus's twenty root files were in none, and
 /// its `hooks/` led).
 #[test]

@@ -966,6 +966,15 @@ pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
         .iter()
         .filter(|o| o.parent() == Some(s.qualified_name.as_str()))
     {
+        // A Ruby module with instance methods of its own is a mixin, whatever types it also
+        // holds: sidekiq's `Sidekiq::Job` (what every job includes) holds `Options`,
+        // `Setter` and `ClassMethods` beside `logger` and `jid`, and was listed at no budget.
+        if o.kind == "method"
+            && o.signature.starts_with("def ")
+            && !o.signature.starts_with("def self.")
+        {
+            return false;
+        }
         if o.kind == "module" || repocue_structure::symbol_priority(&o.kind) == 0 {
             types += 1;
         } else if matches!(o.kind.as_str(), "method" | "function") {
