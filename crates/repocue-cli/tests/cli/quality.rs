@@ -1232,6 +1232,34 @@ fn a_ruby_mixin_holding_types_is_listed() {
     assert!(names.contains(&"Kiq.Job"), "{names:?}");
 }
 
+/// A TypeScript interface's properties are members as its methods are, by use: fastify's
+/// `FastifyInstance` declares `register`, `get` and `post` as properties of function types.
+#[test]
+fn an_interfaces_used_properties_are_members() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "index.d.ts".into(),
+            "export type Shorthand = (url: string, handler: () => void) => Instance\nexport interface Instance {\n  register: (plugin: (i: Instance) => void) => Instance;\n  get: Shorthand;\n  post: Shorthand;\n  version: string;\n  printPlugins(): string;\n}\nexport default function app(): Instance\n".into(),
+        ),
+        (
+            "package.json".into(),
+            "{\"name\":\"app\",\"types\":\"index.d.ts\",\"main\":\"index.js\"}".into(),
+        ),
+    ];
+    for n in 1..=4 {
+        files.push((
+            format!("test/t{n}.test.js"),
+            "const app = require('..')()\napp.register(() => {})\napp.get('/', () => {})\napp.post('/', () => {})\n".into(),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let members = members_of(&cue, "Instance");
+    for used in ["register", "get", "post"] {
+        assert!(members.contains(&used), "{used}: {members:?}");
+    }
+}
+
 /// A Go module's root package is a component (logrus's twenty root files were in none, and
 /// its `hooks/` led).
 #[test]

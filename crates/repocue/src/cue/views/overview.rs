@@ -3488,9 +3488,14 @@ fn is_rust_unmarked_method(method: &SymbolFact, parent: &SymbolFact) -> bool {
 /// project's other files, tests, examples and documents call most first.
 fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64, &'r str)> {
     let all = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
+    // An interface's properties are its API as much as its methods: fastify's
+    // `FastifyInstance` declares `register`, `get` and `post` as properties of function types,
+    // and was listed with `.listen .close .after .inject` only.
+    let interface = ty.kind == "interface";
     let callable = |m: &&SymbolFact| {
         m.parent() == Some(ty.qualified_name.as_str())
-            && matches!(m.kind.as_str(), "method" | "function")
+            && (matches!(m.kind.as_str(), "method" | "function")
+                || (interface && m.kind == "field"))
     };
     // Where the language marks visibility, an unmarked method of a struct or class implements
     // a trait (Rust's `impl Clone for`); a trait's or interface's own methods are its API.
