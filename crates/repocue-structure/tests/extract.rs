@@ -2818,3 +2818,18 @@ fn a_method_named_for_a_field_keeps_the_plain_name() {
     assert!(seen.contains(&("Config.retries", "method")), "{seen:?}");
     assert!(seen.contains(&("Config.retries#2", "field")), "{seen:?}");
 }
+
+/// A name a script's `if __name__ == "__main__":` block binds is no symbol of the module
+/// (rich's demo `table = Table()` came second in `search Table`); one bound under another
+/// condition is.
+#[test]
+fn python_main_block_variables_are_no_symbols() {
+    let source = b"import sys\n\nif sys.platform == 'win32':\n    clock = 1\n\n\nclass Table:\n    pass\n\n\nif __name__ == \"__main__\":\n    table = Table()\n    console = None\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names, ["clock", "Table"]);
+}

@@ -52,6 +52,10 @@ impl LanguageSupport for Python {
         );
         let body = node.child_by_field_name("body");
         let kind = match node.kind() {
+            // A name a script's `if __name__ == "__main__":` block binds is that run's local,
+            // never imported: rich's demo `table = Table()` blocks came second in `search
+            // Table`, before its methods.
+            "assignment" if in_main_block(node, source) => return None,
             "function_definition" if parent.is_some_and(|p| p.kind == "class") => "method",
             "function_definition" => "function",
             "class_definition" => "class",
