@@ -549,6 +549,52 @@ fn a_cpp_namespace_neither_moves_nor_splits_in_a_delta() {
     assert_eq!(a["changes"][0]["op"], "symbol.added", "{a:#}");
 }
 
+/// A deleted file's imports go with it; its removed symbols stay (what callers lose). chi's
+/// delta of one deleted file spent two of eleven changes on `import.removed net/http`, `time`.
+#[test]
+fn a_deleted_files_imports_are_not_listed() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/m\n\ngo 1.22\n"),
+        (
+            "nocache.go",
+            "package m\n\nimport (\n\t\"net/http\"\n\t\"time\"\n)\n\nvar epoch = time.Unix(0, 0)\n\nfunc NoCache(h http.Handler) http.Handler { return h }\n",
+        ),
+        (
+            "keep.go",
+            "package m\n\nimport \"fmt\"\n\nfunc Keep() { fmt.Println() }\n",
+        ),
+    ]);
+    repo.init();
+    repo.git(&["rm", "-q", "nocache.go"]);
+    repo.write(
+        "keep.go",
+        "package m\n\nimport \"os\"\n\nfunc Keep() { os.Exit(0) }\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("drop nocache");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let ops = |path: &str| -> Vec<String> {
+        cue["content"]["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == path)
+            .unwrap_or_else(|| panic!("{path}: {cue:#}"))["changes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c["op"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let deleted = ops("nocache.go");
+    assert!(deleted.iter().all(|o| o == "symbol.removed"), "{deleted:?}");
+    assert!(!deleted.is_empty(), "{cue:#}");
+    // A file that stays still tells its imports' changes.
+    let kept = ops("keep.go");
+    assert!(kept.contains(&"import.removed".to_owned()), "{kept:?}");
+    assert!(kept.contains(&"import.added".to_owned()), "{kept:?}");
+}
+
 /// A delta of staged, uncommitted changes says they are staged: an edit, a `git rm` and a
 /// `git add` of a new file (the deletion and the addition read like committed changes);
 /// committed ones say nothing.
