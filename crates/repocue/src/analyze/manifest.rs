@@ -686,8 +686,25 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
         _ => None,
     };
+    // Installing means something only for a package that depends on others or runs scripts:
+    // libgit2's metadata-only `package.json` made a CMake library's overview say `npm install`.
+    let installs = [
+        "dependencies",
+        "devDependencies",
+        "peerDependencies",
+        "optionalDependencies",
+    ]
+    .iter()
+    .any(|k| {
+        v.get(*k)
+            .and_then(|d| d.as_object())
+            .is_some_and(|d| !d.is_empty())
+    }) || !f.commands.is_empty()
+        || v.get("workspaces").is_some();
     if f.kind == "npm" {
-        f.commands.insert(0, cmd("npm install", "install"));
+        if installs {
+            f.commands.insert(0, cmd("npm install", "install"));
+        }
         let main = ["main", "module"]
             .iter()
             .filter_map(|key| v.get(*key).and_then(|m| m.as_str()))
@@ -1696,6 +1713,24 @@ mod tests {
             let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(f.requires.as_deref(), *want, "{text}");
         }
+    }
+
+    /// A package.json that only describes (no dependencies, scripts or workspaces) installs
+    /// nothing: libgit2's made its overview say `npm install`.
+    #[test]
+    fn a_metadata_only_package_installs_nothing() {
+        let bare = analyze(
+            b"package.json",
+            "{\"name\": \"lib\", \"version\": \"1.0.0\", \"install\": \"see README\"}",
+        )
+        .unwrap();
+        assert!(commands(&bare).is_empty(), "{bare:?}");
+        let deps = analyze(
+            b"package.json",
+            "{\"name\": \"app\", \"dependencies\": {\"ky\": \"1\"}}",
+        )
+        .unwrap();
+        assert_eq!(commands(&deps), [("npm install", "install")]);
     }
 
     /// CMake builds from a fresh checkout: configure, then build; tests an option leaves off
