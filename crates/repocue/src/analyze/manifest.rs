@@ -1443,7 +1443,8 @@ fn make_delegate(text: &str) -> Option<String> {
 /// Returns rule names of a Makefile or recipe names of a justfile, in order.
 fn make_targets(text: &str, just: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for line in text.lines() {
+    let lines: Vec<&str> = text.lines().collect();
+    for (at, line) in lines.iter().enumerate() {
         if line.starts_with([' ', '\t', '#', '.']) {
             continue;
         }
@@ -1475,6 +1476,11 @@ fn make_targets(text: &str, just: bool) -> Vec<String> {
         if !names.iter().all(|n| is_name(n)) {
             continue;
         }
+        // A rule that only prints (chi's `all:` echoes a banner, "chi build tool") builds
+        // nothing: `make all` led its commands before `go build ./...`.
+        if prints_only(&line[colon + 1..], &lines[at + 1..]) {
+            continue;
+        }
         for name in names {
             if !out.iter().any(|o| o == name) {
                 out.push(name.to_owned());
@@ -1482,6 +1488,23 @@ fn make_targets(text: &str, just: bool) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a Make rule with these `prerequisites` (what follows its colon) and the lines after
+/// it has no prerequisite and a recipe that only prints (`@echo`, `printf`).
+fn prints_only(prerequisites: &str, after: &[&str]) -> bool {
+    let prerequisites = prerequisites.split('#').next().unwrap_or_default().trim();
+    let recipe: Vec<&str> = after
+        .iter()
+        .take_while(|l| l.starts_with('\t') || l.trim().is_empty())
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let prints = |l: &&str| {
+        let command = l.trim_start_matches(['@', '-', '+']);
+        command.starts_with("echo ") || command.starts_with("printf ") || command == "echo"
+    };
+    prerequisites.is_empty() && !recipe.is_empty() && recipe.iter().all(prints)
 }
 
 /// The `packages:` list of a `pnpm-workspace.yaml`: the `- item` lines below the key (quotes
@@ -1713,6 +1736,14 @@ mod tests {
             let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(f.requires.as_deref(), *want, "{text}");
         }
+    }
+
+    /// A Make rule that only prints is no command (chi's `all:` echoes a banner); one that
+    /// prints and builds, or depends on others, is.
+    #[test]
+    fn a_make_rule_that_only_prints_is_no_command() {
+        let text = ".PHONY: all\nall:\n\t@echo \"** chi build tool **\"\n\t@echo \"**\"\n\ntest:\n\tgo test ./...\n\nhelp:\n\t@echo all test\n\nbuild: deps\n\t@echo building\n\nrelease:\n\t@echo releasing\n\t./release.sh\n";
+        assert_eq!(make_targets(text, false), ["test", "build", "release"]);
     }
 
     /// A package.json that only describes (no dependencies, scripts or workspaces) installs
