@@ -21,6 +21,9 @@ pub(crate) struct Assessment {
     pub reasons: Vec<String>,
     pub changed: Vec<Vec<u8>>,
     pub warnings: Vec<Warning>,
+    /// Whether the live repository differs from the snapshot (else a refresh only continues
+    /// what the snapshot left undone: deferred analysis).
+    pub differs: bool,
 }
 
 /// The freshness of a snapshot that describes the basis it was just taken from (after a
@@ -183,17 +186,19 @@ pub(crate) fn assess(
             detail.push(format!("live repository differs from the snapshot: {live}"));
         }
         detail.extend(reasons[differs..].iter().cloned());
-        warnings.push(Warning::counted(
-            WarningCode::RefreshNeeded,
-            changed.len() as u64,
-            detail.join("; "),
-        ));
+        // A count of the changed paths, when there are any: a snapshot whose analysis a read
+        // deferred said `refresh_needed 0`.
+        warnings.push(match changed.len() {
+            0 => Warning::new(WarningCode::RefreshNeeded, detail.join("; ")),
+            n => Warning::counted(WarningCode::RefreshNeeded, n as u64, detail.join("; ")),
+        });
     }
     Assessment {
         freshness,
         reasons,
         changed,
         warnings,
+        differs: differs > 0,
     }
 }
 

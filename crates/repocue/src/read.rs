@@ -402,6 +402,14 @@ pub(crate) fn prepare_under(
             Some(refresh::read_budget(&Operation::Refresh)),
             Some(observed),
         ) {
+            // Nothing changed but what an earlier read deferred: the cache was not stale.
+            Ok(out) if !a.differs => Warning::new(
+                WarningCode::Refreshed,
+                format!(
+                    "analysis an earlier read deferred continued: refreshed to {} ({} files scanned)",
+                    out.snapshot, out.files_scanned
+                ),
+            ),
             Ok(out) => Warning::new(
                 WarningCode::Refreshed,
                 format!(

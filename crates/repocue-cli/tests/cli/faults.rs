@@ -294,6 +294,12 @@ fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
         .iter()
         .find(|w| w.code == WarningCode::FileFaults);
     assert_eq!(counted.and_then(|w| w.count), Some(151 - 64), "{st:#?}");
+    // No path changed: the warning counts none (it said `refresh_needed 0`).
+    let needed = st
+        .warnings
+        .iter()
+        .find(|w| w.code == WarningCode::RefreshNeeded);
+    assert_eq!(needed.map(|w| w.count), Some(None), "{st:#?}");
     // A manifest, whose provenance is required, still fits its budget: deferred analysis is
     // counted in the warning, not listed as the files' faults.
     let manifest = run_env(
@@ -314,8 +320,15 @@ fn a_read_defers_what_its_budget_cannot_analyze_and_later_reads_finish_it() {
         manifest["provenance"].get("faults").is_none(),
         "{manifest:#}"
     );
-    // The next read analyzes another batch, the one after the rest.
-    assert_eq!(fault_count(&overview(&repo, &no_budget)), 151 - 128);
+    // The next read analyzes another batch, the one after the rest; nothing was stale.
+    let second = overview(&repo, &no_budget);
+    assert_eq!(fault_count(&second), 151 - 128);
+    let refreshed = warning(&second, "refreshed").unwrap()["detail"].to_string();
+    assert!(
+        refreshed.contains("analysis an earlier read deferred continued")
+            && !refreshed.contains("stale"),
+        "{refreshed}"
+    );
     let third = overview(&repo, &no_budget);
     assert!(warning(&third, "file_faults").is_none(), "{third:#}");
     assert_eq!(third["freshness"], "current", "{third:#}");
