@@ -1288,6 +1288,12 @@ fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<Range<usiz
     }
 }
 
+/// Whether a string is a Python annotation's, a type written ahead of its definition
+/// (rich's `def get_console() -> "Console"` read `-> …`), not a value.
+fn is_annotation_string(node: Node<'_>) -> bool {
+    node.kind() == "string" && node.parent().is_some_and(|p| p.kind() == "type")
+}
+
 /// Adds the ranges of comments/annotations (gaps) and literal values inside `range` to
 /// `holes`, without descending into the holes already there (the elided body, the
 /// initialiser).
@@ -1308,6 +1314,8 @@ fn collect_holes(
         if descend && overlaps && !inside_elided {
             if support.is_hole(node) && node.id() != root.id() {
                 holes.push((r, Hole::Gap));
+            } else if is_annotation_string(node) {
+                holes.push((r, Hole::Verbatim));
             } else if lang::is_literal(node) && node.id() != root.id() {
                 holes.push((r, Hole::Value));
             } else if cursor.goto_first_child() {

@@ -16,6 +16,9 @@ pub(crate) enum Hole {
     /// A literal value or an initialiser, shown as `…`: signatures never carry the values
     /// written in code (they may be secrets).
     Value,
+    /// A string that is no value, shown as written (on one line): a Python annotation's
+    /// forward reference, `-> "Console"`.
+    Verbatim,
 }
 
 /// Builds a signature from `source[range]`, leaving out the `holes` (comments, annotations,
@@ -48,6 +51,11 @@ pub(crate) fn signature(
                 builder.pending_space = true;
             }
             Hole::Value => builder.push_text("…", hole.start),
+            Hole::Verbatim => {
+                let text = String::from_utf8_lossy(&source[hole.clone()]);
+                let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                builder.push_text(&one_line, hole.start);
+            }
             _ => builder.pending_separator = !builder.out.is_empty(),
         }
         cursor = cursor.max(hole.end);

@@ -2574,7 +2574,7 @@ fn python_properties_and_static_methods_say_so() {
         [
             "@cached_property def form(self) -> dict",
             "@property def data(self) -> bytes",
-            "@staticmethod def parse(raw: bytes) -> …",
+            "@staticmethod def parse(raw: bytes) -> 'Request'",
             "@classmethod def empty(cls)",
             "def plain(self)",
         ]
@@ -2832,4 +2832,20 @@ fn python_main_block_variables_are_no_symbols() {
         .map(|s| s.qualified_name.as_str())
         .collect();
     assert_eq!(names, ["clock", "Table"]);
+}
+
+/// A Python annotation's string is a type (a forward reference), kept in the signature; a
+/// default value's string stays hidden.
+#[test]
+fn python_forward_reference_annotations_are_kept() {
+    let source = b"def get_console() -> \"Console\":\n    pass\n\n\ndef inspect(obj, *, console: Optional[\"Console\"] = None, title: str = \"secret\") -> None:\n    pass\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    let sigs: Vec<&str> = facts.symbols.iter().map(|s| s.signature.as_str()).collect();
+    assert_eq!(
+        sigs,
+        [
+            "def get_console() -> \"Console\"",
+            "def inspect(obj, *, console: Optional[\"Console\"] = None, title: str = …) -> None"
+        ]
+    );
 }
