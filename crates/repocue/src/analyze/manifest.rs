@@ -540,10 +540,19 @@ fn push_script(f: &mut ManifestFacts, name: &str, target: Option<&str>) {
 }
 
 /// The keys of a TOML table, in the order the parser keeps them.
+/// The packages a dependency table names, not those marked `optional = true` (a Cargo
+/// feature's, a Poetry extra's: rich's `ipywidgets`, only for Jupyter, was listed as one of its
+/// three dependencies).
 fn table_keys(table: Option<&toml::Value>) -> Vec<String> {
+    let optional = |v: &toml::Value| v.get("optional").and_then(toml::Value::as_bool) == Some(true);
     table
         .and_then(|t| t.as_table())
-        .map(|t| t.keys().cloned().collect())
+        .map(|t| {
+            t.iter()
+                .filter(|(_, v)| !optional(v))
+                .map(|(k, _)| k.clone())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -1736,6 +1745,22 @@ mod tests {
             let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(f.requires.as_deref(), *want, "{text}");
         }
+    }
+
+    /// An optional dependency (a Cargo feature's, a Poetry extra's) is no dependency of the
+    /// project's.
+    #[test]
+    fn optional_dependencies_are_left_out() {
+        let poetry = "[tool.poetry]\nname = \"rich\"\n[tool.poetry.dependencies]\npython = \"^3.8\"\npygments = \"^2\"\nipywidgets = { version = \"^8\", optional = true }\nmarkdown-it-py = \">=2\"\n";
+        assert_eq!(
+            analyze(b"pyproject.toml", poetry).unwrap().dependencies,
+            ["pygments", "markdown-it-py"]
+        );
+        let cargo = "[package]\nname = \"x\"\n[dependencies]\nserde = { version = \"1\", optional = true }\nmemchr = \"2\"\n";
+        assert_eq!(
+            analyze(b"Cargo.toml", cargo).unwrap().dependencies,
+            ["memchr"]
+        );
     }
 
     /// A Make rule that only prints is no command (chi's `all:` echoes a banner); one that
