@@ -232,7 +232,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"go.mod" => "go",
         b"CMakeLists.txt" => "cmake",
         b"meson.build" => "meson",
-        b"configure.ac" | b"configure.in" => "autotools",
+        b"configure.ac" | b"configure.in" | b"Makefile.am" => "autotools",
         b"justfile" | b"Justfile" => "just",
         b"pom.xml" => "maven",
         b"build.gradle" | b"build.gradle.kts" => "gradle",
@@ -359,6 +359,10 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 cmd("make check", "test"),
             ]);
         }
+        // Automake: the headers it installs are the library's public API (jq's
+        // `include_HEADERS = src/jv.h src/jq.h`: its 500-token overview listed internal
+        // headers' `dtoa_context` and `jv_mem_free`, never `jq_init` or `jq_compile`).
+        b"Makefile.am" => f.entry_points = installed_headers(text),
         b"meson.build" => {
             f.name = call_first_arg(text, "project(");
             f.commands.extend([
@@ -883,6 +887,29 @@ fn cmake(text: &str, f: &mut ManifestFacts) {
         };
         f.commands.push(cmd(&test, "test"));
     }
+}
+
+/// The headers an automake file installs: the values of its `include_HEADERS`,
+/// `pkginclude_HEADERS` and `nobase_…` variants, continued lines joined, variables left out.
+fn installed_headers(text: &str) -> Vec<String> {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    let mut out: Vec<String> = Vec::new();
+    for line in joined.lines() {
+        let Some((name, value)) = line.split_once('=') else {
+            continue;
+        };
+        let name = name.trim().trim_end_matches('+').trim();
+        if !name.ends_with("include_HEADERS") || name.contains(char::is_whitespace) {
+            continue;
+        }
+        for header in value.split_whitespace() {
+            let header = header.trim_start_matches("./");
+            if !header.contains('$') && !out.iter().any(|o| o == header) {
+                out.push(header.to_owned());
+            }
+        }
+    }
+    out
 }
 
 /// The first `option(NAME "…" OFF)` whose name says tests (`YAML_CPP_BUILD_TESTS`,
@@ -1761,6 +1788,16 @@ mod tests {
             analyze(b"Cargo.toml", cargo).unwrap().dependencies,
             ["memchr"]
         );
+    }
+
+    /// An automake file's installed headers are its entry points, a continued line joined.
+    #[test]
+    fn automake_installed_headers_are_entry_points() {
+        let am = "AUTOMAKE_OPTIONS = foreign\ninclude_HEADERS = src/jv.h \\\n  src/jq.h\npkginclude_HEADERS += $(EXTRA) ./src/extra.h\nnoinst_HEADERS = src/internal.h\n";
+        let f = analyze(b"Makefile.am", am).unwrap();
+        assert_eq!(f.kind, "autotools");
+        assert_eq!(f.entry_points, ["src/jv.h", "src/jq.h", "src/extra.h"]);
+        assert!(f.commands.is_empty(), "{f:?}");
     }
 
     /// A Make rule that only prints is no command (chi's `all:` echoes a banner); one that
