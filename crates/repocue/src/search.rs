@@ -228,14 +228,21 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                     .find(|s| s.qualified_name == qualified && Some(s.start_line) == h.line)
             });
         if let Some(s) = symbol {
-            // A Go file built only on request is a variant: after the default build's.
-            let language = h
+            let code = h
                 .digest
                 .as_deref()
-                .and_then(|d| facts.get(d)?.code.as_ref())
-                .map_or("", |c| c.language.as_str());
+                .and_then(|d| facts.get(d)?.code.as_ref());
+            // A Go file built only on request is a variant: after the default build's.
+            let language = code.map_or("", |c| c.language.as_str());
+            // A definition inside a function's body is that function's local: zod's
+            // `inst._zod.parse = …` in `$ZodObjectJIT` came before the `parse` users call.
+            let local = s
+                .parent()
+                .and_then(|p| code?.symbols.iter().find(|x| x.qualified_name == p))
+                .is_some_and(|p| matches!(p.kind.as_str(), "function" | "method"));
             let visibility = match s.visibility.as_deref() {
                 _ if s.conditional && language == "Go" => 2,
+                _ if local => 2,
                 Some("public" | "exported") => 0,
                 _ if crate::analyze::importance::is_hidden(s) => 2,
                 _ => 1,

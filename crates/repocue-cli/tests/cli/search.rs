@@ -578,3 +578,31 @@ fn a_hidden_type_comes_after_a_public_function_of_its_name() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_functions_local_comes_after_a_reachable_definition_of_its_name() {
+    // A function defined inside another's body is that function's local (fastify's
+    // `createServer.listen`, zod's `inst._zod.parse = …`): the interface method users call
+    // comes first.
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/server.js",
+            "function createServer (opts) {\n  function listen (port) { return port }\n  return { listen }\n}\nmodule.exports = { createServer }\n",
+        ),
+        (
+            "index.d.ts",
+            "export interface Instance {\n  listen(port: number): Promise<string>\n}\nexport default function app(): Instance\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["listen"]);
+    let found = ids(&cue);
+    assert_eq!(
+        found[..2],
+        [
+            "symbol:index.d.ts:Instance.listen",
+            "symbol:lib/server.js:createServer.listen"
+        ],
+        "{found:?}"
+    );
+}
