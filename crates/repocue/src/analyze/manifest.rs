@@ -622,11 +622,47 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
             }
         }
     }
+    // Tests that require features the default set lacks run only when asked for: hyper's
+    // `[[test]]`s each require `full` (`default = []`), and `cargo test` ran none of them.
+    let test = match test_features(&doc) {
+        Some(features) => format!("cargo test --features {features}"),
+        None => "cargo test".to_owned(),
+    };
     f.commands
-        .extend([cmd("cargo build", "build"), cmd("cargo test", "test")]);
+        .extend([cmd("cargo build", "build"), cmd(test, "test")]);
     f.commands.extend(run);
     f.commands.push(cmd("cargo clippy --all-targets", "lint"));
     Some(())
+}
+
+/// The features every `[[test]]` target requires, when each requires some and the default
+/// features hold none of them (comma-joined, in order), so that `cargo test` would skip them.
+fn test_features(doc: &toml::Table) -> Option<String> {
+    let tests = doc.get("test")?.as_array()?;
+    let default: Vec<&str> = doc
+        .get("features")
+        .and_then(|f| f.get("default"))
+        .and_then(|d| d.as_array())
+        .map(|d| d.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let mut features: Vec<&str> = Vec::new();
+    for t in tests {
+        let required: Vec<&str> = t
+            .get("required-features")?
+            .as_array()?
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        if required.is_empty() || required.iter().all(|r| default.contains(r)) {
+            return None;
+        }
+        for r in required {
+            if !features.contains(&r) && !default.contains(&r) {
+                features.push(r);
+            }
+        }
+    }
+    (!features.is_empty()).then(|| features.join(","))
 }
 
 fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
@@ -1798,6 +1834,25 @@ mod tests {
         assert_eq!(f.kind, "autotools");
         assert_eq!(f.entry_points, ["src/jv.h", "src/jq.h", "src/extra.h"]);
         assert!(f.commands.is_empty(), "{f:?}");
+    }
+
+    /// A crate whose test targets all require features its default set lacks tests with them
+    /// (hyper's `[[test]]`s require `full`, `default = []`).
+    #[test]
+    fn cargo_tests_that_require_features_are_run_with_them() {
+        let hyper = "[package]\nname = \"hyper\"\n[features]\ndefault = []\nfull = [\"client\"]\nclient = []\n[[test]]\nname = \"client\"\nrequired-features = [\"full\"]\n[[test]]\nname = \"server\"\nrequired-features = [\"full\"]\n";
+        let f = analyze(b"Cargo.toml", hyper).unwrap();
+        assert_eq!(f.commands[1].command, "cargo test --features full");
+        let plain = "[package]\nname = \"x\"\n[[test]]\nname = \"t\"\n";
+        assert_eq!(
+            analyze(b"Cargo.toml", plain).unwrap().commands[1].command,
+            "cargo test"
+        );
+        let defaulted = "[package]\nname = \"x\"\n[features]\ndefault = [\"std\"]\nstd = []\n[[test]]\nname = \"t\"\nrequired-features = [\"std\"]\n";
+        assert_eq!(
+            analyze(b"Cargo.toml", defaulted).unwrap().commands[1].command,
+            "cargo test"
+        );
     }
 
     /// A Make rule that only prints is no command (chi's `all:` echoes a banner); one that
