@@ -735,21 +735,7 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
         _ => None,
     };
-    // Installing means something only for a package that depends on others or runs scripts:
-    // libgit2's metadata-only `package.json` made a CMake library's overview say `npm install`.
-    let installs = [
-        "dependencies",
-        "devDependencies",
-        "peerDependencies",
-        "optionalDependencies",
-    ]
-    .iter()
-    .any(|k| {
-        v.get(*k)
-            .and_then(|d| d.as_object())
-            .is_some_and(|d| !d.is_empty())
-    }) || !f.commands.is_empty()
-        || v.get("workspaces").is_some();
+    let installs = installs_anything(&v, f);
     if f.kind == "npm" {
         if installs {
             f.commands.insert(0, cmd("npm install", "install"));
@@ -923,6 +909,25 @@ fn cmake(text: &str, f: &mut ManifestFacts) {
         };
         f.commands.push(cmd(&test, "test"));
     }
+}
+
+/// Whether a package.json installs anything: it depends on packages, runs scripts or holds
+/// workspaces. libgit2's metadata-only `package.json` made a CMake library's overview say
+/// `npm install`.
+fn installs_anything(v: &serde_json::Value, f: &ManifestFacts) -> bool {
+    [
+        "dependencies",
+        "devDependencies",
+        "peerDependencies",
+        "optionalDependencies",
+    ]
+    .iter()
+    .any(|k| {
+        v.get(*k)
+            .and_then(|d| d.as_object())
+            .is_some_and(|d| !d.is_empty())
+    }) || !f.commands.is_empty()
+        || v.get("workspaces").is_some()
 }
 
 /// The headers an automake file installs: the values of its `include_HEADERS`,
