@@ -61,15 +61,7 @@ pub(crate) fn first_branches(source: &[u8]) -> Cow<'_, [u8]> {
     if !open.is_empty() {
         return Cow::Borrowed(source);
     }
-    let mut out = source.to_vec();
-    for (from, to) in blank {
-        for b in &mut out[from..to] {
-            if !matches!(*b, b'\n' | b'\r') {
-                *b = b' ';
-            }
-        }
-    }
-    Cow::Owned(out)
+    Cow::Owned(blanked(source, &blank))
 }
 
 /// The bytes to parse for a C or C++ `source`: code under `#if 0` (up to its `#elif`,
@@ -114,15 +106,21 @@ pub(crate) fn if0_blanked(source: &[u8]) -> Cow<'_, [u8]> {
     if !open.is_empty() || blank.is_empty() {
         return Cow::Borrowed(source);
     }
+    Cow::Owned(blanked(source, &blank))
+}
+
+/// A copy of `source` with the byte ranges `blank` as spaces, line breaks kept: every
+/// position a parse of it reports is the file's own.
+fn blanked(source: &[u8], blank: &[(usize, usize)]) -> Vec<u8> {
     let mut out = source.to_vec();
-    for (from, to) in blank {
+    for &(from, to) in blank {
         for b in &mut out[from..to] {
             if !matches!(*b, b'\n' | b'\r') {
                 *b = b' ';
             }
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 /// A C preprocessor line's directive word and what follows it (spaces skipped), if the line

@@ -75,6 +75,15 @@ fn visibility_of(facts: &FileFacts, name: &str) -> Option<&'static str> {
         .visibility
 }
 
+/// Each symbol's qualified name and kind, in order.
+fn names_and_kinds(facts: &FileFacts) -> Vec<(&str, &str)> {
+    facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind))
+        .collect()
+}
+
 fn assert_symbols(facts: &FileFacts, expected: &str) {
     let actual: Vec<String> = facts.symbols.iter().map(render).collect();
     let expected: Vec<&str> = expected
@@ -635,11 +644,7 @@ fn python_script_blocks_are_private_and_trailing_commas_go() {
 fn cpp_qualified_and_specialized_classes_keep_their_members() {
     let source = b"namespace fmt {\ntemplate <> struct formatter<bytes> {\n private:\n  int specs_;\n public:\n  constexpr auto parse(int ctx) -> const char* { return 0; }\n};\nstruct DBImpl::Writer {\n  explicit Writer(int mu) {}\n  bool done;\n};\nclass DBImpl {\n private:\n  void CompactMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n  int Recover(int* edit,\n              bool* save)\n      EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n  MemTable* imm_ GUARDED_BY(mutex_);\n  int Status() const WARN_UNUSED_RESULT;\n public:\n  FMT_CONSTEXPR explicit DBImpl(const A& a) : x(a) {}\n  int Get() { return MAKE_STATUS(x); }\n};\n}\n";
     let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
-    let seen: Vec<(&str, &str)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.qualified_name.as_str(), s.kind))
-        .collect();
+    let seen = names_and_kinds(&facts);
     assert_eq!(
         seen,
         [
@@ -2415,11 +2420,7 @@ fn c_fields_of_an_anonymous_struct_variable_are_its_members() {
     let source = b"struct {\n    int rio;\n    char *key;\n} rdbstate;\n\nstruct named {\n    int y;\n} instance;\n";
     for language in [Language::C, Language::Cpp] {
         let facts = extract(language, source, &Limits::default()).unwrap();
-        let seen: Vec<(&str, &str)> = facts
-            .symbols
-            .iter()
-            .map(|s| (s.qualified_name.as_str(), s.kind))
-            .collect();
+        let seen = names_and_kinds(&facts);
         assert_eq!(
             seen,
             [
@@ -2656,11 +2657,7 @@ fn c_typedef_of_a_same_named_struct_is_one_symbol() {
     let source = b"typedef struct point {\n  int x;\n  int y;\n} point;\n\ntypedef struct node {\n  int v;\n} node_t;\n";
     for language in [Language::C, Language::Cpp] {
         let facts = extract(language, source, &Limits::default()).unwrap();
-        let seen: Vec<(&str, &str)> = facts
-            .symbols
-            .iter()
-            .map(|s| (s.qualified_name.as_str(), s.kind))
-            .collect();
+        let seen = names_and_kinds(&facts);
         assert_eq!(
             seen,
             [
@@ -2739,11 +2736,7 @@ fn a_field_typed_by_its_own_name_references_the_type() {
 fn javascript_prototype_methods_have_their_owner_and_accessors_are_no_symbols() {
     let source = b"function Reply (res) { this.res = res }\nReply.prototype.send = function (payload) { return this }\nReply.prototype['code'] = function (c) { return this }\nexports.helper = function () {}\nObject.defineProperties(Reply.prototype, {\n  url: { get () { return this.res.url } },\n  validate: { value: function (schema) { return true } }\n})\nmodule.exports = Reply\n";
     let facts = extract(Language::JavaScript, source, &Limits::default()).unwrap();
-    let seen: Vec<(&str, &str)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.qualified_name.as_str(), s.kind))
-        .collect();
+    let seen = names_and_kinds(&facts);
     assert_eq!(
         seen,
         [
@@ -2810,11 +2803,7 @@ fn c_functions_named_in_capitals_are_functions() {
 fn a_method_named_for_a_field_keeps_the_plain_name() {
     let source = b"pub struct Config {\n    retries: u32,\n}\n\nimpl Config {\n    pub fn retries(&self) -> u32 {\n        self.retries\n    }\n}\n";
     let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
-    let seen: Vec<(&str, &str)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.qualified_name.as_str(), s.kind))
-        .collect();
+    let seen = names_and_kinds(&facts);
     assert!(seen.contains(&("Config.retries", "method")), "{seen:?}");
     assert!(seen.contains(&("Config.retries#2", "field")), "{seen:?}");
 }
