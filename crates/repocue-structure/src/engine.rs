@@ -677,14 +677,15 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
             let (mut signature, first) = signature(support, item, source);
             if let Some(keyword) = item.info.keyword {
                 if !signature.starts_with(keyword) {
-                    signature = text::truncate(format!("{keyword} {signature}"));
+                    signature = format!("{keyword} {signature}");
                 }
             }
             if let Some((from, to)) = item.info.restart {
                 if let Some(rest) = signature.strip_prefix(from) {
-                    signature = text::truncate(format!("{to}{rest}"));
+                    signature = format!("{to}{rest}");
                 }
             }
+            let (signature, cut_hash) = text::cut(signature);
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
             let lexical_parent = item.parent.map(|p| items[p].qualified.clone());
@@ -704,6 +705,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                 qualified_name: item.qualified.clone(),
                 kind: item.info.kind,
                 signature,
+                cut_hash,
                 start_line: lines.line(start),
                 end_line: lines.line(end),
                 parent,

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "49";
+pub const EXTRACTOR_VERSION: &str = "50";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,12 +147,16 @@ pub struct Symbol {
     /// `module`, `constant`, `variable`, `macro`, `field`, `impl`.
     pub kind: &'static str,
     /// The declaration without its body, comments, docstrings or annotations, whitespace
-    /// collapsed; at most 300 characters (longer ones are cut and end with `…`). Never a
+    /// collapsed; at most 300 characters (a longer one keeps its start and its last 99
+    /// characters, the return type and the last parameters, around ` … `). Never a
     /// value written in the code: every string, character, regex or macro-body literal, every
     /// number longer than 4 characters and the initialiser of every constant, variable or
     /// field is shown as `…` (`pub const TOKEN: &str = …`, `def f(token=…)`), so that a
     /// secret in the source never reaches a cue, a search index or a database row.
     pub signature: String,
+    /// When the signature was cut: a hash of the whole, so that two signatures that differ
+    /// only in the part left out still differ.
+    pub cut_hash: Option<u32>,
     /// 1-based line where the declaration starts (after leading comments/annotations).
     pub start_line: u32,
     /// 1-based last line of the whole definition, body included.

@@ -5,6 +5,13 @@ use std::ops::Range;
 /// Maximum signature length in characters, the ellipsis included.
 pub(crate) const MAX_SIGNATURE_CHARS: usize = 300;
 
+/// How many characters of a cut signature's end are kept after its `…`: the last parameters
+/// and the return type, where a signature changes as often as at its start.
+const KEPT_END_CHARS: usize = 99;
+
+/// How far back (forward, at the end) a cut looks for a space to fall on, in characters.
+const WORD_SLACK: usize = 40;
+
 /// What a hole in a signature's source range stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hole {
@@ -66,7 +73,7 @@ pub(crate) fn signature(
     let mut out = builder.out;
     let trimmed = out.trim_end_matches(|c: char| c.is_whitespace() || "{:;,=".contains(c));
     out.truncate(trimmed.len());
-    (truncate(out), builder.first)
+    (out, builder.first)
 }
 
 /// Accumulates signature text with whitespace collapsed.
@@ -168,15 +175,39 @@ impl Builder {
     }
 }
 
-/// Cuts `text` to [`MAX_SIGNATURE_CHARS`] characters, ending with `…` when cut.
-pub(crate) fn truncate(mut text: String) -> String {
-    if let Some((cut, _)) = text.char_indices().nth(MAX_SIGNATURE_CHARS - 1) {
-        if text[cut..].chars().count() > 1 {
-            text.truncate(cut);
-            text.push('…');
-        }
+/// Cuts `text` to at most [`MAX_SIGNATURE_CHARS`] characters: its start and its last
+/// [`KEPT_END_CHARS`] (the return type, the last parameters), joined by `…`, each cut on a
+/// space when one is near. Returns the text and, when it was cut, a hash of the whole, so
+/// that a change in the part left out still tells two signatures apart (typer's `Option`,
+/// forty parameters long, changed its return type without a trace in the delta).
+pub(crate) fn cut(text: String) -> (String, Option<u32>) {
+    let chars = text.chars().count();
+    if chars <= MAX_SIGNATURE_CHARS {
+        return (text, None);
     }
-    text
+    let byte_at = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(i, _)| i);
+    let head_chars = MAX_SIGNATURE_CHARS - " … ".chars().count() - KEPT_END_CHARS;
+    let head_end = byte_at(head_chars);
+    let head_floor = byte_at(head_chars - WORD_SLACK);
+    let head_end = text[head_floor..head_end]
+        .rfind(' ')
+        .map_or(head_end, |i| head_floor + i);
+    let tail_start = byte_at(chars - KEPT_END_CHARS);
+    let tail_ceiling = byte_at(chars - KEPT_END_CHARS + WORD_SLACK);
+    let tail_start = text[tail_start..tail_ceiling]
+        .find(' ')
+        .map_or(tail_start, |i| tail_start + i + 1);
+    let head = text[..head_end].trim_end();
+    let shown = format!("{head} … {}", &text[tail_start..]);
+    (shown, Some(fnv1a(text.as_bytes())))
+}
+
+/// The 32-bit FNV-1a hash of `bytes`: written out here, so that stored hashes never change
+/// with a hashing crate's version.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5, |h: u32, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// Collapses whitespace runs in `text` to single spaces and trims it.
@@ -306,13 +337,47 @@ mod tests {
     }
 
     #[test]
-    fn truncation_is_char_safe() {
+    fn cuts_are_char_safe() {
         let long = "é".repeat(400);
-        let cut = truncate(long);
-        assert_eq!(cut.chars().count(), MAX_SIGNATURE_CHARS);
-        assert!(cut.ends_with('…'));
+        let (shown, hash) = cut(long.clone());
+        assert!(shown.chars().count() <= MAX_SIGNATURE_CHARS, "{shown}");
+        assert!(shown.contains(" … "));
+        assert_eq!(hash, Some(fnv1a(long.as_bytes())));
         let exact = "x".repeat(MAX_SIGNATURE_CHARS);
-        assert_eq!(truncate(exact.clone()), exact);
+        assert_eq!(cut(exact.clone()), (exact, None));
+    }
+
+    #[test]
+    fn a_cut_keeps_the_end_and_tells_a_change_in_the_middle() {
+        let params = |middle: &str| {
+            let list: Vec<String> = (0..40)
+                .map(|i| {
+                    if i == 20 {
+                        middle.to_owned()
+                    } else {
+                        format!("p{i}: int = None")
+                    }
+                })
+                .collect();
+            format!("def option({}) -> OptionInfo", list.join(", "))
+        };
+        let (a, ha) = cut(params("p20: int = None"));
+        let (b, hb) = cut(params("p20: str = None"));
+        assert!(a.ends_with("p39: int = None) -> OptionInfo"), "{a}");
+        assert!(a.starts_with("def option(p0: int = None, "), "{a}");
+        assert!(a.chars().count() <= MAX_SIGNATURE_CHARS);
+        // On spaces: no parameter is shown cut in two.
+        assert!(a.contains(" … p"), "{a}");
+        assert_eq!(a, b, "the change is in the part left out");
+        assert_ne!(ha, hb);
+        assert!(ha.is_some());
+    }
+
+    #[test]
+    fn fnv1a_matches_the_published_vectors() {
+        assert_eq!(fnv1a(b""), 0x811c_9dc5);
+        assert_eq!(fnv1a(b"a"), 0xe40c_292c);
+        assert_eq!(fnv1a(b"foobar"), 0xbf9c_f968);
     }
 
     #[test]

@@ -1457,14 +1457,22 @@ fn duplicates_get_numbered_and_prototypes_yield_to_definitions() {
 }
 
 #[test]
-fn long_signatures_are_cut_with_an_ellipsis() {
-    let params: Vec<String> = (0..100).map(|i| format!("a{i}: u32")).collect();
-    let source = format!("fn wide({}) {{}}\n", params.join(", "));
-    let facts = extract(Language::Rust, source.as_bytes(), &Limits::default()).expect("Rust");
-    let signature = &facts.symbols[0].signature;
-    assert_eq!(signature.chars().count(), 300);
-    assert!(signature.ends_with('…'));
-    assert!(signature.starts_with("fn wide(a0: u32, a1: u32"));
+fn long_signatures_keep_start_and_end_around_an_ellipsis() {
+    let wide = |last: &str| {
+        let params: Vec<String> = (0..100).map(|i| format!("a{i}: u32")).collect();
+        format!("fn wide({}) -> {last} {{}}\n", params.join(", "))
+    };
+    let facts = extract(Language::Rust, wide("u8").as_bytes(), &Limits::default()).expect("Rust");
+    let s = &facts.symbols[0];
+    assert!(s.signature.chars().count() <= 300, "{}", s.signature);
+    assert!(s.signature.starts_with("fn wide(a0: u32, a1: u32"));
+    assert!(s.signature.contains(" … "));
+    assert!(s.signature.ends_with("a99: u32) -> u8"), "{}", s.signature);
+    assert!(s.cut_hash.is_some());
+    let other = extract(Language::Rust, wide("u16").as_bytes(), &Limits::default()).expect("Rust");
+    assert_ne!(other.symbols[0].signature, s.signature);
+    let short = extract(Language::Rust, b"fn f(a: u8) {}\n", &Limits::default()).expect("Rust");
+    assert_eq!(short.symbols[0].cut_hash, None);
 }
 
 #[test]

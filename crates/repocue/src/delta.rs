@@ -317,8 +317,7 @@ pub fn structural(
                 && !moved_from.contains(i)
                 && rpath != apath
                 && r.name() == a.name()
-                && r.kind == a.kind
-                && r.signature == a.signature
+                && r.same_declaration(a)
                 && (a.kind != "module" || members_moved_along(&removed, rpath, &added, apath, a))
         });
         match hit {
@@ -388,7 +387,7 @@ fn pair_symbols<'a>(olds: &'a [SymbolFact], news: &'a [SymbolFact]) -> Paired<'a
         added: vec![],
         removed: vec![],
     };
-    let same = |o: &SymbolFact, n: &SymbolFact| o.signature == n.signature && o.kind == n.kind;
+    let same = |o: &SymbolFact, n: &SymbolFact| o.same_declaration(n);
     for (before, after) in by_name.into_values() {
         let mut left: Vec<Option<&SymbolFact>> = before.into_iter().map(Some).collect();
         let mut unmatched = Vec::new();
@@ -638,6 +637,36 @@ mod tests {
             ops(b"Shape.java", "Java", &java(two), &java(&changed)),
             ["symbol.signature_changed symbol:Shape.java:Shape.area#2"]
         );
+    }
+
+    /// A long signature is stored cut, but a change in the part left out is still a change
+    /// (typer's forty-parameter `Option` changed its return type without a trace).
+    #[test]
+    fn a_change_where_a_long_signature_was_cut_is_a_changed_signature() {
+        let code = |text: &str| {
+            crate::analyze::structure::analyze(b"p.py", Some("Python"), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let option = |middle: &str| {
+            let params: Vec<String> = (0..40)
+                .map(|i| match i {
+                    20 => middle.to_owned(),
+                    _ => format!("p{i}: int | None = None"),
+                })
+                .collect();
+            format!("def option({}) -> int:\n    return 0\n", params.join(", "))
+        };
+        let (old, new) = (code(&option("p20: int")), code(&option("p20: str")));
+        assert_eq!(
+            old.symbols[0].signature, new.symbols[0].signature,
+            "the change is not shown"
+        );
+        let ops: Vec<String> = structural(&[(b"p.py".to_vec(), Some(&old), Some(&new))])
+            .iter()
+            .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+            .collect();
+        assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
     }
 
     #[test]

@@ -867,6 +867,7 @@ mod tests {
                 qualified_name: name.to_owned(),
                 kind: kind.to_owned(),
                 signature: signature.to_owned(),
+                cut_hash: None,
                 start_line: 1,
                 end_line: 1,
                 visibility: None,

@@ -234,7 +234,7 @@ pub(crate) fn value_free_text(node: Node<'_>, source: &[u8]) -> String {
             }
         }
     }
-    crate::text::signature(source, node.byte_range(), &holes).0
+    crate::text::cut(crate::text::signature(source, node.byte_range(), &holes).0).0
 }
 
 /// `text` without one pair of surrounding quotes (`"`, `'`, `` ` ``, `<>`).

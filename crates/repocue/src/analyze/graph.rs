@@ -1307,6 +1307,7 @@ mod tests {
                     qualified_name: (*d).into(),
                     kind: "function".into(),
                     signature: format!("fn {d}()"),
+                    cut_hash: None,
                     start_line: 1,
                     end_line: 1,
                     visibility: None,

@@ -1088,6 +1088,7 @@ mod tests {
             qualified_name: q.into(),
             kind: kind.into(),
             signature: String::new(),
+            cut_hash: None,
             start_line: 1,
             end_line: 1,
             visibility: vis.map(str::to_owned),

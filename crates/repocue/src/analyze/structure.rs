@@ -141,6 +141,10 @@ pub struct SymbolFact {
     /// Declaration without body or comments.
     #[serde(rename = "s")]
     pub signature: String,
+    /// When the signature was cut, a hash of the whole
+    /// ([`repocue_structure::Symbol::cut_hash`]): a change in the part left out is a change.
+    #[serde(rename = "h", default, skip_serializing_if = "Option::is_none")]
+    pub cut_hash: Option<u32>,
     /// First line (1-based).
     #[serde(rename = "l")]
     pub start_line: u32,
@@ -175,6 +179,14 @@ pub fn bare_name(qualified: &str) -> &str {
 }
 
 impl SymbolFact {
+    /// Whether `other` declares the same thing: the same kind and the same whole signature,
+    /// the part a cut left out included.
+    pub fn same_declaration(&self, other: &SymbolFact) -> bool {
+        self.kind == other.kind
+            && self.signature == other.signature
+            && self.cut_hash == other.cut_hash
+    }
+
     /// Returns the last segment of the qualified name.
     pub fn name(&self) -> &str {
         bare_name(&self.qualified_name)
@@ -283,6 +295,7 @@ pub fn analyze(
                     qualified_name: s.qualified_name,
                     kind: s.kind.to_owned(),
                     signature: s.signature,
+                    cut_hash: s.cut_hash,
                     start_line: s.start_line,
                     end_line: s.end_line,
                     visibility: s.visibility.map(str::to_owned),
@@ -416,6 +429,7 @@ mod tests {
             qualified_name: q.into(),
             kind: "function".into(),
             signature: format!("def {q}()"),
+            cut_hash: None,
             start_line: lines.0,
             end_line: lines.1,
             visibility: None,

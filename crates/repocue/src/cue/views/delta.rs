@@ -374,10 +374,16 @@ fn shared_start_elided(new: &str, old: &str) -> String {
         .filter_map(|(sep, len)| start.rfind(sep).map(|i| i + len))
         .max()
         .unwrap_or(0);
+    if new == old {
+        // The whole signatures differ only where a long one's cut left text out.
+        return "… (a part not shown changed)".to_owned();
+    }
     if cut < 12 + "…".len() {
         return old.to_owned();
     }
-    format!("…{}", &old[cut..])
+    // Past a long signature's own cut, its `… ` is not repeated.
+    let rest = &old[cut..];
+    format!("…{}", rest.strip_prefix("… ").unwrap_or(rest))
 }
 
 /// How much an agent needs a symbol or import operation when the budget cannot hold them all:
@@ -656,6 +662,19 @@ mod tests {
                 "fn größe_berechnen(a: u8)"
             ),
             "…a: u8)"
+        );
+        // Long signatures cut in their middle: the cut's own `…` is not repeated, and two that
+        // read alike differ in what the cut left out.
+        assert_eq!(
+            elided(
+                "def f(a: int, b: int, … y: int, z: int) -> int",
+                "def f(a: int, b: int, … w: int, z: int) -> int"
+            ),
+            "…w: int, z: int) -> int"
+        );
+        assert_eq!(
+            elided("def f(a: int, … z: int)", "def f(a: int, … z: int)"),
+            "… (a part not shown changed)"
         );
     }
 

@@ -676,6 +676,7 @@ def render(doc):\n    return parse(doc)\n";
                         qualified_name: name.into(),
                         kind: "function".into(),
                         signature: format!("function {name}()"),
+                        cut_hash: None,
                         start_line: 1,
                         end_line: 1,
                         visibility: match name {
