@@ -142,7 +142,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                         || python.through_module(i, t, imports_of, &modules, &spaces)
                 });
             }
-            if standard.in_space(spaces[i]) {
+            if standard.in_space(spaces[i]) && !imports_by_name(&node.facts.imports, r) {
                 targets.retain(|&t| named(t));
             } else if narrowable(&targets) {
                 if !node.facts.imports.is_empty() {
@@ -1010,7 +1010,7 @@ pub(crate) fn may_mean(
             && languages_share_names(from, target)
     };
     // A name the language provides means the definitions `from` imports, however many.
-    if is_standard_name(path_name_space(from), name) {
+    if is_standard_name(path_name_space(from), name) && !imports_by_name(imports, name) {
         return plausible() && imports_name(from, imports, target);
     }
     // A Python class means a definition `from` imports, its module or a package around it
@@ -1153,12 +1153,29 @@ pub(crate) fn imports_name(from: &[u8], imports: &[String], target: &[u8]) -> bo
 /// reader of one file's references (the entity view's defining files).
 pub(crate) fn may_define(from: &[u8], imports: &[String], name: &str, target: &[u8]) -> bool {
     languages_share_names(from, target)
-        && (!is_standard_name(path_name_space(from), name) || imports_name(from, imports, target))
+        && (!is_standard_name(path_name_space(from), name)
+            || imports_by_name(imports, name)
+            || imports_name(from, imports, target))
 }
 
 /// Whether the language of the file at `path` provides `name` ([`is_standard_name`]).
 pub(crate) fn is_standard_name_at(path: &[u8], name: &str) -> bool {
     is_standard_name(path_name_space(path), name)
+}
+
+/// Whether one of the `imports` names `name` itself, from anywhere but the language's own
+/// library (`serde_json::from_str`, not `std::ptr::write`): a name the language provides
+/// ([`is_standard_name`]) that a file imports by name is the one it imports. serde_json's
+/// tests call its `from_str` and `to_string`, which the ranking and `referenced_by` dropped as
+/// the standard library's until their module was imported, and its crate root, which hands
+/// them on, is all the tests import.
+pub(crate) fn imports_by_name(imports: &[String], name: &str) -> bool {
+    const LANGUAGE_LIBRARIES: [&str; 3] = ["std", "core", "alloc"];
+    imports.iter().any(|imp| {
+        let last = imp.rsplit(['.', '/', '\\', ':']).next().unwrap_or_default();
+        let first = imp.split(['.', '/', '\\', ':']).next().unwrap_or_default();
+        last == name && imp.len() > name.len() && !LANGUAGE_LIBRARIES.contains(&first)
+    })
 }
 
 /// Whether `name` is one the language of name space `space` provides ([`C_STANDARD`]).
@@ -1565,6 +1582,44 @@ mod tests {
             "{:?}",
             r.used_by
         );
+    }
+
+    /// A name the language provides that a file imports by name (`use serde_json::from_str`)
+    /// is the one it imports, also when the import goes through the crate root; one imported
+    /// from the language's own library is not.
+    #[test]
+    fn a_standard_name_imported_by_name_is_the_projects() {
+        let de = in_language("Rust", &["from_str"], &[], &[]);
+        let tool = in_language("Rust", &["main"], &["from_str"], &["mini::from_str"]);
+        let other = in_language("Rust", &["run"], &["from_str"], &["core::str::from_str"]);
+        let nodes = [
+            node(b"src/de.rs", &de),
+            node(b"src/bin/tool.rs", &tool),
+            node(b"src/run.rs", &other),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("from_str"), Some(&1.0), "{:?}", r.used_by);
+        let imports = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(may_mean(
+            b"tests/map.rs",
+            "from_str",
+            &imports(&["serde_json::Map", "serde_json::from_str"]),
+            &[b"src/de.rs"],
+            b"src/de.rs"
+        ));
+        assert!(!may_mean(
+            b"src/run.rs",
+            "from_str",
+            &imports(&["std::str::from_str"]),
+            &[b"src/de.rs"],
+            b"src/de.rs"
+        ));
+        assert!(may_define(
+            b"tests/map.rs",
+            &imports(&["serde_json::from_str"]),
+            "from_str",
+            b"src/de.rs"
+        ));
     }
 
     /// A Ruby core class a project reopens (Rails's `core_ext/file/atomic.rb`) is what its

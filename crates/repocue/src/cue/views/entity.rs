@@ -44,10 +44,10 @@ fn referenced_by(
     // File: the other files that define a name it references, from the search index. The
     // names its language provides (C's `free`) count only in the files it imports.
     if wanted_name.is_none() {
-        let (standard, other): (Vec<String>, Vec<String>) = wanted_refs
-            .iter()
-            .cloned()
-            .partition(|n| graph::is_standard_name_at(&file.path, n));
+        let (standard, other): (Vec<String>, Vec<String>) =
+            wanted_refs.iter().cloned().partition(|n| {
+                graph::is_standard_name_at(&file.path, n) && !graph::imports_by_name(imports, n)
+            });
         let found = |names: &[String]| state.store.defining_paths(&state.snapshot, names);
         if let (Some(other), Some(standard)) = (found(&other)?, found(&standard)?) {
             let imported = |p: &&Vec<u8>| graph::imports_name(&file.path, imports, p);
