@@ -248,8 +248,9 @@ pub struct EntityContent {
     pub imports: Vec<String>,
     /// Files that reference its name, or for a file, a name it defines at its top level (not
     /// a private one): of several definitions of the name, a file whose imports name some
-    /// counts for those only. For a document or a section, the project's other documents with
-    /// a link to it.
+    /// counts for those only. The project's own files first, then tests', examples' and
+    /// vendored code's, each by path. For a document or a section, the project's other
+    /// documents with a link to it.
     pub referenced_by: Vec<String>,
     /// The project's documents that explain it: for a symbol, those that show its name as
     /// code (an inline code span or a fenced block), and for a data member its owner's name
