@@ -96,12 +96,27 @@ pub fn find(
 /// signature mentions its type's name, counts half), then id.
 pub fn rank(hits: &mut [SearchHit], query: &str) {
     let q = exact_name(query);
-    let exactness = |h: &SearchHit| exactness(h, &q);
     let role = |h: &SearchHit| match crate::analyze::importance::role(&h.path) {
         Role::Source => 0,
         Role::Example => 1,
         Role::Test => 2,
         Role::Vendored => 3,
+    };
+    // A namesake in another case is the asked name only in the project's own code:
+    // urfave/cli's `search Flag` listed a `flag Flag` field of a table in each of six tests
+    // before `FlagBase` and `StringFlag`. Nor is a hidden member, when a bare name
+    // is asked: serde_json's `search Value` listed the `type Value = …` of every private
+    // visitor's trait impl before `Value`'s own methods.
+    let bare = !q.contains(['.', ':']);
+    let hidden = |h: &SearchHit| h.priority >= HIDDEN_PRIORITY;
+    let member = |h: &SearchHit| {
+        h.kind == SearchKind::Symbol
+            && crate::api::ids::split_symbol(&h.entity).is_some_and(|(_, n)| n.contains('.'))
+    };
+    let exactness = |h: &SearchHit| match exactness(h, &q) {
+        1 if role(h) != 0 => 2,
+        0 | 1 if bare && hidden(h) && member(h) => 2,
+        e => e,
     };
     let kind_order = |h: &SearchHit| match h.kind {
         SearchKind::Symbol => 0,
@@ -198,6 +213,9 @@ fn named_for(path: &[u8], name: &str) -> bool {
     name.clone().next().is_some() && stem.eq(name)
 }
 
+/// The part of a [`SearchHit::priority`] that says the definition is hidden.
+const HIDDEN_PRIORITY: u8 = 24;
+
 /// Most exact symbol matches whose kinds are looked up (each costs its file's facts).
 const MAX_PRIORITIZED: usize = 64;
 
@@ -240,11 +258,14 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                 .parent()
                 .and_then(|p| code?.symbols.iter().find(|x| x.qualified_name == p))
                 .is_some_and(|p| matches!(p.kind.as_str(), "function" | "method"));
+            // A member of anything hidden is hidden (serde_json's `type Value = …` of each
+            // private visitor struct's trait impl came before `Value`'s own methods).
+            let all = code.map_or(&[][..], |c| &c.symbols[..]);
             let visibility = match s.visibility.as_deref() {
                 _ if s.conditional && language == "Go" => 2,
                 _ if local => 2,
+                _ if crate::analyze::importance::unexposed(s, all) => 2,
                 Some("public" | "exported") => 0,
-                _ if crate::analyze::importance::is_hidden(s) => 2,
                 _ => 1,
             };
             // A name brought in from elsewhere ranks as an alias (`var View = require(…)`, a
@@ -255,7 +276,7 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
             };
             // A hidden definition comes after every other, whatever its kind: pydantic-core's
             // private Rust `struct Field` came before the `Field` function users call.
-            h.priority = u8::from(visibility == 2) * 24 + kind * 6 + visibility;
+            h.priority = u8::from(visibility == 2) * HIDDEN_PRIORITY + kind * 6 + visibility;
         }
     }
     let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;

@@ -580,6 +580,59 @@ fn a_hidden_type_comes_after_a_public_function_of_its_name() {
 }
 
 #[test]
+fn a_namesake_in_another_case_counts_only_where_the_project_exposes_it() {
+    // urfave/cli's `search Flag` listed a `flag Flag` field of a test's table in each of six
+    // tests before `FlagBase` and `StringFlag`.
+    let mut files = vec![(
+        "flag.go".to_owned(),
+        "package cli\n\ntype Flag interface{ Names() []string }\n\ntype FlagBase struct{ Name string }\n"
+            .to_owned(),
+    )];
+    for i in 1..=3 {
+        files.push((
+            format!("flag{i}_test.go"),
+            format!("package cli\n\nimport \"testing\"\n\nfunc TestFlag{i}(t *testing.T) {{\n\tcases := []struct {{\n\t\tflag Flag\n\t}}{{}}\n\t_ = cases\n}}\n"),
+        ));
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&borrowed);
+    repo.init();
+    let cue = search(&repo, &["Flag"]);
+    let found = ids(&cue);
+    assert_eq!(
+        found[..2],
+        ["symbol:flag.go:Flag", "symbol:flag.go:FlagBase"],
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_hidden_member_of_the_asked_name_comes_after_the_others() {
+    // serde_json's `search Value` listed the `type Value = …` of every private visitor's trait
+    // impl before `Value`'s own methods.
+    let repo = TestRepo::with_files(&[(
+        "src/lib.rs",
+        "pub trait Visitor { type Value; }\npub enum Value { Null }\nimpl Value {\n    pub fn as_str(&self) -> Option<&str> { None }\n}\nstruct NumberVisitor;\nimpl Visitor for NumberVisitor { type Value = u8; }\nstruct MapVisitor;\nimpl Visitor for MapVisitor { type Value = u16; }\n",
+    )]);
+    repo.init();
+    let cue = search(&repo, &["Value"]);
+    let found = ids(&cue);
+    let at = |id: &str| found.iter().position(|f| *f == id).unwrap_or(usize::MAX);
+    assert_eq!(found[0], "symbol:src/lib.rs:Value", "{found:?}");
+    assert!(
+        at("symbol:src/lib.rs:Value.as_str") < at("symbol:src/lib.rs:NumberVisitor.Value"),
+        "{found:?}"
+    );
+    assert!(
+        at("symbol:src/lib.rs:MapVisitor.Value") < usize::MAX,
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_functions_local_comes_after_a_reachable_definition_of_its_name() {
     // A function defined inside another's body is that function's local (fastify's
     // `createServer.listen`, zod's `inst._zod.parse = …`): the interface method users call

@@ -840,6 +840,23 @@ pub fn is_hidden(symbol: &SymbolFact) -> bool {
     )
 }
 
+/// Whether a symbol is no part of what its file exposes, by what the file says: hidden by
+/// its language, a public method of a hidden class (Newtonsoft.Json's `internal static class
+/// StringUtils`) or of anything hidden around it, or a namespace declaration (C#, C++, PHP: guzzle's overview listed
+/// `namespace GuzzleHttp` first).
+pub fn unexposed(s: &SymbolFact, all: &[SymbolFact]) -> bool {
+    // Any owner up the chain: serde's `ContentVisitor::new` is a public method of a public
+    // struct in a private `mod content`, and it made its struct an exposed line.
+    let mut owner = s.parent();
+    let mut owner_hidden = false;
+    while let Some(p) = owner.filter(|_| !owner_hidden) {
+        owner_hidden = all.iter().any(|o| o.qualified_name == p && is_hidden(o));
+        owner = p.rsplit_once('.').map(|(up, _)| up);
+    }
+    let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
+    is_hidden(s) || owner_hidden || declaration
+}
+
 /// Per Rust file of `files` (path, code facts; other files are `false`): whether its module
 /// is private to its crate, so that its `pub` items are no API of the crate unless a root
 /// hands them on by `pub use`. A module is private when the file declaring it (`mod de;` in

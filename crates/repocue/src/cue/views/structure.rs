@@ -530,25 +530,6 @@ impl Tiers {
 pub(crate) type Fold<'f> =
     &'f dyn Fn(&[SymbolFact], &SymbolFact) -> Option<(usize, Option<String>)>;
 
-/// Whether a symbol is no part of what its file exposes, by what the file says: hidden by
-/// its language, a public method of a hidden class (Newtonsoft.Json's `internal static class
-/// StringUtils`) or of anything hidden around it, or a namespace declaration (C#, C++, PHP: guzzle's overview listed
-/// `namespace GuzzleHttp` first).
-fn unexposed(s: &SymbolFact, all: &[SymbolFact]) -> bool {
-    // Any owner up the chain: serde's `ContentVisitor::new` is a public method of a public
-    // struct in a private `mod content`, and it made its struct an exposed line.
-    let mut owner = s.parent();
-    let mut owner_hidden = false;
-    while let Some(p) = owner.filter(|_| !owner_hidden) {
-        owner_hidden = all
-            .iter()
-            .any(|o| o.qualified_name == p && importance::is_hidden(o));
-        owner = p.rsplit_once('.').map(|(up, _)| up);
-    }
-    let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
-    importance::is_hidden(s) || owner_hidden || declaration
-}
-
 /// [`ranked_symbols`] in its two tiers: the exposed symbols, then the hidden ones (with
 /// `exposed_first`; else every symbol is in the first), at most `n` each.
 ///
@@ -688,8 +669,8 @@ fn weighed<'s>(
             // A Go file built only on request (`//go:build dedupelabels`) is a variant, not
             // the API a default build has (Prometheus's opt-in `labels.New` came first).
             let variant = s.conditional && language == "Go";
-            let hidden =
-                exposed_first && (!own_code || !major || internal || variant || unexposed(s, all));
+            let hidden = exposed_first
+                && (!own_code || !major || internal || variant || importance::unexposed(s, all));
             let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
             (
                 importance::symbol_weight(s, used) * rank * local * factor / cost(s),
