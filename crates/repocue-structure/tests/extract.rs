@@ -2846,3 +2846,22 @@ fn python_forward_reference_annotations_are_kept() {
         ]
     );
 }
+
+#[test]
+fn a_rust_macro_is_public_only_when_exported() {
+    let source = b"macro_rules! tri {\n    ($e:expr) => { $e };\n}\n\n#[macro_export]\nmacro_rules! json {\n    ($e:tt) => { 0 };\n}\n\n#[macro_export]\n#[doc(hidden)]\nmacro_rules! json_internal {\n    () => { 0 };\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).expect("Rust");
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.visibility))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("tri", Some("internal")),
+            ("json", Some("public")),
+            ("json_internal", Some("internal"))
+        ]
+    );
+}

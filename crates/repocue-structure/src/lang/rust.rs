@@ -73,7 +73,19 @@ impl LanguageSupport for Rust {
             "field_declaration" => Info::new("field").visibility(visibility),
             "enum_variant" => Info::new("constant"),
             "macro_definition" => {
-                let mut info = Info::new("macro");
+                // A `macro_rules!` is the crate's own unless exported: serde_json's overview
+                // named its private `tri` and `overflow` beside `from_str`.
+                let exported = attributes(node, source)
+                    .iter()
+                    .any(|a| a == "#[macro_export]" || a.starts_with("#[macro_export("));
+                let macro_visibility = match visibility {
+                    // `#[doc(hidden)]` (internal) or compiled for tests only (private).
+                    Some("internal" | "public") | None => visibility,
+                    _ if test_only(node, source) => visibility,
+                    _ if exported => Some("public"),
+                    _ => Some("internal"),
+                };
+                let mut info = Info::new("macro").visibility(macro_visibility);
                 let mut cursor = node.walk();
                 info.cut = node
                     .named_children(&mut cursor)
