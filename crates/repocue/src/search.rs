@@ -90,7 +90,8 @@ pub fn find(
 
 /// Orders hits totally: exact name matches first (a symbol-name query finds its definition
 /// first; see [`exactness`]), then the project's own code before examples, tests and vendored code (a test
-/// helper never outranks the definition it shadows), then symbols before headings before
+/// helper never outranks the definition it shadows), then, of what is not hidden, definitions
+/// before TypeScript declaration files ([`is_declaration_file`]), then symbols before headings before
 /// paths (a class named like the project comes before the README's title), then the
 /// definition in the file named for it ([`named_for`]), then bm25 (a member match, whose
 /// signature mentions its type's name, counts half), then id.
@@ -127,6 +128,8 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
         exactness(a)
             .cmp(&exactness(b))
             .then(role(a).cmp(&role(b)))
+            .then(hidden(a).cmp(&hidden(b)))
+            .then(is_declaration_file(&a.path).cmp(&is_declaration_file(&b.path)))
             .then(kind_order(a).cmp(&kind_order(b)))
             .then(a.priority.cmp(&b.priority))
             .then(named_for(&b.path, &b.name).cmp(&named_for(&a.path, &a.name)))
@@ -134,6 +137,16 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
+}
+
+/// Whether a file only declares what others define: a TypeScript declaration file
+/// (`index.d.ts`, `.d.mts`, `.d.cts`). axios's `search AxiosError` listed its three typings
+/// before the class in `lib/core/AxiosError.js`; where nothing else defines a name, its
+/// declaration still comes first.
+fn is_declaration_file(path: &[u8]) -> bool {
+    [&b".d.ts"[..], b".d.mts", b".d.cts"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
 }
 
 /// Of two definitions of the asked name, the one nearer the root first: logrus's `Level` is

@@ -633,6 +633,34 @@ fn a_hidden_member_of_the_asked_name_comes_after_the_others() {
 }
 
 #[test]
+fn a_definition_comes_before_its_typescript_declaration() {
+    // axios's `search AxiosError` listed its typings' classes before the function that
+    // defines it in `lib/core/AxiosError.js`.
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/core/AxiosError.js",
+            "function AxiosError(message, code) {\n  Error.call(this);\n  this.message = message;\n}\nexport default AxiosError;\n",
+        ),
+        (
+            "index.d.ts",
+            "export class AxiosError<T = unknown> extends Error {\n  constructor(message?: string);\n}\n",
+        ),
+        (
+            "index.d.cts",
+            "declare class AxiosError<T = unknown> extends Error {\n  constructor(message?: string);\n}\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["AxiosError"]);
+    let found = ids(&cue);
+    assert_eq!(
+        found[0], "symbol:lib/core/AxiosError.js:AxiosError",
+        "{found:?}"
+    );
+    assert!(found.contains(&"symbol:index.d.ts:AxiosError"), "{found:?}");
+}
+
+#[test]
 fn a_functions_local_comes_after_a_reachable_definition_of_its_name() {
     // A function defined inside another's body is that function's local (fastify's
     // `createServer.listen`, zod's `inst._zod.parse = …`): the interface method users call
