@@ -551,6 +551,43 @@ fn an_empty_package_root_is_no_entry_point() {
     }
 }
 
+/// A directory's `index.js` inside a package whose package.json names its entry points is one
+/// of its modules (axios listed `lib/defaults/index.js` and three `lib/platform/**/index.js`);
+/// in a package that names none, it is still a root.
+#[test]
+fn an_index_module_of_a_package_that_names_its_entry_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            "{ \"name\": \"httpish\", \"version\": \"1.0.0\", \"main\": \"index.js\" }\n",
+        ),
+        (
+            "index.js",
+            "import Client from './lib/core/Client.js';\nimport defaults from './lib/defaults/index.js';\nexport default new Client(defaults);\n",
+        ),
+        (
+            "lib/core/Client.js",
+            "export default class Client {\n  constructor(d) { this.d = d; }\n}\n",
+        ),
+        (
+            "lib/defaults/index.js",
+            "const defaults = { timeout: 0 };\nexport default defaults;\n",
+        ),
+        (
+            "packages/kit/index.js",
+            "export function kit() { return 1; }\n",
+        ),
+        (
+            "packages/kit/package.json",
+            "{ \"name\": \"kit\", \"version\": \"1.0.0\" }\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    assert!(e.contains(&"index.js".to_owned()), "{e:?}");
+    assert!(!e.contains(&"lib/defaults/index.js".to_owned()), "{e:?}");
+    assert!(e.contains(&"packages/kit/index.js".to_owned()), "{e:?}");
+}
+
 #[test]
 fn entry_points_per_ecosystem() {
     // Python package root.

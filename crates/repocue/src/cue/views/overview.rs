@@ -202,10 +202,11 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         })
         .collect();
     let namespaces = namespace_roots(root_manifests.iter().chain(&member_manifests));
+    let declaring = declaring_packages(root_manifests.iter().chain(&member_manifests));
     let code = code_summary(
         state,
         &name,
-        (&declared, &built, &namespaces),
+        (&declared, &built, &namespaces, &declaring),
         &dependencies,
         &build_scripts,
     )?;
@@ -2933,6 +2934,16 @@ fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolF
     })
 }
 
+/// What the manifests declare, for [`code_summary`]: the entry points, the sources of those
+/// that are build output, the root namespaces, and the package.json directories with whether
+/// each names its entry points ([`declaring_packages`]).
+type Declared<'a> = (
+    &'a [String],
+    &'a [String],
+    &'a [NamespaceRoot],
+    &'a [(Vec<u8>, bool)],
+);
+
 /// Ranks the snapshot's code once (the overview data that holds the result is cached per
 /// snapshot, since ranking reads the code facts of every source file). Unlike the structure
 /// view, edited files get no boost here: the overview lists them under `working_tree`
@@ -2941,7 +2952,7 @@ fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolF
 fn code_summary(
     state: &Reader,
     name: &str,
-    (entries, roots, namespaces): (&[String], &[String], &[NamespaceRoot]),
+    (entries, roots, namespaces, declaring): Declared<'_>,
     dependencies: &[String],
     build_scripts: &[Vec<u8>],
 ) -> Result<CodeSummary> {
@@ -3065,10 +3076,24 @@ fn code_summary(
         .collect();
     // Package roots by the weight of what they expose, not by what they define themselves;
     // one that exposes nothing is no place to start (uvicorn's empty `loops/__init__.py`).
+    // An `index.js` inside a package whose manifest names its entry points is one of its
+    // modules, not one of them (axios's `lib/defaults/index.js`, `lib/platform/node/index.js`).
+    let undeclared_index = |r: &&super::structure::Ranked<'_>| {
+        let path = r.file.path.as_slice();
+        // The package a file is in is that of the nearest manifest above it.
+        let package = declaring
+            .iter()
+            .filter(|(dir, _)| path.starts_with(dir))
+            .max_by_key(|(dir, _)| dir.len());
+        is_directory_index(path)
+            && package.is_some_and(|(_, declares)| *declares)
+            && !entries.iter().chain(roots).any(|e| e.as_bytes() == path)
+    };
     let roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
         .filter(|r| !support(r) && r.root && !is_package_marker(r))
+        .filter(|r| !undeclared_index(r))
         .collect();
     // A root namespace is listed as its manifest, its weight what it exposes. The ranked files
     // by directory, once: a .NET solution may have hundreds of library projects.
@@ -3215,6 +3240,32 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
                 .then(b.file.path.cmp(&a.file.path))
         })
         .map(|r| paths::display(&r.file.path))
+}
+
+/// The directories (with their `/`; empty at the top) of the package.json manifests, each
+/// with whether it names its entry points (`main`, `exports`, `module`, …), sorted.
+fn declaring_packages<'a>(
+    manifests: impl Iterator<Item = &'a (&'a FileState, &'a ManifestFacts)>,
+) -> Vec<(Vec<u8>, bool)> {
+    let mut dirs: Vec<(Vec<u8>, bool)> = manifests
+        .filter(|(f, _)| paths::file_name(&f.path) == b"package.json")
+        .map(|(f, m)| {
+            let dir = f.path[..f.path.len() - b"package.json".len()].to_vec();
+            (dir, !m.entry_points.is_empty())
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// Whether a path is a JavaScript or TypeScript directory's index module (`index.js`,
+/// `index.ts`, …), a package root by its name alone ([`importance::is_package_root`]).
+fn is_directory_index(path: &[u8]) -> bool {
+    matches!(
+        paths::file_name(path),
+        b"index.js" | b"index.ts" | b"index.mjs" | b"index.tsx"
+    )
 }
 
 /// Whether a ranked file is a Python package's `__init__.py` that defines, imports and exports
