@@ -5513,6 +5513,51 @@ fn a_scripts_directorys_executables_are_the_commands() {
     );
 }
 
+/// Without a Makefile or extensionless scripts to run them, a `scripts/` shell script named
+/// for its purpose is the command (typer's contributors and CI run `bash scripts/test.sh`,
+/// which sets what its tests need), run through `bash` when Git does not record it as
+/// executable.
+#[test]
+fn a_scripts_directorys_shell_scripts_are_the_commands_when_nothing_runs_them() {
+    let files = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"acme\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
+        ),
+        ("acme/__init__.py", "def greet(name):\n    return name\n"),
+        (
+            "scripts/test.sh",
+            "#!/bin/sh\nexport TERMINAL_WIDTH=3000\npytest \"$@\"\n",
+        ),
+        ("scripts/lint.sh", "#!/bin/sh\nmypy acme\n"),
+        ("scripts/release.sh", "#!/bin/sh\ntwine upload dist/*\n"),
+    ];
+    let repo = TestRepo::with_files(&files);
+    repo.git(&["update-index", "--chmod=+x", "scripts/lint.sh"]);
+    repo.commit_staged("lint.sh is executable");
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands = commands_of(&cue);
+    assert_eq!(
+        commands[..3],
+        [
+            "bash scripts/test.sh",
+            "./scripts/lint.sh",
+            "python -m pytest"
+        ],
+        "{cue:#}"
+    );
+    // A root Makefile runs them: babel's `make test` runs `scripts/test.sh`.
+    let mut with_make = files.to_vec();
+    with_make.push(("Makefile", "test:\n\tbash scripts/test.sh\n"));
+    let repo = TestRepo::with_files(&with_make);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands = commands_of(&cue);
+    assert!(
+        !commands.iter().any(|c| c.contains("scripts/")),
+        "{commands:?}"
+    );
+}
+
 /// A build script at the root is how a .NET project's contributors build and test
 /// (AutoMapper's guide: "Run the PowerShell script `Build.ps1`"): the POSIX one leads, the
 /// others follow the leading commands, and a Windows script needs no executable bit.

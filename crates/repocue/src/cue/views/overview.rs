@@ -2240,7 +2240,10 @@ fn script_purpose(name: &str) -> Option<&'static str> {
 /// a purpose without an extension ([`script_purpose`]), run by their path from the root
 /// (starlette documents `scripts/install`, `scripts/test` and `scripts/lint` for its
 /// contributors). A file Git does not record as executable is no command, and neither is a
-/// helper with an extension: babel's `scripts/test.sh` is what its `make test` runs.
+/// helper with an extension where a root Makefile or the directory's scripts without one run
+/// the project's tasks: babel's `scripts/test.sh` is what its `make test` runs; without them,
+/// a shell script named for its purpose is how it is done (typer's contributors and CI run `bash scripts/test.sh`, which
+/// sets what its tests need, and `bash scripts/lint.sh`).
 /// Each with whether it leads its purpose: every script of the directory, the first build
 /// script at the root (the others are the same build for other shells).
 fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
@@ -2251,13 +2254,38 @@ fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
         runs: Vec::new(),
         source: String::new(),
     };
+    // Who runs the helpers: a root Makefile, or the directory's own extensionless scripts.
+    let make = files.iter().any(|f| {
+        matches!(
+            f.path.as_slice(),
+            b"Makefile" | b"makefile" | b"GNUmakefile"
+        ) || std::str::from_utf8(&f.path).is_ok_and(|path| {
+            SCRIPT_DIRS
+                .iter()
+                .find_map(|d| path.strip_prefix(d))
+                .and_then(script_purpose)
+                .is_some()
+        })
+    });
     let mut out: Vec<(bool, CommandRef)> = files
         .iter()
-        .filter(|f| f.index_mode == EXECUTABLE)
+        .filter(|f| regular(f))
         .filter_map(|f| {
             let path = std::str::from_utf8(&f.path).ok()?;
             let name = SCRIPT_DIRS.iter().find_map(|d| path.strip_prefix(d))?;
-            Some((true, command(path.to_owned(), script_purpose(name)?)))
+            let executable = f.index_mode == EXECUTABLE;
+            match name.strip_suffix(".sh") {
+                Some(stem) if !make && !stem.contains('/') => {
+                    let run = match executable {
+                        true => format!("./{path}"),
+                        false => format!("bash {path}"),
+                    };
+                    Some((true, command(run, script_purpose(stem)?)))
+                }
+                Some(_) => None,
+                None if executable => Some((true, command(path.to_owned(), script_purpose(name)?))),
+                None => None,
+            }
         })
         .collect();
     // A build script at the root, `build.sh`, `build.ps1`, `build.cmd` in any case: how a .NET
