@@ -435,7 +435,7 @@ fn front_matter(lines: &[&str], language: Option<&str>) -> (usize, Option<String
 /// Most lines of a front matter block ([`front_matter`]).
 const MAX_FRONT_MATTER: usize = 100;
 
-/// Paragraphs after the purpose searched for a defining sentence.
+/// Paragraphs of prose after the purpose searched for a defining sentence.
 const DEFINITION_PARAGRAPHS: usize = 3;
 
 /// The purpose sentence being looked for, then a defining sentence a few paragraphs on.
@@ -485,7 +485,9 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
     paragraph.clear();
     let prose = (!list).then(|| prose_of(&raw)).flatten();
     if scan.purpose.is_some() {
-        scan.after += 1;
+        // Only prose counts: typer's definition follows its tagline past a row of badges, a
+        // rule and two link lines.
+        scan.after += usize::from(prose.is_some());
         let sentences = prose.iter().flat_map(|text| sentences(text));
         scan.definition = sentences
             .into_iter()
@@ -565,6 +567,12 @@ fn prose_of(raw: &str) -> Option<String> {
     if html && !says_more_than_banners(raw) {
         return None;
     }
+    // Prose with inline HTML loses its closing tags too: typer's definition read
+    // "building CLI</abbr> applications".
+    let text = match html {
+        true => text,
+        false => without_closing_tags(&text),
+    };
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
     // Badges, images, HTML and link rows are not a description of the project, nor a label
     // before an address (Dapper's "MyGet Pre-release feed: https://…"): four words besides
@@ -1503,12 +1511,22 @@ mod tests {
                 .as_deref(),
             Some("OkHttp is an HTTP client that is efficient by default:")
         );
-        let far = "# X\n\nIt started as a weekend project a long while ago.\n\nOne.\n\nTwo more words here.\n\nThree more words here now.\n\nFour more words here now.\n\nXray is a tool for people.\n";
+        let far = "# X\n\nIt started as a weekend project a long while ago.\n\nIt grew into something many people use every day.\n\nTwo more paragraphs of prose follow this one.\n\nThen came a third paragraph of prose after it.\n\nXray is a tool for people.\n";
         assert_eq!(
             analyze(b"README.md", Some("Markdown"), far)
                 .unwrap()
                 .definition,
             None
+        );
+        // Rows of badges, rules and link lines between are no paragraphs of prose (typer's
+        // definition follows its tagline past them).
+        let typer = "<p align=\"center\">\n    <em>Typer, build great CLIs. Easy to code.</em>\n</p>\n<p align=\"center\">\n<a href=\"https://ci.example/typer\">\n    <img src=\"https://ci.example/badge.svg\" alt=\"Test\">\n</a>\n</p>\n\n---\n\n**Documentation**: [https://typer.example](https://typer.example)\n\n**Source Code**: [https://github.com/fastapi/typer](https://github.com/fastapi/typer)\n\n---\n\nTyper is a library for building <abbr title=\"command line interface\">CLI</abbr> applications. Based on Python type hints.\n";
+        assert_eq!(
+            analyze(b"README.md", Some("Markdown"), typer)
+                .unwrap()
+                .definition
+                .as_deref(),
+            Some("Typer is a library for building CLI applications.")
         );
         // Nor one under a later heading: another section's subject (pydantic's "Pydantic V2
         // is a ground-up rewrite…" under "Pydantic V1.10 vs. V2").
