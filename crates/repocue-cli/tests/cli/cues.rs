@@ -1616,3 +1616,43 @@ fn overview_symbol_order_does_not_follow_edits() {
     assert!(repo.refresh().published);
     assert_eq!(symbols(&repo), before, "{path} was edited");
 }
+
+/// A Go type's children are its methods in every file of its package: urfave/cli's
+/// `Command` listed those of `command.go`, not `Command.Run` of `command_run.go`. Not a test
+/// file's, nor another package's type of the same name.
+#[test]
+fn a_go_types_children_are_its_methods_in_every_file_of_its_package() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/app\n\ngo 1.22\n"),
+        (
+            "command.go",
+            "package app\n\ntype Command struct {\n\tName string\n}\n\nfunc (c *Command) Names() []string { return []string{c.Name} }\n",
+        ),
+        (
+            "command_run.go",
+            "package app\n\nimport \"context\"\n\nfunc (c *Command) Run(ctx context.Context, args []string) error { return nil }\n",
+        ),
+        (
+            "command_test.go",
+            "package app\n\nfunc (c *Command) testOnly() {}\n",
+        ),
+        (
+            "other/command.go",
+            "package other\n\ntype Command struct{}\n\nfunc (c *Command) Run() {}\n",
+        ),
+    ]);
+    repo.init();
+    let entity = repo.cue(
+        "entity",
+        &["--id", "symbol:command.go:Command", "--max-tokens", "2000"],
+    );
+    assert_eq!(
+        entity["content"]["children"],
+        json!([
+            "symbol:command.go:Command.Name",
+            "symbol:command.go:Command.Names",
+            "symbol:command_run.go:Command.Run"
+        ]),
+        "{entity:#}"
+    );
+}

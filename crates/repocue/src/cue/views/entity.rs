@@ -434,12 +434,18 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let env = envelope(state, request, content);
     let mut items: Vec<Item<EntityContent>> = Vec::new();
     if let Some(c) = code {
-        let children: Vec<String> = c
+        let mut children: Vec<String> = c
             .symbols
             .iter()
             .filter(|s| defined_owner(c, s) == symbol.as_deref())
             .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
             .collect();
+        if let Some(s) = symbol
+            .as_deref()
+            .and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q))
+        {
+            children.extend(go_methods_elsewhere(state, file, c, s)?);
+        }
         // A file's first definitions lead; the rest come after its users and dependencies,
         // which a file with hundreds of definitions (a C header) would otherwise crowd out.
         let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
@@ -512,6 +518,60 @@ fn relation_items(
         }
     }
     Ok(items)
+}
+
+/// A Go type's methods declared in the other files of its package (its directory; not its
+/// tests): urfave/cli's `Command` listed 105 children of `command.go`, not `Command.Run` of
+/// `command_run.go`, the method every user calls. Each file's by line, the files by path.
+/// The reference index names the candidates (a method's receiver names its type); without
+/// it, none.
+fn go_methods_elsewhere(
+    state: &Reader,
+    file: &crate::model::FileState,
+    code: &crate::analyze::structure::CodeFacts,
+    s: &crate::analyze::structure::SymbolFact,
+) -> Result<Vec<String>> {
+    let is_type = matches!(s.kind.as_str(), "struct" | "interface" | "type");
+    if code.language != "Go" || !is_type || s.parent().is_some() {
+        return Ok(Vec::new());
+    }
+    let Some(candidates) = state.store.referencing_paths(&state.snapshot, s.name())? else {
+        return Ok(Vec::new());
+    };
+    let dir = |p: &[u8]| p[..p.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)].to_vec();
+    let package = dir(&file.path);
+    let mut wanted: Vec<&[u8]> = candidates
+        .iter()
+        .map(Vec::as_slice)
+        .filter(|p| {
+            *p != file.path.as_slice()
+                && dir(p) == package
+                && p.ends_with(b".go")
+                && !p.ends_with(b"_test.go")
+        })
+        .collect();
+    wanted.sort_unstable();
+    let files = state.store.files_by_paths(&state.snapshot, &wanted)?;
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let facts = state.store.facts(&digests)?;
+    let mut out = Vec::new();
+    for f in &files {
+        let Some(c) = f
+            .digest
+            .as_deref()
+            .and_then(|d| facts.get(d)?.code.as_ref())
+        else {
+            continue;
+        };
+        let display = paths::display(&f.path);
+        out.extend(
+            c.symbols
+                .iter()
+                .filter(|m| m.kind == "method" && m.parent() == Some(s.qualified_name.as_str()))
+                .map(|m| EntityId::symbol(display.clone(), m.qualified_name.clone()).to_string()),
+        );
+    }
+    Ok(out)
 }
 
 /// `paths` (sorted) with the project's own code first, then tests, examples and vendored
