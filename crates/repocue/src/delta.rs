@@ -215,7 +215,16 @@ fn desc(path: &str, s: &crate::analyze::structure::SymbolFact) -> Value {
     }
 }
 
-/// Whether a module `m` removed from `from` and added to `to` moved as a whole: it holds no
+/// A qualified name without the duplicate numbers of its segments (`Foo#2.bar#3` → `Foo.bar`).
+fn without_duplicate_numbers(qualified: &str) -> String {
+    qualified
+        .split('.')
+        .map(|segment| segment.split('#').next().unwrap_or(segment))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Whether a symbol `m` removed from `from` and added to `to` moved as a whole: it holds no
 /// member on either side, or a member of it left `from` for `to` unchanged.
 fn members_moved_along(
     removed: &[(String, &SymbolFact)],
@@ -308,7 +317,11 @@ pub fn structural(
     // a namespace (C++, C#, PHP), which many files open: leveldb's `namespace leveldb` of a
     // deleted header "moved" to a header the same commit added. Nor of a module that held
     // other members on each side, none of which moved with it: Sidekiq's `module Sidekiq`
-    // around a deleted file's class and around a new file's other class.
+    // around a deleted file's class and around a new file's other class; nor a class reopened
+    // the same way (thor's `class Thor` in every file of the gem). A member moves within its
+    // owner only: `Thor.Registry.initialize`, new, is no `Thor.NestedContext.initialize` that
+    // left with its deleted file.
+    let owner = |s: &SymbolFact| s.parent().map(without_duplicate_numbers);
     let mut moved_from: HashSet<usize> = HashSet::new();
     for (apath, a) in &added {
         let namespace = a.kind == "module" && a.signature.starts_with("namespace ");
@@ -318,7 +331,8 @@ pub fn structural(
                 && rpath != apath
                 && r.name() == a.name()
                 && r.same_declaration(a)
-                && (a.kind != "module" || members_moved_along(&removed, rpath, &added, apath, a))
+                && owner(r) == owner(a)
+                && members_moved_along(&removed, rpath, &added, apath, a)
         });
         match hit {
             Some((i, (rpath, r))) => {

@@ -701,6 +701,62 @@ fn a_ruby_module_moves_only_with_its_members() {
     );
 }
 
+/// A Ruby class reopened around a deleted file's class and a new file's did not move either
+/// (thor opens `class Thor` in every file of the gem), and a member moves within its owner
+/// only: `Foo.Registry.initialize`, new, is no `Foo.Ctx.initialize` that left with its file.
+#[test]
+fn a_reopened_ruby_class_and_a_member_of_another_owner_do_not_move() {
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/foo.rb",
+            "class Foo\n  class << self\n    def desc(a)\n    end\n  end\nend\n",
+        ),
+        (
+            "lib/foo/ctx.rb",
+            "class Foo\n  class Ctx\n    def initialize\n      @d = 0\n    end\n    def enter\n    end\n  end\nend\n",
+        ),
+    ]);
+    repo.init();
+    repo.remove("lib/foo/ctx.rb");
+    repo.write(
+        "lib/foo/tracer.rb",
+        "class Foo\n  class Tracer\n    def trace(m)\n      puts m\n    end\n  end\nend\n",
+    );
+    repo.write(
+        "lib/foo.rb",
+        "class Foo\n  class << self\n    def desc(a)\n    end\n  end\n  class Registry\n    def initialize; end\n  end\nend\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("tracer");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let ops: Vec<String> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            let name = c["name"]
+                .as_str()
+                .or(c["signature"].as_str())
+                .unwrap_or_default();
+            format!("{} {name}", c["op"].as_str().unwrap_or_default())
+        })
+        .collect();
+    assert!(
+        !ops.iter().any(|o| o.starts_with("symbol.moved")),
+        "{cue:#}"
+    );
+    assert!(
+        ops.contains(&"symbol.removed Foo.Ctx.initialize".to_owned()),
+        "{ops:?}"
+    );
+    assert!(
+        ops.iter()
+            .any(|o| o.starts_with("symbol.added") && o.contains("Registry.initialize")),
+        "{ops:?}"
+    );
+}
+
 /// A namespace statement (C#'s `namespace Acme.Core;`, PHP's `namespace Acme;`) does not
 /// qualify the definitions after it: added with them in a new file, it ranks as their detail,
 /// after them; added alone, it is an addition of its own.
