@@ -75,6 +75,7 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
             for range in leading
                 .into_iter()
                 .chain(trailing_annotations(line, previous))
+                .chain(calling_conventions(line))
             {
                 let bytes = out.get_or_insert_with(|| source.to_vec());
                 bytes[start + range.start..start + range.end].fill(b' ');
@@ -130,6 +131,64 @@ fn specifier_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
         true => found,
         false => Vec::new(),
     }
+}
+
+/// The ranges in `line` of calling-convention macros between a declaration's type and its
+/// name (`int CJSON_CDECL main(void)`, `void * SQLITE_CDECL f(int)`) or inside a function
+/// pointer's declarator (`void *(CJSON_CDECL *malloc_fn)(size_t)`): the grammar read cJSON's
+/// tests' `main` as a symbol named `CJSON_CDECL`, and its hooks' `malloc_fn` field the same,
+/// so the project had no entry point. A macro right after a specifier (`static MY_TYPE f(…)`)
+/// is the type, and stays.
+fn calling_conventions(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        let starts_word = !line[..i]
+            .last()
+            .is_some_and(|&b| crate::text::is_word_byte(b));
+        let Some(len) = starts_word
+            .then(|| crate::text::macro_name_len(&line[i..]))
+            .flatten()
+        else {
+            i += 1;
+            continue;
+        };
+        let before = line[..i].trim_ascii_end();
+        let after = line[i + len..].trim_ascii_start();
+        let previous_word = &before[before
+            .iter()
+            .rposition(|&b| !crate::text::is_word_byte(b))
+            .map_or(0, |p| p + 1)..];
+        // After the type: a word that is no specifier or keyword, or a pointer's `*`.
+        let after_type = before.ends_with(b"*")
+            || (!previous_word.is_empty()
+                && !SPECIFIER_WORDS.contains(&previous_word)
+                && !VALUE_KEYWORDS.contains(&previous_word)
+                && !previous_word[0].is_ascii_digit());
+        // Before the name and its parameters.
+        let name = after
+            .iter()
+            .position(|&b| !crate::text::is_word_byte(b))
+            .unwrap_or(after.len());
+        let named = name > 0
+            && !after[0].is_ascii_digit()
+            && after[name..].trim_ascii_start().starts_with(b"(");
+        // `(MACRO *name)`, not a cast's `(TYPE_T *)`.
+        let pointer = before.ends_with(b"(")
+            && after.strip_prefix(b"*").is_some_and(|rest| {
+                let rest = rest.trim_ascii_start();
+                let word = rest
+                    .iter()
+                    .position(|&b| !crate::text::is_word_byte(b))
+                    .unwrap_or(rest.len());
+                word > 0 && rest[word..].trim_ascii_start().starts_with(b")")
+            });
+        if (after_type && named) || pointer {
+            ranges.push(i..i + len);
+        }
+        i += len;
+    }
+    ranges
 }
 
 /// The length of the word in capitals (and digits and `_`, at least three characters) that
@@ -362,6 +421,15 @@ mod tests {
         let hidden = hidden(source);
         assert_eq!(hidden.len(), source.len());
         String::from_utf8(hidden.into_owned()).unwrap()
+    }
+
+    #[test]
+    fn calling_conventions_between_type_and_name_become_spaces() {
+        let source = b"int CJSON_CDECL main(void)\n{\n    return 0;\n}\nvoid * SQLITE_CDECL f(int x);\nstruct h {\n  void *(CJSON_CDECL *malloc_fn)(unsigned long);\n};\nstatic MY_TYPE helper(void);\nint x = (FOO_T *) p;\nint RUN_ALL_TESTS();\n";
+        assert_eq!(
+            blanked(source),
+            "int             main(void)\n{\n    return 0;\n}\nvoid *              f(int x);\nstruct h {\n  void *(            *malloc_fn)(unsigned long);\n};\nstatic MY_TYPE helper(void);\nint x = (FOO_T *) p;\nint RUN_ALL_TESTS();\n"
+        );
     }
 
     #[test]

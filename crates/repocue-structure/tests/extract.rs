@@ -120,7 +120,7 @@ fn rust_fixture() {
         48-53 function parse public | pub fn parse(input: &str) -> Result<Ast>
         55-59 module util private | mod util
         56-58 function util.helper in=util public | pub fn helper(tokens: &[Token]) -> usize
-        61-65 macro square | macro_rules! square
+        61-65 macro square internal | macro_rules! square
         "#,
     );
     assert_eq!(
@@ -2863,5 +2863,23 @@ fn a_rust_macro_is_public_only_when_exported() {
             ("json", Some("public")),
             ("json_internal", Some("internal"))
         ]
+    );
+}
+
+#[test]
+fn a_calling_convention_macro_is_no_name() {
+    let source = b"#include \"cJSON.h\"\n\nint CJSON_CDECL main(void)\n{\n    return 0;\n}\n\ntypedef struct cJSON_Hooks {\n    void *(CJSON_CDECL *malloc_fn)(size_t sz);\n    void (CJSON_CDECL *free_fn)(void *ptr);\n} cJSON_Hooks;\n";
+    let facts = extract(Language::C, source, &Limits::default()).expect("C");
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert!(names.contains(&"main"), "{names:?}");
+    assert!(names.contains(&"cJSON_Hooks.malloc_fn"), "{names:?}");
+    assert!(names.contains(&"cJSON_Hooks.free_fn"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.contains("CJSON_CDECL")),
+        "{names:?}"
     );
 }
