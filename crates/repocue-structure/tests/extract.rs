@@ -2883,3 +2883,24 @@ fn a_calling_convention_macro_is_no_name() {
         "{names:?}"
     );
 }
+
+#[test]
+fn a_c_name_with_a_double_underscore_is_internal() {
+    let source = b"struct uv__work {\n  int n;\n};\n#define UV__ERR(x) (-(x))\nint uv_run(void);\nstatic int helper(void) { return 0; }\n";
+    let facts = extract(Language::C, source, &Limits::default()).expect("C");
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.parent.is_none())
+        .map(|s| (s.name.as_str(), s.visibility))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("uv__work", Some("internal")),
+            ("UV__ERR", Some("internal")),
+            ("uv_run", None),
+            ("helper", Some("private"))
+        ]
+    );
+}

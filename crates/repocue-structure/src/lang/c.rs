@@ -280,7 +280,14 @@ pub(super) fn describe<'t>(
         }
         _ => return None,
     };
-    Some(info)
+    // A name with a double underscore is the implementation's, reserved by the language
+    // (`__x`) or marked so by the project (libuv's `struct uv__work` and `UV__ERR` in its
+    // public headers took three of its overview's five symbols).
+    let reserved = def.name.contains("__");
+    Some(match info.visibility {
+        None if reserved => info.visibility(Some("internal")),
+        _ => info,
+    })
 }
 
 /// The initialiser of the `init_declarator` at or above `node`.
