@@ -5946,3 +5946,26 @@ fn a_go_variant_built_on_request_comes_after_the_default() {
         "{hits:#}"
     );
 }
+
+/// An autotools project's own `autogen.sh` bootstraps it: libuv's writes an m4 file its
+/// `configure.ac` includes, so `autoreconf -i` alone fails on a fresh checkout.
+#[test]
+fn an_autotools_project_bootstraps_with_its_autogen_script() {
+    let files = [
+        ("configure.ac", "AC_INIT([libuv], [1.0])\nAC_PROG_CC\n"),
+        ("src/uv.c", "int uv_run(void) { return 0; }\n"),
+        ("autogen.sh", "#!/bin/sh\nautoreconf -i\n"),
+    ];
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert!(
+        commands_of(&cue).contains(&"sh autogen.sh && ./configure && make"),
+        "{cue:#}"
+    );
+    let repo = TestRepo::with_files(&files[..2]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert!(
+        commands_of(&cue).contains(&"autoreconf -i && ./configure && make"),
+        "{cue:#}"
+    );
+}

@@ -2156,6 +2156,13 @@ fn commands(
                     ("gradle", Some(("./gradlew", rest))) if !beside(&f.path, b"gradlew") => {
                         format!("gradle {rest}")
                     }
+                    // The project's own bootstrap script generates what `configure` needs
+                    // (libuv's `autogen.sh` writes an m4 file its `configure.ac` includes:
+                    // `autoreconf -i` alone fails on a fresh checkout).
+                    ("autotools", Some(("autoreconf", rest))) if beside(&f.path, b"autogen.sh") => {
+                        let rest = rest.strip_prefix("-i").unwrap_or(rest);
+                        format!("sh autogen.sh{rest}")
+                    }
                     // A `uv.lock` beside pyproject says uv keeps the environment (flask's,
                     // pydantic's): `uv sync` sets it up and `uv run` runs in it.
                     ("python", _) if beside(&f.path, b"uv.lock") => {
