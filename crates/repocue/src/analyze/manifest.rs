@@ -394,7 +394,17 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 cmd("./gradlew test", "test"),
             ]);
         }
-        b"Gemfile" => f.commands.push(cmd("bundle install", "install")),
+        b"Gemfile" => {
+            f.commands.push(cmd("bundle install", "install"));
+            // The tools its gems bring run through the bundle (thor's contributors and CI run
+            // `bundle exec rspec` and `bundle exec rubocop`; its commands had neither).
+            if uses_gem(text, "rspec") {
+                f.commands.push(cmd("bundle exec rspec", "test"));
+            }
+            if uses_gem(text, "rubocop") {
+                f.commands.push(cmd("bundle exec rubocop", "lint"));
+            }
+        }
         // PHPUnit's configuration: how a PHP project's tests run (laravel's had no command).
         b"phpunit.xml" | b"phpunit.xml.dist" => f.commands.push(cmd("vendor/bin/phpunit", "test")),
         b"pnpm-workspace.yaml" => f.members = pnpm_packages(text),
@@ -417,6 +427,23 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
     f.commands.truncate(MAX_COMMANDS);
     f.dependencies.truncate(MAX_DEPENDENCIES);
     Some(f)
+}
+
+/// Whether a Gemfile asks for the gem `name` or one of its family (`rspec-rails`,
+/// `rubocop-performance`): `gem "name"` or `gem 'name-…'` on a line of its own.
+fn uses_gem(text: &str, name: &str) -> bool {
+    text.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix("gem ") else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        let Some(quoted) = rest.strip_prefix(['"', '\'']) else {
+            return false;
+        };
+        quoted
+            .strip_prefix(name)
+            .is_some_and(|after| after.starts_with(['"', '\'', '-']))
+    })
 }
 
 /// The direct requirements of a `go.mod` (`require x v1` and `require ( … )` blocks), without
@@ -2392,6 +2419,26 @@ fmt test:\n\
         let f = analyze(b"Makefile", nvm).unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, ["make test"]);
+    }
+
+    /// A Gemfile's test and lint gems run through the bundle (thor's `bundle exec rspec`
+    /// and `bundle exec rubocop`); a gem that only shares the start of the name is none.
+    #[test]
+    fn a_gemfiles_rspec_and_rubocop_are_commands() {
+        let gemfile = "source 'https://rubygems.org'\ngem \"rake\"\ngroup :test do\n  gem 'rspec', '~> 3.2'\n  gem \"rubocop-performance\"\nend\ngem \"rspectacular\"\ngemspec\n";
+        assert_eq!(
+            commands(&analyze(b"Gemfile", gemfile).unwrap()),
+            [
+                ("bundle install", "install"),
+                ("bundle exec rspec", "test"),
+                ("bundle exec rubocop", "lint")
+            ]
+        );
+        let plain = "source 'https://rubygems.org'\ngem \"rspectacular\"\n";
+        assert_eq!(
+            commands(&analyze(b"Gemfile", plain).unwrap()),
+            [("bundle install", "install")]
+        );
     }
 
     #[test]
