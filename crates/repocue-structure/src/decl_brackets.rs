@@ -64,6 +64,15 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
             boundary = true;
             continue;
         }
+        if directive {
+            // A comment inside a multi-line macro ended the grammar's reading of its body,
+            // and the rest of the body read as code: libuv's `tree.h` listed `attr struct`, a
+            // function of its `RB_GENERATE` macro, six times.
+            for range in block_comments(line) {
+                let bytes = out.get_or_insert_with(|| source.to_vec());
+                bytes[start + range.start..start + range.end].fill(b' ');
+            }
+        }
         if code.is_empty() {
             continue;
         }
@@ -90,6 +99,27 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
         };
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// The ranges in `line` of the block comments (`/* … */`) that open and close on it.
+fn block_comments(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    while let Some(open) = contains_at(&line[at..], b"/*") {
+        let from = at + open;
+        let Some(close) = contains_at(&line[from + 2..], b"*/") else {
+            break;
+        };
+        let to = from + 2 + close + 2;
+        ranges.push(from..to);
+        at = to;
+    }
+    ranges
+}
+
+/// Where `needle` first occurs in `haystack`.
+fn contains_at(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// The words that name a type of the language itself: a name before one cannot be the
@@ -421,6 +451,16 @@ mod tests {
         let hidden = hidden(source);
         assert_eq!(hidden.len(), source.len());
         String::from_utf8(hidden.into_owned()).unwrap()
+    }
+
+    #[test]
+    fn comments_inside_a_multi_line_macro_become_spaces() {
+        let source =
+            b"#define GEN(a) \\\n  int a;   \\\n/* Inserts */ \\\n  int b;\nint c; /* kept */\n";
+        assert_eq!(
+            blanked(source),
+            "#define GEN(a) \\\n  int a;   \\\n              \\\n  int b;\nint c; /* kept */\n"
+        );
     }
 
     #[test]

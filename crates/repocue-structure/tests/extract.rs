@@ -2904,3 +2904,15 @@ fn a_c_name_with_a_double_underscore_is_internal() {
         ]
     );
 }
+
+#[test]
+fn a_comment_inside_a_multi_line_macro_leaves_its_body_a_macro() {
+    let source = b"#define GEN(name, type, attr) \\\nattr void \\\nname##_COLOR(struct name *head) \\\n{ \\\n} \\\n/* Inserts a node into the tree */ \\\nattr struct type * \\\nname##_INSERT(struct name *head, struct type *elm) \\\n{ \\\n  return elm; \\\n}\n\nint after(void);\n";
+    let facts = extract(Language::C, source, &Limits::default()).expect("C");
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names, ["GEN", "after"]);
+}
