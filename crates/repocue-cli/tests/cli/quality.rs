@@ -1325,6 +1325,54 @@ fn a_go_modules_root_package_is_a_component() {
     assert_eq!(components.first(), Some(&("./", 4)), "{components:?}");
 }
 
+/// A C library kept at the root alone is a component (cJSON's `cJSON.h` and `cJSON.c` were
+/// in none: its components were its tests' and fuzzers' directories); where the project's C
+/// lives in directories too, they name it (git's `builtin/`).
+#[test]
+fn a_c_library_at_the_root_alone_is_a_component() {
+    let components = |files: &[(&str, &str)]| -> Vec<String> {
+        let repo = TestRepo::with_files(files);
+        let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+        cue["content"]["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut files = vec![
+        (
+            "CMakeLists.txt",
+            "project(mylib C)\nadd_library(mylib mylib.c)\n",
+        ),
+        ("mylib.h", "int mylib_parse(const char *text);\n"),
+        (
+            "mylib.c",
+            "#include \"mylib.h\"\nint mylib_parse(const char *text) { return 0; }\n",
+        ),
+        (
+            "tests/t1.c",
+            "#include \"../mylib.h\"\nint main(void) { return mylib_parse(\"\"); }\n",
+        ),
+        (
+            "tests/t2.c",
+            "#include \"../mylib.h\"\nint main(void) { return mylib_parse(\"x\"); }\n",
+        ),
+    ];
+    let found = components(&files);
+    assert_eq!(found.first().map(String::as_str), Some("./"), "{found:?}");
+    files.push((
+        "builtin/add.c",
+        "#include \"../mylib.h\"\nint cmd_add(void) { return mylib_parse(\"a\"); }\n",
+    ));
+    files.push((
+        "builtin/rm.c",
+        "#include \"../mylib.h\"\nint cmd_rm(void) { return mylib_parse(\"r\"); }\n",
+    ));
+    let found = components(&files);
+    assert!(!found.contains(&"./".to_owned()), "{found:?}");
+}
+
 /// A Go name used without a package is its own package's: the root package's `Level` and
 /// `Hook` (what `SetLevel` and `AddHook` take) outrank a sub-package's `type Level lg.Level`
 /// in the overview and in search (logrus's `hooks/slog/level.go` took both).

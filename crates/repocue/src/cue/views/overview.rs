@@ -1364,15 +1364,33 @@ fn components<'a>(
         out.push((0, t.mass, t.component(d, kind)));
     }
     // A Go module's root package is a component of its own (logrus's twenty root files, the
-    // library every sub-package imports, were in no component; its `hooks/` led).
-    if root
+    // library every sub-package imports, were in no component; its `hooks/` led), and so is a
+    // C or C++ library kept at the root alone, none of its own code in a directory (cJSON's
+    // `cJSON.h` and `cJSON.c`: its only components were `tests/`, `fuzzing/` and
+    // `library_config/`; git's root files are listed by its `builtin/` and `reftable/`).
+    let go_module = root
         .iter()
-        .any(|(f, m)| m.kind == "go" && f.path == b"go.mod")
-    {
+        .any(|(f, m)| m.kind == "go" && f.path == b"go.mod");
+    let at_root = |f: &FileState, languages: &[&str]| {
+        !f.path.contains(&b'/')
+            && f.language
+                .as_deref()
+                .is_some_and(|l| languages.contains(&l))
+    };
+    let root_languages: &[&str] = match go_module {
+        true => &["Go"],
+        false => &["C", "C++"],
+    };
+    let c_elsewhere = files.iter().zip(&own).any(|(f, &own)| {
+        own && f.path.contains(&b'/')
+            && f.language
+                .as_deref()
+                .is_some_and(|l| root_languages.contains(&l))
+    });
+    if go_module || !c_elsewhere {
         let mut package: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
         for (f, &own) in files.iter().zip(&own) {
-            let go = f.language.as_deref() == Some("Go") && !f.path.contains(&b'/');
-            if go && own {
+            if own && at_root(f, root_languages) {
                 Tally::add_to(&mut package, b".", f, own, file_rank);
             }
         }
