@@ -432,39 +432,10 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         }
     }
     let env = envelope(state, request, content);
-    let mut items: Vec<Item<EntityContent>> = Vec::new();
-    if let Some(c) = code {
-        let mut children: Vec<String> = c
-            .symbols
-            .iter()
-            .filter(|s| defined_owner(c, s) == symbol.as_deref())
-            .map(|s| EntityId::symbol(path.clone(), s.qualified_name.clone()).to_string())
-            .collect();
-        if let Some(s) = symbol
-            .as_deref()
-            .and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q))
-        {
-            children.extend(go_methods_elsewhere(state, file, c, s)?);
-        }
-        // A file's first definitions lead; the rest come after its users and dependencies,
-        // which a file with hundreds of definitions (a C header) would otherwise crowd out.
-        let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
-            true => 500 - i as i64,
-            false => 3_000 - i as i64,
-        };
-        for (i, ch) in children.into_iter().enumerate() {
-            items.push(Item::new(0, rank(i), move |e: &mut EntityContent| {
-                e.children.push(ch.clone())
-            }));
-        }
-        for (i, imp) in c.imports.iter().cloned().enumerate() {
-            items.push(Item::new(
-                1,
-                2_000 - i as i64,
-                move |e: &mut EntityContent| e.imports.push(imp.clone()),
-            ));
-        }
-    }
+    let mut items: Vec<Item<EntityContent>> = match code {
+        Some(c) => code_items(state, file, &path, symbol.as_deref(), c)?,
+        None => Vec::new(),
+    };
     items.extend(relation_items(state, file, wanted_name.as_deref(), code)?);
     // Documented by: for a symbol, the documents that show its name as code; for a file, the
     // documents that link to it.
@@ -483,6 +454,46 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     }
     let sections = sections(&id, &env, &items);
     fit(env, &sections, items)
+}
+
+/// The entity's `children` items (a file's definitions, or a symbol's members) and its file's
+/// `imports`.
+fn code_items(
+    state: &Reader,
+    file: &crate::model::FileState,
+    path: &str,
+    symbol: Option<&str>,
+    c: &crate::analyze::structure::CodeFacts,
+) -> Result<Vec<Item<EntityContent>>> {
+    let mut items = Vec::new();
+    let mut children: Vec<String> = c
+        .symbols
+        .iter()
+        .filter(|s| defined_owner(c, s) == symbol)
+        .map(|s| EntityId::symbol(path.to_owned(), s.qualified_name.clone()).to_string())
+        .collect();
+    if let Some(s) = symbol.and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q)) {
+        children.extend(go_methods_elsewhere(state, file, c, s)?);
+    }
+    // A file's first definitions lead; the rest come after its users and dependencies, which
+    // a file with hundreds of definitions (a C header) would otherwise crowd out.
+    let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
+        true => 500 - i as i64,
+        false => 3_000 - i as i64,
+    };
+    for (i, ch) in children.into_iter().enumerate() {
+        items.push(Item::new(0, rank(i), move |e: &mut EntityContent| {
+            e.children.push(ch.clone())
+        }));
+    }
+    for (i, imp) in c.imports.iter().cloned().enumerate() {
+        items.push(Item::new(
+            1,
+            2_000 - i as i64,
+            move |e: &mut EntityContent| e.imports.push(imp.clone()),
+        ));
+    }
+    Ok(items)
 }
 
 /// The entity's `referenced_by` items: the files that reference the symbol's name (`wanted`),
