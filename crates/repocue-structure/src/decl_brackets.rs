@@ -171,24 +171,10 @@ fn specifier_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
 /// is the type, and stays.
 fn calling_conventions(line: &[u8]) -> Vec<std::ops::Range<usize>> {
     let mut ranges = Vec::new();
-    let mut i = 0;
-    while i < line.len() {
-        let starts_word = !line[..i]
-            .last()
-            .is_some_and(|&b| crate::text::is_word_byte(b));
-        let Some(len) = starts_word
-            .then(|| crate::text::macro_name_len(&line[i..]))
-            .flatten()
-        else {
-            i += 1;
-            continue;
-        };
+    for (i, len) in macro_names(line) {
         let before = line[..i].trim_ascii_end();
         let after = line[i + len..].trim_ascii_start();
-        let previous_word = &before[before
-            .iter()
-            .rposition(|&b| !crate::text::is_word_byte(b))
-            .map_or(0, |p| p + 1)..];
+        let previous_word = last_word(before);
         // After the type: a word that is no specifier or keyword, or a pointer's `*`.
         let after_type = before.ends_with(b"*")
             || (!previous_word.is_empty()
@@ -216,7 +202,6 @@ fn calling_conventions(line: &[u8]) -> Vec<std::ops::Range<usize>> {
         if (after_type && named) || pointer {
             ranges.push(i..i + len);
         }
-        i += len;
     }
     ranges
 }
@@ -280,18 +265,7 @@ const SPECIFIER_WORDS: &[&[u8]] = &[
 /// methods named `GUARDED_BY`, and lost the fields they annotate.
 fn trailing_annotations(line: &[u8], previous: &[u8]) -> Vec<std::ops::Range<usize>> {
     let mut ranges = Vec::new();
-    let mut i = 0;
-    while i < line.len() {
-        let starts_word = !line[..i]
-            .last()
-            .is_some_and(|&b| crate::text::is_word_byte(b));
-        let Some(len) = starts_word
-            .then(|| crate::text::macro_name_len(&line[i..]))
-            .flatten()
-        else {
-            i += 1;
-            continue;
-        };
+    for (i, len) in macro_names(line) {
         // An annotation that opens its line follows the previous line's code
         // (`Status Recover(VersionEdit* edit)` then `    EXCLUSIVE_LOCKS_REQUIRED(mutex_);`).
         let before = match line[..i].trim_ascii_end() {
@@ -302,10 +276,7 @@ fn trailing_annotations(line: &[u8], previous: &[u8]) -> Vec<std::ops::Range<usi
         let args = call_len(after_name);
         let after = after_name[args.unwrap_or(0)..].trim_ascii_start();
         let ends = matches!(after.first(), Some(b';' | b'{' | b'=' | b','));
-        let previous_word = &before[before
-            .iter()
-            .rposition(|&b| !crate::text::is_word_byte(b))
-            .map_or(0, |p| p + 1)..];
+        let previous_word = last_word(before);
         let after_parameters = before.ends_with(b")");
         // After a declarator's name, which follows its type: `MemTable* imm_ GUARDED_BY(…)`.
         // After a type alone the macro is the function's name (googletest's `int
@@ -322,9 +293,40 @@ fn trailing_annotations(line: &[u8], previous: &[u8]) -> Vec<std::ops::Range<usi
         if ends && (after_parameters || after_name) {
             ranges.push(i..i + len + args.unwrap_or(0));
         }
-        i += len;
     }
     ranges
+}
+
+/// The macro names of `line` ([`crate::text::macro_name_len`]), each as its start and length,
+/// in order: words that start where no word character precedes them.
+fn macro_names(line: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < line.len() {
+            let starts_word = !line[..i]
+                .last()
+                .is_some_and(|&b| crate::text::is_word_byte(b));
+            if let Some(len) = starts_word
+                .then(|| crate::text::macro_name_len(&line[i..]))
+                .flatten()
+            {
+                let found = (i, len);
+                i += len;
+                return Some(found);
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
+/// The word `text` ends with (empty when it ends with no word character).
+fn last_word(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .rposition(|&b| !crate::text::is_word_byte(b))
+        .map_or(0, |p| p + 1);
+    &text[start..]
 }
 
 /// The length of the parenthesised argument list `rest` starts with (after spaces), if it
