@@ -2916,3 +2916,21 @@ fn a_comment_inside_a_multi_line_macro_leaves_its_body_a_macro() {
         .collect();
     assert_eq!(names, ["GEN", "after"]);
 }
+
+#[test]
+fn a_ruby_definition_marked_nodoc_is_internal() {
+    let source = b"class Thor\n  def desc(usage) # documented\n  end\n\n  def command_exists?(name) #:nodoc:\n  end\n\n  class Util # :nodoc:\n  end\n\n  private\n\n  def helper # :nodoc:\n  end\nend\n";
+    let facts = extract(Language::Ruby, source, &Limits::default()).expect("Ruby");
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.visibility))
+        .collect();
+    assert!(seen.contains(&("Thor.desc", Some("public"))), "{seen:?}");
+    assert!(
+        seen.contains(&("Thor.command_exists?", Some("internal"))),
+        "{seen:?}"
+    );
+    assert!(seen.contains(&("Thor.Util", Some("internal"))), "{seen:?}");
+    assert!(seen.contains(&("Thor.helper", Some("private"))), "{seen:?}");
+}

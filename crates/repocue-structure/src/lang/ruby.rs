@@ -107,6 +107,11 @@ impl LanguageSupport for Ruby {
                 .child_by_field_name("body")
                 .or(end)
                 .map(|n| n.start_byte());
+            // RDoc's `# :nodoc:` on the definition's line keeps it out of the documented API
+            // (thor's `def command_exists?(command_name) #:nodoc:` was a member of `Thor`).
+            if nodoc(node, source) && info.visibility.is_none_or(|v| v == "public") {
+                info.visibility = Some("internal");
+            }
         }
         // `class A::B` and `def Foo.bar` name their own scope.
         let name_parent = def.name_node.parent();
@@ -153,6 +158,17 @@ const ALWAYS_PRIVATE: [&str; 5] = [
     "initialize_dup",
     "respond_to_missing?",
 ];
+
+/// Whether the first line of a definition carries RDoc's `:nodoc:` directive in a comment
+/// (`def run # :nodoc:`, `class Util #:nodoc:`).
+fn nodoc(node: Node<'_>, source: &[u8]) -> bool {
+    let rest = source.get(node.start_byte()..).unwrap_or_default();
+    let line = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
+    line.iter().position(|&b| b == b'#').is_some_and(|hash| {
+        let comment = line[hash + 1..].trim_ascii_start();
+        comment.starts_with(b":nodoc:")
+    })
+}
 
 /// The visibility a later call in the same body gives a method by name: `private :helper`,
 /// `protected :x`, `public :y`, or for a singleton method (`def self.build`)
