@@ -310,15 +310,32 @@ fn symbols(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     }
 }
 
+/// An operation's name without the family its section already says: `content_changed` under
+/// `paths:` (`file.content_changed`), `added` nested under a path (`symbol.added`),
+/// `head_changed` under `repository:`. An import operation nested under a path keeps its family.
+fn op_in(family: &str, op: &str) -> String {
+    op.strip_prefix(family)
+        .and_then(|o| o.strip_prefix('.'))
+        .unwrap_or(op)
+        .to_owned()
+}
+
 /// Per-path changes of a compact delta: `op path +size_delta|size B state key=value...` then one indented line per
-/// symbol or import operation: `op name: signature (was: old)` or `op name from path`.
+/// symbol or import operation: `op name: signature (was: old)`, a member's owner in brackets
+/// before a signature that names it (`added [Host] static int Probe(int n)`), or `op name
+/// from path`. The operations' families (`file.`, `symbol.`) are what the layout says already.
 fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
     let _ = writeln!(out, "{indent}{key}:");
     for c in list {
         let op = c
             .get("op")
             .map_or_else(|| "file.analyzed".to_owned(), scalar);
-        let _ = write!(out, "{indent}  {op} {}", scalar(&c["path"]));
+        let _ = write!(
+            out,
+            "{indent}  {} {}",
+            op_in("file", &op),
+            scalar(&c["path"])
+        );
         if let Some(obj) = c.as_object() {
             // The known fields say what they are by their form: a size change signed (`+12`),
             // an added file's size in bytes (`60 B`), the working state as its word.
@@ -339,14 +356,33 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         }
         out.push('\n');
         for ch in c["changes"].as_array().into_iter().flatten() {
-            let _ = write!(out, "{indent}    {}", scalar(&ch["op"]));
+            let _ = write!(out, "{indent}    {}", op_in("symbol", &scalar(&ch["op"])));
             // A name the signature already holds is left out of the JSON.
             let name = ch.get("name").and_then(Value::as_str).unwrap_or_default();
-            if !name.is_empty() {
-                let _ = write!(out, " {name}");
-            }
-            if let Some(sig) = ch.get("signature").and_then(Value::as_str) {
-                let _ = write!(out, "{} {sig}", if name.is_empty() { "" } else { ":" });
+            let signature = ch.get("signature").and_then(Value::as_str);
+            // A member whose signature names it: its owner in brackets, as in the overview.
+            let owner = name
+                .split('#')
+                .next()
+                .and_then(|n| n.rsplit_once('.'))
+                .filter(|(owner, bare)| {
+                    !owner.is_empty()
+                        && signature.is_some_and(|s| crate::api::views::signature_names(s, bare))
+                });
+            match (owner, signature) {
+                (Some((owner, _)), Some(sig)) => {
+                    let _ = write!(out, " [{owner}] {sig}");
+                }
+                (None, Some(sig)) if !name.is_empty() => {
+                    let _ = write!(out, " {name}: {sig}");
+                }
+                (None, Some(sig)) => {
+                    let _ = write!(out, " {sig}");
+                }
+                (_, None) if !name.is_empty() => {
+                    let _ = write!(out, " {name}");
+                }
+                (_, None) => {}
             }
             if let Some(old) = ch.get("before").and_then(Value::as_str) {
                 let _ = write!(out, " (was: {old})");
@@ -409,10 +445,10 @@ fn item_line(section: &str, item: &Value) -> String {
             return line;
         }
         // A delta's repository change, each value from before to after:
-        // `repository.head_changed head 579e6f76cf -> 481af13abb` (it read `before=head=579e…
+        // `head_changed head 579e6f76cf -> 481af13abb` (it read `before=head=579e…
         // after=head=481a…`).
         "repository" if o.contains_key("op") => {
-            let mut line = scalar(&o["op"]);
+            let mut line = op_in("repository", &scalar(&o["op"]));
             let (before, after) = (&o["before"], &o["after"]);
             let keys: std::collections::BTreeSet<&String> = [before, after]
                 .into_iter()
@@ -637,8 +673,32 @@ mod tests {
         })));
         assert!(
             text.contains(
-                "paths:\n  file.deleted a.py\n  file.content_changed b.py +12 staged\n    \
-                 symbol.signature_changed f: def f(x, y) (was: def f(x))\n    symbol.moved g from a.py\n"
+                "paths:\n  deleted a.py\n  content_changed b.py +12 staged\n    \
+                 signature_changed f: def f(x, y) (was: def f(x))\n    moved g from a.py\n"
+            ),
+            "{text}"
+        );
+    }
+
+    /// A member whose signature names it shows its owner in brackets (as the overview does);
+    /// a name the signature does not say stays before it; an import keeps its family.
+    #[test]
+    fn delta_members_show_their_owner_and_imports_their_family() {
+        let text = render(&envelope(json!({
+            "paths": [
+                {"path": "src/Self.cs", "op": "file.added", "size": 60, "changes": [
+                    {"op": "symbol.added", "name": "Host.Probe", "signature": "public static int Probe(int n)"},
+                    {"op": "symbol.added", "name": "Host.Alias", "signature": "public static int Probe(int n)"},
+                    {"op": "symbol.removed", "name": "Host.Gone"},
+                    {"op": "import.added", "name": "System.Text"}
+                ]}
+            ]
+        })));
+        assert!(
+            text.contains(
+                "paths:\n  added src/Self.cs 60 B\n    added [Host] public static int Probe(int n)\n    \
+                 added Host.Alias: public static int Probe(int n)\n    removed Host.Gone\n    \
+                 import.added System.Text\n"
             ),
             "{text}"
         );
@@ -654,8 +714,8 @@ mod tests {
         })));
         assert!(
             text.contains(
-                "repository:\n  repository.head_changed head 579e6f76cf -> 481af13abb\n  \
-                 repository.branch_changed branch main -> -\n"
+                "repository:\n  head_changed head 579e6f76cf -> 481af13abb\n  \
+                 branch_changed branch main -> -\n"
             ),
             "{text}"
         );
