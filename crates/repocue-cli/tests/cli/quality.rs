@@ -6017,3 +6017,30 @@ fn an_autotools_project_bootstraps_with_its_autogen_script() {
         "{cue:#}"
     );
 }
+
+/// In Go a caller names a function with its package (`binding.Default`, `web.Default`): two
+/// packages' namesakes are two definitions, and the overview shows both. gin's `Default()`,
+/// the constructor every example calls, was left out because `binding.Default` was listed.
+#[test]
+fn a_go_namesake_in_another_package_is_listed_too() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/web\n\ngo 1.22\n"),
+        (
+            "web.go",
+            "package web\n\ntype Engine struct{ Name string }\n\nfunc New() *Engine { return &Engine{} }\n\nfunc Default() *Engine { return New() }\n\nfunc (e *Engine) Run(addr string) error { return nil }\n",
+        ),
+        (
+            "binding/binding.go",
+            "package binding\n\ntype Binding interface{ Name() string }\n\nfunc Default(method, contentType string) Binding { return nil }\n",
+        ),
+        (
+            "example_test.go",
+            "package web_test\n\nimport \"example.com/web\"\n\nfunc Example() { web.Default().Run(\":8080\") }\n",
+        ),
+    ]);
+    repo.init();
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    index_in(&ids, "symbol:web.go:Default");
+    index_in(&ids, "symbol:binding/binding.go:Default");
+}

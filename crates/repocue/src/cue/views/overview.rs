@@ -2862,7 +2862,10 @@ fn picked(
     // A name shown once is enough: a C function's header declaration and its definition, or
     // a namesake in another directory, would spend a line on what the reader already has. A
     // type listed for a method is that method's namesake too: rack-protection's middleware
-    // classes, each listed for its `call`, took a dozen lines of sinatra's overview.
+    // classes, each listed for its `call`, took a dozen lines of sinatra's overview. Where a
+    // name is its package's (Go, Rust, Java, Python: a caller names `binding.Default`, not
+    // `Default`), a namesake in another directory is another definition: gin's `Default()`,
+    // which every example calls, was left out for `binding.Default`.
     let mut shown = std::collections::HashSet::new();
     let mut symbols: Vec<SymbolEntry> = Vec::new();
     let mut floors = [f64::MAX; 2];
@@ -2879,10 +2882,12 @@ fn picked(
             if importance::role(s.path.as_bytes()) != importance::Role::Source {
                 continue;
             }
-            let names =
-                std::iter::once(last_segment(&s.name)).chain(s.members.iter().map(String::as_str));
-            if names.clone().all(|n| !shown.contains(n)) {
-                shown.extend(names.map(str::to_owned));
+            let scope = package_scope(&s.path);
+            let names = std::iter::once(last_segment(&s.name))
+                .chain(s.members.iter().map(String::as_str))
+                .map(|n| (scope, n));
+            if names.clone().all(|n| !shown.contains(&n)) {
+                shown.extend(names);
                 symbols.push(s.clone());
             }
         }
@@ -3625,6 +3630,22 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
 }
 
 /// The name a qualified name ends with: `run` for `Flask.run` and `Flask.run#2`.
+/// The scope a symbol's name is unique in for [`picked`]: its directory where a name is
+/// qualified by its package (Go, Rust, Java, Python), else the whole repository (a C
+/// function's header and source, a Ruby class reopened across directories, a TypeScript
+/// declaration file beside its JavaScript).
+fn package_scope(path: &str) -> &str {
+    let packaged = matches!(
+        path.rsplit_once('.').map(|(_, e)| e),
+        Some("go" | "rs" | "java" | "py")
+    );
+    match path.rsplit_once('/') {
+        Some((dir, _)) if packaged => dir,
+        _ if packaged => ".",
+        _ => "",
+    }
+}
+
 fn last_segment(qualified_name: &str) -> &str {
     let q = qualified_name.split('#').next().unwrap_or(qualified_name);
     q.rsplit('.').next().unwrap_or(q)
