@@ -6044,3 +6044,44 @@ fn a_go_namesake_in_another_package_is_listed_too() {
     index_in(&ids, "symbol:web.go:Default");
     index_in(&ids, "symbol:binding/binding.go:Default");
 }
+
+/// A linter's configuration at the root is its command, after the manifests' own: gin's
+/// `.golangci.yml` (its CI runs golangci-lint), guzzle's `phpstan.neon.dist` and
+/// `.php-cs-fixer.dist.php`; the same file below the root is some package's business.
+#[test]
+fn a_linters_configuration_at_the_root_is_a_command() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/web\n\ngo 1.22\n"),
+        ("web.go", "package web\n\nfunc New() {}\n"),
+        (".golangci.yml", "linters:\n  enable:\n    - gofmt\n"),
+        ("tools/.pre-commit-config.yaml", "repos: []\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands = commands_of(&cue);
+    assert_eq!(
+        commands,
+        ["go build ./...", "go test ./...", "golangci-lint run"],
+        "{cue:#}"
+    );
+    let repo = TestRepo::with_files(&[
+        (
+            "composer.json",
+            "{\"name\": \"acme/http\", \"autoload\": {\"psr-4\": {\"Acme\\\\\": \"src/\"}}}\n",
+        ),
+        (
+            "src/Client.php",
+            "<?php\nnamespace Acme;\n\nclass Client {}\n",
+        ),
+        ("phpunit.xml.dist", "<phpunit/>\n"),
+        ("phpstan.neon.dist", "parameters:\n  level: max\n"),
+        (".php-cs-fixer.dist.php", "<?php\nreturn [];\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands: Vec<String> = commands_of(&cue).into_iter().map(String::from).collect();
+    let at = |c: &str| index_in(&commands, c);
+    assert!(
+        at("vendor/bin/phpunit") < at("vendor/bin/phpstan analyse"),
+        "{commands:?}"
+    );
+    at("vendor/bin/php-cs-fixer fix --dry-run --diff");
+}

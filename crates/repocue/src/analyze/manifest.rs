@@ -655,10 +655,25 @@ fn cargo(text: &str, f: &mut ManifestFacts) -> Option<()> {
         Some(features) => format!("cargo test --features {features}"),
         None => "cargo test".to_owned(),
     };
+    // A workspace whose root is also a package builds and tests only that package unless told
+    // otherwise (clap's root crate is a facade of `clap_builder`, `clap_derive`, …): the
+    // whole workspace is what a contributor checks. A virtual manifest's commands already run
+    // on every member; `default-members` says what the project means by default.
+    let whole = doc.contains_key("package")
+        && doc
+            .get("workspace")
+            .and_then(|w| w.as_table())
+            .is_some_and(|w| w.contains_key("members") && !w.contains_key("default-members"));
+    let all = if whole { " --workspace" } else { "" };
+    let test = match test.strip_prefix("cargo test") {
+        Some(rest) => format!("cargo test{all}{rest}"),
+        None => test,
+    };
     f.commands
-        .extend([cmd("cargo build", "build"), cmd(test, "test")]);
+        .extend([cmd(format!("cargo build{all}"), "build"), cmd(test, "test")]);
     f.commands.extend(run);
-    f.commands.push(cmd("cargo clippy --all-targets", "lint"));
+    f.commands
+        .push(cmd(format!("cargo clippy{all} --all-targets"), "lint"));
     Some(())
 }
 
@@ -910,6 +925,17 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
     }
     if tool.is_some_and(|t| t.contains_key("ruff")) {
         f.commands.push(cmd("ruff check .", "lint"));
+    }
+    // A type checker configured here checks the project as configured (requests' `pyright`);
+    // mypy needs its `files` to run without arguments.
+    if tool.is_some_and(|t| t.contains_key("pyright")) {
+        f.commands.push(cmd("pyright", "lint"));
+    }
+    if tool
+        .and_then(|t| t.get("mypy")?.as_table())
+        .is_some_and(|m| m.contains_key("files"))
+    {
+        f.commands.push(cmd("mypy", "lint"));
     }
     Some(())
 }
@@ -2250,8 +2276,24 @@ mod tests {
         assert_eq!(f.name.as_deref(), Some("x"));
         assert_eq!(f.description.as_deref(), Some("Does x"));
         assert_eq!(f.members, vec!["crates/a", "crates/b"]);
-        assert_eq!(f.commands[1].command, "cargo test");
+        // The root package and its workspace: the whole workspace is built and tested
+        // (clap's root crate is a facade; `cargo test` there skipped every member).
+        assert_eq!(f.commands[0].command, "cargo build --workspace");
+        assert_eq!(f.commands[1].command, "cargo test --workspace");
+        assert!(f
+            .commands
+            .iter()
+            .any(|c| c.command == "cargo clippy --workspace --all-targets"));
         assert!(f.build_scripts.is_empty());
+        // A virtual manifest's commands run on every member already; `default-members` says
+        // what the project builds by default.
+        for text in [
+            "[workspace]\nmembers = [\"a\"]\n",
+            "[workspace]\nmembers = [\"a\"]\ndefault-members = [\"a\"]\n[package]\nname = \"x\"\n",
+        ] {
+            let f = analyze(b"Cargo.toml", text).unwrap();
+            assert_eq!(f.commands[1].command, "cargo test", "{text}");
+        }
         // The build script Cargo runs, where the package names one; `build = false` is none.
         let f = analyze(
             b"Cargo.toml",
@@ -2261,6 +2303,29 @@ mod tests {
         assert_eq!(f.build_scripts, ["build/main.rs"]);
         let f = analyze(b"Cargo.toml", "[package]\nname = \"x\"\nbuild = false\n").unwrap();
         assert!(f.build_scripts.is_empty());
+    }
+
+    /// A type checker configured in pyproject is run as configured; mypy only with its files.
+    #[test]
+    fn a_configured_type_checker_is_a_lint_command() {
+        let f = analyze(
+            b"pyproject.toml",
+            "[project]\nname = \"r\"\n[tool.pyright]\ninclude = [\"src\"]\n[tool.mypy]\nstrict = true\n",
+        )
+        .unwrap();
+        let lint: Vec<&str> = f
+            .commands
+            .iter()
+            .filter(|c| c.purpose == "lint")
+            .map(|c| c.command.as_str())
+            .collect();
+        assert_eq!(lint, ["pyright"]);
+        let f = analyze(
+            b"pyproject.toml",
+            "[project]\nname = \"r\"\n[tool.mypy]\nfiles = [\"src\"]\n",
+        )
+        .unwrap();
+        assert!(f.commands.iter().any(|c| c.command == "mypy"), "{f:?}");
     }
 
     #[test]

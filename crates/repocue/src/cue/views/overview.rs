@@ -2214,6 +2214,27 @@ fn commands(
             ));
         }
     }
+    // A linter's or formatter's configuration at the root says the project runs it (gin's
+    // `.golangci.yml`, which its CI runs; guzzle's `phpstan.neon.dist`): after the commands
+    // the manifests and scripts lead with.
+    for (configs, command, purpose) in TOOL_CONFIGS {
+        if let Some(config) = configs.iter().find(|c| has(c)) {
+            let order = ORDER
+                .iter()
+                .position(|o| o == purpose)
+                .unwrap_or(ORDER.len());
+            out.push((
+                order,
+                false,
+                CommandRef {
+                    command: (*command).to_owned(),
+                    purpose: (*purpose).to_owned(),
+                    runs: Vec::new(),
+                    source: (*config).to_owned(),
+                },
+            ));
+        }
+    }
     // The package scripts named for a purpose come before every variant: `npm test` before
     // the `coverage` and `test:ci` scripts declared ahead of it (fastify listed two `build:*`
     // and two `coverage` scripts, and no `npm test`), and before the variants of the build
@@ -2239,6 +2260,38 @@ fn commands(
         })
         .collect()
 }
+
+/// Configuration files at the root that say which tool checks the code, with the command that
+/// runs it on the whole project and its purpose.
+const TOOL_CONFIGS: &[(&[&str], &str, &str)] = &[
+    (
+        &[
+            ".golangci.yml",
+            ".golangci.yaml",
+            ".golangci.toml",
+            ".golangci.json",
+        ],
+        "golangci-lint run",
+        "lint",
+    ),
+    (
+        &["phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon"],
+        "vendor/bin/phpstan analyse",
+        "lint",
+    ),
+    (&["psalm.xml", "psalm.xml.dist"], "vendor/bin/psalm", "lint"),
+    (
+        &[".php-cs-fixer.php", ".php-cs-fixer.dist.php"],
+        "vendor/bin/php-cs-fixer fix --dry-run --diff",
+        "format",
+    ),
+    (&["pyrightconfig.json"], "pyright", "lint"),
+    (
+        &[".pre-commit-config.yaml"],
+        "pre-commit run --all-files",
+        "lint",
+    ),
+];
 
 /// The directories at the root whose executables are the project's commands, by the
 /// "scripts to rule them all" convention: `script/test`, `scripts/lint`.
