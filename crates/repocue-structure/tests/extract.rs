@@ -395,7 +395,7 @@ fn cpp_fixture() {
         &facts,
         r#"
         6-50 module repo | namespace repo
-        7-11 module repo.detail in=repo | namespace detail
+        7-11 module repo.detail in=repo internal | namespace detail
         9-9 function repo.detail.helper in=repo.detail | int helper(int x)
         14-24 class repo.Parser in=repo | class Parser : public Base
         22-22 field repo.Parser.depth_ in=repo.Parser private | int depth_
@@ -2903,6 +2903,29 @@ fn a_c_name_with_a_double_underscore_is_internal() {
             ("helper", Some("private"))
         ]
     );
+}
+
+/// A C++ library's `namespace detail` is its implementation by convention, and what an
+/// unnamed namespace holds has internal linkage (fmt's `detail::buffer` and a `.cc` file's
+/// helpers were listed as its API).
+#[test]
+fn cpp_detail_and_unnamed_namespaces_are_not_public() {
+    let source = b"namespace mini {\nnamespace detail {\nstruct buffer_impl { int size; };\n}\nnamespace {\nint anon_helper() { return 1; }\n}\nstatic int static_helper() { return 2; }\nint format(int v) { return v; }\n}\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).expect("C++");
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.visibility))
+        .collect();
+    for expected in [
+        ("detail", Some("internal")),
+        ("anon_helper", Some("private")),
+        ("static_helper", Some("private")),
+        ("format", None),
+        ("mini", None),
+    ] {
+        assert!(seen.contains(&expected), "{expected:?} not in {seen:?}");
+    }
 }
 
 #[test]

@@ -6085,3 +6085,39 @@ fn a_linters_configuration_at_the_root_is_a_command() {
     );
     at("vendor/bin/php-cs-fixer fix --dry-run --diff");
 }
+
+/// A Python module named with one leading underscore is its package's own: what it defines
+/// comes after the public modules' API however much they use it (requests' `_internal_utils`
+/// outranked `adapters.py`'s `HTTPAdapter`, which its API documents).
+#[test]
+fn a_private_python_modules_helpers_come_after_the_public_api() {
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"mini\"\n"),
+        (
+            "src/mini/__init__.py",
+            "from .api import get\nfrom .sessions import Session\n",
+        ),
+        (
+            "src/mini/api.py",
+            "from ._internal_utils import to_native\nfrom .sessions import Session\n\n\ndef get(url):\n    return Session().send(to_native(url))\n",
+        ),
+        (
+            "src/mini/sessions.py",
+            "from ._internal_utils import to_native, is_ascii\nfrom .adapters import HTTPAdapter\n\n\nclass Session:\n    def send(self, url):\n        return HTTPAdapter().send(to_native(url)) if is_ascii(url) else url\n",
+        ),
+        (
+            "src/mini/adapters.py",
+            "from ._internal_utils import to_native\n\n\nclass HTTPAdapter:\n    def send(self, url):\n        return to_native(url)\n",
+        ),
+        (
+            "src/mini/_internal_utils.py",
+            "def to_native(s):\n    return s\n\n\ndef is_ascii(s):\n    return s.isascii()\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_listed_before(
+        &cue,
+        "symbol:src/mini/adapters.py:HTTPAdapter",
+        "symbol:src/mini/_internal_utils.py:to_native",
+    );
+}

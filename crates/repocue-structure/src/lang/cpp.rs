@@ -52,9 +52,20 @@ impl LanguageSupport for Cpp {
         if node.kind() == "namespace_definition" {
             let mut info = Info::new("module").body(node.child_by_field_name("body"));
             info.name = Some(def.name.replace("::", "."));
+            // `namespace detail` (or `internal`, `impl`) is what a library keeps from its
+            // users by convention: fmt's `detail::buffer` and `count_digits` were listed as
+            // its API. Its members are unexposed through it.
+            let last = def.name.rsplit("::").next().unwrap_or(def.name);
+            if INTERNAL_NAMESPACES.contains(&last) {
+                info.visibility = Some("internal");
+            }
             return Some(info);
         }
         let mut info = c::describe(def, parent, source)?;
+        // What an unnamed namespace holds has internal linkage, as a `static` function has.
+        if info.visibility.is_none() && in_unnamed_namespace(node) {
+            info.visibility = Some("private");
+        }
         if node.kind() == "function_declarator" {
             info.overload = node
                 .child_by_field_name("parameters")
@@ -99,6 +110,21 @@ impl LanguageSupport for Cpp {
                 "comment" | "attribute_declaration" | "attribute_specifier"
             )
     }
+}
+
+/// The names C++ libraries give the namespace of their implementation.
+const INTERNAL_NAMESPACES: &[&str] = &["detail", "details", "internal", "impl"];
+
+/// Whether `node` lies in a `namespace { … }` without a name.
+fn in_unnamed_namespace(node: Node<'_>) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "namespace_definition" && n.child_by_field_name("name").is_none() {
+            return true;
+        }
+        at = n.parent();
+    }
+    false
 }
 
 /// The access of a member: the last `public:`/`private:`/`protected:` label before it, or

@@ -945,13 +945,22 @@ fn rust_module_of(path: &[u8]) -> Option<(&[u8], &str)> {
 /// Java projects name so what users must not call (svelte's `src/internal/client/`, gson's
 /// `com/google/gson/internal/`). C++ libraries keep theirs in `detail/` (its namespace
 /// `detail` by convention: yaml-cpp's `node/detail/`, nlohmann/json's `detail/`).
+///
+/// So is a Python module whose name starts with one underscore (`_internal_utils.py`): by the
+/// language's convention its package's own, whatever other modules of it use it (requests'
+/// helpers outranked `adapters.py`'s `HTTPAdapter`, which its API documents).
 pub fn in_internal_dir(path: &[u8]) -> bool {
-    let dirs = match path.iter().rposition(|&b| b == b'/') {
-        Some(i) => &path[..i],
-        None => return false,
+    let (dirs, name) = match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => (&path[..0], path),
     };
-    dirs.split(|&b| b == b'/')
-        .any(|d| named(d, &["internal", "_internal", "internals", "detail"]))
+    let private_module = name
+        .strip_suffix(b".py")
+        .is_some_and(|stem| stem.starts_with(b"_") && !stem.starts_with(b"__"));
+    private_module
+        || dirs
+            .split(|&b| b == b'/')
+            .any(|d| named(d, &["internal", "_internal", "internals", "detail"]))
 }
 
 /// Returns how much a definition matters to a reader of the project's API, before the file's
@@ -1328,6 +1337,11 @@ mod tests {
         assert!(!in_internal_dir(b"src/internals.rs"));
         assert!(in_internal_dir(b"include/yaml-cpp/node/detail/node.h"));
         assert!(!in_internal_dir(b"src/detail.cpp"));
+        assert!(in_internal_dir(b"src/requests/_internal_utils.py"));
+        assert!(in_internal_dir(b"_compat.py"));
+        assert!(!in_internal_dir(b"src/requests/__init__.py"));
+        assert!(!in_internal_dir(b"src/requests/__main__.py"));
+        assert!(!in_internal_dir(b"src/_private.rs"));
         // A leading underscore hides an example's name, not what it is (Go's `_example/`);
         // a private package is source.
         assert_eq!(role(b"_example/example.go"), Role::Example);
