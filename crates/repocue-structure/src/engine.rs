@@ -674,7 +674,7 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
         .iter()
         .filter(|item| !is_include_guard(item.def_node, source))
         .map(|item| {
-            let (mut signature, first) = signature(support, item, source);
+            let (mut signature, first, literals) = signature(support, item, source);
             if let Some(keyword) = item.info.keyword {
                 if !signature.starts_with(keyword) {
                     signature = format!("{keyword} {signature}");
@@ -685,7 +685,15 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                     signature = format!("{to}{rest}");
                 }
             }
-            let (signature, cut_hash) = text::cut(signature);
+            let (signature, cut) = text::cut(signature);
+            // What the shown signature leaves out: its cut middle, its literal values.
+            let cut_hash = match (cut, literals) {
+                (cut, None) => cut,
+                (None, Some(l)) => Some(l),
+                (Some(c), Some(l)) => {
+                    Some(text::fnv1a(&[c.to_le_bytes(), l.to_le_bytes()].concat()))
+                }
+            };
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
             let lexical_parent = item.parent.map(|p| items[p].qualified.clone());
@@ -1213,8 +1221,13 @@ fn name_items(items: &mut [Item]) {
     }
 }
 
-/// The signature of `item` and the byte offset where it starts.
-fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (String, Option<usize>) {
+/// An item's signature, the byte where it starts, and the hash of the literal values it shows
+/// as `…` ([`text::literals_hash`]).
+fn signature(
+    support: &dyn LanguageSupport,
+    item: &Item,
+    source: &[u8],
+) -> (String, Option<usize>, Option<u32>) {
     let mut range = item.range.clone();
     let mut holes: Vec<(Range<usize>, Hole)> = Vec::new();
     if let Some(cut) = item.info.cut {
@@ -1235,12 +1248,14 @@ fn signature(support: &dyn LanguageSupport, item: &Item, source: &[u8]) -> (Stri
     // those of the declarators beside it (`private int a = 1, b = 99;` showed `b = 99`).
     if matches!(item.info.kind, "constant" | "variable" | "field") {
         for value in initializers(support, item.def_node) {
-            holes.push((value, Hole::Value));
+            holes.push((value, Hole::Initializer));
         }
     }
     collect_holes(support, item.outer, &range, &mut holes);
     holes.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
-    text::signature(source, range, &holes)
+    let literals = text::literals_hash(source, range.clone(), &holes);
+    let (signature, first) = text::signature(source, range, &holes);
+    (signature, first, literals)
 }
 
 /// The source ranges of the values after each `=` in `node` (outside holes such as

@@ -20,9 +20,11 @@ pub(crate) enum Hole {
     Gap,
     /// An elided body, shown as `{ … }`.
     Body,
-    /// A literal value or an initialiser, shown as `…`: signatures never carry the values
-    /// written in code (they may be secrets).
+    /// A literal value, shown as `…`: signatures never carry the values written in code
+    /// (they may be secrets).
     Value,
+    /// A constant's, variable's or field's initialiser, shown as `…` like a value.
+    Initializer,
     /// A string that is no value, shown as written (on one line): a Python annotation's
     /// forward reference, `-> "Console"`.
     Verbatim,
@@ -57,7 +59,7 @@ pub(crate) fn signature(
                 builder.out.push_str(" { … }");
                 builder.pending_space = true;
             }
-            Hole::Value => builder.push_text("…", hole.start),
+            Hole::Value | Hole::Initializer => builder.push_text("…", hole.start),
             Hole::Verbatim => {
                 let text = String::from_utf8_lossy(&source[hole.clone()]);
                 let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -200,6 +202,31 @@ pub(crate) fn cut(text: String) -> (String, Option<u32>) {
     let head = text[..head_end].trim_end();
     let shown = format!("{head} … {}", &text[tail_start..]);
     (shown, Some(fnv1a(text.as_bytes())))
+}
+
+/// A hash of the literal values (not initialisers) a signature built from the same `range`
+/// and `holes` shows as `…`, when it shows any: `def send(method='GET')` and `method='POST'`
+/// read alike and must still differ. Only the 32-bit hash is kept, never a value.
+pub(crate) fn literals_hash(
+    source: &[u8],
+    range: Range<usize>,
+    holes: &[(Range<usize>, Hole)],
+) -> Option<u32> {
+    let mut cursor = range.start;
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut any = false;
+    for (hole, kind) in holes {
+        if hole.start < cursor || hole.start >= range.end {
+            continue;
+        }
+        if matches!(kind, Hole::Value) {
+            any = true;
+            bytes.extend_from_slice(source.get(hole.clone()).unwrap_or_default());
+            bytes.push(0);
+        }
+        cursor = cursor.max(hole.end);
+    }
+    any.then(|| fnv1a(&bytes))
 }
 
 /// The 32-bit FNV-1a hash of `bytes`: written out here, so that stored hashes never change

@@ -683,6 +683,37 @@ mod tests {
         assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
     }
 
+    /// A parameter's default value is shown as `…` (it may be a secret), yet changing it
+    /// changes what a caller gets: guzzle's `request($method = 'GET')` becoming `'POST'` was a
+    /// bare `file.content_changed`. A constant's new value is no declaration change.
+    #[test]
+    fn a_changed_default_value_is_a_changed_signature_a_constants_value_is_not() {
+        let code = |text: &str| {
+            crate::analyze::structure::analyze(b"p.py", Some("Python"), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let ops = |old: &str, new: &str| -> Vec<String> {
+            let (old, new) = (code(old), code(new));
+            structural(&[(b"p.py".to_vec(), Some(&old), Some(&new))])
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        assert_eq!(
+            ops(
+                "def send(method='GET', sep=','):\n    pass\n",
+                "def send(method='POST', sep=','):\n    pass\n"
+            ),
+            ["symbol.signature_changed symbol:p.py:send"]
+        );
+        assert!(ops(
+            "TOKEN = 'a'\n\ndef f():\n    return 'x'\n",
+            "TOKEN = 'b'\n\ndef f():\n    return 'y'\n"
+        )
+        .is_empty());
+    }
+
     #[test]
     fn compact_nests_symbol_operations_under_their_path_without_digests() {
         let item = |op: DeltaOp, entity: &str, before: Value, after: Value| DeltaItem {

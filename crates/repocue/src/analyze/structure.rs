@@ -141,8 +141,8 @@ pub struct SymbolFact {
     /// Declaration without body or comments.
     #[serde(rename = "s")]
     pub signature: String,
-    /// When the signature was cut, a hash of the whole
-    /// ([`repocue_structure::Symbol::cut_hash`]): a change in the part left out is a change.
+    /// When the signature was cut or shows literal values as `…`, a hash of what it leaves out
+    /// ([`repocue_structure::Symbol::cut_hash`]): a change in that part is a change.
     #[serde(rename = "h", default, skip_serializing_if = "Option::is_none")]
     pub cut_hash: Option<u32>,
     /// First line (1-based).
