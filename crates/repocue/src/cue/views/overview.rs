@@ -2918,8 +2918,11 @@ fn picked(
     // classes, each listed for its `call`, took a dozen lines of sinatra's overview. Where a
     // name is its package's (Go, Rust, Java, Python: a caller names `binding.Default`, not
     // `Default`), a namesake in another directory is another definition: gin's `Default()`,
-    // which every example calls, was left out for `binding.Default`.
+    // which every example calls, was left out for `binding.Default`. Member names stay one
+    // set: a dozen classes listed for their `get` would say little more (commons-lang).
     let mut shown = std::collections::HashSet::new();
+    let mut scoped = std::collections::HashSet::new();
+    let mut members_shown = std::collections::HashSet::new();
     let mut symbols: Vec<SymbolEntry> = Vec::new();
     let mut floors = [f64::MAX; 2];
     for (entries, scores, n, hidden) in picks {
@@ -2935,12 +2938,17 @@ fn picked(
             if importance::role(s.path.as_bytes()) != importance::Role::Source {
                 continue;
             }
-            let scope = package_scope(&s.path);
-            let names = std::iter::once(last_segment(&s.name))
-                .chain(s.members.iter().map(String::as_str))
-                .map(|n| (scope, n));
-            if names.clone().all(|n| !shown.contains(&n)) {
-                shown.extend(names);
+            let (own, scope) = (last_segment(&s.name), package_scope(&s.path));
+            let members = s.members.iter().map(String::as_str);
+            let own_taken = match scope {
+                "" => shown.contains(own),
+                _ => scoped.contains(&(scope, own)) || members_shown.contains(own),
+            };
+            if !own_taken && members.clone().all(|n| !shown.contains(n)) {
+                shown.insert(own);
+                scoped.insert((scope, own));
+                shown.extend(members.clone());
+                members_shown.extend(members);
                 symbols.push(s.clone());
             }
         }
