@@ -329,6 +329,13 @@ impl Error {
             Error::NotFound { kind: "snapshot", .. } => {
                 Some("list retained snapshots with `repocue metrics` or use `repocue status`".into())
             }
+            Error::NotFound {
+                kind: "entity of an untracked file",
+                ..
+            } => Some(
+                "RepoCue indexes tracked files only: `git add` the file and the next cue indexes it"
+                    .into(),
+            ),
             Error::NotFound { kind: "path", .. } => Some(
                 "paths are relative to the repository root; `repocue cue --view structure` lists its top files"
                     .into(),

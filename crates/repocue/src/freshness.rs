@@ -173,7 +173,16 @@ pub(crate) fn assess(
         reasons.push(format!("snapshot caveats: {}", names.join(", ")));
         Freshness::PossiblyStale
     } else if basis.dirty() {
-        reasons.push("indexed state equals the dirty working tree".into());
+        // Untracked paths are listed, their content not indexed: what an agent has just
+        // written and not added is no symbol yet, and the reason says so.
+        reasons.push(match basis.untracked.len() {
+            0 => "indexed state equals the dirty working tree".into(),
+            n => format!(
+                "indexed state equals the dirty working tree's tracked files; {n} untracked \
+                 path{} listed, content not indexed until `git add`",
+                if n == 1 { " is" } else { "s are" }
+            ),
+        });
         Freshness::DirtyButIndexed
     } else {
         reasons.push("indexed state equals the clean working tree".into());

@@ -1504,3 +1504,38 @@ fn the_wal_outlives_a_command_and_stays_bounded() {
         "the last refresh is not visible"
     );
 }
+
+/// A file an agent has just written and not added is listed by name, not indexed: the
+/// freshness reason says how many such paths there are, and its entity is `not_found` with a
+/// hint that says why (it read "the snapshot equals the dirty working tree", no warning).
+#[test]
+fn an_untracked_file_is_listed_not_indexed_and_says_so() {
+    let repo = TestRepo::with_files(&[("web.py", "def new():\n    pass\n")]);
+    repo.init();
+    repo.write("brandnew.py", "def brand_new_thing():\n    pass\n");
+    repo.refresh();
+    let status = repo.status();
+    assert_eq!(status.freshness.as_str(), "dirty-but-indexed");
+    assert!(
+        status
+            .reasons
+            .iter()
+            .any(|r| r.contains("1 untracked path is listed, content not indexed")),
+        "{status:?}"
+    );
+    let e = repo
+        .repocue(&["cue", "--view", "entity", "--id", "file:brandnew.py"])
+        .error_code("not_found");
+    assert!(e.error.message.contains("untracked"), "{e:?}");
+    assert!(
+        e.error
+            .hint
+            .as_deref()
+            .is_some_and(|h| h.contains("git add")),
+        "{e:?}"
+    );
+    // Added, it is indexed like any tracked file.
+    repo.git(&["add", "brandnew.py"]);
+    let entity = repo.cue("entity", &["--id", "symbol:brandnew.py:brand_new_thing"]);
+    assert_eq!(entity["content"]["path"], "brandnew.py", "{entity:#}");
+}

@@ -18,7 +18,8 @@ fn parse_id(id: &str) -> Result<(String, Option<String>)> {
         // Paths may contain ':'; a qualified name only in `::` ([`crate::api::ids::split_symbol`]).
         let (path, name) = crate::api::ids::split_symbol(rest).ok_or_else(|| {
             Error::InvalidArgument(format!(
-                "symbol id {id:?} has no name part; use symbol:<path>:<name>"
+                "symbol id {id:?} needs a path and a name: symbol:<path>:<name> \
+                 (`repocue search NAME` lists the ids)"
             ))
         })?;
         (path.to_owned(), Some(name.to_owned()))
@@ -380,7 +381,22 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         return doc_entity(state, request, rest).and_then(|c| c.ok_or_else(not_found));
     }
     let (path, symbol) = parse_id(&id)?;
-    let file = &find_file(state, &path)?.ok_or_else(not_found)?;
+    let Some(file) = &find_file(state, &path)? else {
+        // Only tracked files are indexed: a file an agent has just written is a path of the
+        // snapshot's untracked list until it is added, and says so.
+        let untracked = state
+            .snapshot
+            .untracked
+            .iter()
+            .any(|u| paths::display(u) == path);
+        return Err(match untracked {
+            true => Error::NotFound {
+                kind: "entity of an untracked file",
+                id,
+            },
+            false => not_found(),
+        });
+    };
     // Facts are shared by digest: a vendored copy of an analysed file has none of its own.
     let facts = match file.digest.as_deref().filter(|_| file.class.analysed()) {
         Some(d) => state.store.facts(&[d])?.remove(d),
