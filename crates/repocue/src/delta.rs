@@ -264,9 +264,16 @@ pub fn structural(
     let mut added: Vec<(String, &SymbolFact)> = Vec::new();
     let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
     let mut items = Vec::new();
+    // The imports of the deleted files, and the import operations of the added ones: an
+    // added file's import that a deleted file had came with the code (a rename).
+    let mut deleted_imports: HashSet<&String> = HashSet::new();
+    let mut added_file_imports: Vec<(usize, &String)> = Vec::new();
     let sym =
         |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
     for (path, old, new) in changes {
+        if new.is_none() {
+            deleted_imports.extend(old.iter().flat_map(|f| &f.imports));
+        }
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
         let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
@@ -303,6 +310,9 @@ pub fn structural(
                     } else {
                         (v, None)
                     };
+                    if op == DeltaOp::ImportAdded && old.is_none() {
+                        added_file_imports.push((items.len(), imp));
+                    }
                     items.push(DeltaItem {
                         op,
                         entity: EntityId::file(path.clone()).to_string(),
@@ -313,6 +323,18 @@ pub fn structural(
             }
         }
     }
+    // A renamed file's imports went with it, as a deleted file's do: `git mv util.go shout.go`
+    // said `import.added fmt` and `strings` beside `symbol.moved Shout`.
+    let carried: HashSet<usize> = added_file_imports
+        .into_iter()
+        .filter(|(_, imp)| deleted_imports.contains(imp))
+        .map(|(i, _)| i)
+        .collect();
+    let mut at = 0;
+    items.retain(|_| {
+        at += 1;
+        !carried.contains(&(at - 1))
+    });
     // A removal and an addition of the same declaration in different files is a move; not of
     // a namespace (C++, C#, PHP), which many files open: leveldb's `namespace leveldb` of a
     // deleted header "moved" to a header the same commit added. Nor of a module that held
@@ -681,6 +703,40 @@ mod tests {
             .map(|i| format!("{} {}", i.op.as_str(), i.entity))
             .collect();
         assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
+    }
+
+    /// A renamed file's imports come with its code, as a deleted file's go with it: a new
+    /// file's own imports stay.
+    #[test]
+    fn a_renamed_files_imports_are_no_import_operations() {
+        let code = |path: &[u8], text: &str| {
+            crate::analyze::structure::analyze(path, Some("Python"), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let old = code(
+            b"util.py",
+            "import os\nimport re\n\ndef shout(s):\n    return s\n",
+        );
+        let new = code(
+            b"shout.py",
+            "import os\nimport re\n\ndef shout(s):\n    return s\n",
+        );
+        let fresh = code(b"fresh.py", "import json\n\ndef load(s):\n    return s\n");
+        let ops: Vec<String> = structural(&[
+            (b"shout.py".to_vec(), None, Some(&new)),
+            (b"util.py".to_vec(), Some(&old), None),
+            (b"fresh.py".to_vec(), None, Some(&fresh)),
+        ])
+        .iter()
+        .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+        .collect();
+        assert!(
+            ops.contains(&"symbol.moved symbol:shout.py:shout".to_owned()),
+            "{ops:?}"
+        );
+        let imports: Vec<&String> = ops.iter().filter(|o| o.starts_with("import.")).collect();
+        assert_eq!(imports, ["import.added file:fresh.py"], "{ops:?}");
     }
 
     /// A parameter's default value is shown as `…` (it may be a secret), yet changing it
