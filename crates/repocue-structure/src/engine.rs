@@ -464,7 +464,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     let mut items = nest(support, candidates, source);
     mark_exported(&mut items, &captures.exports, source);
     drop_superseded_prototypes(&mut items);
-    merge_overloads(&mut items);
+    merge_overloads(&mut items, source);
     merge_reopened(support, &mut items);
     name_items(&mut items);
     let all = support.exports_list_is_all();
@@ -687,6 +687,12 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
             }
             let (signature, cut) = text::cut(signature);
             // What the shown signature leaves out: its cut middle, its literal values.
+            let literals = match (literals, item.info.unseen) {
+                (l, None) => l,
+                (l, Some(u)) => Some(text::fnv1a(
+                    &[l.unwrap_or(0).to_le_bytes(), u.to_le_bytes()].concat(),
+                )),
+            };
             let cut_hash = match (cut, literals) {
                 (cut, None) => cut,
                 (None, Some(l)) => Some(l),
@@ -1075,7 +1081,7 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
 /// defineComponent(options: unknown, …)`), was the one `search` and the overview showed
 /// first (vue's `reactive#2`, `defineComponent#4`). Signatures that no implementation follows
 /// (an interface's, a declaration file's) stay as they are.
-fn merge_overloads(items: &mut Vec<Item>) {
+fn merge_overloads(items: &mut Vec<Item>, source: &[u8]) {
     const SIGNATURES: [&str; 2] = ["function_signature", "method_signature"];
     const BODIES: [&str; 3] = [
         "function_declaration",
@@ -1113,6 +1119,12 @@ fn merge_overloads(items: &mut Vec<Item>) {
         }
         let signature_end = items[i].range.end;
         items[i].info.cut = Some(items[i].info.cut.unwrap_or(signature_end));
+        // The first overload is the signature; the others are hashed, so that a change to
+        // one of them is a change of the function.
+        if end > i + 1 {
+            let others: Vec<Node> = items[i + 1..end].iter().map(|o| o.def_node).collect();
+            items[i].info.unseen = lang::declarations_hash(others, source);
+        }
         items[i].range.end = items[end].range.end;
         keep[i + 1..=end].fill(false);
         for child in items.iter_mut().skip(end + 1) {

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "57";
+pub const EXTRACTOR_VERSION: &str = "58";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,8 +156,10 @@ pub struct Symbol {
     pub signature: String,
     /// When the signature was cut, or shows literal values (a parameter's default
     /// `method='GET'`) as `…`: a 32-bit hash of the whole and of those values, so that two
-    /// signatures that differ only in what is not shown still differ. A constant's, variable's
-    /// or field's initialiser is not part of it (its value is no declaration).
+    /// signatures that differ only in what is not shown still differ; the other overloads the
+    /// symbol stands for (a TypeScript function's after the first, a Python implementation's
+    /// `@overload`s) are part of it. A constant's, variable's or field's initialiser is not
+    /// (its value is no declaration).
     pub cut_hash: Option<u32>,
     /// 1-based line where the declaration starts (after leading comments/annotations).
     pub start_line: u32,

@@ -705,6 +705,53 @@ mod tests {
         assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
     }
 
+    /// A symbol that stands for several overloads shows one signature (TypeScript's first,
+    /// Python's implementation); a change to another of them is still a changed signature
+    /// (zod's factories, requests' `@overload`s were a bare `file.content_changed`).
+    #[test]
+    fn a_changed_overload_is_a_changed_signature() {
+        let ops = |path: &[u8], language: &str, old: &str, new: &str| -> Vec<String> {
+            let code = |text: &str| {
+                crate::analyze::structure::analyze(path, Some(language), text.as_bytes())
+                    .unwrap()
+                    .unwrap()
+            };
+            let (old, new) = (code(old), code(new));
+            structural(&[(path.to_vec(), Some(&old), Some(&new))])
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        let ts = |second: &str| {
+            format!(
+                "export function string(p?: string): string;\n{second}\nexport function string(p?: string): string {{ return p ?? \"\"; }}\n"
+            )
+        };
+        assert_eq!(
+            ops(
+                b"i.ts",
+                "TypeScript",
+                &ts("export function string<T>(p?: string): T;"),
+                &ts("export function string<T>(p?: string, coerce?: boolean): T;")
+            ),
+            ["symbol.signature_changed symbol:i.ts:string"]
+        );
+        let py = |second: &str| {
+            format!(
+                "from typing import overload\n\n@overload\ndef conv(x: int) -> int: ...\n@overload\n{second}\ndef conv(x):\n    return x\n"
+            )
+        };
+        assert_eq!(
+            ops(
+                b"m.py",
+                "Python",
+                &py("def conv(x: str) -> str: ..."),
+                &py("def conv(x: str, strict: bool = False) -> str: ...")
+            ),
+            ["symbol.signature_changed symbol:m.py:conv"]
+        );
+    }
+
     /// A renamed file's imports come with its code, as a deleted file's go with it: a new
     /// file's own imports stay.
     #[test]

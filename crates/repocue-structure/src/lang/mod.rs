@@ -79,6 +79,10 @@ pub(crate) struct Info<'t> {
     /// A start of its signature to write otherwise, and how: a Ruby method of `class << self`
     /// reads `def self.push(item)`, as `def self.via` does (`("def ", "def self.")`).
     pub restart: Option<(&'static str, &'static str)>,
+    /// A hash of declarations the symbol stands for that its signature does not show: the
+    /// other overloads of a TypeScript function or a Python `@overload` set, so that a change
+    /// to one of them is a change of the symbol.
+    pub unseen: Option<u32>,
 }
 
 impl<'t> Info<'t> {
@@ -97,6 +101,7 @@ impl<'t> Info<'t> {
             leaf: false,
             keyword: None,
             restart: None,
+            unseen: None,
         }
     }
 
@@ -235,6 +240,21 @@ pub(crate) fn value_free_text(node: Node<'_>, source: &[u8]) -> String {
         }
     }
     crate::text::cut(crate::text::signature(source, node.byte_range(), &holes).0).0
+}
+
+/// A hash of the declarations `nodes` (their text with whitespace collapsed), for
+/// [`Info::unseen`]; `None` for none.
+pub(crate) fn declarations_hash<'t>(
+    nodes: impl IntoIterator<Item = Node<'t>>,
+    source: &[u8],
+) -> Option<u32> {
+    let mut text = String::new();
+    for node in nodes {
+        let one = node_text(node, source);
+        text.push_str(&one.split_whitespace().collect::<Vec<_>>().join(" "));
+        text.push('\n');
+    }
+    (!text.is_empty()).then(|| crate::text::fnv1a(text.as_bytes()))
 }
 
 /// `text` without one pair of surrounding quotes (`"`, `'`, `` ` ``, `<>`).

@@ -65,6 +65,12 @@ impl LanguageSupport for Python {
             _ => return None,
         };
         let mut info = Info::new(kind).visibility(visibility).body(body);
+        // The `@overload`s an implementation supersedes are what its callers read: a change
+        // to one of them is a change of the function (requests' `HTTPBasicAuth.__init__`).
+        if node.kind() == "function_definition" {
+            info.unseen =
+                super::declarations_hash(overloads_before(node, def.name, source), source);
+        }
         // How a method is reached, which its `def` does not say: werkzeug's `Request.form` is a
         // `@cached_property`, read as `request.form`, not called.
         if kind == "method" {
@@ -193,6 +199,38 @@ fn is_superseded(node: Node<'_>, name: &str, source: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// The `@overload` declarations of `name` right before the definition `node`, nearest first.
+fn overloads_before<'t>(node: Node<'t>, name: &str, source: &[u8]) -> Vec<Node<'t>> {
+    let statement = node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(node);
+    let mut out = Vec::new();
+    let mut previous = statement.prev_named_sibling();
+    while let Some(p) = previous {
+        previous = p.prev_named_sibling();
+        if p.kind() == "comment" {
+            continue;
+        }
+        let function = (p.kind() == "decorated_definition")
+            .then(|| p.child_by_field_name("definition"))
+            .flatten()
+            .filter(|f| f.kind() == "function_definition");
+        let overload = function.is_some_and(|f| {
+            f.child_by_field_name("name")
+                .is_some_and(|n| node_text(n, source) == name)
+                && decorators(f, source)
+                    .iter()
+                    .any(|d| d == "overload" || d.ends_with(".overload"))
+        });
+        if !overload {
+            break;
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// Whether a definition is inside an `if __name__ == "__main__":` block: what the module
