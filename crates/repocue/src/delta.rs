@@ -560,7 +560,12 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
                 from: text(&it.before, "path"),
                 ..change(name.to_owned())
             },
-            DeltaOp::SymbolRemoved => change(name.to_owned()),
+            // An overload's name is a number (`lib.f#3`) that says nothing of which one went:
+            // its old declaration does.
+            DeltaOp::SymbolRemoved => SymbolChange {
+                before: text(&it.before, "signature").filter(|_| name.contains('#')),
+                ..change(name.to_owned())
+            },
             DeltaOp::SymbolAdded => {
                 let namespace = text(&it.after, "kind")
                     .is_some_and(|k| matches!(k.as_str(), "module" | "namespace"));
@@ -703,6 +708,31 @@ mod tests {
             .map(|i| format!("{} {}", i.op.as_str(), i.entity))
             .collect();
         assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
+    }
+
+    /// A removed overload is named by a number (`lib.f#3`): its old declaration says which one
+    /// went. Another removed symbol's name says it.
+    #[test]
+    fn a_removed_overload_keeps_its_declaration() {
+        let removed = |entity: &str, signature: &str| DeltaItem {
+            op: DeltaOp::SymbolRemoved,
+            entity: entity.into(),
+            before: Some(json!({"kind": "function", "signature": signature, "line": 3})),
+            after: None,
+        };
+        let (_, paths) = compact(&[
+            removed("symbol:lib.h:lib.f#3", "int f(double x)"),
+            removed("symbol:lib.h:lib.g", "int g(void)"),
+        ]);
+        let changes: Vec<(&str, Option<&str>)> = paths[0]
+            .changes
+            .iter()
+            .map(|c| (c.name.as_str(), c.before.as_deref()))
+            .collect();
+        assert_eq!(
+            changes,
+            [("lib.f#3", Some("int f(double x)")), ("lib.g", None)]
+        );
     }
 
     /// A symbol that stands for several overloads shows one signature (TypeScript's first,

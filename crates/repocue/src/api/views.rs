@@ -126,7 +126,8 @@ pub struct SymbolChange {
     /// The old declaration of a `symbol.signature_changed`, without the start it shares with
     /// the new one when that is a dozen bytes or more (`…bool strict = false)`: cut where a
     /// parameter begins); `… (a part not shown changed)` when the two read alike, a long
-    /// signature having changed only where it is cut.
+    /// signature having changed only where it is cut. For a `symbol.removed` overload (a name
+    /// with a `#` number, `lib.f#3`), its declaration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
     /// The path a moved symbol came from.
