@@ -1717,3 +1717,41 @@ fn a_go_types_children_are_its_methods_in_every_file_of_its_package() {
         "{entity:#}"
     );
 }
+
+/// An entity's children list what the type exposes before what it hides, each in source
+/// order: clap's `Command` showed sixty private fields and none of its methods at the default
+/// budget.
+#[test]
+fn an_entitys_public_children_come_before_its_private_ones() {
+    let mut fields = String::new();
+    for i in 0..30 {
+        fields.push_str(&format!("    setting_{i}: Option<String>,\n"));
+    }
+    let lib = format!(
+        "pub struct Command {{\n{fields}    pub name: String,\n}}\n\nimpl Command {{\n    pub fn new() -> Self {{ todo!() }}\n    fn helper(&self) {{}}\n    pub fn arg(self, a: &str) -> Self {{ let _ = a; self }}\n}}\n"
+    );
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"mini\"\nversion = \"0.1.0\"\n",
+        ),
+        ("src/lib.rs", lib.as_str()),
+    ]);
+    repo.init();
+    let entity = repo.cue("entity", &["--id", "symbol:src/lib.rs:Command"]);
+    let children: Vec<&str> = entity["content"]["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        children[..3],
+        [
+            "symbol:src/lib.rs:Command.name",
+            "symbol:src/lib.rs:Command.new",
+            "symbol:src/lib.rs:Command.arg"
+        ],
+        "{entity:#}"
+    );
+}

@@ -482,15 +482,30 @@ fn code_items(
     c: &crate::analyze::structure::CodeFacts,
 ) -> Result<Vec<Item<EntityContent>>> {
     let mut items = Vec::new();
-    let mut children: Vec<String> = c
+    // What the file or type exposes before what it hides: clap's `Command` listed sixty
+    // private fields and no method at the default budget. In source order within each.
+    let mut children: Vec<(bool, String)> = c
         .symbols
         .iter()
         .filter(|s| defined_owner(c, s) == symbol)
-        .map(|s| EntityId::symbol(path.to_owned(), s.qualified_name.clone()).to_string())
+        .map(|s| {
+            let id = EntityId::symbol(path.to_owned(), s.qualified_name.clone()).to_string();
+            (crate::analyze::importance::unexposed(s, &c.symbols), id)
+        })
         .collect();
     if let Some(s) = symbol.and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q)) {
-        children.extend(go_methods_elsewhere(state, file, c, s)?);
+        let exported = |id: &String| {
+            let name = id.rsplit(['.', ':']).next().unwrap_or_default();
+            name.starts_with(|c: char| c.is_uppercase())
+        };
+        children.extend(
+            go_methods_elsewhere(state, file, c, s)?
+                .into_iter()
+                .map(|id| (!exported(&id), id)),
+        );
     }
+    children.sort_by_key(|(hidden, _)| *hidden);
+    let children = children.into_iter().map(|(_, id)| id);
     // A file's first definitions lead; the rest come after its users and dependencies, which
     // a file with hundreds of definitions (a C header) would otherwise crowd out.
     let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
