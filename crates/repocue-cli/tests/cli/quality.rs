@@ -6121,3 +6121,49 @@ fn a_private_python_modules_helpers_come_after_the_public_api() {
         "symbol:src/mini/_internal_utils.py:to_native",
     );
 }
+
+/// A Go module's `internal/` is kept from its users by the compiler: it comes after the
+/// module's public packages however much the root package imports it, and its subpackages
+/// are not listed as the leading package's (gin's `internal/`, `internal/bytesconv/` and
+/// `internal/fs/` came before `binding/`).
+#[test]
+fn a_go_modules_internal_packages_come_after_its_public_ones() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "go.mod".into(),
+            "module example.com/web\n\ngo 1.22\n".into(),
+        ),
+        (
+            "internal/bytesconv/bytesconv.go".into(),
+            "package bytesconv\n\nfunc S(b []byte) string { return string(b) }\n".into(),
+        ),
+        (
+            "internal/fs/fs.go".into(),
+            "package fs\n\ntype FS struct{}\n".into(),
+        ),
+    ];
+    for n in ["A", "B", "C", "D"] {
+        files.push((
+            format!("{}.go", n.to_lowercase()),
+            format!("package web\n\nimport (\n\t\"example.com/web/binding\"\n\t\"example.com/web/internal/bytesconv\"\n\t\"example.com/web/internal/fs\"\n)\n\nvar _ fs.FS\n\nfunc {n}() {{ binding.B0(); _ = bytesconv.S(nil) }}\n"),
+        ));
+    }
+    for i in 0..12 {
+        files.push((
+            format!("binding/b{i}.go"),
+            format!("package binding\n\nfunc B{i}() {{}}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let paths = component_paths(&cue);
+    let at = |p: &str| {
+        paths
+            .iter()
+            .position(|x| *x == p)
+            .unwrap_or_else(|| panic!("{p} missing from {paths:?}"))
+    };
+    assert!(at("binding/") < at("internal/"), "{paths:?}");
+    assert!(at("./") < at("internal/"), "{paths:?}");
+    assert!(!paths.contains(&"internal/fs/"), "{paths:?}");
+}

@@ -1398,6 +1398,16 @@ fn components<'a>(
             out.push((0, t.mass, t.component(b".", "directory")));
         }
     }
+    // A Go module's `internal/` is what the compiler keeps from its users: one package among
+    // the others at most, however much the root package imports it (gin's `internal/`, then
+    // `internal/bytesconv/` and `internal/fs/` as its subpackages, came before `binding/`).
+    if go_module {
+        for c in out.iter_mut() {
+            if c.2.path.split('/').next() == Some("internal") {
+                c.0 = c.0.max(1);
+            }
+        }
+    }
     // The top directories of the root package's own targets (a Cargo package's `src/` beside
     // its workspace members): the project's own code leads with the workspace (syn's `src/`
     // came after its `dev/` member and its tests).
