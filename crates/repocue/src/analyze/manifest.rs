@@ -1007,25 +1007,41 @@ fn installed_headers(text: &str) -> Vec<String> {
 }
 
 /// The first `option(NAME "…" OFF)` whose name says tests (`YAML_CPP_BUILD_TESTS`,
-/// `gtest_build_tests`).
+/// `gtest_build_tests`), when no option whose name says tests is on by default: fmt's
+/// `option(FMT_TEST … ${FMT_MASTER_PROJECT})` builds its tests, and turning its
+/// `FMT_CUDA_TEST` on instead asked for a CUDA compiler.
 fn cmake_test_option(text: &str) -> Option<&str> {
+    let options = cmake_test_options(text);
+    if options.iter().any(|(_, off)| !off) {
+        return None;
+    }
+    options.first().map(|(name, _)| *name)
+}
+
+/// The `option(NAME "…" DEFAULT)` calls whose name says tests, with whether each is off by
+/// default.
+fn cmake_test_options(text: &str) -> Vec<(&str, bool)> {
     let lower = text.to_ascii_lowercase();
-    lower.match_indices("option(").find_map(|(i, m)| {
-        // A call, not the end of another word (`cmake_dependent_option(`).
-        let word_start = i == 0
-            || !text.as_bytes()[i - 1].is_ascii_alphanumeric() && text.as_bytes()[i - 1] != b'_';
-        let start = i + m.len();
-        let end = start + lower[start..].find(')')?;
-        let args = text[start..end].trim();
-        let name = args.split_whitespace().next()?;
-        let off = args
-            .rsplit(|c: char| c.is_whitespace() || c == '"')
-            .next()?
-            .eq_ignore_ascii_case("off");
-        let testy = name.to_ascii_lowercase().contains("test");
-        (word_start && off && testy && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-            .then_some(name)
-    })
+    lower
+        .match_indices("option(")
+        .filter_map(|(i, m)| {
+            // A call, not the end of another word (`cmake_dependent_option(`).
+            let word_start = i == 0
+                || !text.as_bytes()[i - 1].is_ascii_alphanumeric()
+                    && text.as_bytes()[i - 1] != b'_';
+            let start = i + m.len();
+            let end = start + lower[start..].find(')')?;
+            let args = text[start..end].trim();
+            let name = args.split_whitespace().next()?;
+            let off = args
+                .rsplit(|c: char| c.is_whitespace() || c == '"')
+                .next()?
+                .eq_ignore_ascii_case("off");
+            let testy = name.to_ascii_lowercase().contains("test");
+            (word_start && testy && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                .then_some((name, off))
+        })
+        .collect()
 }
 
 fn call_first_arg(text: &str, call: &str) -> Option<String> {
@@ -1962,6 +1978,13 @@ mod tests {
                 "cmake -B build -DYAML_CPP_BUILD_TESTS=ON && cmake --build build && ctest --test-dir build",
                 "test"
             )
+        );
+        // A test option on by default (fmt's `FMT_TEST`, on for the top-level project) builds
+        // the tests: another one that is off (`FMT_CUDA_TEST`, which needs CUDA) is not them.
+        let on = "project(FMT CXX)\noption(FMT_TEST \"Generate the test target.\" ${FMT_MASTER_PROJECT})\noption(FMT_CUDA_TEST \"Generate the cuda-test target.\" OFF)\nenable_testing()\n";
+        assert_eq!(
+            commands(&analyze(b"CMakeLists.txt", on).unwrap())[1],
+            ("ctest --test-dir build", "test")
         );
         let untested = analyze(b"CMakeLists.txt", "project(z)\n").unwrap();
         assert_eq!(commands(&untested).len(), 1);
