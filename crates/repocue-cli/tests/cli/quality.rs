@@ -6167,3 +6167,42 @@ fn a_go_modules_internal_packages_come_after_its_public_ones() {
     assert!(at("./") < at("internal/"), "{paths:?}");
     assert!(!paths.contains(&"internal/fs/"), "{paths:?}");
 }
+
+/// A workspace package whose manifest names its build output (`"main": "./dist/index.js"`,
+/// or zod's `./index.cjs` built beside it) is entered at the source it is built from: the
+/// overview listed no entry point (`lib` of `packages/lib/dist/` was read as the build
+/// directory), and the package's `src/index.ts` was dropped as an undeclared index.
+#[test]
+fn a_workspace_packages_built_entry_point_is_its_source() {
+    for main in ["./dist/index.js", "./index.cjs"] {
+        let manifest = format!("{{ \"name\": \"lib\", \"main\": \"{main}\" }}");
+        let repo = TestRepo::with_files(&[
+            ("package.json", "{ \"private\": true }"),
+            ("pnpm-workspace.yaml", "packages:\n  - packages/*\n"),
+            ("pnpm-lock.yaml", ""),
+            ("packages/lib/package.json", manifest.as_str()),
+            (
+                "packages/lib/src/index.ts",
+                "export * from \"./schemas.js\";\n",
+            ),
+            (
+                "packages/lib/src/schemas.ts",
+                "export function object(shape: object) { return shape; }\n",
+            ),
+            (
+                "packages/app/package.json",
+                "{ \"name\": \"app\", \"private\": true }",
+            ),
+            (
+                "packages/app/src/main.ts",
+                "import { object } from \"lib\";\nexport const s = object({});\n",
+            ),
+        ]);
+        let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+        let entries = cue["content"]["entry_points"].to_string();
+        assert!(
+            entries.contains("packages/lib/src/index.ts"),
+            "{main}: {cue:#}"
+        );
+    }
+}

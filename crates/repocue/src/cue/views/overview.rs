@@ -2031,7 +2031,8 @@ const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "mjs", "js
 /// The tracked file a declared entry point stands for: itself when tracked; else, for a built
 /// file (a package.json's `"exports": "./dist/node/index.js"`, which is not tracked), its
 /// source: the build directory read as `src` or `source` and a source extension for the built one
-/// (vite's `packages/vite/src/node/index.ts`). `None` when neither is tracked.
+/// (vite's `packages/vite/src/node/index.ts`), or a file built beside its manifest read as one
+/// in `src/` (zod's `index.cjs`). `None` when neither is tracked.
 fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) -> Option<String> {
     if tracked.contains(path.as_bytes()) {
         return Some(path.to_owned());
@@ -2041,16 +2042,39 @@ fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) ->
         return None;
     }
     let parts: Vec<&str> = stem.split('/').collect();
-    let build = parts.iter().position(|p| BUILD_DIRS.contains(p))?;
-    SOURCE_DIRS.iter().find_map(|dir| {
-        let mut source = parts.clone();
-        source[build] = dir;
+    let with_source = |source: Vec<&str>| {
         let source = source.join("/");
         SOURCE_EXTENSIONS
             .iter()
             .map(|x| format!("{source}.{x}"))
             .find(|p| tracked.contains(p.as_bytes()))
-    })
+    };
+    // The build directory is the last part so named: a workspace's `packages/lib/dist/` is
+    // built from `packages/lib/src/`, not `packages/src/dist/`. A file built beside the
+    // manifest (zod's `"main": "./index.cjs"`, its `outDir` the package's own directory) is
+    // built from the same name in a source directory there.
+    let build: Vec<usize> = (0..parts.len().saturating_sub(1))
+        .rev()
+        .filter(|&i| BUILD_DIRS.contains(&parts[i]))
+        .collect();
+    build
+        .iter()
+        .find_map(|&at| {
+            SOURCE_DIRS.iter().find_map(|dir| {
+                let mut source = parts.clone();
+                source[at] = dir;
+                with_source(source)
+            })
+        })
+        .or_else(|| {
+            (ext != "jsx").then(|| {
+                SOURCE_DIRS.iter().find_map(|dir| {
+                    let mut source = parts.clone();
+                    source.insert(parts.len() - 1, dir);
+                    with_source(source)
+                })
+            })?
+        })
 }
 
 /// The last part of a scoped or path-like project name (`widget` for `example.com/acme/widget`,
@@ -3862,10 +3886,23 @@ mod tests {
             b"lib/app.js",
             b"src/index.tsx",
             b"source/main.ts",
+            b"packages/lib/src/index.ts",
+            b"packages/zod/src/index.ts",
         ]
         .into_iter()
         .collect();
         let of = |p: &str| source_counterpart(p, &files);
+        // The build directory is the last one so named (`lib` here is a package's name), and
+        // a file built beside its manifest comes from a source directory there (zod's
+        // `"main": "./index.cjs"`).
+        assert_eq!(
+            of("packages/lib/dist/index.js").as_deref(),
+            Some("packages/lib/src/index.ts")
+        );
+        assert_eq!(
+            of("packages/zod/index.cjs").as_deref(),
+            Some("packages/zod/src/index.ts")
+        );
         assert_eq!(
             of("packages/vite/dist/node/index.js").as_deref(),
             Some("packages/vite/src/node/index.ts")
@@ -3878,7 +3915,8 @@ mod tests {
             Some("source/main.ts")
         );
         assert_eq!(of("dist/index.d.ts"), None);
-        assert_eq!(of("index.js"), None);
+        assert_eq!(of("index.js").as_deref(), Some("src/index.tsx"));
+        assert_eq!(of("other.js"), None);
     }
 
     /// A method named among an earlier type's members takes no line; a type listed after one
