@@ -2905,6 +2905,17 @@ fn a_c_name_with_a_double_underscore_is_internal() {
     );
 }
 
+/// A Python module's `__all__` lists its API and is none of it; a name an `except` clause
+/// binds that its `try` imports is the fallback of an import that failed (requests' `chardet =
+/// None`).
+#[test]
+fn python_all_and_import_fallbacks_are_no_symbols() {
+    let source = b"try:\n    import chardet\nexcept ImportError:\n    chardet = None\n\n__all__ = [\"get\"]\n__version__ = \"1\"\n\n\ndef get(url):\n    try:\n        return url\n    except ValueError:\n        fallback = None\n        return fallback\n";
+    let facts = extract(Language::Python, source, &Limits::default()).expect("Python");
+    let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["__version__", "get"]);
+}
+
 /// A C++ library's `namespace detail` is its implementation by convention, and what an
 /// unnamed namespace holds has internal linkage (fmt's `detail::buffer` and a `.cc` file's
 /// helpers were listed as its API).

@@ -6206,3 +6206,38 @@ fn a_workspace_packages_built_entry_point_is_its_source() {
         );
     }
 }
+
+/// The maintainers' scripts in a top directory of tools (`support/`, `scripts/`) are no part
+/// of the API, whatever their language: fmt's `support/` Python scripts outnumber its headers,
+/// and their `main()`, `args = …` and `path = …` took three of its five overview symbols.
+#[test]
+fn the_maintainers_scripts_are_no_part_of_the_api() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "CMakeLists.txt".into(),
+            "project(mini CXX)\nadd_library(mini src/mini.cc)\n".into(),
+        ),
+        (
+            "include/mini/mini.h".into(),
+            "namespace mini {\nint format(int v);\nvoid print(int v);\n}\n".into(),
+        ),
+        (
+            "src/mini.cc".into(),
+            "#include \"mini/mini.h\"\nnamespace mini {\nint format(int v) { return v; }\nvoid print(int v) { format(v); }\n}\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("support/tool{i}.py"),
+            format!("import sys\n\npath = sys.argv[1]\n\n\ndef main{i}():\n    return path\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    assert!(
+        ids.iter().all(|id| !id.starts_with("symbol:support/")),
+        "{ids:?}"
+    );
+    index_in(&ids, "symbol:include/mini/mini.h:mini.format");
+}

@@ -56,6 +56,12 @@ impl LanguageSupport for Python {
             // never imported: rich's demo `table = Table()` blocks came second in `search
             // Table`, before its methods.
             "assignment" if in_main_block(node, source) => return None,
+            // `__all__` lists the module's API; it is none of it. A name an `except` clause
+            // binds that its `try` imports or binds is the fallback for what failed
+            // (requests' `import chardet` … `chardet = None`), no definition of the module's.
+            "assignment" if def.name == "__all__" || is_fallback(node, def.name, source) => {
+                return None
+            }
             "function_definition" if parent.is_some_and(|p| p.kind == "class") => "method",
             "function_definition" => "function",
             "class_definition" => "class",
@@ -196,6 +202,33 @@ fn is_superseded(node: Node<'_>, name: &str, source: &[u8]) -> bool {
             .is_some_and(|n| node_text(n, source) == name);
         if same && !overload(&decorators(f, source)) {
             return true;
+        }
+    }
+    false
+}
+
+/// Whether `node` binds `name` in an `except` clause whose `try` names it too (imports or
+/// binds it): the fallback of what the `try` did.
+fn is_fallback(node: Node<'_>, name: &str, source: &[u8]) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "except_clause" => {
+                let body = n
+                    .parent()
+                    .filter(|t| t.kind() == "try_statement")
+                    .and_then(|t| t.child_by_field_name("body"));
+                return body.is_some_and(|b| {
+                    let text = node_text(b, source);
+                    let word = |c: char| c.is_alphanumeric() || c == '_';
+                    text.match_indices(name).any(|(i, _)| {
+                        !text[..i].chars().next_back().is_some_and(word)
+                            && !text[i + name.len()..].chars().next().is_some_and(word)
+                    })
+                });
+            }
+            "function_definition" | "class_definition" => return false,
+            _ => at = n.parent(),
         }
     }
     false

@@ -1474,6 +1474,20 @@ fn components<'a>(
     bring_forward(out, files.len() as u64, &docs)
 }
 
+/// Whether a path lies in a top directory of the maintainers' tools or of support files
+/// (`support/`, `scripts/`, `tools/`, `docs/`): their definitions are no part of the API,
+/// whatever language they are in (fmt's `support/` Python scripts outnumber its headers, and
+/// their `main()`, `args = …` and `path = …` took three of its five overview symbols). Only the
+/// top directory: Laravel's `src/Illuminate/Support/` is its API.
+fn in_support_top_dir(path: &[u8]) -> bool {
+    paths::top_dir(path).is_some_and(|d| {
+        PROGRAM_SUPPORT_DIRS
+            .iter()
+            .any(|s| d.eq_ignore_ascii_case(s.as_bytes()))
+            || component_rank(&format!("{}/", paths::display(d))) == 2
+    })
+}
+
 /// Directories whose programs are the maintainers' scripts, no entry point of the project
 /// ([`code_summary`]).
 const PROGRAM_SUPPORT_DIRS: &[&str] = &[
@@ -2969,7 +2983,9 @@ fn picked(
             // A test's or an example's code is no part of the API, however little else there
             // is: okhttp's overview (Kotlin, which RepoCue does not outline) listed the Java
             // classes of its samples and an Android test. The structure view still has them.
-            if importance::role(s.path.as_bytes()) != importance::Role::Source {
+            if importance::role(s.path.as_bytes()) != importance::Role::Source
+                || in_support_top_dir(s.path.as_bytes())
+            {
                 continue;
             }
             let (own, scope) = (last_segment(&s.name), package_scope(&s.path));
