@@ -173,10 +173,16 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
     if !upper || macro_start == after {
         return None;
     }
+    // A macro's arguments go with it (fmt's `class FMT_SO_VISIBILITY("default")
+    // format_error`, lost with every definition of its namespace after it).
+    let mut hidden_end = macro_end;
+    let open = skip_space(source, macro_end);
+    if source.get(open) == Some(&b'(') {
+        hidden_end = open + closing_paren(&source[open..])? + 1;
+    }
     // Attributes after the macro go with it (googletest's `class GTEST_API_ [[nodiscard]]
     // Test {`, 44 classes of its API, lost their names).
-    let mut hidden_end = macro_end;
-    let mut class_start = skip_space(source, macro_end);
+    let mut class_start = skip_space(source, hidden_end);
     while source[class_start..].starts_with(b"[[") {
         let close = source[class_start..].windows(2).position(|w| w == b"]]")?;
         hidden_end = class_start + close + 2;
@@ -190,6 +196,26 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
     let opens =
         matches!(source.get(next), Some(b'{' | b':')) || source[next..].starts_with(b"final");
     opens.then_some(macro_start..hidden_end)
+}
+
+/// The offset of the `)` that closes the `(` at the start of `text`, on the same line and
+/// within a short macro argument list.
+fn closing_paren(text: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in text.iter().enumerate().take(200) {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'\n' | b';' | b'{' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 fn word_at(source: &[u8], i: usize) -> bool {
@@ -207,6 +233,24 @@ fn word_end(source: &[u8], from: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A visibility macro with arguments goes whole (fmt's `FMT_SO_VISIBILITY("default")`);
+    /// a call that never closes on its line is left alone.
+    #[test]
+    fn an_export_macro_with_arguments_is_blanked_whole() {
+        let source = "class FMT_SO_VISIBILITY(\"default\") format_error : public std::runtime_error {\n};\nclass LIB_VIS(a, (b)) widget {};\nclass BROKEN_(x\n) thing {};\n";
+        let blank = |m: &str| " ".repeat(m.len());
+        let expected = source
+            .replace(
+                "FMT_SO_VISIBILITY(\"default\")",
+                &blank("FMT_SO_VISIBILITY(\"default\")"),
+            )
+            .replace("LIB_VIS(a, (b))", &blank("LIB_VIS(a, (b))"));
+        assert_eq!(
+            String::from_utf8_lossy(&hidden(source.as_bytes())),
+            expected
+        );
+    }
 
     #[test]
     fn an_export_macro_is_blanked_and_nothing_else() {
