@@ -6241,3 +6241,29 @@ fn the_maintainers_scripts_are_no_part_of_the_api() {
     );
     index_in(&ids, "symbol:include/mini/mini.h:mini.format");
 }
+
+/// Without a lock file, the root package.json's `packageManager` says who runs the scripts
+/// (zod's `pnpm@…`, whose commands read `npm run build`); a lock file says it first.
+#[test]
+fn the_declared_package_manager_runs_the_scripts() {
+    let manifest = "{ \"name\": \"lib\", \"packageManager\": \"pnpm@9.15.0\", \"scripts\": { \"build\": \"tsc\", \"test\": \"vitest run\" }, \"devDependencies\": { \"vitest\": \"1\" } }";
+    let repo = TestRepo::with_files(&[
+        ("package.json", manifest),
+        ("src/index.ts", "export const a = 1;\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands = commands_of(&cue);
+    assert!(commands.contains(&"pnpm test"), "{commands:?}");
+    assert!(commands.contains(&"pnpm run build"), "{commands:?}");
+    assert!(
+        !commands.iter().any(|c| c.starts_with("npm ")),
+        "{commands:?}"
+    );
+    let repo = TestRepo::with_files(&[
+        ("package.json", manifest),
+        ("yarn.lock", ""),
+        ("src/index.ts", "export const a = 1;\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert!(commands_of(&cue).contains(&"yarn test"), "{cue:#}");
+}

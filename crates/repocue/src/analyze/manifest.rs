@@ -65,6 +65,10 @@ pub struct ManifestFacts {
     /// directory's Makefile's targets run from here too.
     #[serde(rename = "m", default, skip_serializing_if = "Option::is_none")]
     pub make_delegate: Option<String>,
+    /// The package manager a package.json's `packageManager` names (`pnpm` of `pnpm@9.1.0`):
+    /// the one that runs its scripts when no lock file says.
+    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    pub package_manager: Option<String>,
 }
 
 /// Longest license expression kept ([`ManifestFacts::license`]): a name, not a license text.
@@ -779,6 +783,12 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     };
     let installs = installs_anything(&v, f);
     if f.kind == "npm" {
+        f.package_manager = v
+            .get("packageManager")
+            .and_then(|m| m.as_str())
+            .and_then(|m| m.split('@').next())
+            .filter(|m| matches!(*m, "npm" | "pnpm" | "yarn" | "bun"))
+            .map(str::to_owned);
         if installs {
             f.commands.insert(0, cmd("npm install", "install"));
         }

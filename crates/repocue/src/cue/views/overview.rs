@@ -2151,6 +2151,13 @@ fn commands(
     root: &[(&FileState, &ManifestFacts)],
 ) -> Vec<(bool, CommandRef)> {
     let has = |name: &str| files.iter().any(|f| f.path == name.as_bytes());
+    // The lock file says which package manager installs and runs the scripts; without one, the
+    // root package.json's `packageManager` does (zod's `pnpm@…`: its commands read `npm run
+    // build`).
+    let declared = root
+        .iter()
+        .find(|(f, _)| f.path == b"package.json")
+        .and_then(|(_, m)| m.package_manager.as_deref());
     let npm = if has("pnpm-lock.yaml") {
         "pnpm"
     } else if has("yarn.lock") {
@@ -2158,7 +2165,7 @@ fn commands(
     } else if has("bun.lockb") || has("bun.lock") {
         "bun"
     } else {
-        "npm"
+        declared.unwrap_or("npm")
     };
     let beside = |manifest: &[u8], name: &[u8]| {
         let dir = &manifest[..manifest.len() - paths::file_name(manifest).len()];
