@@ -2905,6 +2905,28 @@ fn a_c_name_with_a_double_underscore_is_internal() {
     );
 }
 
+/// A PHP docblock's `@internal` keeps a class or method out of the API, whatever its modifier
+/// (guzzle's `EasyHandle`); a comment further up, or `@internals`, does not.
+#[test]
+fn a_php_docblocks_internal_tag_makes_a_definition_internal() {
+    let source = b"<?php\nnamespace Acme;\n\n/**\n * @internal\n */\nfinal class EasyHandle\n{\n    /** @internal */\n    public function run() {}\n    public function keep() {}\n}\n\n/** @internals */\nclass Client\n{\n}\n";
+    let facts = extract(Language::Php, source, &Limits::default()).expect("PHP");
+    let seen: Vec<(&str, Option<&str>)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.visibility))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("EasyHandle", Some("internal")),
+            ("run", Some("internal")),
+            ("keep", Some("public")),
+            ("Client", None)
+        ]
+    );
+}
+
 /// A Python module's `__all__` lists its API and is none of it; a name an `except` clause
 /// binds that its `try` imports is the fallback of an import that failed (requests' `chardet =
 /// None`).

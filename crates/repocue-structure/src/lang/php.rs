@@ -87,6 +87,20 @@ impl LanguageSupport for Php {
             "enum_case" => Info::new("constant").visibility(Some("public")),
             _ => return None,
         };
+        // A docblock's `@internal` keeps a definition out of the package's API however public
+        // its modifier (guzzle's `EasyHandle` and `HeaderProcessor` were listed as its API).
+        let marked_internal = matches!(
+            node.kind(),
+            "class_declaration"
+                | "interface_declaration"
+                | "trait_declaration"
+                | "enum_declaration"
+                | "function_definition"
+                | "method_declaration"
+        ) && docblock_tag(def.outer, source, "@internal");
+        if marked_internal && info.visibility.is_none_or(|v| v == "public") {
+            return Some(info.visibility(Some("internal")));
+        }
         Some(info)
     }
 
@@ -182,3 +196,22 @@ const BUILTINS: &[&str] = &[
     "void",
     "mixed",
 ];
+
+/// Whether the comment right before `node` (only whitespace between) holds the docblock tag
+/// `tag` as a word of its own (`@internal`, not `@internals`).
+fn docblock_tag(node: Node<'_>, source: &[u8], tag: &str) -> bool {
+    let Some(comment) = node.prev_sibling().filter(|p| p.kind() == "comment") else {
+        return false;
+    };
+    let adjacent = source
+        .get(comment.end_byte()..node.start_byte())
+        .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace));
+    let text = node_text(comment, source);
+    adjacent
+        && text.match_indices(tag).any(|(i, _)| {
+            !text[i + tag.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+}
