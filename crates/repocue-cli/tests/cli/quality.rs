@@ -4423,22 +4423,23 @@ fn a_package_exports_its_most_called_names_first_whichever_file_holds_them() {
     );
 }
 
-/// Shell functions of CI scripts beside a C project (git's `ci/util/extract-trash-dirs.sh`
-/// `error`, listed among `struct repository` and `die`) fill only what the project's own
-/// language leaves: the same scripts lead when the project is as much shell as C.
+/// Shell functions beside a C project (git's `ci/util/extract-trash-dirs.sh` `error`, listed
+/// among `struct repository` and `die`) fill only what the project's own language leaves: the
+/// same scripts lead when the project is as much shell as C. (In a top directory of tools, as
+/// git's `ci/` is, they are no API at all: `the_maintainers_scripts_are_no_part_of_the_api`.)
 #[test]
 fn a_language_the_project_hardly_writes_in_fills_only_what_its_main_language_leaves() {
     let ids = |c_files: usize| {
         // The scripts call their `error` five times as often as `main.c` calls each library
         // function.
         let mut files: Vec<(String, String)> = vec![(
-            "ci/lib.sh".into(),
+            "sh/lib.sh".into(),
             "error () {\n\techo \"error: $*\" >&2\n\texit 1\n}\n".into(),
         )];
         for s in 0..5 {
             files.push((
-                format!("ci/step{s}.sh"),
-                format!(". ci/lib.sh\nstep{s} () {{\n\ttest -d build || error \"no build\"\n}}\nstep{s}\n"),
+                format!("sh/step{s}.sh"),
+                format!(". sh/lib.sh\nstep{s} () {{\n\ttest -d build || error \"no build\"\n}}\nstep{s}\n"),
             ));
         }
         let calls: String = (0..c_files).map(|i| format!("\tlib{i}_run();\n")).collect();
@@ -4455,11 +4456,11 @@ fn a_language_the_project_hardly_writes_in_fills_only_what_its_main_language_lea
         let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "6000"]);
         symbol_ids(&cue)
     };
-    let error = "symbol:ci/lib.sh:error";
+    let error = "symbol:sh/lib.sh:error";
     // Six shell scripts beside 61 C files: under a tenth of the project's code.
     let ids_c = ids(60);
     let last_c = ids_c.iter().rposition(|id| id.ends_with("_run"));
-    let first_shell = ids_c.iter().position(|id| id.starts_with("symbol:ci/"));
+    let first_shell = ids_c.iter().position(|id| id.starts_with("symbol:sh/"));
     assert!(last_c.is_some(), "{ids_c:?}");
     assert!(first_shell.is_none_or(|s| last_c < Some(s)), "{ids_c:?}");
     // Beside six C files, the busiest function is the scripts' own.
@@ -6266,4 +6267,32 @@ fn the_declared_package_manager_runs_the_scripts() {
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     assert!(commands_of(&cue).contains(&"yarn test"), "{cue:#}");
+}
+
+/// A documentation directory with a script among its pages is in the language of its pages
+/// (fmt's `doc/`: five Markdown pages and `fmt.js` read `doc/ 7 JavaScript`).
+#[test]
+fn a_docs_directorys_script_does_not_name_its_language() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "CMakeLists.txt".into(),
+            "project(m CXX)\nadd_library(m src/m.cc)\n".into(),
+        ),
+        ("include/m.h".into(), "namespace m { int f(); }\n".into()),
+        ("src/m.cc".into(), "int f() { return 1; }\n".into()),
+        ("doc/fmt.js".into(), "document.title = 'x';\n".into()),
+        ("doc/fmt.css".into(), "body { color: black; }\n".into()),
+    ];
+    for p in ["index", "api", "syntax", "get-started", "changelog"] {
+        files.push((format!("doc/{p}.md"), format!("# {p}\n\nText.\n")));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let doc = cue["content"]["components"]
+        .as_array()
+        .expect("components")
+        .iter()
+        .find(|c| c["path"] == "doc/")
+        .unwrap_or_else(|| panic!("no doc/: {cue:#}"));
+    assert_eq!(doc["language"], "Markdown", "{cue:#}");
 }

@@ -1719,8 +1719,14 @@ impl<'a> Tally<'a> {
                     let code = |l: &str| {
                         crate::analyze::structure::parser_language(b"x", Some(l)).is_some()
                     };
-                    let weight =
-                        |(l, n): (&&str, &u64)| n * if code(l) { CODE_FILE_WEIGHT } else { 1 };
+                    // In a directory named for documentation a script is an asset of its
+                    // pages (fmt's `doc/`: five Markdown pages and a `fmt.js` read
+                    // `JavaScript`); a package of code named so is still in its language.
+                    let code_weight = match is_docs_dir(&format!("{}/", paths::display(dir))) {
+                        true => 1,
+                        false => CODE_FILE_WEIGHT,
+                    };
+                    let weight = |(l, n): (&&str, &u64)| n * if code(l) { code_weight } else { 1 };
                     m.iter().max_by(|a, b| {
                         weight(*a)
                             .cmp(&weight(*b))
