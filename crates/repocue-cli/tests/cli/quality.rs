@@ -6296,3 +6296,35 @@ fn a_docs_directorys_script_does_not_name_its_language() {
         .unwrap_or_else(|| panic!("no doc/: {cue:#}"));
     assert_eq!(doc["language"], "Markdown", "{cue:#}");
 }
+
+/// A Go module's root package counts its tests as any directory does: gin read `./ 3 Go`
+/// (its `_test.go` files left out) beside `render/ 6 Go` (with them).
+#[test]
+fn a_go_root_package_counts_its_files_as_a_directory_does() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/web\n\ngo 1.22\n"),
+        ("web.go", "package web\n\nfunc New() {}\n"),
+        ("context.go", "package web\n\nfunc Bind() { New() }\n"),
+        (
+            "web_test.go",
+            "package web\n\nimport \"testing\"\n\nfunc TestNew(t *testing.T) { New() }\n",
+        ),
+        ("render/json.go", "package render\n\nfunc JSON() {}\n"),
+        (
+            "render/json_test.go",
+            "package render\n\nimport \"testing\"\n\nfunc TestJSON(t *testing.T) { JSON() }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let files = |path: &str| {
+        cue["content"]["components"]
+            .as_array()
+            .expect("components")
+            .iter()
+            .find(|c| c["path"] == path)
+            .map(|c| c["files"].clone())
+            .unwrap_or_else(|| panic!("no {path}: {cue:#}"))
+    };
+    assert_eq!(files("./"), 3, "{cue:#}");
+    assert_eq!(files("render/"), 2, "{cue:#}");
+}

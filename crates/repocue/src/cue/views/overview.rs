@@ -1388,13 +1388,18 @@ fn components<'a>(
                 .is_some_and(|l| root_languages.contains(&l))
     });
     if go_module || !c_elsewhere {
+        // Its tests beside it count as a directory's do (gin read `./ 3 Go` beside `render/ 6
+        // Go`, the one without its `_test.go` files, the other with them); two of its own
+        // files make it a package.
         let mut package: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
+        let mut own_files = 0;
         for (f, &own) in files.iter().zip(&own) {
-            if own && at_root(f, root_languages) {
+            if at_root(f, root_languages) {
+                own_files += usize::from(own);
                 Tally::add_to(&mut package, b".", f, own, file_rank);
             }
         }
-        if let Some(t) = package.get(b".".as_slice()).filter(|t| t.files >= 2) {
+        if let Some(t) = package.get(b".".as_slice()).filter(|_| own_files >= 2) {
             out.push((0, t.mass, t.component(b".", "directory")));
         }
     }
