@@ -843,7 +843,7 @@ fn a_named_function_assigned_is_one_definition() {
 
 /// A Python module's names bound in a conditional or a `try` at its top level are its
 /// definitions (requests' `preferred_clock`; type aliases under `if TYPE_CHECKING:`); a
-/// function's locals are not.
+/// function's locals are not, nor an import's fallback.
 #[test]
 fn python_module_names_bound_in_conditionals_are_definitions() {
     let source = b"import sys\nif sys.platform == \"win32\":\n    preferred_clock = 1\nelif sys.platform == \"darwin\":\n    mac_clock = 2\nelse:\n    preferred_clock = 3\nif TYPE_CHECKING:\n    Alias: TypeAlias = int\n    class Hidden:\n        pass\ntry:\n    import simplejson as json\n    has_simplejson = True\nexcept ImportError:\n    fallback = None\n\ndef f():\n    if True:\n        local = 1\n";
@@ -859,10 +859,12 @@ fn python_module_names_bound_in_conditionals_are_definitions() {
         "Alias",
         "Hidden",
         "has_simplejson",
-        "fallback",
     ] {
         assert!(names.contains(&name), "{name}: {names:?}");
     }
+    // What an `except ImportError:` binds is the fallback of an import that failed, no
+    // definition (requests' `OpenSSL = None`).
+    assert!(!names.contains(&"fallback"), "{names:?}");
     assert!(!names.iter().any(|n| n.contains("local")), "{names:?}");
 }
 
@@ -2932,10 +2934,10 @@ fn a_php_docblocks_internal_tag_makes_a_definition_internal() {
 /// None`).
 #[test]
 fn python_all_and_import_fallbacks_are_no_symbols() {
-    let source = b"try:\n    import chardet\nexcept ImportError:\n    chardet = None\n\n__all__ = [\"get\"]\n__version__ = \"1\"\n\n\ndef get(url):\n    try:\n        return url\n    except ValueError:\n        fallback = None\n        return fallback\n";
+    let source = b"try:\n    import chardet\nexcept ImportError:\n    chardet = None\n    OpenSSL = None\ntry:\n    import x\nexcept ValueError:\n    x = None\n    kept = 1\n\n__all__ = [\"get\"]\n__version__ = \"1\"\n\n\ndef get(url):\n    try:\n        return url\n    except ValueError:\n        fallback = None\n        return fallback\n";
     let facts = extract(Language::Python, source, &Limits::default()).expect("Python");
     let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["__version__", "get"]);
+    assert_eq!(names, ["kept", "__version__", "get"]);
 }
 
 /// A C++ library's `namespace detail` is its implementation by convention, and what an

@@ -207,13 +207,23 @@ fn is_superseded(node: Node<'_>, name: &str, source: &[u8]) -> bool {
     false
 }
 
-/// Whether `node` binds `name` in an `except` clause whose `try` names it too (imports or
+/// Whether `node` binds `name` in an `except` clause that catches a failed import
+/// (`except ImportError:`, requests' `OpenSSL = None`), or whose `try` names it too (imports or
 /// binds it): the fallback of what the `try` did.
 fn is_fallback(node: Node<'_>, name: &str, source: &[u8]) -> bool {
     let mut at = node.parent();
     while let Some(n) = at {
         match n.kind() {
             "except_clause" => {
+                let caught = n
+                    .named_child(0)
+                    .filter(|c| c.kind() != "block")
+                    .map(|c| node_text(c, source));
+                if caught
+                    .is_some_and(|c| c.contains("ImportError") || c.contains("ModuleNotFoundError"))
+                {
+                    return true;
+                }
                 let body = n
                     .parent()
                     .filter(|t| t.kind() == "try_statement")
