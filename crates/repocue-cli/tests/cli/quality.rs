@@ -6241,6 +6241,47 @@ fn the_maintainers_scripts_are_no_part_of_the_api() {
         "{ids:?}"
     );
     index_in(&ids, "symbol:include/mini/mini.h:mini.format");
+    // A documentation directory may be a package of code: cobra's Go package `doc/` is API.
+    let repo = TestRepo::with_files(&[
+        (
+            "go.mod",
+            "module example.com/cli
+
+go 1.22
+",
+        ),
+        (
+            "command.go",
+            "package cli
+
+type Command struct{}
+",
+        ),
+        (
+            "doc/md_docs.go",
+            "package doc
+
+import \"example.com/cli\"
+
+func GenMarkdownTree(c *cli.Command) error { return nil }
+",
+        ),
+        (
+            "tools/gen.go",
+            "package main
+
+func Generate() {}
+
+func main() { Generate() }
+",
+        ),
+    ]);
+    let ids = symbol_ids(&repo.cue("overview", &["--max-tokens", "2000"]));
+    index_in(&ids, "symbol:doc/md_docs.go:GenMarkdownTree");
+    assert!(
+        !ids.iter().any(|id| id.starts_with("symbol:tools/")),
+        "{ids:?}"
+    );
 }
 
 /// Without a lock file, the root package.json's `packageManager` says who runs the scripts

@@ -1479,17 +1479,19 @@ fn components<'a>(
     bring_forward(out, files.len() as u64, &docs)
 }
 
-/// Whether a path lies in a top directory of the maintainers' tools or of support files
-/// (`support/`, `scripts/`, `tools/`, `docs/`): their definitions are no part of the API,
-/// whatever language they are in (fmt's `support/` Python scripts outnumber its headers, and
-/// their `main()`, `args = …` and `path = …` took three of its five overview symbols). Only the
-/// top directory: Laravel's `src/Illuminate/Support/` is its API.
+/// Whether a path lies in a top directory of the maintainers' tools (`support/`, `scripts/`,
+/// `tools/`, `ci/`, a hidden one): their definitions are no part of the API, whatever language
+/// they are in (fmt's `support/` Python scripts outnumber its headers, and their `main()`,
+/// `args = …` and `path = …` took three of its five overview symbols). Only the top directory:
+/// Laravel's `src/Illuminate/Support/` is its API; and not documentation, whose directory may
+/// be a package of code (cobra's Go package `doc/`, `GenMarkdownTree`).
 fn in_support_top_dir(path: &[u8]) -> bool {
     paths::top_dir(path).is_some_and(|d| {
-        PROGRAM_SUPPORT_DIRS
-            .iter()
-            .any(|s| d.eq_ignore_ascii_case(s.as_bytes()))
-            || component_rank(&format!("{}/", paths::display(d))) == 2
+        d.starts_with(b".")
+            || PROGRAM_SUPPORT_DIRS
+                .iter()
+                .chain(&["tools", "ci"])
+                .any(|s| d.eq_ignore_ascii_case(s.as_bytes()))
     })
 }
 
