@@ -780,6 +780,14 @@ mod tests {
             ),
             ["symbol.signature_changed symbol:m.py:conv"]
         );
+        // An overload's docstring is no part of its declaration.
+        assert!(ops(
+            b"m.py",
+            "Python",
+            &py("def conv(x: str) -> str:\n    \"\"\"One.\"\"\""),
+            &py("def conv(x: str) -> str:\n    \"\"\"Two.\"\"\"")
+        )
+        .is_empty());
     }
 
     /// A renamed file's imports come with its code, as a deleted file's go with it: a new

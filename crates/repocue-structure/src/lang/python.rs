@@ -244,7 +244,8 @@ fn is_fallback(node: Node<'_>, name: &str, source: &[u8]) -> bool {
     false
 }
 
-/// The `@overload` declarations of `name` right before the definition `node`, nearest first.
+/// The parameters and return types of the `@overload` declarations of `name` right before the
+/// definition `node`, nearest first.
 fn overloads_before<'t>(node: Node<'t>, name: &str, source: &[u8]) -> Vec<Node<'t>> {
     let statement = node
         .parent()
@@ -268,10 +269,15 @@ fn overloads_before<'t>(node: Node<'t>, name: &str, source: &[u8]) -> Vec<Node<'
                     .iter()
                     .any(|d| d == "overload" || d.ends_with(".overload"))
         });
-        if !overload {
+        let Some(f) = function.filter(|_| overload) else {
             break;
-        }
-        out.push(p);
+        };
+        // What a caller reads of it: its parameters and return type, not a docstring.
+        out.extend(
+            ["parameters", "return_type"]
+                .iter()
+                .filter_map(|field| f.child_by_field_name(field)),
+        );
     }
     out
 }
