@@ -1755,3 +1755,28 @@ fn an_entitys_public_children_come_before_its_private_ones() {
         "{entity:#}"
     );
 }
+
+/// A budget that leaves the dirty paths out leaves `working_tree` out (counted in `omitted`):
+/// an empty object read as a clean tree beside `dirty-but-indexed`.
+#[test]
+fn a_dirty_tree_is_never_an_empty_working_tree() {
+    let mut lib = String::new();
+    for i in 0..40 {
+        lib.push_str(&format!("def f{i}(a, b):\n    return a\n\n"));
+    }
+    let repo = TestRepo::with_files(&[
+        ("lib.py", lib.as_str()),
+        ("README.md", "# demo\n\nA demo library.\n"),
+    ]);
+    repo.init();
+    repo.write("lib.py", &format!("{lib}# wip\n"));
+    for budget in ["150", "200", "3000"] {
+        let cue = repo.cue("overview", &["--max-tokens", budget]);
+        assert_eq!(cue["freshness"], "dirty-but-indexed", "{cue:#}");
+        let tree = &cue["content"]["working_tree"];
+        assert!(
+            tree.is_null() || tree["unstaged"] == json!(["lib.py"]),
+            "{budget}: {cue:#}"
+        );
+    }
+}

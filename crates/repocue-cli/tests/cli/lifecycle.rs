@@ -590,7 +590,7 @@ fn a_cache_in_the_work_tree_is_no_part_of_the_repository() {
             .repocue_bare(&with(&["cue", "--max-tokens", "500"]))
             .json();
         assert_eq!(cue["freshness"], "current", "{cue:#}");
-        assert_eq!(cue["content"]["working_tree"], json!({}), "{cue:#}");
+        assert!(cue["content"].get("working_tree").is_none(), "{cue:#}");
         let refreshed = crate::support::warning_codes(&cue).contains(&"refreshed".to_owned());
         assert!(!refreshed, "cue {i} refreshed: {cue:#}");
     }

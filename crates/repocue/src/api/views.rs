@@ -324,7 +324,10 @@ pub struct OverviewContent {
     /// when the budget is spent on what a newcomer needs first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub totals: Option<Totals>,
-    /// Paths that differ from HEAD (last: they change with every edit).
+    /// Paths that differ from HEAD (last: they change with every edit). Left out when there
+    /// are none to show: a clean tree (`freshness` says `current`), or a budget that left them
+    /// out (counted in `omitted`); never an empty object, which read as a clean tree.
+    #[serde(default, skip_serializing_if = "WorkingTree::is_empty")]
     pub working_tree: WorkingTree,
 }
 
@@ -492,6 +495,17 @@ pub struct WorkingTree {
     /// Untracked, non-ignored paths.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untracked: Vec<String>,
+}
+
+impl WorkingTree {
+    /// Whether it lists no path.
+    pub fn is_empty(&self) -> bool {
+        self.conflicted.is_empty()
+            && self.staged.is_empty()
+            && self.unstaged.is_empty()
+            && self.deleted.is_empty()
+            && self.untracked.is_empty()
+    }
 }
 
 /// Content of the `search` view.
