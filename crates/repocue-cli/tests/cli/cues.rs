@@ -1769,7 +1769,7 @@ fn a_dirty_tree_is_never_an_empty_working_tree() {
         ("README.md", "# demo\n\nA demo library.\n"),
     ]);
     repo.init();
-    repo.write("lib.py", &format!("{lib}# wip\n"));
+    repo.write("lib.py", format!("{lib}# wip\n"));
     for budget in ["150", "200", "3000"] {
         let cue = repo.cue("overview", &["--max-tokens", budget]);
         assert_eq!(cue["freshness"], "dirty-but-indexed", "{cue:#}");
