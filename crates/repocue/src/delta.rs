@@ -710,6 +710,37 @@ mod tests {
         assert_eq!(ops, ["symbol.signature_changed symbol:p.py:option"]);
     }
 
+    /// A `macro_rules!` shows no rule in its signature: a rule's new matcher (how it is called)
+    /// is a changed declaration (log's `info!`); a new expansion is not.
+    #[test]
+    fn a_macros_new_matcher_is_a_changed_signature() {
+        let ops = |old: &str, new: &str| -> Vec<String> {
+            let code = |text: &str| {
+                crate::analyze::structure::analyze(b"lib.rs", Some("Rust"), text.as_bytes())
+                    .unwrap()
+                    .unwrap()
+            };
+            let (old, new) = (code(old), code(new));
+            structural(&[(b"lib.rs".to_vec(), Some(&old), Some(&new))])
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        let m = |rule: &str| format!("#[macro_export]\nmacro_rules! info {{\n    {rule}\n}}\n");
+        assert_eq!(
+            ops(
+                &m("($($arg:tt)+) => (log!(1, $($arg)+));"),
+                &m("(target: $t:expr, $($arg:tt)+) => (log!(1, $($arg)+));")
+            ),
+            ["symbol.signature_changed symbol:lib.rs:info"]
+        );
+        assert!(ops(
+            &m("($($arg:tt)+) => (log!(1, $($arg)+));"),
+            &m("($($arg:tt)+) => (log!(2, $($arg)+));")
+        )
+        .is_empty());
+    }
+
     /// A removed overload is named by a number (`lib.f#3`): its old declaration says which one
     /// went. Another removed symbol's name says it.
     #[test]

@@ -87,10 +87,17 @@ impl LanguageSupport for Rust {
                 };
                 let mut info = Info::new("macro").visibility(macro_visibility);
                 let mut cursor = node.walk();
-                info.cut = node
+                let rules: Vec<Node<'_>> = node
                     .named_children(&mut cursor)
-                    .find(|c| c.kind() == "macro_rule")
-                    .map(|rule| rule.start_byte());
+                    .filter(|c| c.kind() == "macro_rule")
+                    .collect();
+                info.cut = rules.first().map(|rule| rule.start_byte());
+                // Its rules' matchers are how it is called, which `macro_rules! info` does not
+                // show: a changed or added pattern is a changed declaration (log's `info!`).
+                info.unseen = super::declarations_hash(
+                    rules.iter().filter_map(|r| r.child_by_field_name("left")),
+                    source,
+                );
                 info
             }
             "impl_item" => {
