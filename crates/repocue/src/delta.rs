@@ -4,7 +4,7 @@
 //! content and metadata change together the operation is `file.content_changed` and its
 //! before/after values still carry every changed metadata field.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
@@ -251,6 +251,51 @@ fn members_moved_along(
     (gone.is_empty() && new.is_empty()) || gone.iter().any(|g| new.contains(g))
 }
 
+/// The import operations of one changed file: a deleted file's imports go with it (chi's delta
+/// of one deleted file spent two of its eleven changes on `import.removed net/http` and
+/// `time`; its removed symbols stay, what callers lose), and an added file's that a deleted
+/// file of the same change had came with its code (`git mv util.go shout.go` said `import.added
+/// fmt` and `strings`).
+fn import_ops<'a>(
+    path: &str,
+    old: Option<&'a crate::analyze::structure::CodeFacts>,
+    new: Option<&'a crate::analyze::structure::CodeFacts>,
+    deleted_imports: &HashSet<&String>,
+) -> Vec<DeltaItem> {
+    fn imports(f: Option<&crate::analyze::structure::CodeFacts>) -> HashSet<&String> {
+        f.map(|f| f.imports.iter().collect()).unwrap_or_default()
+    }
+    let (oi, ni) = (imports(old), imports(new));
+    let entity = EntityId::file(path.to_owned()).to_string();
+    let mut out = Vec::new();
+    for imp in new.map(|f| f.imports.as_slice()).unwrap_or_default() {
+        let carried = old.is_none() && deleted_imports.contains(imp);
+        if !oi.contains(imp) && !carried {
+            out.push(DeltaItem {
+                op: DeltaOp::ImportAdded,
+                entity: entity.clone(),
+                before: None,
+                after: Some(json!({"import": imp})),
+            });
+        }
+    }
+    let removed_from = if new.is_some() { old } else { None };
+    for imp in removed_from
+        .map(|f| f.imports.as_slice())
+        .unwrap_or_default()
+    {
+        if !ni.contains(imp) {
+            out.push(DeltaItem {
+                op: DeltaOp::ImportRemoved,
+                entity: entity.clone(),
+                before: Some(json!({"import": imp})),
+                after: None,
+            });
+        }
+    }
+    out
+}
+
 /// Computes symbol and import operations for changed files, given each side's code facts
 /// (`None` when the file is absent or has no code facts on that side). Files are visited in
 /// the order given; the result is deterministic.
@@ -264,16 +309,16 @@ pub fn structural(
     let mut added: Vec<(String, &SymbolFact)> = Vec::new();
     let mut removed: Vec<(String, &SymbolFact)> = Vec::new();
     let mut items = Vec::new();
-    // The imports of the deleted files, and the import operations of the added ones: an
-    // added file's import that a deleted file had came with the code (a rename).
-    let mut deleted_imports: HashSet<&String> = HashSet::new();
-    let mut added_file_imports: Vec<(usize, &String)> = Vec::new();
+    // What the deleted files imported: an added file's import that one of them had came with
+    // the code (a rename), as a deleted file's imports go with it.
+    let deleted_imports: HashSet<&String> = changes
+        .iter()
+        .filter(|(_, _, new)| new.is_none())
+        .flat_map(|(_, old, _)| old.iter().flat_map(|f| &f.imports))
+        .collect();
     let sym =
         |path: &str, s: &SymbolFact| EntityId::symbol(path, s.qualified_name.clone()).to_string();
     for (path, old, new) in changes {
-        if new.is_none() {
-            deleted_imports.extend(old.iter().flat_map(|f| &f.imports));
-        }
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
         let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
@@ -292,49 +337,8 @@ pub fn structural(
         }
         added.extend(paired.added.into_iter().map(|s| (path.clone(), s)));
         removed.extend(paired.removed.into_iter().map(|o| (path.clone(), o)));
-        let oi: HashSet<&String> = old.map(|f| f.imports.iter().collect()).unwrap_or_default();
-        let ni: HashSet<&String> = new.map(|f| f.imports.iter().collect()).unwrap_or_default();
-        // A deleted file's imports go with it: chi's delta of one deleted file spent two of
-        // its eleven changes on `import.removed net/http` and `time`. Its removed symbols
-        // stay (what callers lose).
-        let removed_imports = if new.is_some() { *old } else { None };
-        for (op, list, other) in [
-            (DeltaOp::ImportAdded, new, &oi),
-            (DeltaOp::ImportRemoved, &removed_imports, &ni),
-        ] {
-            for imp in list.map(|f| f.imports.as_slice()).unwrap_or_default() {
-                if !other.contains(imp) {
-                    let v = Some(json!({"import": imp}));
-                    let (before, after) = if op == DeltaOp::ImportAdded {
-                        (None, v)
-                    } else {
-                        (v, None)
-                    };
-                    if op == DeltaOp::ImportAdded && old.is_none() {
-                        added_file_imports.push((items.len(), imp));
-                    }
-                    items.push(DeltaItem {
-                        op,
-                        entity: EntityId::file(path.clone()).to_string(),
-                        before,
-                        after,
-                    });
-                }
-            }
-        }
+        items.extend(import_ops(&path, *old, *new, &deleted_imports));
     }
-    // A renamed file's imports went with it, as a deleted file's do: `git mv util.go shout.go`
-    // said `import.added fmt` and `strings` beside `symbol.moved Shout`.
-    let carried: HashSet<usize> = added_file_imports
-        .into_iter()
-        .filter(|(_, imp)| deleted_imports.contains(imp))
-        .map(|(i, _)| i)
-        .collect();
-    let mut at = 0;
-    items.retain(|_| {
-        at += 1;
-        !carried.contains(&(at - 1))
-    });
     // A removal and an addition of the same declaration in different files is a move; not of
     // a namespace (C++, C#, PHP), which many files open: leveldb's `namespace leveldb` of a
     // deleted header "moved" to a header the same commit added. Nor of a module that held
@@ -511,6 +515,8 @@ pub fn structural_between<'a>(
 pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
     let mut repository = Vec::new();
     let mut by_path: BTreeMap<String, PathChange> = BTreeMap::new();
+    let mut files: HashMap<String, (Option<String>, Option<i64>)> = HashMap::new();
+    let mut old_signatures: HashMap<(String, String), String> = HashMap::new();
     for it in items {
         if it.op.is_repository() {
             repository.push(RepoChange {
@@ -521,6 +527,26 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
             continue;
         }
         let (path, name) = split_entity(&it.entity);
+        // What pairing a deleted path with an added one needs (see `fold_renames`).
+        let side = match it.op {
+            DeltaOp::FileAdded => it.after.as_ref(),
+            DeltaOp::FileDeleted => it.before.as_ref(),
+            _ => None,
+        };
+        if let Some(v) = side {
+            let digest = v.get("digest").and_then(Value::as_str).map(str::to_owned);
+            let size = v.get("size").and_then(Value::as_i64);
+            files.insert(path.to_owned(), (digest, size));
+        }
+        if it.op == DeltaOp::SymbolRemoved {
+            if let Some(sig) = it
+                .before
+                .as_ref()
+                .and_then(|v| v.get("signature")?.as_str())
+            {
+                old_signatures.insert((path.to_owned(), name.to_owned()), sig.to_owned());
+            }
+        }
         let pc = by_path
             .entry(path.to_owned())
             .or_insert_with(|| PathChange::bare(path));
@@ -542,6 +568,7 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
         let change = match it.op {
             DeltaOp::FileAdded
             | DeltaOp::FileDeleted
+            | DeltaOp::FileRenamed
             | DeltaOp::FileRestored
             | DeltaOp::FileContentChanged
             | DeltaOp::FileMetadataChanged
@@ -581,7 +608,107 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
         };
         pc.changes.push(change);
     }
+    fold_renames(&mut by_path, &files, &old_signatures);
     (repository, by_path.into_values().collect())
+}
+
+/// Folds each deleted path into the added path it was renamed to (`git mv`), as one
+/// `file.renamed` entry with `from`: the added file has the deleted one's content, or every
+/// symbol that moved into it came from that one file and none went elsewhere. Its moves are
+/// no longer listed one by one (log's moved `serde.rs` listed 55 of them); what the deleted
+/// file lost comes under the new path, a removed symbol that the new file adds again under its
+/// name being its changed signature (the old one as `before`).
+fn fold_renames(
+    by_path: &mut BTreeMap<String, PathChange>,
+    files: &HashMap<String, (Option<String>, Option<i64>)>,
+    old_signatures: &HashMap<(String, String), String>,
+) {
+    let with_op = |op: DeltaOp| -> Vec<String> {
+        by_path
+            .values()
+            .filter(|p| p.op == Some(op))
+            .map(|p| p.path.clone())
+            .collect()
+    };
+    let (deleted, added) = (with_op(DeltaOp::FileDeleted), with_op(DeltaOp::FileAdded));
+    if deleted.is_empty() || added.is_empty() {
+        return;
+    }
+    // Per deleted path, the added paths symbols moved to from it.
+    let mut moved_to: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for a in &added {
+        for c in &by_path[a].changes {
+            if let (DeltaOp::SymbolMoved, Some(from)) = (c.op, c.from.as_deref()) {
+                moved_to.entry(from).or_default().insert(a.as_str());
+            }
+        }
+    }
+    let digest = |p: &str| files.get(p).and_then(|(d, _)| d.as_deref());
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut taken: HashSet<&str> = HashSet::new();
+    for a in &added {
+        let froms: BTreeSet<&str> = by_path[a]
+            .changes
+            .iter()
+            .filter(|c| c.op == DeltaOp::SymbolMoved)
+            .filter_map(|c| c.from.as_deref())
+            .collect();
+        let from = match froms.len() {
+            0 => deleted
+                .iter()
+                .map(String::as_str)
+                .find(|d| !taken.contains(d) && digest(d).is_some() && digest(d) == digest(a)),
+            1 => froms.first().copied().filter(|d| {
+                deleted.iter().any(|x| x == d)
+                    && !taken.contains(d)
+                    && moved_to.get(d).is_some_and(|to| to.len() == 1)
+            }),
+            _ => None,
+        };
+        if let Some(d) = from {
+            taken.insert(d);
+            pairs.push((a.clone(), d.to_owned()));
+        }
+    }
+    for (a, d) in pairs {
+        let Some(old) = by_path.remove(&d) else {
+            continue;
+        };
+        let Some(pc) = by_path.get_mut(&a) else {
+            continue;
+        };
+        pc.op = Some(DeltaOp::FileRenamed);
+        pc.changes
+            .retain(|c| !(c.op == DeltaOp::SymbolMoved && c.from.as_deref() == Some(d.as_str())));
+        let size = |p: &str| files.get(p).and_then(|(_, s)| *s);
+        pc.size = None;
+        pc.size_delta = match (size(&d), size(&a)) {
+            (Some(o), Some(n)) if o != n => Some(n - o),
+            _ => None,
+        };
+        for ch in old.changes {
+            let again = (ch.op == DeltaOp::SymbolRemoved)
+                .then(|| {
+                    pc.changes
+                        .iter()
+                        .position(|c| c.op == DeltaOp::SymbolAdded && c.name == ch.name)
+                })
+                .flatten();
+            match again {
+                Some(i) => {
+                    let added = pc.changes.remove(i);
+                    let before = old_signatures.get(&(d.clone(), ch.name.clone())).cloned();
+                    pc.changes.push(SymbolChange {
+                        op: DeltaOp::SymbolSignatureChanged,
+                        before,
+                        ..added
+                    });
+                }
+                None => pc.changes.push(ch),
+            }
+        }
+        pc.from = Some(d);
+    }
 }
 
 /// Splits `file:<path>` or `symbol:<path>:<qualified.name>` into path and name.

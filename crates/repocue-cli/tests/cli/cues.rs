@@ -646,7 +646,7 @@ fn a_delta_tells_staged_deletions_and_additions() {
 
 /// A Ruby module around a deleted file's class and around a new file's other class did not
 /// move (sidekiq opens `module Sidekiq` in dozens of files); a module that left one file for
-/// another with its methods did.
+/// another with its methods did, which, the whole file having moved, is its rename.
 #[test]
 fn a_ruby_module_moves_only_with_its_members() {
     let repo = TestRepo::with_files(&[
@@ -691,12 +691,18 @@ fn a_ruby_module_moves_only_with_its_members() {
             )
         })
         .collect();
+    // `helpers.rb` went whole to `support.rb`: a rename, whose moves are not listed one by
+    // one; `Kiq` moved nowhere.
+    assert!(moved.is_empty(), "{cue:#}");
+    let renamed = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["op"] == "file.renamed")
+        .unwrap_or_else(|| panic!("no rename: {cue:#}"));
     assert_eq!(
-        moved,
-        [
-            "Helpers from lib/kiq/helpers.rb",
-            "Helpers.shout from lib/kiq/helpers.rb"
-        ],
+        (&renamed["path"], &renamed["from"]),
+        (&json!("lib/kiq/support.rb"), &json!("lib/kiq/helpers.rb")),
         "{cue:#}"
     );
 }
@@ -863,7 +869,7 @@ fn a_delta_never_shows_a_paths_detail_without_its_entry() {
             if !line.starts_with("    ") {
                 let op = line.split_whitespace().next().unwrap_or_default();
                 assert!(
-                    ["added", "deleted", "restored", "content_changed"].contains(&op),
+                    ["added", "deleted", "restored", "renamed", "content_changed"].contains(&op),
                     "{budget}: {line}\n{text}"
                 );
             }
@@ -1779,4 +1785,58 @@ fn a_dirty_tree_is_never_an_empty_working_tree() {
             "{budget}: {cue:#}"
         );
     }
+}
+
+/// A `git mv` is one `file.renamed` entry with `from`, not a deletion, an addition and a
+/// `symbol.moved` per symbol (log's moved `serde.rs` listed 55 moves); a symbol whose
+/// declaration changed with the move is a changed signature under the new path. A renamed file
+/// of no code is paired by its content.
+#[test]
+fn a_renamed_file_is_one_entry() {
+    let repo = TestRepo::with_files(&[
+        (
+            "util.py",
+            "import os\n\n\ndef alpha(x):\n    return x\n\n\ndef beta(y):\n    return y\n",
+        ),
+        ("notes.txt", "some notes\n"),
+        ("other.py", "def keep():\n    pass\n"),
+    ]);
+    repo.init();
+    repo.git(&["mv", "util.py", "helpers.py"]);
+    repo.git(&["mv", "notes.txt", "NOTES.txt"]);
+    repo.write(
+        "helpers.py",
+        "import os\n\n\ndef alpha(x):\n    return x\n\n\ndef beta(y, strict=False):\n    return y\n",
+    );
+    repo.commit("rename");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let paths = &cue["content"]["paths"];
+    assert_eq!(
+        paths,
+        &json!([
+            {"path": "NOTES.txt", "op": "file.renamed", "from": "notes.txt"},
+            {"path": "helpers.py", "op": "file.renamed", "from": "util.py", "size_delta": 14, "changes": [
+                {"op": "symbol.signature_changed", "signature": "def beta(y, strict=False)", "before": "def beta(y)"}
+            ]}
+        ]),
+        "{cue:#}"
+    );
+    let text = repo
+        .repocue(&[
+            "cue",
+            "--since",
+            "snapshot-000001",
+            "--format",
+            "text",
+            "--no-refresh",
+        ])
+        .success()
+        .stdout();
+    assert!(
+        text.contains("  renamed helpers.py from util.py +14\n"),
+        "{text}"
+    );
 }

@@ -75,6 +75,10 @@ string_enum! {
         FileAdded = "file.added",
         /// A tracked file is gone (from the index, or deleted in the working tree).
         FileDeleted = "file.deleted",
+        /// A file added where another was deleted, with that one's content or with every
+        /// symbol that moved out of it (`git mv`): a delta cue's `file.added` and
+        /// `file.deleted` folded into one entry with `from`. Never a stored operation.
+        FileRenamed = "file.renamed",
         /// A file deleted in the working tree came back.
         FileRestored = "file.restored",
         /// A file's content digest changed.
@@ -111,7 +115,7 @@ impl DeltaOp {
         use DeltaOp::*;
         match self {
             BranchChanged | HeadChanged => 0,
-            FileContentChanged | FileAdded | FileDeleted => 1,
+            FileContentChanged | FileAdded | FileDeleted | FileRenamed => 1,
             FileRestored => 2,
             SymbolAdded | SymbolRemoved | SymbolSignatureChanged | SymbolMoved => 2,
             WorkingTreeChanged => 3,
@@ -247,7 +251,7 @@ mod tests {
         for c in Caveat::ALL {
             assert_eq!(c.warning_code().as_str(), c.as_str());
         }
-        assert!("file.renamed".parse::<DeltaOp>().is_err());
+        assert!("file.moved".parse::<DeltaOp>().is_err());
         assert_eq!(
             serde_json::from_str::<OperationKind>("\"rebaseline\"").unwrap(),
             OperationKind::Rebaseline

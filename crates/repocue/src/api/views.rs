@@ -75,6 +75,10 @@ pub struct PathChange {
     /// path's symbols or imports changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub op: Option<DeltaOp>,
+    /// The path a `file.renamed` file was at: the deleted file whose content it has, or whose
+    /// every moved symbol moved here. That path has no entry of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
     /// Size of an added or restored file, in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
@@ -99,6 +103,7 @@ impl PathChange {
         PathChange {
             path: path.to_owned(),
             op: None,
+            from: None,
             size: None,
             size_delta: None,
             state: None,

@@ -344,6 +344,7 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
                 .filter(|(k, _)| !matches!(k.as_str(), "op" | "path" | "changes"))
                 .filter(|(_, v)| !is_empty(v))
                 .map(|(k, v)| match (k.as_str(), v.as_i64()) {
+                    ("from", _) if v.is_string() => format!("from {}", scalar(v)),
                     ("size_delta", Some(n)) => format!("{n:+}"),
                     ("size", Some(n)) => format!("{n} B"),
                     ("state", _) if v.is_string() => scalar(v),
