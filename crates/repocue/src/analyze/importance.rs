@@ -977,7 +977,10 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
     // header, not an API a reader calls: ranked like a member.
     let kind = match repocue_structure::symbol_priority(&symbol.kind) {
         _ if symbol.kind == "impl" => 0.2,
-        // A macro is rarely what a reader calls first, and a C header defines dozens.
+        // A macro is rarely what a reader calls first, and a C header defines dozens; one its
+        // language exports is API like a function (log's `info!`, serde_json's `json!`, which
+        // first appeared at 1,750 tokens).
+        _ if symbol.kind == "macro" && symbol.visibility.as_deref() == Some("public") => 0.8,
         _ if symbol.kind == "macro" => 0.4,
         // A type alias names another type (TypeScript's option shapes, Go's `type X = string`):
         // what users call are the functions and classes that take it.
