@@ -2907,6 +2907,14 @@ fn a_c_name_with_a_double_underscore_is_internal() {
     );
 }
 
+/// A Rust file's imports are what its own code uses, not what its `#[cfg(test)]` module does.
+#[test]
+fn a_rust_test_modules_uses_are_no_imports_of_the_file() {
+    let source = b"use std::fmt;\n\npub struct Log;\n\n#[cfg(test)]\nmod tests {\n    use super::Log;\n    use std::cell::Cell;\n\n    #[test]\n    fn t() {}\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).expect("Rust");
+    assert_eq!(facts.imports, ["std::fmt"]);
+}
+
 /// A PHP docblock's `@internal` keeps a class or method out of the API, whatever its modifier
 /// (guzzle's `EasyHandle`); a comment further up, or `@internals`, does not.
 #[test]

@@ -131,8 +131,12 @@ impl LanguageSupport for Rust {
         Some(info)
     }
 
+    /// A `use` that only tests compile (`#[cfg(test)] mod tests { use super::*; … }`) is no
+    /// import of the file's: log's entity for `Log` listed `super::Log` and `super::Record`.
     fn imports(&self, node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
-        use_paths(node, source, "", out);
+        if !test_only(node, source) {
+            use_paths(node, source, "", out);
+        }
     }
 
     fn is_builtin(&self, name: &str) -> bool {
