@@ -75,6 +75,15 @@ fn visibility_of(facts: &FileFacts, name: &str) -> Option<&'static str> {
         .visibility
 }
 
+/// Each symbol's name and visibility, in order.
+fn names_and_visibility(facts: &FileFacts) -> Vec<(&str, Option<&str>)> {
+    facts
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.visibility))
+        .collect()
+}
+
 /// Each symbol's qualified name and kind, in order.
 fn names_and_kinds(facts: &FileFacts) -> Vec<(&str, &str)> {
     facts
@@ -2853,11 +2862,7 @@ fn python_forward_reference_annotations_are_kept() {
 fn a_rust_macro_is_public_only_when_exported() {
     let source = b"macro_rules! tri {\n    ($e:expr) => { $e };\n}\n\n#[macro_export]\nmacro_rules! json {\n    ($e:tt) => { 0 };\n}\n\n#[macro_export]\n#[doc(hidden)]\nmacro_rules! json_internal {\n    () => { 0 };\n}\n";
     let facts = extract(Language::Rust, source, &Limits::default()).expect("Rust");
-    let seen: Vec<(&str, Option<&str>)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.name.as_str(), s.visibility))
-        .collect();
+    let seen = names_and_visibility(&facts);
     assert_eq!(
         seen,
         [
@@ -2921,11 +2926,7 @@ fn a_rust_test_modules_uses_are_no_imports_of_the_file() {
 fn a_php_docblocks_internal_tag_makes_a_definition_internal() {
     let source = b"<?php\nnamespace Acme;\n\n/**\n * @internal\n */\nfinal class EasyHandle\n{\n    /** @internal */\n    public function run() {}\n    public function keep() {}\n}\n\n/** @internals */\nclass Client\n{\n}\n";
     let facts = extract(Language::Php, source, &Limits::default()).expect("PHP");
-    let seen: Vec<(&str, Option<&str>)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.name.as_str(), s.visibility))
-        .collect();
+    let seen = names_and_visibility(&facts);
     assert_eq!(
         seen,
         [
@@ -2955,11 +2956,7 @@ fn python_all_and_import_fallbacks_are_no_symbols() {
 fn cpp_detail_and_unnamed_namespaces_are_not_public() {
     let source = b"namespace mini {\nnamespace detail {\nstruct buffer_impl { int size; };\n}\nnamespace {\nint anon_helper() { return 1; }\n}\nstatic int static_helper() { return 2; }\nint format(int v) { return v; }\n}\n";
     let facts = extract(Language::Cpp, source, &Limits::default()).expect("C++");
-    let seen: Vec<(&str, Option<&str>)> = facts
-        .symbols
-        .iter()
-        .map(|s| (s.name.as_str(), s.visibility))
-        .collect();
+    let seen = names_and_visibility(&facts);
     for expected in [
         ("detail", Some("internal")),
         ("anon_helper", Some("private")),
