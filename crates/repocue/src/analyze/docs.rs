@@ -954,7 +954,18 @@ fn strip_inline(text: &str) -> String {
                 }
                 i += 1;
             }
-            '`' | '*' => i += 1,
+            // A code span is read as written: `$_ENV`, `__init__` and `*ptr` keep their
+            // underscores and stars (monolog's and phpdotenv's purpose lost them).
+            '`' => match code_span_end(&chars, i) {
+                Some((start, end, after)) => {
+                    out.extend(&chars[start..end]);
+                    i = after;
+                }
+                // Backticks that open nothing are dropped, the whole run at once (a line of
+                // backticks would otherwise be scanned once per backtick).
+                None => i += chars[i..].iter().take_while(|&&c| c == '`').count(),
+            },
+            '*' => i += 1,
             // `_` is emphasis only at a word edge; inside `max_tokens` it is part of the name.
             '_' if i == 0
                 || i + 1 == chars.len()
@@ -973,6 +984,28 @@ fn strip_inline(text: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The code span whose opening backticks start at `at`: where its text starts and ends, and
+/// the index after its closing backticks (a run as long as the opening one). `None` when no
+/// run closes it: the backticks are then markup of nothing.
+fn code_span_end(chars: &[char], at: usize) -> Option<(usize, usize, usize)> {
+    let run = |from: usize| chars[from..].iter().take_while(|&&c| c == '`').count();
+    let open = run(at);
+    let start = at + open;
+    let mut i = start;
+    while i < chars.len() {
+        if chars[i] == '`' {
+            let n = run(i);
+            if n == open {
+                return Some((start, i, i + n));
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 /// Longest character reference read (`&thinsp;`, `&#x1F600;`).
@@ -1427,6 +1460,8 @@ mod tests {
         let headings: Vec<&str> = f.headings.iter().map(|h| h.text.as_str()).collect();
         assert_eq!(headings, ["Title"]);
         assert!(f.purpose.is_none_or(|p| !p.contains('[')));
+        let ticks = "`".repeat(100_000);
+        assert_eq!(strip_inline(&format!("a {ticks} b")), "a b");
         assert_eq!(
             strip_inline("See [the [nested](a.md) guide](b.md) and ![logo](l.png)[x][ref] end"),
             "See the nested guide and x end"
@@ -1703,6 +1738,16 @@ mod tests {
         assert_eq!(f.title.as_deref(), Some("Serde"));
         assert_eq!(f.headings[1].text, "Tom&Jerry — © &bogus; & more&#0;");
         assert_eq!(strip_inline("a&nbsp;&nbsp;b &lt;T&gt; &"), "a b <T> &");
+    }
+
+    /// A code span is text as written: phpdotenv's purpose named `$_ENV` as `$ENV`.
+    #[test]
+    fn code_spans_keep_their_underscores_and_stars() {
+        assert_eq!(
+            strip_inline("Loads `$_ENV`, `__init__` and ``*ptr` `` _now_ and **`a_b`**"),
+            "Loads $_ENV, __init__ and *ptr` now and a_b"
+        );
+        assert_eq!(strip_inline("an `unclosed tick"), "an unclosed tick");
     }
 
     #[test]

@@ -378,7 +378,9 @@ fn shared_start_elided(new: &str, old: &str) -> String {
         // The whole signatures differ only where a long one's cut left text out.
         return "… (a part not shown changed)".to_owned();
     }
-    if cut < 12 + "…".len() {
+    // Where no parameter begins at the cut (the old list was empty: chi's `NewRouter()` read
+    // `…) *Mux`), nothing read after the new declaration's start makes the old one.
+    if cut < 12 + "…".len() || old[cut..].starts_with([')', '>']) {
         return old.to_owned();
     }
     // Past a long signature's own cut, its `… ` is not repeated.
@@ -655,6 +657,21 @@ mod tests {
             "fn f(x: u32) -> u32"
         );
         assert_eq!(elided("fn f(a: Vec<u8>)", "fn f()"), "fn f()");
+        // An empty list is no parameter to begin with.
+        assert_eq!(
+            elided(
+                "func NewRouter(opts ...Option) *Mux",
+                "func NewRouter() *Mux"
+            ),
+            "func NewRouter() *Mux"
+        );
+        assert_eq!(
+            elided(
+                "public static Config<T, U> make()",
+                "public static Config<> make()"
+            ),
+            "public static Config<> make()"
+        );
         // Multi-byte characters before the cut stay whole.
         assert_eq!(
             elided(
