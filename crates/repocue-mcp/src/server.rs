@@ -56,7 +56,7 @@ commands, key documents and symbols, recent commits, dirty paths. Symbols are {p
 symbol:<path>:<name>. Check `freshness` and `warnings` before trusting details. If items were \
 left out (`omitted` counts them), `more` lists the exact follow-up requests (view, path/id/since/query, max_tokens): \
 call context_get with them. Views: manifest (cheapest identity and freshness check), overview, \
-delta (what changed since snapshot `since`, default the previous snapshot), structure (`path`), \
+delta (what changed since snapshot or commit `since`, default the previous snapshot), structure (`path`), \
 entity (`id`), document (`path`), search (`query`). The cache is brought up to date before \
 answering unless refresh is false.";
 

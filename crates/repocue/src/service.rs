@@ -292,6 +292,17 @@ impl Service {
             self.settle_hint();
         }
         let reader = reader?;
+        let resolved;
+        let request = match self.since_commit(&reader, request)? {
+            Some(since) => {
+                resolved = CueRequest {
+                    since: Some(since),
+                    ..request.clone()
+                };
+                &resolved
+            }
+            None => request,
+        };
         let cue = match &task {
             None => match ahead.and_then(|a| a.take(&reader)).flatten() {
                 Some(cue) => cue,
@@ -320,6 +331,44 @@ impl Service {
             snapshot: Some(reader.snapshot.seq),
         })?;
         Ok(cue)
+    }
+
+    /// The snapshot a delta's `--since` names when it names a commit rather than a snapshot
+    /// (`--since HEAD~1`, `--since 5673792`): the latest retained snapshot whose work tree was
+    /// that commit, clean. An agent knows the commit it started from, not a snapshot id.
+    /// `None` when `--since` is a snapshot id or absent.
+    fn since_commit(&self, reader: &read::Reader, request: &CueRequest) -> Result<Option<String>> {
+        let Some(since) = request.since.as_deref() else {
+            return Ok(None);
+        };
+        if since.parse::<SnapshotId>().is_ok() {
+            return Ok(None);
+        }
+        let not_a_revision = || {
+            Error::InvalidArgument(format!(
+                "--since must be a snapshot id like snapshot-000001 or a commit, got {since:?}"
+            ))
+        };
+        // A revision is never read as an option of `git rev-parse`.
+        if since.is_empty() || since.starts_with('-') || since.contains(['\0', '\n']) {
+            return Err(not_a_revision());
+        }
+        let spec = format!("{since}^{{commit}}");
+        let out = self
+            .repo
+            .git
+            .run(&["rev-parse", "--verify", "--quiet", &spec])
+            .map_err(|_| not_a_revision())?;
+        let commit = String::from_utf8_lossy(&out).trim().to_owned();
+        match reader.store.clean_snapshot_at(&commit)? {
+            Some(seq) => Ok(Some(SnapshotId(seq).to_string())),
+            None => Err(Error::InvalidArgument(format!(
+                "no retained snapshot saw commit {} with a clean work tree, so there is no \
+                 state to compare with; pass --since SNAPSHOT (`repocue status` names the \
+                 current one; a cue at a commit records it)",
+                &commit[..commit.len().min(12)]
+            ))),
+        }
     }
 
     /// Starts building the cue of the current snapshot while Git computes the status that will

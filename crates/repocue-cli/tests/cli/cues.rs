@@ -931,6 +931,54 @@ fn delta_after_a_commit_lists_content_and_head_changes() {
         .error_code("invalid_argument");
 }
 
+/// `--since` takes a commit as well as a snapshot id (an agent knows the commit it started
+/// from): the latest snapshot that saw that commit with no tracked change is the one compared
+/// with, whatever revision names it. A commit no snapshot saw clean has no state to compare
+/// with, and the error says so; an option is never passed on to Git.
+#[test]
+fn since_a_commit_is_since_the_snapshot_that_saw_it() {
+    let repo = TestRepo::with_files(&[("a.py", "def a():\n    pass\n")]);
+    repo.init();
+    let first = repo.head();
+    repo.write("scratch.txt", "notes\n");
+    repo.write("b.py", "def b():\n    pass\n");
+    let middle = repo.commit("b");
+    repo.write("c.py", "def c():\n    pass\n");
+    repo.commit("c");
+    let paths = |since: &str| -> Vec<String> {
+        let cue = repo.cue("delta", &["--since", since, "--max-tokens", "2000"]);
+        let list = cue["content"]["paths"].as_array().unwrap().iter();
+        list.map(|p| p["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The untracked file is new since as well.
+    let since_first = ["b.py", "c.py", "scratch.txt"];
+    assert_eq!(paths(&first), since_first);
+    assert_eq!(paths(&first[..7]), since_first);
+    assert_eq!(paths("HEAD~2"), since_first);
+    assert_eq!(
+        repo.cue("delta", &["--since", &first])["content"]["from"],
+        "snapshot-000001"
+    );
+    // The middle commit was never seen by a snapshot (no cue ran at it).
+    let e = repo
+        .repocue(&["cue", "--view", "delta", "--since", &middle])
+        .error_code("invalid_argument");
+    assert!(e.error.message.contains(&middle[..12]), "{e:?}");
+    assert!(e.error.message.contains("--since SNAPSHOT"), "{e:?}");
+    // A snapshot with untracked files but no tracked change still saw its commit.
+    repo.write("d.py", "def d():\n    pass\n");
+    let at_d = repo.commit("d");
+    repo.json(&["refresh"]);
+    repo.write("e.py", "def e():\n    pass\n");
+    repo.commit("e");
+    assert_eq!(paths(&at_d), ["e.py"]);
+    for bad in ["--output=x", "no-such-rev", ""] {
+        repo.repocue(&["cue", "--view", "delta", "--since", bad])
+            .error_code("invalid_argument");
+    }
+}
+
 /// A `--path` names the same files however it is spelled (`./`, `.`, doubled or trailing
 /// slashes, `..` inside the repository, the absolute path of the work tree): always relative
 /// to the repository root. One that leaves the repository is `invalid_argument`, and one under

@@ -673,6 +673,26 @@ impl Store {
         }
     }
 
+    /// The latest retained snapshot whose tracked files were those of `commit` (a full object
+    /// id): HEAD was the commit and no tracked file differed from it (untracked files may
+    /// have been there; the delta lists them apart).
+    pub fn clean_snapshot_at(&self, commit: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT s.seq FROM snapshots s
+                 WHERE s.head = ?1 AND (s.dirty = 0 OR NOT EXISTS (
+                     SELECT 1 FROM file_versions f
+                     WHERE f.epoch = s.epoch AND f.start_seq <= s.seq
+                       AND (f.end_seq IS NULL OR f.end_seq > s.seq) AND f.working_state != 0))
+                   AND s.removed = '[]'
+                 ORDER BY s.seq DESC LIMIT 1",
+                [commit],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// Returns a snapshot by sequence. A row that does not decode is a corrupt cache.
     pub fn snapshot(&self, seq: i64) -> Result<Option<SnapshotRow>> {
         let found = self

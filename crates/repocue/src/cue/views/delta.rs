@@ -20,7 +20,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let since = match &request.since {
         Some(s) => s.parse::<SnapshotId>().ok().map(|i| i.0).ok_or_else(|| {
             Error::InvalidArgument(format!(
-                "--since must be a snapshot id like snapshot-000001, got {s:?}"
+                "--since must be a snapshot id like snapshot-000001 or a commit, got {s:?}"
             ))
         })?,
         None => current.parent.ok_or_else(|| {
