@@ -4551,6 +4551,46 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// A class listed before its subclass names its methods itself: the subclass lists its own
+/// (monolog's `StreamHandler` repeated `.handle .handleBatch` of the handler above it and never
+/// showed its own `getStream`).
+#[test]
+fn a_listed_base_class_methods_are_not_repeated_under_its_subclass() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/BaseHandler.php".into(),
+            "<?php\nnamespace A;\n\nabstract class BaseHandler\n{\n    public function handle(array $r): bool { return true; }\n    public function handleBatch(array $rs): void {}\n    public function close(): void {}\n}\n".into(),
+        ),
+        (
+            "src/StreamHandler.php".into(),
+            "<?php\nnamespace A;\n\nclass StreamHandler extends BaseHandler\n{\n    public function getStream() { return null; }\n    public function getUrl(): ?string { return null; }\n}\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("src/use{i}.php"),
+            format!("<?php\nnamespace A;\n\nfunction use{i}(StreamHandler $h, BaseHandler $b) {{ $h->handle([]); $b->handleBatch([]); }}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_listed_before(
+        &cue,
+        "symbol:src/BaseHandler.php:BaseHandler",
+        "symbol:src/StreamHandler.php:StreamHandler",
+    );
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let members = |name: &str| -> Vec<&str> {
+        let s = symbols.iter().find(|s| crate::support::is_symbol(s, name));
+        let s = s.unwrap_or_else(|| panic!("{name} missing: {symbols:?}"));
+        s["members"]
+            .as_array()
+            .map_or(vec![], |m| m.iter().map(|n| n.as_str().unwrap()).collect())
+    };
+    assert_eq!(members("BaseHandler"), ["handle", "handleBatch", "close"]);
+    assert_eq!(members("StreamHandler"), ["getStream", "getUrl"]);
+}
+
 /// A framework's central class inherits the method its users call most (Flask's `route`,
 /// defined on `sansio/scaffold.py`'s `Scaffold`, which `Flask` extends through `App`): its
 /// members name it. A method the class overrides is named once; a base name two files define
@@ -4558,6 +4598,12 @@ fn also_never_names_what_an_earlier_file_named() {
 #[test]
 fn a_class_brings_the_methods_it_inherits_from_the_project() {
     let mut files: Vec<(String, String)> = vec![
+        // The package exports the class (Flask's `__init__.py`): it is listed before the
+        // classes it extends, which would otherwise name those methods themselves.
+        (
+            "pkg/__init__.py".into(),
+            "from .app import Flask\nfrom .widget import Widget\n".into(),
+        ),
         (
             "pkg/scaffold.py".into(),
             "class Scaffold:\n    def route(self, rule):\n        return rule\n\n    def errorhandler(self, code):\n        return code\n\n    def run(self):\n        return None\n".into(),

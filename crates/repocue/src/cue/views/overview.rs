@@ -3164,11 +3164,15 @@ fn code_summary(
     name_picked_methods(&mut symbols, &unfolded, &files);
     let classes = classes(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
+    let mut earlier = std::collections::HashSet::new();
     let symbols: Vec<SymbolEntry> = symbols
         .into_iter()
         .map(|s| {
             let file = files.get(&s.path).copied();
-            with_members(file, &classes, &mut member_sources, s)
+            let key = (s.path.clone(), s.name.clone());
+            let s = with_members(file, &classes, &mut member_sources, &earlier, s);
+            earlier.insert(key);
+            s
         })
         .collect();
     let mut symbols = without_repeated_members(symbols);
@@ -3581,10 +3585,14 @@ const PROTOCOL_METHODS: &[&str] = &[
 /// the project's classes it extends (Flask's `route`, which `Flask` inherits from
 /// `sansio/scaffold.py`'s `Scaffold`), and a long signature is cut to its head (see
 /// [`OVERVIEW_SIGNATURE_CHARS`]). The files of the classes it extends are added to `sources`.
+/// A class listed before it (`earlier`: paths and names) names its methods itself: they are
+/// not repeated under each subclass (monolog's `StreamHandler` listed `.handle .handleBatch`
+/// of the `Handler` above it, not its own `getStream`).
 fn with_members<'r>(
     file: Option<&'r super::structure::Ranked<'_>>,
     classes: &Classes<'r, '_>,
     sources: &mut std::collections::BTreeSet<String>,
+    earlier: &std::collections::HashSet<(String, String)>,
     mut entry: SymbolEntry,
 ) -> SymbolEntry {
     entry.signature = abbreviate(&entry.signature, &entry.name);
@@ -3616,7 +3624,12 @@ fn with_members<'r>(
                 continue;
             }
             seen.push(&bt.qualified_name);
-            sources.insert(paths::display(&br.file.path));
+            let base_path = paths::display(&br.file.path);
+            let listed = earlier.contains(&(base_path.clone(), bt.qualified_name.clone()));
+            sources.insert(base_path);
+            if listed {
+                continue;
+            }
             members.extend(
                 methods(br, bt)
                     .into_iter()
