@@ -431,23 +431,22 @@ fn csharp_fixture() {
     assert_symbols(
         &facts,
         r#"
-        6-51 module Example.Parsing name=Example.Parsing | namespace Example.Parsing
-        9-12 interface Example.Parsing.IVisitor in=Example.Parsing public | public interface IVisitor
-        11-11 method Example.Parsing.IVisitor.Visit in=Example.Parsing.IVisitor public | void Visit(Node node)
-        14-42 class Example.Parsing.Parser in=Example.Parsing public | public class Parser : Base, IVisitor
-        16-16 constant Example.Parsing.Parser.MaxDepth in=Example.Parsing.Parser public | public const int MaxDepth = …
-        17-17 field Example.Parsing.Parser.tokens in=Example.Parsing.Parser private | private readonly List<string> tokens = …
-        19-19 field Example.Parsing.Parser.Name in=Example.Parsing.Parser public | public string Name
-        21-24 method Example.Parsing.Parser.Parser in=Example.Parsing.Parser public | public Parser(string name)
-        28-32 method Example.Parsing.Parser.Parse in=Example.Parsing.Parser public | public List<string> Parse(string text)
-        34-34 method Example.Parsing.Parser.Helper in=Example.Parsing.Parser private | static List<string> Helper(List<string> input)
-        36-36 method Example.Parsing.Parser.Visit in=Example.Parsing.Parser public | public void Visit(Node node)
-        38-41 struct Example.Parsing.Parser.Position in=Example.Parsing.Parser internal | internal struct Position
-        40-40 field Example.Parsing.Parser.Position.Line in=Example.Parsing.Parser.Position public | public int Line
-        44-48 enum Example.Parsing.Mode in=Example.Parsing public | public enum Mode
-        46-46 constant Example.Parsing.Mode.Fast in=Example.Parsing.Mode public | Fast
-        47-47 constant Example.Parsing.Mode.Slow in=Example.Parsing.Mode public | Slow
-        50-50 class Example.Parsing.Pair in=Example.Parsing internal | record Pair(string Left, string Right)
+        9-12 interface IVisitor public | public interface IVisitor
+        11-11 method IVisitor.Visit in=IVisitor public | void Visit(Node node)
+        14-42 class Parser public | public class Parser : Base, IVisitor
+        16-16 constant Parser.MaxDepth in=Parser public | public const int MaxDepth = …
+        17-17 field Parser.tokens in=Parser private | private readonly List<string> tokens = …
+        19-19 field Parser.Name in=Parser public | public string Name
+        21-24 method Parser.Parser in=Parser public | public Parser(string name)
+        28-32 method Parser.Parse in=Parser public | public List<string> Parse(string text)
+        34-34 method Parser.Helper in=Parser private | static List<string> Helper(List<string> input)
+        36-36 method Parser.Visit in=Parser public | public void Visit(Node node)
+        38-41 struct Parser.Position in=Parser internal | internal struct Position
+        40-40 field Parser.Position.Line in=Parser.Position public | public int Line
+        44-48 enum Mode public | public enum Mode
+        46-46 constant Mode.Fast in=Mode public | Fast
+        47-47 constant Mode.Slow in=Mode public | Slow
+        50-50 class Pair internal | record Pair(string Left, string Right)
         "#,
     );
     assert_eq!(
@@ -719,6 +718,40 @@ fn go_embedded_types_are_fields() {
     );
 }
 
+/// Go's blank identifier names nothing and a package's `init` cannot be called: chi's
+/// `var _ Router = &Mux{}` was a symbol named `_` and its `func init()` a listed function.
+/// A method named `init` is an ordinary method.
+#[test]
+fn go_blank_identifiers_and_init_functions_are_no_symbols() {
+    let source = b"package chi\n\nvar _ Router = &Mux{}\n\nvar (\n\t_ = 1\n\tErrX = 2\n)\n\nconst _, Y = 0, 1\n\nfunc init() {}\n\nfunc (m *Mux) init() {}\n\ntype Mux struct{}\n";
+    let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+    assert_eq!(
+        names_and_kinds(&facts),
+        [
+            ("ErrX", "variable"),
+            ("Y", "constant"),
+            ("Mux.init", "method"),
+            ("Mux", "struct"),
+        ]
+    );
+}
+
+/// A trait a PHP class uses is a reference of its file, as the class it extends is: monolog's
+/// `FormattableHandlerTrait` had no `referenced_by`. A namespace `use` is an import.
+#[test]
+fn a_php_classes_traits_are_references() {
+    let source = b"<?php\nnamespace A;\n\nuse Psr\\Log\\LoggerInterface;\n\nclass Service\n{\n    use Loggable, \\Lib\\Formattable;\n}\n";
+    let facts = extract(Language::Php, source, &Limits::default()).unwrap();
+    for name in ["Loggable", "Formattable"] {
+        assert!(facts.references.iter().any(|r| r == name), "{facts:?}");
+    }
+    assert!(
+        !facts.references.iter().any(|r| r == "LoggerInterface"),
+        "{facts:?}"
+    );
+    assert_eq!(facts.imports, ["Psr\\Log\\LoggerInterface"]);
+}
+
 /// A class field holding a function is a method with its parameters (a React class
 /// component's handlers): it was a field `handler = …`. A field holding a value stays one.
 #[test]
@@ -794,11 +827,10 @@ fn csharp_expression_bodied_properties_hide_their_expression() {
     assert_eq!(
         signatures,
         [
-            ("N", "namespace N"),
-            ("N.Bag", "public class Bag"),
-            ("N.Bag.Ok", "public bool Ok"),
-            ("N.Bag.Answer", "public int Answer"),
-            ("N.Bag.Count", "public int Count"),
+            ("Bag", "public class Bag"),
+            ("Bag.Ok", "public bool Ok"),
+            ("Bag.Answer", "public int Answer"),
+            ("Bag.Count", "public int Count"),
         ]
     );
 }
@@ -1386,7 +1418,7 @@ fn documented_definitions_start_after_their_comments() {
         ("javascript.js", "load", 39),
         ("java.java", "Parser.parse", 22),
         ("c.c", "parse", 35),
-        ("csharp.cs", "Example.Parsing.Parser.Parse", 28),
+        ("csharp.cs", "Parser.Parse", 28),
         ("ruby.rb", "Parsing.Parser.parse", 17),
         ("bash.sh", "log", 11),
         ("php.php", "Parser.parse", 39),
@@ -2314,30 +2346,17 @@ fn a_deprecated_definition_is_marked() {
 /// under it, not under a `#2` namesake (so are C#'s and PHP's).
 #[test]
 fn a_reopened_cpp_namespace_is_one() {
-    for (language, source) in [
-        (
-            Language::CSharp,
-            "namespace Lib\n{\n    class A {}\n}\nnamespace Lib\n{\n    class B {}\n}\n",
-        ),
-        (
-            Language::Php,
-            "<?php\nnamespace Lib {\n    class A {}\n}\nnamespace Lib {\n    class B {}\n}\n",
-        ),
-    ] {
-        let facts = extract(language, source.as_bytes(), &Limits::default())
-            .unwrap_or_else(|e| panic!("{language}: {e}"));
-        let names: Vec<&str> = facts
-            .symbols
-            .iter()
-            .map(|s| s.qualified_name.as_str())
-            .collect();
-        assert_eq!(
-            names,
-            ["Lib", "Lib.A", "Lib.B"],
-            "{language}: {:?}",
-            facts.symbols
-        );
-    }
+    // C#'s namespaces only name: there the classes are `A` and `B` whatever the blocks.
+    let source = "namespace Lib\n{\n    class A {}\n}\nnamespace Lib\n{\n    class B {}\n}\n";
+    let facts = extract(Language::CSharp, source.as_bytes(), &Limits::default()).unwrap();
+    assert_eq!(names_and_kinds(&facts), [("A", "class"), ("B", "class")]);
+    // PHP's braced namespaces hold their definitions.
+    let source = "<?php\nnamespace Lib {\n    class A {}\n}\nnamespace Lib {\n    class B {}\n}\n";
+    let facts = extract(Language::Php, source.as_bytes(), &Limits::default()).unwrap();
+    assert_eq!(
+        names_and_kinds(&facts),
+        [("Lib", "module"), ("Lib.A", "class"), ("Lib.B", "class")]
+    );
     let source = "namespace lib {\nint a() { return 1; }\n}  // namespace lib\n\nstatic int helper() { return 0; }\n\nnamespace lib {\nint b() { return 2; }\nnamespace detail {\nint c() { return 3; }\n}\n}  // namespace lib\n";
     let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default())
         .unwrap_or_else(|e| panic!("{e}"));
@@ -2637,7 +2656,6 @@ fn csharp_members_after_a_verbatim_string_with_escaped_quotes_are_whole() {
     assert_eq!(
         seen,
         [
-            ("Demo", 1, 1),
             ("Printer", 2, 12),
             ("Printer.Quote", 4, 7),
             ("Printer.Append", 8, 11)

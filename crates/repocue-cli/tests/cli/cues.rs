@@ -764,10 +764,10 @@ fn a_reopened_ruby_class_and_a_member_of_another_owner_do_not_move() {
 }
 
 /// A namespace statement (C#'s `namespace Acme.Core;`, PHP's `namespace Acme;`) does not
-/// qualify the definitions after it: added with them in a new file, it ranks as their detail,
-/// after them; added alone, it is an addition of its own.
+/// qualify the definitions after it, and is no addition of its own: a new file's first change
+/// is its first definition; a file of a namespace alone adds no symbol.
 #[test]
-fn an_added_namespace_statement_ranks_after_the_definitions_it_names() {
+fn an_added_namespace_statement_is_no_addition_of_its_own() {
     let repo = TestRepo::with_files(&[("src/Old.cs", "namespace Acme;\n\npublic class Old { }\n")]);
     repo.init();
     repo.write(
@@ -804,11 +804,7 @@ fn an_added_namespace_statement_ranks_after_the_definitions_it_names() {
         "function probe(): int",
         "{cue:#}"
     );
-    assert_eq!(
-        first_change("src/Empty.cs"),
-        "namespace Acme.Empty",
-        "{cue:#}"
-    );
+    assert_eq!(first_change("src/Empty.cs"), "", "{cue:#}");
 }
 
 /// At every budget, a delta's detail (a path's symbol operations) comes under its path's entry,

@@ -3073,15 +3073,16 @@ fn a_public_method_of_an_internal_class_is_hidden() {
     let cue = repo.cue("overview", &["--max-tokens", "3000"]);
     assert_listed_before(
         &cue,
-        "symbol:Lib/Logger.cs:Lib.Logger",
-        "symbol:Lib/Guard.cs:Lib.Guard",
+        "symbol:Lib/Logger.cs:Logger",
+        "symbol:Lib/Guard.cs:Guard",
     );
-    // A namespace declaration is no API either: it comes after the hidden class it holds
-    // (guzzle's overview listed `namespace GuzzleHttp` first).
-    assert_listed_before(
-        &cue,
-        "symbol:Lib/Guard.cs:Lib.Guard",
-        "symbol:Lib/Guard.cs:namespace",
+    // A namespace declaration is no API either (guzzle's overview listed `namespace
+    // GuzzleHttp` first); C#'s are no symbols at all (Polly's `namespace Polly`).
+    let ids = symbol_ids(&cue);
+    assert!(
+        !ids.iter()
+            .any(|id| id.ends_with(":Lib") || id.contains("namespace")),
+        "{ids:?}"
     );
 }
 

@@ -1,5 +1,6 @@
-//! C#: namespaces, classes, structs, interfaces, enums, records, methods, constructors,
-//! properties and fields, with C#'s default accessibility when no modifier is written.
+//! C#: classes, structs, interfaces, enums, records, methods, constructors, properties and
+//! fields, with C#'s default accessibility when no modifier is written. Namespaces only name:
+//! they are no symbols.
 
 use std::borrow::Cow;
 
@@ -53,9 +54,12 @@ impl LanguageSupport for CSharp {
         let visibility = Some(access_modifier(node, source).unwrap_or(default));
         let body = node.child_by_field_name("body");
         let info = match node.kind() {
-            "namespace_declaration" | "file_scoped_namespace_declaration" => {
-                return Some(Info::new("module").body(body));
-            }
+            // A namespace only names: no code holds or calls it, and whether it is written as
+            // a block or as a statement (`namespace Lib;`) changes no id (a block's names were
+            // `Lib.Core.Beta.Run`, a statement's `Beta.Run`; moving between the two styles
+            // read as every symbol removed and added). It was the overview's `namespace Lib`
+            // and a delta's `added namespace` for every new file.
+            "namespace_declaration" | "file_scoped_namespace_declaration" => return None,
             "class_declaration" | "record_declaration" => Info::new("class").body(body),
             "struct_declaration" => Info::new("struct").body(body),
             "interface_declaration" => Info::new("interface").body(body),

@@ -54,6 +54,11 @@ impl LanguageSupport for Go {
     ) -> Option<Info<'t>> {
         let node = def.node;
         let upper = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
+        // The blank identifier names nothing (`var _ Router = &Mux{}` asserts an interface),
+        // and no code can call a package's `init`: neither is a definition anyone looks up.
+        if def.name == "_" || (def.name == "init" && node.kind() == "function_declaration") {
+            return None;
+        }
         let info = match node.kind() {
             "function_declaration" => Info::new("function").body(node.child_by_field_name("body")),
             "method_declaration" => {

@@ -23,3 +23,10 @@
 (class_constant_access_expression . (name) @name) @reference.class
 
 (function_call_expression function: (name) @name) @reference.call
+
+; A trait a class uses (`use FormattableHandlerTrait;`): the class is built on it as on the class
+; it extends.
+
+(use_declaration (name) @name) @reference.class
+
+(use_declaration (qualified_name (name) @name .)) @reference.class
