@@ -472,13 +472,14 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     let type_reexports = reexports(&captures, &items, source, true, all);
     // What it hands on, it references: `const { Axios } = axios; export { Axios }` means the
     // definition of `Axios` elsewhere, as an import of it would.
-    let mut references = references(support, &captures, &items, source);
+    let imports = imports(support, &captures.imports, source);
+    let mut references = references(support, &captures, &items, &imports, source);
     references.extend(reexported.iter().chain(&type_reexports).cloned());
     references.sort_unstable();
     references.dedup();
     FileFacts {
         symbols: symbols(support, &items, source),
-        imports: imports(support, &captures.imports, source),
+        imports,
         references,
         reexports: reexported,
         type_reexports,
@@ -880,6 +881,7 @@ fn references(
     support: &dyn LanguageSupport,
     captures: &Captures,
     items: &[Item],
+    imports: &[String],
     source: &[u8],
 ) -> Vec<String> {
     // A field typed by its own name (Go's `Logger *Logger`, C#'s `public Logger Logger { get;
@@ -898,6 +900,7 @@ fn references(
     let references: BTreeSet<Cow<str>> = captures
         .references
         .iter()
+        .filter(|n| !support.names_a_foreign_package(**n, source, imports))
         .map(|n| lang::node_text(*n, source))
         .filter(|name| {
             text::is_identifier(name)

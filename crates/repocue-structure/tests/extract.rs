@@ -736,6 +736,21 @@ fn go_blank_identifiers_and_init_functions_are_no_symbols() {
     );
 }
 
+/// A Go call or type qualified by a standard-library package names none of the project's
+/// definitions (chi's `context.WithValue` counted as a use of its own `WithValue`, viper's
+/// `errors.New` of its `New`); one qualified by a module's package, a method call and a plain
+/// call still do.
+#[test]
+fn go_standard_library_calls_are_no_references() {
+    let source = b"package chi\n\nimport (\n\t\"context\"\n\t\"errors\"\n\t\"math/rand/v2\"\n\t\"example.com/chi/middleware\"\n)\n\nfunc Handle(ctx context.Context, r *Router) error {\n\tctx = context.WithValue(ctx, 1, 2)\n\t_ = rand.N(3)\n\tmiddleware.Logger(ctx)\n\tr.Mount()\n\tReset(ctx)\n\treturn errors.New(\"x\")\n}\n";
+    let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+    assert_eq!(
+        facts.references,
+        ["Logger", "Mount", "Reset", "Router"],
+        "{facts:?}"
+    );
+}
+
 /// A trait a PHP class uses is a reference of its file, as the class it extends is: monolog's
 /// `FormattableHandlerTrait` had no `referenced_by`. A namespace `use` is an import.
 #[test]

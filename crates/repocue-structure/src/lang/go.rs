@@ -109,6 +109,31 @@ impl LanguageSupport for Go {
         BUILTINS.contains(&name)
     }
 
+    /// A selector or a qualified type whose package is the name a standard-library import binds (`context` of
+    /// `"context"`, `http` of `"net/http"`, `rand` of `"math/rand/v2"`): the standard library's
+    /// paths have no dot in their first element, a module's always do. chi's `mux.go` was a
+    /// user of its own `middleware.WithValue` through `context.WithValue`, viper's every file of
+    /// its `New` through `errors.New`. A local variable of the package's name shadows it
+    /// rarely enough.
+    fn names_a_foreign_package(&self, name: Node<'_>, source: &[u8], imports: &[String]) -> bool {
+        // `context.WithValue(…)` and the type `context.Context`.
+        let operand = name.parent().and_then(|p| match p.kind() {
+            "selector_expression" => p
+                .child_by_field_name("operand")
+                .filter(|o| o.kind() == "identifier"),
+            "qualified_type" => p.child_by_field_name("package"),
+            _ => None,
+        });
+        let Some(operand) = operand else {
+            return false;
+        };
+        let package = node_text(operand, source);
+        imports.iter().any(|path| {
+            let standard = !path.split('/').next().unwrap_or("").contains('.');
+            standard && package_name(path) == package
+        })
+    }
+
     /// A `//go:build` line above the package clause that names, not negated, a tag no
     /// platform or toolchain sets (`dedupelabels`: Prometheus's opt-in `Labels`, whose `New`
     /// was its first central symbol; `integration`), or `ignore` (a generator run by hand).
@@ -147,6 +172,19 @@ impl LanguageSupport for Go {
 
 /// Whether a build tag is one a platform or the toolchain sets: an operating system, an
 /// architecture, `unix`, `cgo`, a compiler, a Go release (`go1.21`).
+/// The name an import of `path` binds when it has no alias: its last element, or the one
+/// before a major version (`math/rand/v2` binds `rand`).
+fn package_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let last = parts.next().unwrap_or(path);
+    let version =
+        last.len() > 1 && last.starts_with('v') && last[1..].bytes().all(|b| b.is_ascii_digit());
+    match parts.next() {
+        Some(before) if version => before,
+        _ => last,
+    }
+}
+
 fn is_platform_tag(tag: &str) -> bool {
     const SET: &[&str] = &[
         "aix",

@@ -162,6 +162,18 @@ pub(crate) trait LanguageSupport: Sync {
         false
     }
 
+    /// Whether a reference (its `@name` node) is qualified by a package of no project, so
+    /// that it names none of the project's definitions (Go's `context.WithValue` is no use
+    /// of chi's `WithValue`). `imports` are the file's, as [`Self::imports`] made them.
+    fn names_a_foreign_package(
+        &self,
+        _name: Node<'_>,
+        _source: &[u8],
+        _imports: &[String],
+    ) -> bool {
+        false
+    }
+
     /// Whether `node` is left out of signatures (comments by default; annotations,
     /// decorators and the like per language).
     fn is_hole(&self, node: Node<'_>) -> bool {
