@@ -233,7 +233,8 @@ const HIDDEN_PRIORITY: u8 = 24;
 const MAX_PRIORITIZED: usize = 64;
 
 /// Sets the kind priority of symbol hits whose name is the query (see [`SearchHit::priority`]),
-/// reading their files' facts.
+/// reading their files' facts, and the visibility part of it for the other symbols of those
+/// files.
 fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> {
     let q = exact_name(query);
     let exact = |h: &SearchHit| h.kind == SearchKind::Symbol && exactness(h, &q) < 2;
@@ -243,11 +244,22 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
         .filter_map(|h| h.digest.as_deref())
         .take(MAX_PRIORITIZED)
         .collect();
-    if digests.len() < 2 {
+    // The other symbols of those files (a class's members, found by its name in their
+    // signatures) are ordered by their visibility only: Polly's `search PredicateBuilder`
+    // listed its private `_predicates`, `CreatePredicate` and `Add` before `Build`.
+    let members = hits.iter().any(|h| {
+        h.kind == SearchKind::Symbol
+            && !exact(h)
+            && h.digest.as_deref().is_some_and(|d| digests.contains(&d))
+    });
+    if digests.len() < 2 && !members {
         return Ok(());
     }
     let facts = store.facts(&digests)?;
-    for h in hits.iter_mut().filter(|h| exact(h)) {
+    for h in hits
+        .iter_mut()
+        .filter(|h| h.kind == SearchKind::Symbol && h.digest.is_some())
+    {
         let qualified = h.entity.rsplit(':').next().unwrap_or_default();
         let symbol = h
             .digest
@@ -289,7 +301,11 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
             };
             // A hidden definition comes after every other, whatever its kind: pydantic-core's
             // private Rust `struct Field` came before the `Field` function users call.
-            h.priority = u8::from(visibility == 2) * HIDDEN_PRIORITY + kind * 6 + visibility;
+            let hidden = u8::from(visibility == 2) * HIDDEN_PRIORITY;
+            h.priority = match exact(h) {
+                true => hidden + kind * 6 + visibility,
+                false => hidden + visibility,
+            };
         }
     }
     let declared = declared_api(store, hits.iter().filter(|h| exact(h)))?;

@@ -119,6 +119,31 @@ fn a_partial_class_is_found_first_in_the_file_named_for_it() {
     );
 }
 
+/// Searching a class by its name finds the class, then its public members, then its private
+/// ones (Polly's `search PredicateBuilder` listed a private field and two private methods,
+/// bm25's favourites, before `Build`; phpdotenv's `search Dotenv` four private properties
+/// before `createImmutable`).
+#[test]
+fn a_classes_public_members_come_before_its_private_ones() {
+    let repo = TestRepo::with_files(&[(
+        "src/PredicateBuilder.cs",
+        "public class PredicateBuilder\n{\n    private readonly int _predicates = 0;\n    private static int CreatePredicate(PredicateBuilder p) => 1;\n    private PredicateBuilder Add(PredicateBuilder p) => p;\n    public PredicateBuilder HandleResult(int predicate, string reason, bool strict) => this;\n    public int Build(PredicateBuilder other, int first, int second, int third) => 1;\n}\n",
+    )]);
+    repo.init();
+    let cue = search(&repo, &["PredicateBuilder", "--no-refresh"]);
+    let names: Vec<&str> = ids(&cue)
+        .into_iter()
+        .filter_map(|i| i.strip_prefix("symbol:src/PredicateBuilder.cs:"))
+        .collect();
+    assert_eq!(names[0], "PredicateBuilder", "{cue:#}");
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap_or(usize::MAX);
+    for public in ["PredicateBuilder.HandleResult", "PredicateBuilder.Build"] {
+        for private in ["PredicateBuilder.CreatePredicate", "PredicateBuilder.Add"] {
+            assert!(at(public) < at(private), "{public} {private}: {names:?}");
+        }
+    }
+}
+
 #[test]
 fn a_public_definition_comes_before_a_private_namesake() {
     // Three methods `sink`: a private one first in path order and with the shortest
