@@ -410,7 +410,9 @@ fn change_weight(op: DeltaOp, in_deleted_file: bool) -> i64 {
 /// case aside): `BooleanUtils.toBoolean` in `…/lang3/BooleanUtils.java`, `Sinatra.QualityProbe`
 /// in `lib/sinatra/quality_probe.rb`, `Serilog.Core.Logger.Write` in
 /// `src/Serilog/Core/Logger.cs`. A member of any other type keeps its name: `Sinatra.Helpers.uri`
-/// in `lib/sinatra/base.rb`, an inner class's method.
+/// in `lib/sinatra/base.rb`, an inner class's method. The path says it only in the languages
+/// whose files are named for the type they hold ([`TYPE_PER_FILE`]): a Go interface's new
+/// method read `added Name() string` in chi's `finder.go`, whose owner no convention names.
 fn name_implied(path: &str, name: &str, signature: &str) -> bool {
     if signature_names(signature, name) {
         return true;
@@ -418,6 +420,10 @@ fn name_implied(path: &str, name: &str, signature: &str) -> bool {
     let Some((qualifiers, last)) = name.rsplit_once('.') else {
         return false;
     };
+    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
+    if !TYPE_PER_FILE.contains(&extension) {
+        return false;
+    }
     if !signature_names(signature, last) {
         return false;
     }
@@ -440,6 +446,10 @@ fn name_implied(path: &str, name: &str, signature: &str) -> bool {
     };
     named_by_path(qualifiers) || named_by_path(name)
 }
+
+/// The extensions of the languages whose source files are named for the type they hold
+/// (Java's rule, and the convention of C#, PHP's PSR-4, Ruby, Kotlin, Scala and Swift).
+const TYPE_PER_FILE: &[&str] = &["java", "cs", "php", "rb", "kt", "scala", "swift"];
 
 /// Counts changed paths per directory, most first (ties by path); the root is `./` (it was an
 /// empty path, a bare count in text).
@@ -580,6 +590,9 @@ mod tests {
             "def self.beta(name)"
         ));
         assert!(!implied(java, "BooleanUtils.Inner.run", "void run()"));
+        // Nor where files are not named for a type: a Go interface's method.
+        assert!(!implied("finder.go", "Finder.Name", "Name() string"));
+        assert!(!implied("src/finder.py", "Finder.name", "def name(self)"));
         assert!(!implied(
             java,
             "BooleanUtils.toBoolean#2",
