@@ -190,18 +190,65 @@ pub(crate) fn cut(text: String) -> (String, Option<u32>) {
     let byte_at = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(i, _)| i);
     let head_chars = MAX_SIGNATURE_CHARS - " … ".chars().count() - KEPT_END_CHARS;
     let head_end = byte_at(head_chars);
-    let head_floor = byte_at(head_chars - WORD_SLACK);
-    let head_end = text[head_floor..head_end]
-        .rfind(' ')
-        .map_or(head_end, |i| head_floor + i);
     let tail_start = byte_at(chars - KEPT_END_CHARS);
-    let tail_ceiling = byte_at(chars - KEPT_END_CHARS + WORD_SLACK);
-    let tail_start = text[tail_start..tail_ceiling]
-        .find(' ')
-        .map_or(tail_start, |i| tail_start + i + 1);
+    // Between parameters when a list's comma is near: `…, transient: bool = False, … ` and
+    // never `… object = None` (rich's `track` read as a parameter named `object`).
+    let commas = parameter_commas(&text);
+    let head_floor = byte_at(head_chars - PARAMETER_SLACK);
+    let tail_ceiling = byte_at(chars - KEPT_END_CHARS + PARAMETER_SLACK);
+    let head_comma = commas
+        .iter()
+        .rev()
+        .find(|&&c| c >= head_floor && c < head_end);
+    let tail_comma = commas
+        .iter()
+        .find(|&&c| c >= tail_start && c + 2 <= tail_ceiling);
+    let head_end = match head_comma {
+        Some(&c) => c + 1,
+        None => {
+            let floor = byte_at(head_chars - WORD_SLACK);
+            text[floor..head_end]
+                .rfind(' ')
+                .map_or(head_end, |i| floor + i)
+        }
+    };
+    let tail_start = match tail_comma {
+        Some(&c) => c + 2,
+        None => {
+            let ceiling = byte_at(chars - KEPT_END_CHARS + WORD_SLACK);
+            text[tail_start..ceiling]
+                .find(' ')
+                .map_or(tail_start, |i| tail_start + i + 1)
+        }
+    };
     let head = text[..head_end].trim_end();
     let shown = format!("{head} … {}", &text[tail_start..]);
     (shown, Some(fnv1a(text.as_bytes())))
+}
+
+/// How far from a cut's place a comma between parameters may move it, in characters.
+const PARAMETER_SLACK: usize = 60;
+
+/// The byte offsets of the `, ` that separate a parameter list's items: at the depth of the
+/// first opening bracket (`(`, `[`, `{`), so not a comma inside a parameter's type
+/// (`Dict[str, int]`) or default value.
+fn parameter_commas(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut list = None;
+    let mut out = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                list.get_or_insert(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if Some(depth) == list && bytes.get(i + 1) == Some(&b' ') => out.push(i),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A hash of the literal values (not initialisers) a signature built from the same `range`
@@ -363,6 +410,30 @@ mod tests {
         assert_eq!(sig, "f() … … x12345 [u8; 32] 1.5");
     }
 
+    /// rich's `track` was cut to `…, get_time: object | None = None, … object = None, …`: a
+    /// parameter named `object`. A cut falls between two parameters, not inside a type's
+    /// brackets.
+    #[test]
+    fn a_long_signature_is_cut_between_parameters() {
+        let track = "def track(sequence: list, total: float | None = None, completed: int = 0, auto_refresh: bool = True, console: object | None = None, transient: bool = False, get_time: object | None = None, refresh_per_second: float = 10, style: object = None, complete_style: object = None, finished_style: object = None, pulse_style: object = None, update_period: float = 0.1, disable: bool = False, show_speed: bool = True, columns: Dict[str, Tuple[int, int]] = None) -> list";
+        let (shown, _) = cut(track.to_owned());
+        assert!(shown.chars().count() <= MAX_SIGNATURE_CHARS, "{shown}");
+        let (head, tail) = shown.split_once(" … ").unwrap();
+        assert!(head.ends_with(','), "{shown}");
+        let names = |part: &str| -> Vec<String> {
+            part.trim_start_matches("def track(")
+                .split(", ")
+                .filter(|p| p.contains(": "))
+                .filter_map(|p| p.split(':').next())
+                .map(|n| n.trim_end_matches(',').to_owned())
+                .collect()
+        };
+        for name in names(head).into_iter().chain(names(tail)) {
+            assert!(track.contains(&format!("{name}: ")), "{name} in {shown}");
+        }
+        assert!(tail.ends_with("columns: Dict[str, Tuple[int, int]] = None) -> list"));
+    }
+
     #[test]
     fn cuts_are_char_safe() {
         let long = "é".repeat(400);
@@ -393,8 +464,14 @@ mod tests {
         assert!(a.ends_with("p39: int = None) -> OptionInfo"), "{a}");
         assert!(a.starts_with("def option(p0: int = None, "), "{a}");
         assert!(a.chars().count() <= MAX_SIGNATURE_CHARS);
-        // On spaces: no parameter is shown cut in two.
-        assert!(a.contains(" … p"), "{a}");
+        // Between parameters: no parameter is shown cut in two.
+        assert!(a.contains(", … p"), "{a}");
+        let listed = |s: &str| {
+            s.split(", ")
+                .filter(|p| p.starts_with('p') || p.starts_with("… p"))
+                .all(|p| p.trim_start_matches("… ").ends_with(": int = None") || p.contains(')'))
+        };
+        assert!(listed(&a), "{a}");
         assert_eq!(a, b, "the change is in the part left out");
         assert_ne!(ha, hb);
         assert!(ha.is_some());
