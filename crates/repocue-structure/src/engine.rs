@@ -1261,9 +1261,16 @@ fn signature(
     }
     // A constant's, variable's or field's initialiser is never shown, whatever it is; nor
     // those of the declarators beside it (`private int a = 1, b = 99;` showed `b = 99`).
+    // A plain value's is hashed, unless the name says it is a secret's: a function's body
+    // is no part of its declaration.
     if matches!(item.info.kind, "constant" | "variable" | "field") {
-        for value in initializers(support, item.def_node) {
-            holes.push((value, Hole::Initializer));
+        let secret = names_a_secret(&item.name);
+        for (value, plain) in initializers(support, item.def_node) {
+            let hole = match plain && !secret {
+                true => Hole::Setting,
+                false => Hole::Initializer,
+            };
+            holes.push((value, hole));
         }
     }
     collect_holes(support, item.outer, &range, &mut holes);
@@ -1273,10 +1280,52 @@ fn signature(
     (signature, first, literals)
 }
 
+/// Whether a definition's name says it holds a secret (`API_TOKEN`, `password`, `secretKey`):
+/// not even a hash of its value is kept.
+fn names_a_secret(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [
+        "secret",
+        "token",
+        "passw",
+        "pwd",
+        "key",
+        "credential",
+        "auth",
+        "private",
+        "salt",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// Whether the nodes from `first` through its siblings up to byte `end` are a plain value:
+/// no function, lambda, closure or block anywhere in them.
+fn is_plain_value(first: Node<'_>, end: usize) -> bool {
+    const CODE: [&str; 7] = [
+        "function", "lambda", "closure", "arrow", "block", "method", "class",
+    ];
+    let mut next = Some(first);
+    while let Some(node) = next.filter(|n| n.start_byte() < end) {
+        // A stack, not recursion: a value nested thousands deep overflows no thread's stack.
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            if CODE.iter().any(|k| n.kind().contains(k)) {
+                return false;
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+        next = node.next_named_sibling();
+    }
+    true
+}
+
 /// The source ranges of the values after each `=` in `node` (outside holes such as
 /// annotations): `"x"` in `const A: &str = "x";`, `B = 2` in Python's `A = B = 2`, `1` and
-/// `99` in Java's `int a = 1, b = 99;`.
-fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<Range<usize>> {
+/// `99` in Java's `int a = 1, b = 99;`; each with whether it is a plain value
+/// ([`is_plain_value`]).
+fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<(Range<usize>, bool)> {
     let mut out = Vec::new();
     let mut cursor = node.walk();
     loop {
@@ -1299,7 +1348,7 @@ fn initializers(support: &dyn LanguageSupport, node: Node<'_>) -> Vec<Range<usiz
                 {
                     end = first.named_child(0).map_or(end, |e| e.end_byte());
                 }
-                (start < end).then_some(start..end)
+                (start < end).then(|| (start..end, is_plain_value(first, end)))
             });
             out.extend(value);
         }

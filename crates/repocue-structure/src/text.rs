@@ -25,6 +25,10 @@ pub(crate) enum Hole {
     Value,
     /// A constant's, variable's or field's initialiser, shown as `…` like a value.
     Initializer,
+    /// An initialiser that is a plain value (no function, lambda or block in it): shown as
+    /// `…`, and hashed as a literal value is, so that a new value is a changed signature
+    /// (Polly's `MaxRetryAttempts { get; set; } = 3` becoming `5`, chi's `RequestIDHeader`).
+    Setting,
     /// A string that is no value, shown as written (on one line): a Python annotation's
     /// forward reference, `-> "Console"`.
     Verbatim,
@@ -59,7 +63,7 @@ pub(crate) fn signature(
                 builder.out.push_str(" { … }");
                 builder.pending_space = true;
             }
-            Hole::Value | Hole::Initializer => builder.push_text("…", hole.start),
+            Hole::Value | Hole::Initializer | Hole::Setting => builder.push_text("…", hole.start),
             Hole::Verbatim => {
                 let text = String::from_utf8_lossy(&source[hole.clone()]);
                 let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -251,9 +255,10 @@ fn parameter_commas(text: &str) -> Vec<usize> {
     out
 }
 
-/// A hash of the literal values (not initialisers) a signature built from the same `range`
-/// and `holes` shows as `…`, when it shows any: `def send(method='GET')` and `method='POST'`
-/// read alike and must still differ. Only the 32-bit hash is kept, never a value.
+/// A hash of the literal values and plain initialisers ([`Hole::Setting`]) a signature built
+/// from the same `range` and `holes` shows as `…`, when it shows any: `def send(method='GET')`
+/// and `method='POST'` read alike and must still differ. Only the 32-bit hash is kept, never a
+/// value.
 pub(crate) fn literals_hash(
     source: &[u8],
     range: Range<usize>,
@@ -266,7 +271,7 @@ pub(crate) fn literals_hash(
         if hole.start < cursor || hole.start >= range.end {
             continue;
         }
-        if matches!(kind, Hole::Value) {
+        if matches!(kind, Hole::Value | Hole::Setting) {
             any = true;
             bytes.extend_from_slice(source.get(hole.clone()).unwrap_or_default());
             bytes.push(0);

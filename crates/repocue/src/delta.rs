@@ -984,9 +984,11 @@ mod tests {
 
     /// A parameter's default value is shown as `…` (it may be a secret), yet changing it
     /// changes what a caller gets: guzzle's `request($method = 'GET')` becoming `'POST'` was a
-    /// bare `file.content_changed`. A constant's new value is no declaration change.
+    /// bare `file.content_changed`. So does a constant's plain value (chi's `RequestIDHeader`,
+    /// Polly's `MaxRetryAttempts = 3`); not a function's body assigned to a name, nor the
+    /// value of a name that says it holds a secret.
     #[test]
-    fn a_changed_default_value_is_a_changed_signature_a_constants_value_is_not() {
+    fn a_changed_default_or_constant_value_is_a_changed_signature() {
         let code = |text: &str| {
             crate::analyze::structure::analyze(b"p.py", Some("Python"), text.as_bytes())
                 .unwrap()
@@ -1011,6 +1013,17 @@ mod tests {
             "TOKEN = 'b'\n\ndef f():\n    return 'y'\n"
         )
         .is_empty());
+        assert_eq!(
+            ops(
+                "RETRIES = 3\nHEADER = 'X-Request-Id'\nEXTS = ['json', 'toml']\n",
+                "RETRIES = 5\nHEADER = 'X-Request-Id'\nEXTS = ['json', 'yaml']\n"
+            ),
+            [
+                "symbol.signature_changed symbol:p.py:EXTS",
+                "symbol.signature_changed symbol:p.py:RETRIES"
+            ]
+        );
+        assert!(ops("handler = lambda x: x\n", "handler = lambda x: x + 1\n").is_empty());
     }
 
     #[test]
