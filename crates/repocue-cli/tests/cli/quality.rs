@@ -3208,6 +3208,49 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
     assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
+/// After the code the project writes, languages come by their files: starlette's one YAML,
+/// HTML and TOML file came before its Markdown documents and test scripts. A repository of
+/// configuration stays one of its data format.
+#[test]
+fn a_few_data_files_come_after_the_documents_and_scripts() {
+    let languages = |cue: &Value| -> Vec<String> {
+        let list = cue["content"]["languages"].as_array().unwrap().iter();
+        list.map(|l| l["language"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "pyproject.toml".into(),
+            "[project]\nname = \"web\"\n".into(),
+        ),
+        (".github/workflows/ci.yml".into(), "on: push\n".into()),
+        ("web/templates/index.html".into(), "<p>hi</p>\n".into()),
+    ];
+    for i in 0..4 {
+        files.push((
+            format!("web/m{i}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        ));
+        files.push((format!("docs/page{i}.md"), format!("# Page {i}\n\nText.\n")));
+        files.push((format!("docs/more{i}.md"), format!("# More {i}\n\nText.\n")));
+        files.push((format!("tests/run{i}.sh"), format!("echo {i}\n")));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(
+        languages(&cue)[..3],
+        ["Python", "Markdown", "Shell"],
+        "{cue:#}"
+    );
+    let mut files: Vec<(String, String)> = vec![("deploy.py".into(), "X = 1\n".into())];
+    for i in 0..12 {
+        files.push((format!("charts/app{i}.yaml"), format!("name: app{i}\n")));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(languages(&cue)[0], "YAML", "{cue:#}");
+}
+
 /// The `.h` headers of a C++ project are C++ (fmt's `include/fmt/*.h` read "C 26" and the
 /// C++ went last); a C project's stay C, its headers beside its sources.
 #[test]

@@ -154,7 +154,9 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     // there), ordered by the project's own files that are not documents, a code file weighing
     // as [`CODE_FILE_WEIGHT`] data files: thousands of JSON or JavaScript test fixtures do not
     // make a TypeScript project a JSON one, nor a thousand manual pages a C project an
-    // AsciiDoc one, nor redis's 403 JSON command descriptions beside 190 C files.
+    // AsciiDoc one, nor redis's 403 JSON command descriptions beside 190 C files. Below that
+    // weight, the rest by their files: starlette's one YAML, HTML and TOML file came before its
+    // 30 Markdown documents and 10 Shell scripts.
     let mut langs: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for f in files {
         if let Some(l) = f.language.as_deref() {
@@ -171,7 +173,14 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         .into_iter()
         .map(|(l, (n, own))| {
             let code = crate::analyze::structure::parser_language(b"x", Some(l)).is_some();
-            (l, (n, if code { own * CODE_FILE_WEIGHT } else { own }))
+            // A data format's few files of the project's own weigh nothing: a repository of
+            // configuration is still one of YAML, but not one with a CI file.
+            let weight = match code {
+                true => own * CODE_FILE_WEIGHT,
+                false if own >= CODE_FILE_WEIGHT => own,
+                false => 0,
+            };
+            (l, (n, weight))
         })
         .collect();
     if of_documents {
