@@ -1513,6 +1513,9 @@ fn rake_name(rest: &str) -> Option<(String, &str)> {
     (!name.is_empty()).then(|| (name.to_owned(), after))
 }
 
+/// Most lint and format targets of a Makefile listed besides its common ones.
+const MAX_MAKE_CHECKS: usize = 3;
+
 fn make(text: &str, f: &mut ManifestFacts) {
     // A target named with a leading `_` is a helper of other rules, not for running: nvm's
     // first rule `_no-target-specified` only says to name one (and is no default to list).
@@ -1530,6 +1533,14 @@ fn make(text: &str, f: &mut ManifestFacts) {
     if chosen.is_empty() {
         chosen = targets.iter().take(1).collect();
     }
+    // The checks a contributor runs before sending a change, under their own names: rich's
+    // `make typecheck` and `make format-check` (its CI runs them) were never listed.
+    let checks = targets
+        .iter()
+        .filter(|t| !chosen.contains(t) && matches!(purpose_of(t), "lint" | "format"))
+        .take(MAX_MAKE_CHECKS)
+        .collect::<Vec<_>>();
+    chosen.extend(checks);
     if let Some(first) = default.as_ref() {
         if !chosen.contains(&first) {
             chosen.insert(0, first);
@@ -2492,6 +2503,25 @@ mod tests {
         .unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(cmds, vec!["make all", "make build", "make test"]);
+    }
+
+    /// The lint and format targets a contributor runs are listed under their own names, at
+    /// most three: rich's `make typecheck` and `make format-check` were never listed.
+    #[test]
+    fn a_makefiles_lint_and_format_targets_are_commands() {
+        let text = "test:\n\tpytest\nformat-check:\n\tblack --check .\nformat:\n\tblack .\ntypecheck:\n\tmypy -p pkg\nlint-fix:\n\truff --fix\nstyle:\n\tx\nrelease-notes:\n\ty\n";
+        let f = analyze(b"Makefile", text).unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(
+            cmds,
+            [
+                "make test",
+                "make format",
+                "make format-check",
+                "make typecheck",
+                "make lint-fix"
+            ]
+        );
     }
 
     /// Only a line that names targets before its colon is a rule: not a function call whose
