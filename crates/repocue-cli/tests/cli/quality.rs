@@ -4595,6 +4595,67 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// A package-level function of a type's file named like one of the type's listed members
+/// takes no line of its own nor a place among the file's other names: viper's `func Get(key
+/// string) any { return v.Get(key) }` repeated `Viper`'s `.Get`, and four such lines pushed
+/// out `AddConfigPath` and `AutomaticEnv` at 500 tokens.
+#[test]
+fn a_global_wrapper_of_a_listed_member_takes_no_line() {
+    let mut go = String::from("package viper\n\ntype Viper struct {\n\tconfig map[string]any\n}\n\nvar v = New()\n\nfunc New() *Viper { return &Viper{} }\n\n");
+    for name in [
+        "Get",
+        "GetString",
+        "SetDefault",
+        "Set",
+        "AddConfigPath",
+        "AutomaticEnv",
+    ] {
+        go.push_str(&format!("func {name}(key string) any {{ return v.{name}(key) }}\n\nfunc (v *Viper) {name}(key string) any {{ return nil }}\n\n"));
+    }
+    let mut test = String::from(
+        "package viper\n\nimport \"testing\"\n\nfunc TestAll(t *testing.T) {\n\tx := New()\n",
+    );
+    for name in [
+        "Get",
+        "GetString",
+        "SetDefault",
+        "Get",
+        "GetString",
+        "SetDefault",
+    ] {
+        test.push_str(&format!("\t_ = x.{name}(\"a\")\n\t_ = {name}(\"a\")\n"));
+    }
+    test.push_str("}\n");
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/viper\n\ngo 1.22\n"),
+        ("viper.go", go.as_str()),
+        ("viper_test.go", test.as_str()),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    assert!(
+        symbols
+            .iter()
+            .any(|s| crate::support::is_symbol(s, "Viper")),
+        "{cue:#}"
+    );
+    // Each name once: as a line, a member or one of the file's other names.
+    let mut said: Vec<String> = symbol_ids(&cue)
+        .iter()
+        .map(|id| id.rsplit(':').next().unwrap().to_owned())
+        .collect();
+    for s in symbols {
+        for key in ["members", "also"] {
+            let names = s[key].as_array().into_iter().flatten();
+            said.extend(names.map(|n| n.as_str().unwrap().to_owned()));
+        }
+    }
+    for name in ["Get", "GetString", "SetDefault"] {
+        let times = said.iter().filter(|n| *n == name).count();
+        assert_eq!(times, 1, "{name}: {said:?}");
+    }
+}
+
 /// A class listed before its subclass names its methods itself: the subclass lists its own
 /// (monolog's `StreamHandler` repeated `.handle .handleBatch` of the handler above it and never
 /// showed its own `getStream`).

@@ -3195,12 +3195,20 @@ fn code_summary(
         .map(|s| last_segment(&s.name).to_owned())
         .collect();
     let mut named = std::collections::HashSet::new();
+    // Nor a member of a type the file lists (viper's package-level `Get` beside `Viper`'s).
+    let members: std::collections::HashSet<(String, String)> = symbols
+        .iter()
+        .flat_map(|s| s.members.iter().map(|m| (s.path.clone(), m.clone())))
+        .collect();
     for s in &mut symbols {
         if let Some(r) = files.get(&s.path).filter(|_| named.insert(s.path.clone())) {
             // Nor the symbol it comes with, whatever its place in the list (`cmd0` beside
             // `int cmd0(void)`).
             let own = last_segment(&s.name).to_owned();
-            let shown = |n: &str| n == own || listed.contains(n);
+            let path = s.path.clone();
+            let shown = |n: &str| {
+                n == own || listed.contains(n) || members.contains(&(path.clone(), n.to_owned()))
+            };
             s.also = super::structure::also_names(r, shown, ALSO_NAMES);
             listed.extend(s.also.iter().cloned());
         }
@@ -3670,22 +3678,29 @@ fn with_members<'r>(
 
 /// Drops what a type's members already name: a method a type listed before it names among
 /// its members takes no line of its own (cobra's `func (c *Command) Name()` after `Command`'s
-/// `.Name`), and a type listed after one of its methods does not name that method again.
+/// `.Name`), nor does a top-level function of the same file and name (viper's package-level
+/// `func Get(key string) any`, which calls the global `Viper`'s `Get`), and a type listed
+/// after one of its methods, or after such a function, does not name that method again.
 fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
     let key = |path: &str, name: &str| format!("{path}\0{name}");
     let mut lines = std::collections::HashSet::new();
     let mut named = std::collections::HashSet::new();
+    let mut member_names = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(symbols.len());
     for mut s in symbols {
-        if named.contains(&key(&s.path, &s.name)) {
+        let top_level = !s.name.contains('.');
+        if named.contains(&key(&s.path, &s.name))
+            || (top_level && member_names.contains(&key(&s.path, &s.name)))
+        {
             continue;
         }
         let member = |m: &String| key(&s.path, &format!("{}.{m}", s.name));
         let members: Vec<String> = std::mem::take(&mut s.members)
             .into_iter()
-            .filter(|m| !lines.contains(&member(m)))
+            .filter(|m| !lines.contains(&member(m)) && !lines.contains(&key(&s.path, m)))
             .collect();
         named.extend(members.iter().map(member));
+        member_names.extend(members.iter().map(|m| key(&s.path, m)));
         s.members = members;
         lines.insert(key(&s.path, &s.name));
         out.push(s);
