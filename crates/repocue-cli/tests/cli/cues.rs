@@ -927,6 +927,72 @@ fn delta_after_a_commit_lists_content_and_head_changes() {
         .error_code("invalid_argument");
 }
 
+/// A file renamed with the class it holds (`git mv Regex.php Pattern.php` and `class Regex` to
+/// `class Pattern`) is one `file.renamed` entry: the class's changed declaration, and only
+/// the members that changed more than their owner's name (phpdotenv's rename was a deletion
+/// and an addition of six symbols each). A file deleted beside an unrelated new one stays a
+/// deletion and an addition.
+#[test]
+fn a_file_renamed_with_its_class_is_one_entry() {
+    let class = |name: &str, extra: &str| {
+        format!("<?php\nnamespace A;\n\nfinal class {name}\n{{\n    public static function matches(string $p, string $s) {{ return 1; }}\n    public static function quote(string $p) {{ return $p; }}\n    public static function split(string $p, string $s{extra}) {{ return []; }}\n}}\n")
+    };
+    let repo = TestRepo::with_files(&[
+        ("src/Regex.php", class("Regex", "").as_str()),
+        (
+            "src/Old.php",
+            "<?php\nfunction old_helper() { return 1; }\n",
+        ),
+    ]);
+    repo.init();
+    repo.git(&["mv", "src/Regex.php", "src/Pattern.php"]);
+    repo.write("src/Pattern.php", class("Pattern", ", int $limit = -1"));
+    repo.remove("src/Old.php");
+    repo.write(
+        "src/New.php",
+        "<?php\nfunction new_helper() { return 2; }\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("rename");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let paths = cue["content"]["paths"].as_array().unwrap();
+    let entry = |path: &str| {
+        paths
+            .iter()
+            .find(|p| p["path"] == path)
+            .unwrap_or_else(|| panic!("{path}: {cue:#}"))
+    };
+    let pattern = entry("src/Pattern.php");
+    assert_eq!(pattern["op"], "file.renamed", "{cue:#}");
+    assert_eq!(pattern["from"], "src/Regex.php", "{cue:#}");
+    let changes: Vec<(&str, &str)> = pattern["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["op"].as_str().unwrap(), c["signature"].as_str().unwrap()))
+        .collect();
+    assert_eq!(changes.len(), 2, "{cue:#}");
+    assert!(
+        changes.contains(&("symbol.signature_changed", "final class Pattern")),
+        "{cue:#}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|(op, s)| *op == "symbol.signature_changed" && s.contains("$limit")),
+        "{cue:#}"
+    );
+    assert_eq!(entry("src/Old.php")["op"], "file.deleted", "{cue:#}");
+    assert_eq!(entry("src/New.php")["op"], "file.added", "{cue:#}");
+    assert!(
+        paths.iter().all(|p| p["path"] != "src/Regex.php"),
+        "{cue:#}"
+    );
+}
+
 /// `--since` takes a commit as well as a snapshot id (an agent knows the commit it started
 /// from): the latest snapshot that saw that commit with no tracked change is the one compared
 /// with, whatever revision names it. A commit no snapshot saw clean has no state to compare
