@@ -150,7 +150,11 @@ impl Builder {
             // A backslash-newline (C macro continuation) is whitespace too.
             let continuation = c == '\\' && matches!(chars.peek(), Some((_, '\n' | '\r')));
             if c.is_whitespace() || continuation {
-                self.pending_space = !self.out.is_empty();
+                // Not after an attribute left out right after an opening bracket: C#'s
+                // `AddRetry<[DynamicallyAccessedMembers(…)] TResult>` read `AddRetry< TResult>`.
+                let opened = matches!(self.out.chars().next_back(), Some('<' | '(' | '['));
+                let after_left_out = self.pending_separator && opened;
+                self.pending_space = !(self.out.is_empty() || after_left_out);
                 continue;
             }
             if self.pending_separator {

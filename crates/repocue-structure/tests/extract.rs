@@ -2658,6 +2658,23 @@ fn rust_doc_hidden_items_and_reexports_are_no_api() {
     );
 }
 
+/// An attribute on a C# type parameter is left out without a space in its place:
+/// Polly's `AddRetry<[DynamicallyAccessedMembers(…)] TResult>` read `AddRetry< TResult>`.
+#[test]
+fn csharp_type_parameter_attributes_leave_no_space() {
+    let source = b"public static class RetryExtensions\n{\n    public static Builder<TResult> AddRetry<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] TResult>(this Builder<TResult> builder, [NotNull] Options<TResult> options) { return builder; }\n}\n";
+    let facts = extract(Language::CSharp, source, &Limits::default()).unwrap();
+    let add = facts
+        .symbols
+        .iter()
+        .find(|s| s.name == "AddRetry")
+        .unwrap_or_else(|| panic!("{facts:?}"));
+    assert_eq!(
+        add.signature,
+        "public static Builder<TResult> AddRetry<TResult>(this Builder<TResult> builder, Options<TResult> options)"
+    );
+}
+
 /// A C# verbatim string with escaped quotes loses nothing after it: efcore's
 /// `$@"""{stringValue}"""` left `ExpressionPrinter` without its members.
 #[test]
