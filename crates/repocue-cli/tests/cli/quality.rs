@@ -4595,6 +4595,35 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// An interface has no constructor: a method named like it is one of its members (chi's
+/// `Routes` interface declares `Routes() []Route`, which the overview left out), while a
+/// class's constructor is none.
+#[test]
+fn an_interfaces_method_named_like_it_is_a_member() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/chi\n\ngo 1.22\n"),
+        (
+            "chi.go",
+            "package chi\n\ntype Route struct{}\n\ntype Routes interface {\n\tRoutes() []Route\n\tMatch(path string) bool\n}\n",
+        ),
+        (
+            "Parser.java",
+            "public class Parser {\n    public Parser() {}\n    public int parse(String s) { return 0; }\n}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let members = |name: &str| -> Vec<&str> {
+        let s = symbols.iter().find(|s| crate::support::is_symbol(s, name));
+        let s = s.unwrap_or_else(|| panic!("{name}: {cue:#}"));
+        s["members"]
+            .as_array()
+            .map_or(vec![], |m| m.iter().map(|n| n.as_str().unwrap()).collect())
+    };
+    assert_eq!(members("Routes"), ["Routes", "Match"]);
+    assert_eq!(members("Parser"), ["parse"]);
+}
+
 /// A package-level function of a type's file named like one of the type's listed members
 /// takes no line of its own nor a place among the file's other names: viper's `func Get(key
 /// string) any { return v.Get(key) }` repeated `Viper`'s `.Get`, and four such lines pushed

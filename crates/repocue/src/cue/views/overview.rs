@@ -3786,7 +3786,9 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
                 None => !marked,
                 Some(v) => matches!(v, "public" | "exported"),
             };
-            visible && !m.qualified_name.contains('#') && is_member_name(name, ty.name())
+            // An interface has no constructor: chi's `Routes` declares `Routes() []Route`.
+            let own_name = if interface { "" } else { ty.name() };
+            visible && !m.qualified_name.contains('#') && is_member_name(name, own_name)
         })
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.
