@@ -688,8 +688,49 @@ fn documenting(state: &Reader, name: &str, owner: Option<&str>) -> Result<Vec<St
     }))
 }
 
+/// The order documents are listed in: the originals before translations (rich's eleven
+/// `README.<language>.md` pushed out `README.md`'s neighbours in `docs/`), nearer the root
+/// first, then by path.
+fn document_order(path: &str) -> (bool, usize, &str) {
+    (is_translation(path), path.matches('/').count(), path)
+}
+
+/// Whether a document's name marks it as a translation of a project document: `README.ja.md`,
+/// `README-zh_CN.md`, `CONTRIBUTING.pt-br.md` (a two-letter language, maybe a region, after a
+/// README, a contributing guide, a change log and the like).
+fn is_translation(path: &str) -> bool {
+    const ORIGINALS: &[&str] = &[
+        "readme",
+        "contributing",
+        "changelog",
+        "code_of_conduct",
+        "security",
+        "install",
+        "faq",
+        "index",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let letters = |t: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&t.len()) && t.bytes().all(|b| b.is_ascii_alphabetic())
+    };
+    ORIGINALS.iter().any(|o| {
+        let Some(rest) = stem.get(..o.len()).filter(|s| s.eq_ignore_ascii_case(o)) else {
+            return false;
+        };
+        let code = &stem[rest.len()..];
+        let Some(code) = code.strip_prefix(['.', '-', '_']) else {
+            return false;
+        };
+        match code.split_once(['-', '_']) {
+            Some((language, region)) => letters(language, 2..=2) && letters(region, 2..=4),
+            None => letters(code, 2..=2),
+        }
+    })
+}
+
 /// The paths of the `documents` whose document facts (of `facts`, by digest) `keep` holds,
-/// sorted and without repeats.
+/// in [`document_order`], without repeats.
 fn kept_documents(
     documents: Vec<(String, &str)>,
     facts: &HashMap<String, crate::analyze::Analysis>,
@@ -705,7 +746,7 @@ fn kept_documents(
         })
         .map(|(doc, _)| doc)
         .collect();
-    out.sort();
+    out.sort_by(|a, b| document_order(a).cmp(&document_order(b)));
     out.dedup();
     out
 }
@@ -858,6 +899,36 @@ fn read_document_links(state: &Reader) -> Result<BTreeMap<String, Vec<String>>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// rich's `documented_by` listed eleven `README.<language>.md` before `docs/`: originals
+    /// first, nearer the root first.
+    #[test]
+    fn documents_are_listed_originals_first_nearer_the_root_first() {
+        let mut docs = vec![
+            "README.ja.md",
+            "README-zh_CN.md",
+            "docs/source/console.rst",
+            "README.md",
+            "CONTRIBUTING.pt-br.md",
+            "docs/my_db.md",
+            "docs/api_it.md",
+            "README.md",
+        ];
+        docs.sort_by(|a, b| document_order(a).cmp(&document_order(b)));
+        docs.dedup();
+        assert_eq!(
+            docs,
+            [
+                "README.md",
+                "docs/api_it.md",
+                "docs/my_db.md",
+                "docs/source/console.rst",
+                "CONTRIBUTING.pt-br.md",
+                "README-zh_CN.md",
+                "README.ja.md",
+            ]
+        );
+    }
     use crate::refresh::{run, Operation};
     use crate::testing::temp_repo;
 
