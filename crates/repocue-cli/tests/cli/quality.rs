@@ -4595,6 +4595,49 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// A Go type's methods declared in another file of its package are its members, not lines of
+/// their own: chi's `Middlewares` (`chi.go`) showed no members while `chain.go`'s
+/// `[Middlewares] func (mws Middlewares) HandlerFunc(…)` took a line at 500 tokens.
+#[test]
+fn a_go_types_methods_in_other_files_of_its_package_are_its_members() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/chi\n\ngo 1.22\n"),
+        (
+            "chi.go",
+            "package chi\n\nimport \"net/http\"\n\n// Middlewares is a middleware stack.\ntype Middlewares []func(http.Handler) http.Handler\n",
+        ),
+        (
+            "chain.go",
+            "package chi\n\nimport \"net/http\"\n\nfunc Chain(m ...func(http.Handler) http.Handler) Middlewares { return Middlewares(m) }\n\nfunc (mws Middlewares) Handler(h http.Handler) http.Handler { return h }\n\nfunc (mws Middlewares) HandlerFunc(h http.HandlerFunc) http.Handler { return h }\n",
+        ),
+        // Another package's type of the same name keeps its own.
+        (
+            "other/other.go",
+            "package other\n\ntype Middlewares struct{}\n\nfunc (m Middlewares) Use() {}\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let members = |path: &str| -> Vec<&str> {
+        let s = symbols
+            .iter()
+            .find(|s| s["path"] == path && crate::support::is_symbol(s, "Middlewares"));
+        let s = s.unwrap_or_else(|| panic!("{path}: {ids:?}"));
+        s["members"]
+            .as_array()
+            .map_or(vec![], |m| m.iter().map(|n| n.as_str().unwrap()).collect())
+    };
+    assert_eq!(members("chi.go"), ["Handler", "HandlerFunc"]);
+    assert_eq!(members("other/other.go"), ["Use"]);
+    assert!(
+        !ids.iter()
+            .any(|i| i.starts_with("symbol:chain.go:Middlewares.")),
+        "{ids:?}"
+    );
+    assert!(ids.contains(&"symbol:chain.go:Chain".to_owned()), "{ids:?}");
+}
+
 /// An interface has no constructor: a method named like it is one of its members (chi's
 /// `Routes` interface declares `Routes() []Route`, which the overview left out), while a
 /// class's constructor is none.

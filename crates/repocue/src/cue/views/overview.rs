@@ -3172,6 +3172,7 @@ fn code_summary(
         .collect();
     name_picked_methods(&mut symbols, &unfolded, &files);
     let classes = classes(&ranked);
+    let packages = go_packages(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
     let mut earlier = std::collections::HashSet::new();
     let symbols: Vec<SymbolEntry> = symbols
@@ -3179,7 +3180,12 @@ fn code_summary(
         .map(|s| {
             let file = files.get(&s.path).copied();
             let key = (s.path.clone(), s.name.clone());
-            let s = with_members(file, &classes, &mut member_sources, &earlier, s);
+            let known = Known {
+                classes: &classes,
+                packages: &packages,
+                earlier: &earlier,
+            };
+            let s = with_members(file, &known, &mut member_sources, s);
             earlier.insert(key);
             s
         })
@@ -3607,11 +3613,11 @@ const PROTOCOL_METHODS: &[&str] = &[
 /// of the `Handler` above it, not its own `getStream`).
 fn with_members<'r>(
     file: Option<&'r super::structure::Ranked<'_>>,
-    classes: &Classes<'r, '_>,
+    known: &Known<'r, '_, '_>,
     sources: &mut std::collections::BTreeSet<String>,
-    earlier: &std::collections::HashSet<(String, String)>,
     mut entry: SymbolEntry,
 ) -> SymbolEntry {
+    let (classes, earlier) = (known.classes, known.earlier);
     entry.signature = abbreviate(&entry.signature, &entry.name);
     let Some(r) = file else {
         return entry;
@@ -3624,11 +3630,27 @@ fn with_members<'r>(
     };
     let mut members = methods(r, ty);
     // What the type defines itself overrides what it inherits.
-    let own: std::collections::HashSet<&str> = all
+    let mut own: std::collections::HashSet<&str> = all
         .iter()
         .filter(|m| m.parent() == Some(ty.qualified_name.as_str()))
         .map(SymbolFact::name)
         .collect();
+    // A Go type's methods may be declared in any file of its package (chi's `Middlewares` in
+    // `chi.go`, its `Handler` and `HandlerFunc` in `chain.go`, listed as lines of their own).
+    let go = r.analysis.code.as_ref().is_some_and(|c| c.language == "Go");
+    let package = known.packages.get(package_dir(&r.file.path)).filter(|_| go);
+    for other in package
+        .into_iter()
+        .flatten()
+        .filter(|o| !std::ptr::eq(**o, r))
+    {
+        let found = methods(other, ty);
+        if !found.is_empty() {
+            sources.insert(paths::display(&other.file.path));
+            own.extend(found.iter().map(|(_, n)| *n));
+            members.extend(found);
+        }
+    }
     let mut seen = vec![ty.qualified_name.as_str()];
     let mut next: Vec<(&super::structure::Ranked<'_>, &SymbolFact)> = vec![(r, ty)];
     while let Some((r, class)) = next.pop() {
@@ -3682,7 +3704,14 @@ fn with_members<'r>(
 /// `func Get(key string) any`, which calls the global `Viper`'s `Get`), and a type listed
 /// after one of its methods, or after such a function, does not name that method again.
 fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
-    let key = |path: &str, name: &str| format!("{path}\0{name}");
+    // A Go type's methods may be in any file of its package, its directory.
+    let key = |path: &str, name: &str| {
+        let scope = match path.strip_suffix(".go") {
+            Some(_) => path.rsplit_once('/').map_or("", |(dir, _)| dir),
+            None => path,
+        };
+        format!("{scope}\0{name}")
+    };
     let mut lines = std::collections::HashSet::new();
     let mut named = std::collections::HashSet::new();
     let mut member_names = std::collections::HashSet::new();
@@ -3704,6 +3733,33 @@ fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
         s.members = members;
         lines.insert(key(&s.path, &s.name));
         out.push(s);
+    }
+    out
+}
+
+/// What [`with_members`] looks a type's members up in: the project's classes by name, its Go
+/// packages' files by directory, and the symbols listed before the type (paths and names).
+struct Known<'r, 'a, 'e> {
+    classes: &'e Classes<'r, 'a>,
+    packages: &'e HashMap<&'r [u8], Vec<&'r super::structure::Ranked<'a>>>,
+    earlier: &'e std::collections::HashSet<(String, String)>,
+}
+
+/// The directory of a path (its package, for Go), empty at the root.
+fn package_dir(path: &[u8]) -> &[u8] {
+    &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)]
+}
+
+/// The project's own Go files by directory (a Go package is a directory), not its tests.
+fn go_packages<'r, 'a>(
+    ranked: &'r [super::structure::Ranked<'a>],
+) -> HashMap<&'r [u8], Vec<&'r super::structure::Ranked<'a>>> {
+    let mut out: HashMap<&[u8], Vec<&super::structure::Ranked<'a>>> = HashMap::new();
+    for r in ranked {
+        let go = r.analysis.code.as_ref().is_some_and(|c| c.language == "Go");
+        if go && importance::role(&r.file.path) == importance::Role::Source {
+            out.entry(package_dir(&r.file.path)).or_default().push(r);
+        }
     }
     out
 }
@@ -3994,8 +4050,9 @@ mod tests {
         assert_eq!(of("other.js"), None);
     }
 
-    /// A method named among an earlier type's members takes no line; a type listed after one
-    /// of its methods leaves it out of its members; another file's namesake is kept.
+    /// A method named among an earlier type's members takes no line, in any file of a Go
+    /// type's package; a type listed after one of its methods leaves it out of its members;
+    /// another package's namesake is kept.
     #[test]
     fn members_and_lines_never_name_a_method_twice() {
         let entry = |path: &str, name: &str, members: &[&str]| SymbolEntry {
@@ -4009,7 +4066,8 @@ mod tests {
         let kept = without_repeated_members(vec![
             entry("command.go", "Command", &["Name", "Run"]),
             entry("command.go", "Command.Name", &[]),
-            entry("other.go", "Command.Run", &[]),
+            entry("run.go", "Command.Run", &[]),
+            entry("other/other.go", "Command.Run", &[]),
             entry("flag.go", "Flag.Set", &[]),
             entry("flag.go", "Flag", &["Set", "Get"]),
         ]);
