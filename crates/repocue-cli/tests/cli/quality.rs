@@ -4595,6 +4595,63 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// A C# partial type is one type: its members are those of all its parts, it is shown as the
+/// part in the file named for it, and its entity lists the other parts' members (Polly's
+/// `ResiliencePipeline` showed `ResiliencePipeline.Sync.cs`'s part with `.Execute` only, and
+/// its entity only `ResiliencePipeline.cs`'s internal members).
+#[test]
+fn a_csharp_partial_types_parts_are_one_type() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/Lib/Pipeline.cs",
+            "namespace Lib;\n\npublic sealed partial class Pipeline\n{\n    internal Pipeline(int id) { }\n}\n",
+        ),
+        (
+            "src/Lib/Pipeline.Async.cs",
+            "namespace Lib;\n\npublic partial class Pipeline\n{\n    public Task ExecuteAsync(Func<Task> callback) => callback();\n}\n",
+        ),
+        (
+            "src/Lib/Pipeline.Sync.cs",
+            "namespace Lib;\n\npublic partial class Pipeline\n{\n    public void Execute(Action callback) => callback();\n}\n",
+        ),
+        (
+            "src/Lib/User.cs",
+            "namespace Lib;\npublic class User { public void Run(Pipeline p) { p.Execute(() => {}); } }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let pipelines: Vec<&Value> = symbols
+        .iter()
+        .filter(|s| crate::support::is_symbol(s, "Pipeline"))
+        .collect();
+    assert_eq!(pipelines.len(), 1, "{cue:#}");
+    assert_eq!(pipelines[0]["path"], "src/Lib/Pipeline.cs", "{cue:#}");
+    let mut members: Vec<&str> = pipelines[0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    members.sort_unstable();
+    assert_eq!(members, ["Execute", "ExecuteAsync"], "{cue:#}");
+    let entity = repo.cue("entity", &["--id", "symbol:src/Lib/Pipeline.cs:Pipeline"]);
+    let children: Vec<&str> = entity["content"]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        children[..2],
+        [
+            "symbol:src/Lib/Pipeline.Async.cs:Pipeline.ExecuteAsync",
+            "symbol:src/Lib/Pipeline.Sync.cs:Pipeline.Execute"
+        ],
+        "{entity:#}"
+    );
+}
+
 /// A Go type's methods declared in another file of its package are its members, not lines of
 /// their own: chi's `Middlewares` (`chi.go`) showed no members while `chain.go`'s
 /// `[Middlewares] func (mws Middlewares) HandlerFunc(…)` took a line at 500 tokens.

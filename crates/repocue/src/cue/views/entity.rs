@@ -503,6 +503,7 @@ fn code_items(
                 .into_iter()
                 .map(|id| (!exported(&id), id)),
         );
+        children.extend(csharp_parts_elsewhere(state, file, c, s)?);
     }
     children.sort_by_key(|(hidden, _)| *hidden);
     let children = children.into_iter().map(|(_, id)| id);
@@ -611,6 +612,61 @@ fn go_methods_elsewhere(
                 .iter()
                 .filter(|m| m.kind == "method" && m.parent() == Some(s.qualified_name.as_str()))
                 .map(|m| EntityId::symbol(display.clone(), m.qualified_name.clone()).to_string()),
+        );
+    }
+    Ok(out)
+}
+
+/// The members a C# `partial` type declares in its other parts (Polly's `ResiliencePipeline`:
+/// `Execute` in `ResiliencePipeline.Sync.cs`, `ExecuteAsync` in `ResiliencePipeline.Async.cs`),
+/// each with whether it is hidden: the parts' files by path, each file's by line. The search
+/// index names the files that define the type's name; without it, none.
+fn csharp_parts_elsewhere(
+    state: &Reader,
+    file: &crate::model::FileState,
+    code: &crate::analyze::structure::CodeFacts,
+    s: &crate::analyze::structure::SymbolFact,
+) -> Result<Vec<(bool, String)>> {
+    let partial = s.signature.split_whitespace().any(|w| w == "partial");
+    if code.language != "C#" || !partial || s.parent().is_some() {
+        return Ok(Vec::new());
+    }
+    let names = [s.name().to_owned()];
+    let Some(mut candidates) = state.store.defining_paths(&state.snapshot, &names)? else {
+        return Ok(Vec::new());
+    };
+    candidates.retain(|p| *p != file.path && p.ends_with(b".cs"));
+    candidates.sort_unstable();
+    let wanted: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+    let files = state.store.files_by_paths(&state.snapshot, &wanted)?;
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let facts = state.store.facts(&digests)?;
+    let mut out = Vec::new();
+    for f in &files {
+        let Some(c) = f
+            .digest
+            .as_deref()
+            .and_then(|d| facts.get(d)?.code.as_ref())
+        else {
+            continue;
+        };
+        let is_part = c.symbols.iter().any(|t| {
+            t.qualified_name == s.qualified_name
+                && t.signature.split_whitespace().any(|w| w == "partial")
+        });
+        if !is_part {
+            continue;
+        }
+        let display = paths::display(&f.path);
+        out.extend(
+            c.symbols
+                .iter()
+                .filter(|m| m.parent() == Some(s.qualified_name.as_str()))
+                .map(|m| {
+                    let hidden = crate::analyze::importance::unexposed(m, &c.symbols);
+                    let id = EntityId::symbol(display.clone(), m.qualified_name.clone());
+                    (hidden, id.to_string())
+                }),
         );
     }
     Ok(out)

@@ -3173,6 +3173,7 @@ fn code_summary(
     name_picked_methods(&mut symbols, &unfolded, &files);
     let classes = classes(&ranked);
     let packages = go_packages(&ranked);
+    let partials = csharp_partials(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
     let mut earlier = std::collections::HashSet::new();
     let symbols: Vec<SymbolEntry> = symbols
@@ -3183,6 +3184,7 @@ fn code_summary(
             let known = Known {
                 classes: &classes,
                 packages: &packages,
+                partials: &partials,
                 earlier: &earlier,
             };
             let s = with_members(file, &known, &mut member_sources, s);
@@ -3639,11 +3641,33 @@ fn with_members<'r>(
     // `chi.go`, its `Handler` and `HandlerFunc` in `chain.go`, listed as lines of their own).
     let go = r.analysis.code.as_ref().is_some_and(|c| c.language == "Go");
     let package = known.packages.get(package_dir(&r.file.path)).filter(|_| go);
-    for other in package
+    // A C# partial type's members are those of all its parts (Polly's `ResiliencePipeline`
+    // declares `Execute` in `ResiliencePipeline.Sync.cs`), and it is shown as the part in the
+    // file named for it.
+    let parts = known
+        .partials
+        .get(ty.qualified_name.as_str())
+        .filter(|_| is_partial_type(ty));
+    if let Some((main, part)) = parts.into_iter().flatten().find_map(|p| {
+        let name = p.file.path.rsplit(|&b| b == b'/').next()?;
+        let named = name.strip_suffix(b".cs") == Some(ty.name().as_bytes());
+        let code = p.analysis.code.as_ref()?;
+        let part = code
+            .symbols
+            .iter()
+            .find(|s| s.qualified_name == ty.qualified_name && is_partial_type(s));
+        part.filter(|_| named && !std::ptr::eq(*p, r))
+            .map(|s| (*p, s))
+    }) {
+        entry.path = paths::display(&main.file.path);
+        entry.line = part.start_line;
+        entry.signature = abbreviate(&part.signature, &entry.name);
+    }
+    let elsewhere = package
         .into_iter()
         .flatten()
-        .filter(|o| !std::ptr::eq(**o, r))
-    {
+        .chain(parts.into_iter().flatten());
+    for other in elsewhere.filter(|o| !std::ptr::eq(**o, r)) {
         let found = methods(other, ty);
         if !found.is_empty() {
             sources.insert(paths::display(&other.file.path));
@@ -3742,7 +3766,39 @@ fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
 struct Known<'r, 'a, 'e> {
     classes: &'e Classes<'r, 'a>,
     packages: &'e HashMap<&'r [u8], Vec<&'r super::structure::Ranked<'a>>>,
+    /// The files of each C# partial type, by its qualified name ([`csharp_partials`]).
+    partials: &'e HashMap<&'r str, Vec<&'r super::structure::Ranked<'a>>>,
     earlier: &'e std::collections::HashSet<(String, String)>,
+}
+
+/// The project's own C# files that declare a part of a `partial` type, by the type's
+/// qualified name, in path order.
+fn csharp_partials<'r, 'a>(
+    ranked: &'r [super::structure::Ranked<'a>],
+) -> HashMap<&'r str, Vec<&'r super::structure::Ranked<'a>>> {
+    let mut out: HashMap<&str, Vec<&super::structure::Ranked<'a>>> = HashMap::new();
+    for r in ranked {
+        let Some(code) = r.analysis.code.as_ref().filter(|c| c.language == "C#") else {
+            continue;
+        };
+        if importance::role(&r.file.path) != importance::Role::Source {
+            continue;
+        }
+        for s in code.symbols.iter().filter(|s| is_partial_type(s)) {
+            out.entry(s.qualified_name.as_str()).or_default().push(r);
+        }
+    }
+    for files in out.values_mut() {
+        files.sort_by(|a, b| a.file.path.cmp(&b.file.path));
+        files.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    }
+    out
+}
+
+/// Whether a symbol is a part of a C# `partial` class, struct, interface or record.
+fn is_partial_type(s: &SymbolFact) -> bool {
+    repocue_structure::symbol_priority(&s.kind) == 0
+        && s.signature.split_whitespace().any(|w| w == "partial")
 }
 
 /// The directory of a path (its package, for Go), empty at the root.
