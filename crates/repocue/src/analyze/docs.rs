@@ -110,7 +110,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             if titles {
                 title = Some(strip_inline(&text)).filter(|t| !t.is_empty());
             }
-            scan.passed_heading(titles);
+            scan.passed_heading(titles, &text);
             if in_news.is_some_and(|l| level <= l) {
                 in_news = None;
             }
@@ -447,15 +447,20 @@ struct PurposeScan {
     sections: usize,
     /// Paragraphs read since the purpose.
     after: usize,
+    /// In a later section whose heading may answer what the project is (viper's "Why use
+    /// Viper?" under a tagline): the heading's words, lower case, and the paragraphs read in
+    /// it.
+    later: Option<(Vec<String>, usize)>,
 }
 
 impl PurposeScan {
     /// A heading is passed (`title`: the document's): a definition is looked for in the
     /// purpose's own section only (pydantic's "Pydantic V2 is a ground-up rewrite…" under
     /// "V1.10 vs. V2" replaced its purpose), and below the title the opening is over.
-    fn passed_heading(&mut self, title: bool) {
+    fn passed_heading(&mut self, title: bool, text: &str) {
         if self.purpose.is_some() {
             self.after = DEFINITION_PARAGRAPHS;
+            self.later = (self.sections < LATER_SECTIONS).then(|| (words_of(text), 0));
         }
         if !title {
             self.sections += 1;
@@ -464,8 +469,26 @@ impl PurposeScan {
 
     /// Whether paragraphs are still read.
     fn wants_text(&self) -> bool {
-        self.purpose.is_none() || (self.definition.is_none() && self.after < DEFINITION_PARAGRAPHS)
+        let later = self
+            .later
+            .as_ref()
+            .is_some_and(|(_, read)| *read < DEFINITION_PARAGRAPHS);
+        self.purpose.is_none()
+            || (self.definition.is_none() && (self.after < DEFINITION_PARAGRAPHS || later))
     }
+}
+
+/// How many sections after the purpose's a definition of the project is looked for in, when
+/// the section's heading names what the sentence defines.
+const LATER_SECTIONS: usize = 4;
+
+/// The words of a heading or subject, lower case, without Markdown and punctuation.
+fn words_of(text: &str) -> Vec<String> {
+    strip_inline(text)
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .map(|w| w.trim_matches('.').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
@@ -487,11 +510,26 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
     if scan.purpose.is_some() {
         // Only prose counts: typer's definition follows its tagline past a row of badges, a
         // rule and two link lines.
-        scan.after += usize::from(prose.is_some());
         let sentences = prose.iter().flat_map(|text| sentences(text));
-        scan.definition = sentences
-            .into_iter()
-            .find_map(|s| defining(&s).filter(|d| !announces(d)).map(str::to_owned));
+        if scan.after < DEFINITION_PARAGRAPHS {
+            scan.after += usize::from(prose.is_some());
+            scan.definition = sentences
+                .into_iter()
+                .find_map(|s| defining(&s).filter(|d| !announces(d)).map(str::to_owned));
+        } else if let Some((heading, read)) = scan.later.as_mut() {
+            // A later section answers only for what its heading names: viper's "Viper is a
+            // complete configuration solution…" under "Why use Viper?", not pydantic's
+            // "Pydantic V2 is a ground-up rewrite…" under "V1.10 vs. V2".
+            *read += usize::from(prose.is_some());
+            let named = |d: &str| {
+                subject(d).is_some_and(|s| words_of(s).iter().all(|w| heading.contains(w)))
+            };
+            scan.definition = sentences.into_iter().find_map(|s| {
+                defining(&s)
+                    .filter(|d| !announces(d) && named(d))
+                    .map(str::to_owned)
+            });
+        }
         return;
     }
     let Some(text) = prose else {
@@ -1571,6 +1609,21 @@ mod tests {
             f.purpose.as_deref(),
             Some("Data validation using Python type hints.")
         );
+        assert_eq!(f.definition, None);
+        // A later section whose heading names what its sentence defines answers for it
+        // (viper's tagline "Go configuration with fangs!", its definition under "Why use
+        // Viper?" past an install section); a section four headings on does not.
+        let viper = "**Go configuration with fangs!**\n\nMany Go projects use it.\n\n## Install\n\n```\ngo get x\n```\n\n## Why use Viper?\n\nViper is a complete configuration solution for Go applications. It works.\n";
+        let f = analyze(b"README.md", Some("Markdown"), viper).unwrap();
+        assert_eq!(
+            f.definition.as_deref(),
+            Some("Viper is a complete configuration solution for Go applications.")
+        );
+        let far = viper.replace(
+            "## Why use",
+            "## A\n\nx.\n\n## B\n\ny.\n\n## C\n\nz.\n\n## Why use",
+        );
+        let f = analyze(b"README.md", Some("Markdown"), &far).unwrap();
         assert_eq!(f.definition, None);
         // YAML front matter is no text: its `title:` titles the document, a comment in it is no
         // heading (Prometheus's "todo: internal").
