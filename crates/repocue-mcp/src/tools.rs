@@ -29,9 +29,8 @@ pub struct GetArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = 20000), extend("default" = 500))]
     pub max_tokens: Option<u64>,
-    /// For `delta`: the earlier snapshot id, e.g. `snapshot-000003`, or a commit a snapshot
-    /// saw with no tracked change (`HEAD~1`, an object id) (default: the parent of the current
-    /// snapshot).
+    /// For `delta`: the earlier snapshot id, e.g. `snapshot-000003`, or a commit (`HEAD~1`,
+    /// `main`, an object id) (default: the parent of the current snapshot).
     #[serde(default)]
     pub since: Option<String>,
     /// For `structure` and `document`: a path or directory prefix relative to the repository

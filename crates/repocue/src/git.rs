@@ -286,6 +286,73 @@ impl Git {
         Ok(out.stdout)
     }
 
+    /// The entries of a commit's tree, recursively (`git ls-tree -r -z --full-tree`): mode,
+    /// object id and path of every blob and submodule.
+    pub fn tree_entries(&self, commit: &str) -> Result<Vec<(u32, String, Vec<u8>)>> {
+        let out = self.run(&["ls-tree", "-r", "-z", "--full-tree", commit])?;
+        let mut entries = Vec::new();
+        for record in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+            let bad = || Error::Git {
+                args: format!("ls-tree -r -z --full-tree {commit}"),
+                detail: format!("unexpected output {:?}", String::from_utf8_lossy(record)),
+            };
+            let tab = record.iter().position(|&b| b == b'\t').ok_or_else(bad)?;
+            let meta = std::str::from_utf8(&record[..tab]).map_err(|_| bad())?;
+            let mut fields = meta.split(' ');
+            let (Some(mode), Some(_kind), Some(oid)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
+            let mode = u32::from_str_radix(mode, 8).map_err(|_| bad())?;
+            entries.push((mode, oid.to_owned(), record[tab + 1..].to_vec()));
+        }
+        Ok(entries)
+    }
+
+    /// The contents of blobs by object id, in one `git cat-file --batch` (none for no ids).
+    pub fn blobs(&self, oids: &[&str]) -> Result<HashMap<String, Vec<u8>>> {
+        let mut out = HashMap::new();
+        if oids.is_empty() {
+            return Ok(out);
+        }
+        let input: Vec<u8> = oids
+            .iter()
+            .flat_map(|o| format!("{o}\n").into_bytes())
+            .collect();
+        let bytes = self.run_with_input(&["cat-file", "--batch"], input)?;
+        let bad = |detail: &str| Error::Git {
+            args: "cat-file --batch".into(),
+            detail: detail.to_owned(),
+        };
+        let mut rest = bytes.as_slice();
+        while !rest.is_empty() {
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .ok_or_else(|| bad("no header"))?;
+            let header = std::str::from_utf8(&rest[..end]).map_err(|_| bad("header"))?;
+            rest = &rest[end + 1..];
+            let mut fields = header.split(' ');
+            let (Some(oid), Some(kind)) = (fields.next(), fields.next()) else {
+                return Err(bad(header));
+            };
+            if kind == "missing" {
+                continue;
+            }
+            let size: usize = fields
+                .next()
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| bad(header))?;
+            if rest.len() < size + 1 {
+                return Err(bad("short content"));
+            }
+            out.insert(oid.to_owned(), rest[..size].to_vec());
+            rest = &rest[size + 1..];
+        }
+        Ok(out)
+    }
+
     /// Returns the `linguist-vendored` and `linguist-generated` attributes of the paths, in
     /// one `git check-attr --stdin -z` process (none for no paths). Attributes come from the
     /// work tree's `.gitattributes` files, `info/attributes` and the user's attributes file.

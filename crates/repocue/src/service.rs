@@ -293,22 +293,28 @@ impl Service {
         }
         let reader = reader?;
         let resolved;
+        let mut since_tree = None;
         let request = match self.since_commit(&reader, request)? {
-            Some(since) => {
+            Some(Since::Snapshot(since)) => {
                 resolved = CueRequest {
                     since: Some(since),
                     ..request.clone()
                 };
                 &resolved
             }
+            Some(Since::Commit(commit)) => {
+                since_tree = Some(commit);
+                request
+            }
             None => request,
         };
-        let cue = match &task {
-            None => match ahead.and_then(|a| a.take(&reader)).flatten() {
+        let cue = match (&task, since_tree) {
+            (None, Some(commit)) => self.delta_since_commit(&reader, request, &commit)?,
+            (None, None) => match ahead.and_then(|a| a.take(&reader)).flatten() {
                 Some(cue) => cue,
                 None => cue::build(&reader, request)?,
             },
-            Some(q) => {
+            (Some(q), _) => {
                 // Original text is delivered only from a snapshot that describes the work tree,
                 // before and after the files are read.
                 refuse_refresh_needed(&reader)?;
@@ -333,11 +339,12 @@ impl Service {
         Ok(cue)
     }
 
-    /// The snapshot a delta's `--since` names when it names a commit rather than a snapshot
-    /// (`--since HEAD~1`, `--since 5673792`): the latest retained snapshot whose work tree was
-    /// that commit, clean. An agent knows the commit it started from, not a snapshot id.
-    /// `None` when `--since` is a snapshot id or absent.
-    fn since_commit(&self, reader: &read::Reader, request: &CueRequest) -> Result<Option<String>> {
+    /// What a delta's `--since` names when it names a commit rather than a snapshot
+    /// (`--since HEAD~1`, `--since main`, `--since 5673792`): the latest retained snapshot
+    /// whose work tree was that commit with no tracked change, else the commit itself. An agent
+    /// knows the commit it started from, or the branch it forked, not a snapshot id. `None`
+    /// when `--since` is a snapshot id or absent.
+    fn since_commit(&self, reader: &read::Reader, request: &CueRequest) -> Result<Option<Since>> {
         let Some(since) = request.since.as_deref() else {
             return Ok(None);
         };
@@ -360,15 +367,45 @@ impl Service {
             .run(&["rev-parse", "--verify", "--quiet", &spec])
             .map_err(|_| not_a_revision())?;
         let commit = String::from_utf8_lossy(&out).trim().to_owned();
-        match reader.store.clean_snapshot_at(&commit)? {
-            Some(seq) => Ok(Some(SnapshotId(seq).to_string())),
-            None => Err(Error::InvalidArgument(format!(
-                "no retained snapshot saw commit {} with a clean work tree, so there is no \
-                 state to compare with; pass --since SNAPSHOT (`repocue status` names the \
-                 current one; a cue at a commit records it)",
+        Ok(Some(match reader.store.clean_snapshot_at(&commit)? {
+            Some(seq) => Since::Snapshot(SnapshotId(seq).to_string()),
+            None => Since::Commit(commit),
+        }))
+    }
+
+    /// The delta since a commit no retained snapshot saw: its tree, and the old contents of
+    /// the paths that differ, read from Git ([`cue::views::delta::build_since_commit`]).
+    fn delta_since_commit(
+        &self,
+        reader: &read::Reader,
+        request: &CueRequest,
+        commit: &str,
+    ) -> Result<Cue> {
+        use cue::views::delta::{build_since_commit, differing, TreeEntry};
+        let tree: Vec<TreeEntry> = self
+            .repo
+            .git
+            .tree_entries(commit)?
+            .into_iter()
+            .map(|(mode, oid, path)| TreeEntry { mode, oid, path })
+            .collect();
+        let oids: Vec<&str> = differing(reader, &tree)?
+            .into_iter()
+            .filter(|e| e.mode != 0o160000)
+            .map(|e| e.oid.as_str())
+            .collect();
+        // Every old content is read and analysed for this one answer: a commit so far back
+        // that most of a large repository differs is a baseline's work, refused plainly.
+        if oids.len() > MAX_COMMIT_DELTA_FILES {
+            return Err(Error::InvalidArgument(format!(
+                "{} files differ from commit {}: more than a delta since a commit reads \
+                 ({MAX_COMMIT_DELTA_FILES}); pass a later commit or --since SNAPSHOT",
+                oids.len(),
                 &commit[..commit.len().min(12)]
-            ))),
+            )));
         }
+        let contents = self.repo.git.blobs(&oids)?;
+        build_since_commit(reader, request, commit, &tree, &contents)
     }
 
     /// Starts building the cue of the current snapshot while Git computes the status that will
@@ -777,6 +814,17 @@ fn working_counts(basis: &Basis) -> WorkingCounts {
         }
     }
     c
+}
+
+/// Most files whose old contents a delta since a commit reads from Git and analyses.
+const MAX_COMMIT_DELTA_FILES: usize = 5_000;
+
+/// What a delta's `--since` that names a commit compares with.
+enum Since {
+    /// The latest retained snapshot that saw the commit with no tracked change.
+    Snapshot(String),
+    /// The commit itself (its full id): no snapshot saw it.
+    Commit(String),
 }
 
 #[cfg(test)]

@@ -13,8 +13,8 @@ pub struct CueArgs {
     /// [default: cue.max_tokens of the configuration, else 500]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=repocue::MAX_MAX_TOKENS))]
     pub max_tokens: Option<u64>,
-    /// What changed since this snapshot, or this commit as a snapshot saw it with no tracked
-    /// change (implies --view delta; default: the current snapshot's parent)
+    /// What changed since this snapshot or commit (HEAD~1, main, an object id) (implies --view
+    /// delta; default: the current snapshot's parent)
     #[arg(long, value_name = "SNAPSHOT|COMMIT")]
     pub since: Option<String>,
     /// For structure: a directory or file prefix; for document: the document path (relative to

@@ -75,8 +75,8 @@ pub struct CueRequest {
     pub view: View,
     /// Token budget (`ceil(bytes / 4)` of the output).
     pub max_tokens: u64,
-    /// For `delta`: the earlier snapshot id, or a commit a retained snapshot saw with no
-    /// tracked change (default: the parent of the current snapshot).
+    /// For `delta`: the earlier snapshot id, or a commit (`HEAD~1`, `main`, an object id)
+    /// (default: the parent of the current snapshot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
     /// For `structure` and `document`: a path or directory prefix relative to the repository

@@ -11,7 +11,8 @@ use super::{Commit, DeltaItem, DeltaOp, SearchKind};
 /// operations nested under it; the full operations (digests, object ids) with `provenance`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeltaContent {
-    /// The earlier snapshot.
+    /// The earlier snapshot, or `commit <id>` (ten hex digits) when `--since` named a commit
+    /// no retained snapshot saw.
     pub from: String,
     /// The current snapshot.
     pub to: String,

@@ -1,6 +1,6 @@
 //! The `delta` view: operations between an earlier retained snapshot and the current one.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::api::views::*;
 use crate::api::SnapshotId;
@@ -37,14 +37,199 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             id: SnapshotId(since).to_string(),
         })?;
     let (old_files, new_files) = changed_rows(state, &from)?;
-    let shown = Shown::of(state, old_files, new_files, &from.untracked)?;
+    let base = Base {
+        from: SnapshotId(from.seq).to_string(),
+        branch: from.branch.clone(),
+        head: from.head.clone(),
+        dirty: from.dirty,
+        untracked: from.untracked.clone(),
+        old_files,
+        new_files,
+        facts: HashMap::new(),
+    };
+    compose(state, request, base)
+}
+
+/// An entry of a commit's tree (`git ls-tree -r`): its mode, object id and path.
+pub(crate) struct TreeEntry {
+    pub mode: u32,
+    pub oid: String,
+    pub path: Vec<u8>,
+}
+
+/// The entries of a commit's `tree` whose path the current snapshot does not hold as it was
+/// then: another object or mode, a work-tree change, or no row at all. Their contents are what
+/// [`build_since_commit`] needs.
+pub(crate) fn differing<'t>(state: &Reader, tree: &'t [TreeEntry]) -> Result<Vec<&'t TreeEntry>> {
+    let current: HashMap<&[u8], &FileState> = state
+        .all_files()?
+        .iter()
+        .map(|f| (f.path.as_slice(), f))
+        .collect();
+    Ok(tree
+        .iter()
+        .filter(|e| {
+            current
+                .get(e.path.as_slice())
+                .is_none_or(|f| !same_as_committed(f, e))
+        })
+        .collect())
+}
+
+/// Whether a current row is the committed entry, unchanged.
+fn same_as_committed(f: &FileState, e: &TreeEntry) -> bool {
+    f.index_oid == e.oid
+        && f.index_mode == e.mode
+        && f.working_state == crate::model::WorkingState::Clean
+}
+
+/// The delta cue since a commit no retained snapshot saw (`--since main` on a branch): its
+/// `tree` against the current snapshot, the old contents of the entries that differ
+/// (`contents`, by object id) hashed, classified and analysed here as a scan would (their facts
+/// are the store's when it has them), never stored.
+pub(crate) fn build_since_commit(
+    state: &Reader,
+    request: &CueRequest,
+    commit: &str,
+    tree: &[TreeEntry],
+    contents: &HashMap<String, Vec<u8>>,
+) -> Result<Cue> {
+    use sha2::{Digest, Sha256};
+    let in_tree: HashMap<&[u8], &TreeEntry> = tree.iter().map(|e| (e.path.as_slice(), e)).collect();
+    let new_files: Vec<FileState> = state
+        .all_files()?
+        .iter()
+        .filter(|f| {
+            in_tree
+                .get(f.path.as_slice())
+                .is_none_or(|e| !same_as_committed(f, e))
+        })
+        .cloned()
+        .collect();
+    let mut old_files = Vec::new();
+    let mut wanted: Vec<(String, Vec<u8>, Option<String>)> = Vec::new();
+    for e in differing(state, tree)? {
+        let mut f = FileState {
+            path: e.path.clone(),
+            index_mode: e.mode,
+            index_oid: e.oid.clone(),
+            worktree_mode: Some(e.mode),
+            size: None,
+            digest: None,
+            file_type: crate::model::FileType::Gitlink,
+            language: None,
+            is_document: false,
+            working_state: crate::model::WorkingState::Clean,
+            assume_unchanged: false,
+            skip_worktree: false,
+            class: crate::classify::path_class(&e.path, &state.rules, Default::default()),
+            stat: None,
+        };
+        if let Some(bytes) = contents.get(&e.oid).filter(|_| e.mode != 0o160000) {
+            let head = &bytes[..bytes.len().min(8192)];
+            f.size = Some(bytes.len() as u64);
+            f.digest = Some(crate::digest::hex(&Sha256::digest(bytes)));
+            f.file_type = match e.mode {
+                0o120000 => crate::model::FileType::Symlink,
+                _ if head.contains(&0) => crate::model::FileType::Binary,
+                _ => crate::model::FileType::Text,
+            };
+            if f.file_type == crate::model::FileType::Text {
+                f.language = crate::classify::language(&e.path, head).map(str::to_owned);
+            }
+            f.is_document = f.file_type == crate::model::FileType::Text
+                && crate::classify::is_document(&e.path, f.language.as_deref());
+            // A private key or token in the old content makes it a secret, as a scan would.
+            if state.rules.secret_content && crate::classify::has_secret_content(head) {
+                f.class = FileClass::Secret;
+            }
+            if f.class.analysed() && f.file_type == crate::model::FileType::Text {
+                wanted.push((
+                    f.digest.clone().unwrap_or_default(),
+                    e.path.clone(),
+                    f.language.clone(),
+                ));
+            }
+        }
+        old_files.push(f);
+    }
+    crate::read::label_cpp_headers(&mut old_files);
+    // The old contents' facts: the store's, else analysed now (a parse that times out or
+    // fails leaves the file without symbols, as a scan's would).
+    let digests: Vec<&str> = wanted.iter().map(|(d, _, _)| d.as_str()).collect();
+    let mut facts = state.store.facts(&digests)?;
+    if crate::analyze::enabled() {
+        let by_digest: HashMap<&str, &[u8]> = tree
+            .iter()
+            .filter_map(|e| Some((e.oid.as_str(), contents.get(&e.oid)?.as_slice())))
+            .collect();
+        for f in &old_files {
+            let Some(d) = f.digest.as_deref().filter(|d| !facts.contains_key(*d)) else {
+                continue;
+            };
+            if !wanted.iter().any(|(w, _, _)| w == d) {
+                continue;
+            }
+            let Some(bytes) = by_digest.get(f.index_oid.as_str()) else {
+                continue;
+            };
+            if let Ok(Some(a)) = crate::analyze::analyze(&f.path, f.language.as_deref(), bytes) {
+                facts.insert(d.to_owned(), a);
+            }
+        }
+    }
+    let abbreviated: String = commit.chars().take(10).collect();
+    // A commit is on no branch: the current one is no change.
+    let base = Base {
+        from: format!("commit {abbreviated}"),
+        branch: state.snapshot.branch.clone(),
+        head: Some(commit.to_owned()),
+        dirty: false,
+        untracked: Vec::new(),
+        old_files,
+        new_files,
+        facts,
+    };
+    compose(state, request, base)
+}
+
+/// What a delta compares the current snapshot with: an earlier snapshot's rows, or a commit's
+/// tree ([`build_since_commit`]), with the rows of the current snapshot to compare them to,
+/// and facts of old contents no snapshot stored.
+struct Base {
+    /// `snapshot-000001`, or `commit 5673792aa1`: the delta's `from`, and its follow-up's
+    /// `since` (a commit's full id there).
+    from: String,
+    branch: Option<String>,
+    head: Option<String>,
+    dirty: bool,
+    untracked: Vec<Vec<u8>>,
+    old_files: Vec<FileState>,
+    new_files: Vec<FileState>,
+    facts: HashMap<String, crate::analyze::Analysis>,
+}
+
+/// The delta cue of the current snapshot since `base`.
+fn compose(state: &Reader, request: &CueRequest, base: Base) -> Result<Cue> {
+    let current = &state.snapshot;
+    let Base {
+        from,
+        branch,
+        head,
+        dirty,
+        untracked,
+        old_files,
+        new_files,
+        facts: old_facts,
+    } = base;
+    let shown = Shown::of(state, old_files, new_files, &untracked)?;
     let (mut ops, changed) = delta::compute(
         &shown.old_files,
         &shown.new_files,
         &RepoFacts {
-            branch: from.branch.as_deref(),
-            head: from.head.as_deref(),
-            dirty: from.dirty,
+            branch: branch.as_deref(),
+            head: head.as_deref(),
+            dirty,
             untracked: &shown.old_untracked,
         },
         &RepoFacts {
@@ -55,13 +240,17 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         },
     );
     let wanted = delta::digests_for(&shown.old_files, &shown.new_files, &changed);
-    let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+    let refs: Vec<&str> = wanted
+        .iter()
+        .map(String::as_str)
+        .filter(|d| !old_facts.contains_key(*d))
+        .collect();
     let facts = state.store.facts(&refs)?;
     ops.extend(delta::structural_between(
         &shown.old_files,
         &shown.new_files,
         &changed,
-        |d| facts.get(d),
+        |d| facts.get(d).or_else(|| old_facts.get(d)),
     ));
     ops.sort_by_key(|o| o.op.rank());
     let (repository, mut paths) = delta::compact(&ops);
@@ -75,8 +264,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             p.state = Some("staged".to_owned());
         }
     }
+    let since = from.strip_prefix("commit ").map(str::to_owned);
     let content = DeltaContent {
-        from: SnapshotId(from.seq).to_string(),
+        from: from.clone(),
         to: SnapshotId(current.seq).to_string(),
         totals: DeltaTotals {
             paths: paths.len() as u64,
@@ -99,7 +289,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     .map(|s| s.as_ref().map_or(0, |s| s.len() as u64 / 4))
     .sum::<u64>();
     let more = More {
-        since: Some(SnapshotId(from.seq).to_string()),
+        since: Some(since.unwrap_or(from)),
         ..More::of(View::Delta, round_up(full + request.max_tokens))
     };
     let sections: Vec<Section> = SECTIONS
