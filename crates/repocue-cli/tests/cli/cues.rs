@@ -1998,7 +1998,7 @@ fn a_renamed_file_is_one_entry() {
         .success()
         .stdout();
     assert!(
-        text.contains("  renamed helpers.py from util.py +14\n"),
+        text.contains("  renamed helpers.py from util.py +14 B\n"),
         "{text}"
     );
 }

@@ -337,7 +337,7 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
             scalar(&c["path"])
         );
         if let Some(obj) = c.as_object() {
-            // The known fields say what they are by their form: a size change signed (`+12`),
+            // The known fields say what they are by their form: a size change signed (`+12 B`),
             // an added file's size in bytes (`60 B`), the working state as its word.
             let extra: Vec<String> = obj
                 .iter()
@@ -345,7 +345,7 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
                 .filter(|(_, v)| !is_empty(v))
                 .map(|(k, v)| match (k.as_str(), v.as_i64()) {
                     ("from", _) if v.is_string() => format!("from {}", scalar(v)),
-                    ("size_delta", Some(n)) => format!("{n:+}"),
+                    ("size_delta", Some(n)) => format!("{n:+} B"),
                     ("size", Some(n)) => format!("{n} B"),
                     ("state", _) if v.is_string() => scalar(v),
                     _ => format!("{k}={}", inline(v)),
@@ -674,7 +674,7 @@ mod tests {
         })));
         assert!(
             text.contains(
-                "paths:\n  deleted a.py\n  content_changed b.py +12 staged\n    \
+                "paths:\n  deleted a.py\n  content_changed b.py +12 B staged\n    \
                  signature_changed f: def f(x, y) (was: def f(x))\n    moved g from a.py\n"
             ),
             "{text}"
