@@ -500,13 +500,71 @@ pub fn structural_between<'a>(
         None => Some(None),
         Some(d) => facts(d).map(|a| a.code.as_ref()),
     };
-    let changes: Vec<_> = sides(old, new, changed)
+    let sides = sides(old, new, changed);
+    let changes: Vec<_> = sides
         .iter()
         .filter(|(_, a, b)| a != b)
         .filter_map(|(p, a, b)| Some((p.clone(), code(a)?, code(b)?)))
         .filter(|(_, a, b)| a.is_some() || b.is_some())
         .collect();
-    structural(&changes)
+    let mut items = structural(&changes);
+    // A document's sections: of a changed document only (an added or deleted one says all).
+    let doc = |d: &Option<String>| d.as_deref().and_then(|d| facts(d)?.doc.as_ref());
+    for (path, a, b) in sides.iter().filter(|(_, a, b)| a != b) {
+        if let (Some(o), Some(n)) = (doc(a), doc(b)) {
+            items.extend(section_ops(&paths::display(path), o, n));
+        }
+    }
+    items
+}
+
+/// The sections a document gained and lost: headings by level and text, each as often as it
+/// appears (a README's new `## Usage`, a renamed one as one lost and one gained), in the
+/// document's order, those lost first.
+fn section_ops(
+    path: &str,
+    old: &crate::analyze::docs::DocFacts,
+    new: &crate::analyze::docs::DocFacts,
+) -> Vec<DeltaItem> {
+    use crate::analyze::docs::Heading;
+    let key = |h: &Heading| (h.level, h.text.clone());
+    let count = |list: &[Heading]| {
+        let mut m: HashMap<(u8, String), usize> = HashMap::new();
+        for h in list {
+            *m.entry(key(h)).or_default() += 1;
+        }
+        m
+    };
+    let (mut olds, mut news) = (count(&old.headings), count(&new.headings));
+    let mut items = Vec::new();
+    let item = |op: DeltaOp, h: &Heading| {
+        let value = json!({"heading": h.text, "level": h.level, "line": h.line});
+        let (before, after) = match op {
+            DeltaOp::SectionRemoved => (Some(value), None),
+            _ => (None, Some(value)),
+        };
+        DeltaItem {
+            op,
+            entity: format!("doc:{path}#{}", h.slug()),
+            before,
+            after,
+        }
+    };
+    for h in &old.headings {
+        let k = key(h);
+        match news.get_mut(&k).filter(|n| **n > 0) {
+            Some(n) => *n -= 1,
+            None => items.push(item(DeltaOp::SectionRemoved, h)),
+        }
+    }
+    for h in &new.headings {
+        let k = key(h);
+        match olds.get_mut(&k).filter(|n| **n > 0) {
+            Some(n) => *n -= 1,
+            None => items.push(item(DeltaOp::SectionAdded, h)),
+        }
+    }
+    items
 }
 
 /// Folds operations into the compact form of the delta view: repository changes first, then
@@ -602,6 +660,16 @@ pub fn compact(items: &[DeltaItem]) -> (Vec<RepoChange>, Vec<PathChange>) {
                     namespace,
                     statement: namespace && line("end").is_some() && line("end") == line("line"),
                     ..change(name.to_owned())
+                }
+            }
+            // A section shows as its heading, its level in `#`s: `## Usage`.
+            DeltaOp::SectionAdded | DeltaOp::SectionRemoved => {
+                let side = it.after.as_ref().or(it.before.as_ref());
+                let heading = side.and_then(|v| v.get("heading")?.as_str()).unwrap_or("");
+                let level = side.and_then(|v| v.get("level")?.as_u64()).unwrap_or(1);
+                SymbolChange {
+                    signature: Some(format!("{} {heading}", "#".repeat(level as usize))),
+                    ..change(String::new())
                 }
             }
             DeltaOp::BranchChanged | DeltaOp::HeadChanged | DeltaOp::WorkingTreeChanged => continue,
@@ -783,10 +851,14 @@ fn renamed_owner(old: &[SymbolChange], new: &[SymbolChange]) -> Option<(String, 
     (from != to).then_some((from, to))
 }
 
-/// Splits `file:<path>` or `symbol:<path>:<qualified.name>` into path and name.
+/// Splits `file:<path>`, `doc:<path>#<slug>` or `symbol:<path>:<qualified.name>` into path
+/// and name (a section's slug).
 fn split_entity(entity: &str) -> (&str, &str) {
     if let Some(rest) = entity.strip_prefix("symbol:") {
         return crate::api::ids::split_symbol(rest).unwrap_or((rest, ""));
+    }
+    if let Some(rest) = entity.strip_prefix("doc:") {
+        return rest.rsplit_once('#').unwrap_or((rest, ""));
     }
     (entity.strip_prefix("file:").unwrap_or(entity), "")
 }

@@ -993,6 +993,48 @@ fn a_file_renamed_with_its_class_is_one_entry() {
     );
 }
 
+/// A document's delta names the sections it gained and lost (a README's new `### Examples`,
+/// a renamed heading as one lost and one gained): three reviewers saw a README edit as a bare
+/// `file.content_changed`. An edit of a section's text changes none.
+#[test]
+fn a_documents_delta_names_its_sections() {
+    let repo = TestRepo::with_files(&[(
+        "README.md",
+        "# Tool\n\nA tool for things.\n\n## Install\n\nRun it.\n\n## Usage\n\nUse it.\n",
+    )]);
+    repo.init();
+    repo.write(
+        "README.md",
+        "# Tool\n\nA tool for many things.\n\n## Installation\n\nRun it.\n\n## Usage\n\nUse it well.\n\n### Examples\n\nx\n",
+    );
+    repo.commit("docs");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    assert_eq!(
+        cue["content"]["paths"][0]["changes"],
+        json!([
+            {"op": "section.removed", "signature": "## Install"},
+            {"op": "section.added", "signature": "## Installation"},
+            {"op": "section.added", "signature": "### Examples"}
+        ]),
+        "{cue:#}"
+    );
+    let text = repo
+        .repocue(&[
+            "cue",
+            "--since",
+            "snapshot-000001",
+            "--format",
+            "text",
+            "--no-refresh",
+        ])
+        .stdout();
+    assert!(text.contains("    added ### Examples\n"), "{text}");
+    assert!(text.contains("    removed ## Install\n"), "{text}");
+}
+
 /// `--since` takes a commit as well as a snapshot id (an agent knows the commit it started
 /// from): the latest snapshot that saw that commit with no tracked change is the one compared
 /// with, whatever revision names it. A commit no snapshot saw clean has no state to compare

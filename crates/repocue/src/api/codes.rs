@@ -105,6 +105,10 @@ string_enum! {
         ImportAdded = "import.added",
         /// A file lost an import.
         ImportRemoved = "import.removed",
+        /// A document gained a section (a heading).
+        SectionAdded = "section.added",
+        /// A document lost a section.
+        SectionRemoved = "section.removed",
     }
 }
 
@@ -118,6 +122,7 @@ impl DeltaOp {
             FileContentChanged | FileAdded | FileDeleted | FileRenamed => 1,
             FileRestored => 2,
             SymbolAdded | SymbolRemoved | SymbolSignatureChanged | SymbolMoved => 2,
+            SectionAdded | SectionRemoved => 2,
             WorkingTreeChanged => 3,
             FileStateChanged => 4,
             FileMetadataChanged => 5,

@@ -357,7 +357,9 @@ fn changes(out: &mut String, indent: &str, key: &str, list: &[Value]) {
         }
         out.push('\n');
         for ch in c["changes"].as_array().into_iter().flatten() {
-            let _ = write!(out, "{indent}    {}", op_in("symbol", &scalar(&ch["op"])));
+            // A section's heading says it is one: `added ## Usage`.
+            let op = op_in("section", &op_in("symbol", &scalar(&ch["op"])));
+            let _ = write!(out, "{indent}    {op}");
             // A name the signature already holds is left out of the JSON.
             let name = ch.get("name").and_then(Value::as_str).unwrap_or_default();
             let signature = ch.get("signature").and_then(Value::as_str);
