@@ -4595,6 +4595,49 @@ fn also_never_names_what_an_earlier_file_named() {
     assert!(symbols.iter().any(|s| s["path"] == "cmd0.c"), "{symbols:?}");
 }
 
+/// A directory with a `go.mod` of its own under a Go module is another module, a member: the
+/// root's `go test ./...` does not reach it (viper's `remote/` read as an ordinary
+/// component); an example's module stays an example.
+#[test]
+fn a_nested_go_module_is_a_member() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/lib\n\ngo 1.23\n"),
+        (
+            "lib.go",
+            "package lib\n\nfunc Get(key string) any { return nil }\n",
+        ),
+        (
+            "remote/go.mod",
+            "module example.com/lib/remote\n\ngo 1.23\n",
+        ),
+        (
+            "remote/remote.go",
+            "package remote\n\ntype Provider struct{}\n",
+        ),
+        ("plain/plain.go", "package plain\n\nfunc P() {}\n"),
+        (
+            "_examples/rest/go.mod",
+            "module example.com/rest\n\ngo 1.23\n",
+        ),
+        ("_examples/rest/main.go", "package main\n\nfunc main() {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let components = cue["content"]["components"].as_array().unwrap();
+    let kind = |path: &str| {
+        components
+            .iter()
+            .find(|c| c["path"] == path)
+            .map(|c| c["kind"].as_str().unwrap_or("directory").to_owned())
+    };
+    assert_eq!(kind("remote/").as_deref(), Some("member"), "{cue:#}");
+    assert_eq!(kind("plain/").as_deref(), Some("directory"), "{cue:#}");
+    assert_ne!(
+        kind("_examples/rest/").as_deref(),
+        Some("member"),
+        "{cue:#}"
+    );
+}
+
 /// A C# partial type is one type: its members are those of all its parts, it is shown as the
 /// part in the file named for it, and its entity lists the other parts' members (Polly's
 /// `ResiliencePipeline` showed `ResiliencePipeline.Sync.cs`'s part with `.Execute` only, and

@@ -1190,8 +1190,18 @@ fn components<'a>(
         .iter()
         .flat_map(|(_, m)| m.members.iter().map(String::as_str))
         .collect();
-    let member_dirs =
+    let mut member_dirs =
         crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
+    // A directory with a `go.mod` of its own under a Go module is another module, which the
+    // root's `go test ./...` does not reach (viper's `remote/`, chi's `_examples/rest/`).
+    if root.iter().any(|(f, _)| f.path == b"go.mod") {
+        let nested = files.iter().filter_map(|f| {
+            let dir = f.path.strip_suffix(b"/go.mod")?;
+            let tested = importance::role(&f.path) == importance::Role::Source;
+            (tested && !member_dirs.iter().any(|m| m.as_slice() == dir)).then(|| dir.to_vec())
+        });
+        member_dirs.extend(nested.collect::<Vec<_>>());
+    }
     // Each file's member directory, looked up once: the first member (in their order) that
     // is one of the file's directories.
     let member_index: HashMap<&[u8], usize> = member_dirs
