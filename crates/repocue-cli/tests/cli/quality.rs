@@ -4767,10 +4767,11 @@ fn an_interfaces_method_named_like_it_is_a_member() {
     assert_eq!(members("Parser"), ["parse"]);
 }
 
-/// A package-level function of a type's file named like one of the type's listed members
-/// takes no line of its own nor a place among the file's other names: viper's `func Get(key
-/// string) any { return v.Get(key) }` repeated `Viper`'s `.Get`, and four such lines pushed
-/// out `AddConfigPath` and `AutomaticEnv` at 500 tokens.
+/// A package-level function of a type's file named like one of the type's listed members,
+/// with its parameters, takes no line of its own nor a place among the file's other names:
+/// viper's `func Get(key string) any { return v.Get(key) }` repeated `Viper`'s `.Get`, and four
+/// such lines pushed out `AddConfigPath` and `AutomaticEnv` at 500 tokens. A function of other
+/// parameters is no such wrapper (chi's `URLParam(r, key)` beside `Context.URLParam(key)`).
 #[test]
 fn a_global_wrapper_of_a_listed_member_takes_no_line() {
     let mut go = String::from("package viper\n\ntype Viper struct {\n\tconfig map[string]any\n}\n\nvar v = New()\n\nfunc New() *Viper { return &Viper{} }\n\n");
@@ -4784,8 +4785,10 @@ fn a_global_wrapper_of_a_listed_member_takes_no_line() {
     ] {
         go.push_str(&format!("func {name}(key string) any {{ return v.{name}(key) }}\n\nfunc (v *Viper) {name}(key string) any {{ return nil }}\n\n"));
     }
+    // chi's `URLParam(r, key)` is no wrapper of `Context.URLParam(key)`: other parameters.
+    go.push_str("func URLParam(r *Viper, key string) any { return r.URLParam(key) }\n\nfunc (v *Viper) URLParam(key string) any { return nil }\n\n");
     let mut test = String::from(
-        "package viper\n\nimport \"testing\"\n\nfunc TestAll(t *testing.T) {\n\tx := New()\n",
+        "package viper\n\nimport \"testing\"\n\nfunc TestAll(t *testing.T) {\n\tx := New()\n\t_ = URLParam(x, \"a\")\n\t_ = URLParam(x, \"b\")\n\t_ = x.URLParam(\"c\")\n",
     );
     for name in [
         "Get",
@@ -4826,6 +4829,10 @@ fn a_global_wrapper_of_a_listed_member_takes_no_line() {
         let times = said.iter().filter(|n| *n == name).count();
         assert_eq!(times, 1, "{name}: {said:?}");
     }
+    assert!(
+        symbol_ids(&cue).contains(&"symbol:viper.go:URLParam".to_owned()),
+        "{said:?}"
+    );
 }
 
 /// A class listed before its subclass names its methods itself: the subclass lists its own

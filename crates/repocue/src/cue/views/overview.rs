@@ -3027,6 +3027,11 @@ fn picked(
             {
                 continue;
             }
+            // Nor is a hidden member, a line of its own at any budget: monolog's overview
+            // listed `[SyslogFormatter] private const NILVALUE` and three more beside it.
+            if hidden && s.name.contains('.') {
+                continue;
+            }
             let (own, scope) = (last_segment(&s.name), package_scope(&s.path));
             let members = s.members.iter().map(String::as_str);
             let own_taken = match scope {
@@ -3202,7 +3207,32 @@ fn code_summary(
             s
         })
         .collect();
-    let mut symbols = without_repeated_members(symbols);
+    // A function wraps a method when both are found with the same parameters (a function in
+    // its file, a method in the type's file or, for Go, any file of its package).
+    let signature_of = |path: &str, qualified: &str| -> Option<&str> {
+        let go = path.ends_with(".go");
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        ranked
+            .iter()
+            .filter(|r| {
+                let p = paths::display(&r.file.path);
+                p == path
+                    || (go
+                        && p.ends_with(".go")
+                        && p.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+            })
+            .filter_map(|r| r.analysis.code.as_ref())
+            .flat_map(|c| &c.symbols)
+            .find(|s| s.qualified_name == qualified)
+            .map(|s| s.signature.as_str())
+    };
+    let wraps = |fpath: &str, fname: &str, tpath: &str, method: &str| {
+        let last = last_segment(method);
+        let f = signature_of(fpath, fname).and_then(|s| params_after(s, fname));
+        let m = signature_of(tpath, method).and_then(|s| params_after(s, last));
+        f.is_some() && f == m
+    };
+    let mut symbols = without_repeated_members(symbols, &wraps);
     // A file's first symbol names what else the file offers, but not itself, nor the first
     // symbols listed: those are there at the budgets that show the names.
     // Nor names an earlier file's `also` gave: a C source file defines what its header
@@ -3737,7 +3767,7 @@ fn with_members<'r>(
 /// `.Name`), nor does a top-level function of the same file and name (viper's package-level
 /// `func Get(key string) any`, which calls the global `Viper`'s `Get`), and a type listed
 /// after one of its methods, or after such a function, does not name that method again.
-fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
+fn without_repeated_members(symbols: Vec<SymbolEntry>, wraps: Wraps<'_>) -> Vec<SymbolEntry> {
     // A Go type's methods may be in any file of its package, its directory.
     let key = |path: &str, name: &str| {
         let scope = match path.strip_suffix(".go") {
@@ -3746,29 +3776,65 @@ fn without_repeated_members(symbols: Vec<SymbolEntry>) -> Vec<SymbolEntry> {
         };
         format!("{scope}\0{name}")
     };
-    let mut lines = std::collections::HashSet::new();
+    let mut lines: HashMap<String, (String, String)> = HashMap::new();
     let mut named = std::collections::HashSet::new();
-    let mut member_names = std::collections::HashSet::new();
+    // A member's name → the type that lists it (its path and name).
+    let mut member_of: HashMap<String, (String, String)> = HashMap::new();
     let mut out = Vec::with_capacity(symbols.len());
     for mut s in symbols {
         let top_level = !s.name.contains('.');
-        if named.contains(&key(&s.path, &s.name))
-            || (top_level && member_names.contains(&key(&s.path, &s.name)))
-        {
+        let wrapper = top_level
+            && member_of
+                .get(&key(&s.path, &s.name))
+                .is_some_and(|(tp, tn)| wraps(&s.path, &s.name, tp, &format!("{tn}.{}", s.name)));
+        if named.contains(&key(&s.path, &s.name)) || wrapper {
             continue;
         }
         let member = |m: &String| key(&s.path, &format!("{}.{m}", s.name));
         let members: Vec<String> = std::mem::take(&mut s.members)
             .into_iter()
-            .filter(|m| !lines.contains(&member(m)) && !lines.contains(&key(&s.path, m)))
+            .filter(|m| {
+                let function = lines.get(&key(&s.path, m)).is_some_and(|(fp, fname)| {
+                    wraps(fp, fname, &s.path, &format!("{}.{m}", s.name))
+                });
+                !lines.contains_key(&member(m)) && !function
+            })
             .collect();
         named.extend(members.iter().map(member));
-        member_names.extend(members.iter().map(|m| key(&s.path, m)));
+        for m in &members {
+            member_of.insert(key(&s.path, m), (s.path.clone(), s.name.clone()));
+        }
         s.members = members;
-        lines.insert(key(&s.path, &s.name));
+        lines.insert(key(&s.path, &s.name), (s.path.clone(), s.name.clone()));
         out.push(s);
     }
     out
+}
+
+/// Whether a top-level function (its path and name) wraps a type's method (the type's path,
+/// the method's qualified name): the same parameters, as viper's `func Get(key string) any`
+/// calls the global `Viper`'s `Get(key string) any`; chi's `URLParam(r *http.Request, key
+/// string)` is no wrapper of `Context.URLParam(key string)`.
+type Wraps<'w> = &'w dyn Fn(&str, &str, &str, &str) -> bool;
+
+/// The parameter list after `name(` in a signature: `key string` in `func Get(key string) any`
+/// and in `func (v *Viper) Get(key string) any`. `None` without one, or when it was cut.
+fn params_after<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
+    let open = signature.find(&format!("{name}("))? + name.len();
+    let mut depth = 0usize;
+    for (i, c) in signature[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(&signature[open + 1..open + i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What [`with_members`] looks a type's members up in: the project's classes by name, its Go
@@ -4129,14 +4195,17 @@ mod tests {
             members: members.iter().map(|m| (*m).to_owned()).collect(),
             also: vec![],
         };
-        let kept = without_repeated_members(vec![
-            entry("command.go", "Command", &["Name", "Run"]),
-            entry("command.go", "Command.Name", &[]),
-            entry("run.go", "Command.Run", &[]),
-            entry("other/other.go", "Command.Run", &[]),
-            entry("flag.go", "Flag.Set", &[]),
-            entry("flag.go", "Flag", &["Set", "Get"]),
-        ]);
+        let kept = without_repeated_members(
+            vec![
+                entry("command.go", "Command", &["Name", "Run"]),
+                entry("command.go", "Command.Name", &[]),
+                entry("run.go", "Command.Run", &[]),
+                entry("other/other.go", "Command.Run", &[]),
+                entry("flag.go", "Flag.Set", &[]),
+                entry("flag.go", "Flag", &["Set", "Get"]),
+            ],
+            &|_, _, _, _| true,
+        );
         let shown: Vec<(&str, Vec<&str>)> = kept
             .iter()
             .map(|e| {
@@ -4151,6 +4220,51 @@ mod tests {
                 ("Command.Run", vec![]),
                 ("Flag.Set", vec![]),
                 ("Flag", vec!["Get"]),
+            ]
+        );
+        // A top-level function named like a listed member is dropped only when it wraps it
+        // (viper's `Get`), before or after the type; chi's `URLParam(r, key)` is kept.
+        let names = |kept: &[SymbolEntry]| -> Vec<(String, Vec<String>)> {
+            kept.iter()
+                .map(|e| (e.name.clone(), e.members.clone()))
+                .collect()
+        };
+        let wraps = |_: &str, f: &str, _: &str, _: &str| f == "Get";
+        let kept = without_repeated_members(
+            vec![
+                entry("viper.go", "Viper", &["Get", "URLParam"]),
+                entry("viper.go", "Get", &[]),
+                entry("context.go", "URLParam", &[]),
+            ],
+            &wraps,
+        );
+        assert_eq!(
+            names(&kept),
+            [
+                (
+                    "Viper".to_owned(),
+                    vec!["Get".to_owned(), "URLParam".to_owned()]
+                ),
+                ("URLParam".to_owned(), vec![]),
+            ]
+        );
+        let kept = without_repeated_members(
+            vec![
+                entry("viper.go", "Get", &[]),
+                entry("context.go", "URLParam", &[]),
+                entry("viper.go", "Viper", &["Get", "URLParam", "Set"]),
+            ],
+            &wraps,
+        );
+        assert_eq!(
+            names(&kept),
+            [
+                ("Get".to_owned(), vec![]),
+                ("URLParam".to_owned(), vec![]),
+                (
+                    "Viper".to_owned(),
+                    vec!["URLParam".to_owned(), "Set".to_owned()]
+                ),
             ]
         );
     }
