@@ -4767,6 +4767,35 @@ fn an_interfaces_method_named_like_it_is_a_member() {
     assert_eq!(members("Parser"), ["parse"]);
 }
 
+/// A hidden member takes no line of the overview, whatever the budget: monolog's listed
+/// `[SyslogFormatter] private const NILVALUE` and three more; a public one still may.
+#[test]
+fn a_hidden_member_takes_no_line() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/Formatter.php",
+            "<?php\nnamespace A;\n\nclass Formatter\n{\n    private const SECRET_FORMAT = 1;\n    protected const FACILITY = 2;\n    public const LEVEL = 3;\n    public function format(array $r): string { return sprintf(self::SECRET_FORMAT, self::FACILITY); }\n}\n",
+        ),
+        (
+            "src/f1.php",
+            "<?php\nnamespace A;\nfunction f1(Formatter $f) { return $f->format([]) . Formatter::LEVEL; }\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let ids = symbol_ids(&cue);
+    assert!(
+        ids.contains(&"symbol:src/Formatter.php:Formatter".to_owned()),
+        "{ids:?}"
+    );
+    for hidden in ["SECRET_FORMAT", "FACILITY"] {
+        assert!(
+            !ids.iter()
+                .any(|i| i.ends_with(&format!("Formatter.{hidden}"))),
+            "{hidden}: {ids:?}"
+        );
+    }
+}
+
 /// A package-level function of a type's file named like one of the type's listed members,
 /// with its parameters, takes no line of its own nor a place among the file's other names:
 /// viper's `func Get(key string) any { return v.Get(key) }` repeated `Viper`'s `.Get`, and four
