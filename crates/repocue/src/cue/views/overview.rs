@@ -3028,8 +3028,9 @@ fn picked(
                 continue;
             }
             // Nor is a hidden member, a line of its own at any budget: monolog's overview
-            // listed `[SyslogFormatter] private const NILVALUE` and three more beside it.
-            if hidden && s.name.contains('.') {
+            // listed `[SyslogFormatter] private const NILVALUE` and three more beside it. A
+            // type stays (rack's `Rack::Multipart::ParamList`, a class in a module).
+            if hidden && s.name.contains('.') && !is_type_entry(ranked, s) {
                 continue;
             }
             let (own, scope) = (last_segment(&s.name), package_scope(&s.path));
@@ -3053,6 +3054,17 @@ fn picked(
         ));
     }
     (symbols, floors)
+}
+
+/// Whether a listed symbol is a type (a class, struct, interface, enum, module…) of its
+/// ranked file.
+fn is_type_entry(ranked: &[super::structure::Ranked<'_>], s: &SymbolEntry) -> bool {
+    ranked
+        .iter()
+        .find(|r| r.file.path == s.path.as_bytes())
+        .and_then(|r| r.analysis.code.as_ref())
+        .and_then(|c| c.symbols.iter().find(|x| x.qualified_name == s.name))
+        .is_some_and(|x| repocue_structure::symbol_priority(&x.kind) == 0)
 }
 
 /// Names among a listed type's members the methods of it that `unfolded` (the list with
