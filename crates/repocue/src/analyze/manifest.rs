@@ -1513,6 +1513,26 @@ fn rake_name(rest: &str) -> Option<(String, &str)> {
     (!name.is_empty()).then(|| (name.to_owned(), after))
 }
 
+/// The prerequisites of a Makefile's rules for `target` (`lint: lint-go lint-yaml`): the words
+/// after the colon, before a recipe's `;` or a comment.
+fn make_prerequisites(text: &str, target: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with([' ', '\t', '#', '.']))
+    {
+        let Some((names, rest)) = line.split_once(':') else {
+            continue;
+        };
+        if rest.starts_with(['=', ':']) || !names.split_whitespace().any(|n| n == target) {
+            continue;
+        }
+        let rest = rest.split([';', '#']).next().unwrap_or_default();
+        out.extend(rest.split_whitespace().map(str::to_owned));
+    }
+    out
+}
+
 /// Most lint and format targets of a Makefile listed besides its common ones.
 const MAX_MAKE_CHECKS: usize = 3;
 
@@ -1534,10 +1554,16 @@ fn make(text: &str, f: &mut ManifestFacts) {
         chosen = targets.iter().take(1).collect();
     }
     // The checks a contributor runs before sending a change, under their own names: rich's
-    // `make typecheck` and `make format-check` (its CI runs them) were never listed.
+    // `make typecheck` and `make format-check` (its CI runs them) were never listed. Not a
+    // part of a listed target: viper's `lint: lint-go lint-yaml` runs both.
+    let parts: Vec<String> = chosen
+        .iter()
+        .flat_map(|t| make_prerequisites(text, t))
+        .collect();
     let checks = targets
         .iter()
-        .filter(|t| !chosen.contains(t) && matches!(purpose_of(t), "lint" | "format"))
+        .filter(|t| !chosen.contains(t) && !parts.contains(t))
+        .filter(|t| matches!(purpose_of(t), "lint" | "format"))
         .take(MAX_MAKE_CHECKS)
         .collect::<Vec<_>>();
     chosen.extend(checks);
@@ -2510,6 +2536,11 @@ mod tests {
     #[test]
     fn a_makefiles_lint_and_format_targets_are_commands() {
         let text = "test:\n\tpytest\nformat-check:\n\tblack --check .\nformat:\n\tblack .\ntypecheck:\n\tmypy -p pkg\nlint-fix:\n\truff --fix\nstyle:\n\tx\nrelease-notes:\n\ty\n";
+        // A part of a listed target is not listed apart (viper's `lint: lint-go lint-yaml`).
+        let viper = "lint: lint-go lint-yaml # all\nlint-go:\n\tgolangci-lint run\nlint-yaml:\n\tyamllint .\nfmt:\n\tgofmt -w .\n";
+        let f = analyze(b"Makefile", viper).unwrap();
+        let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(cmds, ["make lint", "make fmt"]);
         let f = analyze(b"Makefile", text).unwrap();
         let cmds: Vec<_> = f.commands.iter().map(|c| c.command.as_str()).collect();
         assert_eq!(
