@@ -594,19 +594,8 @@ fn go_methods_elsewhere(
         })
         .collect();
     wanted.sort_unstable();
-    let files = state.store.files_by_paths(&state.snapshot, &wanted)?;
-    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
-    let facts = state.store.facts(&digests)?;
     let mut out = Vec::new();
-    for f in &files {
-        let Some(c) = f
-            .digest
-            .as_deref()
-            .and_then(|d| facts.get(d)?.code.as_ref())
-        else {
-            continue;
-        };
-        let display = paths::display(&f.path);
+    for (display, c) in code_of(state, &wanted)? {
         out.extend(
             c.symbols
                 .iter()
@@ -615,6 +604,25 @@ fn go_methods_elsewhere(
         );
     }
     Ok(out)
+}
+
+/// The code facts of the current files at `paths` (sorted), each with its display path, in
+/// path order; a file without code facts is left out.
+fn code_of(
+    state: &Reader,
+    paths: &[&[u8]],
+) -> Result<Vec<(String, crate::analyze::structure::CodeFacts)>> {
+    let files = state.store.files_by_paths(&state.snapshot, paths)?;
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let facts = state.store.facts(&digests)?;
+    // Cloned, not taken: two files of the same content share their facts.
+    Ok(files
+        .iter()
+        .filter_map(|f| {
+            let code = f.digest.as_deref().and_then(|d| facts.get(d))?.code.clone();
+            code.map(|c| (paths::display(&f.path), c))
+        })
+        .collect())
 }
 
 /// The members a C# `partial` type declares in its other parts (Polly's `ResiliencePipeline`:
@@ -638,18 +646,8 @@ fn csharp_parts_elsewhere(
     candidates.retain(|p| *p != file.path && p.ends_with(b".cs"));
     candidates.sort_unstable();
     let wanted: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-    let files = state.store.files_by_paths(&state.snapshot, &wanted)?;
-    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
-    let facts = state.store.facts(&digests)?;
     let mut out = Vec::new();
-    for f in &files {
-        let Some(c) = f
-            .digest
-            .as_deref()
-            .and_then(|d| facts.get(d)?.code.as_ref())
-        else {
-            continue;
-        };
+    for (display, c) in code_of(state, &wanted)? {
         let is_part = c.symbols.iter().any(|t| {
             t.qualified_name == s.qualified_name
                 && t.signature.split_whitespace().any(|w| w == "partial")
@@ -657,7 +655,6 @@ fn csharp_parts_elsewhere(
         if !is_part {
             continue;
         }
-        let display = paths::display(&f.path);
         out.extend(
             c.symbols
                 .iter()
