@@ -131,7 +131,8 @@ pub struct SymbolChange {
     pub signature: Option<String>,
     /// The old declaration of a `symbol.signature_changed`, without the start it shares with
     /// the new one when that is a dozen bytes or more (`…bool strict = false)`: cut where a
-    /// parameter begins); `… (a part not shown changed)` when the two read alike, a long
+    /// parameter begins), and without the end it shares from the first parameter after what
+    /// differs (`…debug: bool = False, …`); `… (a part not shown changed)` when the two read alike, a long
     /// signature having changed only where it is cut. For a `symbol.removed` overload (a name
     /// with a `#` number, `lib.f#3`), its declaration.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -575,7 +575,47 @@ fn shared_start_elided(new: &str, old: &str) -> String {
     }
     // Past a long signature's own cut, its `… ` is not repeated.
     let rest = &old[cut..];
-    format!("…{}", rest.strip_prefix("… ").unwrap_or(rest))
+    let rest = rest.strip_prefix("… ").unwrap_or(rest);
+    format!("…{}", shared_end_elided(new, rest))
+}
+
+/// `rest` (an old declaration from a parameter on) without the end it shares with the new
+/// declaration, from the first parameter after what differs: `debug=False, …` for a long
+/// `__init__` whose one default changed (starlette's repeated the whole signature). Left
+/// whole when that saves less than a dozen bytes or no parameter of the list begins there.
+fn shared_end_elided(new: &str, rest: &str) -> String {
+    let common: usize = new
+        .chars()
+        .rev()
+        .zip(rest.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(_, b)| b.len_utf8())
+        .sum();
+    let from = rest.len() - common;
+    // The first `, ` of the list itself (not one inside a parameter's brackets) at or after
+    // where the shared end starts.
+    let mut depth = 0usize;
+    let mut boundary = None;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            ',' if depth == 0 && i >= from && rest[i..].starts_with(", ") => {
+                boundary = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    match boundary {
+        Some(i) if rest.len() - i >= 12 + ", …".len() => format!("{}, …", &rest[..i]),
+        _ => rest.to_owned(),
+    }
 }
 
 /// How much an agent needs a symbol or import operation when the budget cannot hold them all:
@@ -860,6 +900,29 @@ mod tests {
             "fn f(x: u32) -> u32"
         );
         assert_eq!(elided("fn f(a: Vec<u8>)", "fn f()"), "fn f()");
+        // The end both share is left out from the first parameter after what differs, not
+        // inside a parameter's brackets, and only where it saves a dozen bytes.
+        assert_eq!(
+            elided(
+                "def __init__(self, debug: bool = True, routes: Sequence[BaseRoute] | None = None, middleware: Sequence[Middleware] | None = None) -> None",
+                "def __init__(self, debug: bool = False, routes: Sequence[BaseRoute] | None = None, middleware: Sequence[Middleware] | None = None) -> None"
+            ),
+            "…debug: bool = False, …"
+        );
+        assert_eq!(
+            elided(
+                "def run(self, name: str, options: Dict[str, int], verbose: bool = True) -> Result",
+                "def run(self, name: str, options: Dict[int, int], verbose: bool = True) -> Result"
+            ),
+            "…options: Dict[int, int], …"
+        );
+        assert_eq!(
+            elided(
+                "fn parse(&self, input: &str, strict: bool)",
+                "fn parse(&self, input: &[u8], strict: bool)"
+            ),
+            "…input: &[u8], strict: bool)"
+        );
         // An empty list is no parameter to begin with.
         assert_eq!(
             elided(
