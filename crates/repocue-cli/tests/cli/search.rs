@@ -383,6 +383,45 @@ fn search_reads_fresh_state_after_a_rename() {
 }
 
 #[test]
+fn a_search_that_finds_nothing_names_the_untracked_paths_it_did_not_read() {
+    // An agent creates a file and searches for what it defines: untracked files are never
+    // indexed (SPEC: only tracked files are), and "no hit" must not read as "nowhere".
+    let repo = project();
+    repo.write(
+        "src/fresh.rs",
+        "pub fn brand_new_helper() -> u32 {\n    2\n}\n",
+    );
+    repo.write(".env", "TOKEN=1\n");
+    let none = search(&repo, &["brand_new_helper"]);
+    assert_eq!(none["content"]["total_hits"], 0, "{none:#}");
+    assert_eq!(
+        none["content"]["not_searched"],
+        serde_json::json!({"untracked": 1, "paths": ["src/fresh.rs"]}),
+        "a secret-named path is not named: {none:#}"
+    );
+    let text = repo
+        .repocue(&["search", "brand_new_helper", "--format", "text"])
+        .success()
+        .stdout();
+    assert!(text.contains("src/fresh.rs"), "{text}");
+    // A search that finds something says nothing of them.
+    let found = search(&repo, &["parse_config"]);
+    assert!(found["content"].get("not_searched").is_none(), "{found:#}");
+    // Once tracked, the definition is found.
+    repo.git(&["add", "src/fresh.rs"]);
+    let tracked = search(&repo, &["brand_new_helper"]);
+    assert_eq!(
+        ids(&tracked)[0],
+        "symbol:src/fresh.rs:brand_new_helper",
+        "{tracked:#}"
+    );
+    assert!(
+        tracked["content"].get("not_searched").is_none(),
+        "{tracked:#}"
+    );
+}
+
+#[test]
 fn query_syntax_cannot_break_the_index() {
     let repo = project();
     let queries = [

@@ -528,6 +528,20 @@ pub struct SearchContent {
     pub total_hits: u64,
     /// Ranked hits.
     pub hits: Vec<Hit>,
+    /// When nothing matched and the work tree has untracked paths: those paths, which are
+    /// never indexed and so never searched (a file just created is found once `git add`
+    /// tracks it). Secret-named paths are left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_searched: Option<NotSearched>,
+}
+
+/// Paths a search did not look into.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NotSearched {
+    /// How many untracked paths there are.
+    pub untracked: u64,
+    /// The first of them, sorted by path (at most five).
+    pub paths: Vec<String>,
 }
 
 /// One search hit.

@@ -41,6 +41,31 @@ pub fn scopes(scope: Option<&str>) -> Result<Vec<SearchKind>> {
     Ok(kinds)
 }
 
+/// Most untracked paths a search that found nothing names.
+const NOT_SEARCHED_NAMED: usize = 5;
+
+/// The untracked paths of the work tree, which the index never holds, unless there are none
+/// (see [`SearchContent::not_searched`]).
+fn not_searched(state: &Reader) -> Option<NotSearched> {
+    let mut untracked: Vec<String> = state
+        .snapshot
+        .untracked
+        .iter()
+        .filter(|p| !state.secret_untracked(p))
+        .map(|p| paths::display(p))
+        .collect();
+    if untracked.is_empty() {
+        return None;
+    }
+    untracked.sort();
+    let count = untracked.len() as u64;
+    untracked.truncate(NOT_SEARCHED_NAMED);
+    Some(NotSearched {
+        untracked: count,
+        paths: untracked,
+    })
+}
+
 /// Builds the search cue.
 pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     let query = request
@@ -79,6 +104,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         matched: matched.into(),
         total_hits: hits.len() as u64,
         hits: vec![],
+        not_searched: hits.is_empty().then(|| not_searched(state)).flatten(),
     };
     let env = envelope(state, request, content);
     let n = hits.len() as i64;
