@@ -551,7 +551,8 @@ impl Git {
         })
     }
 
-    /// Starts reading the most recent commits (at most `n`) reachable from `head`, the commit
+    /// Starts reading the most recent commits (at most `n`, merges left out: see
+    /// [`RECENT_COMMITS_RULE`]) reachable from `head`, the commit
     /// the basis observed (so that the list matches the snapshot even if HEAD moves while the
     /// refresh scans); `HEAD` when that is not an object id.
     pub fn start_recent_commits(&self, n: usize, head: &str) -> Result<RecentCommits> {
@@ -562,6 +563,9 @@ impl Git {
             &count,
             "-z",
             "--no-show-signature",
+            // A merge commit's subject ("Merge pull request #1014 from …") repeats what the
+            // commits it brings in say; it took one of the overview's two lines.
+            "--no-merges",
             "--format=%h%x1f%cI%x1f%s",
             if oid { head } else { "HEAD" },
             "--",
@@ -569,6 +573,11 @@ impl Git {
         Ok(RecentCommits(run))
     }
 }
+
+/// The version of what [`Git::start_recent_commits`] reads, part of the rules digest
+/// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
+/// stays, and only under the rules it was read by (2: merge commits left out).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 2;
 
 /// Parses `git log -z --format=%h%x1f%cI%x1f%s`; a record that does not have the three fields
 /// is skipped.

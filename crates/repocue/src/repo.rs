@@ -110,16 +110,18 @@ impl Repo {
     }
 
     /// Loads the configuration in force now and the digest of its analysis rules (with the
-    /// built-in rules' version and the repository's `info/attributes`): what a snapshot's
-    /// classes were derived under. Fails with `invalid_config` on a bad file.
+    /// built-in rules' version, the repository's `info/attributes` and which commits the
+    /// recent ones are): what a snapshot's classes and recent commits were derived under.
+    /// Fails with `invalid_config` on a bad file.
     pub fn rules(&self) -> Result<Rules> {
         let config = crate::config::load(&self.root)?;
         let attributes = info_attributes(&self.root)
             .and_then(|p| std::fs::read(p).ok())
             .map_or_else(|| "none".to_owned(), |b| hex_sha256(&b));
         let extra = format!(
-            "{};info/attributes:{attributes}",
-            crate::classify::RULES_VERSION
+            "{};commits:{};info/attributes:{attributes}",
+            crate::classify::RULES_VERSION,
+            crate::git::RECENT_COMMITS_RULE
         );
         let digest = config.analysis.digest(&extra);
         Ok(Rules { config, digest })

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::api::{Commit, RefreshOutput};
 use crate::error::{Error, Result};
-use crate::repo::Repo;
+use crate::repo::{Repo, Rules};
 use crate::store::Store;
 
 pub(crate) use basis::Observed;
@@ -140,7 +140,7 @@ fn run_once(
     };
     let mut start = basis::capture(repo, store, op, &rules, observed)?;
     // Git reads the recent commits while the files are scanned.
-    let commits = RecentCommits::start(repo, &start)?;
+    let commits = RecentCommits::start(repo, &start, &rules)?;
     let scan_started = Instant::now();
     // The index listing is only the plan's input: freed before the scan, which holds a result
     // per path of its own.
@@ -172,19 +172,21 @@ fn run_once(
     )
 }
 
-/// The snapshot's recent commits: the previous snapshot's when HEAD did not move (and no new
-/// epoch starts: a rebaseline derives everything again, and history can change below an
-/// unmoved HEAD, as `git fetch --unshallow` does), none without a HEAD, else read by a Git
-/// process that runs beside the scan.
+/// The snapshot's recent commits: the previous snapshot's when HEAD did not move and it read
+/// them under the rules in force (and no new epoch starts: a rebaseline derives everything
+/// again, and history can change below an unmoved HEAD, as `git fetch --unshallow` does),
+/// none without a HEAD, else read by a Git process that runs beside the scan.
 enum RecentCommits {
     Known(Vec<Commit>),
     Reading(crate::git::RecentCommits),
 }
 
 impl RecentCommits {
-    fn start(repo: &Repo, start: &basis::Start) -> Result<RecentCommits> {
+    fn start(repo: &Repo, start: &basis::Start, rules: &Rules) -> Result<RecentCommits> {
         Ok(match (&start.previous, &start.basis.head) {
-            (Some(p), head) if p.head == *head && start.new_epoch.is_none() => {
+            (Some(p), head)
+                if p.head == *head && start.new_epoch.is_none() && rules.describe(p) =>
+            {
                 Self::Known(p.recent_commits.clone())
             }
             (_, Some(head)) => Self::Reading(repo.git.start_recent_commits(RECENT_COMMITS, head)?),
@@ -697,5 +699,56 @@ mod tests {
         };
         run(&repo, &rebaseline).unwrap();
         assert_eq!(commits(&repo), 2);
+    }
+
+    /// A merge commit repeats the subjects of the commits it brings in: the recent commits
+    /// leave it out, and a snapshot whose list was read under other rules (by an older
+    /// version, merges kept) has it read again though HEAD did not move.
+    #[test]
+    fn recent_commits_leave_out_merges_even_in_a_list_read_before() {
+        let t = crate::testing::temp_repo(&[("a.txt", "one\n")]);
+        let root = &t.repo.root;
+        crate::testing::git(root, &["checkout", "-q", "-b", "topic"]);
+        std::fs::write(root.join("b.txt"), "two\n").unwrap();
+        crate::testing::git(root, &["add", "-A"]);
+        crate::testing::git(root, &["commit", "-q", "-m", "Add b"]);
+        crate::testing::git(root, &["checkout", "-q", "-"]);
+        crate::testing::git(
+            root,
+            &[
+                "merge",
+                "-q",
+                "--no-ff",
+                "topic",
+                "-m",
+                "Merge pull request #1 from topic",
+            ],
+        );
+        let subjects = |repo: &Repo| -> Vec<String> {
+            let store = repo.open_store(false).unwrap().unwrap();
+            let snap = store.current_snapshot().unwrap().unwrap();
+            snap.recent_commits.into_iter().map(|c| c.subject).collect()
+        };
+        run(&t.repo, &Operation::Init).unwrap();
+        let listed = subjects(&t.repo);
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert!(listed.iter().any(|s| s == "Add b"), "{listed:?}");
+        assert!(listed.iter().all(|s| !s.starts_with("Merge")), "{listed:?}");
+        // An older version's list, merge first, under its own rules.
+        let db = crate::testing::raw_db(&t.repo);
+        let old = r#"[{"id":"abc1234","date":"2024-01-01T00:00:00Z","subject":"Merge pull request #1 from topic"}]"#;
+        db.execute(
+            "UPDATE snapshots SET recent_commits = ?1, rules_digest = 'older-rules'",
+            [old],
+        )
+        .unwrap();
+        run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(subjects(&t.repo), listed);
+        // Under the rules in force, an unmoved HEAD keeps the list it has.
+        db.execute("UPDATE snapshots SET recent_commits = ?1", [old])
+            .unwrap();
+        std::fs::write(root.join("a.txt"), "changed\n").unwrap();
+        run(&t.repo, &Operation::Refresh).unwrap();
+        assert_eq!(subjects(&t.repo), ["Merge pull request #1 from topic"]);
     }
 }
