@@ -736,6 +736,24 @@ fn go_blank_identifiers_and_init_functions_are_no_symbols() {
     );
 }
 
+/// Rust's anonymous constant (`const _: () = { … };`, a compile-time assertion or probe)
+/// names nothing, and what its block defines cannot be named from outside: anyhow's
+/// `_`, `_#2` and `_.MyError.fmt` led a deleted file's delta. A named constant and the items
+/// of a function's body stay.
+#[test]
+fn rust_anonymous_constants_and_their_items_are_no_symbols() {
+    let source = b"const _: () = {\n    struct MyError;\n    impl core::fmt::Debug for MyError {\n        fn fmt(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result { Ok(()) }\n    }\n};\nconst _: Option<&str> = option_env!(\"X\");\npub const LIMIT: u32 = 3;\npub fn provide(x: u32) -> u32 {\n    struct Local;\n    x\n}\n";
+    let facts = extract(Language::Rust, source, &Limits::default()).unwrap();
+    assert_eq!(
+        names_and_kinds(&facts),
+        [
+            ("LIMIT", "constant"),
+            ("provide", "function"),
+            ("provide.Local", "struct"),
+        ]
+    );
+}
+
 /// A Go call or type qualified by a standard-library package names none of the project's
 /// definitions (chi's `context.WithValue` counted as a use of its own `WithValue`, viper's
 /// `errors.New` of its `New`); one qualified by a module's package, a method call and a plain

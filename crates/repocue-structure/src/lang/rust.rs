@@ -33,6 +33,11 @@ impl LanguageSupport for Rust {
         source: &[u8],
     ) -> Option<Info<'t>> {
         let node = def.node;
+        // `const _: () = { … };` (a compile-time assertion, a probe) names nothing, and what
+        // its block defines no code outside can name: anyhow's `_`, `_#2`, `_.MyError.fmt`.
+        if def.name == "_" || in_anonymous_const(node, source) {
+            return None;
+        }
         let parent_kind = parent.map(|p| p.kind);
         // Trait members and trait-impl members inherit their visibility.
         let inherits = match parent {
@@ -147,6 +152,23 @@ impl LanguageSupport for Rust {
 /// `public` for `pub`, `internal` for `pub(crate)`/`pub(super)`/`pub(in …)`, else
 /// `private`; `private` too for an item that only tests compile ([`test_only`]), whatever it
 /// declares: clap's `#[cfg(doctest)] pub struct ReadmeDoctests` led its crate's exports.
+/// Whether a node lies inside the value of a `const _` item.
+fn in_anonymous_const(node: Node<'_>, source: &[u8]) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "const_item"
+            && n.child_by_field_name("name")
+                .map(|name| node_text(name, source))
+                .as_deref()
+                == Some("_")
+        {
+            return true;
+        }
+        at = n.parent();
+    }
+    false
+}
+
 fn visibility(node: Node<'_>, source: &[u8]) -> &'static str {
     if test_only(node, source) {
         return "private";
