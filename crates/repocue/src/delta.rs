@@ -322,7 +322,13 @@ pub fn structural(
         let path = paths::display(path);
         let olds: &[SymbolFact] = old.map_or(&[], |f| &f.symbols);
         let news: &[SymbolFact] = new.map_or(&[], |f| &f.symbols);
-        let paired = pair_symbols(olds, news);
+        let mut paired = pair_symbols(olds, news);
+        // A file past the symbol limit keeps only its best symbols: one it no longer lists
+        // may still be there, pushed out by what the edit added (a struct added to tmux's
+        // 3,000-declaration header "removed" a prototype), and one it lists now may have been
+        // there before. Only what the other side would have kept is an addition or removal.
+        paired.removed.retain(|s| surely_listed(*new, s));
+        paired.added.retain(|s| surely_listed(*old, s));
         for (o, s) in paired.changed {
             items.push(DeltaItem {
                 op: DeltaOp::SymbolSignatureChanged,
@@ -392,6 +398,21 @@ pub fn structural(
         (a.op.rank(), &a.entity, a.op.as_str()).cmp(&(b.op.rank(), &b.entity, b.op.as_str()))
     });
     items
+}
+
+/// Whether a file's facts would list `s` if the file defined it: always, unless they were
+/// truncated at the symbol limit and `s` is of no better class than the worst they kept
+/// ([`SymbolFact::keep_priority`]).
+fn surely_listed(facts: Option<&crate::analyze::structure::CodeFacts>, s: &SymbolFact) -> bool {
+    let Some(facts) = facts.filter(|f| f.truncated) else {
+        return true;
+    };
+    facts
+        .symbols
+        .iter()
+        .map(SymbolFact::keep_priority)
+        .max()
+        .is_some_and(|worst| s.keep_priority() < worst)
 }
 
 /// One file's symbols before and after, paired: see [`pair_symbols`].
@@ -949,6 +970,43 @@ mod tests {
             ops(b"Shape.java", "Java", &java(two), &java(&changed)),
             ["symbol.signature_changed symbol:Shape.java:Shape.area#2"]
         );
+    }
+
+    /// A header past the symbol limit keeps its best symbols only: a struct added to it
+    /// pushes the last prototype out of the facts, which is no removal (tmux's `tmux.h`:
+    /// `removed server_add_accept`); what it adds of a class the facts keep whole is listed,
+    /// and so is a removal of one.
+    #[test]
+    fn a_file_past_the_symbol_limit_invents_no_removal() {
+        use crate::analyze::structure::MAX_SYMBOLS;
+        let header = |head: &str, tail: &str| {
+            let protos: String = (0..MAX_SYMBOLS + 5)
+                .map(|i| format!("int fn_{i}(int);\n"))
+                .collect();
+            let text = format!("{head}{protos}{tail}");
+            crate::analyze::structure::analyze(b"big.h", Some("C"), text.as_bytes())
+                .unwrap()
+                .unwrap()
+        };
+        let old = header("struct session { int id; };\n", "");
+        let new = header(
+            "struct session { int id; };\n",
+            "struct pane_stats { int lines; };\nint pane_stats_collect(int);\n",
+        );
+        assert!(old.truncated && new.truncated);
+        let ops = |old, new| -> Vec<String> {
+            structural(&[(b"big.h".to_vec(), Some(old), Some(new))])
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        assert_eq!(
+            ops(&old, &new),
+            ["symbol.added symbol:big.h:pane_stats"],
+            "the prototype pushed out is not removed, the one not kept not added"
+        );
+        let gone = header("", "");
+        assert_eq!(ops(&old, &gone), ["symbol.removed symbol:big.h:session"]);
     }
 
     /// A long signature is stored cut, but a change in the part left out is still a change

@@ -192,6 +192,19 @@ impl SymbolFact {
         bare_name(&self.qualified_name)
     }
 
+    /// The order in which a file's symbols are kept when it has more than [`MAX_SYMBOLS`]
+    /// (lower first, then in source order): a program's `main` first, wherever it is
+    /// (redis's `server.c` defines 200 types and functions before its `main` at line 6,936),
+    /// then top-level symbols before members, then by kind (types, functions, methods, the
+    /// rest). Every symbol of a better class than the worst a truncated file kept is kept.
+    pub fn keep_priority(&self) -> (bool, bool, u8) {
+        (
+            !(self.kind == "function" && self.qualified_name == "main"),
+            self.parent().is_some(),
+            repocue_structure::symbol_priority(&self.kind),
+        )
+    }
+
     /// Returns the qualified name of the parent, if any.
     pub fn parent(&self) -> Option<&str> {
         // `f#2.inner`'s parent is the second `f`, `f#2` (it was none).
@@ -304,17 +317,8 @@ pub fn analyze(
                 })
                 .collect();
             if facts.symbols.len() > MAX_SYMBOLS {
-                // A program's `main` first, wherever it is: redis's `server.c` defines 200
-                // types and functions before its `main` at line 6,936.
-                let priority = |s: &SymbolFact| {
-                    (
-                        !(s.kind == "function" && s.qualified_name == "main"),
-                        s.parent().is_some(),
-                        repocue_structure::symbol_priority(&s.kind),
-                    )
-                };
                 let mut order: Vec<usize> = (0..facts.symbols.len()).collect();
-                order.sort_by_key(|&i| (priority(&facts.symbols[i]), i));
+                order.sort_by_key(|&i| (facts.symbols[i].keep_priority(), i));
                 let mut keep: Vec<usize> = order.into_iter().take(MAX_SYMBOLS).collect();
                 keep.sort_unstable();
                 let all = std::mem::take(&mut facts.symbols);
