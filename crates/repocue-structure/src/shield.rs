@@ -11,6 +11,7 @@
 //!
 //! The scanner reads only those two places, so only the one character at each is replaced
 //! before the parse: its bytes become as many `_`, another word character to the shell.
+//! (TypeScript: see [`call_signature_breaks`].)
 //! Lengths and line breaks stay, so every position the parse reports is the file's own; a
 //! name or signature that held such a character shows `_`s instead. Files of the other
 //! languages, and Bash files without the pattern, are parsed as they are, without a copy.
@@ -23,6 +24,9 @@ use crate::Language;
 pub(crate) fn for_parser(language: Language, source: &[u8]) -> Cow<'_, [u8]> {
     if language == Language::CSharp {
         return verbatim_quotes(source);
+    }
+    if language == Language::TypeScript {
+        return call_signature_breaks(source);
     }
     if language != Language::Bash {
         return Cow::Borrowed(source);
@@ -76,6 +80,77 @@ fn verbatim_quotes(source: &[u8]) -> Cow<'_, [u8]> {
         }
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// Generic call signatures on lines of their own in a TypeScript interface or type literal
+/// written without semicolons (immer's `IProduce`):
+///
+/// ```text
+///     <C>(recipe: C): C
+///     <R extends Function>(
+/// ```
+///
+/// The grammar reads the line break as no separator, `C<R extends …` as a type with
+/// arguments, fails, and its recovery lost every declaration after it in the file (without a
+/// parse error to say so). Where such a line (indented, `<` and a type parameter) follows one
+/// that ends a type (a word, `)`, `]` or `>`, no comment), its indentation's last byte
+/// becomes `;`, the separator the author left out: lengths and line breaks stay. Not for
+/// `.tsx`, where a line opening with `<` is an element.
+fn call_signature_breaks(source: &[u8]) -> Cow<'_, [u8]> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut previous_end: Option<u8> = None;
+    let mut previous_comment = false;
+    let mut start = 0;
+    while start < source.len() {
+        let end = source[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |i| start + i);
+        let line = &source[start..end];
+        let indent = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let rest = &line[indent..];
+        if indent > 0
+            && rest.first() == Some(&b'<')
+            && opens_type_parameters(&rest[1..])
+            && !previous_comment
+            && previous_end
+                .is_some_and(|b| crate::text::is_word_byte(b) || matches!(b, b')' | b']' | b'>'))
+        {
+            let bytes = out.get_or_insert_with(|| source.to_vec());
+            bytes[start + indent - 1] = b';';
+        }
+        let trimmed = rest.trim_ascii_end();
+        if let Some(&last) = trimmed.last() {
+            previous_end = Some(last);
+            previous_comment = trimmed.starts_with(b"//")
+                || trimmed.starts_with(b"*")
+                || trimmed.ends_with(b"*/")
+                || trimmed.windows(2).any(|w| w == b"//");
+        }
+        start = end + 1;
+    }
+    out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// Whether `rest` (after a `<`) opens a type parameter list: a name, then `extends`, `,`,
+/// `=` or `>`.
+fn opens_type_parameters(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take_while(|&&b| crate::text::is_word_byte(b) || b == b'$')
+        .count();
+    if name == 0 || rest[0].is_ascii_digit() {
+        return false;
+    }
+    let after = &rest[name..];
+    let spaced = after.trim_ascii_start();
+    spaced.starts_with(b"extends ")
+        || spaced
+            .first()
+            .is_some_and(|b| matches!(b, b',' | b'=' | b'>'))
 }
 
 /// The offsets (at most two) whose character the Bash scanner hands to `isdigit` when it

@@ -754,6 +754,32 @@ fn rust_anonymous_constants_and_their_items_are_no_symbols() {
     );
 }
 
+/// A TypeScript interface of generic call signatures without semicolons, one spanning
+/// lines (immer's `IProduce`), lost every declaration after it in the file: the grammar
+/// reads `C` and the next line's `<R extends …>` as one type with arguments.
+#[test]
+fn typescript_generic_call_signatures_on_their_own_lines_lose_nothing_after_them() {
+    let source = b"export function before(): void {}\n\nexport interface IProduce {\n\t<C>(recipe: C): C\n\t<R extends Function>(\n\t\trecipe: R\n\t): R\n\t<B>(base: B, recipe: (d: B) => void): B\n}\n\nexport type Producer<T> = (draft: T) => void\n\nexport function after(x: number): number {\n\treturn x\n}\n";
+    let facts = extract(Language::TypeScript, source, &Limits::default()).unwrap();
+    let names: Vec<(&str, &str)> = names_and_kinds(&facts)
+        .into_iter()
+        .filter(|(_, kind)| *kind != "method")
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("before", "function"),
+            ("IProduce", "interface"),
+            ("Producer", "type"),
+            ("after", "function"),
+        ],
+        "{facts:?}"
+    );
+    let after = facts.symbols.iter().find(|s| s.name == "after").unwrap();
+    assert_eq!(after.signature, "export function after(x: number): number");
+    assert_eq!(after.start_line, 13);
+}
+
 /// A Go call or type qualified by a standard-library package names none of the project's
 /// definitions (chi's `context.WithValue` counted as a use of its own `WithValue`, viper's
 /// `errors.New` of its `New`); one qualified by a module's package, a method call and a plain
