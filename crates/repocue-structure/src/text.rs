@@ -150,9 +150,10 @@ impl Builder {
             // A backslash-newline (C macro continuation) is whitespace too.
             let continuation = c == '\\' && matches!(chars.peek(), Some((_, '\n' | '\r')));
             if c.is_whitespace() || continuation {
-                // Not after an attribute left out right after an opening bracket: C#'s
-                // `AddRetry<[DynamicallyAccessedMembers(…)] TResult>` read `AddRetry< TResult>`.
-                let opened = matches!(self.out.chars().next_back(), Some('<' | '(' | '['));
+                // Not after an attribute left out right after an opening bracket or a dot:
+                // C#'s `AddRetry<[DynamicallyAccessedMembers(…)] TResult>` read
+                // `AddRetry< TResult>`, Java's `Conn.@Nullable Response` `Conn. Response`.
+                let opened = matches!(self.out.chars().next_back(), Some('<' | '(' | '[' | '.'));
                 let after_left_out = self.pending_separator && opened;
                 self.pending_space = !(self.out.is_empty() || after_left_out);
                 continue;

@@ -2719,6 +2719,23 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A Java type-use annotation after a qualifier's dot leaves no space: jsoup's
+/// `HttpConnection.@Nullable Response` read `HttpConnection. Response`.
+#[test]
+fn java_type_use_annotations_after_a_dot_leave_no_space() {
+    let source = b"class Conn {\n    public void follow(Conn.@Nullable Response prev, @Nullable String name) {}\n}\n";
+    let facts = extract(Language::Java, source, &Limits::default()).unwrap();
+    let follow = facts
+        .symbols
+        .iter()
+        .find(|s| s.name == "follow")
+        .unwrap_or_else(|| panic!("{facts:?}"));
+    assert_eq!(
+        follow.signature,
+        "public void follow(Conn.Response prev, String name)"
+    );
+}
+
 /// A C# verbatim string with escaped quotes loses nothing after it: efcore's
 /// `$@"""{stringValue}"""` left `ExpressionPrinter` without its members.
 #[test]
