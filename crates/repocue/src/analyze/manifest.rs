@@ -1397,23 +1397,65 @@ fn java_release(pom: &str) -> Option<String> {
 
 /// The C++ or C standard a CMake project sets (`CMAKE_CXX_STANDARD 17`, a target's
 /// `CXX_STANDARD 11`, `cxx_std_20` compile features; `C_STANDARD 99`), from the lowercased
-/// text: `C++17`, `C99`.
+/// text: `C++17`, `C99`. One set outside any `if()` block is the project's, the first such;
+/// else the oldest the branches set, what a build without options gets: spdlog sets C++20
+/// only `if(SPDLOG_USE_STD_FORMAT)`, C++11 otherwise.
 fn cmake_standard(lower: &str) -> Option<String> {
+    // (unconditional, C++ rather than C, the standard's year, the name), in file order.
+    let mut found: Vec<(bool, bool, u32, String)> = Vec::new();
+    let mut depth = 0usize;
+    for line in lower.lines() {
+        let code = line.split('#').next().unwrap_or("").trim();
+        let opens = |word: &str| {
+            code.strip_prefix(word)
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        };
+        if opens("endif") {
+            depth = depth.saturating_sub(1);
+            continue;
+        }
+        if let Some((cxx, n)) = cmake_standard_in(code) {
+            let year = match n.parse::<u32>().unwrap_or(0) {
+                y @ 90..=99 => 1900 + y,
+                y => 2000 + y,
+            };
+            let name = if cxx {
+                format!("C++{n}")
+            } else {
+                format!("C{n}")
+            };
+            found.push((depth == 0, cxx, year, name));
+        }
+        if opens("if") {
+            depth += 1;
+        }
+    }
+    // C++ before C: a C++ project compiles its C sources too.
+    let cxx = found.iter().any(|f| f.1);
+    let all: Vec<_> = found.into_iter().filter(|f| f.1 == cxx).collect();
+    all.iter()
+        .find(|f| f.0)
+        .or_else(|| all.iter().min_by_key(|f| f.2))
+        .map(|f| f.3.clone())
+}
+
+/// The standard one line of lowercased CMake sets: (C++ rather than C, its two digits).
+fn cmake_standard_in(line: &str) -> Option<(bool, String)> {
     // The two digits after `key` and a blank (`cxx_standard 11`, not `cxx_standard_required`),
     // where `key` starts a word or follows `cmake_`.
     let number_after = |key: &str| {
-        lower.match_indices(key).find_map(|(i, _)| {
-            if lower[..i].ends_with(|c: char| c.is_ascii_alphanumeric()) {
+        line.match_indices(key).find_map(|(i, _)| {
+            if line[..i].ends_with(|c: char| c.is_ascii_alphanumeric()) {
                 return None;
             }
-            let rest = &lower[i + key.len()..];
+            let rest = &line[i + key.len()..];
             let value = rest.trim_start_matches([' ', '\t', '"']);
             let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
             (value.len() < rest.len() && digits.len() == 2).then_some(digits)
         })
     };
-    let feature = lower.match_indices("cxx_std_").find_map(|(i, _)| {
-        let n: String = lower[i + 8..]
+    let feature = line.match_indices("cxx_std_").find_map(|(i, _)| {
+        let n: String = line[i + 8..]
             .chars()
             .take_while(char::is_ascii_digit)
             .collect();
@@ -1421,8 +1463,8 @@ fn cmake_standard(lower: &str) -> Option<String> {
     });
     number_after("cxx_standard")
         .or(feature)
-        .map(|n| format!("C++{n}"))
-        .or_else(|| number_after("c_standard").map(|n| format!("C{n}")))
+        .map(|n| (true, n))
+        .or_else(|| number_after("c_standard").map(|n| (false, n)))
 }
 
 fn xml_tag(text: &str, tag: &str) -> Option<String> {
@@ -1923,6 +1965,9 @@ mod tests {
             (b"CMakeLists.txt", "project(fmt)\ntarget_compile_features(fmt PUBLIC cxx_std_11)\n", Some("C++11")),
             (b"CMakeLists.txt", "project(z C)\nset(CMAKE_C_STANDARD 99)\n", Some("C99")),
             (b"CMakeLists.txt", "project(z)\nset(CMAKE_CXX_STANDARD ${STD})\n", None),
+            (b"CMakeLists.txt", "project(spdlog)\nif(SPDLOG_USE_STD_FORMAT)\n  set(CMAKE_CXX_STANDARD 20)\nelseif(NOT CMAKE_CXX_STANDARD)\n  set(CMAKE_CXX_STANDARD 11)\nendif()\n", Some("C++11")),
+            (b"CMakeLists.txt", "project(z)\nif(WITH_MODULES) # C++20 modules\n  set(CMAKE_CXX_STANDARD 20)\nendif()\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_C_STANDARD 99)\n", Some("C++17")),
+            (b"CMakeLists.txt", "project(z)\nif(A)\n  if(B)\n    set(CMAKE_CXX_STANDARD 98)\n  endif()\nendif()\nif(C)\n  set(CMAKE_CXX_STANDARD 14)\nendif()\n", Some("C++98")),
             (b"src/App/App.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>", Some(".NET net8.0")),
         ];
         for (path, text, want) in cases {
