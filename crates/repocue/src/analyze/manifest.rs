@@ -188,6 +188,32 @@ fn script_step(step: &str) -> Step<'_> {
     Step::Program(name)
 }
 
+/// The steps of a shell command line: the parts `&`, `|` and `;` separate outside quotes.
+/// Inline code is one step (zustand's `node -e "import …; const b = 1"` ran `import` and
+/// `const`).
+fn shell_steps(line: &str) -> Vec<&str> {
+    let mut steps = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut start = 0;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (Some('"') | None, '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '&' | '|' | ';') => {
+                steps.push(&line[start..i]);
+                start = i + 1;
+            }
+            (None, _) => {}
+        }
+    }
+    steps.push(&line[start..]);
+    steps
+}
+
 /// The programs a package script runs ([`CommandFact::runs`]): those of each step of its
 /// command lines (`&&`, `||`, `;`, `|` and `&` separate steps, [`script_step`]), and of the
 /// scripts it runs (slim's `test` of `@phpunit`, `@phpcs`, `@phpstan`), in order, each once,
@@ -204,7 +230,7 @@ fn script_programs<'a>(name: &str, scripts: &dyn Fn(&str) -> Option<Vec<&'a str>
         }
         seen.push(name.to_owned());
         for line in scripts(name).unwrap_or_default() {
-            for step in line.split(['&', '|', ';']) {
+            for step in shell_steps(line) {
                 match script_step(step) {
                     Step::Program(p) => {
                         if !out.iter().any(|o| o == p) && out.len() < MAX_SCRIPT_PROGRAMS {
@@ -2142,7 +2168,8 @@ mod tests {
             "deploy": "API_TOKEN=s3cr3t ./scripts/publish.sh 'x: $PASSWORD' && git push",
             "none": "echo \"Error: no test specified\" && exit 1",
             "self": "npm run self",
-            "run-own": "node scripts/gen.js docs/api.md"
+            "run-own": "node scripts/gen.js docs/api.md",
+            "inline": "rollup -c && node --input-type=module -e \"import { a } from './x.mjs'; const b = 1\" && json -I -f p.json -e 'this.x=1; y()' | prettier"
         }}"#;
         let f = analyze(b"package.json", npm).expect("a manifest");
         let runs = |command: &str| -> Vec<String> {
@@ -2159,6 +2186,8 @@ mod tests {
         assert!(runs("npm run none").is_empty());
         assert!(runs("npm run self").is_empty());
         assert!(runs("npm run run-own").is_empty());
+        // Inline code is no step of its own (zustand's `import`, `const`).
+        assert_eq!(runs("npm run inline"), ["rollup", "json", "prettier"]);
         let stored = serde_json::to_string(&f).expect("facts serialize");
         for secret in ["s3cr3t", "PASSWORD", "API_TOKEN", "tsconfig"] {
             assert!(!stored.contains(secret), "{secret} in {stored}");
