@@ -142,6 +142,10 @@ pub(crate) fn assess(
     }
     if snap.untracked != basis.untracked {
         reasons.push("untracked paths changed".into());
+        // Those that appeared or went: what the snapshot does not list as it is now.
+        let before: HashSet<&[u8]> = snap.untracked.iter().map(Vec::as_slice).collect();
+        let now: HashSet<&[u8]> = basis.untracked.iter().map(Vec::as_slice).collect();
+        changed.extend(before.symmetric_difference(&now).map(|p| p.to_vec()));
     }
     for p in content_changed {
         if !changed.contains(&p) {

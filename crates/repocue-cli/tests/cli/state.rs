@@ -23,6 +23,25 @@ fn initialized(files: &[(&str, &str)]) -> (TestRepo, RefreshOutput) {
     (repo, init)
 }
 
+/// `changed_since_snapshot` names an untracked path that appeared or went since the
+/// snapshot, as it names a tracked one (the counts said 1 untracked, the list nothing);
+/// never a secret-named one.
+#[test]
+fn an_untracked_path_that_appeared_or_went_is_changed_since_the_snapshot() {
+    let (repo, _) = initialized(&[("a.txt", "one\n")]);
+    repo.write("a.txt", "one, edited\n");
+    repo.write("scratch.rs", "pub fn scratch() {}\n");
+    repo.write(".env", "TOKEN=1\n");
+    let st = repo.status();
+    assert_eq!(st.freshness, Freshness::RefreshNeeded);
+    assert_eq!(st.changed_since_snapshot, vec!["a.txt", "scratch.rs"]);
+    assert_eq!(st.working_tree.untracked, 2);
+    repo.refresh();
+    assert!(repo.status().changed_since_snapshot.is_empty());
+    std::fs::remove_file(repo.root().join("scratch.rs")).unwrap();
+    assert_eq!(repo.status().changed_since_snapshot, vec!["scratch.rs"]);
+}
+
 #[test]
 fn modified_file_is_refresh_needed_then_content_changed() {
     let (repo, _) = initialized(&[("a.txt", "one\n"), ("b.txt", "two\n")]);
@@ -714,7 +733,14 @@ fn odd_paths_are_indexed_and_non_utf8_is_warned() {
     let st = repo.status();
     assert_eq!(st.working_tree.unstaged, 5);
     assert_eq!(st.working_tree.untracked, 1);
-    assert_eq!(st.changed_since_snapshot.len(), 5);
+    // The five edited files and the untracked path.
+    assert_eq!(st.changed_since_snapshot.len(), 6);
+    assert!(
+        st.changed_since_snapshot
+            .contains(&"untracked\n\\xFE".to_owned()),
+        "{:?}",
+        st.changed_since_snapshot
+    );
     assert!(codes(&st.warnings).contains(&"non_utf8_path"));
     let r = repo.refresh();
     assert_eq!(r.changes.content_changed, 5);

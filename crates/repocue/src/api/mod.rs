@@ -150,7 +150,8 @@ pub struct StatusOutput {
     pub tracked_files: Option<u64>,
     /// Live path counts.
     pub working_tree: WorkingCounts,
-    /// Paths whose live state differs from the snapshot (first 20).
+    /// Paths whose live state differs from the snapshot (first 20), untracked paths that
+    /// appeared or went among them; secret-named ones left out.
     pub changed_since_snapshot: Vec<String>,
     /// Files the snapshot's scan could not read or analyze, at most 20: those not read or
     /// parsed first, then those whose analysis was deferred, each in path order (the
