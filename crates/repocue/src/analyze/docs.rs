@@ -944,7 +944,7 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
 }
 
 /// Removes Markdown inline markup: images (inline and reference style), link syntax,
-/// emphasis, code ticks, HTML tags.
+/// emphasis, code ticks, HTML tags, the backslashes of escapes.
 fn strip_inline(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let brackets = closers(&chars, '[', ']');
@@ -1003,6 +1003,12 @@ fn strip_inline(text: &str) -> String {
                 // backticks would otherwise be scanned once per backtick).
                 None => i += chars[i..].iter().take_while(|&&c| c == '`').count(),
             },
+            // A backslash escape is the character it escapes, never markup (anyhow's
+            // `¯\\\_(°ペ)\_/¯` read `¯\\\(°ペ)\/¯`).
+            '\\' if chars.get(i + 1).is_some_and(char::is_ascii_punctuation) => {
+                out.push(chars[i + 1]);
+                i += 2;
+            }
             '*' => i += 1,
             // `_` is emphasis only at a word edge; inside `max_tokens` it is part of the name.
             '_' if i == 0
@@ -1801,6 +1807,16 @@ mod tests {
             "Loads $_ENV, __init__ and *ptr` now and a_b"
         );
         assert_eq!(strip_inline("an `unclosed tick"), "an unclosed tick");
+    }
+
+    /// A backslash escape reads as the character it escapes; a backslash before anything
+    /// else is text.
+    #[test]
+    fn backslash_escapes_read_as_the_character_they_escape() {
+        assert_eq!(
+            strip_inline("Anyhow ¯\\\\\\_(°ペ)\\_/¯, `a\\_b`, foo\\_bar, 2 \\* 3, C:\\dir"),
+            "Anyhow ¯\\_(°ペ)_/¯, a\\_b, foo_bar, 2 * 3, C:\\dir"
+        );
     }
 
     #[test]
