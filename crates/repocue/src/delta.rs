@@ -800,8 +800,12 @@ fn fold_renames(
                 Some(i) => {
                     let added = pc.changes.remove(i);
                     let before = old_signatures.get(&(d.clone(), ch.name.clone())).cloned();
-                    // A member that only changed its owner's name changed nothing of its own.
-                    if ch.name != added.name && before.is_some() && before == added.signature {
+                    // A member that only changed its owner's name changed nothing of its own,
+                    // nor did a namespace the new path opens as the old one did (namespaces,
+                    // which many files open, never move: a renamed C++ file's `namespace lib`
+                    // read as a changed signature).
+                    let same = before.is_some() && before == added.signature;
+                    if same && (ch.name != added.name || added.namespace) {
                         continue;
                     }
                     pc.changes.push(SymbolChange {

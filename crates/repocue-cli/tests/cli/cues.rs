@@ -993,6 +993,29 @@ fn a_file_renamed_with_its_class_is_one_entry() {
     );
 }
 
+/// A C++ file moved as it is changed nothing: its `namespace lib`, which many files open and
+/// which never moves, read as a changed signature of the renamed file.
+#[test]
+fn a_cpp_file_moved_as_it_is_changes_no_namespace() {
+    let repo = TestRepo::with_files(&[(
+        "b.cpp",
+        "namespace lib {\nint twice(int x) { return 2 * x; }\n}\n",
+    )]);
+    repo.init();
+    std::fs::create_dir(repo.root().join("src")).unwrap();
+    repo.git(&["mv", "b.cpp", "src/b.cpp"]);
+    repo.commit_staged("move");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let paths = cue["content"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 1, "{cue:#}");
+    assert_eq!(paths[0]["op"], "file.renamed", "{cue:#}");
+    assert_eq!(paths[0]["from"], "b.cpp", "{cue:#}");
+    assert!(paths[0].get("changes").is_none(), "{cue:#}");
+}
+
 /// A document's delta names the sections it gained and lost (a README's new `### Examples`,
 /// a renamed heading as one lost and one gained): three reviewers saw a README edit as a bare
 /// `file.content_changed`. An edit of a section's text changes none.

@@ -447,12 +447,16 @@ fn items(
         let deleted = p.op == Some(DeltaOp::FileDeleted);
         let taken = std::mem::take(&mut p.changes);
         let added = |ch: &&SymbolChange| ch.op == DeltaOp::SymbolAdded;
-        // The names that added symbols are members of.
-        let parents: Vec<&str> = taken
-            .iter()
-            .filter(added)
-            .filter_map(|ch| Some(ch.name.rsplit_once('.')?.0))
-            .collect();
+        // The names that added symbols are members of, and removed ones.
+        let parents_of = |op: DeltaOp| -> Vec<&str> {
+            taken
+                .iter()
+                .filter(|ch| ch.op == op)
+                .filter_map(|ch| Some(ch.name.rsplit_once('.')?.0))
+                .collect()
+        };
+        let parents = parents_of(DeltaOp::SymbolAdded);
+        let removed_parents = parents_of(DeltaOp::SymbolRemoved);
         let weights: Vec<i64> = taken
             .iter()
             .map(|ch| {
@@ -463,7 +467,8 @@ fn items(
                 // namespace added with its members (a new file's `module Sinatra` around its
                 // class) is named by their qualified names, and is detail of them; so is a
                 // namespace statement added with the definitions that follow it (a new C#
-                // file's `namespace Serilog.Core;`).
+                // file's `namespace Serilog.Core;`). So is a namespace removed with its
+                // members (a deleted header's `namespace spdlog` led its `removed` lines).
                 let of_added_type = is_added
                     && taken
                         .iter()
@@ -473,7 +478,13 @@ fn items(
                     && ch.namespace
                     && (parents.contains(&name)
                         || ch.statement && taken.iter().filter(added).any(|t| !t.namespace));
-                if holds_added {
+                let holds_removed = ch.op == DeltaOp::SymbolRemoved
+                    && ch.namespace
+                    && removed_parents.contains(&name);
+                if holds_removed && deleted {
+                    // After the file's other lines, which weigh nothing beside its deletion.
+                    -1
+                } else if holds_added || holds_removed {
                     NAMESPACE_OF_ADDED_WEIGHT
                 } else if of_added_type {
                     MEMBER_OF_ADDED_WEIGHT
@@ -542,8 +553,9 @@ const REPOSITORY_WEIGHT: i64 = 2;
 /// old HEAD adds little to the envelope's new one.
 const MEMBER_OF_ADDED_WEIGHT: i64 = 3;
 
-/// Where a namespace added with what it names ranks (a Ruby `module` around a new file's class,
-/// a C# `namespace X;` statement): with the imports, since its members' names say it.
+/// Where a namespace added or removed with what it names ranks (a Ruby `module` around a new
+/// file's class, a C# `namespace X;` statement, a deleted C++ header's `namespace spdlog`):
+/// with the imports, since its members' names say it.
 const NAMESPACE_OF_ADDED_WEIGHT: i64 = 2;
 
 /// The old declaration of a changed signature without the start it shares with the new one:
@@ -840,7 +852,7 @@ mod tests {
     /// class) is named by its members' qualified names: the members rank as additions, the
     /// namespace as their detail. A namespace added empty is an addition of its own.
     #[test]
-    fn an_added_namespace_is_detail_of_the_members_added_in_it() {
+    fn a_namespace_added_or_removed_is_detail_of_its_members() {
         let namespace = |name: &str| SymbolChange {
             namespace: true,
             ..change(DeltaOp::SymbolAdded, name)
@@ -873,6 +885,29 @@ mod tests {
         assert_eq!(weight("Empty"), 4);
         assert_eq!(weight("Sinatra"), NAMESPACE_OF_ADDED_WEIGHT);
         assert_eq!(weight("Sinatra.Probe.run"), MEMBER_OF_ADDED_WEIGHT);
+
+        // A deleted header: its namespace comes after the definitions removed in it.
+        let removed_namespace = SymbolChange {
+            namespace: true,
+            ..change(DeltaOp::SymbolRemoved, "lib")
+        };
+        let mut gone = PathChange::bare("null_sink.h");
+        gone.op = Some(DeltaOp::FileDeleted);
+        gone.changes = vec![
+            removed_namespace,
+            change(DeltaOp::SymbolRemoved, "lib.null_logger_mt"),
+        ];
+        let ranked = items(vec![], vec![gone], vec![]);
+        let changes: Vec<i64> = ranked
+            .iter()
+            .filter(|i| i.section == 3)
+            .map(|i| i.rank)
+            .collect();
+        assert!(
+            changes[1] > changes[0],
+            "the removed definition before its namespace: {changes:?}"
+        );
+        assert_eq!(change_rank(-1, 0), changes[0]);
     }
 
     /// A changed signature's old declaration leaves out the start it shares with the new one,
