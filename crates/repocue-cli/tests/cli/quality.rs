@@ -817,6 +817,65 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// What the CI workflows run is listed, said to come from CI: the commands a manifest does
+/// not already give (jsoup's CI runs `mvn verify`, its pom implies `mvn test`), without the
+/// options CI sets for its logs, in the directory they run in; a release workflow's steps and
+/// installs are not.
+#[test]
+fn the_commands_ci_runs_are_listed_as_from_ci() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# Lib\n\nLib parses things for Java programs quickly.\n"),
+        (
+            "pom.xml",
+            "<project><modelVersion>4.0.0</modelVersion><groupId>a</groupId><artifactId>lib</artifactId><version>1</version></project>\n",
+        ),
+        (
+            "src/main/java/a/Lib.java",
+            "package a;\n\npublic class Lib {\n    public static int run() { return 1; }\n}\n",
+        ),
+        (
+            ".github/workflows/ci.yml",
+            "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: mvn -B install -DskipTests\n      - run: mvn -B --no-transfer-progress verify\n      - run: mvn test\n      - name: lint\n        run: ./ci/check-style.sh\n        working-directory: tools\n",
+        ),
+        (
+            ".github/workflows/release.yml",
+            "jobs:\n  ship:\n    steps:\n      - run: mvn deploy\n      - run: mvn site\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let commands = cue["content"]["commands"].as_array().unwrap();
+    let ci: Vec<(&str, &str)> = commands
+        .iter()
+        .filter(|c| c["ci"] == json!(true))
+        .map(|c| {
+            (
+                c["command"].as_str().unwrap(),
+                c["purpose"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ci,
+        [
+            ("mvn verify", "test"),
+            ("cd tools && ./ci/check-style.sh", "lint")
+        ],
+        "{cue:#}"
+    );
+    let lines = command_lines(&cue);
+    assert_eq!(
+        lines.iter().filter(|c| **c == "mvn test").count(),
+        1,
+        "{cue:#}"
+    );
+    assert!(!lines.iter().any(|c| c.contains("site")), "{cue:#}");
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "3000"])
+        .success()
+        .stdout();
+    assert!(text.contains("mvn verify [ci]"), "{text}");
+}
+
 /// A solution kept in the source directory, with no build file at the root, stands for the
 /// root (Newtonsoft.Json's `Src/Newtonsoft.Json.slnx`); its commands run there, which the
 /// text format says. Its test projects are tests by their names, not the API.

@@ -14,7 +14,8 @@ const MAX_COMMANDS: usize = 24;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ManifestFacts {
     /// Which ecosystem: `cargo`, `npm`, `make`, `python`, `go`, `cmake`, `meson`, `just`,
-    /// `maven`, `gradle`, `ruby`, `composer`, `tox`, `pnpm`, `dotnet`.
+    /// `maven`, `gradle`, `ruby`, `composer`, `tox`, `pnpm`, `dotnet`; `ci` for a CI
+    /// workflow, which holds only the commands its steps run ([`super::workflow`]).
     pub kind: String,
     /// Declared package or project name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -346,8 +347,25 @@ fn cmd(command: impl Into<String>, purpose: &str) -> CommandFact {
     }
 }
 
+/// A CI workflow's facts: the commands its steps run ([`super::workflow`]), `None` when it
+/// runs none a contributor would.
+fn workflow(text: &str) -> Option<ManifestFacts> {
+    let commands: Vec<CommandFact> = super::workflow::commands(text)
+        .into_iter()
+        .map(|(command, purpose)| cmd(command, purpose))
+        .collect();
+    (!commands.is_empty()).then(|| ManifestFacts {
+        kind: "ci".to_owned(),
+        commands,
+        ..Default::default()
+    })
+}
+
 /// Extracts manifest facts, `None` when the file is not a manifest or cannot be parsed.
 pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
+    if super::workflow::is_workflow(path) {
+        return workflow(text);
+    }
     let kind = manifest_kind(paths::file_name(path))?;
     let mut f = ManifestFacts {
         kind: kind.to_owned(),

@@ -470,6 +470,10 @@ pub struct CommandRef {
     /// the command runs, and for a checked-in script the command names (`scripts/test`).
     #[serde(default, skip_serializing_if = "is_root_manifest")]
     pub source: String,
+    /// The project's continuous integration runs it (a step of a GitHub Actions workflow,
+    /// run from the repository's root); left out when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ci: bool,
 }
 
 /// A key document.

@@ -168,6 +168,10 @@ fn field(out: &mut String, indent: &str, key: &str, value: &Value) {
                         let runs: Vec<String> = runs.iter().map(scalar).collect();
                         command = format!("{command} ({})", runs.join(", "));
                     }
+                    // What the project's CI runs says so: `./mvnw -B verify [ci]`.
+                    if c["ci"] == Value::Bool(true) {
+                        command.push_str(" [ci]");
+                    }
                     match c["source"].as_str().and_then(|s| s.rsplit_once('/')) {
                         Some((dir, _)) if !dir.is_empty() => {
                             format!("cd {} && {command}", super::one_line(dir))

@@ -1032,6 +1032,7 @@ fn load_facts(state: &Reader, readme: Option<&FileState>) -> Result<HashMap<Stri
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
             (f.is_document && depth == 0)
                 || (crate::analyze::manifest::is_manifest(&f.path) && depth <= 2)
+                || crate::analyze::workflow::is_workflow(&f.path)
                 || readme.is_some_and(|r| r.path == f.path)
         })
         .filter_map(|f| f.digest.as_deref())
@@ -2297,6 +2298,49 @@ fn commands(
                     command,
                     purpose: c.purpose.clone(),
                     source: source.clone(),
+                    ci: false,
+                },
+            ));
+        }
+    }
+    // What the CI workflows run is how the maintainers check a change (jsoup's `mvn verify`,
+    // rayon's `cargo fmt --all --check`), each said to come from CI: what runs a program and
+    // subcommand no command above runs (`mvn test` is not `mvn verify`), the first that
+    // tests and the first that lints or formats among the leading commands, the rest after
+    // them, before a tool configuration's guess.
+    let mut keys: HashSet<(String, String)> = out
+        .iter()
+        .flat_map(|(_, _, c)| {
+            c.command
+                .split("&&")
+                .map(crate::analyze::workflow::command_key)
+        })
+        .collect();
+    let mut led: HashSet<&str> = HashSet::new();
+    for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
+        for c in m.commands.iter().filter(|_| m.kind == "ci") {
+            if !keys.insert(crate::analyze::workflow::command_key(&c.command)) {
+                continue;
+            }
+            let order = ORDER
+                .iter()
+                .position(|o| *o == c.purpose)
+                .unwrap_or(ORDER.len());
+            let kind = match c.purpose.as_str() {
+                "test" => "test",
+                "lint" | "format" => "check",
+                _ => "",
+            };
+            let leads = root_level && !kind.is_empty() && led.insert(kind);
+            out.push((
+                order,
+                leads,
+                CommandRef {
+                    command: c.command.clone(),
+                    purpose: c.purpose.clone(),
+                    runs: Vec::new(),
+                    source: String::new(),
+                    ci: true,
                 },
             ));
         }
@@ -2318,6 +2362,7 @@ fn commands(
                     purpose: (*purpose).to_owned(),
                     runs: Vec::new(),
                     source: (*config).to_owned(),
+                    ci: false,
                 },
             ));
         }
@@ -2418,6 +2463,7 @@ fn directory_scripts(files: &[FileState]) -> Vec<(bool, CommandRef)> {
         purpose: purpose.to_owned(),
         runs: Vec::new(),
         source: String::new(),
+        ci: false,
     };
     // Who runs the helpers: a root Makefile, or the directory's own extensionless scripts.
     let make = files.iter().any(|f| {

@@ -1,0 +1,669 @@
+//! The commands a project's continuous integration runs: the `run:` steps of its GitHub
+//! Actions workflows (`.github/workflows/*.yml`). What CI runs is how the maintainers check a
+//! change (jsoup's `mvn verify`, rayon's `cargo fmt --all --check`, tmux's `cd regress &&
+//! make`), where the commands a manifest implies are only the ecosystem's defaults.
+//!
+//! Read line by line, not as YAML: a step's `run:` value on its line, or the block under
+//! `run: |` (a folded `>` block is one command). Only commands a contributor can run as they
+//! are come out: none with a workflow expression (`${{ matrix.os }}`) or a shell variable
+//! left after its environment assignments, none that installs, releases, publishes or sets
+//! the machine up, none over [`MAX_COMMAND`] characters, none whose words name a secret.
+//! Workflows named for releases, publishing, security scans or issue housekeeping are not
+//! read at all.
+
+/// Longest command kept: a line a contributor would type.
+const MAX_COMMAND: usize = 80;
+/// Most commands kept per workflow.
+const MAX_PER_WORKFLOW: usize = 8;
+
+/// Whether a path is a GitHub Actions workflow whose commands are read.
+pub fn is_workflow(path: &[u8]) -> bool {
+    let Some(name) = path.strip_prefix(b".github/workflows/") else {
+        return false;
+    };
+    if name.contains(&b'/') || !(name.ends_with(b".yml") || name.ends_with(b".yaml")) {
+        return false;
+    }
+    let name = String::from_utf8_lossy(name).to_ascii_lowercase();
+    const SKIPPED: &[&str] = &[
+        "release",
+        "publish",
+        "deploy",
+        "codeql",
+        "scorecard",
+        "label",
+        "stale",
+        "lock",
+        "triage",
+        "dependabot",
+        "dependency-review",
+        "greetings",
+        "welcome",
+        "reminder",
+        "sponsor",
+        "pages",
+        "coverity",
+        "fuzz",
+        "zizmor",
+    ];
+    !SKIPPED.iter().any(|s| name.contains(s))
+}
+
+/// The commands a workflow's steps run, in file order, each once, with their purpose
+/// (`build`, `test`, `lint`, `format`, `docs` or `other`): at most [`MAX_PER_WORKFLOW`].
+pub fn commands(text: &str) -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    for line in run_lines(text) {
+        let Some(command) = runnable(&line) else {
+            continue;
+        };
+        // One of each (program, subcommand): rayon's CI builds and tests each package, for
+        // other targets too; the first says how.
+        if out
+            .iter()
+            .any(|(c, _)| command_key(c) == command_key(&command))
+        {
+            continue;
+        }
+        let purpose = purpose(&command);
+        out.push((command, purpose));
+        if out.len() == MAX_PER_WORKFLOW {
+            break;
+        }
+    }
+    out
+}
+
+/// The shell lines of every `run:` step: its inline value, or its block's lines (dedented;
+/// `\` continuations joined; a folded block joined into one line). A line that runs in
+/// another directory says so (`cd build && make`): the step's `working-directory`, or a
+/// `cd` on an earlier line of its block (spdlog's `mkdir -p build && cd build`, then `make
+/// -j2`); after a `cd` whose directory is not plain, the block's lines are left out.
+fn run_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let at = i;
+        let line = lines[i];
+        i += 1;
+        let trimmed = line.trim_start();
+        let dashed = trimmed.strip_prefix("- ");
+        let key = dashed.unwrap_or(trimmed).trim_start();
+        let Some(value) = key.strip_prefix("run:") else {
+            continue;
+        };
+        let value = value.trim();
+        let indent = line.len() - trimmed.len();
+        let column = line.len() - key.len();
+        let mut dir = working_directory(&lines, at, column);
+        let mut commands: Vec<String> = Vec::new();
+        if let Some(style) = value.chars().next().filter(|c| matches!(c, '|' | '>')) {
+            let mut block: Vec<&str> = Vec::new();
+            while i < lines.len() {
+                let next = lines[i];
+                let body = next.trim_start();
+                if !body.is_empty() && next.len() - body.len() <= indent {
+                    break;
+                }
+                block.push(body);
+                i += 1;
+            }
+            if style == '>' {
+                commands.push(block.join(" "));
+            } else {
+                commands.extend(joined_continuations(&block));
+            }
+        } else if !value.is_empty() {
+            commands.push(unquoted(value).to_owned());
+        }
+        for command in commands {
+            let command = command.trim();
+            let Some(here) = &dir else {
+                break;
+            };
+            if !here.is_empty() && !command.is_empty() && !command.starts_with('#') {
+                out.push(format!("cd {here} && {command}"));
+            } else {
+                out.push(command.to_owned());
+            }
+            // The directory the next lines run in.
+            if let Some(target) = changed_directory(command) {
+                dir = target.and_then(|t| joined_directory(dir.as_deref().unwrap_or(""), t));
+            }
+        }
+    }
+    out
+}
+
+/// The step's `working-directory` (`""` for the root): a sibling key of its `run:` at
+/// `column` on line `at`; `None` when it is no plain relative path.
+fn working_directory(lines: &[&str], at: usize, column: usize) -> Option<String> {
+    let key_at = |line: &str| -> Option<String> {
+        let trimmed = line.trim_start();
+        let key = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
+        (line.len() - key.len() == column).then(|| key.to_owned())
+    };
+    // The step's lines: back to its `- `, forward while indented at least as its keys.
+    let mut siblings: Vec<String> = Vec::new();
+    for line in lines[..at].iter().rev() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        if indent < column.saturating_sub(2) || (indent < column && !trimmed.starts_with("- ")) {
+            break;
+        }
+        siblings.extend(key_at(line));
+        if trimmed.starts_with("- ") && indent + 2 == column {
+            break;
+        }
+    }
+    for line in &lines[at + 1..] {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if line.len() - trimmed.len() < column {
+            break;
+        }
+        siblings.extend(key_at(line));
+    }
+    let Some(value) = siblings
+        .iter()
+        .find_map(|k| k.strip_prefix("working-directory:"))
+    else {
+        return Some(String::new());
+    };
+    joined_directory("", unquoted(value.trim()))
+}
+
+/// The directory a shell line changes to: `Some(Some(dir))` for a final `cd dir` (alone or
+/// after `&&`), `Some(None)` for any other `cd` (a variable, `cd -`, inside a subshell),
+/// `None` when it changes none.
+fn changed_directory(command: &str) -> Option<Option<&str>> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let at = words.iter().rposition(|w| *w == "cd")?;
+    let last = at + 2 == words.len() && (at == 0 || words[at - 1] == "&&");
+    Some(last.then(|| words[at + 1]))
+}
+
+/// `base` joined with a relative directory `dir`, `""` for the root; `None` when `dir` is
+/// absolute, holds a variable or leaves the repository.
+fn joined_directory(base: &str, dir: &str) -> Option<String> {
+    if dir.starts_with('/') || dir.starts_with('~') || dir.contains('$') || dir == "-" {
+        return None;
+    }
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in dir.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The lines of a literal block with `\`-continued lines joined.
+fn joined_continuations(block: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in block {
+        let line = line.trim();
+        match line.strip_suffix('\\') {
+            Some(head) => {
+                current.push_str(head.trim_end());
+                current.push(' ');
+            }
+            None => {
+                current.push_str(line);
+                out.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// A YAML scalar without the quotes around it.
+fn unquoted(value: &str) -> &str {
+    for q in ['"', '\''] {
+        if let Some(inner) = value.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    value
+}
+
+/// The command a shell line runs when a contributor can run it as it is (see the module
+/// documentation): environment assignments before it left out, whitespace collapsed.
+fn runnable(line: &str) -> Option<String> {
+    let line = line.split(" #").next().unwrap_or(line).trim();
+    if line.is_empty() || line.starts_with('#') || line.contains("${{") {
+        return None;
+    }
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .skip_while(|w| is_assignment(w))
+        .collect();
+    let first = *words.first()?;
+    if words.iter().any(|w| w.contains('$') || names_a_secret(w)) {
+        return None;
+    }
+    // `cd dir && make`: the step after the directory change says what runs.
+    let tool = match (first, words.get(2).copied()) {
+        ("cd", Some("&&")) => *words.get(3)?,
+        _ => first,
+    };
+    if !is_project_tool(tool) || sets_up(&words) {
+        return None;
+    }
+    let command = without_ci_flags(&words).join(" ");
+    (command.len() <= MAX_COMMAND).then_some(command)
+}
+
+/// The words without the options CI sets for its logs and machines, which a contributor
+/// does not type: batch mode, verbosity, colours, parallel jobs, Maven's default `--file
+/// pom.xml` (jsoup's `mvn -X verify -B --file pom.xml` is `mvn verify`).
+fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
+    const FLAGS: &[&str] = &[
+        "-B",
+        "--batch-mode",
+        "-X",
+        "--debug",
+        "-e",
+        "--errors",
+        "-V",
+        "--show-version",
+        "-ntp",
+        "--no-transfer-progress",
+        "--verbose",
+        "-v",
+        "-vv",
+        "--color=always",
+        "--colour=always",
+        "--color",
+        "--show-diff-on-failure",
+        "--no-daemon",
+        "--stacktrace",
+        "--info",
+        "--quiet",
+        "-q",
+    ];
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        i += 1;
+        let jobs = w
+            .strip_prefix("-j")
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+        if FLAGS.contains(&w) || jobs {
+            continue;
+        }
+        if matches!(w, "--file" | "-f") && words.get(i) == Some(&"pom.xml") {
+            i += 1;
+            continue;
+        }
+        out.push(w);
+    }
+    out
+}
+
+/// What a command runs, for telling two commands the same: its program (a build tool's
+/// wrapper as the tool: `./mvnw` is `mvn`) and its first word that is no option (a
+/// subcommand, a target, a script), after a `cd dir &&`. Also for a step of a manifest's
+/// command (`cmake -B build && cmake --build build`: each `&&` step).
+pub fn command_key(command: &str) -> (String, String) {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let (dir, words) = match words.as_slice() {
+        ["cd", dir, "&&", rest @ ..] => (Some(*dir), rest),
+        all => (None, all),
+    };
+    let tool = match words.first().copied().unwrap_or("") {
+        "./mvnw" | "mvnw" => "mvn",
+        "./gradlew" | "gradlew" => "gradle",
+        t => t,
+    };
+    let tool = match dir {
+        Some(dir) => format!("cd {dir} && {tool}"),
+        None => tool.to_owned(),
+    };
+    let rest = words.iter().skip(1);
+    // `npm run build`, `pnpm run lint`, `bundle exec rake`: the word after them.
+    let mut rest = rest.skip_while(|w| matches!(**w, "run" | "exec" | "-m"));
+    let sub = rest.find(|w| !w.starts_with('-')).copied().unwrap_or("");
+    (tool, sub.to_owned())
+}
+
+/// `NAME=value`, a variable set for the command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    })
+}
+
+/// Whether a word names a secret, whose value a command line may hold.
+fn names_a_secret(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    [
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "apikey",
+        "api_key",
+        "api-key",
+        "credential",
+    ]
+    .iter()
+    .any(|s| w.contains(s))
+}
+
+/// Whether a program is a build, test or check tool a contributor runs, or the project's
+/// own script (`./ci/run-style-check.sh`, `bash scripts/test.sh`).
+fn is_project_tool(tool: &str) -> bool {
+    const TOOLS: &[&str] = &[
+        "cargo",
+        "cross",
+        "mvn",
+        "./mvnw",
+        "mvnw",
+        "gradle",
+        "./gradlew",
+        "gradlew",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "deno",
+        "npx",
+        "make",
+        "gmake",
+        "cmake",
+        "ctest",
+        "meson",
+        "ninja",
+        "go",
+        "golangci-lint",
+        "gofmt",
+        "python",
+        "python3",
+        "pytest",
+        "tox",
+        "nox",
+        "uv",
+        "poetry",
+        "hatch",
+        "pdm",
+        "ruff",
+        "mypy",
+        "flake8",
+        "black",
+        "isort",
+        "pyright",
+        "dotnet",
+        "composer",
+        "php",
+        "bundle",
+        "rake",
+        "rspec",
+        "ruby",
+        "rubocop",
+        "swift",
+        "zig",
+        "bazel",
+        "bazelisk",
+        "just",
+        "scons",
+        "sh",
+        "bash",
+        "pre-commit",
+        "prettier",
+        "eslint",
+        "tsc",
+        "vitest",
+        "jest",
+    ];
+    if TOOLS.contains(&tool) {
+        return true;
+    }
+    // A script of the project's, by its path: `./ci/test.sh`, `ci/run.sh`, `vendor/bin/x`.
+    (tool.starts_with("./") || tool.contains('/'))
+        && !tool.starts_with('/')
+        && !tool.contains("..")
+        && tool
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+}
+
+/// Whether a command sets a machine up or ships a release rather than checks the code: a
+/// subcommand that installs or downloads (`npm ci`, `dotnet restore`, `uv sync`, `npm
+/// config`), or any word of installing, releasing, publishing or deploying
+/// (`ci/install-dependencies.sh`, `rake release:gem`).
+fn sets_up(words: &[&str]) -> bool {
+    let subcommand = words.get(1).map(|w| w.to_ascii_lowercase());
+    if subcommand.as_deref().is_some_and(|s| {
+        matches!(
+            s,
+            "ci" | "i" | "restore" | "download" | "sync" | "config" | "login" | "add" | "mod"
+        )
+    }) {
+        return true;
+    }
+    words.iter().any(|w| {
+        let w = w.to_ascii_lowercase();
+        [
+            "install",
+            "release",
+            "publish",
+            "deploy",
+            "upload",
+            "setup",
+            "dependencies",
+        ]
+        .iter()
+        .any(|s| w.contains(s))
+    })
+}
+
+/// What a command is for, by its words: formatting first (`cargo fmt --check` checks
+/// formatting), then linting, testing, building and documentation; `other` for the rest.
+fn purpose(command: &str) -> &'static str {
+    // The directory a command runs in says nothing of what it does (`cd build && make`),
+    // unless it holds the tests (tmux's `cd regress && make`).
+    let (dir, command) = match command.split_once(" && ") {
+        Some((cd, rest)) if cd.starts_with("cd ") => (&cd[3..], rest),
+        _ => ("", command),
+    };
+    let tests_dir = dir.split('/').any(|d| {
+        matches!(
+            d,
+            "test" | "tests" | "regress" | "regression" | "spec" | "t"
+        )
+    });
+    let words: Vec<String> = command
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if has(&[
+        "fmt",
+        "format",
+        "prettier",
+        "black",
+        "isort",
+        "rustfmt",
+        "gofmt",
+        "whitespace",
+    ]) {
+        "format"
+    } else if has(&[
+        "lint",
+        "clippy",
+        "vet",
+        "style",
+        "checkstyle",
+        "spotbugs",
+        "pmd",
+        "eslint",
+        "ruff",
+        "mypy",
+        "flake8",
+        "typecheck",
+        "typing",
+        "phpstan",
+        "psalm",
+        "rubocop",
+        "pyright",
+        "golangci",
+        "tsc",
+    ]) {
+        "lint"
+    } else if has(&[
+        "test", "tests", "check", "verify", "spec", "rspec", "pytest", "ctest", "tox", "nox",
+        "regress", "richtest", "jest", "vitest",
+    ]) || words.iter().any(|w| w.starts_with("test"))
+        || tests_dir
+    {
+        "test"
+    } else if has(&["build", "compile", "package", "assemble"]) {
+        "build"
+    } else if has(&["doc", "docs", "rdoc", "javadoc", "rustdoc", "html", "site"]) {
+        "docs"
+    } else if words.first().is_some_and(|w| {
+        ["make", "gmake", "ninja", "cmake", "meson", "scons", "bazel"].contains(&w.as_str())
+    }) {
+        // A build tool run without a word of its purpose builds (`make`, `cmake ..`).
+        "build"
+    } else {
+        "other"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflows_are_read_unless_named_for_releases_or_housekeeping() {
+        assert!(is_workflow(b".github/workflows/ci.yml"));
+        assert!(is_workflow(b".github/workflows/Tests.yaml"));
+        assert!(!is_workflow(b".github/workflows/release.yml"));
+        assert!(!is_workflow(b".github/workflows/codeql-analysis.yml"));
+        assert!(!is_workflow(b".github/workflows/sub/ci.yml"));
+        assert!(!is_workflow(b".github/ci.yml"));
+        assert!(!is_workflow(b"ci.yml"));
+    }
+
+    #[test]
+    fn the_commands_a_contributor_can_run_come_out_with_their_purpose() {
+        let workflow = r#"name: ci
+on: [push]
+jobs:
+  test:
+    runs-on: ${{ matrix.os }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: npm ci
+      - run: sudo apt-get install -y libevent-dev
+      - name: Build
+        run: ./mvnw -B verify
+      - run: "cargo fmt --all --check"
+      - run: |
+          cargo test --workspace
+          # a comment
+          cargo clippy --all-targets \
+            -- -D warnings
+          echo done
+          cd regress && make
+      - run: cargo build --target ${{ matrix.target }}
+      - run: RUSTFLAGS=-Dwarnings cargo check --no-default-features
+      - run: cargo test $FLAGS
+      - run: npm publish --token abc
+      - run: >-
+          bash ci/test.sh
+          --all
+      - run: ci/install-dependencies.sh
+      - run: bundle exec rake release:gem
+      - run: cargo test --verbose --package rayon-core
+      - run: mvn -X compile -B --file pom.xml -j4
+"#;
+        assert_eq!(
+            commands(workflow),
+            [
+                ("./mvnw verify".to_owned(), "test"),
+                ("cargo fmt --all --check".to_owned(), "format"),
+                ("cargo test --workspace".to_owned(), "test"),
+                (
+                    "cargo clippy --all-targets -- -D warnings".to_owned(),
+                    "lint"
+                ),
+                ("cd regress && make".to_owned(), "test"),
+                ("cargo check --no-default-features".to_owned(), "test"),
+                ("bash ci/test.sh --all".to_owned(), "test"),
+                ("mvn compile".to_owned(), "build"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_that_runs_in_another_directory_says_so() {
+        let workflow = r#"jobs:
+  test:
+    steps:
+      - name: build
+        run: |
+          mkdir -p build && cd build
+          cmake .. -DTESTS=ON
+          make -j2
+          ctest -j2 --output-on-failure
+      - run: make test
+        working-directory: ./regress
+      - working-directory: web
+        name: lint
+        run: npm run lint
+      - run: |
+          cd "$DIR"
+          make check
+      - run: |
+          cd docs
+          cd ..
+          make html
+"#;
+        assert_eq!(
+            commands(workflow),
+            [
+                ("cd build && cmake .. -DTESTS=ON".to_owned(), "build"),
+                ("cd build && make".to_owned(), "build"),
+                ("cd build && ctest --output-on-failure".to_owned(), "test"),
+                ("cd regress && make test".to_owned(), "test"),
+                ("cd web && npm run lint".to_owned(), "lint"),
+                ("make html".to_owned(), "docs"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_commands_key_is_its_program_and_what_it_runs() {
+        let key = |c: &str| {
+            let (tool, sub) = command_key(c);
+            format!("{tool} {sub}")
+        };
+        assert_eq!(key("./mvnw -B verify"), "mvn verify");
+        assert_eq!(key("cargo test --workspace"), "cargo test");
+        assert_eq!(key("pnpm run test:lint"), "pnpm test:lint");
+        assert_eq!(key("cd regress && make"), "cd regress && make ");
+        assert_eq!(key("python -m pytest -x"), "python pytest");
+    }
+}
