@@ -90,13 +90,34 @@ struct StatusRun {
 
 /// A running `git log` of the recent commits ([`Git::start_recent_commits`]).
 #[derive(Debug)]
-pub struct RecentCommits(Running);
+pub struct RecentCommits(Running, usize);
 
 impl RecentCommits {
-    /// Waits for the log and parses it.
+    /// Waits for the log and parses it: at most the number asked for, merges that say only
+    /// where they came from left out ([`says_only_where_from`]).
     pub fn finish(self) -> Result<Vec<Commit>> {
-        Ok(parse_log(&self.0.finish()?))
+        let mut commits = parse_log(&self.0.finish()?);
+        commits.retain(|c| !says_only_where_from(&c.subject));
+        commits.truncate(self.1);
+        Ok(commits)
     }
+}
+
+/// Whether a commit subject is a merge's that names only where it came from and went: a pull
+/// request's number (`Merge pull request #1014 from org/feature`, `Merge #1300`), a remote or
+/// a URL (`Merge remote-tracking branch 'origin/master'`, `Merge branch 'master' of
+/// https://…`), the branch it went into (`Merge branch 'master' into develop`). The commits it
+/// brings in say what changed; three reviewers saw one of the overview's two lines spent on
+/// it (javapoet's `Deprecate JavaPoet` cut for `Merge pull request #1014`). A topic's merge
+/// names the topic and stays (git's `Merge branch 'kh/doc-trailers'`).
+fn says_only_where_from(subject: &str) -> bool {
+    let Some(rest) = subject.strip_prefix("Merge ") else {
+        return false;
+    };
+    rest.starts_with("pull request #")
+        || rest.starts_with('#')
+        || rest.starts_with("remote-tracking branch ")
+        || (rest.starts_with("branch ") && (rest.contains("' into ") || rest.contains("' of ")))
 }
 
 /// One entry of the index listing (`git ls-files -s -v`).
@@ -551,33 +572,32 @@ impl Git {
         })
     }
 
-    /// Starts reading the most recent commits (at most `n`, merges left out: see
-    /// [`RECENT_COMMITS_RULE`]) reachable from `head`, the commit
+    /// Starts reading the most recent commits (at most `n`, some merges left out: see
+    /// [`RecentCommits::finish`]) reachable from `head`, the commit
     /// the basis observed (so that the list matches the snapshot even if HEAD moves while the
     /// refresh scans); `HEAD` when that is not an object id.
     pub fn start_recent_commits(&self, n: usize, head: &str) -> Result<RecentCommits> {
-        let count = format!("-n{n}");
+        // Enough for `n` after the merges left out.
+        let count = format!("-n{}", n * 3);
         let oid = !head.is_empty() && head.bytes().all(|b| b.is_ascii_hexdigit());
         let run = self.spawn(&[
             "log",
             &count,
             "-z",
             "--no-show-signature",
-            // A merge commit's subject ("Merge pull request #1014 from …") repeats what the
-            // commits it brings in say; it took one of the overview's two lines.
-            "--no-merges",
             "--format=%h%x1f%cI%x1f%s",
             if oid { head } else { "HEAD" },
             "--",
         ])?;
-        Ok(RecentCommits(run))
+        Ok(RecentCommits(run, n))
     }
 }
 
 /// The version of what [`Git::start_recent_commits`] reads, part of the rules digest
 /// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
-/// stays, and only under the rules it was read by (2: merge commits left out).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 2;
+/// stays, and only under the rules it was read by (3: merges that say only where they came
+/// from left out).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 3;
 
 /// Parses `git log -z --format=%h%x1f%cI%x1f%s`; a record that does not have the three fields
 /// is skipped.
@@ -840,6 +860,27 @@ pub fn parse_ls_files(out: &[u8]) -> std::result::Result<Vec<IndexEntry>, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_merge_that_names_only_where_it_came_from_is_told() {
+        for noise in [
+            "Merge pull request #1014 from square/deprecate",
+            "Merge #1300",
+            "Merge remote-tracking branch 'refs/remotes/tmux-openbsd/master'",
+            "Merge branch 'master' into develop-1.20.1",
+            "Merge branch 'master' of https://github.com/jhy/jsoup",
+        ] {
+            assert!(says_only_where_from(noise), "{noise}");
+        }
+        for kept in [
+            "Merge branch 'kh/doc-trailers'",
+            "Merge branch 'stable'",
+            "Merge the two parsers",
+            "Deprecate JavaPoet",
+        ] {
+            assert!(!says_only_where_from(kept), "{kept}");
+        }
+    }
 
     /// Git buffers what it writes to RepoCue whatever the caller's environment says: every
     /// output is read whole, and a flush per record costs a system call per path.

@@ -701,9 +701,10 @@ mod tests {
         assert_eq!(commits(&repo), 2);
     }
 
-    /// A merge commit repeats the subjects of the commits it brings in: the recent commits
-    /// leave it out, and a snapshot whose list was read under other rules (by an older
-    /// version, merges kept) has it read again though HEAD did not move.
+    /// A merge that names only where it came from (a pull request) repeats the subjects of
+    /// the commits it brings in: the recent commits leave it out, a topic's merge stays, and
+    /// a snapshot whose list was read under other rules (by an older version, every merge
+    /// kept) has it read again though HEAD did not move.
     #[test]
     fn recent_commits_leave_out_merges_even_in_a_list_read_before() {
         let t = crate::testing::temp_repo(&[("a.txt", "one\n")]);
@@ -724,6 +725,22 @@ mod tests {
                 "Merge pull request #1 from topic",
             ],
         );
+        crate::testing::git(root, &["checkout", "-q", "-b", "kh/doc"]);
+        std::fs::write(root.join("c.txt"), "three\n").unwrap();
+        crate::testing::git(root, &["add", "-A"]);
+        crate::testing::git(root, &["commit", "-q", "-m", "Add c"]);
+        crate::testing::git(root, &["checkout", "-q", "-"]);
+        crate::testing::git(
+            root,
+            &[
+                "merge",
+                "-q",
+                "--no-ff",
+                "kh/doc",
+                "-m",
+                "Merge branch 'kh/doc'",
+            ],
+        );
         let subjects = |repo: &Repo| -> Vec<String> {
             let store = repo.open_store(false).unwrap().unwrap();
             let snap = store.current_snapshot().unwrap().unwrap();
@@ -731,9 +748,16 @@ mod tests {
         };
         run(&t.repo, &Operation::Init).unwrap();
         let listed = subjects(&t.repo);
-        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert_eq!(listed.len(), 4, "{listed:?}");
         assert!(listed.iter().any(|s| s == "Add b"), "{listed:?}");
-        assert!(listed.iter().all(|s| !s.starts_with("Merge")), "{listed:?}");
+        assert!(
+            listed.iter().any(|s| s == "Merge branch 'kh/doc'"),
+            "{listed:?}"
+        );
+        assert!(
+            listed.iter().all(|s| !s.contains("pull request")),
+            "{listed:?}"
+        );
         // An older version's list, merge first, under its own rules.
         let db = crate::testing::raw_db(&t.repo);
         let old = r#"[{"id":"abc1234","date":"2024-01-01T00:00:00Z","subject":"Merge pull request #1 from topic"}]"#;
