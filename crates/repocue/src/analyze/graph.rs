@@ -1057,7 +1057,17 @@ pub(crate) fn may_mean(
         .filter(|c| !c.is_empty())
         .collect();
     let candidates: Vec<usize> = (1..paths.len()).collect();
-    resolve(0, name, &candidates, &roles, &spaces, &imports, &modules).contains(&(t + 1))
+    let meant = resolve(0, name, &candidates, &roles, &spaces, &imports, &modules);
+    // A C or C++ function declared in a header and defined in a source file is one: a
+    // reference the header's prototype resolves means the definition too (tmux's
+    // `format_expand`, called through `tmux.h`, had no `referenced_by` in `format.c`).
+    let through_header = || {
+        crate::analyze::structure::is_c_source(target)
+            && meant
+                .iter()
+                .any(|&i| crate::analyze::structure::is_header(paths[i]))
+    };
+    meant.contains(&(t + 1)) || through_header()
 }
 
 /// The name space of a language (a file's facts name it): the languages whose code can name one
@@ -1265,6 +1275,20 @@ pub(crate) fn languages_share_names(from: &[u8], to: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::analyze::structure::SymbolFact;
+
+    /// A C function declared in a header and defined in a source file: a file that includes
+    /// the header means both (tmux's `format_expand`: callers through `tmux.h`, none of
+    /// `format.c`'s own); a header it does not include, neither.
+    #[test]
+    fn a_reference_through_a_headers_prototype_means_its_definition() {
+        let defining: [&[u8]; 3] = [b"app.h", b"format.c", b"other/app2.h"];
+        let includes = ["app.h".to_owned()];
+        let means =
+            |target: &[u8]| may_mean(b"use_a.c", "format_expand", &includes, &defining, target);
+        assert!(means(b"app.h"));
+        assert!(means(b"format.c"));
+        assert!(!means(b"other/app2.h"));
+    }
 
     #[test]
     fn a_reference_means_the_definitions_its_file_imports() {

@@ -229,7 +229,7 @@ pub fn parser_language(path: &[u8], language: Option<&str>) -> Option<Language> 
 /// Whether a path is a C or C++ header by its extension (`.h`), which C and C++ share.
 /// Whether a path names a C or C++ source file (`.c`, `.cc`, `.cpp`, …): no header, whose
 /// prototypes are its API.
-fn is_c_source(path: &[u8]) -> bool {
+pub(crate) fn is_c_source(path: &[u8]) -> bool {
     let ext = crate::paths::extension(path);
     matches!(
         ext.as_deref(),
@@ -237,7 +237,8 @@ fn is_c_source(path: &[u8]) -> bool {
     )
 }
 
-fn is_header(path: &[u8]) -> bool {
+/// Whether a path names a C or C++ header (`.h`).
+pub(crate) fn is_header(path: &[u8]) -> bool {
     path.len() > 2 && path[path.len() - 2..].eq_ignore_ascii_case(b".h")
 }
 
