@@ -316,6 +316,34 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
     out
 }
 
+/// Whether `command` runs what `step` runs, and more: every word of `step` that is no option
+/// is a word of `command` (a build tool's wrapper as the tool). flask's CI runs `uv run
+/// --locked --group dev tox run`, which is its `tox`; gson's `mvn clean test --projects
+/// gson` is its `mvn test`; jsoup's `mvn verify` is neither `mvn test` nor `mvn package`.
+pub fn runs_within(step: &str, command: &str) -> bool {
+    let words = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .filter(|w| !w.starts_with('-'))
+            .map(|w| match w {
+                "./mvnw" | "mvnw" => "mvn".to_owned(),
+                "./gradlew" | "gradlew" => "gradle".to_owned(),
+                w => w.to_owned(),
+            })
+            .collect()
+    };
+    let step = words(step);
+    let command = words(command);
+    match (step.as_slice(), command.first()) {
+        // Elsewhere: tmux's `cd regress && make` is not its root's `make`.
+        (_, Some(cd)) if cd == "cd" => false,
+        ([], _) => false,
+        // A program run without arguments is its default: `make test` is not `make`, but a
+        // wrapper's `uv run tox` is `tox`.
+        ([program], Some(first)) if program == first => command.len() == 1,
+        _ => step.iter().all(|w| command.contains(w)),
+    }
+}
+
 /// What a command runs, for telling two commands the same: its program (a build tool's
 /// wrapper as the tool: `./mvnw` is `mvn`) and its first word that is no option (a
 /// subcommand, a target, a script), after a `cd dir &&`. Also for a step of a manifest's
@@ -652,6 +680,22 @@ jobs:
                 ("make html".to_owned(), "docs"),
             ]
         );
+    }
+
+    #[test]
+    fn a_command_that_runs_a_manifests_command_and_more_is_told() {
+        assert!(runs_within("tox", "uv run --locked --group dev tox run"));
+        assert!(runs_within("mvn test", "mvn clean test --projects gson"));
+        assert!(runs_within("mvn test", "./mvnw -B test"));
+        assert!(!runs_within("mvn test", "mvn verify"));
+        assert!(!runs_within(
+            "cargo build --workspace",
+            "cargo fmt --all --check"
+        ));
+        assert!(!runs_within("", "make"));
+        assert!(!runs_within("make", "make test"));
+        assert!(runs_within("make", "make"));
+        assert!(!runs_within("make", "cd regress && make"));
     }
 
     #[test]

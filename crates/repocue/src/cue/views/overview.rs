@@ -2304,22 +2304,23 @@ fn commands(
         }
     }
     // What the CI workflows run is how the maintainers check a change (jsoup's `mvn verify`,
-    // rayon's `cargo fmt --all --check`), each said to come from CI: what runs a program and
-    // subcommand no command above runs (`mvn test` is not `mvn verify`), the first that
+    // rayon's `cargo fmt --all --check`), each said to come from CI: one per program and
+    // subcommand, none that runs a command above and more (`mvn clean test --projects gson`
+    // is `mvn test`; `mvn verify` is not), the first that
     // tests and the first that lints or formats among the leading commands, the rest after
     // them, before a tool configuration's guess.
-    let mut keys: HashSet<(String, String)> = out
+    let steps: Vec<String> = out
         .iter()
-        .flat_map(|(_, _, c)| {
-            c.command
-                .split("&&")
-                .map(crate::analyze::workflow::command_key)
-        })
+        .flat_map(|(_, _, c)| c.command.split("&&").map(str::to_owned))
         .collect();
+    let mut keys: HashSet<(String, String)> = HashSet::new();
     let mut led: HashSet<&str> = HashSet::new();
     for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
         for c in m.commands.iter().filter(|_| m.kind == "ci") {
-            if !keys.insert(crate::analyze::workflow::command_key(&c.command)) {
+            let known = steps
+                .iter()
+                .any(|s| crate::analyze::workflow::runs_within(s, &c.command));
+            if known || !keys.insert(crate::analyze::workflow::command_key(&c.command)) {
                 continue;
             }
             let order = ORDER
