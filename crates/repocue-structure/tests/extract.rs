@@ -2719,6 +2719,30 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A Java annotation type's elements are its members, their defaults hidden as values are:
+/// javapoet's annotation elements had no symbol, so a changed default was a bare content
+/// change.
+#[test]
+fn java_annotation_type_elements_are_members() {
+    let source = b"public @interface Level {\n    String level() default \"normal\";\n    int[] codes() default {1, 2};\n    Class<?> type();\n}\n";
+    let facts = extract(Language::Java, source, &Limits::default()).unwrap();
+    let members: Vec<(&str, &str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.kind, s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        members,
+        [
+            ("Level", "interface", "public @interface Level"),
+            ("Level.level", "method", "String level() default …"),
+            ("Level.codes", "method", "int[] codes() default {1, 2}"),
+            ("Level.type", "method", "Class<?> type()"),
+        ],
+        "{facts:?}"
+    );
+}
+
 /// A Java type-use annotation after a qualifier's dot leaves no space: jsoup's
 /// `HttpConnection.@Nullable Response` read `HttpConnection. Response`.
 #[test]

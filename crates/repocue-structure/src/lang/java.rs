@@ -52,7 +52,11 @@ impl LanguageSupport for Java {
                 Info::new("interface").body(body)
             }
             "enum_declaration" => Info::new("enum").body(body),
-            "method_declaration" | "constructor_declaration" => Info::new("method").body(body),
+            // An annotation type's element (`String level() default "normal";`) is how the
+            // annotation is written, and its default a setting.
+            "method_declaration"
+            | "constructor_declaration"
+            | "annotation_type_element_declaration" => Info::new("method").body(body),
             "field_declaration" => {
                 let constant = modifiers.is_some_and(|m| {
                     has_token(m, source, "static") && has_token(m, source, "final")

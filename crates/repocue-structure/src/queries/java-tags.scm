@@ -1,5 +1,5 @@
 ; Definitions the shipped tags query lacks: enums and their constants, records,
-; annotation types, constructors, fields and interface constants.
+; annotation types and their elements, constructors, fields and interface constants.
 
 (enum_declaration name: (identifier) @name) @definition.enum
 
@@ -8,6 +8,8 @@
 (record_declaration name: (identifier) @name) @definition.class
 
 (annotation_type_declaration name: (identifier) @name) @definition.interface
+
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
 
 (constructor_declaration name: (identifier) @name) @definition.method
 
