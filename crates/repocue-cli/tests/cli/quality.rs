@@ -817,6 +817,40 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A Docusaurus site's pages beside the code (`website/docs/`) are the project's
+/// documentation, listed as `docs/`'s are (immer's overview listed only its README and
+/// security policy); a page deeper down is not, as under `docs/`.
+#[test]
+fn a_documentation_sites_pages_are_documents() {
+    let repo = TestRepo::with_files(&[
+        ("readme.md", "# lib\n\nCreate the next immutable state.\n"),
+        ("SECURITY.md", "# Security Policy\n\nReport to us.\n"),
+        (
+            "src/index.ts",
+            "export function produce(base: any): any { return base }\n",
+        ),
+        (
+            "website/docs/introduction.md",
+            "# Introduction\n\nThe library lets you produce state.\n",
+        ),
+        ("website/docs/api.md", "# API overview\n\nEvery function.\n"),
+        ("website/docs/old/v1.md", "# Version one\n\nHistory.\n"),
+        ("website/blog/post.md", "# A post\n\nNews.\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let docs = section_paths(&cue, "documents");
+    for listed in ["website/docs/api.md", "website/docs/introduction.md"] {
+        assert!(docs.contains(&listed.to_owned()), "{docs:?}");
+    }
+    assert!(
+        !docs
+            .iter()
+            .any(|d| d.contains("old/") || d.contains("blog")),
+        "{docs:?}"
+    );
+    assert!(index_in(&docs, "SECURITY.md") < index_in(&docs, "website/docs/api.md"));
+}
+
 /// What the CI workflows run is listed, said to come from CI: the commands a manifest does
 /// not already give (jsoup's CI runs `mvn verify`, its pom implies `mvn test`), without the
 /// options CI sets for its logs, in the directory they run in; a release workflow's steps and

@@ -2645,7 +2645,12 @@ fn listed_documents<'f>(
             }
             let depth = f.path.iter().filter(|&&b| b == b'/').count();
             let stem = stem(f);
-            let in_docs = f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/");
+            // The documentation's directory: `docs/` or `doc/`, or a site generator's pages
+            // beside the code (Docusaurus's `website/docs/`: immer's listed only its README
+            // and security policy).
+            let in_docs = (depth == 1
+                && (f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/")))
+                || (depth == 2 && f.path.starts_with(b"website/docs/"));
             let guide = GUIDES.iter().position(|k| stem == *k);
             // Where GitHub finds the contributing guide when the root has none (jekyll's
             // `.github/CONTRIBUTING.markdown`); after the root's own guides. (`docs/` is another
@@ -2682,7 +2687,7 @@ fn listed_documents<'f>(
                     (a, b, c) => (3, a, b, c),
                 },
                 (0, _) => (4, 0, 0, 0),
-                (1, _) if in_docs => (5, 0, 0, 0),
+                _ if in_docs => (5, 0, 0, 0),
                 _ => return None,
             };
             let kept = depth == 0 || link.is_some() || in_docs || kept_guide.is_some();
