@@ -33,6 +33,11 @@ pub struct DocFacts {
     /// documents that name a symbol.
     #[serde(rename = "c", default, skip_serializing_if = "Vec::is_empty")]
     pub code_names: Vec<String>,
+    /// A sentence near the start that says the project is deprecated, archived or no longer
+    /// maintained (repository text): javapoet's "As of 2020-10-10, Square's JavaPoet project
+    /// is deprecated." ([`status_notice`]).
+    #[serde(rename = "n", default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
 }
 
 /// One heading of a document outline.
@@ -152,6 +157,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
     flush_purpose(&mut paragraph, &mut scan);
     (facts.purpose, facts.definition) = (scan.purpose, scan.definition);
     facts.code_names = names.into_sorted();
+    facts.notice = status_notice(&lines[front_lines.min(lines.len())..]);
     facts.title = title;
     // A purpose that defines the document's subject needs no other definition (flask's
     // "Flask is a lightweight WSGI web application framework."); one that defines something
@@ -163,6 +169,100 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         }
     }
     Some(facts)
+}
+
+/// How far into a document its status is looked for, in lines: a notice that matters is
+/// near the top (javapoet's "Deprecated (really)" section is its second).
+const NOTICE_LINES: usize = 80;
+/// Longest notice kept, in characters.
+const MAX_NOTICE: usize = 200;
+
+/// The sentence that says the project itself is deprecated, archived or no longer
+/// maintained, in the document's first [`NOTICE_LINES`] lines outside code: the first
+/// sentence with such words in a section whose heading says so (`## Deprecated`, `Project
+/// status`), or one that names the project as its subject (`this project`, `this library`,
+/// `the repository`). A part of the API that is deprecated ("The `foo` option is deprecated")
+/// is no notice.
+fn status_notice(lines: &[&str]) -> Option<String> {
+    const STATUS: &[&str] = &[
+        "deprecated",
+        "no longer maintained",
+        "no longer being maintained",
+        "not maintained",
+        "not actively maintained",
+        "unmaintained",
+        "no longer supported",
+        "no longer under active development",
+        "archived",
+        "end of life",
+        "end-of-life",
+    ];
+    const SUBJECTS: &[&str] = &[
+        "project",
+        "library",
+        "repository",
+        "repo",
+        "package",
+        "crate",
+        "module",
+        "gem",
+    ];
+    let says_status = |s: &str| STATUS.iter().any(|w| s.contains(w));
+    let mut in_status_section = false;
+    let mut in_fence = false;
+    let mut paragraph = String::new();
+    let mut found: Option<String> = None;
+    let mut check = |paragraph: &mut String, in_section: bool| {
+        let text = strip_inline(paragraph);
+        paragraph.clear();
+        if found.is_some() {
+            return;
+        }
+        for sentence in sentences(&text) {
+            let lower = sentence.to_ascii_lowercase();
+            let about_project = SUBJECTS.iter().any(|w| {
+                lower.contains(&format!("this {w}")) || lower.contains(&format!(" {w} is"))
+            });
+            if says_status(&lower) && (in_section || about_project) {
+                found = Some(truncate_chars(&sentence, MAX_NOTICE));
+                return;
+            }
+        }
+    };
+    for (i, raw) in lines.iter().take(NOTICE_LINES).enumerate() {
+        let line = raw.trim();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence || line.starts_with("<!--") {
+            continue;
+        }
+        let heading = markdown_heading(line)
+            .or_else(|| html_heading(line))
+            .or_else(|| underline_heading(raw, lines.get(i + 1)));
+        if let Some((_, text)) = heading {
+            check(&mut paragraph, in_status_section);
+            let lower = text.to_ascii_lowercase();
+            in_status_section = says_status(&lower)
+                || lower.contains("deprecat")
+                || lower.contains("status")
+                || lower.contains("maintenance");
+            continue;
+        }
+        if is_underline(line) {
+            continue;
+        }
+        if line.is_empty() {
+            check(&mut paragraph, in_status_section);
+        } else {
+            // A quoted notice (`> **Note** This project is archived.`) reads as its text.
+            paragraph.push_str(line.trim_start_matches('>').trim_start());
+            paragraph.push(' ');
+        }
+    }
+    check(&mut paragraph, in_status_section);
+    found
 }
 
 /// What a defining sentence defines: the words before its `is` (see [`defining`]).
@@ -1807,6 +1907,35 @@ mod tests {
             "Loads $_ENV, __init__ and *ptr` now and a_b"
         );
         assert_eq!(strip_inline("an `unclosed tick"), "an unclosed tick");
+    }
+
+    /// A README's notice that the project is deprecated or unmaintained is found near the
+    /// top, under a heading that says so or as a sentence about the project; a deprecated
+    /// part of the API, code and text far down are not.
+    #[test]
+    fn a_project_status_notice_is_found_and_an_apis_deprecation_is_not() {
+        let notice = |text: &str| {
+            analyze(b"README.md", Some("Markdown"), text)
+                .unwrap()
+                .notice
+        };
+        let javapoet = "JavaPoet\n========\n\n`JavaPoet` is a Java API for generating `.java` source files.\n\n\nDeprecated (really)\n----------\n\nAs of 2020-10-10, Square's JavaPoet project is deprecated. We're proud of our work.\n";
+        assert_eq!(
+            notice(javapoet).as_deref(),
+            Some("As of 2020-10-10, Square's JavaPoet project is deprecated.")
+        );
+        let quoted = "# lib\n\nA parser.\n\n> **Warning** This repository is no longer maintained; use `other` instead.\n";
+        assert_eq!(
+            notice(quoted).as_deref(),
+            Some("Warning This repository is no longer maintained; use other instead.")
+        );
+        let api = "# lib\n\nA parser.\n\n## Options\n\nThe `strict` option is deprecated since 2.0.\n\n```\n# this project is deprecated\n```\n";
+        assert_eq!(notice(api), None);
+        let far = format!(
+            "# lib\n\nA parser.\n{}\nThis project is deprecated.\n",
+            "\ntext\n".repeat(60)
+        );
+        assert_eq!(notice(&far), None);
     }
 
     /// A backslash escape reads as the character it escapes; a backslash before anything

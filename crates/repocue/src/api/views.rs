@@ -347,6 +347,11 @@ pub struct Project {
     /// The first meaningful sentence of the README or the manifest description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<RepositoryText>,
+    /// The README's sentence that says the project is deprecated, archived or no longer
+    /// maintained (javapoet's "As of 2020-10-10, Square's JavaPoet project is deprecated."),
+    /// what an agent must know before it builds on the code; left out when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<RepositoryText>,
     /// The language or runtime version the main manifest requires or targets, named:
     /// `Python >=3.10`, `Rust 1.85, edition 2024`, `Go 1.22`, `Node.js >=22`, `PHP ^8.0.2`,
     /// `Java 8`, `Ruby >= 2.7`, `C++17`, `.NET net8.0`.

@@ -2419,6 +2419,7 @@ mod facts_tests {
                 purpose: None,
                 definition: None,
                 code_names: vec![],
+                notice: None,
             }),
             ..Analysis::default()
         }

@@ -43,6 +43,9 @@ const SECTION_NAMES: [&str; 10] = [
 struct OverviewData {
     name: String,
     purpose: Option<(String, String)>,
+    /// The README's status notice, with the README's path ([`Project::notice`]).
+    #[serde(default)]
+    notice: Option<(String, String)>,
     #[serde(default)]
     dependencies: Vec<String>,
     #[serde(default)]
@@ -150,6 +153,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             Some((purpose, paths::display(&f.path)))
         })
         .or(description);
+    let notice = readme.and_then(|f| {
+        let doc = facts.get(f.digest.as_deref()?)?.doc.as_ref()?;
+        Some((doc.notice.clone()?, paths::display(&f.path)))
+    });
     // Languages with their file counts (documents and data formats count too: they are what is
     // there), ordered by the project's own files that are not documents, a code file weighing
     // as [`CODE_FILE_WEIGHT`] data files: thousands of JSON or JavaScript test fixtures do not
@@ -296,6 +303,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let data = OverviewData {
         name,
         purpose,
+        notice,
         dependencies: code.dependencies.clone(),
         requires,
         license,
@@ -484,6 +492,16 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     if let Some((text, source)) = d.purpose {
         items.push(Item::new(0, 20_000, move |c: &mut OverviewContent| {
             c.project.purpose = Some(RepositoryText {
+                text: text.clone(),
+                source: source.clone(),
+                label: "repository-text".into(),
+            })
+        }));
+    }
+    if let Some((text, source)) = d.notice {
+        // Right after the purpose: a deprecated project changes what an agent should do.
+        items.push(Item::new(0, 19_999, move |c: &mut OverviewContent| {
+            c.project.notice = Some(RepositoryText {
                 text: text.clone(),
                 source: source.clone(),
                 label: "repository-text".into(),
