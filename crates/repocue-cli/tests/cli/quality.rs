@@ -817,6 +817,37 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// TypeScript with JSX (`.tsx`) is TypeScript in the languages and the components, as
+/// JavaScript with JSX is JavaScript (zustand read `TypeScript 22, TSX 13`, its tests `TSX`).
+#[test]
+fn tsx_files_count_as_typescript() {
+    let mut files: Vec<(String, String)> = (1..=3)
+        .map(|i| (format!("src/a{i}.ts"), format!("export const a{i} = {i}\n")))
+        .collect();
+    files.extend((1..=4).map(|i| {
+        (
+            format!("tests/t{i}.test.tsx"),
+            format!("export const T{i} = () => <div/>\n"),
+        )
+    }));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_eq!(
+        cue["content"]["languages"],
+        json!([{"language": "TypeScript", "files": 7}]),
+        "{cue:#}"
+    );
+    let components = cue["content"]["components"].as_array().unwrap();
+    assert!(
+        components.iter().all(|c| c["language"] == "TypeScript"),
+        "{cue:#}"
+    );
+}
+
 /// A Docusaurus site's pages beside the code (`website/docs/`) are the project's
 /// documentation, listed as `docs/`'s are (immer's overview listed only its README and
 /// security policy); a page deeper down is not, as under `docs/`.

@@ -166,7 +166,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     // 30 Markdown documents and 10 Shell scripts.
     let mut langs: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for f in files {
-        if let Some(l) = f.language.as_deref() {
+        if let Some(l) = f.language.as_deref().map(shown_language) {
             let e = langs.entry(l).or_default();
             e.0 += 1;
             e.1 +=
@@ -1035,6 +1035,16 @@ fn member_purpose(
     Ok(None)
 }
 
+/// The language a file is counted in: TypeScript with JSX (`.tsx`) is TypeScript, as
+/// JavaScript with JSX is JavaScript (zustand's `TypeScript 22, TSX 13`, its `tests/` said to
+/// be in `TSX`).
+fn shown_language(language: &str) -> &str {
+    match language {
+        "TSX" => "TypeScript",
+        other => other,
+    }
+}
+
 /// The facts of the files the overview reads before it knows which documents it lists: the
 /// manifests, the documents at the root and the README visitors see ([`displayed_readme`]):
 /// its purpose and links. The titles of
@@ -1723,7 +1733,7 @@ impl<'a> Tally<'a> {
             crate::analyze::structure::parser_language(&f.path, f.language.as_deref()).is_some(),
         );
         self.mass += file_rank.get(&f.path).copied().unwrap_or(0.0);
-        if let Some(l) = f.language.as_deref() {
+        if let Some(l) = f.language.as_deref().map(shown_language) {
             *self.langs.entry(l).or_default() += 1;
             if own {
                 *self.code_langs.entry(l).or_default() += 1;
