@@ -81,6 +81,13 @@ pub fn commands(text: &str) -> Vec<(String, &'static str)> {
 /// -j2`); after a `cd` whose directory is not plain, the block's lines are left out.
 fn run_lines(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
+    // A `defaults: run: working-directory:` of the workflow or a job: where steps without
+    // their own run (read as the workflow's; none is read when it is no plain path).
+    let default_dir = match defaults_directory(&lines) {
+        Some(Some(dir)) => dir,
+        Some(None) => return Vec::new(),
+        None => String::new(),
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -96,7 +103,7 @@ fn run_lines(text: &str) -> Vec<String> {
         let value = value.trim();
         let indent = line.len() - trimmed.len();
         let column = line.len() - key.len();
-        let mut dir = working_directory(&lines, at, column);
+        let mut dir = working_directory(&lines, at, column, &default_dir);
         let mut commands: Vec<String> = Vec::new();
         if let Some(style) = value.chars().next().filter(|c| matches!(c, '|' | '>')) {
             let mut block: Vec<&str> = Vec::new();
@@ -136,9 +143,37 @@ fn run_lines(text: &str) -> Vec<String> {
     out
 }
 
-/// The step's `working-directory` (`""` for the root): a sibling key of its `run:` at
-/// `column` on line `at`; `None` when it is no plain relative path.
-fn working_directory(lines: &[&str], at: usize, column: usize) -> Option<String> {
+/// The `working-directory` of a `defaults:` block: `None` when there is none, `Some(None)`
+/// when it is no plain relative path (`${{ runner.workspace }}/build`, fmt's).
+fn defaults_directory(lines: &[&str]) -> Option<Option<String>> {
+    let mut defaults: Option<usize> = None;
+    for line in lines {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        if trimmed.trim_end() == "defaults:" {
+            defaults = Some(indent);
+            continue;
+        }
+        match defaults {
+            Some(d) if indent <= d => defaults = None,
+            Some(_) => {
+                if let Some(value) = trimmed.strip_prefix("working-directory:") {
+                    return Some(joined_directory("", unquoted(value.trim())));
+                }
+            }
+            None => {}
+        }
+    }
+    None
+}
+
+/// The step's `working-directory` (`default` when it has none; `""` for the root): a
+/// sibling key of its `run:` at `column` on line `at`; `None` when it is no plain relative
+/// path.
+fn working_directory(lines: &[&str], at: usize, column: usize, default: &str) -> Option<String> {
     let key_at = |line: &str| -> Option<String> {
         let trimmed = line.trim_start();
         let key = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
@@ -174,7 +209,7 @@ fn working_directory(lines: &[&str], at: usize, column: usize) -> Option<String>
         .iter()
         .find_map(|k| k.strip_prefix("working-directory:"))
     else {
-        return Some(String::new());
+        return Some(default.to_owned());
     };
     joined_directory("", unquoted(value.trim()))
 }
@@ -245,7 +280,9 @@ fn unquoted(value: &str) -> &str {
 /// documentation): environment assignments before it left out, whitespace collapsed.
 fn runnable(line: &str) -> Option<String> {
     let line = line.split(" #").next().unwrap_or(line).trim();
-    if line.is_empty() || line.starts_with('#') || line.contains("${{") {
+    // A workflow expression, a command substitution, PowerShell's line continuation: no
+    // line a contributor types as it is.
+    if line.is_empty() || line.starts_with('#') || line.contains("${{") || line.contains('`') {
         return None;
     }
     let words: Vec<&str> = line
@@ -257,11 +294,14 @@ fn runnable(line: &str) -> Option<String> {
         return None;
     }
     // `cd dir && make`: the step after the directory change says what runs.
-    let tool = match (first, words.get(2).copied()) {
-        ("cd", Some("&&")) => *words.get(3)?,
-        _ => first,
+    let (tool, rest) = match (first, words.get(2).copied()) {
+        ("cd", Some("&&")) => (*words.get(3)?, &words[3..]),
+        _ => (first, &words[..]),
     };
-    if !is_project_tool(tool) || sets_up(&words) {
+    // A path above the directory it runs in is a directory this reading lost (a job's
+    // default `working-directory`).
+    let above = rest.iter().any(|w| w.starts_with("../"));
+    if !is_project_tool(tool) || above || rest.split(|w| *w == "&&").any(sets_up) {
         return None;
     }
     let command = without_ci_flags(&words).join(" ");
@@ -295,6 +335,11 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
         "--info",
         "--quiet",
         "-q",
+        "--no-interaction",
+        "--no-progress",
+        "--output-format=github",
+        "--error-format=github",
+        "--format=github",
     ];
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
@@ -479,13 +524,40 @@ fn is_project_tool(tool: &str) -> bool {
 /// config`), or any word of installing, releasing, publishing or deploying
 /// (`ci/install-dependencies.sh`, `rake release:gem`).
 fn sets_up(words: &[&str]) -> bool {
-    let subcommand = words.get(1).map(|w| w.to_ascii_lowercase());
-    if subcommand.as_deref().is_some_and(|s| {
+    // The subcommand: the word after the program and a toolchain (`cargo +nightly`) or a
+    // group (`dotnet tool restore`, `go mod download`).
+    let subcommands: Vec<String> = words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('+'))
+        .take(2)
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    let installs = |s: &str| {
         matches!(
             s,
-            "ci" | "i" | "restore" | "download" | "sync" | "config" | "login" | "add" | "mod"
+            "ci" | "i"
+                | "restore"
+                | "download"
+                | "sync"
+                | "config"
+                | "login"
+                | "add"
+                | "get"
+                | "require"
+                | "update"
+                | "upgrade"
+                | "outdated"
+                | "generate-lockfile"
         )
-    }) {
+    };
+    // A package manager alone, or with options only, installs (`yarn`, `yarn
+    // --frozen-lockfile`, `bundle`).
+    let bare = matches!(
+        words.first(),
+        Some(&("yarn" | "bundle" | "composer" | "pnpm"))
+    ) && words.get(1).is_none_or(|w| w.starts_with('-'));
+    if bare || subcommands.iter().any(|s| installs(s)) {
         return true;
     }
     words.iter().any(|w| {
@@ -498,6 +570,7 @@ fn sets_up(words: &[&str]) -> bool {
             "upload",
             "setup",
             "dependencies",
+            "update",
         ]
         .iter()
         .any(|s| w.contains(s))
@@ -571,8 +644,12 @@ fn purpose(command: &str) -> &'static str {
         "docs"
     } else if words.first().is_some_and(|w| {
         ["make", "gmake", "ninja", "cmake", "meson", "scons", "bazel"].contains(&w.as_str())
-    }) {
-        // A build tool run without a word of its purpose builds (`make`, `cmake ..`).
+    }) && command
+        .split_whitespace()
+        .skip(1)
+        .all(|w| w.starts_with('-') || w.contains(['/', '.', '=']))
+    {
+        // A build tool run without a target builds (`make`, `cmake .. -DX=ON`).
         "build"
     } else {
         "other"
@@ -696,6 +773,22 @@ jobs:
         assert!(!runs_within("make", "make test"));
         assert!(runs_within("make", "make"));
         assert!(!runs_within("make", "cd regress && make"));
+    }
+
+    #[test]
+    fn a_default_directory_holds_for_the_steps_and_setup_lines_are_left_out() {
+        let plain = "defaults:\n  run:\n    working-directory: docs\njobs:\n  a:\n    steps:\n      - run: make html\n      - run: make linkcheck\n        working-directory: .\n";
+        assert_eq!(
+            commands(plain),
+            [
+                ("cd docs && make html".to_owned(), "docs"),
+                ("make linkcheck".to_owned(), "other"),
+            ]
+        );
+        let lost = "jobs:\n  a:\n    defaults:\n      run:\n        working-directory: ${{ runner.workspace }}/build\n    steps:\n      - run: ctest -C Debug\n";
+        assert!(commands(lost).is_empty());
+        let setup = "jobs:\n  a:\n    steps:\n      - run: cd website && yarn && yarn build\n      - run: yarn --frozen-lockfile\n      - run: dotnet tool restore\n      - run: composer bin phpstan update --no-progress\n      - run: cargo +nightly generate-lockfile -Z minimal-versions\n      - run: go get -d ./...\n      - run: ctest `nproc` --test-dir ../build\n      - run: cmake ../build -DX=ON\n      - run: vendor/bin/psalm --no-progress --output-format=github\n";
+        assert_eq!(commands(setup), [("vendor/bin/psalm".to_owned(), "lint")]);
     }
 
     #[test]
