@@ -817,6 +817,70 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A Rust type's methods implemented in another file of its crate are its members, in the
+/// overview and the entity (anyhow's `Error` in `lib.rs`, its `impl Error` in `error.rs`);
+/// not when another type of the name in the crate makes the `impl` ambiguous.
+#[test]
+fn a_rust_types_methods_in_another_file_are_its_members() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"errs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod error;\npub use error::Report;\n\n/// The error type.\npub struct Error {\n    inner: Box<str>,\n}\n",
+        ),
+        (
+            "src/error.rs",
+            "use crate::Error;\n\nimpl Error {\n    pub fn msg(m: &str) -> Self {\n        Error { inner: m.into() }\n    }\n    pub fn context(self, c: &str) -> Self {\n        self\n    }\n}\n\npub struct Report;\n",
+        ),
+        (
+            "tests/use.rs",
+            "use errs::Error;\n\n#[test]\nfn t() {\n    let _ = Error::msg(\"x\").context(\"y\");\n}\n",
+        ),
+    ]);
+    let entity = repo.cue("entity", &["--id", "symbol:src/lib.rs:Error"]);
+    let children: Vec<&str> = entity["content"]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        children.contains(&"symbol:src/error.rs:Error.msg")
+            && children.contains(&"symbol:src/error.rs:Error.context"),
+        "{entity:#}"
+    );
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let error = cue["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["signature"] == "pub struct Error")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    let members = error["members"].to_string();
+    assert!(
+        members.contains("msg") && members.contains("context"),
+        "{cue:#}"
+    );
+
+    // A second `Error` type in the crate: whose methods the `impl` holds is unknown.
+    repo.write("src/other.rs", "pub struct Error;\n");
+    repo.write(
+        "src/lib.rs",
+        "mod error;\nmod other;\npub use error::Report;\n\n/// The error type.\npub struct Error {\n    inner: Box<str>,\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    let entity = repo.cue("entity", &["--id", "symbol:src/lib.rs:Error"]);
+    assert!(
+        !entity["content"]["children"]
+            .to_string()
+            .contains("error.rs"),
+        "{entity:#}"
+    );
+}
+
 /// TypeScript with JSX (`.tsx`) is TypeScript in the languages and the components, as
 /// JavaScript with JSX is JavaScript (zustand read `TypeScript 22, TSX 13`, its tests `TSX`).
 #[test]

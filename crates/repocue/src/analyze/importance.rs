@@ -526,6 +526,18 @@ pub fn module_components(path: &[u8]) -> Vec<String> {
     parts
 }
 
+/// The source root of the Rust crate a file belongs to: the path up to its `src/` (`src/`,
+/// `crates/core/src/`), else its directory.
+pub(crate) fn rust_crate_dir(path: &[u8]) -> &[u8] {
+    if path.starts_with(b"src/") {
+        return &path[..4];
+    }
+    match path.windows(5).position(|w| w == b"/src/") {
+        Some(i) => &path[..i + 5],
+        None => &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)],
+    }
+}
+
 /// Tells whether an import (as components, see [`import_components`]) can name the file
 /// `target`: some prefix of the import ends with the file's module path (the import may go on
 /// to name an item inside the module), or names the file's directory (Go and Java import

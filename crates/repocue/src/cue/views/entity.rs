@@ -504,6 +504,7 @@ fn code_items(
                 .map(|id| (!exported(&id), id)),
         );
         children.extend(csharp_parts_elsewhere(state, file, c, s)?);
+        children.extend(rust_impls_elsewhere(state, file, c, s)?);
     }
     children.sort_by_key(|(hidden, _)| *hidden);
     let children = children.into_iter().map(|(_, id)| id);
@@ -601,6 +602,73 @@ fn go_methods_elsewhere(
                 .iter()
                 .filter(|m| m.kind == "method" && m.parent() == Some(s.qualified_name.as_str()))
                 .map(|m| EntityId::symbol(display.clone(), m.qualified_name.clone()).to_string()),
+        );
+    }
+    Ok(out)
+}
+
+/// A Rust type's methods implemented in the other files of its crate
+/// ([`importance::rust_crate_dir`]; not its tests): anyhow's `Error` is a struct of `lib.rs`
+/// whose `impl Error` with `msg`, `context` and `downcast` is in `error.rs`. Each with
+/// whether it is hidden; the files by path, each file's by line. Only for a name no other
+/// file of the crate defines as a type; the reference index names the candidates (an
+/// `impl` names its type), without it, none.
+///
+/// [`importance::rust_crate_dir`]: crate::analyze::importance::rust_crate_dir
+fn rust_impls_elsewhere(
+    state: &Reader,
+    file: &crate::model::FileState,
+    code: &crate::analyze::structure::CodeFacts,
+    s: &crate::analyze::structure::SymbolFact,
+) -> Result<Vec<(bool, String)>> {
+    use crate::analyze::importance;
+    let is_type = repocue_structure::symbol_priority(&s.kind) == 0;
+    if code.language != "Rust" || !is_type || s.parent().is_some() {
+        return Ok(Vec::new());
+    }
+    let Some(candidates) = state.store.referencing_paths(&state.snapshot, s.name())? else {
+        return Ok(Vec::new());
+    };
+    let krate = importance::rust_crate_dir(&file.path);
+    let mut wanted: Vec<&[u8]> = candidates
+        .iter()
+        .map(Vec::as_slice)
+        .filter(|p| {
+            *p != file.path.as_slice()
+                && p.ends_with(b".rs")
+                && importance::rust_crate_dir(p) == krate
+                && importance::role(p) == importance::Role::Source
+        })
+        .collect();
+    wanted.sort_unstable();
+    // Another file of the crate that defines the name: which type an `impl` means is then
+    // unknown (the search index says which files define it; without it, none).
+    let Some(defining) = state
+        .store
+        .defining_paths(&state.snapshot, &[s.name().to_owned()])?
+    else {
+        return Ok(Vec::new());
+    };
+    let elsewhere = defining.iter().any(|p| {
+        *p != file.path
+            && p.ends_with(b".rs")
+            && importance::rust_crate_dir(p) == krate
+            && importance::role(p) == importance::Role::Source
+    });
+    if elsewhere {
+        return Ok(Vec::new());
+    }
+    let others = code_of(state, &wanted)?;
+    let mut out = Vec::new();
+    for (display, c) in &others {
+        out.extend(
+            c.symbols
+                .iter()
+                .filter(|m| m.kind == "method" && m.parent() == Some(s.qualified_name.as_str()))
+                .map(|m| {
+                    let id = EntityId::symbol(display.clone(), m.qualified_name.clone());
+                    (importance::unexposed(m, &c.symbols), id.to_string())
+                }),
         );
     }
     Ok(out)

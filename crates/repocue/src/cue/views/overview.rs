@@ -3113,6 +3113,12 @@ fn picked(
             if hidden && s.name.contains('.') && !is_type_entry(ranked, s) {
                 continue;
             }
+            // A Rust `impl` block of a type the list names is that type's: its methods are the
+            // type's members, not a line of their own (anyhow's `impl Error` below `pub struct
+            // Error` with `.msg .context`).
+            if impl_type(&s.name).is_some_and(|t| shown.contains(t)) {
+                continue;
+            }
             let (own, scope) = (last_segment(&s.name), package_scope(&s.path));
             let members = s.members.iter().map(String::as_str);
             let own_taken = match scope {
@@ -3127,6 +3133,8 @@ fn picked(
                 symbols.push(s.clone());
             }
         }
+        // (An `impl` picked before its type.)
+        symbols.retain(|s| impl_type(&s.name).is_none_or(|t| !shown.contains(t)));
         let exhausted = symbols.len() < MORE_SYMBOLS;
         let floor = &mut floors[usize::from(hidden)];
         *floor = floor.min(super::structure::Tiers::floor(
@@ -3134,6 +3142,34 @@ fn picked(
         ));
     }
     (symbols, floors)
+}
+
+/// The type a Rust `impl` block's symbol name is of: `Error` of `impl Error`, `impl<T>
+/// Error<T>`, `impl fmt::Display for Error`, `impl From<io::Error> for crate::Error`.
+fn impl_type(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("impl")?;
+    let rest = match rest.strip_prefix('<') {
+        // `impl<T: Clone> Error<T>`: after the generics' closing bracket.
+        Some(_) => {
+            let mut depth = 0usize;
+            let end = rest.char_indices().find_map(|(i, c)| {
+                match c {
+                    '<' => depth += 1,
+                    '>' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                (depth == 0 && c == '>').then_some(i + 1)
+            })?;
+            &rest[end..]
+        }
+        None => rest,
+    };
+    let rest = rest.strip_prefix(' ')?;
+    let ty = rest.rsplit_once(" for ").map_or(rest, |(_, t)| t);
+    // A reference's lifetime and `mut`: the words before the type's.
+    let ty = ty.split('<').next()?.rsplit([' ', '&']).next()?;
+    let ty = ty.rsplit("::").next()?.trim();
+    (!ty.is_empty()).then_some(ty)
 }
 
 /// Whether a listed symbol is a type (a class, struct, interface, enum, module…) of its
@@ -3280,6 +3316,7 @@ fn code_summary(
     name_picked_methods(&mut symbols, &unfolded, &files);
     let classes = classes(&ranked);
     let packages = go_packages(&ranked);
+    let impls = rust_impls(&ranked);
     let partials = csharp_partials(&ranked);
     let mut member_sources = std::collections::BTreeSet::new();
     let mut earlier = std::collections::HashSet::new();
@@ -3291,6 +3328,7 @@ fn code_summary(
             let known = Known {
                 classes: &classes,
                 packages: &packages,
+                impls: &impls,
                 partials: &partials,
                 earlier: &earlier,
             };
@@ -3773,6 +3811,12 @@ fn with_members<'r>(
     // `chi.go`, its `Handler` and `HandlerFunc` in `chain.go`, listed as lines of their own).
     let go = r.analysis.code.as_ref().is_some_and(|c| c.language == "Go");
     let package = known.packages.get(package_dir(&r.file.path)).filter(|_| go);
+    // A Rust type's methods may be implemented in any file of its crate (anyhow's `Error`
+    // in `lib.rs`, its `impl Error` in `error.rs`).
+    let impls = known
+        .impls
+        .get(&(importance::rust_crate_dir(&r.file.path), ty.name()))
+        .filter(|_| ty.parent().is_none());
     // A C# partial type's members are those of all its parts (Polly's `ResiliencePipeline`
     // declares `Execute` in `ResiliencePipeline.Sync.cs`), and it is shown as the part in the
     // file named for it.
@@ -3798,6 +3842,7 @@ fn with_members<'r>(
     let elsewhere = package
         .into_iter()
         .flatten()
+        .chain(impls.into_iter().flatten())
         .chain(parts.into_iter().flatten());
     for other in elsewhere.filter(|o| !std::ptr::eq(**o, r)) {
         let found = methods(other, ty);
@@ -3934,9 +3979,55 @@ fn params_after<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
 struct Known<'r, 'a, 'e> {
     classes: &'e Classes<'r, 'a>,
     packages: &'e HashMap<&'r [u8], Vec<&'r super::structure::Ranked<'a>>>,
+    /// The files of a Rust crate that implement a type's methods, by crate and type name
+    /// ([`rust_impls`]).
+    impls: &'e RustImpls<'r, 'a>,
     /// The files of each C# partial type, by its qualified name ([`csharp_partials`]).
     partials: &'e HashMap<&'r str, Vec<&'r super::structure::Ranked<'a>>>,
     earlier: &'e std::collections::HashSet<(String, String)>,
+}
+
+/// The project's own Rust files that hold `impl` blocks of a type, by the type's crate
+/// ([`importance::rust_crate_dir`]) and name: only for a name one file of the crate defines as a type.
+type RustImpls<'r, 'a> = HashMap<(&'r [u8], &'r str), Vec<&'r super::structure::Ranked<'a>>>;
+
+/// The project's own Rust files with `impl` blocks of a type ([`RustImpls`]): anyhow's
+/// `Error` is a struct of `lib.rs` whose methods (`msg`, `context`, `downcast`) are in
+/// `error.rs`. In path order.
+fn rust_impls<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> RustImpls<'r, 'a> {
+    let rust = |r: &&'r super::structure::Ranked<'a>| {
+        r.analysis
+            .code
+            .as_ref()
+            .is_some_and(|c| c.language == "Rust")
+            && importance::role(&r.file.path) == importance::Role::Source
+    };
+    let mut definers: HashMap<(&[u8], &str), usize> = HashMap::new();
+    let mut out: RustImpls<'r, 'a> = HashMap::new();
+    for r in ranked.iter().filter(rust) {
+        let krate = importance::rust_crate_dir(&r.file.path);
+        let symbols = r.analysis.code.as_ref().map_or(&[][..], |c| &c.symbols[..]);
+        for s in symbols.iter().filter(|s| s.parent().is_none()) {
+            if repocue_structure::symbol_priority(&s.kind) == 0 {
+                *definers.entry((krate, s.name())).or_default() += 1;
+            }
+        }
+        let mut owners: Vec<&str> = symbols
+            .iter()
+            .filter(|s| s.kind == "method")
+            .filter_map(|s| s.parent().filter(|p| !p.contains('.')))
+            .collect();
+        owners.sort_unstable();
+        owners.dedup();
+        for owner in owners {
+            out.entry((krate, owner)).or_default().push(r);
+        }
+    }
+    out.retain(|key, _| definers.get(key) == Some(&1));
+    for files in out.values_mut() {
+        files.sort_by(|a, b| a.file.path.cmp(&b.file.path));
+    }
+    out
 }
 
 /// The project's own C# files that declare a part of a `partial` type, by the type's
@@ -4150,6 +4241,23 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_impl_blocks_type_is_read_from_its_name() {
+        assert_eq!(impl_type("impl Error"), Some("Error"));
+        assert_eq!(impl_type("impl<T: Clone> Error<T>"), Some("Error"));
+        assert_eq!(impl_type("impl fmt::Display for Error"), Some("Error"));
+        assert_eq!(
+            impl_type("impl From<io::Error> for crate::Error"),
+            Some("Error")
+        );
+        assert_eq!(
+            impl_type("impl<'a> Iterator for &'a mut Chain<'a>"),
+            Some("Chain")
+        );
+        assert_eq!(impl_type("implode"), None);
+        assert_eq!(impl_type("Error"), None);
+    }
 
     /// A project's last name: a path's last part, a Go module's major version left out.
     #[test]
