@@ -819,7 +819,8 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
 
 /// A Rust type's methods implemented in another file of its crate are its members, in the
 /// overview and the entity (anyhow's `Error` in `lib.rs`, its `impl Error` in `error.rs`);
-/// not when another type of the name in the crate makes the `impl` ambiguous.
+/// not when another type of the name in the crate makes the `impl` ambiguous. The build
+/// script's `main` is no API.
 #[test]
 fn a_rust_types_methods_in_another_file_are_its_members() {
     let repo = TestRepo::with_files(&[
@@ -838,6 +839,10 @@ fn a_rust_types_methods_in_another_file_are_its_members() {
         (
             "tests/use.rs",
             "use errs::Error;\n\n#[test]\nfn t() {\n    let _ = Error::msg(\"x\").context(\"y\");\n}\n",
+        ),
+        (
+            "build.rs",
+            "fn main() {\n    println!(\"cargo:rerun-if-changed=build.rs\");\n}\n",
         ),
     ]);
     let entity = repo.cue("entity", &["--id", "symbol:src/lib.rs:Error"]);
@@ -862,6 +867,12 @@ fn a_rust_types_methods_in_another_file_are_its_members() {
     let members = error["members"].to_string();
     assert!(
         members.contains("msg") && members.contains("context"),
+        "{cue:#}"
+    );
+    // The `impl` block takes no line of its own, nor does the build script's `main`.
+    let listed = cue["content"]["symbols"].to_string();
+    assert!(
+        !listed.contains("impl Error") && !listed.contains("build.rs"),
         "{cue:#}"
     );
 

@@ -3102,8 +3102,11 @@ fn picked(
             // A test's or an example's code is no part of the API, however little else there
             // is: okhttp's overview (Kotlin, which RepoCue does not outline) listed the Java
             // classes of its samples and an Android test. The structure view still has them.
+            // Nor is a Cargo build script's (anyhow's `build.rs` `fn main()`: what it probes
+            // is no API).
             if importance::role(s.path.as_bytes()) != importance::Role::Source
                 || in_support_top_dir(s.path.as_bytes())
+                || paths::file_name(s.path.as_bytes()) == b"build.rs"
             {
                 continue;
             }
