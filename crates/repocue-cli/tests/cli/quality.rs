@@ -817,6 +817,40 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A Rust program starts in a crate root: a module's `pub fn main(args)`, which its program
+/// calls, is no entry point (rayon-demo's six `*/mod.rs`); `src/bin/*.rs` are.
+#[test]
+fn a_rust_modules_main_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/main.rs",
+            "mod cmd;\n\nfn main() {\n    cmd::main(&[]);\n}\n",
+        ),
+        (
+            "src/cmd/mod.rs",
+            "pub fn main(args: &[String]) {\n    let _ = args;\n}\n",
+        ),
+        (
+            "src/bin/tool.rs",
+            "fn main() {\n    println!(\"tool\");\n}\n",
+        ),
+    ]);
+    let entries = entry_points(&repo);
+    assert!(entries.contains(&"src/main.rs".to_owned()), "{entries:?}");
+    assert!(
+        entries.contains(&"src/bin/tool.rs".to_owned()),
+        "{entries:?}"
+    );
+    assert!(
+        !entries.contains(&"src/cmd/mod.rs".to_owned()),
+        "{entries:?}"
+    );
+}
+
 /// A Rust type's methods implemented in another file of its crate are its members, in the
 /// overview and the entity (anyhow's `Error` in `lib.rs`, its `impl Error` in `error.rs`);
 /// not when another type of the name in the crate makes the `impl` ambiguous. The build

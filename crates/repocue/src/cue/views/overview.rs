@@ -3278,6 +3278,14 @@ fn main_function(code: &crate::analyze::structure::CodeFacts) -> Option<&SymbolF
     })
 }
 
+/// Whether a Rust file can be a binary crate's root by Cargo's layout: a `main.rs`, or a
+/// file of a `bin/` directory (`src/bin/tool.rs`, `src/bin/tool/main.rs`).
+fn is_rust_program_root(path: &[u8]) -> bool {
+    paths::file_name(path) == b"main.rs"
+        || path.starts_with(b"bin/")
+        || path.windows(5).any(|w| w == b"/bin/")
+}
+
 /// What the manifests declare, for [`code_summary`]: the entry points, the sources of those
 /// that are build output, the root namespaces, and the package.json directories with whether
 /// each names its entry points ([`declaring_packages`]).
@@ -3444,6 +3452,12 @@ fn code_summary(
         .filter(|r| !build_scripts.contains(&r.file.path))
         .filter_map(|r| {
             let code = r.analysis.code.as_ref()?;
+            // A Rust program starts in a crate root, `main.rs` or a file of `bin/` (a
+            // manifest declares any other): a module's `pub fn main(args)` is a function
+            // its program calls (rayon-demo's `mergesort/mod.rs`, six of them listed).
+            if code.language == "Rust" && !is_rust_program_root(&r.file.path) {
+                return None;
+            }
             let main = main_function(code)?;
             let functions = code.symbols.iter().filter(|s| s.kind == "function");
             // `main#2`, a platform's other variant, is no other function.
