@@ -76,6 +76,11 @@ pub struct Section {
     pub more: Option<More>,
     /// Whether the section changes with every edit (dirty paths): see [`fit`].
     pub volatile: bool,
+    /// Whether the section's items are admitted in rank order only: once one does not fit,
+    /// none after it is tried, so a smaller, less important item never shows where a more
+    /// important one did not (a delta's 300 tokens showed a trivial added method and not the
+    /// changed signature of the central class, one line too long).
+    pub in_order: bool,
 }
 
 impl Section {
@@ -86,12 +91,19 @@ impl Section {
             hidden: 0,
             more,
             volatile: false,
+            in_order: false,
         }
     }
 
     /// Marks the section as volatile.
     pub fn volatile(mut self) -> Self {
         self.volatile = true;
+        self
+    }
+
+    /// Marks the section's items as admitted in rank order only ([`Section::in_order`]).
+    pub fn in_order(mut self) -> Self {
+        self.in_order = true;
         self
     }
 }
@@ -258,11 +270,14 @@ pub fn fit<C: Serialize + Clone>(
     }
     envelope = rebuild(&admitted, &mut omitted);
     let mut bytes = meter.bytes(&envelope);
+    // The in-order sections an item did not fit in.
+    let mut closed = vec![false; sections.len()];
     for (i, it) in items.iter().enumerate() {
-        if admitted[i] || (stable_first && !sections[it.section].volatile) {
+        if admitted[i] || (stable_first && !sections[it.section].volatile) || closed[it.section] {
             continue;
         }
         if meter.cannot_fit(bytes, it.min_bytes, omitted[it.section], max) {
+            closed[it.section] = sections[it.section].in_order;
             continue;
         }
         let mut trial = envelope.clone();
@@ -278,6 +293,7 @@ pub fn fit<C: Serialize + Clone>(
             admitted[i] = true;
         } else {
             omitted[it.section] += 1;
+            closed[it.section] = sections[it.section].in_order;
         }
     }
     // The stable choice was measured on a projection; should the real envelope (long base
@@ -576,6 +592,37 @@ mod tests {
         /// The printed output (with the newline after a JSON document) never exceeds the
         /// budget, the estimate is that of the exact output, and whatever was left out is
         /// counted in the envelope's `omitted`.
+        /// An in-order section admits its items in rank order only: a prefix of them, never
+        /// a smaller item past one that did not fit.
+        #[test]
+        fn an_in_order_section_admits_a_prefix_of_its_items(
+            specs in specs(), max in 1..700u64, format in format()
+        ) {
+            let label = |(section, i, text): (usize, usize, &String)| format!("{section}.{i}:{text}");
+            let items = specs
+                .iter()
+                .enumerate()
+                .map(|(i, (section, rank, text))| {
+                    let text = label((*section, i, text));
+                    Item::new(*section, *rank, move |c: &mut Vec<String>| c.push(text.clone()))
+                })
+                .collect();
+            let mut sections = sections();
+            sections[1] = sections[1].clone().in_order();
+            if let Ok(cue) = fit(envelope(max, format), &sections, items) {
+                let shown = admitted(&cue);
+                let mut order: Vec<(usize, &Spec)> =
+                    specs.iter().enumerate().filter(|(_, s)| s.0 == 1).collect();
+                order.sort_by_key(|(_, s)| std::cmp::Reverse(s.1));
+                let mut missing = false;
+                for (i, (section, _, text)) in order {
+                    let listed = shown.contains(&label((*section, i, text)));
+                    prop_assert!(!(listed && missing), "{:?}", shown);
+                    missing |= !listed;
+                }
+            }
+        }
+
         #[test]
         fn never_exceeds_the_budget(specs in specs(), max in 1..700u64, format in format()) {
             match run(&specs, max, format) {

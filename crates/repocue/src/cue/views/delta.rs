@@ -292,9 +292,14 @@ fn compose(state: &Reader, request: &CueRequest, base: Base) -> Result<Cue> {
         since: Some(since.unwrap_or(from)),
         ..More::of(View::Delta, round_up(full + request.max_tokens))
     };
+    // The symbol changes in order of importance only: a changed signature that does not fit
+    // is not passed over for a smaller added method (jsoup's `Jsoup.parse` at 300 tokens).
     let sections: Vec<Section> = SECTIONS
         .iter()
-        .map(|n| Section::new(n, Some(more.clone())))
+        .map(|n| match *n {
+            "changes" => Section::new(n, Some(more.clone())).in_order(),
+            _ => Section::new(n, Some(more.clone())),
+        })
         .collect();
     fit(env, &sections, items(repository, paths, full_ops))
 }
