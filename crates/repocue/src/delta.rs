@@ -779,10 +779,23 @@ fn fold_renames(
         // A class renamed with its file (`Regex` in `Regex.php` to `Pattern` in
         // `Pattern.php`): its members are read under the new name.
         let owner = renamed_owner(&old.changes, &pc.changes);
+        // A member named for its class (a constructor: Java's and C#'s `NameAllocator`, and
+        // `NameAllocator#2`) is renamed with it.
         let renamed = |name: &str| match &owner {
             Some((from, to)) if name == from => to.clone(),
             Some((from, to)) => match name.strip_prefix(from.as_str()) {
-                Some(rest) if rest.starts_with('.') => format!("{to}{rest}"),
+                Some(rest) if rest.starts_with('.') => {
+                    let member = &rest[1..];
+                    let number = member.strip_prefix(from.as_str()).filter(|n| {
+                        n.is_empty()
+                            || n.strip_prefix('#')
+                                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+                    });
+                    match number {
+                        Some(n) => format!("{to}.{to}{n}"),
+                        None => format!("{to}{rest}"),
+                    }
+                }
                 _ => name.to_owned(),
             },
             None => name.to_owned(),
@@ -834,12 +847,27 @@ fn similar_deleted<'d>(
     taken: &HashSet<&str>,
 ) -> Option<&'d str> {
     let extension = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_owned());
+    // A name that is the file's stem (the class a Java or C# file is named for, and its
+    // constructors) stands for the file, whatever the file is called.
+    let stem = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        name.split('.').next().unwrap_or(name).to_owned()
+    };
     let names = |p: &str, op: DeltaOp| -> BTreeSet<String> {
+        let stem = stem(p);
         by_path[p]
             .changes
             .iter()
             .filter(|c| c.op == op)
-            .map(|c| c.name.rsplit('.').next().unwrap_or(&c.name).to_owned())
+            .map(|c| {
+                let last = c.name.rsplit('.').next().unwrap_or(&c.name);
+                match last.strip_prefix(stem.as_str()) {
+                    Some(rest) if rest.is_empty() || rest.starts_with('#') => {
+                        format!("\u{0}{rest}")
+                    }
+                    _ => last.to_owned(),
+                }
+            })
             .collect()
     };
     let new = names(a, DeltaOp::SymbolAdded);

@@ -993,6 +993,46 @@ fn a_file_renamed_with_its_class_is_one_entry() {
     );
 }
 
+/// A Java class renamed with its file renames its constructors, which carry its name
+/// (javapoet's `NameAllocator` to `Names`: git saw a 65% similar rename, the delta a deletion
+/// and an addition of every symbol): one `file.renamed` entry, the class and its
+/// constructors as changed declarations, the other members not listed.
+#[test]
+fn a_java_class_renamed_with_its_constructors_is_one_entry() {
+    let class = |name: &str| {
+        format!("package a;\n\npublic final class {name} {{\n  private final int size;\n\n  public {name}() {{\n    this(1);\n  }}\n\n  private {name}(int size) {{\n    this.size = size;\n  }}\n\n  public String newName(String s) {{ return s; }}\n}}\n")
+    };
+    let repo =
+        TestRepo::with_files(&[("src/a/NameAllocator.java", class("NameAllocator").as_str())]);
+    repo.init();
+    repo.git(&["mv", "src/a/NameAllocator.java", "src/a/Names.java"]);
+    repo.write("src/a/Names.java", class("Names"));
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("rename");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let paths = cue["content"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 1, "{cue:#}");
+    assert_eq!(paths[0]["op"], "file.renamed", "{cue:#}");
+    let changes: Vec<(&str, &str)> = paths[0]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["op"].as_str().unwrap(), c["signature"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("symbol.signature_changed", "public final class Names"),
+            ("symbol.signature_changed", "public Names()"),
+            ("symbol.signature_changed", "private Names(int size)"),
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A C++ file moved as it is changed nothing: its `namespace lib`, which many files open and
 /// which never moves, read as a changed signature of the renamed file.
 #[test]
