@@ -294,8 +294,11 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
                 _ => 1,
             };
             // A name brought in from elsewhere ranks as an alias (`var View = require(…)`, a
-            // variable): after what defines it.
-            let kind = match brings_in_namesake(s) {
+            // variable): after what defines it. So does a macro only some builds define
+            // (tmux's `#ifdef NEED_FUZZING` `#define main __weak main` came before the
+            // program's `main`).
+            let variant_macro = s.kind == "macro" && s.conditional;
+            let kind = match brings_in_namesake(s) || variant_macro {
                 true => repocue_structure::symbol_priority("variable"),
                 false => repocue_structure::symbol_priority(&s.kind),
             };

@@ -382,6 +382,27 @@ fn search_reads_fresh_state_after_a_rename() {
     );
 }
 
+/// A macro only some builds define comes after the definition it stands in for: tmux's
+/// `#ifdef NEED_FUZZING` `#define main __weak main` came before the program's `main`.
+#[test]
+fn a_conditional_macro_comes_after_the_definition_of_its_name() {
+    let repo = TestRepo::with_files(&[
+        (
+            "compat.h",
+            "#ifdef NEED_FUZZING\n#define main __weak main\n#endif\n",
+        ),
+        (
+            "tool.c",
+            "#include \"compat.h\"\nint\nmain(int argc, char **argv)\n{\n\treturn (0);\n}\n",
+        ),
+    ]);
+    repo.init();
+    assert_eq!(
+        ids(&search(&repo, &["main"]))[..2],
+        ["symbol:tool.c:main", "symbol:compat.h:main"]
+    );
+}
+
 #[test]
 fn a_search_that_finds_nothing_names_the_untracked_paths_it_did_not_read() {
     // An agent creates a file and searches for what it defines: untracked files are never
