@@ -2029,6 +2029,63 @@ fn an_entitys_public_children_come_before_its_private_ones() {
     );
 }
 
+/// A symbol's users come before its file's imports, which are no more its own than the
+/// file's other symbols' (jsoup's `addMethod` at 200 tokens showed `java.util.*` and none of
+/// its callers); a file's imports, what it depends on, still come before its users.
+#[test]
+fn a_symbols_users_come_before_its_files_imports() {
+    let imports: String = [
+        "ArrayDeque",
+        "ArrayList",
+        "Arrays",
+        "Collections",
+        "Deque",
+        "EnumSet",
+        "HashSet",
+        "Iterator",
+        "LinkedHashMap",
+        "LinkedHashSet",
+        "List",
+        "Map",
+        "Objects",
+        "Set",
+    ]
+    .iter()
+    .map(|c| format!("import java.util.{c};\n"))
+    .collect();
+    let spec = format!(
+        "package a;\n\n{imports}\npublic class Spec {{\n  public Spec addMethod(String m) {{ return this; }}\n}}\n"
+    );
+    let mut files = vec![("src/main/java/a/Spec.java".to_owned(), spec)];
+    for i in 1..=4 {
+        files.push((
+            format!("src/main/java/a/User{i}.java"),
+            format!(
+                "package a;\n\nclass User{i} {{ void f() {{ new Spec().addMethod(\"x\"); }} }}\n"
+            ),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    let entity = repo.cue(
+        "entity",
+        &[
+            "--id",
+            "symbol:src/main/java/a/Spec.java:Spec.addMethod",
+            "--max-tokens",
+            "200",
+        ],
+    );
+    let users = entity["content"]["referenced_by"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(users, 4, "{entity:#}");
+}
+
 /// A budget that leaves the dirty paths out leaves `working_tree` out (counted in `omitted`):
 /// an empty object read as a clean tree beside `dirty-but-indexed`.
 #[test]

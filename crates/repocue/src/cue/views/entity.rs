@@ -519,10 +519,17 @@ fn code_items(
             e.children.push(ch.clone())
         }));
     }
+    // A file's imports are what it depends on, before its users; a symbol's are its file's,
+    // after the files that use it (jsoup's `addMethod` at 200 tokens showed `java.util.*`
+    // and none of its callers).
+    let imports_rank = match symbol {
+        None => 2_000,
+        Some(_) => 500,
+    };
     for (i, imp) in c.imports.iter().cloned().enumerate() {
         items.push(Item::new(
             1,
-            2_000 - i as i64,
+            imports_rank - i as i64,
             move |e: &mut EntityContent| e.imports.push(imp.clone()),
         ));
     }
