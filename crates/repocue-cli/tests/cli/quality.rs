@@ -817,6 +817,47 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A Maven project's tests are the component of the package they share in the test source
+/// set, not a `src/` of tests and resources beside the main package (commons-lang's 362 test
+/// files read `src/ 430 XML`).
+#[test]
+fn a_jvm_test_source_set_is_a_component_of_its_package() {
+    let mut files: Vec<(String, String)> = vec![(
+        "pom.xml".to_owned(),
+        "<project><modelVersion>4.0.0</modelVersion><groupId>a</groupId><artifactId>poet</artifactId><version>1</version></project>\n".to_owned(),
+    )];
+    for c in ["TypeSpec", "MethodSpec", "JavaFile"] {
+        files.push((
+            format!("src/main/java/com/acme/poet/{c}.java"),
+            format!("package com.acme.poet;\n\npublic final class {c} {{\n  public static {c} of() {{ return null; }}\n}}\n"),
+        ));
+    }
+    for c in ["TypeSpecTest", "MethodSpecTest", "JavaFileTest", "CodeTest"] {
+        files.push((
+            format!("src/test/java/com/acme/poet/{c}.java"),
+            format!("package com.acme.poet;\n\npublic class {c} {{\n  @org.junit.Test public void t() {{ TypeSpec.of(); }}\n}}\n"),
+        ));
+    }
+    for r in ["a.xml", "b.xml", "c.xml", "d.xml", "e.xml"] {
+        files.push((format!("src/test/resources/{r}"), "<x/>\n".to_owned()));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = component_paths(&cue);
+    assert_eq!(
+        comps[..2],
+        [
+            "src/main/java/com/acme/poet/",
+            "src/test/java/com/acme/poet/"
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A Rust program starts in a crate root: a module's `pub fn main(args)`, which its program
 /// calls, is no entry point (rayon-demo's six `*/mod.rs`); `src/bin/*.rs` are.
 #[test]

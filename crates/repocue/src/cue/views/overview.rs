@@ -1279,26 +1279,34 @@ fn components<'a>(
     // the project's own code there shares (jsoup's `src/main/java/org/jsoup/`), which names
     // that code rather than `src/`, whose tests and resources lie beside it.
     let mut jvm_packages: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
-    for ((f, _), _) in files
+    // The same for the test source set (`src/test/java/`): the package its tests share
+    // (commons-lang's `src/test/java/org/apache/commons/lang3/`), where they were counted
+    // as `src/`, beside the main package, and read as XML by their resources.
+    let mut jvm_tests: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+    for ((f, _), &own) in files
         .iter()
         .zip(&member)
         .zip(&own)
-        .filter(|((_, m), &own)| m.is_none() && own)
+        .filter(|((_, m), _)| m.is_none())
     {
         let Some(top) = paths::top_dir(&f.path) else {
             continue;
         };
-        let in_source_set = f.path[top.len()..]
-            .strip_prefix(b"/main/")
-            .and_then(|rest| rest.iter().position(|&b| b == b'/').map(|i| &rest[..i]))
-            .is_some_and(importance::is_jvm_language_dir);
-        if in_source_set {
-            let dir = dir_of(&f.path);
-            jvm_packages
-                .entry(top.to_vec())
-                .and_modify(|c| *c = common_dir(c, &dir))
-                .or_insert(dir);
-        }
+        let source_set = |set: &[u8]| {
+            f.path[top.len()..]
+                .strip_prefix(set)
+                .and_then(|rest| rest.iter().position(|&b| b == b'/').map(|i| &rest[..i]))
+                .is_some_and(importance::is_jvm_language_dir)
+        };
+        let map = match () {
+            _ if own && source_set(b"/main/") => &mut jvm_packages,
+            _ if source_set(b"/test/") => &mut jvm_tests,
+            _ => continue,
+        };
+        let dir = dir_of(&f.path);
+        map.entry(top.to_vec())
+            .and_modify(|c| *c = common_dir(c, &dir))
+            .or_insert(dir);
     }
     let mut dirs: BTreeMap<Vec<u8>, Tally<'_>> = BTreeMap::new();
     // The directories that hold workspace members (`packages/` of `packages/*`).
@@ -1312,9 +1320,12 @@ fn components<'a>(
         let key = match m {
             Some(m) => Some(*m),
             None => paths::top_dir(&f.path).and_then(|t| {
+                let under =
+                    |p: &&Vec<u8>| f.path.starts_with(p) && f.path.get(p.len()) == Some(&b'/');
                 jvm_packages
                     .get(t)
-                    .filter(|p| f.path.starts_with(p) && f.path.get(p.len()) == Some(&b'/'))
+                    .filter(under)
+                    .or_else(|| jvm_tests.get(t).filter(under))
                     .or_else(|| common.get(t))
             }),
         };
