@@ -1034,8 +1034,8 @@ fn a_documentation_sites_pages_are_documents() {
 
 /// What the CI workflows run is listed, said to come from CI: the commands a manifest does
 /// not already give (jsoup's CI runs `mvn verify`, its pom implies `mvn test`), without the
-/// options CI sets for its logs, in the directory they run in; a release workflow's steps and
-/// installs are not.
+/// options CI sets for its logs, in the directory they run in; a listed command CI runs is
+/// marked so, with the options CI adds; a release workflow's steps and installs are not.
 #[test]
 fn the_commands_ci_runs_are_listed_as_from_ci() {
     let repo = TestRepo::with_files(&[
@@ -1050,7 +1050,7 @@ fn the_commands_ci_runs_are_listed_as_from_ci() {
         ),
         (
             ".github/workflows/ci.yml",
-            "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: mvn -B install -DskipTests\n      - run: mvn -B --no-transfer-progress verify\n      - run: mvn test\n      - name: lint\n        run: ./ci/check-style.sh\n        working-directory: tools\n",
+            "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: mvn -B install -DskipTests\n      - run: mvn -B --no-transfer-progress verify\n      - run: mvn test\n      - run: mvn -Pci package\n      - name: lint\n        run: ./ci/check-style.sh\n        working-directory: tools\n",
         ),
         (
             ".github/workflows/release.yml",
@@ -1072,17 +1072,21 @@ fn the_commands_ci_runs_are_listed_as_from_ci() {
     assert_eq!(
         ci,
         [
+            ("mvn -Pci package", "build"),
+            ("mvn test", "test"),
             ("mvn verify", "test"),
             ("cd tools && ./ci/check-style.sh", "lint")
         ],
         "{cue:#}"
     );
+    // A listed command CI runs is marked so, with the options CI adds to it.
     let lines = command_lines(&cue);
     assert_eq!(
         lines.iter().filter(|c| **c == "mvn test").count(),
         1,
         "{cue:#}"
     );
+    assert_eq!(lines[0], "mvn -Pci package", "{cue:#}");
     assert!(!lines.iter().any(|c| c.contains("site")), "{cue:#}");
     let text = repo
         .repocue(&["cue", "--format", "text", "--max-tokens", "3000"])

@@ -309,10 +309,23 @@ fn runnable(line: &str) -> Option<String> {
 }
 
 /// The words without the options CI sets for its logs and machines, which a contributor
-/// does not type: batch mode, verbosity, colours, parallel jobs, Maven's default `--file
-/// pom.xml` (jsoup's `mvn -X verify -B --file pom.xml` is `mvn verify`).
+/// does not type: colours, progress output, parallel jobs of `make`-like tools, and each build
+/// tool's own (Maven's batch mode and default `--file pom.xml`: jsoup's `mvn -X verify -B
+/// --file pom.xml` is `mvn verify`; Gradle's `--no-daemon`). Only the program's own: `-e`
+/// is Maven's `--errors` and tox's environment (`tox -e py313`).
 fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
-    const FLAGS: &[&str] = &[
+    const ANY: &[&str] = &[
+        "--verbose",
+        "--color=always",
+        "--colour=always",
+        "--show-diff-on-failure",
+        "--no-interaction",
+        "--no-progress",
+        "--output-format=github",
+        "--error-format=github",
+        "--format=github",
+    ];
+    const MAVEN: &[&str] = &[
         "-B",
         "--batch-mode",
         "-X",
@@ -323,36 +336,34 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
         "--show-version",
         "-ntp",
         "--no-transfer-progress",
-        "--verbose",
-        "-v",
-        "-vv",
-        "--color=always",
-        "--colour=always",
-        "--color",
-        "--show-diff-on-failure",
-        "--no-daemon",
-        "--stacktrace",
-        "--info",
-        "--quiet",
         "-q",
-        "--no-interaction",
-        "--no-progress",
-        "--output-format=github",
-        "--error-format=github",
-        "--format=github",
+        "--quiet",
     ];
+    const GRADLE: &[&str] = &["--no-daemon", "--stacktrace", "--info", "--console=plain"];
+    const PARALLEL: &[&str] = &["make", "gmake", "ninja", "ctest", "cmake"];
+    let program = match words {
+        ["cd", _, "&&", program, ..] => *program,
+        [program, ..] => *program,
+        [] => "",
+    };
+    let own: &[&str] = match program {
+        "mvn" | "./mvnw" | "mvnw" => MAVEN,
+        "gradle" | "./gradlew" | "gradlew" => GRADLE,
+        _ => &[],
+    };
+    let maven = own == MAVEN;
     let mut out = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
         i += 1;
-        let jobs = w
-            .strip_prefix("-j")
-            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
-        if FLAGS.contains(&w) || jobs {
+        let jobs = PARALLEL.contains(&program)
+            && w.strip_prefix("-j")
+                .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
+        if ANY.contains(&w) || own.contains(&w) || jobs {
             continue;
         }
-        if matches!(w, "--file" | "-f") && words.get(i) == Some(&"pom.xml") {
+        if maven && matches!(w, "--file" | "-f") && words.get(i) == Some(&"pom.xml") {
             i += 1;
             continue;
         }
@@ -387,6 +398,27 @@ pub fn runs_within(step: &str, command: &str) -> bool {
         ([program], Some(first)) if program == first => command.len() == 1,
         _ => step.iter().all(|w| command.contains(w)),
     }
+}
+
+/// Whether `command` is `listed` with options added, and nothing else (testify's CI `go test
+/// -v -race ./...` of `go test ./...`): the same words in the same order once its options
+/// (words that start with `-`) are left out; one `&&` step only.
+pub fn only_options_added(listed: &str, command: &str) -> bool {
+    if listed.contains("&&") || command.contains("&&") || listed == command {
+        return false;
+    }
+    let plain = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .filter(|w| !w.starts_with('-'))
+            .map(|w| match w {
+                "./mvnw" | "mvnw" => "mvn".to_owned(),
+                "./gradlew" | "gradlew" => "gradle".to_owned(),
+                w => w.to_owned(),
+            })
+            .collect()
+    };
+    let (a, b) = (listed.split_whitespace(), command.split_whitespace());
+    plain(listed) == plain(command) && b.count() > a.count()
 }
 
 /// What a command runs, for telling two commands the same: its program (a build tool's
@@ -702,7 +734,7 @@ jobs:
       - run: ci/install-dependencies.sh
       - run: bundle exec rake release:gem
       - run: cargo test --verbose --package rayon-core
-      - run: mvn -X compile -B --file pom.xml -j4
+      - run: mvn -X compile -B --file pom.xml
 "#;
         assert_eq!(
             commands(workflow),
@@ -789,6 +821,36 @@ jobs:
         assert!(commands(lost).is_empty());
         let setup = "jobs:\n  a:\n    steps:\n      - run: cd website && yarn && yarn build\n      - run: yarn --frozen-lockfile\n      - run: dotnet tool restore\n      - run: composer bin phpstan update --no-progress\n      - run: cargo +nightly generate-lockfile -Z minimal-versions\n      - run: go get -d ./...\n      - run: ctest `nproc` --test-dir ../build\n      - run: cmake ../build -DX=ON\n      - run: vendor/bin/psalm --no-progress --output-format=github\n";
         assert_eq!(commands(setup), [("vendor/bin/psalm".to_owned(), "lint")]);
+    }
+
+    #[test]
+    fn a_programs_own_options_are_left_out_and_no_other() {
+        let workflow = "jobs:\n  a:\n    steps:\n      - run: tox -e py313\n      - run: uv run --locked tox run -e typing\n      - run: mvn -e -B verify\n      - run: node -v\n      - run: make -j4 check\n      - run: cargo test -j2\n";
+        assert_eq!(
+            commands(workflow),
+            [
+                ("tox -e py313".to_owned(), "test"),
+                ("uv run --locked tox run -e typing".to_owned(), "lint"),
+                ("mvn verify".to_owned(), "test"),
+                ("make check".to_owned(), "test"),
+                ("cargo test -j2".to_owned(), "test"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_command_with_options_added_is_told() {
+        assert!(only_options_added(
+            "go test ./...",
+            "go test -v -race ./..."
+        ));
+        assert!(only_options_added("mvn verify", "./mvnw -Pci verify"));
+        assert!(!only_options_added("tox", "tox -e py313"));
+        assert!(!only_options_added("go test ./...", "go test ./..."));
+        assert!(!only_options_added(
+            "make && make test",
+            "make -k && make test"
+        ));
     }
 
     #[test]

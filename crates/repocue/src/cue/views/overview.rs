@@ -2342,49 +2342,7 @@ fn commands(
             ));
         }
     }
-    // What the CI workflows run is how the maintainers check a change (jsoup's `mvn verify`,
-    // rayon's `cargo fmt --all --check`), each said to come from CI: one per program and
-    // subcommand, none that runs a command above and more (`mvn clean test --projects gson`
-    // is `mvn test`; `mvn verify` is not), the first that
-    // tests and the first that lints or formats among the leading commands, the rest after
-    // them, before a tool configuration's guess.
-    let steps: Vec<String> = out
-        .iter()
-        .flat_map(|(_, _, c)| c.command.split("&&").map(str::to_owned))
-        .collect();
-    let mut keys: HashSet<(String, String)> = HashSet::new();
-    let mut led: HashSet<&str> = HashSet::new();
-    for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
-        for c in m.commands.iter().filter(|_| m.kind == "ci") {
-            let known = steps
-                .iter()
-                .any(|s| crate::analyze::workflow::runs_within(s, &c.command));
-            if known || !keys.insert(crate::analyze::workflow::command_key(&c.command)) {
-                continue;
-            }
-            let order = ORDER
-                .iter()
-                .position(|o| *o == c.purpose)
-                .unwrap_or(ORDER.len());
-            let kind = match c.purpose.as_str() {
-                "test" => "test",
-                "lint" | "format" => "check",
-                _ => "",
-            };
-            let leads = root_level && !kind.is_empty() && led.insert(kind);
-            out.push((
-                order,
-                leads,
-                CommandRef {
-                    command: c.command.clone(),
-                    purpose: c.purpose.clone(),
-                    runs: Vec::new(),
-                    source: String::new(),
-                    ci: true,
-                },
-            ));
-        }
-    }
+    ci_commands(files, facts, root_level, &mut out);
     // A linter's or formatter's configuration at the root says the project runs it (gin's
     // `.golangci.yml`, which its CI runs; guzzle's `phpstan.neon.dist`): after the commands
     // the manifests and scripts lead with.
@@ -2431,6 +2389,71 @@ fn commands(
             (p, c)
         })
         .collect()
+}
+
+/// Adds what the CI workflows run to the commands (`out`: order, leads, command), how the
+/// maintainers check a change (jsoup's `mvn verify`, rayon's `cargo fmt --all --check`),
+/// each said to come from CI. A command listed already is marked so (pino's `npm run
+/// test-ci`, rake's `bundle exec rubocop`), and takes the options CI adds to it (testify's
+/// `go test ./...` is `go test -v -race ./...`); one that runs a listed command and more is
+/// left out (`mvn clean test --projects gson` is `mvn test`; `mvn verify` is not), and so is
+/// a second of a program and subcommand. The first new one that tests and the first that
+/// lints or formats lead with the manifests' commands, the rest follow them.
+fn ci_commands(
+    files: &[FileState],
+    facts: &HashMap<String, Analysis>,
+    root_level: bool,
+    out: &mut Vec<(usize, bool, CommandRef)>,
+) {
+    use crate::analyze::workflow::{command_key, only_options_added, runs_within};
+    const ORDER: [&str; 9] = [
+        "build", "test", "run", "lint", "format", "install", "bench", "docs", "other",
+    ];
+    let steps: Vec<String> = out
+        .iter()
+        .flat_map(|(_, _, c)| c.command.split("&&").map(str::to_owned))
+        .collect();
+    let mut keys: HashSet<(String, String)> = HashSet::new();
+    let mut led: HashSet<&str> = HashSet::new();
+    for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
+        for c in m.commands.iter().filter(|_| m.kind == "ci") {
+            let listed = out.iter_mut().find(|(_, _, l)| {
+                l.command == c.command || only_options_added(&l.command, &c.command)
+            });
+            if let Some((_, _, l)) = listed {
+                if !l.ci {
+                    l.ci = true;
+                    l.command.clone_from(&c.command);
+                }
+                continue;
+            }
+            let known = steps.iter().any(|s| runs_within(s, &c.command));
+            if known || !keys.insert(command_key(&c.command)) {
+                continue;
+            }
+            let order = ORDER
+                .iter()
+                .position(|o| *o == c.purpose)
+                .unwrap_or(ORDER.len());
+            let kind = match c.purpose.as_str() {
+                "test" => "test",
+                "lint" | "format" => "check",
+                _ => "",
+            };
+            let leads = root_level && !kind.is_empty() && led.insert(kind);
+            out.push((
+                order,
+                leads,
+                CommandRef {
+                    command: c.command.clone(),
+                    purpose: c.purpose.clone(),
+                    runs: Vec::new(),
+                    source: String::new(),
+                    ci: true,
+                },
+            ));
+        }
+    }
 }
 
 /// Configuration files at the root that say which tool checks the code, with the command that
