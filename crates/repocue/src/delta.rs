@@ -779,27 +779,7 @@ fn fold_renames(
         // A class renamed with its file (`Regex` in `Regex.php` to `Pattern` in
         // `Pattern.php`): its members are read under the new name.
         let owner = renamed_owner(&old.changes, &pc.changes);
-        // A member named for its class (a constructor: Java's and C#'s `NameAllocator`, and
-        // `NameAllocator#2`) is renamed with it.
-        let renamed = |name: &str| match &owner {
-            Some((from, to)) if name == from => to.clone(),
-            Some((from, to)) => match name.strip_prefix(from.as_str()) {
-                Some(rest) if rest.starts_with('.') => {
-                    let member = &rest[1..];
-                    let number = member.strip_prefix(from.as_str()).filter(|n| {
-                        n.is_empty()
-                            || n.strip_prefix('#')
-                                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
-                    });
-                    match number {
-                        Some(n) => format!("{to}.{to}{n}"),
-                        None => format!("{to}{rest}"),
-                    }
-                }
-                _ => name.to_owned(),
-            },
-            None => name.to_owned(),
-        };
+        let renamed = |name: &str| renamed_member(name, owner.as_ref());
         for ch in old.changes {
             let again = (ch.op == DeltaOp::SymbolRemoved)
                 .then(|| {
@@ -831,6 +811,33 @@ fn fold_renames(
             }
         }
         pc.from = Some(d);
+    }
+}
+
+/// A symbol's name after its file's class was renamed (`owner`: old name, new name): the
+/// class itself, its members, and a member named for the class (a constructor: Java's and
+/// C#'s `NameAllocator`, and `NameAllocator#2`), renamed with it.
+fn renamed_member(name: &str, owner: Option<&(String, String)>) -> String {
+    let Some((from, to)) = owner else {
+        return name.to_owned();
+    };
+    if name == from {
+        return to.clone();
+    }
+    let Some(member) = name
+        .strip_prefix(from.as_str())
+        .and_then(|r| r.strip_prefix('.'))
+    else {
+        return name.to_owned();
+    };
+    let numbered = |n: &str| {
+        n.is_empty()
+            || n.strip_prefix('#')
+                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match member.strip_prefix(from.as_str()).filter(|n| numbered(n)) {
+        Some(n) => format!("{to}.{to}{n}"),
+        None => format!("{to}.{member}"),
     }
 }
 
