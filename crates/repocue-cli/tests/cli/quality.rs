@@ -4875,7 +4875,8 @@ fn also_never_names_what_an_earlier_file_named() {
 
 /// A directory with a `go.mod` of its own under a Go module is another module, a member: the
 /// root's `go test ./...` does not reach it (viper's `remote/` read as an ordinary
-/// component); an example's module stays an example.
+/// component); an example's module stays an example, and one in a directory Go's tools skip
+/// is none.
 #[test]
 fn a_nested_go_module_is_a_member() {
     let repo = TestRepo::with_files(&[
@@ -4898,6 +4899,11 @@ fn a_nested_go_module_is_a_member() {
             "module example.com/rest\n\ngo 1.23\n",
         ),
         ("_examples/rest/main.go", "package main\n\nfunc main() {}\n"),
+        (
+            "_codegen/go.mod",
+            "module example.com/lib/codegen\n\ngo 1.23\n",
+        ),
+        ("_codegen/main.go", "package main\n\nfunc main() {}\n"),
     ]);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     let components = cue["content"]["components"].as_array().unwrap();
@@ -4914,6 +4920,9 @@ fn a_nested_go_module_is_a_member() {
         Some("member"),
         "{cue:#}"
     );
+    // A module in a directory Go's tools skip is a tool of the project's (testify's
+    // `_codegen/`), no member.
+    assert_ne!(kind("_codegen/").as_deref(), Some("member"), "{cue:#}");
 }
 
 /// A C# partial type is one type: its members are those of all its parts, it is shown as the

@@ -389,6 +389,13 @@ fn is_example_file_name(name: &str) -> bool {
 
 fn is_test_file_name(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
+    // Go names its tests `_test.go`, and the compiler builds nothing else only for them:
+    // gorilla/mux's `test_helpers.go` is `SetURLVars`, API its users' tests call.
+    if name.ends_with(".go") {
+        return stem.ends_with("_test")
+            || stem.eq_ignore_ascii_case("testutil")
+            || stem.eq_ignore_ascii_case("testutils");
+    }
     let holds = |word: &[u8]| {
         name.as_bytes()
             .windows(word.len())
@@ -1278,6 +1285,10 @@ mod tests {
     fn roles_follow_directory_and_file_names() {
         assert_eq!(role(b"src/flask/app.py"), Role::Source);
         assert_eq!(role(b"tests/test_app.py"), Role::Test);
+        // Go names its tests `_test.go` only: `test_helpers.go` is a package's API.
+        assert_eq!(role(b"test_helpers.go"), Role::Source);
+        assert_eq!(role(b"mux_test.go"), Role::Test);
+        assert_eq!(role(b"internal/testutil.go"), Role::Test);
         // A forge's files, a top-level build directory's, and code serving the documents are
         // the project's tooling; documents under `docs/` and a package's own `build` are not.
         assert_eq!(role(b".github/REPRODUCTION_SCRIPT.rb"), Role::Example);

@@ -1222,11 +1222,17 @@ fn components<'a>(
     let mut member_dirs =
         crate::analyze::manifest::expand_members(&members, files.iter().map(|f| f.path.as_slice()));
     // A directory with a `go.mod` of its own under a Go module is another module, which the
-    // root's `go test ./...` does not reach (viper's `remote/`, chi's `_examples/rest/`).
+    // root's `go test ./...` does not reach (viper's `remote/`, chi's `_examples/rest/`). Not
+    // one in a directory Go's tools skip (`_` or `.` first, `testdata`): testify's
+    // `_codegen/`, the generator of its code, led its components as a member.
     if root.iter().any(|(f, _)| f.path == b"go.mod") {
+        let skipped = |dir: &[u8]| {
+            dir.split(|&b| b == b'/')
+                .any(|s| s.starts_with(b"_") || s.starts_with(b".") || s == b"testdata")
+        };
         let nested = files.iter().filter_map(|f| {
             let dir = f.path.strip_suffix(b"/go.mod")?;
-            let tested = importance::role(&f.path) == importance::Role::Source;
+            let tested = importance::role(&f.path) == importance::Role::Source && !skipped(dir);
             (tested && !member_dirs.iter().any(|m| m.as_slice() == dir)).then(|| dir.to_vec())
         });
         member_dirs.extend(nested.collect::<Vec<_>>());
