@@ -67,6 +67,12 @@ const TEST_DIRS: &[&str] = &[
     "fuzzing",
     "fuzzer",
     "fuzzers",
+    // OSS-Fuzz's harnesses (lz4's `ossfuzz/`: their helpers ranked as its API, their `main`
+    // was an entry point and the first hit for `main`).
+    "ossfuzz",
+    "oss-fuzz",
+    "oss_fuzz",
+    "libfuzzer",
     // Gradle's source sets of test fixtures and integration tests (mockito's
     // `src/testFixtures/java/`).
     "testfixtures",
@@ -1285,6 +1291,7 @@ mod tests {
     fn roles_follow_directory_and_file_names() {
         assert_eq!(role(b"src/flask/app.py"), Role::Source);
         assert_eq!(role(b"tests/test_app.py"), Role::Test);
+        assert_eq!(role(b"ossfuzz/standaloneengine.c"), Role::Test);
         // Go names its tests `_test.go` only: `test_helpers.go` is a package's API.
         assert_eq!(role(b"test_helpers.go"), Role::Source);
         assert_eq!(role(b"mux_test.go"), Role::Test);
