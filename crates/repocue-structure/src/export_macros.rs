@@ -96,12 +96,53 @@ fn leading_macros(line: &[u8], classes: &HashSet<&[u8]>) -> Vec<std::ops::Range<
         || rest.starts_with(b"~")
         || (!word.is_empty()
             && classes.contains(word)
-            && rest[skip_blank(rest, word.len())..].starts_with(b"("));
+            && rest[skip_blank(rest, word.len())..].starts_with(b"("))
+        || declares_function(rest);
     if opens {
         ranges
     } else {
         Vec::new()
     }
+}
+
+/// Whether a line (after its leading macros) declares a function with a return type of a
+/// name: a type, `*`s or `&`s, a name, `(` (`LZ4_stream_t* LZ4_createStream(void);`). Before
+/// such a line a macro is an export or calling-convention marker: the grammar read lz4's
+/// `LZ4LIB_API LZ4_stream_t* LZ4_createStream(void);` as a declaration of `LZ4_stream_t` of
+/// type `LZ4LIB_API`, and the function was lost. (A macro before one word and `(` may be the
+/// return type itself, `MY_HANDLE open(…)`, and stays.)
+fn declares_function(rest: &[u8]) -> bool {
+    let mut at = 0;
+    // `const`, `unsigned` and the like before the type are words too.
+    let mut words = 0;
+    loop {
+        let end = word_end(rest, at);
+        if end == at {
+            break;
+        }
+        words += 1;
+        at = skip_blank(rest, end);
+        while matches!(rest.get(at), Some(b'*' | b'&')) {
+            at = skip_blank(rest, at + 1);
+        }
+    }
+    words >= 2 && rest.get(at) == Some(&b'(') && !rest[..at].contains(&b'=')
+}
+
+/// The bytes to parse for a C `source`: the macros that open a function's declaration
+/// ([`declares_function`]) blanked, without a copy when it has none.
+pub(crate) fn hidden_in_c(source: &[u8]) -> Cow<'_, [u8]> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut start = 0;
+    let none = HashSet::new();
+    for line in source.split(|&b| b == b'\n') {
+        for range in leading_macros(line, &none) {
+            let range = start + range.start..start + range.end;
+            out.get_or_insert_with(|| source.to_vec())[range].fill(b' ');
+        }
+        start += line.len() + 1;
+    }
+    out.map_or(Cow::Borrowed(source), Cow::Owned)
 }
 
 /// The ranges in `line` of macros between `if` and its condition (`if FMT_CONSTEXPR20
@@ -268,13 +309,18 @@ mod tests {
             String::from_utf8_lossy(&hidden(source.as_bytes())),
             expected
         );
-        // A macro opening a line before `template`, `class`, a destructor or a constructor
-        // of a class the file declares; not before a return type or a function's name.
+        // A macro opening a line before `template`, `class`, a destructor, a constructor
+        // of a class the file declares or a return type and a function's name; not before a
+        // function's name alone (the macro may be its return type).
         let source = "FMT_EXPORT template <typename C> class store {\n  FMT_CONSTEXPR20 ~store() = default;\n  void f() { if FMT_CONSTEXPR20 (x) g(); elif MAX_N (y); }\n  FMT_NORETURN FMT_API store(int x)\n      : x_(x) {}\n  MY_HANDLE open(int x);\n  FMT_CONSTEXPR auto size() const -> int;\n};\nAPI_EXPORT struct point { int x; };\n";
         let expected = source
             .replace("FMT_EXPORT", &blank("FMT_EXPORT"))
             .replace("FMT_CONSTEXPR20", &blank("FMT_CONSTEXPR20"))
             .replace("FMT_NORETURN FMT_API", &blank("FMT_NORETURN FMT_API"))
+            .replace(
+                "FMT_CONSTEXPR auto",
+                &format!("{} auto", blank("FMT_CONSTEXPR")),
+            )
             .replace("API_EXPORT", &blank("API_EXPORT"));
         assert_eq!(
             String::from_utf8_lossy(&hidden(source.as_bytes())),

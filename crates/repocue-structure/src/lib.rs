@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "74";
+pub const EXTRACTOR_VERSION: &str = "75";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -315,7 +315,8 @@ pub fn extract(
         }
         Language::C => {
             let source = conditionals::if0_blanked(&source);
-            engine::extract(language, &decl_brackets::hidden(&source), limits)
+            let source = decl_brackets::hidden(&source);
+            engine::extract(language, &export_macros::hidden_in_c(&source), limits)
         }
         Language::Rust => engine::extract(language, &cfg_macros::unwrapped(&source), limits),
         Language::CSharp => {

@@ -2719,6 +2719,32 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A C library's export macro before a declaration with a named return type is no type:
+/// lz4's `LZ4LIB_API LZ4_stream_t* LZ4_createStream(void);` was a symbol `LZ4_stream_t` of
+/// type `LZ4LIB_API`, and the function was lost. A macro before one word and `(` may be the
+/// return type itself, and stays.
+#[test]
+fn c_export_macros_before_a_named_return_type_are_no_type() {
+    let source = b"typedef struct LZ4_stream_u LZ4_stream_t;\nMYLIB_API LZ4_stream_t* LZ4_createStream(void);\nMYLIB_API const char * LZ4_versionString(void);\nMYLIB_API int LZ4_freeStream(LZ4_stream_t* s);\nMY_HANDLE open_it(int x);\n";
+    let facts = extract(Language::C, source, &Limits::default()).unwrap();
+    let found: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .map(|s| (s.qualified_name.as_str(), s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("LZ4_stream_t", "typedef struct LZ4_stream_u LZ4_stream_t"),
+            ("LZ4_createStream", "LZ4_stream_t* LZ4_createStream(void)"),
+            ("LZ4_versionString", "const char * LZ4_versionString(void)"),
+            ("LZ4_freeStream", "int LZ4_freeStream(LZ4_stream_t* s)"),
+            ("open_it", "MY_HANDLE open_it(int x)"),
+        ],
+        "{facts:?}"
+    );
+}
+
 /// A Java annotation type's elements are its members, their defaults hidden as values are:
 /// javapoet's annotation elements had no symbol, so a changed default was a bare content
 /// change.
