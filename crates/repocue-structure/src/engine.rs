@@ -1250,10 +1250,13 @@ fn signature(
     } else if let Some(body) = item.info.body {
         let body_range = body.byte_range();
         let rest = source.get(body_range.end..range.end).unwrap_or_default();
-        if rest
+        // What follows the body ends the declaration: `;`, `,`, or a comment after it on its
+        // line (`const isoTime = () => … // why`, whose body read `{ … }`).
+        let after = rest
             .iter()
-            .all(|b| b.is_ascii_whitespace() || *b == b';' || *b == b',')
-        {
+            .position(|b| !(b.is_ascii_whitespace() || *b == b';' || *b == b','))
+            .map_or(&b""[..], |i| &rest[i..]);
+        if after.is_empty() || after.starts_with(b"//") || after.starts_with(b"/*") {
             range.end = range.end.min(body_range.start).max(range.start);
         } else {
             holes.push((body_range, Hole::Body));

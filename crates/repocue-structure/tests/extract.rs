@@ -2719,6 +2719,41 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A comment after a declaration on its line is no part of it: pino's `const isoTime = () =>
+/// … // using Date.now()` read `isoTime = () =>` without its `const`, its body as `{ … }`,
+/// and adding such a comment was a changed signature. Go's one-spec declarations alike.
+#[test]
+fn a_trailing_comment_changes_no_declaration() {
+    let js = |text: &str| {
+        let facts = extract(Language::JavaScript, text.as_bytes(), &Limits::default()).unwrap();
+        facts
+            .symbols
+            .iter()
+            .map(|s| s.signature.clone())
+            .collect::<Vec<_>>()
+    };
+    let plain = "const nullTime = () => ''\nconst isoTime = () => `,\"time\"`\n";
+    let commented =
+        "const nullTime = () => '' // no time\nconst isoTime = () => `,\"time\"` /* iso */\n";
+    assert_eq!(
+        js(plain),
+        ["const nullTime = () =>", "const isoTime = () =>"]
+    );
+    assert_eq!(js(commented), js(plain));
+    let go = |text: &str| {
+        let facts = extract(Language::Go, text.as_bytes(), &Limits::default()).unwrap();
+        facts
+            .symbols
+            .iter()
+            .map(|s| s.signature.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        go("package p\n\nconst Limit = 3 // at most\n"),
+        go("package p\n\nconst Limit = 3\n")
+    );
+}
+
 /// A C library's export macro before a declaration with a named return type is no type:
 /// lz4's `LZ4LIB_API LZ4_stream_t* LZ4_createStream(void);` was a symbol `LZ4_stream_t` of
 /// type `LZ4LIB_API`, and the function was lost. A macro before one word and `(` may be the

@@ -38,7 +38,7 @@ impl LanguageSupport for Go {
                     parent.kind(),
                     "type_declaration" | "const_declaration" | "var_declaration"
                 );
-                if declaration && parent.named_child_count() == 1 {
+                if declaration && super::named_children_but_extras(parent) == 1 {
                     return parent;
                 }
             }

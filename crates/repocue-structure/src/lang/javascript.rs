@@ -55,7 +55,7 @@ pub(super) fn outer(node: Node<'_>) -> Node<'_> {
     let mut outer = node;
     if node.kind() == "variable_declarator" {
         match node.parent() {
-            Some(p) if p.named_child_count() == 1 => outer = p,
+            Some(p) if super::named_children_but_extras(p) == 1 => outer = p,
             _ => return node,
         }
     }

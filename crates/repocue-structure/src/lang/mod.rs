@@ -280,6 +280,19 @@ pub(crate) fn unquote(text: &str) -> &str {
     text
 }
 
+/// How many named children `node` has besides comments and other extras: a declaration of
+/// one declarator with a comment after it (`const f = () => x // why`) still declares one
+/// (pino's `isoTime` read `isoTime = () =>`, without its `const`, and adding the comment was a
+/// changed signature).
+pub(crate) fn named_children_but_extras(node: Node<'_>) -> usize {
+    let mut cursor = node.walk();
+    let count = node
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra())
+        .count();
+    count
+}
+
 /// The first named child of `node` whose kind is one of `kinds`.
 pub(crate) fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
     let mut cursor = node.walk();
