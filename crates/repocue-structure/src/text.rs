@@ -197,30 +197,25 @@ pub(crate) fn cut(text: String) -> (String, Option<u32>) {
         return (text, None);
     }
     let byte_at = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(i, _)| i);
-    let head_chars = MAX_SIGNATURE_CHARS - " … ".chars().count() - KEPT_END_CHARS;
-    let head_end = byte_at(head_chars);
-    let tail_start = byte_at(chars - KEPT_END_CHARS);
+    let char_of = |byte: usize| text[..byte].chars().count();
     // Between parameters when a list's comma is near: `…, transient: bool = False, … ` and
-    // never `… object = None` (rich's `track` read as a parameter named `object`).
+    // never `… object = None` (rich's `track` read as a parameter named `object`), nor `… = …
+    // ((resolvedPlugins`, a long last parameter cut through its name (vite's `resolveConfig`):
+    // the tail may start up to [`PARAMETER_SLACK`] characters earlier at a comma, the head
+    // then ending as much earlier.
     let commas = parameter_commas(&text);
-    let head_floor = byte_at(head_chars - PARAMETER_SLACK);
+    let tail_start = byte_at(chars - KEPT_END_CHARS);
     let tail_ceiling = byte_at(chars - KEPT_END_CHARS + PARAMETER_SLACK);
-    let head_comma = commas
-        .iter()
-        .rev()
-        .find(|&&c| c >= head_floor && c < head_end);
+    let tail_floor = byte_at((chars - KEPT_END_CHARS).saturating_sub(PARAMETER_SLACK));
     let tail_comma = commas
         .iter()
-        .find(|&&c| c >= tail_start && c + 2 <= tail_ceiling);
-    let head_end = match head_comma {
-        Some(&c) => c + 1,
-        None => {
-            let floor = byte_at(head_chars - WORD_SLACK);
-            text[floor..head_end]
-                .rfind(' ')
-                .map_or(head_end, |i| floor + i)
-        }
-    };
+        .find(|&&c| c >= tail_start && c + 2 <= tail_ceiling)
+        .or_else(|| {
+            commas
+                .iter()
+                .rev()
+                .find(|&&c| c >= tail_floor && c < tail_start)
+        });
     let tail_start = match tail_comma {
         Some(&c) => c + 2,
         None => {
@@ -230,7 +225,26 @@ pub(crate) fn cut(text: String) -> (String, Option<u32>) {
                 .map_or(tail_start, |i| tail_start + i + 1)
         }
     };
-    let head = text[..head_end].trim_end();
+    let tail_chars = chars - char_of(tail_start);
+    let head_chars = (MAX_SIGNATURE_CHARS - " … ".chars().count())
+        .saturating_sub(tail_chars.max(KEPT_END_CHARS))
+        .max(PARAMETER_SLACK);
+    let head_end = byte_at(head_chars);
+    let head_floor = byte_at(head_chars.saturating_sub(PARAMETER_SLACK));
+    let head_comma = commas
+        .iter()
+        .rev()
+        .find(|&&c| c >= head_floor && c < head_end);
+    let head_end = match head_comma {
+        Some(&c) => c + 1,
+        None => {
+            let floor = byte_at(head_chars.saturating_sub(WORD_SLACK));
+            text[floor..head_end]
+                .rfind(' ')
+                .map_or(head_end, |i| floor + i)
+        }
+    };
+    let head = text[..head_end.min(tail_start)].trim_end();
     let shown = format!("{head} … {}", &text[tail_start..]);
     (shown, Some(fnv1a(text.as_bytes())))
 }
@@ -442,6 +456,20 @@ mod tests {
             assert!(track.contains(&format!("{name}: ")), "{name} in {shown}");
         }
         assert!(tail.ends_with("columns: Dict[str, Tuple[int, int]] = None) -> list"));
+    }
+
+    /// A long last parameter starts the kept end rather than being cut through its name
+    /// (vite's `resolveConfig` read `= … ((resolvedPlugins`, `patchPlugins:` gone).
+    #[test]
+    fn a_long_last_parameter_is_kept_whole() {
+        let resolve = "export async function resolveConfig(inlineConfig: InlineConfig, command: … | …, defaultMode = …, defaultNodeEnv = …, isPreview = false, patchConfig: ((config: ResolvedConfig) => void) | undefined = undefined, patchPlugins: ((resolvedPlugins: Plugin[]) => void) | undefined = undefined): Promise<ResolvedConfig>";
+        let (shown, _) = cut(resolve.to_owned());
+        assert!(shown.chars().count() <= MAX_SIGNATURE_CHARS, "{shown}");
+        let (_, tail) = shown.split_once(" … patch").unwrap_or(("", ""));
+        assert!(
+            tail.starts_with("Plugins: ((resolvedPlugins: Plugin[]) => void)"),
+            "{shown}"
+        );
     }
 
     #[test]
