@@ -111,6 +111,9 @@ impl RecentCommits {
 /// it (javapoet's `Deprecate JavaPoet` cut for `Merge pull request #1014`). A topic's merge
 /// names the topic and stays (git's `Merge branch 'kh/doc-trailers'`).
 fn says_only_where_from(subject: &str) -> bool {
+    if is_dependency_bump(subject) {
+        return true;
+    }
     let Some(rest) = subject.strip_prefix("Merge ") else {
         return false;
     };
@@ -595,9 +598,22 @@ impl Git {
 
 /// The version of what [`Git::start_recent_commits`] reads, part of the rules digest
 /// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
-/// stays, and only under the rules it was read by (3: merges that say only where they came
-/// from left out).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 3;
+/// stays, and only under the rules it was read by (4: merges that say only where they came
+/// from and bots' dependency bumps left out).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 4;
+
+/// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
+/// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
+/// to v2`): both of rake's and lz4's overview lines were dependabot's, their own changes cut.
+fn is_dependency_bump(subject: &str) -> bool {
+    let lower = subject.to_ascii_lowercase();
+    let rest = lower
+        .split_once("(deps): ")
+        .or_else(|| lower.split_once("(deps-dev): "))
+        .map_or(lower.as_str(), |(_, r)| r);
+    (rest.starts_with("bump ") && rest.contains(" from ") && rest.contains(" to "))
+        || (lower.contains("(deps") && rest.starts_with("update "))
+}
 
 /// Parses `git log -z --format=%h%x1f%cI%x1f%s`; a record that does not have the three fields
 /// is skipped.
@@ -872,7 +888,15 @@ mod tests {
         ] {
             assert!(says_only_where_from(noise), "{noise}");
         }
+        for noise in [
+            "Bump actions/checkout from 6.0.3 to 7.0.0",
+            "build(deps): bump serde from 1.0.1 to 1.0.2",
+            "chore(deps): update rust crate clap to v4.5",
+        ] {
+            assert!(says_only_where_from(noise), "{noise}");
+        }
         for kept in [
+            "Bump the version to 2.0",
             "Merge branch 'kh/doc-trailers'",
             "Merge branch 'stable'",
             "Merge the two parsers",

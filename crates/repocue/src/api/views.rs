@@ -325,7 +325,8 @@ pub struct OverviewContent {
     #[serde(serialize_with = "compact_symbols")]
     pub symbols: Vec<SymbolEntry>,
     /// Recent commit subjects (repository text), merges that name only where they came from
-    /// (`Merge pull request #…`) left out: they change with each commit.
+    /// (`Merge pull request #…`) and bots' dependency bumps left out: they change with each
+    /// commit.
     pub recent_commits: Vec<Commit>,
     /// Totals over tracked files (after the structure and the history: sizes change with
     /// every edit, so a changed byte count leaves the prefix before it intact). Left out
