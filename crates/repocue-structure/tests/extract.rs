@@ -2719,6 +2719,20 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A Python decorator applied without a call references its name as a call does: attrs'
+/// `@define` and `@attr.define` were no use of `define`.
+#[test]
+fn python_bare_decorators_are_references() {
+    let source = b"import attr\nfrom attrs import define\n\n@define\nclass A:\n    x: int\n\n@attr.frozen\nclass B:\n    pass\n\n@attr.s(auto_attribs=True)\nclass C:\n    pass\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    for name in ["define", "frozen", "s"] {
+        assert!(
+            facts.references.iter().any(|r| r == name),
+            "{name}: {facts:?}"
+        );
+    }
+}
+
 /// A comment after a declaration on its line is no part of it: pino's `const isoTime = () =>
 /// … // using Date.now()` read `isoTime = () =>` without its `const`, its body as `{ … }`,
 /// and adding such a comment was a changed signature. Go's one-spec declarations alike.

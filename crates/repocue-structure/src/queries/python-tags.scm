@@ -31,6 +31,13 @@
     (expression_statement
       (assignment left: (identifier) @name) @definition.field)))
 
+; References: a decorator applied without a call (`@define`, `@attr.define`): attrs' `define`,
+; its main API, was used by no file the way most of its users write it.
+
+(decorator (identifier) @name @reference.call)
+
+(decorator (attribute attribute: (identifier) @name) @reference.call)
+
 ; References: base classes and annotations.
 
 (class_definition
