@@ -713,11 +713,12 @@ fn prose_of(raw: &str) -> Option<String> {
     };
     let alpha = text.chars().filter(|c| c.is_alphabetic()).count();
     // Badges, images, HTML and link rows are not a description of the project, nor a label
-    // before an address (Dapper's "MyGet Pre-release feed: https://…"): four words besides
-    // addresses make a sentence.
+    // before an address (Dapper's "MyGet Pre-release feed: https://…"), nor RDoc's labelled
+    // list of them (rake's "home :: https://… bugs :: https://…"): four words besides
+    // addresses and labels' `::` make a sentence.
     let words = text
         .split_whitespace()
-        .filter(|w| !w.contains("://"))
+        .filter(|w| !w.contains("://") && *w != "::")
         .count();
     let sentence_like = words >= 4;
     let prose = alpha >= 20
@@ -1936,6 +1937,18 @@ mod tests {
             "\ntext\n".repeat(60)
         );
         assert_eq!(notice(&far), None);
+    }
+
+    /// RDoc's labelled list of addresses before the description is no purpose (rake's
+    /// README read "home :: https://github.com/ruby/rake bugs :: …").
+    #[test]
+    fn an_rdoc_labelled_list_of_addresses_is_no_purpose() {
+        let rdoc = "= RAKE -- Ruby Make\n\nhome :: https://github.com/ruby/rake\nbugs :: https://github.com/ruby/rake/issues\ndocs :: https://ruby.github.io/rake\n\n== Description\n\nRake is a Make-like program implemented in Ruby.\n";
+        let f = analyze(b"README.rdoc", Some("RDoc"), rdoc).unwrap();
+        assert_eq!(
+            f.purpose.as_deref(),
+            Some("Rake is a Make-like program implemented in Ruby.")
+        );
     }
 
     /// A backslash escape reads as the character it escapes; a backslash before anything
