@@ -817,6 +817,46 @@ fn a_dotnet_solution_is_read_like_any_workspace() {
     assert!(text.contains("src/Todo/"), "{cue:#}");
 }
 
+/// A source directory whose files all lie in the subpackages listed after it gives its line
+/// to them (attrs' `src/ 31` beside `src/attr/ 23` and `src/attrs/ 8`).
+#[test]
+fn a_source_directory_of_subpackages_only_is_named_by_them() {
+    let mut files: Vec<(String, String)> = vec![(
+        "pyproject.toml".to_owned(),
+        "[project]\nname = \"attrs\"\n".to_owned(),
+    )];
+    for i in 1..=12 {
+        files.push((
+            format!("src/attr/m{i}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        ));
+    }
+    for i in 1..=4 {
+        files.push((
+            format!("src/attrs/n{i}.py"),
+            format!("def g{i}():\n    return {i}\n"),
+        ));
+    }
+    for i in 1..=5 {
+        files.push((
+            format!("tests/test_{i}.py"),
+            format!("def test_{i}():\n    pass\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let comps = component_paths(&cue);
+    assert!(!comps.contains(&"src/"), "{comps:?}");
+    assert!(
+        comps.contains(&"src/attr/") && comps.contains(&"src/attrs/"),
+        "{comps:?}"
+    );
+}
+
 /// A Maven project's tests are the component of the package they share in the test source
 /// set, not a `src/` of tests and resources beside the main package (commons-lang's 362 test
 /// files read `src/ 430 XML`).

@@ -1508,12 +1508,23 @@ fn components<'a>(
     // package with one subpackage is that subpackage and a few files beside it: a second line
     // would say again what its line says (sinatra's `lib/sinatra/` of `lib/`, libuv's
     // `include/uv/` of `include/`).
+    // A package whose files all lie in the subpackages listed gives its line to them: attrs'
+    // `src/ 31` said again what `src/attr/ 23` and `src/attrs/ 8` say.
     if member_dirs.is_empty() {
         if let Some(i) = out.iter().position(|c| c.0 == 0) {
             let subs = subpackages(files, &out[i].2.path, file_rank);
-            let subs = if subs.len() > 1 { subs } else { Vec::new() };
-            for (j, (mass, c)) in subs.into_iter().take(4).enumerate() {
+            let subs: Vec<(f64, Component)> = match subs.len() > 1 {
+                true => subs.into_iter().take(4).collect(),
+                false => Vec::new(),
+            };
+            let covered = subs.iter().map(|(_, c)| c.files).sum::<u64>() == out[i].2.files;
+            for (j, (mass, c)) in subs.into_iter().enumerate() {
                 out.insert(i + 1 + j, (0, mass, c));
+            }
+            // (A repository of documents keeps its pages' line: tldr's `pages/` of its
+            // platforms' pages is what the repository is.)
+            if covered && !of_documents {
+                out.remove(i);
             }
         }
     }
