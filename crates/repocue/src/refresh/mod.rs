@@ -709,38 +709,22 @@ mod tests {
     fn recent_commits_leave_out_merges_even_in_a_list_read_before() {
         let t = crate::testing::temp_repo(&[("a.txt", "one\n")]);
         let root = &t.repo.root;
-        crate::testing::git(root, &["checkout", "-q", "-b", "topic"]);
-        std::fs::write(root.join("b.txt"), "two\n").unwrap();
-        crate::testing::git(root, &["add", "-A"]);
-        crate::testing::git(root, &["commit", "-q", "-m", "Add b"]);
-        crate::testing::git(root, &["checkout", "-q", "-"]);
-        crate::testing::git(
-            root,
-            &[
-                "merge",
-                "-q",
-                "--no-ff",
-                "topic",
-                "-m",
-                "Merge pull request #1 from topic",
-            ],
+        // A branch of one commit adding `file`, merged with a merge commit `message`.
+        let merged = |branch: &str, file: &str, subject: &str, message: &str| {
+            crate::testing::git(root, &["checkout", "-q", "-b", branch]);
+            std::fs::write(root.join(file), "text\n").unwrap();
+            crate::testing::git(root, &["add", "-A"]);
+            crate::testing::git(root, &["commit", "-q", "-m", subject]);
+            crate::testing::git(root, &["checkout", "-q", "-"]);
+            crate::testing::git(root, &["merge", "-q", "--no-ff", branch, "-m", message]);
+        };
+        merged(
+            "topic",
+            "b.txt",
+            "Add b",
+            "Merge pull request #1 from topic",
         );
-        crate::testing::git(root, &["checkout", "-q", "-b", "kh/doc"]);
-        std::fs::write(root.join("c.txt"), "three\n").unwrap();
-        crate::testing::git(root, &["add", "-A"]);
-        crate::testing::git(root, &["commit", "-q", "-m", "Add c"]);
-        crate::testing::git(root, &["checkout", "-q", "-"]);
-        crate::testing::git(
-            root,
-            &[
-                "merge",
-                "-q",
-                "--no-ff",
-                "kh/doc",
-                "-m",
-                "Merge branch 'kh/doc'",
-            ],
-        );
+        merged("kh/doc", "c.txt", "Add c", "Merge branch 'kh/doc'");
         let subjects = |repo: &Repo| -> Vec<String> {
             let store = repo.open_store(false).unwrap().unwrap();
             let snap = store.current_snapshot().unwrap().unwrap();
