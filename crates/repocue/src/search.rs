@@ -140,11 +140,12 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
 }
 
 /// Whether a file only declares what others define: a TypeScript declaration file
-/// (`index.d.ts`, `.d.mts`, `.d.cts`). axios's `search AxiosError` listed its three typings
-/// before the class in `lib/core/AxiosError.js`; where nothing else defines a name, its
-/// declaration still comes first.
+/// (`index.d.ts`, `.d.mts`, `.d.cts`) or a Python stub (`.pyi`). axios's `search AxiosError`
+/// listed its three typings before the class in `lib/core/AxiosError.js`, attrs' `search
+/// field` four `__init__.pyi` overloads before `_next_gen.py`'s `field`; where nothing else
+/// defines a name, its declaration still comes first.
 fn is_declaration_file(path: &[u8]) -> bool {
-    [&b".d.ts"[..], b".d.mts", b".d.cts"]
+    [&b".d.ts"[..], b".d.mts", b".d.cts", b".pyi"]
         .iter()
         .any(|ext| path.ends_with(ext))
 }

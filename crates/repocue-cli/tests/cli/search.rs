@@ -382,6 +382,28 @@ fn search_reads_fresh_state_after_a_rename() {
     );
 }
 
+/// A Python stub declares what a module defines: the definition comes first (attrs' `search
+/// field` listed four `__init__.pyi` overloads before `_next_gen.py`'s `field`).
+#[test]
+fn a_definition_comes_before_its_python_stub() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/lib/_impl.py",
+            "def build(name, *, size=3, strict=False):\n    return name\n",
+        ),
+        ("src/lib/__init__.py", "from ._impl import build\n"),
+        (
+            "src/lib/__init__.pyi",
+            "from typing import overload\n\n@overload\ndef build(name: str) -> str: ...\n@overload\ndef build(name: str, *, size: int) -> str: ...\n",
+        ),
+    ]);
+    repo.init();
+    assert_eq!(
+        ids(&search(&repo, &["build"]))[0],
+        "symbol:src/lib/_impl.py:build"
+    );
+}
+
 /// A macro only some builds define comes after the definition it stands in for: tmux's
 /// `#ifdef NEED_FUZZING` `#define main __weak main` came before the program's `main`.
 #[test]
