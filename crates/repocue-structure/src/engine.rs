@@ -890,6 +890,7 @@ fn references(
     let defined: HashSet<&str> = items
         .iter()
         .filter(|i| !(matches!(i.info.kind, "field" | "property") && typed_by_own_name(i, source)))
+        .filter(|i| !is_embedded_field(i))
         .map(|i| i.name.as_str())
         .collect();
     let locals: HashSet<Cow<str>> = captures
@@ -911,6 +912,18 @@ fn references(
         })
         .collect();
     references.into_iter().map(Cow::into_owned).collect()
+}
+
+/// Whether a definition is a Go embedded field, named by its type (`struct{ mock.Mock }`): it
+/// uses that type, which its name does not define (testify's `Mock` had no `referenced_by`).
+fn is_embedded_field(item: &Item) -> bool {
+    let node = item.def_node;
+    node.kind() == "field_declaration"
+        && node
+            .parent()
+            .is_some_and(|p| p.kind() == "field_declaration_list")
+        && node.child_by_field_name("name").is_none()
+        && node.child_by_field_name("declarator").is_none()
 }
 
 /// Whether a definition's text names it twice as a whole word: a field of the type of its name.

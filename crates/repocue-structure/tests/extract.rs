@@ -2719,6 +2719,27 @@ fn csharp_type_parameter_attributes_leave_no_space() {
     );
 }
 
+/// A Go embedded field uses the type it is named by: testify's `struct{ mock.Mock }` was no
+/// reference to `Mock`; a named field's type is one as before, and a C struct's fields are
+/// untouched.
+#[test]
+fn go_embedded_fields_are_references_to_their_types() {
+    let source = b"package svc\n\nimport \"example.com/m/mock\"\n\ntype Svc struct {\n\tmock.Mock\n\t*Group\n\tname string\n}\n";
+    let facts = extract(Language::Go, source, &Limits::default()).unwrap();
+    for name in ["Mock", "Group"] {
+        assert!(
+            facts.references.iter().any(|r| r == name),
+            "{name}: {facts:?}"
+        );
+    }
+    let fields: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(fields, ["Svc", "Svc.Mock", "Svc.Group", "Svc.name"]);
+}
+
 /// A Python decorator applied without a call references its name as a call does: attrs'
 /// `@define` and `@attr.define` were no use of `define`.
 #[test]

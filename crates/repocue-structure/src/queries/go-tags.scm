@@ -37,6 +37,19 @@
 (interface_type
   (type_elem . (type_identifier) @name .) @definition.field)
 
+; An embedded type is a use of that type too: testify's `struct{ mock.Mock }` in its users'
+; code had no `referenced_by`.
+
+(field_declaration_list
+  (field_declaration
+    !name
+    type: [
+      (type_identifier) @name
+      (qualified_type name: (type_identifier) @name)
+      (pointer_type [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
+      (generic_type type: (type_identifier) @name)
+    ]) @reference.type)
+
 (interface_type
   (type_elem . (qualified_type name: (type_identifier) @name) .) @definition.field)
 
