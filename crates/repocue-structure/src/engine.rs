@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::{ControlFlow, Range};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -473,14 +473,20 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     // What it hands on, it references: `const { Axios } = axios; export { Axios }` means the
     // definition of `Axios` elsewhere, as an import of it would.
     let imports = imports(support, &captures.imports, source);
-    let mut references = references(support, &captures, &items, &imports, source);
+    let (mut references, mut member_references) =
+        references(support, &captures, &items, &imports, source);
     references.extend(reexported.iter().chain(&type_reexports).cloned());
     references.sort_unstable();
     references.dedup();
+    // A name handed on is named on its own.
+    member_references.retain(|n| {
+        reexported.binary_search(n).is_err() && type_reexports.binary_search(n).is_err()
+    });
     FileFacts {
         symbols: symbols(support, &items, source),
         imports,
         references,
+        member_references,
         reexports: reexported,
         type_reexports,
         star_exports: star_exports(support, &captures.star_exports, source),
@@ -876,14 +882,15 @@ fn imports(support: &dyn LanguageSupport, nodes: &[Node], source: &[u8]) -> Vec<
     imports.into_iter().collect()
 }
 
-/// Referenced identifiers that are not defined, local or builtin, sorted and unique.
+/// Referenced identifiers that are not defined, local or builtin, sorted and unique; and of
+/// them, those written only as a member of a value ([`is_member_access`]).
 fn references(
     support: &dyn LanguageSupport,
     captures: &Captures,
     items: &[Item],
     imports: &[String],
     source: &[u8],
-) -> Vec<String> {
+) -> (Vec<String>, Vec<String>) {
     // A field typed by its own name (Go's `Logger *Logger`, C#'s `public Logger Logger { get;
     // set; }`) defines the field, not the type it uses: logrus's `entry.go` was no user of
     // `Logger`, nor `logger.go` of `Level` and `Formatter`.
@@ -898,20 +905,112 @@ fn references(
         .iter()
         .map(|n| lang::node_text(*n, source))
         .collect();
-    let references: BTreeSet<Cow<str>> = captures
-        .references
+    // Name → whether every use of it is a member's.
+    let mut references: BTreeMap<Cow<str>, bool> = BTreeMap::new();
+    for n in &captures.references {
+        if support.names_a_foreign_package(*n, source, imports) {
+            continue;
+        }
+        let name = lang::node_text(*n, source);
+        if text::is_identifier(&name)
+            && name != "_"
+            && !defined.contains(name.as_ref())
+            && !locals.contains(&name)
+            && !support.is_builtin(&name)
+        {
+            let member = is_member_access(*n, source);
+            // Every value has these: a use says nothing of which class's override it means
+            // (Newtonsoft.Json's `JsonSchema.ToString` was "used" by every `.ToString()`).
+            if member && UNIVERSAL_MEMBERS.contains(&name.as_ref()) {
+                continue;
+            }
+            *references.entry(name).or_insert(member) &= member;
+        }
+    }
+    let members = references
         .iter()
-        .filter(|n| !support.names_a_foreign_package(**n, source, imports))
-        .map(|n| lang::node_text(*n, source))
-        .filter(|name| {
-            text::is_identifier(name)
-                && name != "_"
-                && !defined.contains(name.as_ref())
-                && !locals.contains(name)
-                && !support.is_builtin(name)
-        })
+        .filter(|(_, &member)| member)
+        .map(|(n, _)| n.to_string())
         .collect();
-    references.into_iter().map(Cow::into_owned).collect()
+    let all = references.into_keys().map(Cow::into_owned).collect();
+    (all, members)
+}
+
+/// Whether a receiver may be a module or package rather than a value: a plain name or a
+/// dotted path of names (`fmt`, `os.path`), unless it starts at `self`, `this` or `cls`.
+fn may_name_a_module(receiver: Node<'_>, source: &[u8]) -> bool {
+    match receiver.kind() {
+        "identifier" => !matches!(
+            source.get(receiver.byte_range()),
+            Some(b"self" | b"this" | b"cls")
+        ),
+        "attribute" | "member_expression" | "selector_expression" => {
+            let object = receiver
+                .child_by_field_name("object")
+                .or_else(|| receiver.child_by_field_name("operand"));
+            object.is_some_and(|o| may_name_a_module(o, source))
+        }
+        _ => false,
+    }
+}
+
+/// Methods every value of a language has (C#'s and Java's object methods, Ruby's and
+/// JavaScript's `call`, the conversions to text): a use of one as a value's member is no use of
+/// a particular definition.
+const UNIVERSAL_MEMBERS: &[&str] = &[
+    "Equals",
+    "GetHashCode",
+    "GetType",
+    "ToString",
+    "call",
+    "clone",
+    "equals",
+    "getClass",
+    "hashCode",
+    "inspect",
+    "toString",
+    "to_s",
+    "to_str",
+    "to_string",
+    "valueOf",
+];
+
+/// Whether a referenced name `n` is written as a member of a value: the field or method after
+/// the `.` or `->` of an expression (`x.len()`, `self.run()`, `p->next`, Ruby's `job.call`,
+/// Java's `list.add(…)`), which can only mean a member definition. Told by the grammar nodes
+/// around it, the same in every language that has them. Where the name before the dot may be
+/// a module or package rather than a value (Go's selectors, Python's attributes, JavaScript's
+/// member expressions: `fmt.Println`, `os.path.join`, `utils.parse`), only a receiver that is
+/// no plain name, or is `self`, `this` or `cls`, makes it a member's.
+fn is_member_access(n: Node<'_>, source: &[u8]) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    let is = |field: &str| parent.child_by_field_name(field) == Some(n);
+    let has = |field: &str| parent.child_by_field_name(field).is_some();
+    let a_value = |field: &str| {
+        parent
+            .child_by_field_name(field)
+            .is_some_and(|r| !may_name_a_module(r, source))
+    };
+    match parent.kind() {
+        // Rust, C and C++: `value.field`, `p->field`; a path (`a::b`) is no member access.
+        "field_expression" => is("field"),
+        // Java.
+        "method_invocation" => is("name") && has("object"),
+        "field_access" => is("field"),
+        // C# (`expression.name`) and PHP (`$object->name`).
+        "member_access_expression"
+        | "member_call_expression"
+        | "nullsafe_member_access_expression"
+        | "nullsafe_member_call_expression" => is("name"),
+        // Ruby: a call with a receiver (Python's `call` has no `method` field).
+        "call" => is("method") && has("receiver"),
+        "selector_expression" => is("field") && a_value("operand"),
+        "member_expression" => is("property") && a_value("object"),
+        "attribute" => is("attribute") && a_value("object"),
+        _ => false,
+    }
 }
 
 /// Whether a definition is a Go embedded field, named by its type (`struct{ mock.Mock }`): it

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "79";
+pub const EXTRACTOR_VERSION: &str = "80";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,6 +196,13 @@ pub struct FileFacts {
     /// Identifiers referenced (calls, type uses) but not defined in this file, sorted and
     /// de-duplicated.
     pub references: Vec<String>,
+    /// Of `references`, the names written only as a member of a value (`x.is_empty()`,
+    /// `self.run()`, `p->next`), never on their own: each can mean a method, field or property
+    /// only, not a free function or a type of that name. Sorted and de-duplicated. Where a
+    /// plain name before the dot may be a module or package (Go's `fmt.Println`, Python's
+    /// `os.path.join`, a JavaScript namespace), such a use is no member's: only `self`,
+    /// `this`, `cls` or an expression before the dot make one.
+    pub member_references: Vec<String>,
     /// Names the file makes part of its module's interface without defining them, sorted
     /// and de-duplicated: JavaScript's and TypeScript's `export { a } from "./x"`, and an
     /// imported or required name that a separate `export { a }` or `module.exports` names,

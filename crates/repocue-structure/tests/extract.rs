@@ -3229,3 +3229,65 @@ fn a_ruby_definition_marked_nodoc_is_internal() {
     assert!(seen.contains(&("Thor.Util", Some("internal"))), "{seen:?}");
     assert!(seen.contains(&("Thor.helper", Some("private"))), "{seen:?}");
 }
+
+/// A name used only as a value's member (`v.is_empty()`, `self.run()`, `p->next`) is told
+/// apart from one used on its own: it can only mean a method, field or property (fd's free
+/// `fn is_empty` was central because every `.is_empty()` counted for it). Where the name before
+/// the dot may be a module (`fmt.Println`, `os.path.join`, `utils.parse`), the use is no
+/// member's; `self`, `this` and expressions are values. Methods every value has are no use of
+/// any one definition.
+#[test]
+fn member_uses_are_told_apart_from_uses_on_their_own() {
+    let members = |language: Language, source: &str| {
+        let facts = extract(language, source.as_bytes(), &Limits::default()).unwrap();
+        assert!(
+            facts
+                .member_references
+                .iter()
+                .all(|m| facts.references.binary_search(m).is_ok()),
+            "{facts:?}"
+        );
+        (facts.references, facts.member_references)
+    };
+    let (refs, m) = members(
+        Language::Rust,
+        "fn f(v: &[u8]) -> bool { v.is_empty() && helper(v) && v.both() && both(v) }\n\
+         fn g(x: &X) -> String { x.to_string() }\n",
+    );
+    assert!(refs.contains(&"helper".to_owned()), "{refs:?}");
+    assert_eq!(m, ["is_empty"], "{refs:?}");
+    assert!(!refs.contains(&"to_string".to_owned()), "{refs:?}");
+    let (_, m) = members(
+        Language::Python,
+        "import os\nclass A:\n    def f(self):\n        self.run()\n        os.path.join('a')\n        parse(1)\n        make().build()\n",
+    );
+    assert_eq!(m, ["build", "run"]);
+    let (refs, m) = members(
+        Language::Go,
+        "package p\nimport \"fmt\"\nfunc f(l *L) { fmt.Println(1); l.Info(); New().Close() }\n",
+    );
+    assert!(refs.contains(&"Info".to_owned()), "{refs:?}");
+    assert_eq!(m, ["Close"]);
+    let (_, m) = members(
+        Language::TypeScript,
+        "import * as u from './u'\nexport function f() { this.go(); u.parse(); make().done(); }\n",
+    );
+    assert_eq!(m, ["done", "go"]);
+    let (refs, m) = members(
+        Language::CSharp,
+        "class A { void F(B b) { b.Run(); Helper(); b.ToString(); } }\n",
+    );
+    assert_eq!(m, ["Run"], "{refs:?}");
+    assert!(!refs.contains(&"ToString".to_owned()), "{refs:?}");
+    let (_, m) = members(
+        Language::Java,
+        "class A { void f(B b) { b.run(); helper(); } }\n",
+    );
+    assert_eq!(m, ["run"]);
+    let (refs, m) = members(
+        Language::Ruby,
+        "class A\n  def f(app)\n    app.serve(1)\n    helper(2)\n    app.call(3)\n  end\nend\n",
+    );
+    assert_eq!(m, ["serve"], "{refs:?}");
+    assert!(!refs.contains(&"call".to_owned()), "{refs:?}");
+}

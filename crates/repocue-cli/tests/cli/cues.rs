@@ -2164,3 +2164,49 @@ fn a_renamed_file_is_one_entry() {
         "{text}"
     );
 }
+
+/// A free function is not what a value's method of its name means: `v.is_empty()` is a use of
+/// `Engine::is_empty`, never of `util::is_empty` (fd's free `is_empty` led its overview and
+/// listed every file calling `.is_empty()` as a user). A path call (`util::is_empty(…)`) is a
+/// use of the free function.
+#[test]
+fn a_free_function_is_not_used_by_a_method_call_of_its_name() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", "pub mod engine;\npub mod run;\npub mod util;\n"),
+        (
+            "src/engine.rs",
+            "pub struct Engine;\nimpl Engine {\n    pub fn is_empty(&self) -> bool { true }\n}\n",
+        ),
+        ("src/util.rs", "pub fn is_empty(p: &str) -> bool { p.len() == 0 }\n"),
+        (
+            "src/run.rs",
+            "pub fn a(e: &crate::engine::Engine, v: &[u8]) -> bool { e.is_empty() || v.is_empty() }\npub fn b(s: &str) -> bool { crate::util::is_empty(s) }\n",
+        ),
+    ]);
+    repo.init();
+    let users = |id: &str| {
+        let entity = repo.cue("entity", &["--id", id, "--max-tokens", "400"]);
+        entity["content"]["referenced_by"].clone()
+    };
+    assert_eq!(
+        users("symbol:src/engine.rs:Engine.is_empty"),
+        json!(["src/run.rs"])
+    );
+    assert_eq!(users("symbol:src/util.rs:is_empty"), json!(["src/run.rs"]));
+    // Without the path call, nothing uses the free function.
+    std::fs::write(
+        repo.path("src/run.rs"),
+        "pub fn a(e: &crate::engine::Engine, v: &[u8]) -> bool { e.is_empty() || v.is_empty() }\n",
+    )
+    .unwrap();
+    assert_eq!(users("symbol:src/util.rs:is_empty"), json!([]));
+    assert_eq!(users("file:src/util.rs"), json!([]));
+    assert_eq!(
+        users("symbol:src/engine.rs:Engine.is_empty"),
+        json!(["src/run.rs"])
+    );
+}

@@ -132,6 +132,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
+            // A name used only as a value's member (`x.is_empty()`) means a method, field or
+            // property: not fd's free `fn is_empty`, which every `.is_empty()` made central.
+            if node.facts.member_references.binary_search(r).is_ok() {
+                targets.retain(|&t| defines_member(nodes[t].facts, r));
+            }
             if spaces[i] == "Go" {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
@@ -317,6 +322,15 @@ fn definitions<'a>(nodes: &[Node<'a>]) -> FastMap<&'a str, (Vec<usize>, Standard
         }
     }
     defined
+}
+
+/// Whether `facts` define `name` as a member of something (a method, field or property:
+/// `Engine.is_empty`), not only at their top level.
+fn defines_member(facts: &CodeFacts, name: &str) -> bool {
+    facts
+        .symbols
+        .iter()
+        .any(|s| s.name() == name && s.qualified_name.contains('.'))
 }
 
 /// How many `export * from` steps a package root's exports are followed through (zod's
@@ -1691,6 +1705,34 @@ mod tests {
         for list in [C_STANDARD, SHELL_STANDARD, RUST_STANDARD, RUBY_STANDARD] {
             assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
         }
+    }
+
+    /// A name used only as a value's member (`v.is_empty()`) means a method of that name, never
+    /// a free function: fd's never-called `pub fn is_empty` was its most central symbol.
+    #[test]
+    fn a_member_use_never_means_a_free_function() {
+        let free = facts(&["is_empty"], &[]);
+        let method = facts(&["Engine", "Engine.is_empty"], &[]);
+        let mut user = facts(&["run"], &["is_empty"]);
+        user.member_references = vec!["is_empty".into()];
+        let nodes = [
+            node(b"src/util.rs", &free),
+            node(b"src/engine.rs", &method),
+            node(b"src/run.rs", &user),
+        ];
+        let r = rank(&nodes);
+        assert!(r.used_by[0].is_empty(), "{:?}", r.used_by[0]);
+        assert_eq!(r.used_by[1].get("is_empty"), Some(&1.0));
+        assert!(r.scores[1] > r.scores[0], "{:?}", r.scores);
+        // Used on its own, the same name means either.
+        user.member_references.clear();
+        let nodes = [
+            node(b"src/util.rs", &free),
+            node(b"src/engine.rs", &method),
+            node(b"src/run.rs", &user),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("is_empty"), Some(&1.0));
     }
 
     #[test]

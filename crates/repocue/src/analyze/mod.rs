@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a71+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a72+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
@@ -41,6 +41,8 @@ struct ReferenceCode {
     imports: Vec<String>,
     #[serde(default)]
     references: Vec<String>,
+    #[serde(rename = "mr", default)]
+    member_references: Vec<String>,
 }
 
 impl From<ReferenceFacts> for Analysis {
@@ -51,6 +53,7 @@ impl From<ReferenceFacts> for Analysis {
                 language: c.language,
                 imports: c.imports,
                 references: c.references,
+                member_references: c.member_references,
                 ..Default::default()
             }),
             ..Default::default()

@@ -33,6 +33,10 @@ pub struct CodeFacts {
     /// Names referenced but not defined in the file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
+    /// Of `references`, those written only as a member of a value (`x.is_empty()`): see
+    /// `repocue_structure::FileFacts::member_references`.
+    #[serde(rename = "mr", default, skip_serializing_if = "Vec::is_empty")]
+    pub member_references: Vec<String>,
     /// Names the file hands on from other modules without defining them (a JavaScript or
     /// TypeScript `export { a } from "./x"`): see `repocue_structure::FileFacts::reexports`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -90,6 +94,7 @@ impl CodeFacts {
                 &self.error,
                 &self.imports,
                 &self.references,
+                &self.member_references,
                 &self.reexports,
                 &self.type_reexports,
                 &self.star_exports,
@@ -100,6 +105,7 @@ impl CodeFacts {
                 &other.error,
                 &other.imports,
                 &other.references,
+                &other.member_references,
                 &other.reexports,
                 &other.type_reexports,
                 &other.star_exports,
@@ -335,6 +341,11 @@ pub fn analyze(
             facts.imports = f.imports;
             facts.references = f.references;
             facts.references.truncate(MAX_REFERENCES);
+            facts.member_references = f.member_references;
+            let kept = &facts.references;
+            facts
+                .member_references
+                .retain(|r| kept.binary_search(r).is_ok());
             facts.reexports = f.reexports;
             facts.reexports.truncate(MAX_REFERENCES);
             facts.type_reexports = f.type_reexports;

@@ -41,6 +41,7 @@ fn referenced_by(
     wanted_name: Option<&str>,
     wanted_refs: &[String],
     imports: &[String],
+    wanted_member: bool,
 ) -> Result<Vec<String>> {
     // File: the other files that define a name it references, from the search index. The
     // names its language provides (C's `free`) count only in the files it imports.
@@ -72,7 +73,7 @@ fn referenced_by(
     from_facts(
         state,
         file,
-        wanted_name,
+        (wanted_name, wanted_member),
         wanted_refs,
         imports,
         candidates.as_ref(),
@@ -80,11 +81,13 @@ fn referenced_by(
 }
 
 /// [`referenced_by`] from the other files' facts: those of `candidates` when given (the files
-/// the reference index says may reference the symbol's name), else every other file's.
+/// the reference index says may reference the symbol's name), else every other file's. A
+/// symbol that is no member (`wanted_member` false) is not what a use of its name as a value's
+/// member means (`x.is_empty()` is no use of a free `fn is_empty`).
 fn from_facts(
     state: &Reader,
     file: &crate::model::FileState,
-    wanted_name: Option<&str>,
+    (wanted_name, wanted_member): (Option<&str>, bool),
     wanted_refs: &[String],
     imports: &[String],
     candidates: Option<&HashSet<Vec<u8>>>,
@@ -105,7 +108,10 @@ fn from_facts(
         None => state.store.facts_mentioning(&digests, None)?,
     };
     let related = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match wanted_name {
-        Some(n) => c.references.binary_search_by(|r| r.as_str().cmp(n)).is_ok(),
+        Some(n) => {
+            let has = |l: &[String]| l.binary_search_by(|r| r.as_str().cmp(n)).is_ok();
+            has(&c.references) && (wanted_member || !has(&c.member_references))
+        }
         None => c.symbols.iter().any(|s| {
             wanted_refs
                 .binary_search_by(|r| r.as_str().cmp(s.name()))
@@ -223,9 +229,13 @@ fn file_referenced_by(
             continue;
         };
         for n in &names {
+            // A top-level name is not what a value's member of that name means.
             if c.references
                 .binary_search_by(|r| r.as_str().cmp(n))
                 .is_err()
+                || c.member_references
+                    .binary_search_by(|r| r.as_str().cmp(n))
+                    .is_ok()
             {
                 continue;
             }
@@ -409,6 +419,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         ..Default::default()
     };
     let wanted_name: Option<String>;
+    // Whether the symbol is a member of another (a method, field or property).
+    let mut wanted_member = false;
     // A data member's owner: documents must show both names ([`documenting`]).
     let mut owner: Option<String> = None;
     match &symbol {
@@ -439,6 +451,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 .and_then(|c| defined_owner(c, s))
                 .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
+            wanted_member = s.qualified_name.contains('.');
             owner = super::structure::data_member_owner(s).map(str::to_owned);
         }
         None => {
@@ -452,7 +465,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         Some(c) => code_items(state, file, &path, symbol.as_deref(), c)?,
         None => Vec::new(),
     };
-    items.extend(relation_items(state, file, wanted_name.as_deref(), code)?);
+    let wanted = wanted_name.as_deref().map(|n| (n, wanted_member));
+    items.extend(relation_items(state, file, wanted, code)?);
     // Documented by: for a symbol, the documents that show its name as code; for a file, the
     // documents that link to it.
     let documented = match &wanted_name {
@@ -542,12 +556,12 @@ fn code_items(
 fn relation_items(
     state: &Reader,
     file: &crate::model::FileState,
-    wanted: Option<&str>,
+    wanted: Option<(&str, bool)>,
     code: Option<&crate::analyze::structure::CodeFacts>,
 ) -> Result<Vec<Item<EntityContent>>> {
     let mut items = Vec::new();
     let incoming = match (wanted, code) {
-        (Some(name), _) => referenced_by(state, file, Some(name), &[], &[])?,
+        (Some((name, member)), _) => referenced_by(state, file, Some(name), &[], &[], member)?,
         (None, Some(c)) => file_referenced_by(state, file, c)?,
         (None, None) => Vec::new(),
     };
@@ -559,7 +573,7 @@ fn relation_items(
         ));
     }
     if let Some(c) = code.filter(|c| wanted.is_none() && !c.references.is_empty()) {
-        let outgoing = referenced_by(state, file, None, &c.references, &c.imports)?;
+        let outgoing = referenced_by(state, file, None, &c.references, &c.imports, false)?;
         for (i, r) in by_role(outgoing).into_iter().enumerate() {
             items.push(Item::new(
                 4,
@@ -1213,9 +1227,9 @@ mod tests {
             (file, code.references, code.imports)
         };
         let (file, refs, imports) = with_refs(b"src/use.py");
-        let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
+        let indexed = referenced_by(&reader, &file, None, &refs, &imports, false).unwrap();
         assert_eq!(indexed, ["src/core.py", "src/opts.py", "src/runner.py"]);
-        let all = from_facts(&reader, &file, None, &refs, &imports, None).unwrap();
+        let all = from_facts(&reader, &file, (None, false), &refs, &imports, None).unwrap();
         assert_eq!(indexed, all);
         // Through the full-text index and through every symbol row alike.
         let by = |words| {
@@ -1234,7 +1248,7 @@ mod tests {
         assert_eq!(by(true), by(false));
         let (js, js_refs, js_imports) = with_refs(b"src/use.js");
         assert!(js_refs.contains(&"$wrap".to_owned()), "{js_refs:?}");
-        let indexed = referenced_by(&reader, &js, None, &js_refs, &js_imports).unwrap();
+        let indexed = referenced_by(&reader, &js, None, &js_refs, &js_imports, false).unwrap();
         assert_eq!(indexed, ["src/app.js"]);
         let words = reader.store.defining_paths_by(&js_refs, true).unwrap();
         assert_eq!(
@@ -1242,15 +1256,15 @@ mod tests {
             reader.store.defining_paths_by(&js_refs, false).unwrap()
         );
         assert_eq!(words, [b"src/app.js".to_vec()]);
-        let all = from_facts(&reader, &js, None, &js_refs, &js_imports, None).unwrap();
+        let all = from_facts(&reader, &js, (None, false), &js_refs, &js_imports, None).unwrap();
         assert_eq!(indexed, all);
         // `free` means the header's only in the file that includes it.
         for (path, expected) in [(&b"lib/pool.c"[..], &["lib/alloc.h"][..]), (b"tool.c", &[])] {
             let (file, refs, imports) = with_refs(path);
             assert!(refs.contains(&"free".to_owned()), "{refs:?}");
-            let indexed = referenced_by(&reader, &file, None, &refs, &imports).unwrap();
+            let indexed = referenced_by(&reader, &file, None, &refs, &imports, false).unwrap();
             assert_eq!(indexed, expected, "{}", paths::display(path));
-            let all = from_facts(&reader, &file, None, &refs, &imports, None).unwrap();
+            let all = from_facts(&reader, &file, (None, false), &refs, &imports, None).unwrap();
             assert_eq!(indexed, all);
         }
         // An older snapshot is not what the index describes: no answer from it.
@@ -1352,12 +1366,12 @@ mod tests {
         let indexed = from_facts(
             reader,
             &file,
-            Some(name),
+            (Some(name), false),
             &[],
             &code.imports,
             Some(&candidates),
         );
-        let scanned = from_facts(reader, &file, Some(name), &[], &code.imports, None);
+        let scanned = from_facts(reader, &file, (Some(name), false), &[], &code.imports, None);
         (indexed.unwrap(), scanned.unwrap())
     }
 

@@ -306,6 +306,7 @@ fn graph_unchanged<'a>(
         || a.reexports != b.reexports
         || a.type_reexports != b.type_reexports
         || a.star_exports != b.star_exports
+        || a.member_references != b.member_references
         || importance::is_package_root(path)
         || path.ends_with(b"package-info.java")
         || !importance::umbrella_includes(path, a).is_empty()
@@ -318,13 +319,16 @@ fn graph_unchanged<'a>(
     {
         return false;
     }
-    let (before, after) = (names(a), names(b));
+    // A name defined as a member or no longer (a function becoming a method) may gain or lose
+    // the uses written as a value's member (`x.run()`).
+    let (before, after) = (owned_names(a), owned_names(b));
     if !before
         .symmetric_difference(&after)
-        .all(|n| !graph.is_referenced(n))
+        .all(|(n, _)| !graph.is_referenced(n))
     {
         return false;
     }
+    let (before, after) = (names(a), names(b));
     // A name it keeps that comes to be exportable or no longer (`export` added or dropped)
     // may enter or leave a package root's exports.
     let exportable = |c: &CodeFacts, n: &str| {
@@ -370,6 +374,15 @@ fn has_hidden(a: &Analysis) -> bool {
 /// The names a file's symbols go by (their last segments).
 fn names(c: &CodeFacts) -> std::collections::BTreeSet<&str> {
     c.symbols.iter().map(|s| s.name()).collect()
+}
+
+/// The names a file's symbols go by, each with whether it is a member's (a method, field or
+/// property) or a top-level definition's.
+fn owned_names(c: &CodeFacts) -> std::collections::BTreeSet<(&str, bool)> {
+    c.symbols
+        .iter()
+        .map(|s| (s.name(), s.qualified_name.contains('.')))
+        .collect()
 }
 
 /// The names `y` defines that `x` did not.
