@@ -2304,6 +2304,11 @@ fn commands(
             // The package manager the lock file names runs the scripts (`npm run build` is
             // `pnpm run build`; replacing `npm ` anywhere made that `ppnpm run build`).
             let command = match c.command.strip_prefix("npm ") {
+                // `bun test` is Bun's own test runner, which ignores the script: Bun runs a
+                // script by `bun run`.
+                Some(rest @ ("test" | "start")) if m.kind == "npm" && npm == "bun" => {
+                    format!("bun run {rest}")
+                }
                 Some(rest) if m.kind == "npm" => format!("{npm} {rest}"),
                 _ if m.kind == "ruby" && bundled(&f.path) && is_rake(&c.command) => {
                     format!("bundle exec {}", c.command)
