@@ -462,6 +462,22 @@ fn a_search_that_finds_nothing_names_the_untracked_paths_it_did_not_read() {
         tracked["content"].get("not_searched").is_none(),
         "{tracked:#}"
     );
+    // Nor is a search that finds some of its words only: `brand_new_helper` is not `helper`.
+    repo.write(
+        "src/later.rs",
+        "pub fn fresh_parse_helper() -> u32 {\n    2\n}\n",
+    );
+    let words = search(&repo, &["fresh_parse_helper"]);
+    assert_eq!(words["content"]["matched"], "any", "{words:#}");
+    assert!(
+        words["content"]["total_hits"].as_u64() > Some(0),
+        "{words:#}"
+    );
+    assert_eq!(
+        words["content"]["not_searched"]["paths"],
+        serde_json::json!(["src/later.rs"]),
+        "{words:#}"
+    );
 }
 
 #[test]

@@ -539,9 +539,10 @@ pub struct SearchContent {
     pub total_hits: u64,
     /// Ranked hits.
     pub hits: Vec<Hit>,
-    /// When nothing matched and the work tree has untracked paths: those paths, which are
-    /// never indexed and so never searched (a file just created is found once `git add`
-    /// tracks it). Secret-named paths are left out.
+    /// When the query as a whole matched nothing (no hit, or hits of some of its words only:
+    /// `"matched":"any"`) and the work tree has untracked paths: those paths, which are never
+    /// indexed and so never searched (a file just created is found once `git add` tracks it).
+    /// Secret-named paths are left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_searched: Option<NotSearched>,
 }

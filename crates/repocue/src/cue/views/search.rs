@@ -104,7 +104,9 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         matched: matched.into(),
         total_hits: hits.len() as u64,
         hits: vec![],
-        not_searched: hits.is_empty().then(|| not_searched(state)).flatten(),
+        // Also when only some words matched: `brand_new_helper` defined in an untracked file
+        // found `helper` elsewhere, and the file that defines it went unsaid.
+        not_searched: (matched == "any").then(|| not_searched(state)).flatten(),
     };
     let env = envelope(state, request, content);
     let n = hits.len() as i64;
