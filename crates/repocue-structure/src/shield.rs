@@ -112,9 +112,21 @@ fn call_signature_breaks(source: &[u8]) -> Cow<'_, [u8]> {
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
         let rest = &line[indent..];
+        // The list may start on the next line (`<` alone, as formatters break a long one:
+        // hono's `CreateHandlersInterface`).
+        let opens = |after: &[u8]| match after.trim_ascii() {
+            b"" => {
+                let next = source[(end + 1).min(source.len())..]
+                    .split(|&b| b == b'\n')
+                    .next()
+                    .unwrap_or_default();
+                opens_type_parameters(next.trim_ascii())
+            }
+            _ => opens_type_parameters(after),
+        };
         if indent > 0
             && rest.first() == Some(&b'<')
-            && opens_type_parameters(&rest[1..])
+            && opens(&rest[1..])
             && !previous_comment
             && previous_end
                 .is_some_and(|b| crate::text::is_word_byte(b) || matches!(b, b')' | b']' | b'>'))
@@ -123,7 +135,11 @@ fn call_signature_breaks(source: &[u8]) -> Cow<'_, [u8]> {
             bytes[start + indent - 1] = b';';
         }
         let trimmed = rest.trim_ascii_end();
-        if let Some(&last) = trimmed.last() {
+        // A line of comment alone (`// handler x2` before each of hono's signatures) leaves
+        // the line before it the one that ends a type.
+        let comment_alone =
+            trimmed.starts_with(b"//") || (trimmed.starts_with(b"/*") && trimmed.ends_with(b"*/"));
+        if let Some(&last) = trimmed.last().filter(|_| !comment_alone) {
             previous_end = Some(last);
             previous_comment = trimmed.starts_with(b"//")
                 || trimmed.starts_with(b"*")

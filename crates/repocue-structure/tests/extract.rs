@@ -778,6 +778,21 @@ fn typescript_generic_call_signatures_on_their_own_lines_lose_nothing_after_them
     let after = facts.symbols.iter().find(|s| s.name == "after").unwrap();
     assert_eq!(after.signature, "export function after(x: number): number");
     assert_eq!(after.start_line, 13);
+    // A list a formatter broke after its `<` (hono's `CreateHandlersInterface`): the class
+    // and the function after it were lost, the class's method made a top-level function.
+    let broken = b"export interface CH<E> {\n  <I>(h: I): I\n\n  // two handlers\n  <\n    E3 extends Env = DefaultEnvironmentOfTheFactoryForAllHandlers,\n  >(h: H): [H]\n}\n\nexport class Factory<E> {\n  make(): number { return 1 }\n}\n\nexport const createThing = (x: number): number => x\n";
+    let facts = extract(Language::TypeScript, broken, &Limits::default()).unwrap();
+    let qualified: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .filter(|q| !q.starts_with("CH."))
+        .collect();
+    assert_eq!(
+        qualified,
+        ["CH", "Factory", "Factory.make", "createThing"],
+        "{facts:?}"
+    );
 }
 
 /// A Go call or type qualified by a standard-library package names none of the project's
