@@ -136,13 +136,86 @@ pub(crate) fn hidden_in_c(source: &[u8]) -> Cow<'_, [u8]> {
     let mut start = 0;
     let none = HashSet::new();
     for line in source.split(|&b| b == b'\n') {
-        for range in leading_macros(line, &none) {
+        let mut ranges = leading_macros(line, &none);
+        if ranges.is_empty() {
+            ranges = marker_macros(line);
+        }
+        for range in ranges {
             let range = start + range.start..start + range.end;
             out.get_or_insert_with(|| source.to_vec())[range].fill(b' ');
         }
         start += line.len() + 1;
     }
     out.map_or(Cow::Borrowed(source), Cow::Owned)
+}
+
+/// Words a type name follows: before a capitalised word, they make it the type.
+const QUALIFIERS: &[&[u8]] = &[
+    b"const",
+    b"enum",
+    b"extern",
+    b"inline",
+    b"signed",
+    b"static",
+    b"struct",
+    b"union",
+    b"unsigned",
+    b"volatile",
+];
+
+/// The ranges in a top-level `line` declaring a function of the capitalised macros around its
+/// return type that mark it exported or its calling convention, whatever their names: zlib's
+/// `ZEXTERN uLong ZEXPORT crc32(…)` and `int ZEXPORT deflate(…)` (its names have no `_`, so
+/// [`leading_macros`] left them, and the grammar lost every such function). Of the words
+/// before the function's name: the last when capitalised and after a type (not after a
+/// qualifier: `const HANDLE f(` returns a `HANDLE`), and then the first when capitalised and
+/// followed by a type. A lone capitalised word before the name is its return type (`BOOL
+/// f(`), and stays.
+fn marker_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
+    const STATEMENTS: &[&[u8]] = &[
+        b"return", b"else", b"case", b"goto", b"typedef", b"sizeof", b"if", b"while", b"for",
+        b"switch", b"do", b"define",
+    ];
+    if !line.first().copied().is_some_and(is_word_byte) {
+        return Vec::new();
+    }
+    let mut words: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut at = 0;
+    loop {
+        let end = word_end(line, at);
+        if end == at {
+            break;
+        }
+        words.push(at..end);
+        at = skip_blank(line, end);
+        while matches!(line.get(at), Some(b'*' | b'&')) {
+            at = skip_blank(line, at + 1);
+        }
+    }
+    if line.get(at) != Some(&b'(') || words.len() < 3 || line[..at].contains(&b'=') {
+        return Vec::new();
+    }
+    let word = |i: usize| &line[words[i].clone()];
+    if STATEMENTS.contains(&word(0)) {
+        return Vec::new();
+    }
+    let capitalised = |w: &[u8]| {
+        w.len() >= 3
+            && w.iter().any(u8::is_ascii_uppercase)
+            && w.iter()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+    };
+    // The words before the name (the last word).
+    let before = words.len() - 1;
+    let last = before - 1;
+    let mut ranges = Vec::new();
+    if capitalised(word(last)) && !QUALIFIERS.contains(&word(last - 1)) {
+        ranges.push(words[last].clone());
+        if last >= 2 && capitalised(word(0)) {
+            ranges.push(words[0].clone());
+        }
+    }
+    ranges
 }
 
 /// The ranges in `line` of macros between `if` and its condition (`if FMT_CONSTEXPR20

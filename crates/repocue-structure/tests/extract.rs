@@ -2828,6 +2828,30 @@ fn c_export_macros_before_a_named_return_type_are_no_type() {
         ],
         "{facts:?}"
     );
+    // Markers without a `_` around a named return type (zlib's `ZEXTERN uLong ZEXPORT
+    // crc32(…)`): every such function was lost, `ZEXTERN uLong` read as a declaration.
+    let zlib = b"#define ZEXTERN extern\n#define ZEXPORT\ntypedef unsigned long uLong;\nZEXTERN int ZEXPORT deflate(int strm, int flush);\nZEXTERN uLong ZEXPORT crc32(uLong crc, unsigned len);\nZEXTERN const char * ZEXPORT zlibVersion(void);\nuLong ZEXPORT adler32(uLong adler, unsigned len);\nBOOL WINAPI DllMain(int x);\nconst HANDLE get_handle(int x);\n";
+    let facts = extract(Language::C, zlib, &Limits::default()).unwrap();
+    let found: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "ZEXTERN",
+            "ZEXPORT",
+            "uLong",
+            "deflate",
+            "crc32",
+            "zlibVersion",
+            "adler32",
+            "DllMain",
+            "get_handle"
+        ],
+        "{facts:?}"
+    );
 }
 
 /// A Java annotation type's elements are its members, their defaults hidden as values are:
