@@ -196,6 +196,7 @@ fn status_notice(lines: &[&str]) -> Option<String> {
         "archived",
         "end of life",
         "end-of-life",
+        "maintenance mode",
     ];
     const SUBJECTS: &[&str] = &[
         "project",
@@ -208,6 +209,13 @@ fn status_notice(lines: &[&str]) -> Option<String> {
         "gem",
     ];
     let says_status = |s: &str| STATUS.iter().any(|w| s.contains(w));
+    // The project's name, its title's first word, is a subject as `this project` is:
+    // logrus's "**Logrus is in maintenance mode.**".
+    let title: Option<String> = lines
+        .iter()
+        .find_map(|l| markdown_heading(l.trim()).filter(|(level, _)| *level == 1))
+        .and_then(|(_, t)| t.split_whitespace().next().map(str::to_ascii_lowercase))
+        .filter(|t| t.len() >= 2);
     let mut in_status_section = false;
     let mut in_fence = false;
     let mut paragraph = String::new();
@@ -222,7 +230,13 @@ fn status_notice(lines: &[&str]) -> Option<String> {
             let lower = sentence.to_ascii_lowercase();
             let about_project = SUBJECTS.iter().any(|w| {
                 lower.contains(&format!("this {w}")) || lower.contains(&format!(" {w} is"))
-            });
+            }) || title
+                .as_ref()
+                .is_some_and(|t| lower.starts_with(&format!("{t} is ")))
+                // A label opening the paragraph: "DEPRECATED: use zap."
+                || ["deprecated:", "deprecated.", "deprecated!", "unmaintained:", "archived:"]
+                    .iter()
+                    .any(|label| lower.starts_with(label));
             if says_status(&lower) && (in_section || about_project) {
                 found = Some(truncate_chars(&sentence, MAX_NOTICE));
                 return;
@@ -256,13 +270,24 @@ fn status_notice(lines: &[&str]) -> Option<String> {
         if line.is_empty() {
             check(&mut paragraph, in_status_section);
         } else {
-            // A quoted notice (`> **Note** This project is archived.`) reads as its text.
-            paragraph.push_str(line.trim_start_matches('>').trim_start());
-            paragraph.push(' ');
+            // A quoted notice (`> **Note** This project is archived.`) reads as its text; a
+            // GitHub alert's marker (`> [!WARNING]`) is none of it.
+            let text = line.trim_start_matches('>').trim_start();
+            if !is_alert_marker(text) {
+                paragraph.push_str(text);
+                paragraph.push(' ');
+            }
         }
     }
     check(&mut paragraph, in_status_section);
     found
+}
+
+/// Whether a line is a GitHub alert's marker: `[!NOTE]`, `[!WARNING]`, `[!CAUTION]`, …
+fn is_alert_marker(text: &str) -> bool {
+    text.strip_prefix("[!")
+        .and_then(|t| t.strip_suffix(']'))
+        .is_some_and(|kind| !kind.is_empty() && kind.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// What a defining sentence defines: the words before its `is` (see [`defining`]).
@@ -1930,6 +1955,21 @@ mod tests {
             notice(quoted).as_deref(),
             Some("Warning This repository is no longer maintained; use other instead.")
         );
+        // The project's own name as the subject, a label, a GitHub alert (logrus's wording).
+        let named = "# Logrus <img src=\"x.png\"/>\n\nLogrus is a structured logger.\n\n**Logrus is in maintenance mode.** New features are not planned.\n";
+        assert_eq!(
+            notice(named).as_deref(),
+            Some("Logrus is in maintenance mode.")
+        );
+        let label = "# lg\n\nA logger.\n\nDEPRECATED: use zap.\n";
+        assert_eq!(notice(label).as_deref(), Some("DEPRECATED: use zap."));
+        let alert = "# lg\n\nA logger.\n\n> [!WARNING]\n> This repository is archived.\n";
+        assert_eq!(
+            notice(alert).as_deref(),
+            Some("This repository is archived.")
+        );
+        let other = "# lg\n\nA logger.\n\nZap is deprecated in favour of lg.\n";
+        assert_eq!(notice(other), None, "another project's status");
         let api = "# lib\n\nA parser.\n\n## Options\n\nThe `strict` option is deprecated since 2.0.\n\n```\n# this project is deprecated\n```\n";
         assert_eq!(notice(api), None);
         let far = format!(
