@@ -554,8 +554,19 @@ fn is_project_tool(tool: &str) -> bool {
 /// Whether a command sets a machine up or ships a release rather than checks the code: a
 /// subcommand that installs or downloads (`npm ci`, `dotnet restore`, `uv sync`, `npm
 /// config`), or any word of installing, releasing, publishing or deploying
-/// (`ci/install-dependencies.sh`, `rake release:gem`).
+/// (`ci/install-dependencies.sh`, `rake release:gem`); or one that only prints what is
+/// installed (`go version`, `cargo -V`, `node --version`, `go env`): the logs' record, no check.
 fn sets_up(words: &[&str]) -> bool {
+    let informs = words.len() >= 2
+        && words[1..].iter().all(|w| {
+            matches!(
+                *w,
+                "version" | "--version" | "-V" | "-v" | "-vV" | "env" | "info" | "--help" | "-h"
+            )
+        });
+    if informs {
+        return true;
+    }
     // The subcommand: the word after the program and a toolchain (`cargo +nightly`) or a
     // group (`dotnet tool restore`, `go mod download`).
     let subcommands: Vec<String> = words
@@ -701,6 +712,17 @@ mod tests {
         assert!(!is_workflow(b".github/workflows/sub/ci.yml"));
         assert!(!is_workflow(b".github/ci.yml"));
         assert!(!is_workflow(b"ci.yml"));
+    }
+
+    /// A line that only prints what is installed is the logs' record, no check: logrus's and
+    /// fd's overviews listed `go version [ci]` and `cargo -V [ci]`.
+    #[test]
+    fn a_version_print_is_no_command() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: go version\n      - run: cargo -V\n      - run: node --version\n      - run: go env\n      - run: go test -race ./...\n";
+        assert_eq!(
+            commands(workflow),
+            [("go test -race ./...".to_owned(), "test")]
+        );
     }
 
     #[test]
