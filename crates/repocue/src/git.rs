@@ -98,6 +98,10 @@ impl RecentCommits {
     pub fn finish(self) -> Result<Vec<Commit>> {
         let mut commits = parse_log(&self.0.finish()?);
         commits.retain(|c| !says_only_where_from(&c.subject));
+        // A change merged twice (a pull request into `stable`, then `stable` into `main`:
+        // jinja's `svg logo` and `svg logo (#2102)`) is listed once, its newest entry.
+        let mut seen = std::collections::HashSet::new();
+        commits.retain(|c| seen.insert(without_pull_request(&c.subject).to_owned()));
         commits.truncate(self.1);
         Ok(commits)
     }
@@ -121,6 +125,52 @@ fn says_only_where_from(subject: &str) -> bool {
         || rest.starts_with('#')
         || rest.starts_with("remote-tracking branch ")
         || (rest.starts_with("branch ") && (rest.contains("' into ") || rest.contains("' of ")))
+        || rest
+            .strip_prefix("branch '")
+            .and_then(|b| b.strip_suffix('\''))
+            .is_some_and(is_long_lived_branch)
+}
+
+/// Whether a branch is one a project keeps rather than a topic's: `main`, `stable`,
+/// `develop`, a release's (`release/2.1`, `3.1.x`, `v2`). Its merge names no change (jinja
+/// listed `Merge branch 'stable'` three times in ten).
+fn is_long_lived_branch(branch: &str) -> bool {
+    const KEPT: &[&str] = &[
+        "main",
+        "master",
+        "develop",
+        "development",
+        "dev",
+        "stable",
+        "next",
+        "trunk",
+        "maint",
+        "latest",
+        "staging",
+        "production",
+    ];
+    let release = branch
+        .strip_prefix("release")
+        .is_some_and(|r| r.is_empty() || r.starts_with(['/', '-', '_']));
+    let version = branch
+        .trim_start_matches('v')
+        .split(['.', '-'])
+        .all(|p| !p.is_empty() && (p == "x" || p.bytes().all(|b| b.is_ascii_digit())));
+    KEPT.contains(&branch) || release || version
+}
+
+/// A subject without the pull request number a merge appends (`svg logo (#2102)`).
+fn without_pull_request(subject: &str) -> &str {
+    match subject.rsplit_once(" (#") {
+        Some((before, number))
+            if number
+                .strip_suffix(')')
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            before
+        }
+        _ => subject,
+    }
 }
 
 /// One entry of the index listing (`git ls-files -s -v`).
@@ -598,9 +648,10 @@ impl Git {
 
 /// The version of what [`Git::start_recent_commits`] reads, part of the rules digest
 /// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
-/// stays, and only under the rules it was read by (4: merges that say only where they came
-/// from and bots' dependency bumps left out).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 4;
+/// stays, and only under the rules it was read by (5: merges that say only where they came
+/// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
+/// out).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 5;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
 /// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
@@ -885,9 +936,16 @@ mod tests {
             "Merge remote-tracking branch 'refs/remotes/tmux-openbsd/master'",
             "Merge branch 'master' into develop-1.20.1",
             "Merge branch 'master' of https://github.com/jhy/jsoup",
+            "Merge branch 'stable'",
+            "Merge branch 'main'",
+            "Merge branch 'release/2.1'",
+            "Merge branch '3.1.x'",
+            "Merge branch 'v2'",
         ] {
             assert!(says_only_where_from(noise), "{noise}");
         }
+        assert_eq!(without_pull_request("svg logo (#2102)"), "svg logo");
+        assert_eq!(without_pull_request("fix (#a)"), "fix (#a)");
         for noise in [
             "Bump actions/checkout from 6.0.3 to 7.0.0",
             "build(deps): bump serde from 1.0.1 to 1.0.2",
@@ -898,7 +956,8 @@ mod tests {
         for kept in [
             "Bump the version to 2.0",
             "Merge branch 'kh/doc-trailers'",
-            "Merge branch 'stable'",
+            "Merge branch 'stable-fixes'",
+            "Merge branch 'releases-notes'",
             "Merge the two parsers",
             "Deprecate JavaPoet",
         ] {

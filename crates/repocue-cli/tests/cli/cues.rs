@@ -2210,3 +2210,49 @@ fn a_free_function_is_not_used_by_a_method_call_of_its_name() {
         json!(["src/run.rs"])
     );
 }
+
+/// A long-lived branch's merge names no change, and a change merged twice (a pull request into
+/// `stable`, then `stable` into `main`) is one entry: jinja's ten recent commits held three
+/// `Merge branch 'stable'` and each change two or three times.
+#[test]
+fn recent_commits_list_each_change_once_without_branch_merges() {
+    let repo = TestRepo::with_files(&[("a.txt", "a\n")]);
+    repo.git(&["checkout", "-qb", "stable"]);
+    repo.write("b.txt", "b\n");
+    repo.commit("remove provenance");
+    repo.git(&["checkout", "-q", "-"]);
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "stable",
+        "-m",
+        "remove provenance (#2105)",
+    ]);
+    repo.write("c.txt", "c\n");
+    repo.commit("svg logo");
+    repo.git(&["checkout", "-q", "stable"]);
+    repo.git(&["merge", "-q", "--no-ff", "-", "-m", "svg logo (#2102)"]);
+    repo.git(&["checkout", "-q", "-"]);
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "stable",
+        "-m",
+        "Merge branch 'stable'",
+    ]);
+    repo.init();
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let subjects: Vec<&str> = cue["content"]["recent_commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subjects,
+        ["svg logo (#2102)", "remove provenance (#2105)", "initial"],
+        "{cue:#}"
+    );
+}
