@@ -913,7 +913,7 @@ fn renamed_owner(old: &[SymbolChange], new: &[SymbolChange]) -> Option<(String, 
 
 /// Splits `file:<path>`, `doc:<path>#<slug>` or `symbol:<path>:<qualified.name>` into path
 /// and name (a section's slug).
-fn split_entity(entity: &str) -> (&str, &str) {
+pub(crate) fn split_entity(entity: &str) -> (&str, &str) {
     if let Some(rest) = entity.strip_prefix("symbol:") {
         return crate::api::ids::split_symbol(rest).unwrap_or((rest, ""));
     }

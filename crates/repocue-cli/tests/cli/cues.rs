@@ -2256,3 +2256,63 @@ fn recent_commits_list_each_change_once_without_branch_merges() {
         "{cue:#}"
     );
 }
+
+/// A namespace every file of a gem opens neither comes nor goes with one of its files: deleting
+/// one of sidekiq's files said `removed Sidekiq`, adding one `added module Sidekiq`. A module
+/// no other file defines does.
+#[test]
+fn a_namespace_other_files_open_is_no_addition_or_removal() {
+    let repo = TestRepo::with_files(&[
+        ("lib/gem2.rb", "module Gem2\n  VERSION = \"1\"\nend\n"),
+        (
+            "lib/gem2/notify.rb",
+            "module Gem2\n  module Notify\n    def self.ready\n    end\n  end\nend\n",
+        ),
+    ]);
+    repo.init();
+    repo.git(&["rm", "-q", "lib/gem2/notify.rb"]);
+    repo.write(
+        "lib/gem2/quota.rb",
+        "module Gem2\n  class Quota\n    def remaining\n    end\n  end\nend\n",
+    );
+    repo.write("lib/other.rb", "module Other\n  def self.go\n  end\nend\n");
+    repo.commit("change");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let changes = |path: &str| -> Vec<String> {
+        cue["content"]["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == path)
+            .and_then(|p| p["changes"].as_array())
+            .map(|c| {
+                c.iter()
+                    .map(|c| {
+                        let what = c["signature"].as_str().or(c["name"].as_str());
+                        format!("{} {}", c["op"].as_str().unwrap(), what.unwrap_or(""))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let deleted = changes("lib/gem2/notify.rb");
+    assert!(
+        !deleted
+            .iter()
+            .any(|c| c.ends_with(" Gem2") || c.ends_with("module Gem2")),
+        "{cue:#}"
+    );
+    assert!(deleted.iter().any(|c| c.contains("Notify")), "{cue:#}");
+    let added = changes("lib/gem2/quota.rb");
+    assert!(!added.iter().any(|c| c.contains("module Gem2")), "{cue:#}");
+    assert!(added.iter().any(|c| c.contains("class Quota")), "{cue:#}");
+    assert!(
+        changes("lib/other.rb")
+            .iter()
+            .any(|c| c.contains("module Other")),
+        "{cue:#}"
+    );
+}

@@ -209,6 +209,47 @@ struct Base {
     facts: HashMap<String, crate::analyze::Analysis>,
 }
 
+/// Leaves out the addition or removal of a namespace that many files open (a Ruby gem's
+/// `module Sidekiq`, a class reopened in each file of the gem, a C++ or PHP `namespace`) when
+/// a file that the change left alone defines it now: it neither came nor went. Deleting one of
+/// sidekiq's files said `removed Sidekiq`, adding one `added module Sidekiq`. Asked of the
+/// search index, which describes the current snapshot only (for an older one, nothing is left
+/// out).
+fn drop_reopened(
+    state: &Reader,
+    ops: &mut Vec<DeltaItem>,
+    changed: &HashSet<Vec<u8>>,
+) -> Result<()> {
+    let container = |o: &DeltaItem| -> Option<String> {
+        if !matches!(o.op, DeltaOp::SymbolAdded | DeltaOp::SymbolRemoved) {
+            return None;
+        }
+        let side = o.after.as_ref().or(o.before.as_ref())?;
+        let kind = side.get("kind")?.as_str()?;
+        let (path, name) = delta::split_entity(&o.entity);
+        let ruby = path.ends_with(".rb");
+        let opened = matches!(kind, "module" | "namespace") || (ruby && kind == "class");
+        (opened && !name.contains('.') && !name.contains('#')).then(|| name.to_owned())
+    };
+    let mut names: Vec<String> = ops.iter().filter_map(container).collect();
+    names.sort();
+    names.dedup();
+    let mut reopened: HashSet<String> = HashSet::new();
+    for name in names {
+        let Some(defining) = state
+            .store
+            .defining_paths(&state.snapshot, std::slice::from_ref(&name))?
+        else {
+            return Ok(());
+        };
+        if defining.iter().any(|p| !changed.contains(p)) {
+            reopened.insert(name);
+        }
+    }
+    ops.retain(|o| container(o).is_none_or(|name| !reopened.contains(&name)));
+    Ok(())
+}
+
 /// The delta cue of the current snapshot since `base`.
 fn compose(state: &Reader, request: &CueRequest, base: Base) -> Result<Cue> {
     let current = &state.snapshot;
@@ -252,6 +293,7 @@ fn compose(state: &Reader, request: &CueRequest, base: Base) -> Result<Cue> {
         &changed,
         |d| facts.get(d).or_else(|| old_facts.get(d)),
     ));
+    drop_reopened(state, &mut ops, &changed)?;
     ops.sort_by_key(|o| o.op.rank());
     let (repository, mut paths) = delta::compact(&ops);
     // A deletion staged but not committed says so, as a staged edit does (a `git rm` or
