@@ -844,7 +844,8 @@ fn renamed_member(name: &str, owner: Option<&(String, String)>) -> String {
 /// The deleted path (not yet `taken`) an added path `a` was renamed from when neither the
 /// content nor a move says it: a file of the same extension whose removed symbols' names
 /// (their last parts: a renamed class's members keep theirs) are mostly the added file's
-/// (at least two, and three in five of the larger set), the only such file. phpdotenv's
+/// (at least two besides the name of the file's own class, and three in five of the larger
+/// set; namespaces not counted), the only such file. phpdotenv's
 /// `Regex.php` renamed to `Pattern.php` with its class was a deletion and an addition of six
 /// symbols each.
 fn similar_deleted<'d>(
@@ -865,7 +866,8 @@ fn similar_deleted<'d>(
         by_path[p]
             .changes
             .iter()
-            .filter(|c| c.op == op)
+            // A namespace, which many files open, says nothing of where a file came from.
+            .filter(|c| c.op == op && !c.namespace)
             .map(|c| {
                 let last = c.name.rsplit('.').next().unwrap_or(&c.name);
                 match last.strip_prefix(stem.as_str()) {
@@ -881,9 +883,16 @@ fn similar_deleted<'d>(
     let mut found = deleted.iter().filter(|d| {
         let old = names(d, DeltaOp::SymbolRemoved);
         let shared = old.intersection(&new).count();
+        // Two names besides the file's own: an enum `TraceLevel` deleted and an unrelated
+        // `DuplicateKeyMode` added, each named for its file and sharing a member `Error`,
+        // read as a rename git did not see.
+        let members = old
+            .intersection(&new)
+            .filter(|n| !n.starts_with('\u{0}'))
+            .count();
         !taken.contains(d.as_str())
             && extension(d) == extension(a)
-            && shared >= 2
+            && members >= 2
             && shared * 5 >= old.len().max(new.len()) * 3
     });
     match (found.next(), found.next()) {

@@ -2316,3 +2316,39 @@ fn a_namespace_other_files_open_is_no_addition_or_removal() {
         "{cue:#}"
     );
 }
+
+/// A file deleted and an unrelated one added are no rename because each is named for its type
+/// and both open one namespace: Newtonsoft.Json's review saw enum `TraceLevel` "renamed" to
+/// `DuplicateKeyMode` (sharing a member `Error`; git saw an addition and a deletion).
+#[test]
+fn unrelated_types_named_for_their_files_are_no_rename() {
+    let repo = TestRepo::with_files(&[(
+        "src/Lib/TraceLevel.cs",
+        "namespace Lib\n{\n    public enum TraceLevel\n    {\n        Off,\n        Error\n    }\n}\n",
+    )]);
+    repo.init();
+    repo.git(&["rm", "-q", "src/Lib/TraceLevel.cs"]);
+    repo.write(
+        "src/Lib/DuplicateKeyMode.cs",
+        "namespace Lib\n{\n    public enum DuplicateKeyMode\n    {\n        Error,\n        LastWins\n    }\n}\n",
+    );
+    repo.commit("replace");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let ops: Vec<(&str, &str)> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["path"].as_str().unwrap(), p["op"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("src/Lib/DuplicateKeyMode.cs", "file.added"),
+            ("src/Lib/TraceLevel.cs", "file.deleted")
+        ],
+        "{cue:#}"
+    );
+}
