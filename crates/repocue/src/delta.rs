@@ -355,17 +355,41 @@ pub fn structural(
     // left with its deleted file.
     let owner = |s: &SymbolFact| s.parent().map(without_duplicate_numbers);
     let mut moved_from: HashSet<usize> = HashSet::new();
+    // Per added and deleted path: how many names the one gained that the other lost. Of
+    // several files a declaration may have come from, the one most of the file came from
+    // (zlib's `#define CHUNK` of a renamed example "moved from" another example deleted by
+    // the same commit).
+    let mut shared: HashMap<(&str, &str), usize> = HashMap::new();
+    {
+        let mut lost: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (rpath, r) in &removed {
+            lost.entry(r.name()).or_default().push(rpath.as_str());
+        }
+        for (apath, a) in &added {
+            for rpath in lost.get(a.name()).into_iter().flatten() {
+                *shared.entry((apath.as_str(), rpath)).or_default() += 1;
+            }
+        }
+    }
     for (apath, a) in &added {
         let namespace = a.kind == "module" && a.signature.starts_with("namespace ");
-        let hit = removed.iter().enumerate().find(|(i, (rpath, r))| {
-            !namespace
-                && !moved_from.contains(i)
-                && rpath != apath
-                && r.name() == a.name()
-                && r.same_declaration(a)
-                && owner(r) == owner(a)
-                && members_moved_along(&removed, rpath, &added, apath, a)
-        });
+        let hit = removed
+            .iter()
+            .enumerate()
+            .filter(|(i, (rpath, r))| {
+                !namespace
+                    && !moved_from.contains(i)
+                    && rpath != apath
+                    && r.name() == a.name()
+                    && r.same_declaration(a)
+                    && owner(r) == owner(a)
+                    && members_moved_along(&removed, rpath, &added, apath, a)
+            })
+            // The most shared names, then the first: `max_by_key` keeps the last of equals.
+            .min_by_key(|(i, (rpath, _))| {
+                let n = shared.get(&(apath.as_str(), rpath.as_str())).copied();
+                (std::cmp::Reverse(n.unwrap_or(0)), *i)
+            });
         match hit {
             Some((i, (rpath, r))) => {
                 moved_from.insert(i);

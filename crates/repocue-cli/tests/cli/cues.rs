@@ -2352,3 +2352,47 @@ fn unrelated_types_named_for_their_files_are_no_rename() {
         "{cue:#}"
     );
 }
+
+/// A declaration two deleted files had moved from the one most of its new file came from:
+/// zlib's renamed example's `#define CHUNK` "moved from" another example the same commit
+/// deleted, and the rename went unseen.
+#[test]
+fn a_moved_declaration_comes_from_the_file_most_of_its_file_came_from() {
+    let repo = TestRepo::with_files(&[
+        (
+            "ex/gznorm.c",
+            "#define CHUNK 16384\nstatic int gz_normalize(int in) { return in + CHUNK; }\nint main(void) { return gz_normalize(0); }\n",
+        ),
+        (
+            "ex/zpipe.c",
+            "#include <stdio.h>\n#define CHUNK 16384\nint def(FILE *source, FILE *dest, int level) { return level + CHUNK; }\nint inf(FILE *source, FILE *dest) { return CHUNK; }\nvoid zerr(int ret) { fputs(\"zpipe: error\\n\", stderr); }\nint main(int argc, char **argv) { zerr(def(stdin, stdout, 6)); return inf(stdin, stdout); }\n",
+        ),
+    ]);
+    repo.init();
+    repo.git(&["rm", "-q", "ex/gznorm.c"]);
+    repo.git(&["mv", "ex/zpipe.c", "ex/zpipe2.c"]);
+    let mut text = std::fs::read_to_string(repo.path("ex/zpipe2.c")).unwrap();
+    text.push_str("\nint zpipe_version(void) { return 2; }\n");
+    repo.write("ex/zpipe2.c", &text);
+    repo.commit("drop gznorm, rename zpipe");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let paths = cue["content"]["paths"].as_array().unwrap();
+    let renamed = paths
+        .iter()
+        .find(|p| p["op"] == "file.renamed")
+        .expect("a rename");
+    assert_eq!(renamed["path"], "ex/zpipe2.c", "{cue:#}");
+    assert_eq!(renamed["from"], "ex/zpipe.c", "{cue:#}");
+    let deleted = paths.iter().find(|p| p["path"] == "ex/gznorm.c").unwrap();
+    assert!(
+        deleted["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["op"] == "symbol.removed" && c["name"] == "CHUNK"),
+        "{cue:#}"
+    );
+}
