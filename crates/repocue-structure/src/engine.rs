@@ -905,6 +905,7 @@ fn references(
         .iter()
         .map(|n| lang::node_text(*n, source))
         .collect();
+    let bindings = module_bindings(&captures.imports, source);
     // Name → whether every use of it is a member's.
     let mut references: BTreeMap<Cow<str>, bool> = BTreeMap::new();
     for n in &captures.references {
@@ -918,7 +919,7 @@ fn references(
             && !locals.contains(&name)
             && !support.is_builtin(&name)
         {
-            let member = is_member_access(*n, source);
+            let member = is_member_access(*n, source, &bindings);
             // Every value has these: a use says nothing of which class's override it means
             // (Newtonsoft.Json's `JsonSchema.ToString` was "used" by every `.ToString()`).
             if member && UNIVERSAL_MEMBERS.contains(&name.as_ref()) {
@@ -936,22 +937,89 @@ fn references(
     (all, members)
 }
 
-/// Whether a receiver may be a module or package rather than a value: a plain name or a
-/// dotted path of names (`fmt`, `os.path`), unless it starts at `self`, `this` or `cls`.
-fn may_name_a_module(receiver: Node<'_>, source: &[u8]) -> bool {
+/// Whether a receiver may be a module or package rather than a value: a name the file's
+/// imports bind (`fmt`, `os`, `utils` of `import * as utils`, `express` of `const express =
+/// require("express")`), or a dotted path that starts at one (`os.path`). Any other name is a
+/// value: a variable, a parameter, `self`, `this`, a global object (`JSON`, `Math`).
+fn may_name_a_module(receiver: Node<'_>, source: &[u8], bindings: &HashSet<&[u8]>) -> bool {
     match receiver.kind() {
-        "identifier" => !matches!(
-            source.get(receiver.byte_range()),
-            Some(b"self" | b"this" | b"cls")
-        ),
+        "identifier" => source
+            .get(receiver.byte_range())
+            .is_some_and(|name| bindings.contains(name)),
         "attribute" | "member_expression" | "selector_expression" => {
             let object = receiver
                 .child_by_field_name("object")
                 .or_else(|| receiver.child_by_field_name("operand"));
-            object.is_some_and(|o| may_name_a_module(o, source))
+            object.is_some_and(|o| may_name_a_module(o, source, bindings))
         }
         _ => false,
     }
+}
+
+/// The names a file's imports bind, from the import nodes the query captured (their module
+/// paths): Go's package names (an import's alias, else its path's last part without a
+/// version or `go-`: `isatty` of `github.com/mattn/go-isatty`, `yaml` of `gopkg.in/yaml.v3`),
+/// and every name a Python or JavaScript import statement or `require` declaration holds
+/// (more than it binds, which only makes fewer uses members').
+fn module_bindings<'s>(imports: &[Node<'_>], source: &'s [u8]) -> HashSet<&'s [u8]> {
+    let mut out: HashSet<&[u8]> = HashSet::new();
+    for import in imports {
+        let mut statement = *import;
+        while let Some(parent) = statement.parent() {
+            statement = parent;
+            if matches!(
+                statement.kind(),
+                "import_spec"
+                    | "import_statement"
+                    | "import_from_statement"
+                    | "variable_declarator"
+                    | "export_statement"
+                    | "program"
+                    | "module"
+                    | "source_file"
+            ) {
+                break;
+            }
+        }
+        if statement.kind() == "import_spec" {
+            if let Some(alias) = statement.child_by_field_name("name") {
+                out.extend(source.get(alias.byte_range()));
+                continue;
+            }
+            let path = source.get(import.byte_range()).unwrap_or_default();
+            let path = path.strip_prefix(b"\"").unwrap_or(path);
+            let path = path.strip_suffix(b"\"").unwrap_or(path);
+            let mut parts = path.rsplit(|&b| b == b'/');
+            let mut last = parts.next().unwrap_or_default();
+            let versioned =
+                |p: &[u8]| p.len() >= 2 && p[0] == b'v' && p[1..].iter().all(u8::is_ascii_digit);
+            if versioned(last) {
+                last = parts.next().unwrap_or(last);
+            }
+            let last = last.strip_prefix(b"go-").unwrap_or(last);
+            let last = match last.iter().position(|&b| b == b'.') {
+                Some(i) => &last[..i],
+                None => last,
+            };
+            out.insert(last);
+            continue;
+        }
+        if matches!(statement.kind(), "program" | "module" | "source_file") {
+            continue;
+        }
+        let mut stack = vec![statement];
+        while let Some(n) = stack.pop() {
+            if matches!(
+                n.kind(),
+                "identifier" | "shorthand_property_identifier_pattern" | "type_identifier"
+            ) {
+                out.extend(source.get(n.byte_range()));
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+    }
+    out
 }
 
 /// Methods every value of a language has (C#'s and Java's object methods, Ruby's and
@@ -982,7 +1050,7 @@ const UNIVERSAL_MEMBERS: &[&str] = &[
 /// a module or package rather than a value (Go's selectors, Python's attributes, JavaScript's
 /// member expressions: `fmt.Println`, `os.path.join`, `utils.parse`), only a receiver that is
 /// no plain name, or is `self`, `this` or `cls`, makes it a member's.
-fn is_member_access(n: Node<'_>, source: &[u8]) -> bool {
+fn is_member_access(n: Node<'_>, source: &[u8], bindings: &HashSet<&[u8]>) -> bool {
     let Some(parent) = n.parent() else {
         return false;
     };
@@ -991,7 +1059,7 @@ fn is_member_access(n: Node<'_>, source: &[u8]) -> bool {
     let a_value = |field: &str| {
         parent
             .child_by_field_name(field)
-            .is_some_and(|r| !may_name_a_module(r, source))
+            .is_some_and(|r| !may_name_a_module(r, source, bindings))
     };
     match parent.kind() {
         // Rust, C and C++: `value.field`, `p->field`; a path (`a::b`) is no member access.

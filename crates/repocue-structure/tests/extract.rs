@@ -3298,20 +3298,21 @@ fn member_uses_are_told_apart_from_uses_on_their_own() {
     assert!(!refs.contains(&"to_string".to_owned()), "{refs:?}");
     let (_, m) = members(
         Language::Python,
-        "import os\nclass A:\n    def f(self):\n        self.run()\n        os.path.join('a')\n        parse(1)\n        make().build()\n",
+        "import os\nfrom pkg import utils as u\nclass A:\n    def f(self, job):\n        self.run()\n        os.path.join('a')\n        parse(1)\n        make().build()\n        u.load()\n        job.perform()\n",
     );
-    assert_eq!(m, ["build", "run"]);
+    assert_eq!(m, ["build", "perform", "run"]);
     let (refs, m) = members(
         Language::Go,
-        "package p\nimport \"fmt\"\nfunc f(l *L) { fmt.Println(1); l.Info(); New().Close() }\n",
+        "package p\nimport (\n\t\"fmt\"\n\t\"github.com/mattn/go-isatty\"\n\tlr \"example.com/logrus/v2\"\n)\nfunc f(l *L) { fmt.Println(1); l.Info(); New().Close(); isatty.IsTerminal(1); lr.WithField() }\n",
     );
-    assert!(refs.contains(&"Info".to_owned()), "{refs:?}");
-    assert_eq!(m, ["Close"]);
-    let (_, m) = members(
+    assert!(refs.contains(&"IsTerminal".to_owned()), "{refs:?}");
+    assert_eq!(m, ["Close", "Info"], "{refs:?}");
+    let (refs, m) = members(
         Language::TypeScript,
-        "import * as u from './u'\nexport function f() { this.go(); u.parse(); make().done(); }\n",
+        "import * as u from './u'\nconst express = require('express')\nexport function f(app: App) { this.go(); u.parse(); make().done(); app.use(1); JSON.stringify(2); express.Router(); }\n",
     );
-    assert_eq!(m, ["done", "go"]);
+    assert!(refs.contains(&"Router".to_owned()), "{refs:?}");
+    assert_eq!(m, ["done", "go", "stringify", "use"], "{refs:?}");
     let (refs, m) = members(
         Language::CSharp,
         "class A { void F(B b) { b.Run(); Helper(); b.ToString(); } }\n",
