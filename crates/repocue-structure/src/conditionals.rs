@@ -109,6 +109,126 @@ pub(crate) fn if0_blanked(source: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(blanked(source, &blank))
 }
 
+/// The bytes to parse for a C or C++ `source`: a conditional inside a function's body (or any
+/// braces) keeps its first branch, as C#'s do ([`first_branches`]); its other branches and
+/// directive lines become spaces. A branch may split a statement or an expression: zlib's
+/// `inflate.c` writes `if (!(flush & 1) ||` under `#ifdef GUNZIP` and `if (` under `#else`
+/// before the condition's rest, and the grammar, which reads both, lost `inflate`'s return
+/// type and extent and those of every function after it, its locals listed as the file's.
+/// A conditional at the top level keeps every branch (the grammar reads alternative
+/// declarations as such, and each is listed). Braces are counted outside comments, strings
+/// and character literals, in first branches only. A file whose conditionals or braces do
+/// not balance is parsed as it is.
+pub(crate) fn body_first_branches(source: &[u8]) -> Cow<'_, [u8]> {
+    if !source.contains(&b'#') {
+        return Cow::Borrowed(source);
+    }
+    // Per open conditional: whether it is inside braces, and its branch (0 for the first).
+    let mut open: Vec<(bool, usize)> = Vec::new();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut depth: i64 = 0;
+    let mut in_block_comment = false;
+    let mut at = 0;
+    while at < source.len() {
+        let end = line_end(source, at);
+        let line = &source[at..end];
+        let dropped = open.iter().any(|&(inside, branch)| inside && branch > 0);
+        let counted = open.iter().all(|&(_, branch)| branch == 0);
+        let directive = if in_block_comment {
+            None
+        } else {
+            c_directive(line)
+        };
+        match directive.map(|(word, _)| word) {
+            Some(b"if" | b"ifdef" | b"ifndef") => {
+                let inside = depth > 0 && !dropped;
+                open.push((inside || dropped, 0));
+                if inside || dropped {
+                    blank.push((at, end));
+                }
+            }
+            Some(b"elif" | b"else" | b"elifdef" | b"elifndef") => {
+                let Some(top) = open.last_mut() else {
+                    return Cow::Borrowed(source);
+                };
+                top.1 += 1;
+                if top.0 {
+                    blank.push((at, end));
+                }
+            }
+            Some(b"endif") => {
+                let Some((inside, _)) = open.pop() else {
+                    return Cow::Borrowed(source);
+                };
+                if inside {
+                    blank.push((at, end));
+                }
+            }
+            Some(_) => {
+                if dropped {
+                    blank.push((at, end));
+                }
+            }
+            None => {
+                if dropped {
+                    blank.push((at, end));
+                } else if counted {
+                    depth += braces(line, &mut in_block_comment);
+                    if depth < 0 {
+                        return Cow::Borrowed(source);
+                    }
+                } else {
+                    let mut comment = in_block_comment;
+                    braces(line, &mut comment);
+                    in_block_comment = comment;
+                }
+            }
+        }
+        at = end + 1;
+    }
+    if !open.is_empty() || depth != 0 || blank.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    Cow::Owned(blanked(source, &blank))
+}
+
+/// The braces a line of C opens less those it closes, outside comments, strings and character
+/// literals; `in_comment` carries a block comment from line to line.
+fn braces(line: &[u8], in_comment: &mut bool) -> i64 {
+    let mut n = 0;
+    let mut i = 0;
+    while i < line.len() {
+        if *in_comment {
+            if line[i..].starts_with(b"*/") {
+                *in_comment = false;
+                i += 2;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        match line[i] {
+            b'/' if line.get(i + 1) == Some(&b'/') => break,
+            b'/' if line.get(i + 1) == Some(&b'*') => {
+                *in_comment = true;
+                i += 2;
+                continue;
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < line.len() && line[i] != quote {
+                    i += if line[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => n += 1,
+            b'}' => n -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    n
+}
+
 /// A copy of `source` with the byte ranges `blank` as spaces, line breaks kept: every
 /// position a parse of it reports is the file's own.
 fn blanked(source: &[u8], blank: &[(usize, usize)]) -> Vec<u8> {

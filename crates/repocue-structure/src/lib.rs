@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "83";
+pub const EXTRACTOR_VERSION: &str = "84";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -317,11 +317,13 @@ pub fn extract(
     match language {
         Language::Cpp => {
             let source = conditionals::if0_blanked(&source);
+            let source = conditionals::body_first_branches(&source);
             let source = decl_brackets::hidden(&source);
             engine::extract(language, &export_macros::hidden(&source), limits)
         }
         Language::C => {
             let source = conditionals::if0_blanked(&source);
+            let source = conditionals::body_first_branches(&source);
             let source = decl_brackets::hidden(&source);
             engine::extract(language, &export_macros::hidden_in_c(&source), limits)
         }

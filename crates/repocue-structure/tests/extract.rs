@@ -3331,3 +3331,35 @@ fn member_uses_are_told_apart_from_uses_on_their_own() {
     assert_eq!(m, ["serve"], "{refs:?}");
     assert!(!refs.contains(&"call".to_owned()), "{refs:?}");
 }
+
+/// A conditional inside a C function keeps its first branch: zlib's `inflate.c` splits an
+/// `if (` condition between `#ifdef GUNZIP` and `#else`, and `inflate` lost its return type
+/// and extent, and so did every function after it. At the top level both variants of a
+/// declaration stay.
+#[test]
+fn c_conditionals_inside_a_function_keep_their_first_branch() {
+    let source = b"#ifdef _WIN32\nint open_it(const wchar_t *p);\n#else\nint open_it(const char *p);\n#endif\n\nint decode(int *state, int flush) {\n    int hold = 0; /* { */\n    for (;;)\n        switch (*state) {\n        case 1:\n#ifdef GUNZIP\n            if (hold == 0x8b1f) {\n                break;\n            }\n            if (!(flush & 1) ||\n#else\n            if (\n#endif\n                ((hold << 8) + (hold >> 8)) % 31) {\n                *state = 9;\n                break;\n            }\n            break;\n        case 2:\n            if ((\n#ifdef GUNZIP\n                 flush ? hold :\n#endif\n                 hold + 1) != *state) {\n                break;\n            }\n            return '}';\n        default:\n            return -1;\n        }\n}\n\nint decode_end(int *state) {\n    return *state;\n}\n";
+    let facts = extract(Language::C, source, &Limits::default()).unwrap();
+    let found: Vec<(&str, &str, u32, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.qualified_name.as_str(),
+                s.signature.as_str(),
+                s.start_line,
+                s.end_line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("open_it", "int open_it(const wchar_t *p)", 2, 2),
+            ("open_it#2", "int open_it(const char *p)", 4, 4),
+            ("decode", "int decode(int *state, int flush)", 7, 37),
+            ("decode_end", "int decode_end(int *state)", 39, 41),
+        ],
+        "{facts:?}"
+    );
+}
