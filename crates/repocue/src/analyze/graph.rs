@@ -330,7 +330,7 @@ fn defines_member(facts: &CodeFacts, name: &str) -> bool {
     facts
         .symbols
         .iter()
-        .any(|s| s.name() == name && s.qualified_name.contains('.'))
+        .any(|s| s.name() == name && s.is_member())
 }
 
 /// How many `export * from` steps a package root's exports are followed through (zod's
@@ -1733,6 +1733,21 @@ mod tests {
         ];
         let r = rank(&nodes);
         assert_eq!(r.used_by[0].get("is_empty"), Some(&1.0));
+        // A JavaScript method assigned to a property (`app.use = function use(fn)`) is named
+        // `use` alone, and is a member all the same.
+        let mut assigned = facts(&["use"], &[]);
+        assigned.symbols[0].signature = "app.use = function use(fn)".into();
+        let free = facts(&["use"], &[]);
+        let mut caller = facts(&["main"], &["use"]);
+        caller.member_references = vec!["use".into()];
+        let nodes = [
+            node(b"lib/application.js", &assigned),
+            node(b"src/jsx/hooks.js", &free),
+            node(b"lib/main.js", &caller),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("use"), Some(&1.0));
+        assert!(r.used_by[1].is_empty(), "{:?}", r.used_by[1]);
     }
 
     #[test]

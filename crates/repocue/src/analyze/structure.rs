@@ -198,6 +198,20 @@ impl SymbolFact {
         bare_name(&self.qualified_name)
     }
 
+    /// Whether the symbol is a member of something (a method, field or property), which a use
+    /// of its name after a value's `.` may mean: nested in another symbol (`Engine.is_empty`),
+    /// or assigned to one's property (JavaScript's `app.use = function use(fn)`,
+    /// `Foo.prototype.bar = …`, whose qualified name is the bare `use`).
+    pub fn is_member(&self) -> bool {
+        if self.qualified_name.contains('.') {
+            return true;
+        }
+        let head = self.signature.split(['=', '(']).next().unwrap_or_default();
+        head.trim_end()
+            .strip_suffix(self.name())
+            .is_some_and(|before| before.ends_with('.'))
+    }
+
     /// The order in which a file's symbols are kept when it has more than [`MAX_SYMBOLS`]
     /// (lower first, then in source order): a program's `main` first, wherever it is
     /// (redis's `server.c` defines 200 types and functions before its `main` at line 6,936),

@@ -451,7 +451,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                 .and_then(|c| defined_owner(c, s))
                 .map(|p| EntityId::symbol(path.clone(), p).to_string());
             wanted_name = Some(s.name().to_owned());
-            wanted_member = s.qualified_name.contains('.');
+            wanted_member = s.is_member();
             owner = super::structure::data_member_owner(s).map(str::to_owned);
         }
         None => {

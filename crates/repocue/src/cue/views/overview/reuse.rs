@@ -381,7 +381,7 @@ fn names(c: &CodeFacts) -> std::collections::BTreeSet<&str> {
 fn owned_names(c: &CodeFacts) -> std::collections::BTreeSet<(&str, bool)> {
     c.symbols
         .iter()
-        .map(|s| (s.name(), s.qualified_name.contains('.')))
+        .map(|s| (s.name(), s.is_member()))
         .collect()
 }
 
