@@ -47,6 +47,7 @@ pub(crate) fn hidden(source: &[u8]) -> Cow<'_, [u8]> {
         for range in leading_macros(line, &classes)
             .into_iter()
             .chain(conditional_macros(line))
+            .chain(exception_macro(line))
         {
             let range = start + range.start..start + range.end;
             out.get_or_insert_with(|| source.to_vec())[range].fill(b' ');
@@ -216,6 +217,44 @@ fn marker_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
         }
     }
     ranges
+}
+
+/// The range in `line` of an exception macro that stands for `try` or `catch (…)` as a
+/// statement of its own (nlohmann/json's `JSON_TRY {` and `JSON_CATCH (...) {`, Boost's and
+/// Qt's alike: a name ending in `_TRY` or holding `_CATCH`), with its arguments: the grammar
+/// read `JSON_CATCH(...)` as a call missing its `;`, and the class around it fell apart
+/// (`basic_json::dump` was lost). Blanked, what follows is a block of its own.
+fn exception_macro(line: &[u8]) -> Option<std::ops::Range<usize>> {
+    let at = skip_blank(line, 0);
+    let len = macro_name_len(&line[at..])?;
+    let name = &line[at..at + len];
+    let marker = name.ends_with(b"_TRY") || name.windows(6).any(|w| w == b"_CATCH");
+    if !marker {
+        return None;
+    }
+    let mut end = at + len;
+    let open = skip_blank(line, end);
+    if line.get(open) == Some(&b'(') {
+        let mut depth = 0;
+        let mut i = open;
+        loop {
+            match line.get(i)? {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        end = i + 1;
+    }
+    // Only a block or nothing may follow (the block's `{` on the next line).
+    let rest = &line[skip_blank(line, end)..];
+    matches!(rest.trim_ascii_end(), b"" | b"{" | b"{}").then_some(at..end)
 }
 
 /// The ranges in `line` of macros between `if` and its condition (`if FMT_CONSTEXPR20

@@ -3363,3 +3363,23 @@ fn c_conditionals_inside_a_function_keep_their_first_branch() {
         "{facts:?}"
     );
 }
+
+/// A macro that stands for `try` or `catch (…)` (nlohmann/json's `JSON_TRY` and
+/// `JSON_CATCH(...)`) breaks no class: `basic_json::dump` was lost, the class filed under a
+/// later member.
+#[test]
+fn cpp_exception_macros_break_no_class() {
+    let source = b"#define DOC_TRY try\n#define DOC_CATCH(e) catch(e)\nclass Doc\n{\n  public:\n    void check() const noexcept\n    {\n        DOC_TRY\n        {\n            validate();\n        }\n        DOC_CATCH(...) {}\n        JSON_INTERNAL_CATCH (std::exception& e)\n        {\n        }\n    }\n    static Doc parse(const char* s, bool strict = true);\n    int dump(const int indent = -1) const;\n};\n";
+    let facts = extract(Language::Cpp, source, &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .filter(|q| !q.starts_with("DOC_"))
+        .collect();
+    assert_eq!(
+        names,
+        ["Doc", "Doc.check", "Doc.parse", "Doc.dump"],
+        "{facts:?}"
+    );
+}
