@@ -1149,17 +1149,21 @@ const SHELL_STANDARD: &[&str] = &[
     "wc", "xargs",
 ];
 
-/// Ruby's core classes and modules: a project that reopens one (Rails's
-/// `active_support/core_ext/file/atomic.rb` adds to `class File`, `core_ext/object/json.rb` to
-/// `class Time`) does not define what every `File.join` or `Time.now` of its code means; its
-/// overview listed both among Rails's API.
+/// Ruby's core classes and modules, the standard library's most used and Rails: a project
+/// that reopens one (Rails's `active_support/core_ext/file/atomic.rb` adds to `class File`,
+/// `core_ext/object/json.rb` to `class Time`) or nests one of the name (sidekiq's
+/// `Sidekiq::Logger::Formatters::JSON`, `Sidekiq::Rails < ::Rails::Engine`) does not define what
+/// every `File.join`, `Time.now` or `JSON.parse` of its code means; Rails's overview listed
+/// `File` and `Time` among its API, sidekiq's entry point exported `JSON` and `Rails`.
 #[rustfmt::skip]
 const RUBY_STANDARD: &[&str] = &[
-    "Array", "BasicObject", "BigDecimal", "Class", "Comparable", "Complex", "Date", "DateTime",
-    "Dir", "Encoding", "Enumerable", "Enumerator", "Exception", "FalseClass", "File", "Float",
-    "Hash", "IO", "Integer", "Kernel", "Method", "Module", "NameError", "NilClass",
-    "NoMethodError", "Numeric", "Object", "Pathname", "Proc", "Process", "Range", "Rational",
-    "Regexp", "StandardError", "String", "Struct", "Symbol", "Thread", "Time", "TrueClass", "URI",
+    "Array", "Base64", "BasicObject", "BigDecimal", "Class", "Comparable", "Complex", "Date",
+    "DateTime", "Digest", "Dir", "ERB", "Encoding", "Enumerable", "Enumerator", "Exception",
+    "FalseClass", "File", "Float", "Hash", "IO", "Integer", "JSON", "Kernel", "Logger", "Method",
+    "Module", "NameError", "NilClass", "NoMethodError", "Numeric", "Object", "OpenSSL",
+    "Pathname", "Proc", "Process", "Rails", "Range", "Rational", "Regexp", "SecureRandom", "Set",
+    "Socket", "StandardError", "String", "StringIO", "Struct", "Symbol", "Thread", "Time",
+    "Timeout", "TrueClass", "URI", "YAML",
 ];
 
 /// Whether one of the `imports` of the file at `from` names the module of the file at `target`.
@@ -1697,6 +1701,27 @@ mod tests {
         ];
         let r = rank(&nodes);
         assert!(r.used_by[0].is_empty(), "{:?}", r.used_by);
+    }
+
+    /// Sidekiq's `JSON.parse` is the standard library's, not a use of its nested
+    /// `Formatters::JSON` class, nor `::Rails` of its `Sidekiq::Rails`.
+    #[test]
+    fn a_ruby_standard_constant_means_no_class_of_the_project_by_its_name() {
+        let ruby = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "Ruby".into(),
+            ..facts(defs, refs)
+        };
+        let formatter = ruby(
+            &["Gem", "Gem.Formatters", "Gem.Formatters.JSON", "Gem.Rails"],
+            &[],
+        );
+        let user = ruby(&["Gem", "Gem.Client"], &["JSON", "Rails"]);
+        let nodes = [
+            node(b"lib/gem/logger.rb", &formatter),
+            node(b"lib/gem/client.rb", &user),
+        ];
+        let r = rank(&nodes);
+        assert!(r.used_by[0].is_empty(), "{:?}", r.used_by[0]);
     }
 
     /// The lists are sorted: they are searched by bisection.
