@@ -431,6 +431,22 @@ pub fn command_key(command: &str) -> (String, String) {
         ["cd", dir, "&&", rest @ ..] => (Some(*dir), rest),
         all => (None, all),
     };
+    // A runner that runs another program in the project's environment keys as that program:
+    // `bundle exec rake test` and `bundle exec rake lint:herb` are two (sidekiq's CI test
+    // command was dropped as a repeat of its lint).
+    if let [runner, "exec" | "run", program, rest @ ..] = words {
+        if matches!(
+            *runner,
+            "bundle" | "poetry" | "uv" | "pipenv" | "pdm" | "hatch" | "rye"
+        ) {
+            let inner = command_key(&[&[*program], rest].concat().join(" "));
+            let tool = match dir {
+                Some(dir) => format!("cd {dir} && {}", inner.0),
+                None => inner.0,
+            };
+            return (tool, inner.1);
+        }
+    }
     let tool = match words.first().copied().unwrap_or("") {
         "./mvnw" | "mvnw" => "mvn",
         "./gradlew" | "gradlew" => "gradle",
@@ -712,6 +728,22 @@ mod tests {
         assert!(!is_workflow(b".github/workflows/sub/ci.yml"));
         assert!(!is_workflow(b".github/ci.yml"));
         assert!(!is_workflow(b"ci.yml"));
+    }
+
+    /// A runner's program keys the command: `bundle exec rake test` after `bundle exec rake
+    /// lint:herb` is another (sidekiq's CI test command was dropped as a repeat).
+    #[test]
+    fn commands_run_through_a_runner_are_told_by_their_program() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: bundle exec rake lint:herb\n      - run: bundle exec rake test\n      - run: uv run pytest tests\n      - run: uv run ruff check\n      - run: bundle exec rake test TEST=a\n";
+        assert_eq!(
+            commands(workflow),
+            [
+                ("bundle exec rake lint:herb".to_owned(), "lint"),
+                ("bundle exec rake test".to_owned(), "test"),
+                ("uv run pytest tests".to_owned(), "test"),
+                ("uv run ruff check".to_owned(), "lint"),
+            ]
+        );
     }
 
     /// A line that only prints what is installed is the logs' record, no check: logrus's and
