@@ -7057,3 +7057,29 @@ fn a_go_root_package_counts_its_files_as_a_directory_does() {
     assert_eq!(files("./"), 3, "{cue:#}");
     assert_eq!(files("render/"), 2, "{cue:#}");
 }
+
+/// A CMake project's configure-and-build command is CI's when its workflows run each step,
+/// with options of their own (nlohmann/json's `cmake -S . -B build -D…` and `cmake --build
+/// build --target …`): the overview listed it without `[ci]`.
+#[test]
+fn a_command_whose_every_step_ci_runs_is_cis() {
+    let repo = TestRepo::with_files(&[
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.5)\nproject(foo CXX)\nadd_library(foo src/foo.cpp)\n",
+        ),
+        ("src/foo.cpp", "int foo() { return 1; }\n"),
+        (
+            ".github/workflows/ubuntu.yml",
+            "name: Ubuntu\non: [push]\njobs:\n  gcc:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cmake -S . -B build -DFOO_CI=On\n      - run: cmake --build build --target ci_test_gcc\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let build = cue["content"]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["command"] == "cmake -B build && cmake --build build")
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    assert_eq!(build["ci"], true, "{cue:#}");
+}

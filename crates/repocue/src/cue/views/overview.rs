@@ -2437,8 +2437,10 @@ fn ci_commands(
         .collect();
     let mut keys: HashSet<(String, String)> = HashSet::new();
     let mut led: HashSet<&str> = HashSet::new();
+    let mut run_by_ci: Vec<String> = Vec::new();
     for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
         for c in m.commands.iter().filter(|_| m.kind == "ci") {
+            run_by_ci.push(c.command.clone());
             let listed = out.iter_mut().find(|(_, _, l)| {
                 l.command == c.command || only_options_added(&l.command, &c.command)
             });
@@ -2475,6 +2477,16 @@ fn ci_commands(
                 },
             ));
         }
+    }
+    // A listed command of several steps, each of which CI runs (with options of its own):
+    // the workflows' `cmake -S . -B build -DFOO_CI=On` and `cmake --build build --target
+    // ci_test` run the manifest's `cmake -B build && cmake --build build`.
+    for (_, _, l) in out
+        .iter_mut()
+        .filter(|(_, _, l)| !l.ci && l.command.contains("&&"))
+    {
+        let mut steps = l.command.split("&&").map(str::trim);
+        l.ci = steps.all(|s| run_by_ci.iter().any(|c| runs_within(s, c)));
     }
 }
 
