@@ -833,3 +833,26 @@ fn a_members_owner_is_named_in_text() {
     assert!(text.contains("\n    7 [B] def __init__(self)\n"), "{text}");
     assert!(text.contains("\n    1 class A\n"), "{text}");
 }
+
+/// The whole repository's structure reads `path: .`, and its follow-up needs no `--path ''`.
+#[test]
+fn the_whole_repositorys_structure_names_its_path() {
+    let repo = code_project();
+    let text = repo
+        .repocue(&[
+            "cue",
+            "--view",
+            "structure",
+            "--path",
+            ".",
+            "--max-tokens",
+            "90",
+            "--format",
+            "text",
+        ])
+        .success()
+        .stdout();
+    assert!(text.contains("\npath: .\n"), "{text}");
+    assert!(text.contains("more ("), "{text}");
+    assert!(!text.contains("--path ''"), "{text}");
+}

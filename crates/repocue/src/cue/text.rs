@@ -23,6 +23,8 @@ pub fn render(envelope: &Value) -> String {
                     entry_points(&mut out, value, exports)
                 }
                 ("children", _) if children(&mut out, &content["path"], value) => {}
+                // The whole repository's structure: `path: .`, not a blank.
+                ("path", _) if value.as_str() == Some("") => out.push_str("path: .\n"),
                 _ => field(&mut out, "", key, value),
             }
         }

@@ -1253,7 +1253,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         }));
     }
     let more = More {
-        path: Some(prefix),
+        // The whole repository needs no `--path ''`.
+        path: Some(prefix).filter(|p| !p.is_empty()),
         ..More::of(View::Structure, round_up(request.max_tokens * 2))
     };
     let sections = vec![
