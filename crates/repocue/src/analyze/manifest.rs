@@ -1257,10 +1257,26 @@ fn dotnet(file: &[u8], text: &str, f: &mut ManifestFacts) {
         .filter(|l| !l.contains("$("))
         .as_deref()
         .and_then(license);
-    f.requires = xml_tag(&text, "TargetFramework")
-        .or_else(|| xml_tag(&text, "TargetFrameworks"))
-        .filter(|t| !t.contains("$(") && t.len() <= MAX_REQUIREMENT && t.is_ascii())
-        .map(|t| format!(".NET {t}"));
+    // The first framework list that names frameworks: one under a `Condition` counts
+    // (Newtonsoft.Json's), one that is a property (`$(LibraryFrameworks)`) does not.
+    // A long list keeps the frameworks that fit, in its order: `net8.0;net6.0;net45;…`.
+    f.requires = xml_values(&text, "TargetFramework")
+        .chain(xml_values(&text, "TargetFrameworks"))
+        .find(|t| !t.contains("$(") && t.is_ascii())
+        .map(|t| {
+            let mut kept = String::new();
+            for framework in t.split(';').map(str::trim).filter(|f| !f.is_empty()) {
+                if kept.len() + framework.len() + 2 > MAX_REQUIREMENT {
+                    kept.push_str(";…");
+                    break;
+                }
+                if !kept.is_empty() {
+                    kept.push(';');
+                }
+                kept.push_str(framework);
+            }
+            format!(".NET {kept}")
+        });
     let references = package_references(&text);
     let test = references
         .iter()
@@ -1512,11 +1528,37 @@ fn cmake_standard_in(line: &str) -> Option<(bool, String)> {
 }
 
 fn xml_tag(text: &str, tag: &str) -> Option<String> {
-    let open = format!("<{tag}>");
-    let start = text.find(&open)? + open.len();
-    let end = text[start..].find("</")? + start;
-    let v = text[start..end].trim();
-    (!v.is_empty() && !v.contains('<')).then(|| v.to_owned())
+    xml_values(text, tag).next()
+}
+
+/// Every value of an element `tag` in `text`, in order, with or without attributes
+/// (Newtonsoft.Json's `<TargetFrameworks Condition="…">net8.0;…</TargetFrameworks>`); empty
+/// values and ones holding markup are skipped.
+fn xml_values<'t>(text: &'t str, tag: &'t str) -> impl Iterator<Item = String> + 't {
+    let open = format!("<{tag}");
+    let mut from = 0;
+    std::iter::from_fn(move || loop {
+        let at = text[from..].find(&open)? + from;
+        let after = at + open.len();
+        from = after;
+        // `<TargetFrameworks>` or `<TargetFrameworks Condition=…>`, not `<TargetFrameworksX>`.
+        let attributes = match text[after..].chars().next()? {
+            '>' => "",
+            c if c.is_whitespace() => &text[after..],
+            _ => continue,
+        };
+        let start = after + attributes.find('>').unwrap_or(0) + 1;
+        if text[after..start].contains('/') {
+            continue;
+        }
+        let Some(len) = text[start..].find("</") else {
+            return None;
+        };
+        let v = text[start..start + len].trim();
+        if !v.is_empty() && !v.contains('<') {
+            return Some(v.to_owned());
+        }
+    })
 }
 
 /// The commands a Rakefile's tasks are run by, in file order without repeats: a task inside
@@ -2013,6 +2055,9 @@ mod tests {
             (b"CMakeLists.txt", "project(z)\nif(WITH_MODULES) # C++20 modules\n  set(CMAKE_CXX_STANDARD 20)\nendif()\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_C_STANDARD 99)\n", Some("C++17")),
             (b"CMakeLists.txt", "project(z)\nif(A)\n  if(B)\n    set(CMAKE_CXX_STANDARD 98)\n  endif()\nendif()\nif(C)\n  set(CMAKE_CXX_STANDARD 14)\nendif()\n", Some("C++98")),
             (b"src/App/App.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>", Some(".NET net8.0")),
+            // Newtonsoft.Json's: frameworks under a condition, and a property under another.
+            (b"Src/Lib/Lib.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFrameworks Condition=\"'$(F)'==''\">net8.0;net6.0;net45;net40;net35;net20;netstandard2.0</TargetFrameworks><TargetFrameworks Condition=\"'$(F)'!=''\">$(F)</TargetFrameworks></PropertyGroup></Project>", Some(".NET net8.0;net6.0;net45;net40;net35;net20;…")),
+            (b"Src/Lib/Lib.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFrameworks Condition=\"'$(F)'!=''\">$(F)</TargetFrameworks></PropertyGroup></Project>", None),
         ];
         for (path, text, want) in cases {
             let f = analyze(path, text).unwrap_or_else(|| panic!("{text}"));
