@@ -543,6 +543,9 @@ def render(doc):\n    return parse(doc)\n";
     /// `head` and ends with `tail`.
     fn busy_functions(files: &mut Vec<(String, String)>, head: &str, tail: &str) {
         let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
+        // The modules the calls name, imported: a name no import binds is a value, whose
+        // `run0` would be a method's.
+        let imports: String = (0..50).map(|i| format!("import u{i}\n")).collect();
         for i in 0..50 {
             files.push((
                 format!("src/u{i:02}/mod.py"),
@@ -552,7 +555,7 @@ def render(doc):\n    return parse(doc)\n";
         for j in 0..20 {
             files.push((
                 format!("src/c{j:02}/main.py"),
-                format!("{head}def go{j}():\n{calls}{tail}"),
+                format!("{imports}{head}def go{j}():\n{calls}{tail}"),
             ));
         }
     }
