@@ -93,7 +93,8 @@ pub fn find(
 /// helper never outranks the definition it shadows), then, of what is not hidden, definitions
 /// before TypeScript declaration files ([`is_declaration_file`]), then symbols before headings before
 /// paths (a class named like the project comes before the README's title), then the
-/// definition in the file named for it ([`named_for`]), then bm25 (a member match, whose
+/// definition in the file named for it ([`named_for`]) and the one nearer the root
+/// ([`shallower`]), the other way round for two Go definitions, then bm25 (a member match, whose
 /// signature mentions its type's name, counts half), then id.
 pub fn rank(hits: &mut [SearchHit], query: &str) {
     let q = exact_name(query);
@@ -132,8 +133,17 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(is_declaration_file(&a.path).cmp(&is_declaration_file(&b.path)))
             .then(kind_order(a).cmp(&kind_order(b)))
             .then(a.priority.cmp(&b.priority))
-            .then(named_for(&b.path, &b.name).cmp(&named_for(&a.path, &a.name)))
-            .then(shallower(a, b, &q))
+            .then_with(|| {
+                // A file named for the definition first; in Go, whose packages are
+                // directories and whose file names say little, the definition nearer the
+                // root (logrus's `Level` in `logrus.go`, not a hook's `level.go`).
+                let named = named_for(&b.path, &b.name).cmp(&named_for(&a.path, &a.name));
+                let shallow = shallower(a, b, &q);
+                match is_go(&a.path) && is_go(&b.path) {
+                    true => shallow.then(named),
+                    false => named.then(shallow),
+                }
+            })
             .then(a.score.total_cmp(&b.score))
             .then(a.entity.cmp(&b.entity))
     });
@@ -204,6 +214,11 @@ fn exactness(h: &SearchHit, q: &str) -> u8 {
     } else {
         2
     }
+}
+
+/// Whether a file is Go's.
+fn is_go(path: &[u8]) -> bool {
+    path.ends_with(b".go")
 }
 
 /// Tells whether a file is named for `name`: its name before its last extension is `name` in

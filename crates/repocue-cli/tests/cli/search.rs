@@ -119,6 +119,31 @@ fn a_partial_class_is_found_first_in_the_file_named_for_it() {
     );
 }
 
+/// Where files are not named for their types (Go), of two definitions of a name the one nearer
+/// the root comes first, a deeper file named for it after: logrus's `Level` in `logrus.go`, not
+/// a hook's `level.go` adapter.
+#[test]
+fn a_go_type_nearer_the_root_comes_before_a_deeper_file_named_for_it() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/lg\n\ngo 1.22\n"),
+        (
+            "lg.go",
+            "package lg\n\n// Level is a logging level.\ntype Level uint32\n\ntype Logger struct{ Level Level }\n\nfunc (l *Logger) SetLevel(v Level) { l.Level = v }\n",
+        ),
+        (
+            "hooks/bridge/level.go",
+            "package bridge\n\nimport lg \"example.com/lg\"\n\n// Level adapts a lg.Level.\ntype Level lg.Level\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Level", "--scope", "code"]);
+    assert_eq!(
+        ids(&cue).first().copied(),
+        Some("symbol:lg.go:Level"),
+        "{cue:#}"
+    );
+}
+
 /// Searching a class by its name finds the class, then its public members, then its private
 /// ones (Polly's `search PredicateBuilder` listed a private field and two private methods,
 /// bm25's favourites, before `Build`; phpdotenv's `search Dotenv` four private properties
