@@ -2396,3 +2396,53 @@ fn a_moved_declaration_comes_from_the_file_most_of_its_file_came_from() {
         "{cue:#}"
     );
 }
+
+/// A type's further overloads and hidden members come after its users: Newtonsoft.Json's
+/// `JObject` at 900 tokens listed forty child ids and none of the files that use it.
+#[test]
+fn an_entitys_users_come_before_its_further_overloads() {
+    let mut conv = String::from("public static class Conv\n{\n");
+    for t in [
+        "bool", "char", "int", "long", "short", "float", "double", "decimal", "byte", "string",
+    ] {
+        conv.push_str(&format!(
+            "    public static string ToString({t} value) {{ return \"\"; }}\n"
+        ));
+        conv.push_str(&format!(
+            "    public static string ToString({t} value, char quote) {{ return \"\"; }}\n"
+        ));
+    }
+    for i in 0..6 {
+        conv.push_str(&format!(
+            "    private static string Helper{i}(string s) {{ return s; }}\n"
+        ));
+    }
+    conv.push_str("}\n");
+    let users: Vec<(String, String)> = "ABCDEF"
+        .chars()
+        .map(|u| {
+            (
+                format!("src/User{u}.cs"),
+                format!("public class User{u}\n{{\n    public string M() {{ return Conv.ToString(1); }}\n}}\n"),
+            )
+        })
+        .collect();
+    let mut files: Vec<(&str, &str)> = vec![("src/Conv.cs", conv.as_str())];
+    files.extend(users.iter().map(|(p, c)| (p.as_str(), c.as_str())));
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    let entity = repo.cue(
+        "entity",
+        &["--id", "symbol:src/Conv.cs:Conv", "--max-tokens", "300"],
+    );
+    let users = entity["content"]["referenced_by"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(users, 6, "{entity:#}");
+    assert!(
+        entity["content"]["children"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c == "symbol:src/Conv.cs:Conv.ToString")),
+        "{entity:#}"
+    );
+}

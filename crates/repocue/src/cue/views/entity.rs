@@ -521,17 +521,26 @@ fn code_items(
         children.extend(rust_impls_elsewhere(state, file, c, s)?);
     }
     children.sort_by_key(|(hidden, _)| *hidden);
-    let children = children.into_iter().map(|(_, id)| id);
     // A file's first definitions lead; the rest come after its users and dependencies, which
-    // a file with hundreds of definitions (a C header) would otherwise crowd out.
-    let rank = |i: usize| match symbol.is_none() && i >= FILE_CHILDREN_FIRST {
-        true => 500 - i as i64,
-        false => 3_000 - i as i64,
+    // a file with hundreds of definitions (a C header) would otherwise crowd out. So do a
+    // type's further overloads (`ToString#2` of thirty) and hidden members: Newtonsoft.Json's
+    // `JObject` at 900 tokens listed forty of them and none of its users.
+    let rank = |i: usize, hidden: bool, id: &str| {
+        let overload = id
+            .rsplit(['.', ':'])
+            .next()
+            .is_some_and(|n| n.contains('#'));
+        match (symbol.is_none() && i >= FILE_CHILDREN_FIRST) || overload || hidden {
+            true => 500 - i as i64,
+            false => 3_000 - i as i64,
+        }
     };
-    for (i, ch) in children.into_iter().enumerate() {
-        items.push(Item::new(0, rank(i), move |e: &mut EntityContent| {
-            e.children.push(ch.clone())
-        }));
+    for (i, (hidden, ch)) in children.into_iter().enumerate() {
+        items.push(Item::new(
+            0,
+            rank(i, hidden, &ch),
+            move |e: &mut EntityContent| e.children.push(ch.clone()),
+        ));
     }
     // A file's imports are what it depends on, before its users; a symbol's are its file's,
     // after the files that use it (jsoup's `addMethod` at 200 tokens showed `java.util.*`
