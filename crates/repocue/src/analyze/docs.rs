@@ -211,10 +211,14 @@ fn status_notice(lines: &[&str]) -> Option<String> {
     let says_status = |s: &str| STATUS.iter().any(|w| s.contains(w));
     // The project's name, its title's first word, is a subject as `this project` is:
     // logrus's "**Logrus is in maintenance mode.**".
+    // Its first word, or the whole title: junit4's "JUnit 4 is in maintenance mode.".
     let title: Option<String> = lines
         .iter()
         .find_map(|l| markdown_heading(l.trim()).filter(|(level, _)| *level == 1))
-        .and_then(|(_, t)| t.split_whitespace().next().map(str::to_ascii_lowercase))
+        .map(|(_, t)| strip_inline(&t).to_ascii_lowercase());
+    let first_word = title
+        .as_deref()
+        .and_then(|t| t.split_whitespace().next())
         .filter(|t| t.len() >= 2);
     let mut in_status_section = false;
     let mut in_fence = false;
@@ -230,9 +234,10 @@ fn status_notice(lines: &[&str]) -> Option<String> {
             let lower = sentence.to_ascii_lowercase();
             let about_project = SUBJECTS.iter().any(|w| {
                 lower.contains(&format!("this {w}")) || lower.contains(&format!(" {w} is"))
-            }) || title
-                .as_ref()
-                .is_some_and(|t| lower.starts_with(&format!("{t} is ")))
+            }) || [first_word, title.as_deref()]
+                .into_iter()
+                .flatten()
+                .any(|t| lower.starts_with(&format!("{t} is ")))
                 // A label opening the paragraph: "DEPRECATED: use zap."
                 || ["deprecated:", "deprecated.", "deprecated!", "unmaintained:", "archived:"]
                     .iter()
@@ -1960,6 +1965,11 @@ mod tests {
         assert_eq!(
             notice(named).as_deref(),
             Some("Logrus is in maintenance mode.")
+        );
+        let versioned = "# JUnit 4\nJUnit is a framework.\n\n> [!IMPORTANT]\n> **JUnit 4 is in maintenance mode.**\n";
+        assert_eq!(
+            notice(versioned).as_deref(),
+            Some("JUnit 4 is in maintenance mode.")
         );
         let label = "# lg\n\nA logger.\n\nDEPRECATED: use zap.\n";
         assert_eq!(notice(label).as_deref(), Some("DEPRECATED: use zap."));
