@@ -367,6 +367,15 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
             i += 1;
             continue;
         }
+        // Settings kept for CI beside its workflows (junit4's `--settings
+        // .github/workflows/settings.xml`): its repositories, not the project's build.
+        if maven
+            && matches!(w, "--settings" | "-s")
+            && words.get(i).is_some_and(|f| f.starts_with(".github/"))
+        {
+            i += 1;
+            continue;
+        }
         out.push(w);
     }
     out
@@ -743,6 +752,18 @@ mod tests {
                 ("uv run pytest tests".to_owned(), "test"),
                 ("uv run ruff check".to_owned(), "lint"),
             ]
+        );
+    }
+
+    /// Maven settings kept for CI beside its workflows are no part of the command: junit4's
+    /// `./mvnw verify … --settings .github/workflows/settings.xml` was over the length limit
+    /// and dropped.
+    #[test]
+    fn maven_settings_for_ci_are_left_out() {
+        let workflow = "jobs:\n  b:\n    steps:\n      - run: ./mvnw verify javadoc:javadoc site:site --batch-mode --errors --settings .github/workflows/settings.xml\n      - run: mvn -s ci/settings.xml deploy\n";
+        assert_eq!(
+            commands(workflow),
+            [("./mvnw verify javadoc:javadoc site:site".to_owned(), "test")]
         );
     }
 
