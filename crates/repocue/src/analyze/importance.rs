@@ -1006,7 +1006,15 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
         // language exports is API like a function (log's `info!`, serde_json's `json!`, which
         // first appeared at 1,750 tokens).
         _ if symbol.kind == "macro" && symbol.visibility.as_deref() == Some("public") => 0.8,
+        // A macro defined only under a condition is a platform's or a build option's
+        // (zlib's `Z_PREFIX` renames, `#define deflate z_deflate` of every API name, took
+        // the uses of the functions they rename).
+        _ if symbol.kind == "macro" && symbol.conditional => 0.1,
         _ if symbol.kind == "macro" => 0.4,
+        // A C typedef that renames a scalar type (zlib's `typedef unsigned int uInt`,
+        // `typedef Byte FAR Bytef`, which every prototype names) is plumbing: zlib's overview
+        // led with five of them, not with `deflate` or `inflate`.
+        _ if symbol.kind == "type" && renames_a_scalar(&symbol.signature) => 0.1,
         // A type alias names another type (TypeScript's option shapes, Go's `type X = string`):
         // what users call are the functions and classes that take it.
         _ if symbol.kind == "type" => 0.45,
@@ -1025,6 +1033,19 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
         * error_factor(symbol)
         * (1.0 - 0.7 * private_name)
         * use_factor(used_by)
+}
+
+/// Whether a C or C++ `typedef` renames a scalar or another alias (`typedef unsigned long
+/// uLong`, `typedef Byte FAR *Bytef`, `typedef void *voidp`): no struct, union or enum, no
+/// function pointer, no template.
+fn renames_a_scalar(signature: &str) -> bool {
+    let Some(rest) = signature.strip_prefix("typedef ") else {
+        return false;
+    };
+    !rest.contains(['{', '(', '<', ':'])
+        && !rest
+            .split_whitespace()
+            .any(|w| matches!(w, "struct" | "union" | "enum" | "class"))
 }
 
 /// What a deprecated definition ([`SymbolFact::deprecated`]) weighs against the same one
@@ -1148,6 +1169,32 @@ mod tests {
             visibility: vis.map(str::to_owned),
             conditional: false,
             deprecated: false,
+        }
+    }
+
+    /// A C typedef of a scalar and a macro defined under a condition weigh little beside a
+    /// function, however much they are used: zlib's overview led with `uInt`, `Bytef` and the
+    /// `Z_PREFIX` renames of its API.
+    #[test]
+    fn scalar_typedefs_and_conditional_macros_are_plumbing() {
+        let with = |kind: &str, signature: &str, conditional: bool| SymbolFact {
+            signature: signature.into(),
+            conditional,
+            ..sym("x", kind, None)
+        };
+        let function = symbol_weight(&with("function", "int deflate(z_streamp s)", false), 5.0);
+        for plumbing in [
+            with("type", "typedef unsigned int uInt", false),
+            with("type", "typedef Byte FAR *Bytef", false),
+            with("macro", "#define deflate …", true),
+        ] {
+            assert!(symbol_weight(&plumbing, 50.0) < function, "{plumbing:?}");
+        }
+        for kept in [
+            "typedef struct z_stream_s z_stream",
+            "typedef voidpf (*alloc_func)(voidpf opaque, uInt items, uInt size)",
+        ] {
+            assert!(!renames_a_scalar(kept), "{kept}");
         }
     }
 
