@@ -302,10 +302,18 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
             // A member of anything hidden is hidden (serde_json's `type Value = …` of each
             // private visitor struct's trait impl came before `Value`'s own methods).
             let all = code.map_or(&[][..], |c| &c.symbols[..]);
+            // A deprecated definition, or a member of a deprecated type, after the live one
+            // of its name: junit4's `search Assert` led with the deprecated
+            // `junit.framework.Assert`, not `org.junit.Assert`.
+            let deprecated = s.deprecated
+                || s.parent()
+                    .and_then(|p| all.iter().find(|x| x.qualified_name == p))
+                    .is_some_and(|p| p.deprecated);
             let visibility = match s.visibility.as_deref() {
                 _ if s.conditional && language == "Go" => 2,
                 _ if local => 2,
                 _ if crate::analyze::importance::unexposed(s, all) => 2,
+                _ if deprecated => 1,
                 Some("public" | "exported") => 0,
                 _ => 1,
             };

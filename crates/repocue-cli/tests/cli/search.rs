@@ -144,6 +144,36 @@ fn a_go_type_nearer_the_root_comes_before_a_deeper_file_named_for_it() {
     );
 }
 
+/// A deprecated class and its members come after the live namesake: junit4's `search Assert`
+/// and `search assertTrue` led with the deprecated `junit.framework.Assert`.
+#[test]
+fn a_deprecated_definition_comes_after_the_live_namesake() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/main/java/junit/framework/Assert.java",
+            "package junit.framework;\n/** @deprecated use org.junit.Assert */\n@Deprecated\npublic class Assert { public static void assertTrue(boolean b) {} }\n",
+        ),
+        (
+            "src/main/java/org/junit/Assert.java",
+            "package org.junit;\npublic class Assert { public static void assertTrue(boolean b) {} }\n",
+        ),
+    ]);
+    repo.init();
+    for (query, want) in [
+        (
+            "Assert",
+            "symbol:src/main/java/org/junit/Assert.java:Assert",
+        ),
+        (
+            "assertTrue",
+            "symbol:src/main/java/org/junit/Assert.java:Assert.assertTrue",
+        ),
+    ] {
+        let cue = search(&repo, &[query, "--scope", "code"]);
+        assert_eq!(ids(&cue).first().copied(), Some(want), "{cue:#}");
+    }
+}
+
 /// Searching a class by its name finds the class, then its public members, then its private
 /// ones (Polly's `search PredicateBuilder` listed a private field and two private methods,
 /// bm25's favourites, before `Build`; phpdotenv's `search Dotenv` four private properties
