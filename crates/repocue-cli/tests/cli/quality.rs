@@ -3353,6 +3353,23 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
             "{cue:#}"
         );
     }
+    // A sentence about the name (tqdm's etymology) gives way to the manifest's description.
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"tqdm\"\ndescription = \"Fast, Extensible Progress Meter\"\n",
+        ),
+        ("tqdm/__init__.py", "def trange():\n    pass\n"),
+        (
+            "README.rst",
+            "tqdm\n====\n\ntqdm derives from the Arabic word taqaddum which can mean progress.\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"], "Fast, Extensible Progress Meter",
+        "{cue:#}"
+    );
 }
 
 /// A public method of an internal class is no API, nor is a namespace declaration:

@@ -150,6 +150,12 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             if defines_another(&purpose, &name, doc.title.as_deref()) && description.is_some() {
                 return None;
             }
+            // So does a sentence about the name itself: tqdm's README opens with where its
+            // name comes from ("tqdm derives from the Arabic word taqaddum …"), its
+            // pyproject says "Fast, Extensible Progress Meter".
+            if about_the_name(&purpose) && description.is_some() {
+                return None;
+            }
             Some((purpose, paths::display(&f.path)))
         })
         .or(description);
@@ -894,6 +900,25 @@ fn defines_another(sentence: &str, project: &str, title: Option<&str>) -> bool {
         return false;
     }
     title.as_ref() == Some(&name) || !name.contains(&subject)
+}
+
+/// Whether a sentence tells where a name comes from or how it is said rather than what the
+/// project does.
+fn about_the_name(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "derives from",
+        "is derived from",
+        "stands for",
+        "is pronounced",
+        "is an abbreviation",
+        "is an acronym",
+        "is named after",
+        "is short for",
+        "comes from the",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
 }
 
 /// A workspace member: its directory, and its manifest's path and facts when it has one.
