@@ -703,7 +703,9 @@ fn change_weight(op: DeltaOp, in_deleted_file: bool) -> i64 {
 /// whose files are named for the type they hold ([`TYPE_PER_FILE`]): a Go interface's new
 /// method read `added Name() string` in chi's `finder.go`, whose owner no convention names.
 fn name_implied(path: &str, name: &str, signature: &str) -> bool {
-    if signature_names(signature, name) {
+    // A Rust `impl` block is named by its header (bat's delta read `added impl
+    // crate::controller::RunStats: impl crate::controller::RunStats`).
+    if signature_names(signature, name) || signature == name {
         return true;
     }
     let Some((qualifiers, last)) = name.rsplit_once('.') else {
@@ -842,8 +844,13 @@ mod tests {
     #[test]
     fn a_name_the_signature_and_path_say_is_left_out() {
         let implied = |path: &str, name: &str, signature: &str| name_implied(path, name, signature);
-        // The signature names a top-level symbol.
+        // The signature names a top-level symbol; an `impl` block is its header.
         assert!(implied("src/lib.rs", "parse", "pub fn parse(text: &str)"));
+        assert!(implied(
+            "src/extra.rs",
+            "impl crate::controller::RunStats",
+            "impl crate::controller::RunStats"
+        ));
         // The file is named for the type: its members, and the type itself with its namespaces.
         let java = "src/main/java/org/apache/commons/lang3/BooleanUtils.java";
         assert!(implied(
