@@ -2446,3 +2446,41 @@ fn an_entitys_users_come_before_its_further_overloads() {
         "{entity:#}"
     );
 }
+
+/// A Java name its file does not import means its own package's class: junit4's
+/// `junit.framework.TestCase` was listed among the users of `org.junit.Assert`. An import of
+/// the other one says otherwise.
+#[test]
+fn a_java_name_means_its_own_packages_class_unless_imported() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/a/Assert.java",
+            "package a;\npublic class Assert { public static void ok() {} }\n",
+        ),
+        (
+            "src/b/Assert.java",
+            "package b;\npublic class Assert { public static void ok() {} }\n",
+        ),
+        (
+            "src/a/User.java",
+            "package a;\npublic class User extends Assert { void t() { Assert.ok(); } }\n",
+        ),
+        (
+            "src/a/Importer.java",
+            "package a;\nimport b.Assert;\npublic class Importer { void t() { Assert.ok(); } }\n",
+        ),
+    ]);
+    repo.init();
+    let users = |id: &str| {
+        let entity = repo.cue("entity", &["--id", id, "--max-tokens", "400"]);
+        entity["content"]["referenced_by"].clone()
+    };
+    assert_eq!(
+        users("symbol:src/a/Assert.java:Assert"),
+        json!(["src/a/User.java"])
+    );
+    assert_eq!(
+        users("symbol:src/b/Assert.java:Assert"),
+        json!(["src/a/Importer.java"])
+    );
+}

@@ -137,7 +137,12 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             if node.facts.member_references.binary_search(r).is_ok() {
                 targets.retain(|&t| defines_member(nodes[t].facts, r));
             }
-            if spaces[i] == "Go" {
+            // Java's own package comes before other packages' namesakes too, unless the file
+            // imports the name (a single-type import shadows it): junit4's
+            // `junit.framework.TestCase` used its own package's `Assert`, not `org.junit`'s.
+            if spaces[i] == "Go"
+                || (spaces[i] == "Java" && !imports_by_name(&node.facts.imports, r))
+            {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
             if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -1044,6 +1049,15 @@ pub(crate) fn may_mean(
             !c.is_empty() && (importance::import_names_module(&c, &module) || around(&c))
         });
         if !imported {
+            return false;
+        }
+    }
+    // A Java name its file does not import is its own package's when the package defines it
+    // ([`rank`]'s [`same_package_first`]).
+    if path_name_space(from) == "Java" && !imports_by_name(imports, name) {
+        let dir = |p: &[u8]| p.iter().rposition(|&b| b == b'/').map_or(0, |i| i);
+        let own = |p: &[u8]| p[..dir(p)] == from[..dir(from)];
+        if defining.iter().any(|p| *p != from && own(p)) && !own(target) {
             return false;
         }
     }
