@@ -699,12 +699,44 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
         // the tagline was too short to be a purpose); crossbeam's opening "This crate
         // provides a set of tools for concurrent programming:" stays.
         || (scan.sections > 0 && sentence.trim_end().ends_with(':') && !defines(&sentence))
+        // Past it, an instruction is a section's how-to, no purpose: "Use JsonPatch.Apply to
+        // patch documents." under "## Patching" when the opening is badges and links.
+        || (scan.sections > 0 && instructs(&sentence))
         || asks_for_money(&sentence)
         || (points_elsewhere(&sentence) && !defines(&sentence))
     {
         return;
     }
     scan.purpose = Some(sentence);
+}
+
+/// Whether a sentence opens with a verb that tells the reader what to do.
+fn instructs(sentence: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "Add",
+        "Build",
+        "Call",
+        "Check",
+        "Clone",
+        "Configure",
+        "Create",
+        "Download",
+        "Enable",
+        "Import",
+        "Install",
+        "Pass",
+        "Read",
+        "Run",
+        "See",
+        "Set",
+        "Try",
+        "Use",
+        "Write",
+    ];
+    sentence
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| VERBS.contains(&w.trim_end_matches([',', ':'])))
 }
 
 /// A paragraph's text when it is prose: not HTML banners, badges or link rows, a table, or
@@ -1987,6 +2019,24 @@ mod tests {
             "\ntext\n".repeat(60)
         );
         assert_eq!(notice(&far), None);
+    }
+
+    /// Past the opening section an instruction is no purpose: Newtonsoft.Json's root README
+    /// is badges and links, and a later "## Patching" section's "Use JsonPatch.Apply to patch
+    /// documents." became its purpose. In the opening, the first sentence stays whatever it is.
+    #[test]
+    fn an_instruction_past_the_opening_is_no_purpose() {
+        let purpose = |md: &str| analyze(b"README.md", Some("Markdown"), md).unwrap().purpose;
+        let late = "# Lib\n\n[![NuGet](https://x/badge.svg)](https://x)\n\n## Patching\n\nUse JsonPatch.Apply to patch documents.\n\n## Design\n\nThe library keeps documents immutable while patching them.\n";
+        assert_eq!(
+            purpose(late).as_deref(),
+            Some("The library keeps documents immutable while patching them.")
+        );
+        let opening = "# Tool\n\nUse it to format every file of a project at once.\n";
+        assert_eq!(
+            purpose(opening).as_deref(),
+            Some("Use it to format every file of a project at once.")
+        );
     }
 
     /// RDoc's labelled list of addresses before the description is no purpose (rake's
