@@ -913,9 +913,16 @@ fn references(
             continue;
         }
         let name = lang::node_text(*n, source);
+        // A name imported under another (`from .core import meter as core_meter`) is the
+        // other module's, whatever the file defines by that name later (`meter = meter_gui`):
+        // tqdm's front ends hid its central class's every user.
+        let aliased = n
+            .parent()
+            .and_then(|p| p.parent())
+            .is_some_and(|g| g.kind() == "aliased_import");
         if text::is_identifier(&name)
             && name != "_"
-            && !defined.contains(name.as_ref())
+            && (aliased || !defined.contains(name.as_ref()))
             && !locals.contains(&name)
             && !support.is_builtin(&name)
         {

@@ -3383,3 +3383,13 @@ fn cpp_exception_macros_break_no_class() {
         "{facts:?}"
     );
 }
+
+/// A name imported under another is a reference of the file whatever it defines by that name
+/// later: tqdm's front ends (`from .std import tqdm as std_tqdm`, then `tqdm = tqdm_gui`) were
+/// no users of its central class.
+#[test]
+fn python_a_name_imported_under_another_is_a_reference() {
+    let source = b"from .core import meter as core_meter\n\n\nclass meter_gui(core_meter):\n    pass\n\n\nmeter = meter_gui\n";
+    let facts = extract(Language::Python, source, &Limits::default()).unwrap();
+    assert!(facts.references.iter().any(|r| r == "meter"), "{facts:?}");
+}
