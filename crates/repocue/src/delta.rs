@@ -204,6 +204,24 @@ fn changed_fields(o: &FileState, n: &FileState) -> (Value, Value) {
     (Value::Object(b), Value::Object(a))
 }
 
+/// Per added and deleted path: how many names the one gained that the other lost.
+fn shared_names<'p>(
+    added: &'p [(String, &SymbolFact)],
+    removed: &'p [(String, &SymbolFact)],
+) -> HashMap<(&'p str, &'p str), usize> {
+    let mut lost: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (rpath, r) in removed {
+        lost.entry(r.name()).or_default().push(rpath.as_str());
+    }
+    let mut shared: HashMap<(&str, &str), usize> = HashMap::new();
+    for (apath, a) in added {
+        for rpath in lost.get(a.name()).into_iter().flatten() {
+            *shared.entry((apath.as_str(), *rpath)).or_default() += 1;
+        }
+    }
+    shared
+}
+
 /// What an added or removed symbol's operation stores of it; a namespace's last line too: on
 /// its first, it is a statement (see `SymbolChange::statement`).
 fn desc(path: &str, s: &crate::analyze::structure::SymbolFact) -> Value {
@@ -359,18 +377,7 @@ pub fn structural(
     // several files a declaration may have come from, the one most of the file came from
     // (zlib's `#define CHUNK` of a renamed example "moved from" another example deleted by
     // the same commit).
-    let mut shared: HashMap<(&str, &str), usize> = HashMap::new();
-    {
-        let mut lost: HashMap<&str, Vec<&str>> = HashMap::new();
-        for (rpath, r) in &removed {
-            lost.entry(r.name()).or_default().push(rpath.as_str());
-        }
-        for (apath, a) in &added {
-            for rpath in lost.get(a.name()).into_iter().flatten() {
-                *shared.entry((apath.as_str(), rpath)).or_default() += 1;
-            }
-        }
-    }
+    let shared = shared_names(&added, &removed);
     for (apath, a) in &added {
         let namespace = a.kind == "module" && a.signature.starts_with("namespace ");
         let hit = removed

@@ -137,12 +137,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             if node.facts.member_references.binary_search(r).is_ok() {
                 targets.retain(|&t| defines_member(nodes[t].facts, r));
             }
-            // Java's own package comes before other packages' namesakes too, unless the file
-            // imports the name (a single-type import shadows it): junit4's
-            // `junit.framework.TestCase` used its own package's `Assert`, not `org.junit`'s.
-            if spaces[i] == "Go"
-                || (spaces[i] == "Java" && !imports_by_name(&node.facts.imports, r))
-            {
+            if own_package_first(spaces[i], &node.facts.imports, r) {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
             if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
@@ -968,6 +963,14 @@ fn plausible(
             && (roles[from] != Role::Source || roles[t] != Role::Test)
             && can_name(spaces[from], spaces[t])
     }));
+}
+
+/// Whether a reference of a file of name space `space` means its own package's definition
+/// when there is one: Go's always; Java's unless the file imports the name (a single-type
+/// import shadows it: junit4's `junit.framework.TestCase` used its own package's `Assert`,
+/// not `org.junit`'s).
+fn own_package_first(space: &str, imports: &[String], name: &str) -> bool {
+    space == "Go" || (space == "Java" && !imports_by_name(imports, name))
 }
 
 /// Keeps the Go `targets` in the referencing file's own directory, if any is: a name used

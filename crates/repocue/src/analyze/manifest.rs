@@ -1551,9 +1551,7 @@ fn xml_values<'t>(text: &'t str, tag: &'t str) -> impl Iterator<Item = String> +
         if text[after..start].contains('/') {
             continue;
         }
-        let Some(len) = text[start..].find("</") else {
-            return None;
-        };
+        let len = text[start..].find("</")?;
         let v = text[start..start + len].trim();
         if !v.is_empty() && !v.contains('<') {
             return Some(v.to_owned());
