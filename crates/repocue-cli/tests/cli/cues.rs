@@ -2484,3 +2484,70 @@ fn a_java_name_means_its_own_packages_class_unless_imported() {
         json!(["src/a/Importer.java"])
     );
 }
+
+/// An entity's children are a prefix of their order at every budget: logrus's `Logger` at 500
+/// tokens listed its hidden fields behind a method of another file that did not fit, and at
+/// 600 the method and none of them.
+#[test]
+fn an_entitys_children_grow_with_the_budget() {
+    let mut logger = String::from(
+        "package lg\n\n// Logger logs.\ntype Logger struct {\n\tOut int\n\tmu int\n\tpool int\n}\n",
+    );
+    for i in 1..=50 {
+        logger.push_str(&format!(
+            "func (l *Logger) Method{i}() int {{ return 1 }}\n"
+        ));
+    }
+    for i in 1..=4 {
+        logger.push_str(&format!(
+            "func (l *Logger) private{i}() int {{ return 1 }}\n"
+        ));
+    }
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/lg\n\ngo 1.22\n"),
+        ("logger.go", logger.as_str()),
+        (
+            "writer.go",
+            "package lg\n\nimport \"io\"\n\n// Writer returns a writer.\nfunc (l *Logger) Writer() io.Writer { return nil }\n\n// WriterLevel returns a writer.\nfunc (l *Logger) WriterLevel() io.Writer { return nil }\n",
+        ),
+    ]);
+    repo.init();
+    // The children a text entity lists, by their last part.
+    let names = |budget: u32| -> Vec<String> {
+        let text = repo
+            .repocue(&[
+                "cue",
+                "--view",
+                "entity",
+                "--id",
+                "symbol:logger.go:Logger",
+                "--max-tokens",
+                &budget.to_string(),
+                "--format",
+                "text",
+            ])
+            .success()
+            .stdout();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("children:"))
+            .unwrap_or("");
+        line.split(['{', ',', '}', ' '])
+            .filter_map(|w| w.rsplit_once("Logger.").map(|(_, n)| n.to_owned()))
+            .collect()
+    };
+    let mut previous: Vec<String> = Vec::new();
+    for budget in (400..=900).step_by(25) {
+        let children = names(budget);
+        assert!(
+            previous.iter().all(|p| children.contains(p)),
+            "{budget}: {children:?} after {previous:?}"
+        );
+        let hidden = children.iter().any(|c| c == "mu");
+        assert!(
+            !hidden || children.iter().any(|c| c == "Writer"),
+            "{budget}: {children:?}"
+        );
+        previous = children;
+    }
+}

@@ -68,7 +68,6 @@ impl<C> Item<C> {
 pub struct Section {
     /// Section name: names the index that items refer to (the omission warning counts
     /// sections without naming them).
-    #[expect(dead_code, reason = "read by people and Debug output, not by code")]
     pub name: &'static str,
     /// Items that exist but were not even offered to the fitter (pre-capped lists).
     pub hidden: u64,
