@@ -1011,7 +1011,16 @@ fn module_bindings<'s>(imports: &[Node<'_>], source: &'s [u8]) -> HashSet<&'s [u
             out.insert(last);
             continue;
         }
-        if matches!(statement.kind(), "program" | "module" | "source_file") {
+        // Only an import statement or a `require` declaration binds names (a C `#include`
+        // climbs to the file itself, whose walk per include made git/git's baseline twice
+        // as long).
+        if !matches!(
+            statement.kind(),
+            "import_statement"
+                | "import_from_statement"
+                | "variable_declarator"
+                | "export_statement"
+        ) {
             continue;
         }
         let mut stack = vec![statement];
