@@ -2188,10 +2188,7 @@ fn a_free_function_is_not_used_by_a_method_call_of_its_name() {
         ),
     ]);
     repo.init();
-    let users = |id: &str| {
-        let entity = repo.cue("entity", &["--id", id, "--max-tokens", "400"]);
-        entity["content"]["referenced_by"].clone()
-    };
+    let users = |id: &str| referenced_by(&repo, id);
     assert_eq!(
         users("symbol:src/engine.rs:Engine.is_empty"),
         json!(["src/run.rs"])
@@ -2471,10 +2468,7 @@ fn a_java_name_means_its_own_packages_class_unless_imported() {
         ),
     ]);
     repo.init();
-    let users = |id: &str| {
-        let entity = repo.cue("entity", &["--id", id, "--max-tokens", "400"]);
-        entity["content"]["referenced_by"].clone()
-    };
+    let users = |id: &str| referenced_by(&repo, id);
     assert_eq!(
         users("symbol:src/a/Assert.java:Assert"),
         json!(["src/a/User.java"])
@@ -2550,4 +2544,10 @@ fn an_entitys_children_grow_with_the_budget() {
         );
         previous = children;
     }
+}
+
+/// The `referenced_by` of an entity, at a budget that holds it.
+fn referenced_by(repo: &TestRepo, id: &str) -> Value {
+    let entity = repo.cue("entity", &["--id", id, "--max-tokens", "400"]);
+    entity["content"]["referenced_by"].clone()
 }
