@@ -99,9 +99,10 @@ impl RecentCommits {
         let mut commits = parse_log(&self.0.finish()?);
         commits.retain(|c| !says_only_where_from(&c.subject));
         // A change merged twice (a pull request into `stable`, then `stable` into `main`:
-        // jinja's `svg logo` and `svg logo (#2102)`) is listed once, its newest entry.
+        // jinja's `svg logo` and `svg logo (#2102)`; commons-lang's subject once with a full
+        // stop, once without) is listed once, its newest entry.
         let mut seen = std::collections::HashSet::new();
-        commits.retain(|c| seen.insert(without_pull_request(&c.subject).to_owned()));
+        commits.retain(|c| seen.insert(change_named(&c.subject)));
         commits.truncate(self.1);
         Ok(commits)
     }
@@ -157,6 +158,13 @@ fn is_long_lived_branch(branch: &str) -> bool {
         .split(['.', '-'])
         .all(|p| !p.is_empty() && (p == "x" || p.bytes().all(|b| b.is_ascii_digit())));
     KEPT.contains(&branch) || release || version
+}
+
+/// What a subject says changed, to tell the same change committed twice: without the pull
+/// request number a merge appends, a closing full stop or the case of its letters.
+fn change_named(subject: &str) -> String {
+    let bare = |s: &str| s.trim_end_matches(['.', ' ']).to_owned();
+    bare(without_pull_request(&bare(subject))).to_lowercase()
 }
 
 /// A subject without the pull request number a merge appends (`svg logo (#2102)`).
@@ -651,7 +659,7 @@ impl Git {
 /// stays, and only under the rules it was read by (5: merges that say only where they came
 /// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
 /// out).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 5;
+pub(crate) const RECENT_COMMITS_RULE: u32 = 6;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
 /// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
@@ -946,6 +954,11 @@ mod tests {
         }
         assert_eq!(without_pull_request("svg logo (#2102)"), "svg logo");
         assert_eq!(without_pull_request("fix (#a)"), "fix (#a)");
+        assert_eq!(
+            change_named("Keep splits (#1777)."),
+            change_named("keep splits (#1777)")
+        );
+        assert_ne!(change_named("Fix a"), change_named("Fix b"));
         for noise in [
             "Bump actions/checkout from 6.0.3 to 7.0.0",
             "build(deps): bump serde from 1.0.1 to 1.0.2",
