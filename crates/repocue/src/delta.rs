@@ -892,7 +892,8 @@ fn similar_deleted<'d>(
         let name = p.rsplit('/').next().unwrap_or(p);
         name.split('.').next().unwrap_or(name).to_owned()
     };
-    let names = |p: &str, op: DeltaOp| -> BTreeSet<String> {
+    // A name and whether it is a top-level one, not a member's.
+    let names = |p: &str, op: DeltaOp| -> BTreeSet<(String, bool)> {
         let stem = stem(p);
         by_path[p]
             .changes
@@ -901,13 +902,16 @@ fn similar_deleted<'d>(
             .filter(|c| c.op == op && !c.namespace)
             .map(|c| {
                 let last = c.name.rsplit('.').next().unwrap_or(&c.name);
-                match last.strip_prefix(stem.as_str()) {
+                let name = match last.strip_prefix(stem.as_str()) {
                     Some(rest) if rest.is_empty() || rest.starts_with('#') => {
                         format!("\u{0}{rest}")
                     }
                     _ => last.to_owned(),
-                }
+                };
+                (name, !c.name.contains('.'))
             })
+            // Nor does a name any class or module of the language may define.
+            .filter(|(n, _)| !is_conventional(n))
             .collect()
     };
     let new = names(a, DeltaOp::SymbolAdded);
@@ -916,20 +920,63 @@ fn similar_deleted<'d>(
         let shared = old.intersection(&new).count();
         // Two names besides the file's own: an enum `TraceLevel` deleted and an unrelated
         // `DuplicateKeyMode` added, each named for its file and sharing a member `Error`,
-        // read as a rename git did not see.
-        let members = old
+        // read as a rename git did not see. Or one top-level name that is not the file's:
+        // a module of one function moved with its signature edited (got's `stripUrlAuth`
+        // from `strip-url-auth.ts` to `redact-url.ts`).
+        let (members, top) = old
             .intersection(&new)
-            .filter(|n| !n.starts_with('\u{0}'))
-            .count();
+            .filter(|(n, _)| !n.starts_with('\u{0}'))
+            .fold((0, 0), |(m, t), (_, top)| (m + 1, t + usize::from(*top)));
         !taken.contains(d.as_str())
             && extension(d) == extension(a)
-            && members >= 2
+            && (members >= 2 || top >= 1)
             && shared * 5 >= old.len().max(new.len()) * 3
     });
     match (found.next(), found.next()) {
         (Some(d), None) => Some(d.as_str()),
         _ => None,
     }
+}
+
+/// Whether a symbol name is one any class or module of its language may define, which says
+/// nothing of where a file came from: Python's special methods (uvicorn's `ASGI2Middleware`
+/// deleted and an unrelated `CORSMiddleware` added shared `__init__` and `__call__` and read
+/// as a rename), constructors, the methods every value has, a program's `main`.
+fn is_conventional(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "main",
+        "init",
+        "new",
+        "constructor",
+        "initialize",
+        "__construct",
+        "__toString",
+        "setUp",
+        "tearDown",
+        "setup",
+        "teardown",
+        "default",
+        "fmt",
+        "from",
+        "drop",
+        "clone",
+        "call",
+        "run",
+        "handler",
+        "toString",
+        "ToString",
+        "Equals",
+        "GetHashCode",
+        "Dispose",
+        "equals",
+        "hashCode",
+        "to_s",
+        "inspect",
+        "String",
+        "Error",
+        "to_string",
+    ];
+    (name.len() > 4 && name.starts_with("__") && name.ends_with("__")) || NAMES.contains(&name)
 }
 
 /// The top-level type a renamed file renamed (old name, new name): the one top-level symbol

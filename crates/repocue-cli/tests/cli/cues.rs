@@ -2350,6 +2350,79 @@ fn unrelated_types_named_for_their_files_are_no_rename() {
     );
 }
 
+/// The path operations of a delta cue, in order.
+fn path_ops(cue: &serde_json::Value) -> Vec<(String, String)> {
+    cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["path"].as_str().unwrap().to_owned(),
+                p["op"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Methods any Python class may define say nothing of where a file came from: uvicorn's
+/// deleted `ASGI2Middleware` and an unrelated `CORSMiddleware` added beside it shared
+/// `__init__` and `__call__` and read as a rename git did not see.
+#[test]
+fn classes_sharing_only_special_methods_are_no_rename() {
+    let class = |name: &str, arg: &str| {
+        format!("class {name}:\n    def __init__(self, app, {arg}):\n        self.app = app\n\n    async def __call__(self, scope, receive, send):\n        await self.app(scope, receive, send)\n")
+    };
+    let repo = TestRepo::with_files(&[("pkg/asgi2.py", &class("ASGI2Middleware", "x"))]);
+    repo.init();
+    repo.git(&["rm", "-q", "pkg/asgi2.py"]);
+    repo.write("pkg/cors.py", class("CORSMiddleware", "allow_origins=None"));
+    repo.commit("replace");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    let ops = path_ops(&cue);
+    assert_eq!(
+        ops,
+        [
+            ("pkg/asgi2.py".to_owned(), "file.deleted".to_owned()),
+            ("pkg/cors.py".to_owned(), "file.added".to_owned())
+        ],
+        "{cue:#}"
+    );
+}
+
+/// A module of one function moved with its signature edited is a rename (git: R070), its
+/// function's signature changed: got's `stripUrlAuth` from `strip-url-auth.ts` to
+/// `redact-url.ts` was a deletion and an addition.
+#[test]
+fn a_one_function_module_moved_with_an_edit_is_a_rename() {
+    let repo = TestRepo::with_files(&[(
+        "src/strip-url-auth.ts",
+        "export default function stripUrlAuth(url: string): string {\n\tconst u = new URL(url);\n\tu.username = '';\n\tu.password = '';\n\treturn u.toString();\n}\n",
+    )]);
+    repo.init();
+    repo.git(&["mv", "src/strip-url-auth.ts", "src/redact-url.ts"]);
+    let text = std::fs::read_to_string(repo.path("src/redact-url.ts")).unwrap();
+    repo.write(
+        "src/redact-url.ts",
+        text.replace("(url: string)", "(url: string, keep = false)"),
+    );
+    repo.commit("rename");
+    let cue = repo.cue(
+        "delta",
+        &["--since", "snapshot-000001", "--max-tokens", "2000"],
+    );
+    assert_eq!(
+        path_ops(&cue),
+        [("src/redact-url.ts".to_owned(), "file.renamed".to_owned())],
+        "{cue:#}"
+    );
+    let changes = cue["content"]["paths"][0]["changes"].to_string();
+    assert!(changes.contains("signature_changed"), "{cue:#}");
+}
+
 /// A declaration two deleted files had moved from the one most of its new file came from:
 /// zlib's renamed example's `#define CHUNK` "moved from" another example the same commit
 /// deleted, and the rename went unseen.
