@@ -646,7 +646,7 @@ impl Git {
             &count,
             "-z",
             "--no-show-signature",
-            "--format=%h%x1f%cI%x1f%s",
+            "--format=%h%x1f%cI%x1f%an%x1f%s",
             if oid { head } else { "HEAD" },
             "--",
         ])?;
@@ -658,8 +658,8 @@ impl Git {
 /// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
 /// stays, and only under the rules it was read by (5: merges that say only where they came
 /// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
-/// out).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 6;
+/// out; 7: any commit of a dependency bot).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 7;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
 /// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
@@ -674,17 +674,29 @@ fn is_dependency_bump(subject: &str) -> bool {
         || (lower.contains("(deps") && rest.starts_with("update "))
 }
 
-/// Parses `git log -z --format=%h%x1f%cI%x1f%s`; a record that does not have the three fields
-/// is skipped.
+/// Parses `git log -z --format=%h%x1f%cI%x1f%an%x1f%s`; a record that does not have the four
+/// fields is skipped, and so is a dependency bot's commit, whatever its subject says
+/// (dependabot's `GH Actions: Bump codecov/codecov-action from 6.0.1 to 7.0.0` was PHPMailer's
+/// only commit line at 250 tokens).
 fn parse_log(out: &[u8]) -> Vec<Commit> {
+    const BOTS: &[&str] = &[
+        "dependabot[bot]",
+        "dependabot-preview[bot]",
+        "renovate[bot]",
+        "pre-commit-ci[bot]",
+    ];
     let mut commits = Vec::new();
     for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
         let text = String::from_utf8_lossy(rec);
-        let mut parts = text.trim_start_matches('\n').splitn(3, '\u{1f}');
-        let (Some(id), Some(date), Some(subject)) = (parts.next(), parts.next(), parts.next())
+        let mut parts = text.trim_start_matches('\n').splitn(4, '\u{1f}');
+        let (Some(id), Some(date), Some(author), Some(subject)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
         else {
             continue;
         };
+        if BOTS.contains(&author) {
+            continue;
+        }
         commits.push(Commit {
             id: id.into(),
             date: date.into(),
@@ -1036,8 +1048,10 @@ mod tests {
             "the unread log {pid} was reaped"
         );
 
-        let parsed =
-            parse_log(b"abc\x1f2026-01-01T00:00:00Z\x1fa subject\0broken\0\nd\x1fdate\x1fs");
+        let parsed = parse_log(
+            b"abc\x1f2026-01-01T00:00:00Z\x1fAda\x1fa subject\0broken\0\nd\x1fdate\x1fBo\x1fs\0\
+              e\x1fdate\x1fdependabot[bot]\x1fGH Actions: Bump x from 1 to 2",
+        );
         let ids: Vec<&str> = parsed.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["abc", "d"]);
     }
