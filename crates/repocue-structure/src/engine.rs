@@ -1043,8 +1043,12 @@ fn module_bindings<'s>(imports: &[Node<'_>], source: &'s [u8]) -> HashSet<&'s [u
 /// a particular definition.
 const UNIVERSAL_MEMBERS: &[&str] = &[
     "Equals",
+    // Go's `error` and `fmt.Stringer`: every `b.String()` of a `strings.Builder` made
+    // bubbletea's message types' `String` methods its most used.
+    "Error",
     "GetHashCode",
     "GetType",
+    "String",
     "ToString",
     "call",
     "clone",

@@ -3303,9 +3303,10 @@ fn member_uses_are_told_apart_from_uses_on_their_own() {
     assert_eq!(m, ["build", "perform", "run"]);
     let (refs, m) = members(
         Language::Go,
-        "package p\nimport (\n\t\"fmt\"\n\t\"github.com/mattn/go-isatty\"\n\tlr \"example.com/logrus/v2\"\n)\nfunc f(l *L) { fmt.Println(1); l.Info(); New().Close(); isatty.IsTerminal(1); lr.WithField() }\n",
+        "package p\nimport (\n\t\"fmt\"\n\t\"github.com/mattn/go-isatty\"\n\tlr \"example.com/logrus/v2\"\n)\nfunc f(l *L, b *strings.Builder, err error) { fmt.Println(1); l.Info(); New().Close(); isatty.IsTerminal(1); lr.WithField(); b.String(); err.Error() }\n",
     );
     assert!(refs.contains(&"IsTerminal".to_owned()), "{refs:?}");
+    assert!(!refs.contains(&"String".to_owned()), "{refs:?}");
     assert_eq!(m, ["Close", "Info"], "{refs:?}");
     let (refs, m) = members(
         Language::TypeScript,
