@@ -82,7 +82,8 @@ pub const LANGUAGES: &[LanguageInfo] = &[
         &["sh", "bash", "zsh"],
         &["sh", "bash", "zsh", "dash", "ksh", "ash"],
     ),
-    lang("PHP", &[], &["php"], &["php"]),
+    // `.phps`: PHP source kept to be shown as text (PHPMailer's examples).
+    lang("PHP", &[], &["php", "phps"], &["php"]),
     lang(
         "Makefile",
         &["Makefile", "makefile", "GNUmakefile"],
@@ -215,6 +216,7 @@ mod tests {
             ("dir\\Gemfile", Language::Ruby),
             ("x.bash", Language::Bash),
             ("x.php", Language::Php),
+            ("examples/send.phps", Language::Php),
         ];
         for (path, language) in cases {
             assert_eq!(detect_language(path, b""), Some(language), "{path}");
