@@ -197,6 +197,11 @@ fn status_notice(lines: &[&str]) -> Option<String> {
         "end of life",
         "end-of-life",
         "maintenance mode",
+        // A default branch ahead of the release an agent's users run (axum's "the `main`
+        // branch contains breaking changes. See the `0.8.x` branch for what's released").
+        "contains breaking changes",
+        "contains unreleased",
+        "expect breaking changes",
     ];
     const SUBJECTS: &[&str] = &[
         "project",
@@ -266,7 +271,8 @@ fn status_notice(lines: &[&str]) -> Option<String> {
             in_status_section = says_status(&lower)
                 || lower.contains("deprecat")
                 || lower.contains("status")
-                || lower.contains("maintenance");
+                || lower.contains("maintenance")
+                || lower.contains("breaking change");
             continue;
         }
         if is_underline(line) {
@@ -2010,6 +2016,14 @@ mod tests {
             notice(alert).as_deref(),
             Some("This repository is archived.")
         );
+        // A default branch ahead of the release (axum's wording).
+        let ahead = "# p\n\n`p` is an HTTP routing library.\n\n## ⚠ Breaking changes ⚠\n\nWe are currently working towards p 0.9 so the `main` branch contains breaking\nchanges. See the [`0.8.x`] branch for what's released to crates.io.\n\n## Usage\n\nCall `f`.\n";
+        assert_eq!(
+            notice(ahead).as_deref(),
+            Some("We are currently working towards p 0.9 so the main branch contains breaking changes.")
+        );
+        let semver = "# p\n\nA library.\n\n## Versioning\n\nThis project follows semver: breaking changes bump the major version.\n";
+        assert_eq!(notice(semver), None, "a versioning policy");
         let other = "# lg\n\nA logger.\n\nZap is deprecated in favour of lg.\n";
         assert_eq!(notice(other), None, "another project's status");
         let api = "# lib\n\nA parser.\n\n## Options\n\nThe `strict` option is deprecated since 2.0.\n\n```\n# this project is deprecated\n```\n";
