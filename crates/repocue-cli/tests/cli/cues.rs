@@ -2111,6 +2111,44 @@ fn a_dirty_tree_is_never_an_empty_working_tree() {
     }
 }
 
+/// A tight overview holds back room for a path of every kind of work-tree change: at a budget
+/// that keeps one edited path, the new file is there too (a review saw `working_tree:
+/// unstaged Alpha.java` and four more classes, and no untracked file).
+#[test]
+fn a_tight_overview_names_a_path_of_every_kind_of_change() {
+    let mut files: Vec<(String, String)> = (0..8)
+        .map(|i| {
+            (
+                format!("src/main/java/org/ex/Service{i}.java"),
+                format!("package org.ex;\n/** The service {i} of the demo library. */\npublic class Service{i} {{\n    public static String describe{i}(String input, int repeatCount, boolean upperCase) {{ return input; }}\n    public static int count{i}(java.util.List<String> items) {{ return items.size(); }}\n}}\n"),
+            )
+        })
+        .collect();
+    files.push((
+        "README.md".into(),
+        "# demo\n\nA demo library of services.\n".into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    repo.init();
+    repo.write(&files[0].0, format!("{}// wip\n", files[0].1));
+    let new = "src/main/java/org/ex/Scratch.java";
+    repo.write(new, "package org.ex;\npublic class Scratch { }\n");
+    for budget in ["150", "200", "250"] {
+        let cue = repo.cue("overview", &["--max-tokens", budget]);
+        let tree = &cue["content"]["working_tree"];
+        if tree.is_null() {
+            continue;
+        }
+        assert_eq!(tree["untracked"], json!([new]), "{budget}: {cue:#}");
+    }
+    let cue = repo.cue("overview", &["--max-tokens", "250"]);
+    assert!(!cue["content"]["working_tree"].is_null(), "{cue:#}");
+}
+
 /// A `git mv` is one `file.renamed` entry with `from`, not a deletion, an addition and a
 /// `symbol.moved` per symbol (log's moved `serde.rs` listed 55 moves); a symbol whose
 /// declaration changed with the move is a changed signature under the new path. A renamed file

@@ -75,6 +75,9 @@ pub struct Section {
     pub more: Option<More>,
     /// Whether the section changes with every edit (dirty paths): see [`fit`].
     pub volatile: bool,
+    /// The bytes of the first thing of each kind a volatile section lists: room for them is
+    /// held back from the stable sections.
+    reserve: u64,
     /// Whether the section's items are admitted in rank order only: once one does not fit,
     /// none after it is tried, so a smaller, less important item never shows where a more
     /// important one did not (a delta's 300 tokens showed a trivial added method and not the
@@ -90,13 +93,18 @@ impl Section {
             hidden: 0,
             more,
             volatile: false,
+            reserve: 0,
             in_order: false,
         }
     }
 
-    /// Marks the section as volatile.
-    pub fn volatile(mut self) -> Self {
+    /// Marks the section as volatile, the first thing of each kind it lists taking `bytes`
+    /// together: room for them is held back, so a cut keeps one of each (a work tree of one
+    /// edit and one new file read as no new file at 250 tokens: the edited path took the
+    /// tenth of the budget held back).
+    pub fn volatile_holding(mut self, bytes: u64) -> Self {
         self.volatile = true;
+        self.reserve = bytes;
         self
     }
 
@@ -107,8 +115,8 @@ impl Section {
     }
 }
 
-/// Share of the budget (1/N) held back for volatile sections when a view has any.
-const VOLATILE_RESERVE_DIVISOR: u64 = 10;
+/// The steps in which room for volatile sections is held back ([`admit_stable`]).
+const RESERVE_STEP: u64 = 16;
 
 /// How the output is measured: bytes in its format, plus the newline a terminal or a pipe
 /// receives after a JSON document (the text format ends with its own), so the printed output
@@ -355,7 +363,14 @@ fn admit_stable<C: Serialize + Clone>(
     admitted: &mut [bool],
 ) {
     let max = envelope.max_tokens;
-    let allowance = max - max / VOLATILE_RESERVE_DIVISOR;
+    // Room for the first listed thing of each kind, in steps of [`RESERVE_STEP`] tokens (a
+    // next edit of a path of about the same length holds back the same), at least a tenth of
+    // the budget, at most three tenths.
+    let first: u64 = sections.iter().map(|s| meter.tokens(s.reserve)).sum();
+    let held = (first.div_ceil(RESERVE_STEP) * RESERVE_STEP)
+        .max(max / 10)
+        .min(max * 3 / 10);
+    let allowance = max - held;
     let mut projection = envelope.clone();
     projection.warnings.clear();
     projection.freshness = Freshness::DirtyButIndexed;
@@ -550,7 +565,7 @@ mod tests {
             .collect();
         let mut sections = sections();
         if volatile {
-            sections[1] = sections[1].clone().volatile();
+            sections[1] = sections[1].clone().volatile_holding(0);
         }
         fit(envelope(max_tokens, format), &sections, items)
     }
@@ -573,7 +588,7 @@ mod tests {
                     .collect();
                 let mut sections = sections();
                 if volatile {
-                    sections[1] = sections[1].clone().volatile();
+                    sections[1] = sections[1].clone().volatile_holding(0);
                 }
                 fit(envelope(max, format), &sections, items)
             };

@@ -695,7 +695,8 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             |c: &mut OverviewContent| &mut c.recent_commits,
         ));
     }
-    items.extend(working_tree_items(state)?);
+    let (tree, first_paths) = working_tree_items(state)?;
+    items.extend(tree);
     // The follow-up that returns everything: the same view with a budget that fits it all.
     let more = More::of(View::Overview, crate::cue::fit::full_budget(&env, &items));
     let sections: Vec<Section> = SECTION_NAMES
@@ -704,7 +705,7 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
             let s = Section::new(n, Some(more.clone()));
             // Dirty paths change with every edit; see `fit` for why that matters.
             if *n == "working_tree_paths" {
-                s.volatile()
+                s.volatile_holding(first_paths)
             } else {
                 s
             }
@@ -734,8 +735,9 @@ fn completing(
 }
 
 /// Work-tree paths: the first few of each kind matter as much as structure. Only the
-/// unsettled rows can be dirty, so the whole file list is not needed.
-fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
+/// unsettled rows can be dirty, so the whole file list is not needed. With the bytes the first
+/// path of each kind (conflicted, staged, unstaged, deleted, untracked) takes.
+fn working_tree_items(state: &Reader) -> Result<(Vec<Item<OverviewContent>>, u64)> {
     let mut items: Vec<Item<OverviewContent>> = Vec::new();
     // Secrets are never named: a changed secret file or an untracked one with a secret name.
     let mut wt: Vec<(u8, String)> = Vec::new();
@@ -769,8 +771,13 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
         }
     }
     let mut per_kind = [0i64; 5];
+    // The bytes of the first path of each kind, with its label.
+    let mut first = 0u64;
     for (kind, p) in wt {
         let k = kind as usize;
+        if per_kind[k] == 0 {
+            first += (p.len() + "unstaged \"\": [],".len()) as u64;
+        }
         // Kinds interleave too: the first conflicted, staged, unstaged... path each come first.
         let rank = tiered(per_kind[k] as usize, 5, 1) - k as i64 * 10 + 9;
         per_kind[k] += 1;
@@ -785,7 +792,7 @@ fn working_tree_items(state: &Reader) -> Result<Vec<Item<OverviewContent>>> {
             list.push(p.clone());
         }));
     }
-    Ok(items)
+    Ok((items, first))
 }
 
 /// The README a repository's visitors see: the root's, else where GitHub shows one from when
