@@ -3545,7 +3545,8 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
 
 /// After the code the project writes, languages come by their files: starlette's one YAML,
 /// HTML and TOML file came before its Markdown documents and test scripts. A repository of
-/// configuration stays one of its data format.
+/// configuration stays one of its data format. Code no parser reads is code all the same
+/// (AutoMapper's PowerShell build scripts came after its Markdown and YAML).
 #[test]
 fn a_few_data_files_come_after_the_documents_and_scripts() {
     let languages = |cue: &Value| -> Vec<String> {
@@ -3560,6 +3561,8 @@ fn a_few_data_files_come_after_the_documents_and_scripts() {
         ),
         (".github/workflows/ci.yml".into(), "on: push\n".into()),
         ("web/templates/index.html".into(), "<p>hi</p>\n".into()),
+        ("build.ps1".into(), "dotnet build\n".into()),
+        ("tools/release.ps1".into(), "dotnet pack\n".into()),
     ];
     for i in 0..4 {
         files.push((
@@ -3573,8 +3576,8 @@ fn a_few_data_files_come_after_the_documents_and_scripts() {
     let repo = TestRepo::with_files(&files);
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     assert_eq!(
-        languages(&cue)[..3],
-        ["Python", "Markdown", "Shell"],
+        languages(&cue)[..4],
+        ["Python", "PowerShell", "Markdown", "Shell"],
         "{cue:#}"
     );
     let mut files: Vec<(String, String)> = vec![("deploy.py".into(), "X = 1\n".into())];

@@ -185,7 +185,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     let mut langs: Vec<(&str, (u64, u64))> = langs
         .into_iter()
         .map(|(l, (n, own))| {
-            let code = crate::analyze::structure::parser_language(b"x", Some(l)).is_some();
+            let code = is_programming_language(l);
             // A data format's few files of the project's own weigh nothing: a repository of
             // configuration is still one of YAML, but not one with a CI file.
             let weight = match code {
@@ -1176,6 +1176,38 @@ fn minor_languages(
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Whether a language is one programs are written in, parsed or not: PowerShell build scripts
+/// weighed as data came after AutoMapper's Markdown and YAML, and so would a Kotlin or Perl
+/// source tree.
+fn is_programming_language(language: &str) -> bool {
+    const UNPARSED: &[&str] = &[
+        "Assembly",
+        "Batchfile",
+        "Clojure",
+        "Dart",
+        "Elixir",
+        "Erlang",
+        "Haskell",
+        "Kotlin",
+        "Lua",
+        "Nim",
+        "OCaml",
+        "Objective-C",
+        "Objective-C++",
+        "Perl",
+        "PowerShell",
+        "R",
+        "Scala",
+        "Svelte",
+        "Swift",
+        "Tcl",
+        "Vue",
+        "Zig",
+    ];
+    crate::analyze::structure::parser_language(b"x", Some(language)).is_some()
+        || UNPARSED.contains(&language)
 }
 
 /// The languages a manifest kind builds; `None` for build systems of any language.
