@@ -551,6 +551,38 @@ fn an_empty_package_root_is_no_entry_point() {
     }
 }
 
+/// A Python package comes before its sub-packages: uvicorn's `supervisors/__init__.py`, which
+/// hands on one class, was listed before `uvicorn/__init__.py`.
+#[test]
+fn a_python_package_comes_before_its_sub_packages() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pyproject.toml",
+            "[project]\nname = \"app\"\n\n[project.scripts]\napp = \"app.main:main\"\n",
+        ),
+        (
+            "app/__init__.py",
+            "from app.main import main, run\n__all__ = [\"main\", \"run\"]\n",
+        ),
+        (
+            "app/main.py",
+            "from app.supervisors import Multiprocess\n\ndef run() -> None:\n    Multiprocess()\n\ndef main() -> None:\n    run()\n",
+        ),
+        ("app/supervisors/multiprocess.py", "class Multiprocess:\n    pass\n"),
+        (
+            "app/supervisors/__init__.py",
+            "from app.supervisors.multiprocess import Multiprocess\n__all__ = [\"Multiprocess\"]\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    let at = |p: &str| e.iter().position(|x| x == p);
+    assert!(at("app/__init__.py").is_some(), "{e:?}");
+    assert!(
+        at("app/supervisors/__init__.py").is_none_or(|s| at("app/__init__.py") < Some(s)),
+        "{e:?}"
+    );
+}
+
 /// A directory's `index.js` inside a package whose package.json names its entry points is one
 /// of its modules (axios listed `lib/defaults/index.js` and three `lib/platform/**/index.js`);
 /// in a package that names none, it is still a root.

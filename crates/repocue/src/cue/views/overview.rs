@@ -2037,6 +2037,16 @@ fn entry_points(
         }
     }
     for e in ranked {
+        // A Python package before its sub-packages: uvicorn's `supervisors/__init__.py`, which
+        // hands on one class, came before `uvicorn/__init__.py`.
+        for package in python_packages_above(e) {
+            let listed = ranked.contains(&package)
+                || (package.matches('/').count() == 1 && tracked.contains(package.as_bytes()))
+                || (package.starts_with("src/") && package.matches('/').count() == 2);
+            if listed && tracked.contains(package.as_bytes()) && !out.contains(&package) {
+                out.push(package);
+            }
+        }
         if !out.contains(e) {
             out.push(e.clone());
         }
@@ -2121,6 +2131,17 @@ fn entry_points(
     declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
     out.extend(declared);
     out
+}
+
+/// The `__init__.py` of the packages a Python package's `__init__.py` lies in, outermost first
+/// (`a/__init__.py` for `a/b/__init__.py`); none for any other file.
+fn python_packages_above(init: &str) -> Vec<String> {
+    let Some(dir) = init.strip_suffix("/__init__.py") else {
+        return Vec::new();
+    };
+    dir.match_indices('/')
+        .map(|(i, _)| format!("{}/__init__.py", &dir[..i]))
+        .collect()
 }
 
 /// The module of a Python console script's reference (`scrapy.cmdline` of
