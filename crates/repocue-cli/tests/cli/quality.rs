@@ -5634,6 +5634,34 @@ fn sorted_exports(repo: &TestRepo, path: &str) -> (Vec<String>, Value) {
     (names, content)
 }
 
+/// A build directory that holds the source tree as it is (got's `"exports":
+/// "./dist/source/index.js"`, built from `source/index.ts` with no `rootDir`) is entered at the
+/// source: got's overview had no entry point at any budget.
+#[test]
+fn a_build_of_the_source_tree_as_it_is_is_entered_at_the_source() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name":"demo","type":"module","exports":{"types":"./dist/source/index.d.ts","default":"./dist/source/index.js"}}"#,
+        ),
+        ("tsconfig.json", r#"{"compilerOptions":{"outDir":"dist"}}"#),
+        (
+            "source/core/client.ts",
+            "export default class Client { get(url: string): string { return url; } }\n",
+        ),
+        (
+            "source/index.ts",
+            "export {default as Client} from \"./core/client.js\";\n",
+        ),
+    ]);
+    let entries = entry_points(&repo);
+    assert_eq!(
+        entries.first().map(String::as_str),
+        Some("source/index.ts"),
+        "{entries:?}"
+    );
+}
+
 /// A workspace member whose package.json names only its build output (`"exports":
 /// "./dist/node/index.js"`, untracked) is entered at the source that output is built from.
 #[test]

@@ -2245,14 +2245,23 @@ fn source_counterpart(path: &str, tracked: &std::collections::HashSet<&[u8]>) ->
         .rev()
         .filter(|&i| BUILD_DIRS.contains(&parts[i]))
         .collect();
+    // Or the build directory holds the source tree as it is (got's `dist/source/index.js`,
+    // built with no `rootDir` from `source/index.ts`).
     build
         .iter()
         .find_map(|&at| {
-            SOURCE_DIRS.iter().find_map(|dir| {
-                let mut source = parts.clone();
-                source[at] = dir;
-                with_source(source)
-            })
+            SOURCE_DIRS
+                .iter()
+                .find_map(|dir| {
+                    let mut source = parts.clone();
+                    source[at] = dir;
+                    with_source(source)
+                })
+                .or_else(|| {
+                    let mut source = parts.clone();
+                    source.remove(at);
+                    with_source(source)
+                })
         })
         .or_else(|| {
             (ext != "jsx").then(|| {
