@@ -1167,6 +1167,31 @@ fn the_commands_ci_runs_are_listed_as_from_ci() {
     assert!(text.contains("mvn verify [ci]"), "{text}");
 }
 
+/// A package script CI runs by another spelling is CI's: got's workflow runs `npm run test`,
+/// which is `npm test`, and the listed `npm test` had no `[ci]`.
+#[test]
+fn a_script_ci_runs_by_another_spelling_is_cis() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name":"demo","version":"1.0.0","main":"src/index.js","scripts":{"test":"ava","build":"tsc","lint":"xo"}}"#,
+        ),
+        ("src/index.js", "export const x = 1;\n"),
+        (
+            ".github/workflows/main.yml",
+            "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm install\n      - run: npm run test\n      - run: npm run build\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let commands = cue["content"]["commands"].as_array().unwrap();
+    let tests: Vec<(&str, bool)> = commands
+        .iter()
+        .filter(|c| c["purpose"] == "test")
+        .map(|c| (c["command"].as_str().unwrap(), c["ci"] == json!(true)))
+        .collect();
+    assert_eq!(tests, [("npm run test", true)], "{cue:#}");
+}
+
 /// A solution kept in the source directory, with no build file at the root, stands for the
 /// root (Newtonsoft.Json's `Src/Newtonsoft.Json.slnx`); its commands run there, which the
 /// text format says. Its test projects are tests by their names, not the API.

@@ -2536,7 +2536,8 @@ fn ci_commands(
         for c in m.commands.iter().filter(|_| m.kind == "ci") {
             run_by_ci.push(c.command.clone());
             let listed = out.iter_mut().find(|(_, _, l)| {
-                l.command == c.command || only_options_added(&l.command, &c.command)
+                script_alias(&l.command) == script_alias(&c.command)
+                    || only_options_added(&l.command, &c.command)
             });
             if let Some((_, _, l)) = listed {
                 if !l.ci {
@@ -2582,6 +2583,26 @@ fn ci_commands(
         let mut steps = l.command.split("&&").map(str::trim);
         l.ci = steps.all(|s| run_by_ci.iter().any(|c| runs_within(s, c)));
     }
+}
+
+/// A package script's command as its runner also spells it: `npm run test` is `npm test` (and
+/// `start`, `stop`, `restart`), `yarn run x` is `yarn x`, `pnpm run x` is `pnpm x` (got's CI
+/// ran `npm run test`, and the listed `npm test` lost its `[ci]`). Bun's `bun test` is its own
+/// runner, no script.
+fn script_alias(command: &str) -> std::borrow::Cow<'_, str> {
+    const NPM_OWN: &[&str] = &["test", "start", "stop", "restart"];
+    let npm = command
+        .strip_prefix("npm run ")
+        .filter(|rest| NPM_OWN.contains(&rest.split(' ').next().unwrap_or("")));
+    if let Some(rest) = npm {
+        return format!("npm {rest}").into();
+    }
+    for runner in ["yarn", "pnpm"] {
+        if let Some(rest) = command.strip_prefix(&format!("{runner} run ")) {
+            return format!("{runner} {rest}").into();
+        }
+    }
+    command.into()
 }
 
 /// Configuration files at the root that say which tool checks the code, with the command that
