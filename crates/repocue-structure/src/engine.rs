@@ -923,10 +923,15 @@ fn references(
         if text::is_identifier(&name)
             && name != "_"
             && (aliased || !defined.contains(name.as_ref()))
-            && !locals.contains(&name)
             && !support.is_builtin(&name)
         {
             let member = is_member_access(*n, source, &bindings);
+            // A local or parameter of the name, used on its own, is what the use means
+            // (uvicorn's ASGI `await send(message)` made every `send` method central); after
+            // a value's `.` it is still a member's.
+            if !member && locals.contains(&name) {
+                continue;
+            }
             // Every value has these: a use says nothing of which class's override it means
             // (Newtonsoft.Json's `JsonSchema.ToString` was "used" by every `.ToString()`).
             if member && UNIVERSAL_MEMBERS.contains(&name.as_ref()) {

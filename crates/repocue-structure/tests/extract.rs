@@ -3333,6 +3333,35 @@ fn member_uses_are_told_apart_from_uses_on_their_own() {
     assert!(!refs.contains(&"call".to_owned()), "{refs:?}");
 }
 
+/// `next()` or `cb(err)`. After a value's `.`, the name is still a member's.
+#[test]
+fn a_parameter_called_on_its_own_is_no_reference() {
+    let refs = |language: Language, source: &str| {
+        let facts = extract(language, source.as_bytes(), &Limits::default()).unwrap();
+        (facts.references, facts.member_references)
+    };
+    let (r, m) = refs(
+        Language::Python,
+        "async def app(scope, receive, send, *, log=None):\n    await send({})\n    log()\n    helper()\n    scope.send(1)\n",
+    );
+    assert!(r.contains(&"helper".to_owned()), "{r:?}");
+    assert!(!r.contains(&"log".to_owned()), "{r:?}");
+    assert_eq!(m, ["send"], "{r:?}");
+    let (r, _) = refs(
+        Language::JavaScript,
+        "function mw(req, res, next = noop) { next(); helper(); }\nconst f = cb => cb(1);\n",
+    );
+    assert!(r.contains(&"helper".to_owned()), "{r:?}");
+    assert!(!r.contains(&"next".to_owned()), "{r:?}");
+    assert!(!r.contains(&"cb".to_owned()), "{r:?}");
+    let (r, _) = refs(
+        Language::TypeScript,
+        "export function run(done: () => void, fail?: () => void) { done(); fail?.(); helper(); }\n",
+    );
+    assert!(r.contains(&"helper".to_owned()), "{r:?}");
+    assert!(!r.contains(&"done".to_owned()), "{r:?}");
+}
+
 /// A conditional inside a C function keeps its first branch: zlib's `inflate.c` splits an
 /// `if (` condition between `#ifdef GUNZIP` and `#else`, and `inflate` lost its return type
 /// and extent, and so did every function after it. At the top level both variants of a

@@ -11,3 +11,12 @@
 (jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
 
 (jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
+
+; Parameters: a use of one on its own (`next()`, `callback(err)`) is no use of a definition
+; of that name.
+
+(formal_parameters (identifier) @local.definition)
+
+(formal_parameters (assignment_pattern left: (identifier) @local.definition))
+
+(arrow_function parameter: (identifier) @local.definition)

@@ -55,3 +55,16 @@
 
 (import_from_statement
   name: (aliased_import name: (dotted_name . (identifier) @name)) @reference.import)
+
+; Parameters: a use of one on its own (`await send(message)`) is no use of a definition of
+; that name.
+
+(parameters (identifier) @local.definition)
+
+(lambda_parameters (identifier) @local.definition)
+
+(typed_parameter (identifier) @local.definition)
+
+(default_parameter name: (identifier) @local.definition)
+
+(typed_default_parameter name: (identifier) @local.definition)

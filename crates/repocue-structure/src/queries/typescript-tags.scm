@@ -30,3 +30,12 @@
 ; Generic parameters are not references.
 
 (type_parameter name: (type_identifier) @local.definition)
+
+; Parameters: a use of one on its own (`next()`, `callback(err)`) is no use of a definition
+; of that name.
+
+(required_parameter pattern: (identifier) @local.definition)
+
+(optional_parameter pattern: (identifier) @local.definition)
+
+(arrow_function parameter: (identifier) @local.definition)
