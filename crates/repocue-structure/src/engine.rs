@@ -912,7 +912,7 @@ fn references(
         if support.names_a_foreign_package(*n, source, imports) {
             continue;
         }
-        let name = lang::node_text(*n, source);
+        let name = attribute_class(*n, lang::node_text(*n, source));
         // A name imported under another (`from .core import meter as core_meter`) is the
         // other module's, whatever the file defines by that name later (`meter = meter_gui`):
         // tqdm's front ends hid its central class's every user.
@@ -947,6 +947,19 @@ fn references(
         .collect();
     let all = references.into_keys().map(Cow::into_owned).collect();
     (all, members)
+}
+
+/// The class a C# attribute names: `[Tracked]` is `TrackedAttribute`, and `[TrackedAttribute]`
+/// too (AutoMapper's `[AutoMap(…)]` was no use of `AutoMapAttribute`). Any other name is
+/// itself.
+fn attribute_class<'s>(n: Node<'_>, name: Cow<'s, str>) -> Cow<'s, str> {
+    let attribute = n
+        .parent()
+        .is_some_and(|p| p.kind() == "attribute" && p.child_by_field_name("name") == Some(n));
+    match attribute && !name.ends_with("Attribute") {
+        true => Cow::Owned(format!("{name}Attribute")),
+        false => name,
+    }
 }
 
 /// Whether a receiver may be a module or package rather than a value: a name the file's

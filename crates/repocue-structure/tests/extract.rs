@@ -3362,6 +3362,30 @@ fn a_parameter_called_on_its_own_is_no_reference() {
     assert!(!r.contains(&"done".to_owned()), "{r:?}");
 }
 
+/// C# names without its suffix.
+#[test]
+fn annotations_and_attributes_use_their_types() {
+    let refs = |language: Language, source: &str| {
+        extract(language, source.as_bytes(), &Limits::default())
+            .unwrap()
+            .references
+    };
+    let r = refs(
+        Language::Java,
+        "class T {\n    @Mock Service s;\n    @Tracked(name = \"x\") void f() {}\n}\n",
+    );
+    assert!(r.contains(&"Mock".to_owned()), "{r:?}");
+    assert!(r.contains(&"Tracked".to_owned()), "{r:?}");
+    let r = refs(
+        Language::CSharp,
+        "namespace Lib;\n[Tracked(Name = \"s\")]\npublic class S { [Ignore] public int X { get; set; } [LegacyAttribute] void F() {} }\n",
+    );
+    for class in ["TrackedAttribute", "IgnoreAttribute", "LegacyAttribute"] {
+        assert!(r.contains(&class.to_owned()), "{class}: {r:?}");
+    }
+    assert!(!r.contains(&"Tracked".to_owned()), "{r:?}");
+}
+
 /// A conditional inside a C function keeps its first branch: zlib's `inflate.c` splits an
 /// `if (` condition between `#ifdef GUNZIP` and `#else`, and `inflate` lost its return type
 /// and extent, and so did every function after it. At the top level both variants of a

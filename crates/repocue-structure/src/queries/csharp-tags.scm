@@ -28,6 +28,11 @@
 
 (parameter type: (identifier) @name) @reference.type
 
+; An attribute uses its class, named without its `Attribute` suffix (`[Tracked]` of
+; `TrackedAttribute`: see the engine).
+
+(attribute name: (identifier) @name @reference.type)
+
 (object_creation_expression type: (generic_name (identifier) @name)) @reference.class
 
 ; Generic types by their name (`AbstractValidator<Person>`, `IEnumerable<IValidationRule>`):

@@ -40,6 +40,12 @@
   . (identifier) @name @reference.class
   (#match? @name "^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$"))
 
+; An annotation uses its annotation type (mockito's `@Mock`, `@Spy`, `@InjectMocks`).
+
+(marker_annotation name: (identifier) @name @reference.type)
+
+(annotation name: (identifier) @name @reference.type)
+
 ; Generic parameters are not references.
 
 (type_parameter (type_identifier) @local.definition)
