@@ -898,6 +898,7 @@ fn references(
         .iter()
         .filter(|i| !(matches!(i.info.kind, "field" | "property") && typed_by_own_name(i, source)))
         .filter(|i| !is_embedded_field(i))
+        .filter(|i| !is_constructor(i))
         .map(|i| i.name.as_str())
         .collect();
     let locals: HashSet<Cow<str>> = captures
@@ -1129,6 +1130,14 @@ fn is_embedded_field(item: &Item) -> bool {
             .is_some_and(|p| p.kind() == "field_declaration_list")
         && node.child_by_field_name("name").is_none()
         && node.child_by_field_name("declarator").is_none()
+}
+
+/// Whether a definition is a constructor, named for its class (`Elem::Elem` defined out of
+/// line in a C++ source file): it defines no class of the name, which the file still uses
+/// (tinyxml2's `tinyxml2.cpp` was no user of the `XMLElement` it builds everywhere).
+fn is_constructor(item: &Item) -> bool {
+    let mut parts = item.qualified.rsplit(['.', ':']).filter(|p| !p.is_empty());
+    parts.next() == Some(item.name.as_str()) && parts.next() == Some(item.name.as_str())
 }
 
 /// Whether a definition's text names it twice as a whole word: a field of the type of its name.

@@ -3333,6 +3333,8 @@ fn member_uses_are_told_apart_from_uses_on_their_own() {
     assert!(!refs.contains(&"call".to_owned()), "{refs:?}");
 }
 
+/// A parameter used on its own is what the use means, no definition of its name: uvicorn's
+/// ASGI `await send(message)` made every `send` method central, and so does a callback's
 /// `next()` or `cb(err)`. After a value's `.`, the name is still a member's.
 #[test]
 fn a_parameter_called_on_its_own_is_no_reference() {
@@ -3362,6 +3364,8 @@ fn a_parameter_called_on_its_own_is_no_reference() {
     assert!(!r.contains(&"done".to_owned()), "{r:?}");
 }
 
+/// An annotation or attribute uses the type it names: mockito's `@Mock` and `@InjectMocks`
+/// had no users and AutoMapper's `[AutoMap(…)]` was no use of `AutoMapAttribute`, whose class
 /// C# names without its suffix.
 #[test]
 fn annotations_and_attributes_use_their_types() {
@@ -3384,6 +3388,15 @@ fn annotations_and_attributes_use_their_types() {
         assert!(r.contains(&class.to_owned()), "{class}: {r:?}");
     }
     assert!(!r.contains(&"Tracked".to_owned()), "{r:?}");
+}
+
+/// A C++ source file that defines a class's constructor out of line still uses the class:
+/// tinyxml2's `tinyxml2.cpp` builds `XMLElement`s everywhere and was no user of it.
+#[test]
+fn an_out_of_line_constructor_defines_no_class() {
+    let source = "#include \"lib.h\"\nnamespace lib {\nElem::Elem(Doc* d) {}\nint Doc::LoadFile(const char* p) { Elem e(this); return e.Attr(p); }\nElem* Doc::Root() { return new Elem(this); }\n}\n";
+    let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default()).unwrap();
+    assert!(facts.references.contains(&"Elem".to_owned()), "{facts:?}");
 }
 
 /// A conditional inside a C function keeps its first branch: zlib's `inflate.c` splits an
