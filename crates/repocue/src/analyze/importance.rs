@@ -1015,6 +1015,14 @@ pub fn symbol_weight(symbol: &SymbolFact, used_by: f64) -> f64 {
         // `typedef Byte FAR Bytef`, which every prototype names) is plumbing: zlib's overview
         // led with five of them, not with `deflate` or `inflate`.
         _ if symbol.kind == "type" && renames_a_scalar(&symbol.signature) => 0.1,
+        // One that declares the struct, union or enum it names (jq's `typedef struct { … }
+        // jv`, the value type of its whole API, never made its overview) is that type.
+        _ if symbol.kind == "type"
+            && symbol.signature.starts_with("typedef ")
+            && symbol.signature.contains('{') =>
+        {
+            1.0
+        }
         // A type alias names another type (TypeScript's option shapes, Go's `type X = string`):
         // what users call are the functions and classes that take it.
         _ if symbol.kind == "type" => 0.45,
@@ -1196,6 +1204,14 @@ mod tests {
         ] {
             assert!(!renames_a_scalar(kept), "{kept}");
         }
+        // One that declares the struct it names weighs as that struct: jq's `jv`.
+        let declared = with("type", "typedef struct { … } jv", false);
+        let record = with("struct", "struct jv_refcnt", false);
+        assert_eq!(
+            symbol_weight(&declared, 5.0),
+            symbol_weight(&record, 5.0),
+            "{declared:?}"
+        );
     }
 
     /// A module is private to its crate when a file on the way from the crate root declares it
