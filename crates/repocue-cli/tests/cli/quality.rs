@@ -3215,9 +3215,12 @@ fn a_readme_titled_by_a_name_names_a_project_no_manifest_names() {
 }
 
 /// The README, the root's guides for contributors, then the guides the README links to (the
-/// most linked first, then in its order, wherever they live), the change log, the README's
-/// other links (a reference-style link's definition and a plain text file count; a record of
-/// one decision after the others), other root documents, `docs/`, licenses last.
+/// most linked first, then in its order, wherever they live) and the root's other guides, the
+/// change log, the README's other links (a reference-style link's definition and a plain text
+/// file count; a record of one decision after the others), other root documents, `docs/`,
+/// licenses last. A guide is named so, not put in a directory so named (got's
+/// `migration-guides/` led its documents; factory_bot's `GETTING_STARTED.md`, linked by its
+/// URL, came after a code of conduct of one link).
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
@@ -3228,9 +3231,13 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
              Read the [FAQ](FAQ.md), the \
              [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
              see [the site](https://example.org/x.md) and [Documentation/Notes][], \
-             [its second part](Documentation/Notes#part-2).\n\n\
+             [its second part](Documentation/Notes#part-2). \
+             [Migrating](docs/migration-guides/axios.md).\n\n\
              [Documentation/Notes]: Documentation/Notes\n",
         ),
+        ("docs/migration-guides/axios.md", "# From axios\n"),
+        ("GETTING_STARTED.md", "# Getting started\n"),
+        ("CODE_OF_CONDUCT.md", "# Code of conduct\n"),
         ("site/content/users.md", "# Users\n"),
         ("docs/adr/0007-one-binary.md", "# One binary\n"),
         ("Documentation/Notes", "How we work.\n"),
@@ -3253,11 +3260,14 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",
+            "GETTING_STARTED.md",
             "CHANGELOG.md",
             "Documentation/Notes",
             "site/content/users.md",
+            "docs/migration-guides/axios.md",
             "docs/adr/0007-one-binary.md",
             "AUTHORS.md",
+            "CODE_OF_CONDUCT.md",
             "docs/api.md",
             "LICENSE.txt",
         ],

@@ -2785,6 +2785,18 @@ const GUIDE_WORDS: &[&str] = &[
     "hacking",
 ];
 
+/// Whether a document's file name says it guides (`GETTING_STARTED.md`, `quick-start.md`,
+/// `user_guide.md`): the name, not its directory (got's `migration-guides/axios.md` led its
+/// documents before the quick start), its words' separators left out.
+fn is_guide_named(path: &[u8]) -> bool {
+    let name: String = String::from_utf8_lossy(paths::file_name(path))
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .collect();
+    GUIDE_WORDS.iter().any(|w| name.contains(w))
+}
+
 /// The documents in the order a new contributor reads them: the README; the root's guides
 /// for contributors (how to contribute, build, find one's way); the documents the README links
 /// to (what its maintainers point readers at, wherever they live) that guide (a user guide,
@@ -2875,9 +2887,9 @@ fn listed_documents<'f>(
             // tutorial, how to submit patches), then what it links to most, in its order; the
             // records of single decisions last (an ADR cited in passing is history, not where
             // a reader starts).
+            let guide_named = is_guide_named(&f.path);
             let linked_rank = |i: usize| {
-                let lower = paths::display(&f.path).to_ascii_lowercase();
-                let guide = GUIDE_WORDS.iter().any(|w| lower.contains(w));
+                let guide = guide_named;
                 let order = match () {
                     _ if is_decision_record(&f.path) => 2,
                     _ if guide => 0,
@@ -2897,6 +2909,10 @@ fn listed_documents<'f>(
                     (0, b, c) => (2, 0, b, c),
                     (a, b, c) => (3, a, b, c),
                 },
+                // A guide at the root is one whether or not the README links to it by its
+                // path (factory_bot's `GETTING_STARTED.md`, linked by its URL, came after a
+                // code of conduct that is one link).
+                (0, None) if guide_named => (2, 1, 0, 0),
                 (0, _) => (4, 0, 0, 0),
                 _ if in_docs => (5, 0, 0, 0),
                 _ => return None,
