@@ -1167,6 +1167,38 @@ fn the_commands_ci_runs_are_listed_as_from_ci() {
     assert!(text.contains("mvn verify [ci]"), "{text}");
 }
 
+/// A default command CI runs with more is listed as CI runs it: axum's CI runs `cargo clippy
+/// --manifest-path ${{ matrix.workspace }}/Cargo.toml … -- -D warnings` over a matrix whose
+/// first workspace is `.`, and the overview showed Cargo's `cargo clippy --all-targets`
+/// without the `-D warnings` that fails a change.
+#[test]
+fn a_default_command_ci_runs_with_more_is_listed_as_ci_runs_it() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", "pub fn f() {}\n"),
+        (
+            ".github/workflows/CI.yml",
+            "on: [push]\njobs:\n  check:\n    strategy:\n      matrix:\n        workspace: [\".\", examples]\n    steps:\n      - run: cargo clippy --manifest-path ${{ matrix.workspace }}/Cargo.toml --all-targets -- -D warnings\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let lints: Vec<(&str, bool)> = cue["content"]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["purpose"] == "lint")
+        .map(|c| (c["command"].as_str().unwrap(), c["ci"] == json!(true)))
+        .collect();
+    assert_eq!(
+        lints,
+        [("cargo clippy --all-targets -- -D warnings", true)],
+        "{cue:#}"
+    );
+}
+
 /// A package script CI runs by another spelling is CI's: got's workflow runs `npm run test`,
 /// which is `npm test`, and the listed `npm test` had no `[ci]`.
 #[test]

@@ -53,8 +53,9 @@ pub fn is_workflow(path: &[u8]) -> bool {
 /// (`build`, `test`, `lint`, `format`, `docs` or `other`): at most [`MAX_PER_WORKFLOW`].
 pub fn commands(text: &str) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
+    let matrix = matrix_firsts(text);
     for line in run_lines(text) {
-        let Some(command) = runnable(&line) else {
+        let Some(command) = runnable(&with_matrix(&line, &matrix)) else {
             continue;
         };
         // One of each (program, subcommand): rayon's CI builds and tests each package, for
@@ -69,6 +70,78 @@ pub fn commands(text: &str) -> Vec<(String, &'static str)> {
         out.push((command, purpose));
         if out.len() == MAX_PER_WORKFLOW {
             break;
+        }
+    }
+    out
+}
+
+/// The first value of each list a workflow's `matrix:` gives (`workspace: [".", examples]`,
+/// or a block of `- ` items): the variant a contributor runs first, on a checkout of one
+/// machine. Keys whose values are maps (`include:`) give none.
+fn matrix_firsts(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    // The `matrix:` line's indent and the indent of its keys, once seen.
+    let mut matrix: Option<(usize, Option<usize>)> = None;
+    let mut pending: Option<String> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        if trimmed.trim_end() == "matrix:" {
+            matrix = Some((indent, None));
+            continue;
+        }
+        let Some((at, keys)) = matrix else {
+            continue;
+        };
+        if indent <= at {
+            matrix = None;
+            continue;
+        }
+        if let (Some(key), Some(item)) = (pending.take(), trimmed.strip_prefix("- ")) {
+            let item = unquoted(item.trim());
+            if !item.contains(':') && !item.is_empty() {
+                out.push((key, item.to_owned()));
+            }
+            continue;
+        }
+        let keys = keys.unwrap_or(indent);
+        matrix = Some((at, Some(keys)));
+        if indent != keys {
+            continue;
+        }
+        let Some((key, value)) = trimmed.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        let first = value
+            .strip_prefix('[')
+            .and_then(|v| v.strip_suffix(']'))
+            .and_then(|v| v.split(',').next())
+            .map(|v| unquoted(v.trim()));
+        match first {
+            Some(v) if !v.is_empty() => out.push((key.trim().to_owned(), v.to_owned())),
+            _ if value.is_empty() => pending = Some(key.trim().to_owned()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A shell line with its `${{ matrix.key }}` expressions replaced by the first value the
+/// matrix gives the key (axum's checks run `cargo clippy --manifest-path ${{
+/// matrix.workspace }}/Cargo.toml … -- -D warnings` for `.` first): left as it is when some
+/// key has none, so [`runnable`] drops it.
+fn with_matrix(line: &str, matrix: &[(String, String)]) -> String {
+    let mut out = line.to_owned();
+    for (key, value) in matrix {
+        for spaced in [
+            format!("${{{{ matrix.{key} }}}}"),
+            format!("${{{{matrix.{key}}}}}"),
+        ] {
+            out = out.replace(&spaced, value);
         }
     }
     out
@@ -370,6 +443,17 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
             continue;
         }
         if maven && matches!(w, "--file" | "-f") && words.get(i) == Some(&"pom.xml") {
+            i += 1;
+            continue;
+        }
+        // Cargo's own manifest named (a matrix's `.` workspace: `--manifest-path
+        // ./Cargo.toml`).
+        if program == "cargo"
+            && w == "--manifest-path"
+            && words
+                .get(i)
+                .is_some_and(|m| matches!(*m, "Cargo.toml" | "./Cargo.toml"))
+        {
             i += 1;
             continue;
         }
@@ -743,6 +827,21 @@ mod tests {
         assert!(!is_workflow(b".github/workflows/sub/ci.yml"));
         assert!(!is_workflow(b".github/ci.yml"));
         assert!(!is_workflow(b"ci.yml"));
+    }
+
+    /// A matrix's expressions read as its first values (axum's checks run for the workspace
+    /// `.` first): its clippy, fmt and test commands were all dropped. A key with no list
+    /// leaves its lines out.
+    #[test]
+    fn a_matrix_expression_reads_as_the_matrix_first_value() {
+        let workflow = "jobs:\n  check:\n    strategy:\n      matrix:\n        workspace: [\".\", examples]\n        rust:\n          - stable\n          - beta\n        include:\n          - os: windows\n    steps:\n      - run: cargo clippy --manifest-path ${{ matrix.workspace }}/Cargo.toml -- -D warnings\n      - run: cargo +${{matrix.rust}} test --workspace\n      - run: cargo build --target ${{ matrix.os }}\n";
+        assert_eq!(
+            commands(workflow),
+            [
+                ("cargo clippy -- -D warnings".to_owned(), "lint"),
+                ("cargo +stable test --workspace".to_owned(), "test"),
+            ]
+        );
     }
 
     /// A runner's program keys the command: `bundle exec rake test` after `bundle exec rake

@@ -2535,9 +2535,14 @@ fn ci_commands(
     for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
         for c in m.commands.iter().filter(|_| m.kind == "ci") {
             run_by_ci.push(c.command.clone());
+            // The same command, or one CI runs with more (options, or a lint's `-- -D
+            // warnings`: axum's CI clippy was dropped as known and Cargo's default `cargo
+            // clippy --all-targets` shown without it).
             let listed = out.iter_mut().find(|(_, _, l)| {
                 script_alias(&l.command) == script_alias(&c.command)
                     || only_options_added(&l.command, &c.command)
+                    || (command_key(&l.command) == command_key(&c.command)
+                        && runs_within(&l.command, &c.command))
             });
             if let Some((_, _, l)) = listed {
                 if !l.ci {
