@@ -687,8 +687,8 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
                     signature = format!("{keyword} {signature}");
                 }
             }
-            if let Some((from, to)) = item.info.restart {
-                if let Some(rest) = signature.strip_prefix(from) {
+            if let Some((from, to)) = &item.info.restart {
+                if let Some(rest) = signature.strip_prefix(from.as_ref()) {
                     signature = format!("{to}{rest}");
                 }
             }

@@ -708,8 +708,8 @@ fn go_embedded_types_are_fields() {
             ("Engine", "struct", "type Engine struct"),
             ("Engine.RouterGroup", "field", "RouterGroup"),
             ("Engine.Mutex", "field", "*sync.Mutex"),
-            ("Engine.a", "field", "a, b int"),
-            ("Engine.b", "field", "a, b int"),
+            ("Engine.a", "field", "a int"),
+            ("Engine.b", "field", "b int"),
             ("RW", "interface", "type RW interface"),
             ("RW.ResponseWriter", "field", "http.ResponseWriter"),
             ("RW.Status", "method", "Status() int"),
@@ -3397,6 +3397,28 @@ fn an_out_of_line_constructor_defines_no_class() {
     let source = "#include \"lib.h\"\nnamespace lib {\nElem::Elem(Doc* d) {}\nint Doc::LoadFile(const char* p) { Elem e(this); return e.Attr(p); }\nElem* Doc::Root() { return new Elem(this); }\n}\n";
     let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default()).unwrap();
     assert!(facts.references.contains(&"Elem".to_owned()), "{facts:?}");
+}
+
+/// A Go field of several names reads as its own (`Total int`, not `Done, Total int`): a
+/// delta listed `added [Progress] Done, Total int` twice.
+#[test]
+fn a_go_field_of_several_names_reads_as_its_own() {
+    let source = "package p\n\ntype Progress struct {\n\tDone, Total int\n\tName string\n}\n";
+    let facts = extract(Language::Go, source.as_bytes(), &Limits::default()).unwrap();
+    let fields: Vec<(&str, &str)> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.kind == "field")
+        .map(|s| (s.qualified_name.as_str(), s.signature.as_str()))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("Progress.Done", "Done int"),
+            ("Progress.Total", "Total int"),
+            ("Progress.Name", "Name string")
+        ]
+    );
 }
 
 /// A conditional inside a C function keeps its first branch: zlib's `inflate.c` splits an

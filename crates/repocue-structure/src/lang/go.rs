@@ -95,6 +95,21 @@ impl LanguageSupport for Go {
             && parent.is_none_or(|p| upper(p.name));
         let visibility = Some(if exported { "exported" } else { "private" });
         let mut info = info.visibility(visibility);
+        // A field of several names (`Done, Total int`) reads as its own (`Total int`): two
+        // identical lines said nothing of which field a delta added.
+        if node.kind() == "field_declaration" {
+            let mut cursor = node.walk();
+            let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+            if let (Some(first), Some(last)) = (names.first(), names.last()) {
+                if names.len() > 1 {
+                    let all = source
+                        .get(first.start_byte()..last.end_byte())
+                        .unwrap_or(&[]);
+                    let all = String::from_utf8_lossy(all).into_owned();
+                    info.restart = Some((all.into(), def.name.to_owned().into()));
+                }
+            }
+        }
         // A spec of a group (`type ( … )`) says what it declares only through the group.
         info.keyword = match node.parent().map(|p| p.kind()) {
             Some("type_declaration") => Some("type"),

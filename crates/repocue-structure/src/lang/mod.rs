@@ -78,7 +78,7 @@ pub(crate) struct Info<'t> {
     pub keyword: Option<&'static str>,
     /// A start of its signature to write otherwise, and how: a Ruby method of `class << self`
     /// reads `def self.push(item)`, as `def self.via` does (`("def ", "def self.")`).
-    pub restart: Option<(&'static str, &'static str)>,
+    pub restart: Option<(Cow<'static, str>, Cow<'static, str>)>,
     /// A hash of declarations the symbol stands for that its signature does not show: the
     /// other overloads of a TypeScript function or a Python `@overload` set, so that a change
     /// to one of them is a change of the symbol.

@@ -52,7 +52,7 @@ impl LanguageSupport for Ruby {
                 let v = named_visibility(node, def.name, false, source)
                     .unwrap_or_else(|| method_visibility(node, source));
                 let mut info = Info::new("method").visibility(Some(v));
-                info.restart = Some(("def ", "def self."));
+                info.restart = Some(("def ".into(), "def self.".into()));
                 info
             }
             "method" => {
