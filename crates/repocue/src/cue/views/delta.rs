@@ -234,6 +234,14 @@ fn drop_reopened(
     let mut names: Vec<String> = ops.iter().filter_map(container).collect();
     names.sort();
     names.dedup();
+    // The paths whose addition or removal of each name this change made.
+    let mut came_or_went: HashSet<(Vec<u8>, String)> = HashSet::new();
+    for o in ops.iter() {
+        if let Some(name) = container(o) {
+            let (path, _) = delta::split_entity(&o.entity);
+            came_or_went.insert((path.as_bytes().to_vec(), name));
+        }
+    }
     let mut reopened: HashSet<String> = HashSet::new();
     for name in names {
         let Some(defining) = state
@@ -242,7 +250,13 @@ fn drop_reopened(
         else {
             return Ok(());
         };
-        if defining.iter().any(|p| !changed.contains(p)) {
+        // A file that defines it now, and did before: one the change left alone, or one it
+        // changed without adding it (tinyxml2's `tinyxml2.h`, edited in the same change
+        // that added `xmlstats.cpp` and its `namespace tinyxml2`).
+        let before_and_now = |p: &Vec<u8>| {
+            !changed.contains(p) || !came_or_went.contains(&(p.clone(), name.clone()))
+        };
+        if defining.iter().any(before_and_now) {
             reopened.insert(name);
         }
     }
