@@ -3250,9 +3250,9 @@ fn a_readme_titled_by_a_name_names_a_project_no_manifest_names() {
 /// most linked first, then in its order, wherever they live) and the root's other guides, the
 /// change log, the README's other links (a reference-style link's definition and a plain text
 /// file count; a record of one decision after the others), other root documents, `docs/`,
-/// licenses last. A guide is named so, not put in a directory so named (got's
-/// `migration-guides/` led its documents; factory_bot's `GETTING_STARTED.md`, linked by its
-/// URL, came after a code of conduct of one link).
+/// licenses last. A guide's words may be written apart (got's `quick-start.md` came after its
+/// migration guides); a root guide the README links by URL is one (factory_bot's
+/// `GETTING_STARTED.md` came after a code of conduct of one link).
 #[test]
 fn documents_the_readme_links_to_come_before_the_other_documents() {
     let repo = TestRepo::with_files(&[
@@ -3264,10 +3264,10 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
              [guide](./site/content/guide.md#start) and the [license](LICENSE.txt); \
              see [the site](https://example.org/x.md) and [Documentation/Notes][], \
              [its second part](Documentation/Notes#part-2). \
-             [Migrating](docs/migration-guides/axios.md).\n\n\
+             [Start](docs/quick-start.md).\n\n\
              [Documentation/Notes]: Documentation/Notes\n",
         ),
-        ("docs/migration-guides/axios.md", "# From axios\n"),
+        ("docs/quick-start.md", "# Quick start\n"),
         ("GETTING_STARTED.md", "# Getting started\n"),
         ("CODE_OF_CONDUCT.md", "# Code of conduct\n"),
         ("site/content/users.md", "# Users\n"),
@@ -3292,11 +3292,11 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",
+            "docs/quick-start.md",
             "GETTING_STARTED.md",
             "CHANGELOG.md",
             "Documentation/Notes",
             "site/content/users.md",
-            "docs/migration-guides/axios.md",
             "docs/adr/0007-one-binary.md",
             "AUTHORS.md",
             "CODE_OF_CONDUCT.md",

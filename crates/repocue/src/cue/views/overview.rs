@@ -2790,11 +2790,11 @@ const GUIDE_WORDS: &[&str] = &[
     "hacking",
 ];
 
-/// Whether a document's file name says it guides (`GETTING_STARTED.md`, `quick-start.md`,
-/// `user_guide.md`): the name, not its directory (got's `migration-guides/axios.md` led its
-/// documents before the quick start), its words' separators left out.
+/// Whether a document's path says it guides (`GETTING_STARTED.md`, `user_guide.md`,
+/// `doc/design/monorepo.md`), its words' separators left out: got's `quick-start.md` was no
+/// guide and came after its migration guides.
 fn is_guide_named(path: &[u8]) -> bool {
-    let name: String = String::from_utf8_lossy(paths::file_name(path))
+    let name: String = String::from_utf8_lossy(path)
         .to_ascii_lowercase()
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | ' '))
