@@ -1197,6 +1197,32 @@ fn a_default_command_ci_runs_with_more_is_listed_as_ci_runs_it() {
         [("cargo clippy --all-targets -- -D warnings", true)],
         "{cue:#}"
     );
+    // Not one CI runs with less: ripgrep's `cargo build --workspace` read `cargo build`.
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"a\"]\n\n[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", "pub fn f() {}\n"),
+        (
+            "a/Cargo.toml",
+            "[package]\nname = \"a\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("a/src/lib.rs", "pub fn g() {}\n"),
+        (
+            ".github/workflows/CI.yml",
+            "on: [push]\njobs:\n  b:\n    steps:\n      - run: cargo build --verbose\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let builds: Vec<&str> = cue["content"]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["purpose"] == "build")
+        .map(|c| c["command"].as_str().unwrap())
+        .collect();
+    assert!(builds.contains(&"cargo build --workspace"), "{cue:#}");
 }
 
 /// A package script CI runs by another spelling is CI's: got's workflow runs `npm run test`,

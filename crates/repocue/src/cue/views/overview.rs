@@ -2542,7 +2542,10 @@ fn ci_commands(
                 script_alias(&l.command) == script_alias(&c.command)
                     || only_options_added(&l.command, &c.command)
                     || (command_key(&l.command) == command_key(&c.command)
-                        && runs_within(&l.command, &c.command))
+                        && runs_within(&l.command, &c.command)
+                        && l.command
+                            .split_whitespace()
+                            .all(|w| c.command.split_whitespace().any(|x| x == w)))
             });
             if let Some((_, _, l)) = listed {
                 if !l.ci {
