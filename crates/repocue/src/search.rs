@@ -322,7 +322,9 @@ fn prioritize(store: &Store, hits: &mut [SearchHit], query: &str) -> Result<()> 
             // (tmux's `#ifdef NEED_FUZZING` `#define main __weak main` came before the
             // program's `main`).
             let variant_macro = s.kind == "macro" && s.conditional;
-            let kind = match brings_in_namesake(s) || variant_macro {
+            // So does a declaration of a module's file (`pub mod serve;`): what it holds first.
+            let pointer = crate::analyze::importance::declares_a_module_file(s, all);
+            let kind = match brings_in_namesake(s) || variant_macro || pointer {
                 true => repocue_structure::symbol_priority("variable"),
                 false => repocue_structure::symbol_priority(&s.kind),
             };

@@ -480,6 +480,37 @@ fn a_conditional_macro_comes_after_the_definition_of_its_name() {
     );
 }
 
+/// A declaration of a module's file comes after what the module holds by that name: axum's
+/// `pub mod serve;` in `lib.rs` came before the `pub fn serve` of `serve/mod.rs`.
+#[test]
+fn a_module_declaration_comes_after_the_function_of_its_name() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub mod routing;\npub mod serve;\npub use self::serve::serve;\n",
+        ),
+        (
+            "src/serve/mod.rs",
+            "/// Serve the app.\npub fn serve(port: u16) -> u16 { port }\n",
+        ),
+        ("src/routing/mod.rs", "pub struct Router;\n"),
+    ]);
+    repo.init();
+    assert_eq!(
+        ids(&search(&repo, &["serve"]))[..2],
+        ["symbol:src/serve/mod.rs:serve", "symbol:src/lib.rs:serve"]
+    );
+    // A module of no namesake is still found first.
+    assert_eq!(
+        ids(&search(&repo, &["routing"]))[0],
+        "symbol:src/lib.rs:routing"
+    );
+}
+
 #[test]
 fn a_search_that_finds_nothing_names_the_untracked_paths_it_did_not_read() {
     // An agent creates a file and searches for what it defines: untracked files are never

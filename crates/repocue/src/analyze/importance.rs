@@ -723,6 +723,20 @@ fn is_gem_lib_file(path: &[u8]) -> bool {
     dirs.next() == Some(b"lib".as_slice()) && dirs.count() <= 1
 }
 
+/// Tells whether a symbol only declares that a module lives in its own file (Rust's `pub mod
+/// serve;`): a pointer to the definitions there, on one line with nothing inside it. axum's
+/// `pub mod serve` came before the `pub fn serve` it holds in `search serve`, and module
+/// declarations took overview lines.
+pub fn declares_a_module_file(s: &SymbolFact, all: &[SymbolFact]) -> bool {
+    s.kind == "module"
+        && s.start_line == s.end_line
+        && !s.signature.contains('{')
+        && s.signature.split_whitespace().any(|w| w == "mod")
+        && !all
+            .iter()
+            .any(|o| o.parent() == Some(s.qualified_name.as_str()))
+}
+
 /// Tells whether a definition is what a package exports by name: a public top-level type or
 /// function, or a public macro (a Rust derive macro: `Serialize`; a C macro declares no
 /// visibility). Not a module declaration (`pub mod hash;` in a `lib.rs`: a container, whose

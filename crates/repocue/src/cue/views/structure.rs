@@ -939,7 +939,7 @@ pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     }
     // A C++, C# or PHP `namespace` says so, whatever it holds (yaml-cpp's `node/parse.h` holds
     // `namespace YAML` of functions only: `Load` was listed as `namespace YAML .Load`).
-    if s.signature.starts_with("namespace") {
+    if s.signature.starts_with("namespace") || importance::declares_a_module_file(s, all) {
         return true;
     }
     let (mut types, mut methods) = (0usize, 0usize);
