@@ -165,7 +165,20 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let client = roles[i] != Role::Source && narrowed;
             let named = |l: &[String]| l.binary_search(r).is_ok();
             let names_it = named(&node.facts.reexports) || named(&node.facts.type_reexports);
+            let member_only = node.facts.member_references.binary_search(r).is_ok();
             for &t in &targets {
+                // In Java and C#, a value's type is named where the value is declared: a
+                // member use in a file that names no type defining the member is most often
+                // one of a library's type (`map.get`, `list.Add`): mockito's
+                // `HashCodeAndEqualsSafeSet` ranked by every collection's `contains`.
+                let share = match member_only
+                    && matches!(spaces[i], "Java" | "C#")
+                    && !names_an_owner(node.facts, nodes[t].facts, r)
+                {
+                    true => UNNAMED_OWNER_SHARE,
+                    false => 1.0,
+                };
+                let w = w * share;
                 *out_edges[i].entry(t).or_default() += w;
                 if node.root && counts && importance::hands_on(node.facts, r) {
                     reexports.push((i, t, r.as_str(), w));
@@ -174,9 +187,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                     handed[i].push((t, r.as_str(), w));
                 }
                 if counts {
-                    add_use(&mut used_by[t], r, node.boost);
+                    add_use(&mut used_by[t], r, node.boost * share);
                 } else if client {
-                    add_use(&mut client_uses[t], r, 1.0);
+                    add_use(&mut client_uses[t], r, share);
                 }
             }
         }
@@ -322,6 +335,25 @@ fn definitions<'a>(nodes: &[Node<'a>]) -> FastMap<&'a str, (Vec<usize>, Standard
         }
     }
     defined
+}
+
+/// What a member use counts in a Java or C# file that names no type of the project defining
+/// the member ([`names_an_owner`]).
+const UNNAMED_OWNER_SHARE: f64 = 0.2;
+
+/// Whether a file (`user`) names a type that `def` defines `member` in: the member's owner
+/// (`Accessor` of `Accessor.get`).
+fn names_an_owner(user: &CodeFacts, def: &CodeFacts, member: &str) -> bool {
+    def.symbols
+        .iter()
+        .filter(|s| s.name() == member && s.is_member())
+        .filter_map(|s| s.parent())
+        .map(|p| p.rsplit(['.', ':']).next().unwrap_or(p))
+        .any(|owner| {
+            user.references
+                .binary_search_by(|r| r.as_str().cmp(owner))
+                .is_ok()
+        })
 }
 
 /// Whether `facts` define `name` as a member of something (a method, field or property:
@@ -1790,6 +1822,36 @@ mod tests {
         let r = rank(&nodes);
         assert_eq!(r.used_by[0].get("use"), Some(&1.0));
         assert!(r.used_by[1].is_empty(), "{:?}", r.used_by[1]);
+    }
+
+    /// In Java and C#, a member use counts fully where the file names a type that defines
+    /// the member, and a fifth elsewhere: mockito's `HashCodeAndEqualsSafeSet` was ranked by
+    /// every collection's `contains`.
+    #[test]
+    fn a_java_member_use_counts_fully_where_the_file_names_its_type() {
+        let java = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "Java".into(),
+            ..facts(defs, refs)
+        };
+        let accessor = java(&["Accessor", "Accessor.get"], &[]);
+        let mut untyped = java(&["Job", "Job.run"], &["Map", "get"]);
+        untyped.member_references = vec!["get".into()];
+        let mut typed = java(&["Cache", "Cache.load"], &["Accessor", "get"]);
+        typed.member_references = vec!["get".into()];
+        let nodes = [
+            node(b"src/main/java/a/Accessor.java", &accessor),
+            node(b"src/main/java/a/Job.java", &untyped),
+            node(b"src/main/java/a/Cache.java", &typed),
+        ];
+        let r = rank(&nodes);
+        let uses = r.used_by[0].get("get").copied().unwrap_or_default();
+        assert!((uses - (1.0 + UNNAMED_OWNER_SHARE)).abs() < 1e-9, "{uses}");
+        // Rust infers types: every member use counts.
+        let owner = facts(&["Accessor", "Accessor.get"], &[]);
+        let mut user = facts(&["run"], &["get"]);
+        user.member_references = vec!["get".into()];
+        let rust = [node(b"src/accessor.rs", &owner), node(b"src/job.rs", &user)];
+        assert_eq!(rank(&rust).used_by[0].get("get"), Some(&1.0));
     }
 
     #[test]
