@@ -3495,6 +3495,25 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
         cue["content"]["project"]["purpose"]["text"], "Fast, Extensible Progress Meter",
         "{cue:#}"
     );
+    // So does a sentence that neither names nor defines anything, where the manifest
+    // describes the project by name (PHPMailer's "Many PHP developers need to send email").
+    let repo = TestRepo::with_files(&[
+        (
+            "composer.json",
+            r#"{"name":"acme/mailer","description":"Mailer is a full-featured email class for PHP"}"#,
+        ),
+        ("src/Mailer.php", "<?php\nnamespace Acme;\n\nclass Mailer\n{\n}\n"),
+        (
+            "README.md",
+            "[![Tests](https://example.com/badge.svg)](https://example.com)\n\n- SMTP support\n\nMany PHP developers need to send email from their code.\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["purpose"]["text"],
+        "Mailer is a full-featured email class for PHP",
+        "{cue:#}"
+    );
 }
 
 /// A public method of an internal class is no API, nor is a namespace declaration:

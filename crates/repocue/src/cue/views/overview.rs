@@ -156,6 +156,15 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
             if about_the_name(&purpose) && description.is_some() {
                 return None;
             }
+            // So does a sentence that neither names nor defines anything, where the manifest
+            // describes the project by its name: PHPMailer's README opens its prose with "Many
+            // PHP developers need to send email from their code.", its composer.json says
+            // "PHPMailer is a full-featured email creation and transfer class for PHP".
+            let names_project = |text: &str| names_the_project(text, &name);
+            let describes = description.as_ref().is_some_and(|(d, _)| names_project(d));
+            if describes && !names_project(&purpose) && !crate::analyze::docs::defines(&purpose) {
+                return None;
+            }
             Some((purpose, paths::display(&f.path)))
         })
         .or(description);
@@ -859,16 +868,19 @@ fn readme_rank(path: &[u8]) -> u8 {
     }
 }
 
+/// Whether a text names the project by the last part of its name, as a word.
+fn names_the_project(text: &str, project: &str) -> bool {
+    let key = last_name(project).to_lowercase();
+    text.to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .any(|w| w.trim_end_matches('.') == key)
+}
+
 /// A README's purpose sentence, or its defining sentence when that one names the project and
 /// the purpose does not (fastify's README opens with "An efficient server implies a lower
 /// cost of the infrastructure…", then says "Fastify is a web framework…").
 fn readme_purpose(doc: &crate::analyze::docs::DocFacts, project: &str) -> Option<String> {
-    let key = last_name(project).to_lowercase();
-    let names = |text: &str| {
-        text.to_lowercase()
-            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
-            .any(|w| w.trim_end_matches('.') == key)
-    };
+    let names = |text: &str| names_the_project(text, project);
     // A definition of the project ("Werkzeug is a comprehensive WSGI web application
     // library.") before a purpose that does not name it, or names it without saying what it
     // is (werkzeug's "*werkzeug* German noun: "tool".").
