@@ -265,6 +265,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"meson.build" => "meson",
         b"configure.ac" | b"configure.in" | b"Makefile.am" => "autotools",
         b"justfile" | b"Justfile" => "just",
+        b"Taskfile.yml" | b"Taskfile.yaml" | b"taskfile.yml" | b"taskfile.yaml" => "task",
         b"pom.xml" => "maven",
         b"build.gradle" | b"build.gradle.kts" => "gradle",
         b"Gemfile" | b"Rakefile" => "ruby",
@@ -469,6 +470,9 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             for r in make_targets(text, true) {
                 f.commands.push(cmd(format!("just {r}"), purpose_of(&r)));
             }
+        }
+        b"Taskfile.yml" | b"Taskfile.yaml" | b"taskfile.yml" | b"taskfile.yaml" => {
+            f.commands = task_commands(text);
         }
         _ => make(text, &mut f),
     }
@@ -1759,6 +1763,84 @@ fn make_delegate(text: &str) -> Option<String> {
     })
 }
 
+/// The tasks of a Taskfile (`task test`), in order, each with the programs its `cmds:` run
+/// (bubbletea's `task test` runs `go test -race -count 4 -cpu 1,4 ./...`; its overview listed
+/// Go's default `go test ./...`). Read line by line: a task is a key right under `tasks:`, its
+/// commands the `- ` items (or their `cmd:`) under its `cmds:`. An internal task is no command.
+fn task_commands(text: &str) -> Vec<CommandFact> {
+    let mut out: Vec<CommandFact> = Vec::new();
+    let mut tasks_at: Option<usize> = None;
+    let mut task_indent: Option<usize> = None;
+    let mut in_cmds: Option<usize> = None;
+    // The task the lines belong to (none for an internal one).
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        if trimmed.trim_end() == "tasks:" {
+            tasks_at = Some(indent);
+            continue;
+        }
+        let Some(at) = tasks_at else {
+            continue;
+        };
+        if indent <= at {
+            tasks_at = None;
+            continue;
+        }
+        let keys = *task_indent.get_or_insert(indent);
+        if indent == keys {
+            in_cmds = None;
+            current = None;
+            let name = trimmed.trim_end().strip_suffix(':').unwrap_or("");
+            let name = name.trim_matches(['"', '\'']);
+            let plain = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':'));
+            if plain {
+                out.push(cmd(format!("task {name}"), purpose_of(name)));
+                current = Some(out.len() - 1);
+            }
+            continue;
+        }
+        let Some(task) = current.and_then(|i| out.get_mut(i)) else {
+            continue;
+        };
+        if trimmed.starts_with("internal: true") {
+            out.pop();
+            current = None;
+            continue;
+        }
+        if trimmed.trim_end() == "cmds:" {
+            in_cmds = Some(indent);
+            continue;
+        }
+        match in_cmds {
+            Some(c) if indent > c => {
+                let item = trimmed.strip_prefix("- ").unwrap_or(trimmed);
+                let item = item.strip_prefix("cmd:").unwrap_or(item).trim();
+                let program = item
+                    .trim_matches(['"', '\''])
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("");
+                let named =
+                    !program.is_empty() && !program.ends_with(':') && !program.contains(['{', '$']);
+                if named && !task.runs.iter().any(|r| r == program) {
+                    task.runs.push(program.to_owned());
+                }
+            }
+            Some(_) => in_cmds = None,
+            None => {}
+        }
+    }
+    out
+}
+
 /// Returns rule names of a Makefile or recipe names of a justfile, in order.
 fn make_targets(text: &str, just: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -1954,6 +2036,18 @@ mod tests {
         "z/package.json",
         "plain/src/lib.rs",
     ];
+
+    /// A Taskfile's tasks are commands, each with the programs it runs (bubbletea's `task
+    /// test` runs `go test -race …`); an internal task is none.
+    #[test]
+    fn a_taskfiles_tasks_are_commands() {
+        let text = "version: \"3\"\n\nvars:\n  X: 1\n\ntasks:\n  lint:\n    cmds:\n      - golangci-lint run --fix\n  test:\n    desc: Run tests\n    cmds:\n      - go test -race -count 4 -cpu 1,4 ./...\n      - cmd: go vet ./...\n  helper:\n    internal: true\n    cmds:\n      - echo hi\n";
+        let f = analyze(b"Taskfile.yaml", text).unwrap();
+        assert_eq!(f.kind, "task");
+        assert_eq!(commands(&f), [("task lint", "lint"), ("task test", "test")]);
+        assert_eq!(f.commands[0].runs, ["golangci-lint"]);
+        assert_eq!(f.commands[1].runs, ["go"]);
+    }
 
     /// A solution of C++ projects only (imgui's `examples/imgui_examples.sln`) is no .NET
     /// build: no `dotnet build`, no members.

@@ -644,6 +644,7 @@ fn is_project_tool(tool: &str) -> bool {
         "bazel",
         "bazelisk",
         "just",
+        "task",
         "scons",
         "sh",
         "bash",
