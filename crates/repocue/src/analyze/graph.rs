@@ -79,6 +79,9 @@ pub struct Ranking {
 
 /// Ranks the nodes. Deterministic: nodes are visited in the order given, and the hash maps
 /// are only looked up, never iterated into the result.
+///
+/// long-fn: one pass over every reference, each narrowing step reading the same per-file
+/// state (roles, name spaces, modules, imports); split, each step would take most of it.
 pub fn rank(nodes: &[Node<'_>]) -> Ranking {
     let n = nodes.len();
     if n == 0 {
@@ -167,17 +170,7 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let names_it = named(&node.facts.reexports) || named(&node.facts.type_reexports);
             let member_only = node.facts.member_references.binary_search(r).is_ok();
             for &t in &targets {
-                // In Java and C#, a value's type is named where the value is declared: a
-                // member use in a file that names no type defining the member is most often
-                // one of a library's type (`map.get`, `list.Add`): mockito's
-                // `HashCodeAndEqualsSafeSet` ranked by every collection's `contains`.
-                let share = match member_only
-                    && matches!(spaces[i], "Java" | "C#")
-                    && !names_an_owner(node.facts, nodes[t].facts, r)
-                {
-                    true => UNNAMED_OWNER_SHARE,
-                    false => 1.0,
-                };
+                let share = member_share(spaces[i], member_only, node.facts, nodes[t].facts, r);
                 let w = w * share;
                 *out_edges[i].entry(t).or_default() += w;
                 if node.root && counts && importance::hands_on(node.facts, r) {
@@ -340,6 +333,24 @@ fn definitions<'a>(nodes: &[Node<'a>]) -> FastMap<&'a str, (Vec<usize>, Standard
 /// What a member use counts in a Java or C# file that names no type of the project defining
 /// the member ([`names_an_owner`]).
 const UNNAMED_OWNER_SHARE: f64 = 0.2;
+
+/// The share of a use of `name` by `user` (of name space `space`) that goes to `def`. In Java
+/// and C#, a value's type is named where the value is declared: a member use (`member_only`)
+/// in a file that names no type `def` defines the member in is most often one of a library's
+/// type (`map.get`, `list.Add`: mockito's `HashCodeAndEqualsSafeSet` ranked by every
+/// collection's `contains`), and counts [`UNNAMED_OWNER_SHARE`].
+fn member_share(
+    space: &str,
+    member_only: bool,
+    user: &CodeFacts,
+    def: &CodeFacts,
+    name: &str,
+) -> f64 {
+    match member_only && matches!(space, "Java" | "C#") && !names_an_owner(user, def, name) {
+        true => UNNAMED_OWNER_SHARE,
+        false => 1.0,
+    }
+}
 
 /// Whether a file (`user`) names a type that `def` defines `member` in: the member's owner
 /// (`Accessor` of `Accessor.get`).
