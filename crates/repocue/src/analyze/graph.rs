@@ -170,7 +170,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             let names_it = named(&node.facts.reexports) || named(&node.facts.type_reexports);
             let member_only = node.facts.member_references.binary_search(r).is_ok();
             for &t in &targets {
-                let share = member_share(spaces[i], member_only, node.facts, nodes[t].facts, r);
+                let share = member_share(spaces[i], member_only, node.facts, nodes[t].facts, r)
+                    * annotation_share(roles[i], nodes[t].facts, r);
                 let w = w * share;
                 *out_edges[i].entry(t).or_default() += w;
                 if node.root && counts && importance::hands_on(node.facts, r) {
@@ -348,6 +349,32 @@ fn member_share(
 ) -> f64 {
     match member_only && matches!(space, "Java" | "C#") && !names_an_owner(user, def, name) {
         true => UNNAMED_OWNER_SHARE,
+        false => 1.0,
+    }
+}
+
+/// What a use of an annotation type by the project's own code counts
+/// ([`annotation_share`]).
+const ANNOTATION_SHARE: f64 = 0.2;
+
+/// The share of a use of `name` by a file of `role` that goes to `def`: a Java annotation type
+/// (`@interface`) or a C# attribute class (`…Attribute`) that the project's own code puts on
+/// its declarations is metadata, not an API it calls (mockito's `@NotExtensible`, on every
+/// public interface, joined its overview once annotations were uses); its users' uses
+/// (tests', examples': `@Mock`) count in full.
+fn annotation_share(role: Role, def: &CodeFacts, name: &str) -> f64 {
+    let annotation = |s: &&crate::analyze::structure::SymbolFact| {
+        s.signature.contains("@interface")
+            || (def.language == "C#" && name.ends_with("Attribute") && s.kind == "class")
+    };
+    let annotates = role == Role::Source
+        && def
+            .symbols
+            .iter()
+            .filter(|s| s.name() == name && s.parent().is_none())
+            .any(|s| annotation(&s));
+    match annotates {
+        true => ANNOTATION_SHARE,
         false => 1.0,
     }
 }
@@ -1863,6 +1890,32 @@ mod tests {
         user.member_references = vec!["get".into()];
         let rust = [node(b"src/accessor.rs", &owner), node(b"src/job.rs", &user)];
         assert_eq!(rank(&rust).used_by[0].get("get"), Some(&1.0));
+    }
+
+    /// An annotation type the project's own code puts on its declarations counts a fifth
+    /// (mockito's `@NotExtensible` joined its overview); its tests' uses count in full.
+    #[test]
+    fn an_annotation_the_code_puts_on_itself_counts_a_fifth() {
+        let java = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "Java".into(),
+            ..facts(defs, refs)
+        };
+        let mut marker = java(&["NotExtensible"], &[]);
+        marker.symbols[0].signature = "public @interface NotExtensible".into();
+        let user = java(&["Invocation"], &["NotExtensible"]);
+        let test = java(&["InvocationTest"], &["NotExtensible"]);
+        let nodes = [
+            node(b"src/main/java/a/NotExtensible.java", &marker),
+            node(b"src/main/java/a/Invocation.java", &user),
+            node(b"src/test/java/a/InvocationTest.java", &test),
+        ];
+        let r = rank(&nodes);
+        let uses = r.used_by[0]
+            .get("NotExtensible")
+            .copied()
+            .unwrap_or_default();
+        assert!((uses - ANNOTATION_SHARE).abs() < 1e-9, "{uses}");
+        assert_eq!(r.client_uses[0].get("NotExtensible"), Some(&1.0));
     }
 
     #[test]
