@@ -1095,7 +1095,14 @@ fn cmake_test_options(text: &str) -> Vec<(&str, bool)> {
                 .rsplit(|c: char| c.is_whitespace() || c == '"')
                 .next()?
                 .eq_ignore_ascii_case("off");
-            let testy = name.to_ascii_lowercase().contains("test");
+            // One that turns tests off (`DEMO_DISABLE_TESTS`, `SKIP_TESTS`, `X_NO_TESTS`) is
+            // no switch to turn them on: the command set it ON and ran no test.
+            let lower_name = name.to_ascii_lowercase();
+            let negative = ["disable", "skip", "without", "no_test", "notest"]
+                .iter()
+                .any(|w| lower_name.contains(w))
+                || lower_name.starts_with("no_");
+            let testy = lower_name.contains("test") && !negative;
             (word_start && testy && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
                 .then_some((name, off))
         })
@@ -2261,6 +2268,13 @@ mod tests {
         );
         let untested = analyze(b"CMakeLists.txt", "project(z)\n").unwrap();
         assert_eq!(commands(&untested).len(), 1);
+        // An option that turns the tests off is no switch to turn them on (CLI11's review: the
+        // command set `-DDEMO_DISABLE_TESTS=ON` and ran ctest).
+        let disabling = "project(demo)\noption(DEMO_DISABLE_TESTS \"Skip the tests\" OFF)\nif(NOT DEMO_DISABLE_TESTS)\n  enable_testing()\nendif()\n";
+        assert_eq!(
+            commands(&analyze(b"CMakeLists.txt", disabling).unwrap())[1],
+            ("ctest --test-dir build", "test")
+        );
     }
 
     #[test]
