@@ -566,7 +566,7 @@ fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
         ),
         (
             "pkg/either.py",
-            "import os\n\n\ndef load(parse, t):\n    return parse(t)\n",
+            "import os\n\n\ndef load(t):\n    return parse(t)\n",
         ),
     ]);
     repo.init();

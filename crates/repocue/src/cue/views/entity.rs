@@ -1143,7 +1143,7 @@ mod tests {
             ),
             (
                 "pkg/either.py",
-                "def load(parse, t):\n    return parse(t)\n",
+                "def load(t):\n    return parse(t)\n",
             ),
             ("pkg/private.py", "def peek():\n    return _cache()\n"),
             (
