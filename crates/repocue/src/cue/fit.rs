@@ -363,16 +363,25 @@ fn admit_stable<C: Serialize + Clone>(
     admitted: &mut [bool],
 ) {
     let max = envelope.max_tokens;
-    // Room for the first listed thing of each kind, in steps of [`RESERVE_STEP`] tokens (a
-    // next edit of a path of about the same length holds back the same), at least a tenth of
-    // the budget, at most three tenths.
-    let first: u64 = sections.iter().map(|s| meter.tokens(s.reserve)).sum();
+    let mut projection = envelope.clone();
+    projection.warnings.clear();
+    // The warnings, which come and go with the work tree too (the cue that refreshes after an
+    // edit says so: its work tree kept one path of three kinds, the next call's all three).
+    let warnings = meter
+        .bytes(envelope)
+        .saturating_sub(meter.bytes(&projection));
+    // Room for them and the first listed thing of each kind, in steps of [`RESERVE_STEP`]
+    // tokens (a next edit of a path of about the same length holds back the same), at least a
+    // tenth of the budget, at most three tenths.
+    let first: u64 = sections
+        .iter()
+        .map(|s| meter.tokens(s.reserve))
+        .sum::<u64>()
+        + meter.tokens(warnings);
     let held = (first.div_ceil(RESERVE_STEP) * RESERVE_STEP)
         .max(max / 10)
         .min(max * 3 / 10);
     let allowance = max - held;
-    let mut projection = envelope.clone();
-    projection.warnings.clear();
     projection.freshness = Freshness::DirtyButIndexed;
     let mut omitted: Vec<u64> = sections.iter().map(|s| s.hidden).collect();
     for it in items {
