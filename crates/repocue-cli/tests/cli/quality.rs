@@ -3303,6 +3303,10 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
         ("site/content/guide.md", "# Guide\n"),
         ("site/content/other.md", "# Other\n"),
         ("CONTRIBUTING.md", "# Contributing\n"),
+        (
+            "AGENTS.md",
+            "# Agents\n\nRun the tests before you commit.\n",
+        ),
         ("CHANGELOG.md", "# Changes\n"),
         ("AUTHORS.md", "# Authors\n"),
         ("LICENSE.txt", "MIT\n"),
@@ -3315,6 +3319,7 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
         docs,
         [
             "README.md",
+            "AGENTS.md",
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",

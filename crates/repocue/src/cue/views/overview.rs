@@ -2832,7 +2832,12 @@ fn listed_documents<'f>(
     readme: Option<&FileState>,
     facts: &HashMap<String, Analysis>,
 ) -> Vec<&'f FileState> {
+    // The instructions a repository keeps for coding agents first: they are written for the
+    // reader of this cue (RestSharp's `CLAUDE.md` and `agents.md` were the first documents a
+    // tight overview dropped).
     const GUIDES: &[&str] = &[
+        "AGENTS",
+        "CLAUDE",
         "CONTRIBUTING",
         "ARCHITECTURE",
         "DESIGN",
@@ -2840,8 +2845,6 @@ fn listed_documents<'f>(
         "DEVELOPMENT",
         "INSTALL",
         "BUILDING",
-        "AGENTS",
-        "CLAUDE",
     ];
     let stem = document_stem;
     let facts_of = |f: &FileState| f.digest.as_deref().and_then(|d| facts.get(d));
