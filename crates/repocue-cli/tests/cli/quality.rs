@@ -4109,6 +4109,37 @@ fn a_python_packages_all_is_its_exports() {
     assert!(root["names"].to_string().contains("\"Client\""), "{root}");
 }
 
+/// A root that re-exports more than six names lists the rest once every section has shown
+/// its first items: http's `lib.rs` re-exports twelve, and `StatusCode` and `HeaderName`
+/// were listed at no budget.
+#[test]
+fn a_roots_exports_past_the_first_six_come_at_larger_budgets() {
+    let names = [
+        "Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta", "Iota", "Kappa",
+    ];
+    let mut files: Vec<(String, String)> = vec![(
+        "Cargo.toml".into(),
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".into(),
+    )];
+    let mut lib = String::new();
+    for n in names {
+        let module = n.to_lowercase();
+        lib.push_str(&format!("mod {module};\npub use {module}::{n};\n"));
+        files.push((format!("src/{module}.rs"), format!("pub struct {n};\n")));
+    }
+    files.push(("src/lib.rs".into(), lib));
+    let repo = TestRepo::with_files(&files);
+    let listed = |budget: &str| -> usize {
+        let cue = repo.cue("overview", &["--max-tokens", budget]);
+        cue["content"]["exports"]
+            .as_array()
+            .and_then(|x| x.iter().find(|x| x["path"] == "src/lib.rs"))
+            .and_then(|x| x["names"].as_array())
+            .map_or(0, Vec::len)
+    };
+    assert_eq!(listed("3000"), names.len());
+}
+
 /// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no
 /// document until it says something; a contributing guide where GitHub finds it
 /// (`.github/`) comes right after the README.

@@ -59,6 +59,9 @@ struct OverviewData {
     /// What the entry points that are package roots export, in their order.
     #[serde(default)]
     exports: Vec<EntryExports>,
+    /// The names each root exports past its first [`EXPORT_NAMES`], shown at larger budgets.
+    #[serde(default)]
+    more_exports: Vec<EntryExports>,
     commands: Vec<(bool, CommandRef)>,
     documents: Vec<DocumentRef>,
     symbols: Vec<SymbolEntry>,
@@ -290,23 +293,29 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     // A root that hands on another's names lists its own (rayon's `src/lib.rs` re-exports
     // `ThreadPool` and `scope` from `rayon-core/src/lib.rs`, listed above it): each name once.
     let mut listed: HashSet<&str> = HashSet::new();
-    let exports = entries
-        .iter()
-        .filter_map(|e| {
-            let names: Vec<String> = code
-                .exports
-                .get(e)?
-                .iter()
-                .filter(|n| listed.insert(n.as_str()))
-                .take(EXPORT_NAMES)
-                .cloned()
-                .collect();
-            (!names.is_empty()).then(|| EntryExports {
-                path: e.clone(),
-                names,
+    let mut exported = |take: usize| -> Vec<EntryExports> {
+        entries
+            .iter()
+            .filter_map(|e| {
+                let names: Vec<String> = code
+                    .exports
+                    .get(e)?
+                    .iter()
+                    .filter(|n| listed.insert(n.as_str()))
+                    .take(take)
+                    .cloned()
+                    .collect();
+                (!names.is_empty()).then(|| EntryExports {
+                    path: e.clone(),
+                    names,
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    // The first few of each root, then the rest of them (http's root re-exports twelve names;
+    // `StatusCode` and `HeaderName` were never listed, even at 2,000 tokens).
+    let exports = exported(EXPORT_NAMES);
+    let more_exports = exported(2 * EXPORT_NAMES);
     // What the overview says of the project before its documents: a title that only repeats
     // it is left out.
     let said = format!(
@@ -338,6 +347,7 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         symbols: code.symbols,
         entry_points: entries,
         exports,
+        more_exports,
         commands,
         documents: documents(&listed_documents, &facts, &said),
     };
@@ -591,6 +601,22 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
                     c.exports.push(x.clone());
                 }
                 listed
+            },
+        ));
+    }
+    // The rest of a root's exports once every section has shown its top items.
+    for x in d.more_exports {
+        let Some(&i) = entry_round.get(&x.path) else {
+            continue;
+        };
+        items.push(Item::when(
+            3,
+            tiered(MORE_EXPORTS_ROUND + i, 0, 5),
+            move |c: &mut OverviewContent| {
+                let listed = c.exports.iter_mut().find(|e| e.path == x.path);
+                listed
+                    .map(|e| e.names.extend(x.names.iter().cloned()))
+                    .is_some()
             },
         ));
     }
@@ -3758,9 +3784,10 @@ fn code_summary(
         .map(|(_, path)| path)
         .collect();
     roots.extend(go_root_file(&ranked, name));
-    // Twice the names shown: those another root lists already are left out.
+    // Twice the names shown at most ([`EXPORT_NAMES`] and then twice as many more): those
+    // another root lists already are left out.
     let listed = |names: &[(String, f64)]| -> Vec<String> {
-        let names = names.iter().take(2 * EXPORT_NAMES);
+        let names = names.iter().take(4 * EXPORT_NAMES);
         names.map(|(n, _)| n.clone()).collect()
     };
     let exports = ranked
@@ -3935,6 +3962,10 @@ fn handed_roots(
 /// Most names a package root's exports list: six names cost about what one signature line
 /// does.
 const EXPORT_NAMES: usize = 6;
+
+/// The round past every section's top items where a root's exports past the first
+/// [`EXPORT_NAMES`] come (with `tiered`'s `top` of 0: round 10 + this + the entry's place).
+const MORE_EXPORTS_ROUND: usize = 2;
 
 /// Rounds between an entry point and its exports. Measured with `bench/quality/run.sh`
 /// (overview, mean recall of the tuned repositories at 250, 500, 1,000 and 2,000 tokens;
