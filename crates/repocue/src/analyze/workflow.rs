@@ -16,8 +16,19 @@ const MAX_COMMAND: usize = 80;
 /// Most commands kept per workflow.
 const MAX_PER_WORKFLOW: usize = 8;
 
-/// Whether a path is a GitHub Actions workflow whose commands are read.
+/// Whether a path is a GitHub Actions workflow whose commands are read, or a composite action
+/// of the repository's own that workflows use (`.github/actions/<name>/action.yml`: guice's
+/// CI runs `mvn verify` and `bazel test` there, and its overview fell back to `mvn test`).
 pub fn is_workflow(path: &[u8]) -> bool {
+    if let Some(action) = path.strip_prefix(b".github/actions/") {
+        let mut parts = action.split(|&b| b == b'/');
+        let (dir, file) = (parts.next(), parts.next());
+        let named = matches!(file, Some(b"action.yml" | b"action.yaml"));
+        return parts.next().is_none() && named && dir.is_some_and(|d| !d.is_empty()) && {
+            let dir = String::from_utf8_lossy(dir.unwrap_or_default()).to_ascii_lowercase();
+            !SKIPPED.iter().any(|s| dir.contains(s))
+        };
+    }
     let Some(name) = path.strip_prefix(b".github/workflows/") else {
         return false;
     };
@@ -25,29 +36,32 @@ pub fn is_workflow(path: &[u8]) -> bool {
         return false;
     }
     let name = String::from_utf8_lossy(name).to_ascii_lowercase();
-    const SKIPPED: &[&str] = &[
-        "release",
-        "publish",
-        "deploy",
-        "codeql",
-        "scorecard",
-        "label",
-        "stale",
-        "lock",
-        "triage",
-        "dependabot",
-        "dependency-review",
-        "greetings",
-        "welcome",
-        "reminder",
-        "sponsor",
-        "pages",
-        "coverity",
-        "fuzz",
-        "zizmor",
-    ];
     !SKIPPED.iter().any(|s| name.contains(s))
 }
+
+/// Words of a workflow's or action's name that say it releases, publishes, scans or keeps
+/// house: its commands are no check of a change.
+const SKIPPED: &[&str] = &[
+    "release",
+    "publish",
+    "deploy",
+    "codeql",
+    "scorecard",
+    "label",
+    "stale",
+    "lock",
+    "triage",
+    "dependabot",
+    "dependency-review",
+    "greetings",
+    "welcome",
+    "reminder",
+    "sponsor",
+    "pages",
+    "coverity",
+    "fuzz",
+    "zizmor",
+];
 
 /// The commands a workflow's steps run, in file order, each once, with their purpose
 /// (`build`, `test`, `lint`, `format`, `docs` or `other`): at most [`MAX_PER_WORKFLOW`].
@@ -822,6 +836,10 @@ mod tests {
     #[test]
     fn workflows_are_read_unless_named_for_releases_or_housekeeping() {
         assert!(is_workflow(b".github/workflows/ci.yml"));
+        assert!(is_workflow(b".github/actions/maven-test/action.yml"));
+        assert!(!is_workflow(b".github/actions/release/action.yml"));
+        assert!(!is_workflow(b".github/actions/x/script.yml"));
+        assert!(!is_workflow(b".github/actions/x/y/action.yml"));
         assert!(is_workflow(b".github/workflows/Tests.yaml"));
         assert!(!is_workflow(b".github/workflows/release.yml"));
         assert!(!is_workflow(b".github/workflows/codeql-analysis.yml"));
