@@ -107,6 +107,10 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
                 markdown_heading(trimmed)
                     .or_else(|| html_heading(trimmed))
                     .or_else(|| underline_heading(line, lines.get(i + 1)))
+                    .map(|(level, text)| match overlined(&lines, i) {
+                        true => (1, text),
+                        false => (level, text),
+                    })
             })
             .flatten();
         if let Some((level, text)) = heading {
@@ -524,6 +528,20 @@ fn is_underline(line: &str) -> bool {
             t.as_bytes()[0],
             b'=' | b'-' | b'~' | b'^' | b'*' | b'#' | b'+'
         )
+}
+
+/// Whether the heading at line `i` is overlined as well as underlined, by the same
+/// character: reStructuredText's title style (`*******` / `Authors` / `*******`), which comes
+/// before every underlined section whatever its character (marshmallow's `AUTHORS.rst` was
+/// titled by its first section, "Leads").
+fn overlined(lines: &[&str], i: usize) -> bool {
+    let (Some(above), Some(below)) = (
+        i.checked_sub(1).and_then(|j| lines.get(j)),
+        lines.get(i + 1),
+    ) else {
+        return false;
+    };
+    is_underline(above) && above.trim().as_bytes().first() == below.trim().as_bytes().first()
 }
 
 /// A setext (Markdown) or reStructuredText heading: text followed by an underline.
@@ -2082,6 +2100,11 @@ mod tests {
         let f = analyze(b"README.rst", Some("reStructuredText"), rst).unwrap();
         assert_eq!(f.title.as_deref(), Some("Project"));
         assert_eq!(f.headings.len(), 2);
+        // An overlined title, whatever its character, comes before an underlined section of
+        // `=` (marshmallow's `AUTHORS.rst` was titled "Leads").
+        let overlined = "*******\nAuthors\n*******\n\nLeads\n=====\n\n- Someone\n";
+        let f = analyze(b"AUTHORS.rst", Some("reStructuredText"), overlined).unwrap();
+        assert_eq!(f.title.as_deref(), Some("Authors"));
     }
 
     /// Property tests of the outline parser. 256 cases each (proptest's default); set
