@@ -1141,10 +1141,7 @@ mod tests {
                 "pkg/use_json.py",
                 "from pkg.jsonish import parse\n\ndef load(t):\n    return parse(t)\n",
             ),
-            (
-                "pkg/either.py",
-                "def load(t):\n    return parse(t)\n",
-            ),
+            ("pkg/either.py", "def load(t):\n    return parse(t)\n"),
             ("pkg/private.py", "def peek():\n    return _cache()\n"),
             (
                 "tests/test_json.py",
