@@ -98,6 +98,7 @@ fn leading_macros(line: &[u8], classes: &HashSet<&[u8]>) -> Vec<std::ops::Range<
         || (!word.is_empty()
             && classes.contains(word)
             && rest[skip_blank(rest, word.len())..].starts_with(b"("))
+        || defines_a_constructor(rest)
         || declares_function(rest);
     if opens {
         ranges
@@ -117,7 +118,7 @@ fn declares_function(rest: &[u8]) -> bool {
     // `const`, `unsigned` and the like before the type are words too.
     let mut words = 0;
     loop {
-        let end = word_end(rest, at);
+        let end = qualified_end(rest, at);
         if end == at {
             break;
         }
@@ -128,6 +129,62 @@ fn declares_function(rest: &[u8]) -> bool {
         }
     }
     words >= 2 && rest.get(at) == Some(&b'(') && !rest[..at].contains(&b'=')
+}
+
+/// The end of a possibly qualified, possibly templated name at `from` (`std::size_t`,
+/// `App::name`, `std::vector<int>`): CLI11's `CLI11_NODISCARD std::size_t count() const`
+/// kept its macro, which broke its class `App` around it.
+fn qualified_end(rest: &[u8], from: usize) -> usize {
+    let mut end = word_end(rest, from);
+    if end == from {
+        return from;
+    }
+    loop {
+        if rest[end..].starts_with(b"::") && word_at(rest, end + 2) {
+            end = word_end(rest, end + 2);
+        } else if rest.get(end) == Some(&b'<') {
+            let mut depth = 0usize;
+            let close = rest[end..].iter().position(|&b| {
+                match b {
+                    b'<' => depth += 1,
+                    b'>' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0 || matches!(b, b'(' | b';' | b'{' | b'=')
+            });
+            match close.map(|c| end + c) {
+                Some(c) if rest[c] == b'>' => end = c + 1,
+                _ => return end,
+            }
+        } else {
+            return end;
+        }
+    }
+}
+
+/// Whether a line (after its leading macros) defines a constructor or destructor out of its
+/// class, `Widget::Widget(` or `Widget::~Widget(`: CLI11's `CLI11_INLINE App::App(…) :
+/// parent_(parent)` named the constructor `CLI.parent_.App.App` and invented `parent_`.
+fn defines_a_constructor(rest: &[u8]) -> bool {
+    let end = qualified_end(rest, 0);
+    let parts: Vec<&[u8]> = rest[..end]
+        .split(|&b| b == b':')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some(&class) = parts.last() else {
+        return false;
+    };
+    // `Widget::Widget(`, or a destructor, `Widget::~Widget(`.
+    let (member, after) = match rest[end..].strip_prefix(b"::~") {
+        Some(dtor) => {
+            let len = word_end(dtor, 0);
+            (&dtor[..len], &dtor[len..])
+        }
+        None if parts.len() >= 2 => (parts[parts.len() - 2], &rest[end..]),
+        None => return false,
+    };
+    let after = &after[skip_blank(after, 0)..];
+    !member.is_empty() && class == member && after.starts_with(b"(")
 }
 
 /// The bytes to parse for a C `source`: the macros that open a function's declaration
@@ -399,6 +456,23 @@ mod tests {
                 &blank("FMT_SO_VISIBILITY(\"default\")"),
             )
             .replace("LIB_VIS(a, (b))", &blank("LIB_VIS(a, (b))"));
+        assert_eq!(
+            String::from_utf8_lossy(&hidden(source.as_bytes())),
+            expected
+        );
+    }
+
+    /// A macro before a qualified or templated return type, or before a constructor or
+    /// destructor defined out of its class, goes: CLI11's `CLI11_NODISCARD std::size_t
+    /// count() const` broke its class `App`, and `CLI11_INLINE App::App(…) : parent_(p)`
+    /// invented `parent_`.
+    #[test]
+    fn a_macro_before_a_qualified_type_or_an_out_of_line_constructor_is_blanked() {
+        let source = "class App {\n  LIB_NODISCARD std::size_t count() const { return 1; }\n  LIB_NODISCARD std::vector<std::string> names() const;\n};\nLIB_INLINE App::App(int p) : parent_(p) {}\nLIB_INLINE App::~App() {}\nLIB_INLINE std::string App::name() const { return n; }\nMY_HANDLE App::open(int x);\n";
+        let blank = |m: &str| " ".repeat(m.len());
+        let expected = source
+            .replace("LIB_NODISCARD", &blank("LIB_NODISCARD"))
+            .replace("LIB_INLINE", &blank("LIB_INLINE"));
         assert_eq!(
             String::from_utf8_lossy(&hidden(source.as_bytes())),
             expected
