@@ -923,7 +923,9 @@ fn references(
             .is_some_and(|g| g.kind() == "aliased_import");
         if text::is_identifier(&name)
             && name != "_"
-            && (aliased || !defined.contains(name.as_ref()))
+            && (aliased
+                || !defined.contains(name.as_ref())
+                || names_an_imported_package(*n, source, &bindings))
             && !support.is_builtin(&name)
         {
             let member = is_member_access(*n, source, &bindings);
@@ -948,6 +950,27 @@ fn references(
         .collect();
     let all = references.into_keys().map(Cow::into_owned).collect();
     (all, members)
+}
+
+/// Whether a name is qualified by a package the file imports (Go's `lib.Fs`, a type or a
+/// selector): another package's definition, whatever the file defines by that name (afero's
+/// `zipfs/fs.go` defines its own `Fs` and implements `afero.Fs`, and was no user of it).
+fn names_an_imported_package(n: Node<'_>, source: &[u8], bindings: &HashSet<&[u8]>) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    let qualifier = match parent.kind() {
+        "qualified_type" => parent.child_by_field_name("package"),
+        "selector_expression" => parent
+            .child_by_field_name("operand")
+            .filter(|o| o.kind() == "identifier"),
+        _ => None,
+    };
+    qualifier.is_some_and(|q| {
+        source
+            .get(q.byte_range())
+            .is_some_and(|name| bindings.contains(name))
+    })
 }
 
 /// The class a C# attribute names: `[Tracked]` is `TrackedAttribute`, and `[TrackedAttribute]`

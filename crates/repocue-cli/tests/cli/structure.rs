@@ -583,6 +583,41 @@ fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
     );
 }
 
+/// Go: a name means its own package's definition, and one a package qualifies (`lib.Fs`) the
+/// imported package's, even in a file that defines its own: afero's `tarfs.Fs` listed every
+/// root file, and the root's `Fs` missed `zipfs/fs.go`, which implements `afero.Fs`.
+#[test]
+fn a_go_name_means_its_own_package_or_the_one_that_qualifies_it() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/lib\n\ngo 1.22\n"),
+        (
+            "fs.go",
+            "package lib\n\n// Fs is a file system.\ntype Fs interface {\n\tName() string\n}\n",
+        ),
+        (
+            "util.go",
+            "package lib\n\nfunc Walk(fs Fs) string { return fs.Name() }\n",
+        ),
+        (
+            "sub/fs.go",
+            "package sub\n\nimport \"example.com/lib\"\n\n// Fs wraps another.\ntype Fs struct {\n\tsource lib.Fs\n}\n\nfunc (f *Fs) Name() string { return \"sub\" }\n",
+        ),
+        (
+            "sub/file.go",
+            "package sub\n\nfunc Open(f *Fs) string { return f.Name() }\n",
+        ),
+    ]);
+    repo.init();
+    let referenced_by = |id: &str| -> Value {
+        repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
+    };
+    assert_eq!(
+        referenced_by("symbol:fs.go:Fs"),
+        json!(["sub/fs.go", "util.go"])
+    );
+    assert_eq!(referenced_by("symbol:sub/fs.go:Fs"), json!(["sub/file.go"]));
+}
+
 #[test]
 fn file_entity_lists_its_users_and_what_it_references() {
     let repo = code_project();

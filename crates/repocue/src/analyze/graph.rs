@@ -1125,9 +1125,10 @@ pub(crate) fn may_mean(
             return false;
         }
     }
-    // A Java name its file does not import is its own package's when the package defines it
-    // ([`rank`]'s [`same_package_first`]).
-    if path_name_space(from) == "Java" && !imports_by_name(imports, name) {
+    // A Java name its file does not import, and any Go name, is its own package's when the
+    // package defines it ([`rank`]'s [`same_package_first`]): afero's `tarfs.Fs` listed every
+    // root file that names the root's own `Fs`.
+    if own_package_first(path_name_space(from), imports, name) {
         let dir = |p: &[u8]| p.iter().rposition(|&b| b == b'/').map_or(0, |i| i);
         let own = |p: &[u8]| p[..dir(p)] == from[..dir(from)];
         if defining.iter().any(|p| *p != from && own(p)) && !own(target) {
