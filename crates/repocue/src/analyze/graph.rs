@@ -347,10 +347,111 @@ fn member_share(
     def: &CodeFacts,
     name: &str,
 ) -> f64 {
-    match member_only && matches!(space, "Java" | "C#") && !names_an_owner(user, def, name) {
+    let unnamed_owner = matches!(space, "Java" | "C#") && !names_an_owner(user, def, name);
+    match member_only && (unnamed_owner || is_standard_method(space, name)) {
         true => UNNAMED_OWNER_SHARE,
         false => 1.0,
     }
+}
+
+/// Whether a method name is one the language's standard types define and code calls all the
+/// time, where no type names the receiver (Rust, Go, JavaScript and TypeScript, Python infer
+/// or leave types unwritten): such a use means a project's method of the name less often than
+/// an `Option`'s, a slice's or a console's. http's `Request.map` was "used" by every
+/// `Option::map`, and execa's private `COLORS.error` by every `console.error()`.
+fn is_standard_method(space: &str, name: &str) -> bool {
+    const RUST: &[&str] = &[
+        "and_then",
+        "as_bytes",
+        "as_mut",
+        "as_ref",
+        "as_str",
+        "clear",
+        "cmp",
+        "collect",
+        "contains",
+        "default",
+        "drain",
+        "entry",
+        "eq",
+        "extend",
+        "filter",
+        "flush",
+        "fmt",
+        "from",
+        "get",
+        "get_mut",
+        "hash",
+        "insert",
+        "into",
+        "into_iter",
+        "is_empty",
+        "is_none",
+        "is_some",
+        "iter",
+        "iter_mut",
+        "keys",
+        "len",
+        "map",
+        "map_err",
+        "next",
+        "ok",
+        "partial_cmp",
+        "pop",
+        "push",
+        "read",
+        "remove",
+        "take",
+        "unwrap",
+        "unwrap_or",
+        "values",
+        "write",
+    ];
+    const GO: &[&str] = &[
+        "Add", "Bytes", "Close", "Del", "Done", "Err", "Get", "Len", "Lock", "Next", "Read",
+        "Reset", "Scan", "Set", "Unlock", "Wait", "Write",
+    ];
+    const JAVASCRIPT: &[&str] = &[
+        "add", "catch", "concat", "debug", "delete", "entries", "error", "every", "filter",
+        "finally", "find", "forEach", "get", "has", "includes", "indexOf", "info", "join", "keys",
+        "log", "map", "push", "reduce", "replace", "set", "slice", "some", "split", "then", "trim",
+        "values", "warn",
+    ];
+    const PYTHON: &[&str] = &[
+        "add",
+        "append",
+        "close",
+        "copy",
+        "decode",
+        "encode",
+        "endswith",
+        "extend",
+        "format",
+        "get",
+        "items",
+        "join",
+        "keys",
+        "lower",
+        "pop",
+        "read",
+        "remove",
+        "replace",
+        "split",
+        "startswith",
+        "strip",
+        "update",
+        "upper",
+        "values",
+        "write",
+    ];
+    let names: &[&str] = match space {
+        "Rust" => RUST,
+        "Go" => GO,
+        "JavaScript" => JAVASCRIPT,
+        "Python" => PYTHON,
+        _ => return false,
+    };
+    names.contains(&name)
 }
 
 /// What a use of an annotation type by the project's own code counts
@@ -1886,11 +1987,22 @@ mod tests {
         let uses = r.used_by[0].get("get").copied().unwrap_or_default();
         assert!((uses - (1.0 + UNNAMED_OWNER_SHARE)).abs() < 1e-9, "{uses}");
         // Rust infers types: every member use counts.
-        let owner = facts(&["Accessor", "Accessor.get"], &[]);
-        let mut user = facts(&["run"], &["get"]);
-        user.member_references = vec!["get".into()];
+        let owner = facts(&["Accessor", "Accessor.load"], &[]);
+        let mut user = facts(&["run"], &["load"]);
+        user.member_references = vec!["load".into()];
         let rust = [node(b"src/accessor.rs", &owner), node(b"src/job.rs", &user)];
-        assert_eq!(rank(&rust).used_by[0].get("get"), Some(&1.0));
+        assert_eq!(rank(&rust).used_by[0].get("load"), Some(&1.0));
+        // Save a name the standard types define and code calls all the time (`Option::map`,
+        // `Vec::len`): a fifth (http's `Request.map`).
+        let owner = facts(&["Request", "Request.map"], &[]);
+        let mut user = facts(&["run"], &["map"]);
+        user.member_references = vec!["map".into()];
+        let rust = [node(b"src/request.rs", &owner), node(b"src/job.rs", &user)];
+        let uses = rank(&rust).used_by[0]
+            .get("map")
+            .copied()
+            .unwrap_or_default();
+        assert!((uses - UNNAMED_OWNER_SHARE).abs() < 1e-9, "{uses}");
     }
 
     /// An annotation type the project's own code puts on its declarations counts a fifth
