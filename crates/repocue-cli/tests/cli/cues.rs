@@ -2111,6 +2111,44 @@ fn a_dirty_tree_is_never_an_empty_working_tree() {
     }
 }
 
+/// A protected member is what a subclass calls: it comes with the class's other exposed
+/// members, before the files that use the class (guice's `AbstractModule` showed two of its
+/// `bind…` methods beside a hundred files that extend it). A private one comes after them.
+#[test]
+fn an_entitys_protected_members_come_before_its_users() {
+    let mut class = String::from("package com.x;\n\npublic abstract class Module {\n");
+    for m in ["configure", "bind", "install", "binder", "requireBinding"] {
+        class.push_str(&format!("  protected void {m}(Object arg) {{}}\n"));
+    }
+    class.push_str("  private int secret;\n}\n");
+    let mut files: Vec<(String, String)> = vec![("src/com/x/Module.java".into(), class)];
+    for i in 0..60 {
+        files.push((
+            format!("test/com/x/Module{i}Test.java"),
+            format!("package com.x;\n\npublic class Module{i}Test {{\n  void t() {{ new Module() {{ protected void configure() {{}} }}; }}\n}}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&refs);
+    let cue = repo.cue(
+        "entity",
+        &[
+            "--id",
+            "symbol:src/com/x/Module.java:Module",
+            "--max-tokens",
+            "400",
+        ],
+    );
+    let children = cue["content"]["children"].to_string();
+    for m in ["configure", "bind", "install", "binder", "requireBinding"] {
+        assert!(children.contains(&format!("Module.{m}\"")), "{m}: {cue:#}");
+    }
+    assert!(!children.contains("secret"), "{cue:#}");
+}
+
 /// A tight overview holds back room for a path of every kind of work-tree change: at a budget
 /// that keeps one edited path, the new file is there too (a review saw `working_tree:
 /// unstaged Alpha.java` and four more classes, and no untracked file).

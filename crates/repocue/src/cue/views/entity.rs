@@ -504,7 +504,13 @@ fn code_items(
         .filter(|s| defined_owner(c, s) == symbol)
         .map(|s| {
             let id = EntityId::symbol(path.to_owned(), s.qualified_name.clone()).to_string();
-            (crate::analyze::importance::unexposed(s, &c.symbols), id)
+            // A protected member is what a subclass calls: the API of a class made to be
+            // extended (guice's `AbstractModule` showed two of its `bind…` methods beside a
+            // hundred files that extend it).
+            let protected = s.visibility.as_deref() == Some("protected");
+            let hidden = crate::analyze::importance::unexposed(s, &c.symbols)
+                && (!protected || owner_hidden(s, &c.symbols));
+            (hidden, id)
         })
         .collect();
     if let Some(s) = symbol.and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q)) {
@@ -557,6 +563,25 @@ fn code_items(
         ));
     }
     Ok(items)
+}
+
+/// Whether a symbol's owner, or any up the chain, is hidden (a protected member of a private
+/// class is hidden with it).
+fn owner_hidden(
+    s: &crate::analyze::structure::SymbolFact,
+    all: &[crate::analyze::structure::SymbolFact],
+) -> bool {
+    let mut owner = s.parent();
+    while let Some(p) = owner {
+        if all
+            .iter()
+            .any(|o| o.qualified_name == p && crate::analyze::importance::is_hidden(o))
+        {
+            return true;
+        }
+        owner = p.rsplit_once('.').map(|(up, _)| up);
+    }
+    false
 }
 
 /// The entity's `referenced_by` items: the files that reference the symbol's name (`wanted`),
