@@ -3521,6 +3521,31 @@ fn the_purpose_is_the_sentence_that_defines_the_project() {
     );
 }
 
+/// A member in a support directory says nothing of the project: RestSharp's overview
+/// required `.NET net9.0`, its benchmark's target, though the library targets
+/// netstandard2.0 on (set in a `Directory.Build.props`, which is not read).
+#[test]
+fn a_benchmarks_target_is_no_requirement_of_the_project() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/Lib/Lib.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup><PackageId>Lib</PackageId></PropertyGroup>\n</Project>\n",
+        ),
+        ("src/Lib/Client.cs", "namespace Lib;\npublic class Client { public void Run() {} }\n"),
+        (
+            "benchmarks/Bench/Bench.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <OutputType>Exe</OutputType>\n    <TargetFramework>net9.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n",
+        ),
+        ("benchmarks/Bench/Program.cs", "public static class Program { public static void Main() {} }\n"),
+        (
+            "Lib.slnx",
+            "<Solution>\n  <Project Path=\"benchmarks/Bench/Bench.csproj\" />\n  <Project Path=\"src/Lib/Lib.csproj\" />\n</Solution>\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert!(cue["content"]["project"]["requires"].is_null(), "{cue:#}");
+}
+
 /// A public method of an internal class is no API, nor is a namespace declaration:
 /// Newtonsoft.Json's `internal static class
 /// StringUtils` (whose public methods every file calls) and serilog's `static class Guard`

@@ -1035,6 +1035,14 @@ fn ordered_members(
         &'m Vec<u8>,
         Option<(&'m FileState, &'m ManifestFacts)>,
     );
+    // A member in a support directory (a benchmark, a test project, a tool) is no project
+    // users install and says nothing of one: RestSharp's overview required `.NET net9.0`, its
+    // benchmark's, though the library targets netstandard2.0 on.
+    let support = |d: &[u8]| {
+        let top = paths::top_dir(d).unwrap_or(d);
+        importance::role(&[d, b"/x"].concat()) != importance::Role::Source
+            || component_rank(&format!("{}/", paths::display(top))) == 2
+    };
     let mut members: Vec<Ordered<'_>> = dirs
         .iter()
         .zip(manifest_files.iter().zip(&manifests))
@@ -1054,6 +1062,7 @@ fn ordered_members(
             });
             (used, uses, mass, d, file.zip(*m))
         })
+        .filter(|(_, _, _, d, _)| !support(d))
         .collect();
     members.sort_by(|a, b| {
         a.0.cmp(&b.0)
