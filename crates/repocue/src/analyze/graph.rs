@@ -347,8 +347,11 @@ fn member_share(
     def: &CodeFacts,
     name: &str,
 ) -> f64 {
+    if !member_only {
+        return 1.0;
+    }
     let unnamed_owner = matches!(space, "Java" | "C#") && !names_an_owner(user, def, name);
-    match member_only && (unnamed_owner || is_standard_method(space, name)) {
+    match unnamed_owner || is_standard_method(space, name) {
         true => UNNAMED_OWNER_SHARE,
         false => 1.0,
     }
@@ -464,6 +467,9 @@ const ANNOTATION_SHARE: f64 = 0.2;
 /// public interface, joined its overview once annotations were uses); its users' uses
 /// (tests', examples': `@Mock`) count in full.
 fn annotation_share(role: Role, def: &CodeFacts, name: &str) -> f64 {
+    if role != Role::Source || !matches!(def.language.as_str(), "Java" | "C#") {
+        return 1.0;
+    }
     let annotation = |s: &&crate::analyze::structure::SymbolFact| {
         s.signature.contains("@interface")
             || (def.language == "C#" && name.ends_with("Attribute") && s.kind == "class")
@@ -1936,7 +1942,8 @@ mod tests {
         ];
         let r = rank(&nodes);
         assert!(r.used_by[0].is_empty(), "{:?}", r.used_by[0]);
-        assert_eq!(r.used_by[1].get("is_empty"), Some(&1.0));
+        // (A fifth: `is_empty` is a standard method name, [`is_standard_method`].)
+        assert_eq!(r.used_by[1].get("is_empty"), Some(&UNNAMED_OWNER_SHARE));
         assert!(r.scores[1] > r.scores[0], "{:?}", r.scores);
         // Used on its own, the same name means either.
         user.member_references.clear();
