@@ -611,19 +611,7 @@ fn a_delta_tells_staged_deletions_and_additions() {
     repo.git(&["rm", "-q", "b.go"]);
     repo.write("d.go", "package lg\n\nfunc D() {}\n");
     repo.git(&["add", "d.go"]);
-    let states = |cue: &Value| -> Vec<(String, String)> {
-        cue["content"]["paths"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                (
-                    p["path"].as_str().unwrap().to_owned(),
-                    p["state"].as_str().unwrap_or("-").to_owned(),
-                )
-            })
-            .collect()
-    };
+    let states = |cue: &Value| path_fields(cue, "state");
     let staged = repo.cue(
         "delta",
         &["--since", "snapshot-000001", "--max-tokens", "2000"],
@@ -2441,8 +2429,8 @@ fn unrelated_types_named_for_their_files_are_no_rename() {
     );
 }
 
-/// The path operations of a delta cue, in order.
-fn path_ops(cue: &serde_json::Value) -> Vec<(String, String)> {
+/// Each path of a delta cue with its `field` (`-` when it has none), in order.
+fn path_fields(cue: &Value, field: &str) -> Vec<(String, String)> {
     cue["content"]["paths"]
         .as_array()
         .unwrap()
@@ -2450,10 +2438,15 @@ fn path_ops(cue: &serde_json::Value) -> Vec<(String, String)> {
         .map(|p| {
             (
                 p["path"].as_str().unwrap().to_owned(),
-                p["op"].as_str().unwrap().to_owned(),
+                p[field].as_str().unwrap_or("-").to_owned(),
             )
         })
         .collect()
+}
+
+/// The path operations of a delta cue, in order.
+fn path_ops(cue: &Value) -> Vec<(String, String)> {
+    path_fields(cue, "op")
 }
 
 /// Methods any Python class may define say nothing of where a file came from: uvicorn's
