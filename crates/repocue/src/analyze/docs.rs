@@ -99,21 +99,7 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
             continue;
         }
         names.add_spans(line);
-        // A line indented by four columns is code (Markdown's indented code block, an
-        // AsciiDoc literal, a plain-text file's example command: git's `INSTALL` shows
-        // `\t# make prefix=/usr install` as a root prompt), never a heading.
-        let heading = (indentation(line) < CODE_INDENT)
-            .then(|| {
-                markdown_heading(trimmed)
-                    .or_else(|| html_heading(trimmed))
-                    .or_else(|| underline_heading(line, lines.get(i + 1)))
-                    .map(|(level, text)| match overlined(&lines, i) {
-                        true => (1, text),
-                        false => (level, text),
-                    })
-            })
-            .flatten();
-        if let Some((level, text)) = heading {
+        if let Some((level, text)) = heading_at(&lines, i) {
             flush_purpose(&mut paragraph, &mut scan);
             let titles = level == 1 && title.is_none() && scan.purpose.is_none();
             if titles {
@@ -528,6 +514,24 @@ fn is_underline(line: &str) -> bool {
             t.as_bytes()[0],
             b'=' | b'-' | b'~' | b'^' | b'*' | b'#' | b'+'
         )
+}
+
+/// The heading line `i` of `lines` opens, with its level: Markdown's, HTML's, or a setext or
+/// reStructuredText one (level 1 when overlined too). A line indented by four columns is code
+/// (Markdown's indented code block, an AsciiDoc literal, a plain-text file's example command:
+/// git's `INSTALL` shows `\t# make prefix=/usr install` as a root prompt), never a heading.
+fn heading_at(lines: &[&str], i: usize) -> Option<(u8, String)> {
+    let line = lines[i];
+    let trimmed = line.trim_start();
+    if indentation(line) >= CODE_INDENT {
+        return None;
+    }
+    markdown_heading(trimmed)
+        .or_else(|| html_heading(trimmed))
+        .or_else(|| {
+            let (level, text) = underline_heading(line, lines.get(i + 1))?;
+            Some((if overlined(lines, i) { 1 } else { level }, text))
+        })
 }
 
 /// Whether the heading at line `i` is overlined as well as underlined, by the same
