@@ -2413,17 +2413,17 @@ fn unrelated_types_named_for_their_files_are_no_rename() {
         "delta",
         &["--since", "snapshot-000001", "--max-tokens", "2000"],
     );
-    let ops: Vec<(&str, &str)> = cue["content"]["paths"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["path"].as_str().unwrap(), p["op"].as_str().unwrap()))
-        .collect();
     assert_eq!(
-        ops,
+        path_ops(&cue),
         [
-            ("src/Lib/DuplicateKeyMode.cs", "file.added"),
-            ("src/Lib/TraceLevel.cs", "file.deleted")
+            (
+                "src/Lib/DuplicateKeyMode.cs".to_owned(),
+                "file.added".to_owned()
+            ),
+            (
+                "src/Lib/TraceLevel.cs".to_owned(),
+                "file.deleted".to_owned()
+            )
         ],
         "{cue:#}"
     );

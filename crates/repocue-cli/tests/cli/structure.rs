@@ -548,6 +548,11 @@ fn entity_view_describes_symbols_and_files() {
         .error_code("invalid_argument");
 }
 
+/// The `referenced_by` of an entity, read without a refresh.
+fn referenced_by(repo: &TestRepo, id: &str) -> Value {
+    repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
+}
+
 #[test]
 fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
     // Two modules define `parse`. A file that imports one of them means that one; a file that
@@ -570,9 +575,7 @@ fn a_symbol_is_referenced_by_the_files_whose_imports_can_mean_it() {
         ),
     ]);
     repo.init();
-    let referenced_by = |id: &str| -> Value {
-        repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
-    };
+    let referenced_by = |id: &str| referenced_by(&repo, id);
     assert_eq!(
         referenced_by("symbol:pkg/jsonish.py:parse"),
         json!(["pkg/either.py", "pkg/use_json.py"])
@@ -608,9 +611,7 @@ fn a_go_name_means_its_own_package_or_the_one_that_qualifies_it() {
         ),
     ]);
     repo.init();
-    let referenced_by = |id: &str| -> Value {
-        repo.cue("entity", &["--id", id, "--no-refresh"])["content"]["referenced_by"].clone()
-    };
+    let referenced_by = |id: &str| referenced_by(&repo, id);
     assert_eq!(
         referenced_by("symbol:fs.go:Fs"),
         json!(["sub/fs.go", "util.go"])
