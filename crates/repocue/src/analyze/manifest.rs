@@ -969,13 +969,32 @@ fn pyproject(text: &str, f: &mut ManifestFacts) -> Option<()> {
         f.dependencies = table_keys(poetry.get("dependencies"));
         f.dependencies.retain(|d| d != "python");
     }
-    f.commands.push(if poetry.is_some() {
-        cmd("poetry install", "install")
-    } else {
-        cmd("pip install -e .", "install")
+    // The extra a contributor installs (`dev`, else the tests'): marshmallow's contributing
+    // guide says `pip install -e '.[dev]'`, and the overview said `pip install -e .`.
+    let extras = project
+        .and_then(|p| p.get("optional-dependencies")?.as_table())
+        .cloned()
+        .unwrap_or_default();
+    let extra = ["dev", "develop", "tests", "test", "testing"]
+        .into_iter()
+        .find(|e| extras.contains_key(*e));
+    f.commands.push(match (poetry.is_some(), extra) {
+        (true, _) => cmd("poetry install", "install"),
+        (false, Some(e)) => cmd(format!("pip install -e '.[{e}]'"), "install"),
+        (false, None) => cmd("pip install -e .", "install"),
     });
+    // pytest runs the tests where the configuration says so, or an extra asks for it.
     let tool = doc.get("tool").and_then(|t| t.as_table());
-    if tool.is_some_and(|t| t.contains_key("pytest")) {
+    let pytest_extra = extras
+        .values()
+        .filter_map(|v| v.as_array())
+        .flatten()
+        .any(|r| {
+            r.as_str()
+                .and_then(|r| requirement_name(r.trim()))
+                .is_some_and(|n| n.eq_ignore_ascii_case("pytest"))
+        });
+    if tool.is_some_and(|t| t.contains_key("pytest")) || pytest_extra {
         f.commands.push(cmd("python -m pytest", "test"));
     }
     if tool.is_some_and(|t| t.contains_key("tox")) {
@@ -2456,6 +2475,24 @@ mod tests {
         // A description by reference is none.
         let f = analyze(b"setup.cfg", "[metadata]\ndescription = file: README.rst\n").unwrap();
         assert_eq!(f.description, None);
+    }
+
+    /// A pyproject's install takes the extra a contributor needs (`dev`, else the tests'),
+    /// and an extra that asks for pytest says how the tests run: marshmallow's overview said
+    /// `pip install -e .` and no test command.
+    #[test]
+    fn a_pyprojects_install_takes_its_dev_extra() {
+        let text = "[project]\nname = \"pkg\"\n[project.optional-dependencies]\ntests = [\"pytest>=8\"]\ndev = [\"pkg[tests]\", \"tox\"]\n";
+        let f = analyze(b"pyproject.toml", text).unwrap();
+        assert_eq!(
+            commands(&f),
+            [
+                ("pip install -e '.[dev]'", "install"),
+                ("python -m pytest", "test")
+            ]
+        );
+        let plain = analyze(b"pyproject.toml", "[project]\nname = \"pkg\"\n").unwrap();
+        assert_eq!(commands(&plain), [("pip install -e .", "install")]);
     }
 
     #[test]
