@@ -4191,6 +4191,10 @@ fn documents_are_what_can_be_read() {
         ),
         ("docs/latest_version.txt", "4.4.1\n"),
         (
+            "meson_options.txt",
+            "# Copyright © 2020 Dylan Baker\noption('tests', type : 'boolean', value : true)\n",
+        ),
+        (
             ".git_archival.txt",
             "node: $Format:%H$\nnode-date: $Format:%cI$\nref-names: $Format:%D$\n",
         ),
@@ -4237,6 +4241,7 @@ fn documents_are_what_can_be_read() {
         "mkdocs-requirements.txt",
         "docs/latest_version.txt",
         ".git_archival.txt",
+        "meson_options.txt",
     ] {
         assert!(!listed.iter().any(|d| d == bare), "{bare}: {listed:?}");
     }

@@ -3048,9 +3048,14 @@ const MAX_DOCUMENTS: usize = 20;
 
 /// Whether a file is a list of pip requirements or constraints (`requirements.txt`,
 /// `requirements-dev.txt`, urfave/cli's `mkdocs-requirements.txt`): httpx's, whose first
-/// line is a comment, was listed as a document titled by it.
+/// line is a comment, was listed as a document titled by it. Or a build's options file
+/// named as text (Meson's `meson_options.txt`: tinyxml2's was a document titled by its
+/// copyright line).
 fn is_requirements(f: &FileState) -> bool {
     let name = paths::file_name(&f.path).to_ascii_lowercase();
+    if name == b"meson_options.txt" {
+        return true;
+    }
     let Some(stem) = name.strip_suffix(b".txt") else {
         return false;
     };
