@@ -3328,11 +3328,11 @@ const RANKED_ENTRIES: usize = 5;
 /// and the hidden picks' floors: how many of each pick the list went through tells what score
 /// a further symbol must have to change it.
 fn picked(
+    weights: &super::structure::Weights<'_, '_>,
     ranked: &[super::structure::Ranked<'_>],
     fold: Option<super::structure::Fold<'_>>,
 ) -> (Vec<SymbolEntry>, [f64; 2]) {
-    let tiers =
-        |per_file, n| super::structure::ranked_symbol_tiers(ranked, per_file, n, true, fold);
+    let tiers = |per_file, n| super::structure::ranked_symbol_tiers(weights, per_file, n, fold);
     let first = tiers(FIRST_PER_FILE, FIRST_SYMBOLS);
     let more = tiers(MORE_PER_FILE, MORE_SYMBOLS);
     let picks = [
@@ -3574,8 +3574,10 @@ fn code_summary(
     // The list, each picked method listed as its type ([`owner_line`]); and the list as it
     // would be with every method on a line of its own: a listed type names those of its
     // methods that that one picks among its members (cobra's `Execute`, sinatra's `set`).
-    let (mut symbols, mut floors) = picked(&ranked, Some(&owner_line));
-    let (unfolded, unfolded_floors) = picked(&ranked, None);
+    let weights = super::structure::Weights::new(&ranked, true);
+    let (mut symbols, mut floors) = picked(&weights, &ranked, Some(&owner_line));
+    let (unfolded, unfolded_floors) = picked(&weights, &ranked, None);
+    drop(weights);
     for (floor, other) in floors.iter_mut().zip(unfolded_floors) {
         *floor = floor.min(other);
     }

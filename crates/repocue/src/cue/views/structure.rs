@@ -489,7 +489,7 @@ pub(crate) fn ranked_symbols(
         mut exposed,
         hidden,
         ..
-    } = ranked_symbol_tiers(ranked, per_file, n, exposed_first, None);
+    } = ranked_symbol_tiers(&Weights::new(ranked, exposed_first), per_file, n, None);
     exposed.extend(hidden);
     exposed.truncate(n);
     exposed
@@ -538,11 +538,10 @@ pub(crate) type Fold<'f> =
 /// the file has taken costs none (sinatra's `set` and `enable` left `class Base` one line of
 /// `base.rb`'s two, the other went to no one). A line scores as the best symbol it shows, and
 /// names that one among its members.
-pub(crate) fn ranked_symbol_tiers(
-    ranked: &[Ranked<'_>],
+pub(crate) fn ranked_symbol_tiers<'r>(
+    weights: &Weights<'r, '_>,
     per_file: usize,
     n: usize,
-    exposed_first: bool,
     fold: Option<Fold<'_>>,
 ) -> Tiers {
     // (score, the file's module, its directory): what `importance::diverse` picks from.
@@ -550,23 +549,17 @@ pub(crate) fn ranked_symbol_tiers(
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
     // (file, the symbol of the line, hidden, the members other symbols gave it).
     let mut symbols: Vec<(&Ranked<'_>, &SymbolFact, bool, Vec<String>)> = Vec::new();
-    // Only a file's best `per_file` symbols can be picked, and only from
-    // [`symbol_sources`].
-    let floors = RankFloors::new(ranked);
-    let minor = minor_families(ranked);
-    let headers = keeps_public_headers(ranked);
     // Name → the best weight among the exposed symbols a file's `per_file` left out.
     let mut left_out: HashMap<&str, f64> = HashMap::new();
-    for (_, r) in symbol_sources(ranked, n) {
+    // Only a file's best `per_file` symbols can be picked, and only from
+    // [`symbol_sources`].
+    for (i, r) in symbol_sources(weights.ranked, n) {
         let path = &r.file.path;
         let dir = &path[..path.iter().rposition(|&b| b == b'/').unwrap_or(0)];
         let module = c_module(path);
         let all: &[SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
-        let mut own = weighed(r, all, &floors, (&minor, headers), exposed_first);
-        // Stable: equal weights keep source order.
-        own.sort_by(|a, b| b.0.total_cmp(&a.0));
         let first = symbols.len();
-        for (w, s, hidden) in own {
+        for &(w, s, hidden) in weights.of(i) {
             let (line, member) = match fold.and_then(|f| f(all, s)) {
                 Some((at, member)) => (&all[at], member),
                 None => (s, None),
@@ -627,6 +620,49 @@ pub(crate) fn ranked_symbol_tiers(
         hidden: entries(hidden),
         exposed_scores,
         hidden_scores,
+    }
+}
+
+/// The ranked files' symbols with their weights for the lists ([`weighed`]), each file's
+/// worked out once, when a list first picks from it, and sorted best first (stable: equal
+/// weights keep source order). The overview picks four lists from one ranking: weighing every
+/// symbol of git/git four times was a tenth of ranking it.
+pub(crate) struct Weights<'r, 'a> {
+    ranked: &'r [Ranked<'a>],
+    floors: RankFloors,
+    minor: Vec<&'r str>,
+    headers: bool,
+    exposed_first: bool,
+    per_file: Vec<std::cell::OnceCell<Vec<Weighed<'r>>>>,
+}
+
+/// A symbol's weight for the lists, the symbol, and whether it is hidden ([`weighed`]).
+type Weighed<'s> = (f64, &'s SymbolFact, bool);
+
+impl<'r, 'a> Weights<'r, 'a> {
+    /// The weights of `ranked`'s symbols: with `exposed_first`, each with whether it is
+    /// hidden ([`weighed`]).
+    pub(crate) fn new(ranked: &'r [Ranked<'a>], exposed_first: bool) -> Self {
+        Weights {
+            ranked,
+            floors: RankFloors::new(ranked),
+            minor: minor_families(ranked),
+            headers: keeps_public_headers(ranked),
+            exposed_first,
+            per_file: vec![std::cell::OnceCell::new(); ranked.len()],
+        }
+    }
+
+    /// The weighed symbols of `ranked[i]`, best first.
+    fn of(&self, i: usize) -> &[Weighed<'r>] {
+        self.per_file[i].get_or_init(|| {
+            let r = &self.ranked[i];
+            let all: &'r [SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
+            let context = (self.minor.as_slice(), self.headers);
+            let mut own = weighed(r, all, &self.floors, context, self.exposed_first);
+            own.sort_by(|a, b| b.0.total_cmp(&a.0));
+            own
+        })
     }
 }
 
