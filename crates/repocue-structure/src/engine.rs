@@ -1317,6 +1317,15 @@ fn drop_superseded_prototypes(items: &mut Vec<Item>) {
     let mut keep = vec![true; items.len()];
     for (i, definition) in superseded.into_iter().enumerate() {
         if let Some(definition) = definition {
+            // A C++ member declared in its class and defined out of line in the same file
+            // (`inline T Request::get(…) { … }` below `struct Request`, as a single-header
+            // library does) is the declaration: it is what callers read, with the default
+            // arguments the definition may not repeat (cpp-httplib: changing `id = 0` to
+            // `id = 1` changed no symbol). Split over a header and a source, it is the same.
+            if items[definition].info.receiver.is_some() && items[i].parent.is_some() {
+                keep[definition] = false;
+                continue;
+            }
             keep[i] = false;
             // An out-of-line C++ definition learns its access from the declaration.
             if items[definition].info.visibility.is_none() {

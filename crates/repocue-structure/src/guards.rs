@@ -71,8 +71,23 @@ fn is_minified(language: Language, source: &[u8]) -> bool {
     if source.len() <= MINIFIED_MIN_FILE {
         return false;
     }
-    let lines = source.iter().filter(|&&b| b == b'\n').count() + 1;
-    source.len() / lines > MINIFIED_AVG_LINE
+    // What a line holds of code: its bytes other than white space, none for a comment line.
+    // Carbon's `Carbon.php` pads the `@method` lines of its class docblock to 400 columns,
+    // and the whole class, the library's main one, was refused as minified.
+    let mut lines = 0;
+    let mut code = 0;
+    for line in source.split(|&b| b == b'\n') {
+        lines += 1;
+        let text = line.trim_ascii_start();
+        if [b"//".as_slice(), b"/*", b"*", b"#"]
+            .iter()
+            .any(|m| text.starts_with(m))
+        {
+            continue;
+        }
+        code += text.iter().filter(|b| !b.is_ascii_whitespace()).count();
+    }
+    code / lines > MINIFIED_AVG_LINE
 }
 
 fn is_generated(source: &[u8]) -> bool {
@@ -117,5 +132,22 @@ mod tests {
         let wide = wide.repeat(20);
         assert!(is_minified(Language::Python, &wide));
         assert!(!is_minified(Language::Python, b"x = 1\n"));
+    }
+
+    #[test]
+    fn a_padded_comment_is_no_minified_code() {
+        let pad = " ".repeat(400);
+        let mut php = String::from("<?php\n/**\n");
+        for i in 0..40 {
+            php.push_str(&format!(
+                " * @method int unit{i}OfYear(?int $v = null){pad}Unit {i}\n"
+            ));
+        }
+        php.push_str(" */\nclass Carbon\n{\n    public function f(): int { return 1; }\n}\n");
+        assert!(php.len() > MINIFIED_MIN_FILE);
+        assert!(!is_minified(Language::Php, php.as_bytes()));
+        // Code that wide is still minified.
+        let wide = format!("{}\n", "a=b+c;".repeat(60)).repeat(20);
+        assert!(is_minified(Language::Php, wide.as_bytes()));
     }
 }

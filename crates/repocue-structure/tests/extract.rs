@@ -407,15 +407,15 @@ fn cpp_fixture() {
         7-11 module repo.detail in=repo internal | namespace detail
         9-9 function repo.detail.helper in=repo.detail | int helper(int x)
         14-24 class repo.Parser in=repo | class Parser : public Base
+        16-16 method repo.Parser.Parser in=repo.Parser public | explicit Parser(std::string name)
+        17-17 method repo.Parser.~Parser in=repo.Parser public | ~Parser()
+        19-19 method repo.Parser.parse in=repo.Parser public | std::vector<std::string> parse(const std::string& text) const
         22-22 field repo.Parser.depth_ in=repo.Parser private | int depth_
         23-23 field repo.Parser.name_ in=repo.Parser private | std::string name_
         26-29 struct repo.Point in=repo | struct Point
         27-27 field repo.Point.x in=repo.Point public | int x
         28-28 field repo.Point.y in=repo.Point public | int y
         31-34 function repo.max_of in=repo | template <typename T> T max_of(T a, T b)
-        36-36 method repo.Parser.Parser in=repo.Parser public | Parser::Parser(std::string name)
-        38-38 method repo.Parser.~Parser in=repo.Parser public | Parser::~Parser()
-        41-46 method repo.Parser.parse in=repo.Parser public | std::vector<std::string> Parser::parse(const std::string& text) const
         48-48 enum repo.Mode in=repo | enum class Mode
         48-48 constant repo.Mode.Fast in=repo.Mode | Fast
         48-48 constant repo.Mode.Slow in=repo.Mode | Slow
@@ -1615,8 +1615,9 @@ fn guard_minified() {
     let result = extract(Language::JavaScript, line.as_bytes(), &Limits::default());
     assert_eq!(result, Err(ExtractError::Minified));
 
-    // Average line length over 300 bytes in a file over 4 KiB, any language.
-    let wide = format!("x = [{}]\n", "1, ".repeat(150)).repeat(20);
+    // Over 300 bytes of code (not white space, not comments) per line on average in a file
+    // over 4 KiB, any language.
+    let wide = format!("x = [{}]\n", "1,".repeat(200)).repeat(20);
     let result = extract(Language::Python, wide.as_bytes(), &Limits::default());
     assert_eq!(result, Err(ExtractError::Minified));
 
@@ -3397,6 +3398,40 @@ fn an_out_of_line_constructor_defines_no_class() {
     let source = "#include \"lib.h\"\nnamespace lib {\nElem::Elem(Doc* d) {}\nint Doc::LoadFile(const char* p) { Elem e(this); return e.Attr(p); }\nElem* Doc::Root() { return new Elem(this); }\n}\n";
     let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default()).unwrap();
     assert!(facts.references.contains(&"Elem".to_owned()), "{facts:?}");
+}
+
+/// A C++ member declared in its class and defined out of line in the same file is its
+/// declaration, with the default arguments the definition does not repeat: cpp-httplib's
+/// `httplib.h` changed `size_t id = 0` to `id = 1` and no symbol changed.
+#[test]
+fn a_cpp_member_defined_out_of_line_in_its_file_is_its_declaration() {
+    let source = "namespace lib {\nstruct Request {\n  std::string value(const std::string &key, size_t id = 0) const;\n  int plain();\n};\ninline std::string Request::value(const std::string &key, size_t id) const {\n  return key;\n}\nint Request::plain() { return 1; }\nint helper(int a) { return a; }\n}\n";
+    let facts = extract(Language::Cpp, source.as_bytes(), &Limits::default()).unwrap();
+    let symbols: Vec<(&str, &str, u32)> = facts
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.qualified_name.as_str(),
+                s.signature.as_str(),
+                s.start_line,
+            )
+        })
+        .collect();
+    let value = symbols
+        .iter()
+        .filter(|s| s.0 == "lib.Request.value")
+        .collect::<Vec<_>>();
+    assert_eq!(value.len(), 1, "{symbols:?}");
+    assert!(value[0].1.contains("size_t id = 0"), "{symbols:?}");
+    assert_eq!(value[0].2, 3, "{symbols:?}");
+    assert!(
+        symbols
+            .iter()
+            .any(|s| s.0 == "lib.Request.plain" && s.2 == 4),
+        "{symbols:?}"
+    );
+    assert!(symbols.iter().any(|s| s.0 == "lib.helper"), "{symbols:?}");
 }
 
 /// A Go field of several names reads as its own (`Total int`, not `Done, Total int`): a
