@@ -486,7 +486,7 @@ fn signature(analysis: Option<&Analysis>, qualified: &str, line: Option<u32>) ->
 }
 
 /// Most symbols indexed per file (generated tables can hold thousands).
-const MAX_SYMBOLS_PER_FILE: usize = 2_000;
+const MAX_SYMBOLS_PER_FILE: usize = 5_000;
 
 /// Returns the entity id of an entry.
 pub fn entity(kind: SearchKind, path: &[u8], name: &str) -> String {

@@ -8,8 +8,10 @@ use repocue_structure::{ExtractError, Language, Limits};
 /// Most symbols stored per file. Register-definition headers hold thousands of macros; the
 /// ones kept are a `main` function, then types and functions first, top level first, in
 /// source order. A central class holds hundreds (commons-lang's `StringUtils` about 250
-/// methods, `ArrayUtils` about 390): at 200, `StringUtils.upperCase` was no symbol.
-pub const MAX_SYMBOLS: usize = 1_000;
+/// methods, `ArrayUtils` about 390): at 200, `StringUtils.upperCase` was no symbol. A
+/// single-header library holds thousands: at 1,000, cpp-httplib's `httplib.h` lost the
+/// members of `Response` and `Server` (`set_content`, `listen`), to search and to deltas.
+pub const MAX_SYMBOLS: usize = 5_000;
 /// Most referenced names stored per file.
 pub const MAX_REFERENCES: usize = 400;
 
