@@ -6103,6 +6103,32 @@ fn a_cpp_librarys_umbrella_header_and_public_headers_lead() {
     assert!(!text.contains("namespace Acme\n      .Load"), "{text}");
 }
 
+/// A Java root package that holds no class of its own is no entry point: mybatis's
+/// `org/apache/ibatis/package-info.java` (its packages are `session/`, `mapping/`, …) was the
+/// one entry point listed, naming nothing.
+#[test]
+fn a_java_root_package_without_classes_is_no_entry_point() {
+    let files = [
+        ("pom.xml", "<project><artifactId>acme</artifactId></project>\n"),
+        (
+            "src/main/java/org/acme/package-info.java",
+            "/** Acme root. */\npackage org.acme;\n",
+        ),
+        (
+            "src/main/java/org/acme/session/SessionFactory.java",
+            "package org.acme.session;\n\npublic class SessionFactory {\n    public void open() {}\n}\n",
+        ),
+        (
+            "src/main/java/org/acme/session/Builder.java",
+            "package org.acme.session;\n\npublic class Builder {\n    public SessionFactory build() { return new SessionFactory(); }\n}\n",
+        ),
+    ];
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let entries = cue["content"]["entry_points"].to_string();
+    assert!(!entries.contains("package-info.java"), "{entries}");
+}
+
 /// A Java library that declares no module has its root package as its entry point: the
 /// shallowest `package-info.java` of its source set, listing the package's public classes
 /// (commons-lang had no entry point; its `org/apache/commons/lang3/package-info.java` now

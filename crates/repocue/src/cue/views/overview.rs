@@ -3939,14 +3939,21 @@ fn is_directory_index(path: &[u8]) -> bool {
 }
 
 /// Whether a ranked file is a Python package's `__init__.py` that defines, imports and exports
-/// nothing: it only marks the directory a package.
+/// nothing: it only marks the directory a package. So is a Java root package's
+/// `package-info.java` whose package holds no public class: mybatis's `org/apache/ibatis/`
+/// holds only packages, and its javadoc file was the one entry point listed.
 fn is_package_marker(r: &super::structure::Ranked<'_>) -> bool {
-    paths::file_name(&r.file.path) == b"__init__.py"
-        && r.root_exports.is_empty()
-        && r.analysis
-            .code
-            .as_ref()
-            .is_none_or(|c| c.symbols.is_empty() && c.imports.is_empty())
+    match paths::file_name(&r.file.path) {
+        b"__init__.py" => {
+            r.root_exports.is_empty()
+                && r.analysis
+                    .code
+                    .as_ref()
+                    .is_none_or(|c| c.symbols.is_empty() && c.imports.is_empty())
+        }
+        b"package-info.java" => r.root_exports.is_empty(),
+        _ => false,
+    }
 }
 
 /// The files package roots hand over to, the roots a manifest declares rather than their path
