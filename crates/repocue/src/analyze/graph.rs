@@ -135,6 +135,9 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
                 continue;
             };
             plausible(i, all, &roles, &spaces, &mut targets);
+            if matches!(spaces[i], "Java" | "C#") {
+                java_scope(imports_of(i), node.facts, r, nodes, &modules, &mut targets);
+            }
             // A name used only as a value's member (`x.is_empty()`) means a method, field or
             // property: not fd's free `fn is_empty`, which every `.is_empty()` made central.
             if node.facts.member_references.binary_search(r).is_ok() {
@@ -308,6 +311,58 @@ impl PythonScope {
             .iter()
             .any(|&p| imports_module(imports_of(p), &modules[t]))
     }
+}
+
+/// Narrows what a Java or C# type name means as the languages scope it. A Java file that
+/// imports a type of the name (`import java.util.List;`) means that type, not one of the
+/// project's the import does not name: a nested `@interface List` of mybatis's `Select` had
+/// every `java.util.List` use, and a nested `interface Test` every JUnit `@Test`. And a type
+/// nested in another is named on its own only where its outer type is named too (inside it,
+/// in a subclass, or as `Outer.Nested`).
+fn java_scope(
+    imports: &[Vec<String>],
+    facts: &CodeFacts,
+    r: &str,
+    nodes: &[Node<'_>],
+    modules: &[Vec<String>],
+    targets: &mut Vec<usize>,
+) {
+    let mut by_name = imports
+        .iter()
+        .filter(|imp| imp.last().is_some_and(|last| last == r))
+        .peekable();
+    if by_name.peek().is_some() {
+        let by_name: Vec<&Vec<String>> = by_name.collect();
+        targets.retain(|&t| {
+            by_name
+                .iter()
+                .any(|imp| importance::import_names_module(imp, &modules[t]))
+        });
+    }
+    targets.retain(|&t| {
+        let symbols = &nodes[t].facts.symbols;
+        let mut defined = symbols.iter().filter(|s| s.name() == r).peekable();
+        let nested = defined.peek().is_some()
+            && defined.all(|s| {
+                repocue_structure::symbol_priority(&s.kind) == 0
+                    && s.parent().is_some_and(|outer| {
+                        symbols.iter().any(|o| {
+                            o.qualified_name == outer
+                                && repocue_structure::symbol_priority(&o.kind) == 0
+                        })
+                    })
+            });
+        !nested
+            || symbols.iter().filter(|s| s.name() == r).any(|s| {
+                let outer = s.parent().map(|p| p.rsplit('.').next().unwrap_or(p));
+                outer.is_some_and(|o| {
+                    facts
+                        .references
+                        .binary_search_by(|x| x.as_str().cmp(o))
+                        .is_ok()
+                })
+            })
+    });
 }
 
 /// Name → the files defining it, and which languages provide it ([`Standard`]). Only looked
@@ -1212,6 +1267,20 @@ pub(crate) fn may_mean(
     if is_standard_name(path_name_space(from), name) && !imports_by_name(imports, name) {
         return plausible() && imports_name(from, imports, target);
     }
+    // A Java file that imports a type of the name means that one ([`java_scope`]).
+    if path_name_space(from) == "Java" {
+        let mut by_name = imports
+            .iter()
+            .map(|imp| importance::import_components(from, imp))
+            .filter(|c| c.last().is_some_and(|last| last == name))
+            .peekable();
+        if by_name.peek().is_some() {
+            let module = importance::module_components(target);
+            if !by_name.any(|c| importance::import_names_module(&c, &module)) {
+                return false;
+            }
+        }
+    }
     // A Python class means a definition `from` imports, its module or a package around it
     // ([`rank`] follows the package's `__init__.py`; a reader of one definition has not its
     // imports at hand).
@@ -2010,6 +2079,44 @@ mod tests {
             .copied()
             .unwrap_or_default();
         assert!((uses - UNNAMED_OWNER_SHARE).abs() < 1e-9, "{uses}");
+    }
+
+    /// A Java file that imports a type of the name means that type, and a type nested in
+    /// another is named on its own only where the outer one is named: mybatis's nested
+    /// `@interface List` of `Select` had every `java.util.List` use, and `ResolverUtil`'s
+    /// nested `interface Test` every JUnit `@Test`.
+    #[test]
+    fn java_names_mean_the_imported_type_and_nested_types_need_their_outer() {
+        let java = |defs: &[&str], refs: &[&str], imports: &[&str]| {
+            let mut f = CodeFacts {
+                language: "Java".into(),
+                imports: imports.iter().map(|i| (*i).into()).collect(),
+                ..facts(defs, refs)
+            };
+            for s in &mut f.symbols {
+                s.kind = "class".into();
+            }
+            f
+        };
+        let select = java(&["Select", "Select.List"], &[], &[]);
+        let imported = java(&["Repo"], &["List"], &["java.util.List"]);
+        let unimported = java(&["Store"], &["List"], &["java.util.*"]);
+        let outer = java(&["Mapper"], &["List", "Select"], &["org.acme.Select"]);
+        let own = java(&["Catalog"], &["Catalog"], &[]);
+        let user = java(&["Shop"], &["Catalog"], &["org.acme.Catalog"]);
+        let nodes = [
+            node(b"src/main/java/org/acme/Select.java", &select),
+            node(b"src/main/java/org/acme/Repo.java", &imported),
+            node(b"src/main/java/org/acme/Store.java", &unimported),
+            node(b"src/main/java/org/acme/Mapper.java", &outer),
+            node(b"src/main/java/org/acme/Catalog.java", &own),
+            node(b"src/main/java/org/acme/Shop.java", &user),
+        ];
+        let r = rank(&nodes);
+        // Only `Mapper`, which names `Select`, may mean `Select.List`.
+        assert_eq!(r.used_by[0].get("List"), Some(&1.0));
+        // A type the import names is still the project's.
+        assert_eq!(r.used_by[4].get("Catalog"), Some(&1.0));
     }
 
     /// An annotation type the project's own code puts on its declarations counts a fifth
