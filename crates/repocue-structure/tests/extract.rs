@@ -3434,6 +3434,47 @@ fn a_cpp_member_defined_out_of_line_in_its_file_is_its_declaration() {
     assert!(symbols.iter().any(|s| s.0 == "lib.helper"), "{symbols:?}");
 }
 
+/// A TypeScript method signature belongs to the interface or type alias whose body holds it:
+/// one in an object type deeper in a member's type is no symbol (fastify's `fastify.d.ts`
+/// had a top-level `add` from `schemaController?: { bucket?: () => { add(…) } }`).
+#[test]
+fn a_typescript_method_signature_deep_in_a_member_type_is_no_symbol() {
+    let source = "export interface Instance { listen(): void }\nexport type Options = {\n  logger?: boolean,\n  controller?: {\n    bucket?: () => {\n      add(schema: unknown): Instance;\n    };\n  };\n  close(): void;\n}\n";
+    let facts = extract(Language::TypeScript, source.as_bytes(), &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with("add")), "{names:?}");
+    assert!(names.contains(&"Instance.listen"), "{names:?}");
+    assert!(names.contains(&"Options.close"), "{names:?}");
+}
+
+/// A CommonJS module that exports a named function whole defines that function: fastify's
+/// `module.exports = function noopSet () {…}` was a symbol `exports` with members `add`, `has`.
+#[test]
+fn a_module_exporting_a_named_function_defines_it() {
+    let source = "'use strict'\n\nmodule.exports = function noopSet () {\n  return {\n    add () {},\n    has () { return true }\n  }\n}\n";
+    let facts = extract(Language::JavaScript, source.as_bytes(), &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(names.first(), Some(&"noopSet"), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("exports")), "{names:?}");
+    // An anonymous one is still what the module exports.
+    let anonymous = "module.exports = function (a) { return a }\n";
+    let facts = extract(
+        Language::JavaScript,
+        anonymous.as_bytes(),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(facts.symbols.len(), 1, "{:?}", facts.symbols);
+}
+
 /// A Go field of several names reads as its own (`Total int`, not `Done, Total int`): a
 /// delta listed `added [Progress] Done, Total int` twice.
 #[test]

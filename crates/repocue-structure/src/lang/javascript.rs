@@ -99,11 +99,50 @@ pub(super) fn describe<'t>(
             "assignment_expression" | "variable_declarator" | "pair" | "public_field_definition"
         )
     });
+    // But a module's export of a named function (`module.exports = function noopSet () {}`) is
+    // that function: the assignment would name it `exports`, and a delta said `removed
+    // exports`, `removed exports.add` for fastify's `noop-set.js`.
+    let exported_whole = |assignment: Node<'_>| {
+        assignment.kind() == "assignment_expression"
+            && assignment
+                .child_by_field_name("left")
+                .is_some_and(|l| node_text(l, source) == "module.exports")
+    };
     if matches!(
         node.kind(),
         "function_expression" | "generator_function" | "function"
     ) && bound
+        && !node.parent().is_some_and(exported_whole)
     {
+        return None;
+    }
+    if exported_whole(node)
+        && node
+            .child_by_field_name("right")
+            .filter(|f| {
+                matches!(
+                    f.kind(),
+                    "function_expression" | "generator_function" | "function"
+                )
+            })
+            .is_some_and(|f| f.child_by_field_name("name").is_some())
+    {
+        return None;
+    }
+    // A method signature is a member of the interface or type alias whose body holds it, not
+    // of an object type deeper in a member's type: fastify's `schemaController?: { bucket?:
+    // () => { add(schema): … } }` made `add` a symbol of `fastify.d.ts`'s top level, and the
+    // one its overview showed for the file.
+    if matches!(
+        node.kind(),
+        "method_signature" | "abstract_method_signature"
+    ) && !node.parent().is_some_and(|body| match body.kind() {
+        "interface_body" | "class_body" => true,
+        "object_type" => body
+            .parent()
+            .is_some_and(|t| t.kind() == "type_alias_declaration"),
+        _ => false,
+    }) {
         return None;
     }
     // A property descriptor's accessors are how a property is read, not functions of the
