@@ -347,6 +347,9 @@ pub fn structural(
         // there before. Only what the other side would have kept is an addition or removal.
         paired.removed.retain(|s| surely_listed(*new, s));
         paired.added.retain(|s| surely_listed(*old, s));
+        if old.is_none() || new.is_none() {
+            paired.drop_repeats();
+        }
         for (o, s) in paired.changed {
             items.push(DeltaItem {
                 op: DeltaOp::SymbolSignatureChanged,
@@ -452,6 +455,22 @@ struct Paired<'a> {
     changed: Vec<(&'a SymbolFact, &'a SymbolFact)>,
     added: Vec<&'a SymbolFact>,
     removed: Vec<&'a SymbolFact>,
+}
+
+impl Paired<'_> {
+    /// Leaves out the repeats of a definition, of a file that comes or goes whole: a name
+    /// defined again with the same kind and signature (a Ruby constant set in each branch of
+    /// an `if`) comes or goes once. A deleted compatibility shim read as `removed G.Xml`,
+    /// `G.Xml#2`, `G.Xml#3`.
+    fn drop_repeats(&mut self) {
+        for list in [&mut self.added, &mut self.removed] {
+            let mut seen: HashSet<(String, &str, &str)> = HashSet::new();
+            list.retain(|s| {
+                let base = without_duplicate_numbers(&s.qualified_name);
+                seen.insert((base, s.kind.as_str(), s.signature.as_str()))
+            });
+        }
+    }
 }
 
 /// Pairs one file's symbols before and after by name. Symbols of one name (overloads, a
@@ -1096,6 +1115,41 @@ mod tests {
             ops(b"Shape.java", "Java", &java(two), &java(&changed)),
             ["symbol.signature_changed symbol:Shape.java:Shape.area#2"]
         );
+    }
+
+    /// A file that comes or goes whole lists a name it defines again the same way once: a
+    /// Ruby constant set in each branch of an `if` was `removed G.Xml`, `G.Xml#2`, `G.Xml#3`.
+    /// Overloads of other signatures stay.
+    #[test]
+    fn a_whole_file_lists_a_repeated_definition_once() {
+        let shim = "module G\n  if defined?(::A)\n    Xml = ::A\n  elsif defined?(::B)\n    Xml = ::B\n  else\n    Xml = ::C\n  end\nend\n";
+        let facts =
+            crate::analyze::structure::analyze(b"lib/g/xml.rb", Some("Ruby"), shim.as_bytes())
+                .unwrap()
+                .unwrap();
+        let path = b"lib/g/xml.rb".to_vec();
+        let ops = |items: Vec<DeltaItem>| -> Vec<String> {
+            items
+                .iter()
+                .map(|i| format!("{} {}", i.op.as_str(), i.entity))
+                .collect()
+        };
+        let gone = structural(&[(path.clone(), Some(&facts), None)]);
+        assert_eq!(
+            ops(gone),
+            [
+                "symbol.removed symbol:lib/g/xml.rb:G",
+                "symbol.removed symbol:lib/g/xml.rb:G.Xml"
+            ]
+        );
+        let java =
+            "class Shape {\n  int area() { return 1; }\n  int area(int s) { return s; }\n}\n";
+        let shape =
+            crate::analyze::structure::analyze(b"Shape.java", Some("Java"), java.as_bytes())
+                .unwrap()
+                .unwrap();
+        let added = structural(&[(b"Shape.java".to_vec(), None, Some(&shape))]);
+        assert_eq!(ops(added).len(), 3);
     }
 
     /// A header past the symbol limit keeps its best symbols only: a struct added to it

@@ -686,12 +686,14 @@ impl Serialize for CompactSymbol<'_> {
 }
 
 /// Tells whether `signature` names the symbol `name` so that a reader needs no separate name:
-/// `name` is one word (letters, digits, `_`, `$`: not qualified, not `#2` of a duplicate, not
-/// `impl Parser`) and a whole word of the signature (`strbuf` in `struct strbuf`, not `a` in
+/// `name` is one word (letters, digits, `_`, `$`, and a Ruby method's closing `?`, `!` or `=`:
+/// not qualified, not `#2` of a duplicate, not `impl Parser`) and a whole word of the signature (`strbuf` in `struct strbuf`, not `a` in
 /// `int main(void)`).
 pub fn signature_names(signature: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    if name.is_empty() || !name.chars().all(word) {
+    // A Ruby predicate, bang or setter method keeps its mark (`match?`, `reset!`).
+    let stem = name.strip_suffix(['?', '!', '=']).unwrap_or(name);
+    if stem.is_empty() || !stem.chars().all(word) {
         return false;
     }
     signature.match_indices(name).any(|(at, _)| {

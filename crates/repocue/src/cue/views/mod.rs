@@ -168,6 +168,9 @@ mod tests {
             "die"
         ));
         assert!(signature_names("export function $(sel)", "$"));
+        assert!(signature_names("def match?(r)", "match?"));
+        assert!(signature_names("def reset!", "reset!"));
+        assert!(!signature_names("def match(r)", "match?"));
         assert!(!signature_names("int main(void)", "a"));
         assert!(!signature_names("struct strbuf_list", "strbuf"));
         assert!(!signature_names("def parse(self)", "Parser.parse"));
