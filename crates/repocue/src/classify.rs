@@ -15,7 +15,7 @@ use crate::paths;
 /// `install` or `README` whose shebang says a language is no document, and a JVM package
 /// named like a vendored directory, `…/src/test/java/org/x/external/`, is the project's;
 /// `classes-5`: `.tcl` is Tcl, Redis's test suite; `classes-6`: `.phps` is PHP).
-pub const RULES_VERSION: &str = "classes-6";
+pub const RULES_VERSION: &str = "classes-7";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).
@@ -108,6 +108,10 @@ pub fn is_document(path: &[u8], language: Option<&str>) -> bool {
             "HACKING",
             "INSTALL",
             "NEWS",
+            "LICENSE",
+            "LICENCE",
+            "COPYING",
+            "UNLICENSE",
         ]
         .iter()
         .any(|d| name == *d)

@@ -6410,6 +6410,22 @@ fn the_overview_names_the_projects_license() {
         serde_json::json!({"file": "COPYING"}),
         "{cue:#}"
     );
+    // No manifest field for it (Go): the license the file's text is (resty's "The MIT License
+    // (MIT)" was `license: LICENSE`).
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/m\n\ngo 1.22\n"),
+        (
+            "LICENSE",
+            "The MIT License (MIT)\n\nCopyright (c) 2015 Someone\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n",
+        ),
+        ("m.go", "package m\n\n// F is f.\nfunc F() int { return 1 }\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["license"],
+        serde_json::json!({"name": "MIT", "file": "LICENSE"}),
+        "{cue:#}"
+    );
 }
 
 /// The overview says what a package's test, build and lint scripts run (`npm test (xo, ava)`):

@@ -38,6 +38,73 @@ pub struct DocFacts {
     /// is deprecated." ([`status_notice`]).
     #[serde(rename = "n", default, skip_serializing_if = "Option::is_none")]
     pub notice: Option<String>,
+    /// For a license file (`LICENSE`, `COPYING`, `LICENSE.md`, …), the SPDX identifier of the
+    /// license its text is ([`spdx`]): what a project without a manifest license field (Go,
+    /// C, C++) declares.
+    #[serde(rename = "l", default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+}
+
+/// Whether a file name names a license file: `LICENSE`, `LICENCE`, `COPYING` or `UNLICENSE`
+/// in any case, with or without an extension or a suffix (`LICENSE-MIT`, `license.txt`).
+pub fn is_license_file(path: &[u8]) -> bool {
+    let upper = crate::paths::file_name(path).to_ascii_uppercase();
+    [b"LICENSE".as_slice(), b"LICENCE", b"COPYING", b"UNLICENSE"]
+        .iter()
+        .any(|n| upper.starts_with(n))
+}
+
+/// The SPDX identifier of a license text, by the words of its opening (the first 3,000
+/// characters, white space folded): the licenses most projects use, `None` for any other.
+/// Checked from the most specific: the Boost license grants permission in MIT's words, the
+/// Lesser and Affero GPLs name the GPL.
+pub fn spdx(text: &str) -> Option<&'static str> {
+    let head: String = text.chars().take(3_000).collect::<String>().to_lowercase();
+    let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    let has = |words: &str| head.contains(words);
+    let version = |v: &str| has(&format!("version {v}"));
+    let id = if has("boost software license") {
+        "BSL-1.0"
+    } else if has("gnu lesser general public license") {
+        if version("3") {
+            "LGPL-3.0"
+        } else {
+            "LGPL-2.1"
+        }
+    } else if has("gnu affero general public license") {
+        "AGPL-3.0"
+    } else if has("gnu general public license") {
+        if version("3") {
+            "GPL-3.0"
+        } else if version("2") {
+            "GPL-2.0"
+        } else {
+            return None;
+        }
+    } else if has("mozilla public license") && has("2.0") {
+        "MPL-2.0"
+    } else if has("apache license") && version("2.0") {
+        "Apache-2.0"
+    } else if has("this is free and unencumbered software released into the public domain") {
+        "Unlicense"
+    } else if has("isc license")
+        || has("permission to use, copy, modify, and/or distribute this software for any purpose")
+    {
+        "ISC"
+    } else if has("mit license") || has("permission is hereby granted, free of charge") {
+        "MIT"
+    } else if has("redistribution and use in source and binary forms") {
+        if has("neither the name") || has("names of its contributors may be used") {
+            "BSD-3-Clause"
+        } else {
+            "BSD-2-Clause"
+        }
+    } else if has("altered source versions must be plainly marked") {
+        "Zlib"
+    } else {
+        return None;
+    };
+    Some(id)
 }
 
 /// One heading of a document outline.
@@ -157,6 +224,9 @@ pub fn analyze(path: &[u8], language: Option<&str>, text: &str) -> Option<DocFac
         if defines(purpose) && subject(purpose).is_some_and(|s| s.eq_ignore_ascii_case(title)) {
             facts.definition = None;
         }
+    }
+    if is_license_file(path) {
+        facts.license = spdx(text).map(str::to_owned);
     }
     Some(facts)
 }
@@ -1384,6 +1454,36 @@ pub fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A license file's text names its license: the common ones by their words, the most
+    /// specific first; nothing for a text it does not know.
+    #[test]
+    fn a_license_text_names_its_spdx_identifier() {
+        let cases = [
+            ("The MIT License (MIT)\n\nCopyright (c) 2015 X\n\nPermission is hereby granted, free of charge, to any person", Some("MIT")),
+            ("Copyright 2020 X\n\nPermission is hereby granted, free of charge,\nto any person obtaining a copy", Some("MIT")),
+            ("\n                                 Apache License\n                           Version 2.0, January 2004\n", Some("Apache-2.0")),
+            ("BSD 3-Clause License\n\nRedistribution and use in source and binary forms, with or without\nmodification, are permitted ... 3. Neither the name of the copyright holder", Some("BSD-3-Clause")),
+            ("Redistribution and use in source and binary forms, with or without modification, are permitted provided that", Some("BSD-2-Clause")),
+            ("                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n", Some("GPL-3.0")),
+            ("                    GNU GENERAL PUBLIC LICENSE\n                       Version 2, June 1991\n", Some("GPL-2.0")),
+            ("                   GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n ... GNU General Public License", Some("LGPL-3.0")),
+            ("Mozilla Public License Version 2.0\n==================================\n", Some("MPL-2.0")),
+            ("Boost Software License - Version 1.0 - August 17th, 2003\n\nPermission is hereby granted, free of charge, to any person or organization", Some("BSL-1.0")),
+            ("This is free and unencumbered software released into the public domain.\n", Some("Unlicense")),
+            ("ISC License\n\nCopyright (c) X\n\nPermission to use, copy, modify, and/or distribute this software for any purpose", Some("ISC")),
+            ("All rights reserved. Do not copy.\n", None),
+        ];
+        for (text, id) in cases {
+            assert_eq!(spdx(text), id, "{text}");
+        }
+        let facts = analyze(b"LICENSE", None, cases[0].0).expect("a license file is a document");
+        assert_eq!(facts.license.as_deref(), Some("MIT"));
+        assert_eq!(
+            analyze(b"README.md", Some("Markdown"), cases[0].0).and_then(|d| d.license),
+            None
+        );
+    }
 
     /// The purpose a document of `language` at `path` gives.
     fn purpose_of(path: &[u8], language: &str, text: &str) -> Option<String> {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a88+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a89+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
@@ -131,7 +131,11 @@ fn with_code(
         code,
     };
     if a.doc.as_ref().is_some_and(|d| {
-        d.headings.is_empty() && d.title.is_none() && d.links.is_empty() && d.purpose.is_none()
+        d.headings.is_empty()
+            && d.title.is_none()
+            && d.links.is_empty()
+            && d.purpose.is_none()
+            && d.license.is_none()
     }) {
         a.doc = None;
     }

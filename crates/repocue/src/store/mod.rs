@@ -2420,6 +2420,7 @@ mod facts_tests {
                 definition: None,
                 code_names: vec![],
                 notice: None,
+                license: None,
             }),
             ..Analysis::default()
         }

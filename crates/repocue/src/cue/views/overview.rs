@@ -262,9 +262,10 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     };
     let requires = requires.or_else(|| member_fact(|m| m.requires.clone()));
     let license = license(
+        state,
         files,
         license_name.or_else(|| member_fact(|m| m.license.clone())),
-    );
+    )?;
     let ranked_entries: Vec<String> = code.roots.iter().chain(&code.mains).cloned().collect();
     let mut entries = entry_points(
         files,
@@ -357,21 +358,23 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
 /// The project's license ([`Project::license`]): the one its main manifest declares (`name`)
 /// and its license file at the root, the first by name of those named `LICENSE`, `LICENCE`,
 /// `COPYING` or `UNLICENSE` in any case, with or without an extension or a suffix
-/// (`LICENSE-MIT`, `license.txt`).
-fn license(files: &[FileState], name: Option<String>) -> Option<License> {
+/// (`LICENSE-MIT`, `license.txt`). Where no manifest declares one, the license its file's text
+/// is ([`crate::analyze::docs::spdx`]): Go, C and C++ have no manifest field for it.
+fn license(state: &Reader, files: &[FileState], name: Option<String>) -> Result<Option<License>> {
     let file = files
         .iter()
-        .filter(|f| !f.path.contains(&b'/'))
-        .map(|f| f.path.as_slice())
-        .filter(|p| {
-            let upper = p.to_ascii_uppercase();
-            [b"LICENSE".as_slice(), b"LICENCE", b"COPYING", b"UNLICENSE"]
-                .iter()
-                .any(|n| upper.starts_with(n))
-        })
-        .min()
-        .map(paths::display);
-    (name.is_some() || file.is_some()).then_some(License { name, file })
+        .filter(|f| !f.path.contains(&b'/') && crate::analyze::docs::is_license_file(&f.path))
+        .min_by(|a, b| a.path.cmp(&b.path));
+    let name = match (name, file.and_then(|f| f.digest.as_deref())) {
+        (None, Some(digest)) => state
+            .store
+            .facts(&[digest])?
+            .remove(digest)
+            .and_then(|a| a.doc?.license),
+        (name, _) => name,
+    };
+    let file = file.map(|f| paths::display(&f.path));
+    Ok((name.is_some() || file.is_some()).then_some(License { name, file }))
 }
 
 /// Counts every tracked file; secret and excluded ones also apart (they appear nowhere else).
