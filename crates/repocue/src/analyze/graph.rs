@@ -405,7 +405,15 @@ fn member_share(
     if !member_only {
         return 1.0;
     }
-    let unnamed_owner = matches!(space, "Java" | "C#") && !names_an_owner(user, def, name);
+    // A C# extension method (`public static string Humanize(this string input)`) is called on
+    // a value of another type, never through its class: Humanizer's whole API counted a fifth.
+    let extension = space == "C#"
+        && def
+            .symbols
+            .iter()
+            .any(|s| s.name() == name && s.kind == "method" && s.signature.contains("(this "));
+    let unnamed_owner =
+        matches!(space, "Java" | "C#") && !extension && !names_an_owner(user, def, name);
     match unnamed_owner || is_standard_method(space, name) {
         true => UNNAMED_OWNER_SHARE,
         false => 1.0,
@@ -2117,6 +2125,39 @@ mod tests {
         assert_eq!(r.used_by[0].get("List"), Some(&1.0));
         // A type the import names is still the project's.
         assert_eq!(r.used_by[4].get("Catalog"), Some(&1.0));
+    }
+
+    /// A C# extension method is called on a value of another type, never through its class:
+    /// its uses count in full where the file names no type that defines it (Humanizer's API is
+    /// all extension methods, and counted a fifth).
+    #[test]
+    fn a_csharp_extension_method_use_counts_in_full() {
+        let cs = |defs: &[&str], refs: &[&str]| CodeFacts {
+            language: "C#".into(),
+            ..facts(defs, refs)
+        };
+        let mut extensions = cs(
+            &[
+                "StringExtensions",
+                "StringExtensions.Shout",
+                "StringExtensions.Trim",
+            ],
+            &[],
+        );
+        extensions.symbols[1].kind = "method".into();
+        extensions.symbols[1].signature = "public static string Shout(this string input)".into();
+        extensions.symbols[2].kind = "method".into();
+        extensions.symbols[2].signature = "public string Trim(string input)".into();
+        let mut user = cs(&["Greeter"], &["Shout", "Trim"]);
+        user.member_references = vec!["Shout".into(), "Trim".into()];
+        let nodes = [
+            node(b"src/Lib/StringExtensions.cs", &extensions),
+            node(b"src/Lib/Greeter.cs", &user),
+        ];
+        let r = rank(&nodes);
+        assert_eq!(r.used_by[0].get("Shout"), Some(&1.0));
+        let trim = r.used_by[0].get("Trim").copied().unwrap_or_default();
+        assert!((trim - UNNAMED_OWNER_SHARE).abs() < 1e-9, "{trim}");
     }
 
     /// An annotation type the project's own code puts on its declarations counts a fifth
