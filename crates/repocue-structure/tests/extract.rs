@@ -3475,6 +3475,24 @@ fn a_module_exporting_a_named_function_defines_it() {
     assert_eq!(facts.symbols.len(), 1, "{:?}", facts.symbols);
 }
 
+/// A Python annotation or base class qualified by its module names the class as a bare one
+/// does: blackd's `-> black.Mode` was no use of `Mode`.
+#[test]
+fn a_module_qualified_python_annotation_is_a_reference() {
+    let source = "import pkg\nimport pkg.mode\n\n\ndef parse(h: dict) -> pkg.Mode:\n    return h\n\n\ndef use(m: pkg.mode.Options) -> None:\n    pass\n\n\nclass Server(pkg.Base):\n    pass\n";
+    let facts = extract(Language::Python, source.as_bytes(), &Limits::default()).unwrap();
+    for name in ["Mode", "Options", "Base"] {
+        assert!(
+            facts.references.contains(&name.to_owned()),
+            "{name}: {facts:?}"
+        );
+        assert!(
+            !facts.member_references.contains(&name.to_owned()),
+            "{name}: {facts:?}"
+        );
+    }
+}
+
 /// A Go field of several names reads as its own (`Total int`, not `Done, Total int`): a
 /// delta listed `added [Progress] Done, Total int` twice.
 #[test]

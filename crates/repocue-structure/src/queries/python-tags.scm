@@ -45,6 +45,14 @@
 
 (type (identifier) @name @reference.type)
 
+; A module-qualified annotation (`-> black.Mode`, `m: pkg.mode.Mode`) names the class as a
+; bare one does: blackd's `-> black.Mode` was no use of `Mode`.
+
+(type (attribute attribute: (identifier) @name) @reference.type)
+
+(class_definition
+  superclasses: (argument_list (attribute attribute: (identifier) @name) @reference.class))
+
 (generic_type (identifier) @name @reference.type)
 
 ; References: names taken from another module (`from .app import Flask as Flask`): what a
