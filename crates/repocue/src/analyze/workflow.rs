@@ -805,8 +805,30 @@ fn purpose(command: &str) -> &'static str {
     ]) {
         "lint"
     } else if has(&[
-        "test", "tests", "check", "verify", "spec", "rspec", "pytest", "ctest", "tox", "nox",
-        "regress", "richtest", "jest", "vitest",
+        "test",
+        "tests",
+        "check",
+        "verify",
+        "spec",
+        "rspec",
+        "pytest",
+        "ctest",
+        "tox",
+        "nox",
+        "regress",
+        "richtest",
+        "jest",
+        "vitest",
+        "nextest",
+        "phpunit",
+        "pest",
+        "mocha",
+        "ava",
+        "karma",
+        "cypress",
+        "playwright",
+        "minitest",
+        "prove",
     ]) || words.iter().any(|w| w.starts_with("test"))
         || tests_dir
     {
@@ -952,6 +974,16 @@ jobs:
                 ("mvn compile".to_owned(), "build"),
             ]
         );
+        // Test runners by name: tracing's `cargo nextest run` was an `other` command, listed
+        // after every other.
+        for runner in [
+            "cargo nextest run --profile ci --workspace",
+            "vendor/bin/phpunit --colors",
+            "npx mocha",
+            "npx playwright test",
+        ] {
+            assert_eq!(purpose(runner), "test", "{runner}");
+        }
     }
 
     #[test]
