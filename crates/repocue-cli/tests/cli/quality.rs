@@ -6638,6 +6638,34 @@ fn a_root_build_script_is_the_build_command() {
     assert_eq!(commands_of(&cue)[0], "bash ./build.sh", "{cue:#}");
 }
 
+/// A CI step that runs in a directory with a manifest of its own checks that package, not the
+/// project: it never leads the commands (fastify's `cd test/bundler/webpack && npm run test`
+/// came second, before `npm run unit`, even at 250 tokens).
+#[test]
+fn a_ci_step_in_a_sub_package_does_not_lead() {
+    let repo = TestRepo::with_files(&[
+        (
+            "package.json",
+            r#"{"name": "srv", "main": "index.js", "scripts": {"test": "borp", "lint": "eslint"}}"#,
+        ),
+        ("index.js", "module.exports = function server () {}\n"),
+        (
+            "test/bundler/webpack/package.json",
+            r#"{"name": "bundle-test", "scripts": {"test": "webpack"}}"#,
+        ),
+        (
+            ".github/workflows/ci.yml",
+            "name: ci\non: [push]\njobs:\n  bundler:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cd test/bundler/webpack && npm run build\n  types:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npx jest --ci\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let commands = commands_of(&cue);
+    let at = |c: &str| commands.iter().position(|x| *x == c);
+    let sub = at("cd test/bundler/webpack && npm run build").expect("listed");
+    let types = at("npx jest --ci").expect("listed");
+    assert!(types < sub, "{commands:?}");
+}
+
 /// The command lines of an overview cue, in order.
 fn commands_of(cue: &serde_json::Value) -> Vec<&str> {
     cue["content"]["commands"]

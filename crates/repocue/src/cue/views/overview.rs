@@ -2581,6 +2581,21 @@ fn ci_commands(
         .collect();
     let mut keys: HashSet<(String, String)> = HashSet::new();
     let mut led: HashSet<&str> = HashSet::new();
+    // A step that runs in a directory with a manifest of its own (`cd test/bundler/webpack &&
+    // npm run test`) checks that package, not the project: it follows the project's own
+    // (fastify's bundler test took the lead from `npm run unit`).
+    let in_sub_package = |command: &str| {
+        command
+            .strip_prefix("cd ")
+            .and_then(|rest| rest.split_once(" && "))
+            .is_some_and(|(dir, _)| {
+                let dir = format!("{}/", dir.trim().trim_end_matches('/'));
+                files.iter().any(|f| {
+                    parent_dir(&f.path) == dir.as_bytes()
+                        && crate::analyze::manifest::is_manifest(&f.path)
+                })
+            })
+    };
     let mut run_by_ci: Vec<String> = Vec::new();
     for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
         for c in m.commands.iter().filter(|_| m.kind == "ci") {
@@ -2617,7 +2632,8 @@ fn ci_commands(
                 "lint" | "format" => "check",
                 _ => "",
             };
-            let leads = root_level && !kind.is_empty() && led.insert(kind);
+            let leads =
+                root_level && !kind.is_empty() && !in_sub_package(&c.command) && led.insert(kind);
             out.push((
                 order,
                 leads,
