@@ -820,6 +820,11 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
     }
     if f.kind == "composer" {
         f.namespace_roots = psr4_roots(&v);
+        // The scripts it installs for its users to run (Carbon's `bin/carbon`).
+        if let Some(bins) = v.get("bin").and_then(|b| b.as_array()) {
+            f.entry_points
+                .extend(bins.iter().filter_map(|b| b.as_str().map(str::to_owned)));
+        }
     }
     f.license = match v.get("license") {
         Some(serde_json::Value::String(l)) => license(l),
@@ -2388,6 +2393,13 @@ mod tests {
             "phpstan": "@php vendor/bin/phpstan analyse Slim"
         }}"#;
         let f = analyze(b"composer.json", composer).expect("a manifest");
+        assert!(f.entry_points.is_empty(), "{:?}", f.entry_points);
+        // The scripts a package installs for its users are its entry points (Carbon's).
+        let carbon = r#"{"name": "nesbot/carbon", "bin": ["bin/carbon"]}"#;
+        let bins = analyze(b"composer.json", carbon)
+            .expect("a manifest")
+            .entry_points;
+        assert_eq!(bins, ["bin/carbon"]);
         let test = f.commands.iter().find(|c| c.command == "composer run test");
         assert_eq!(
             test.expect("the test script").runs,
