@@ -146,7 +146,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             if own_package_first(spaces[i], &node.facts.imports, r) {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
-            if spaces[i] == "Python" && r.starts_with(|c: char| c.is_ascii_uppercase()) {
+            // A Python name on its own (not a value's member) comes from an import: a file that
+            // imports none of the modules defining it means another (black's test data, which
+            // imports only `sys`, "used" `src/black/__init__.py` and `blackd`).
+            let bare = node.facts.member_references.binary_search(r).is_err();
+            if spaces[i] == "Python" && (bare || r.starts_with(|c: char| c.is_ascii_uppercase())) {
                 targets.retain(|&t| {
                     named(t)
                         || python.through_package(i, t, imports_of, &modules)
@@ -1260,7 +1264,7 @@ fn import_paths(node: &Node<'_>) -> Vec<Vec<String>> {
 /// A `target` the list does not hold is not narrowed away.
 pub(crate) fn may_mean(
     from: &[u8],
-    name: &str,
+    (name, bare): (&str, bool),
     imports: &[String],
     defining: &[&[u8]],
     target: &[u8],
@@ -1292,8 +1296,12 @@ pub(crate) fn may_mean(
     // A Python class means a definition `from` imports, its module or a package around it
     // ([`rank`] follows the package's `__init__.py`; a reader of one definition has not its
     // imports at hand).
+    // So does any name on its own (`bare`, not a value's member): [`rank`] says why.
     let capitalised = name.starts_with(|c: char| c.is_ascii_uppercase());
-    if capitalised && path_name_space(from) == "Python" && path_name_space(target) == "Python" {
+    if (capitalised || bare)
+        && path_name_space(from) == "Python"
+        && path_name_space(target) == "Python"
+    {
         let module = importance::module_components(target);
         let around = |c: &[String]| {
             module
@@ -1573,8 +1581,15 @@ mod tests {
     fn a_reference_through_a_headers_prototype_means_its_definition() {
         let defining: [&[u8]; 3] = [b"app.h", b"format.c", b"other/app2.h"];
         let includes = ["app.h".to_owned()];
-        let means =
-            |target: &[u8]| may_mean(b"use_a.c", "format_expand", &includes, &defining, target);
+        let means = |target: &[u8]| {
+            may_mean(
+                b"use_a.c",
+                ("format_expand", true),
+                &includes,
+                &defining,
+                target,
+            )
+        };
         assert!(means(b"app.h"));
         assert!(means(b"format.c"));
         assert!(!means(b"other/app2.h"));
@@ -1584,30 +1599,32 @@ mod tests {
     fn a_reference_means_the_definitions_its_file_imports() {
         let defining: [&[u8]; 2] = [b"pkg/jsonish.py", b"pkg/yamlish.py"];
         let imports = ["pkg.jsonish".to_owned()];
-        let means = |target: &[u8]| may_mean(b"pkg/use.py", "parse", &imports, &defining, target);
+        let means =
+            |target: &[u8]| may_mean(b"pkg/use.py", ("parse", true), &imports, &defining, target);
         assert!(means(b"pkg/jsonish.py"));
         assert!(!means(b"pkg/yamlish.py"));
-        // Imports that name neither, or none at all: either.
+        // Imports that name neither, or none at all: a Python name on its own means neither
+        // (black's test data, which imports only `sys`, "used" its package); a value's member
+        // may mean either.
         let other = ["os".to_owned()];
-        assert!(may_mean(
-            b"pkg/use.py",
-            "parse",
-            &other,
-            &defining,
-            b"pkg/yamlish.py"
-        ));
-        assert!(may_mean(
-            b"pkg/use.py",
-            "parse",
-            &[],
-            &defining,
-            b"pkg/yamlish.py"
-        ));
+        for imports in [&other[..], &[]] {
+            let means = |bare| {
+                may_mean(
+                    b"pkg/use.py",
+                    ("parse", bare),
+                    imports,
+                    &defining,
+                    b"pkg/yamlish.py",
+                )
+            };
+            assert!(!means(true));
+            assert!(means(false));
+        }
         // The project's code never means a test's definition, however many there are.
         let tests: [&[u8]; 2] = [b"pkg/jsonish.py", b"tests/test_x.py"];
         assert!(!may_mean(
             b"pkg/use.py",
-            "parse",
+            ("parse", true),
             &[],
             &tests,
             b"tests/test_x.py"
@@ -1617,12 +1634,12 @@ mod tests {
         many.push(b"tests/test_x.py");
         let import_m1 = ["m1".to_owned()];
         assert!(
-            may_mean(b"pkg/use.py", "parse", &import_m1, &many, b"m2.py"),
+            may_mean(b"pkg/use.py", ("parse", false), &import_m1, &many, b"m2.py"),
             "too many to narrow"
         );
         assert!(!may_mean(
             b"pkg/use.py",
-            "parse",
+            ("parse", true),
             &import_m1,
             &many,
             b"tests/test_x.py"
@@ -1726,7 +1743,13 @@ mod tests {
         let defining: [&[u8]; 1] = [b"pkg/models.py"];
         let means = |from: &[u8], imports: &[&str]| {
             let imports: Vec<String> = imports.iter().map(|i| (*i).to_owned()).collect();
-            may_mean(from, "Response", &imports, &defining, b"pkg/models.py")
+            may_mean(
+                from,
+                ("Response", true),
+                &imports,
+                &defining,
+                b"pkg/models.py",
+            )
         };
         assert!(means(b"app/direct.py", &["pkg.models"]));
         assert!(means(b"app/via_package.py", &["pkg"]));
@@ -1778,25 +1801,55 @@ mod tests {
         let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
         assert!(may_mean(
             b"builtin/add.c",
-            "die",
+            ("die", true),
             &[],
             &defining,
             b"usage.c"
         ));
         assert!(!may_mean(
             b"builtin/add.c",
-            "die",
+            ("die", true),
             &[],
             &defining,
             b"ci/lib.sh"
         ));
-        assert!(!may_mean(b"ci/run.sh", "die", &[], &defining, b"usage.c"));
+        assert!(!may_mean(
+            b"ci/run.sh",
+            ("die", true),
+            &[],
+            &defining,
+            b"usage.c"
+        ));
         // C and C++ share one space, as do JavaScript and TypeScript.
-        assert!(may_mean(b"a.cc", "die", &[], &[b"b.h", b"c.py"], b"b.h"));
-        assert!(may_mean(b"a.ts", "die", &[], &[b"b.js", b"c.py"], b"b.js"));
-        assert!(!may_mean(b"a.ts", "die", &[], &[b"b.js", b"c.py"], b"c.py"));
+        assert!(may_mean(
+            b"a.cc",
+            ("die", true),
+            &[],
+            &[b"b.h", b"c.py"],
+            b"b.h"
+        ));
+        assert!(may_mean(
+            b"a.ts",
+            ("die", true),
+            &[],
+            &[b"b.js", b"c.py"],
+            b"b.js"
+        ));
+        assert!(!may_mean(
+            b"a.ts",
+            ("die", true),
+            &[],
+            &[b"b.js", b"c.py"],
+            b"c.py"
+        ));
         // A file of no known language may mean any definition.
-        assert!(may_mean(b"Makefile.in", "die", &[], &defining, b"usage.c"));
+        assert!(may_mean(
+            b"Makefile.in",
+            ("die", true),
+            &[],
+            &defining,
+            b"usage.c"
+        ));
     }
 
     /// A name the language provides (C's `free`, the shell's `sort`) means the project's own
@@ -1828,35 +1881,35 @@ mod tests {
         let stdlib = ["stdlib.h".to_owned()];
         assert!(may_mean(
             b"pool/pool.c",
-            "free",
+            ("free", true),
             &includes,
             &defining,
             b"pool/alloc.h"
         ));
         assert!(!may_mean(
             b"tool.c",
-            "free",
+            ("free", true),
             &stdlib,
             &defining,
             b"pool/alloc.h"
         ));
         assert!(!may_mean(
             b"tool.c",
-            "free",
+            ("free", true),
             &[],
             &defining,
             b"pool/alloc.h"
         ));
         assert!(may_mean(
             b"tool.c",
-            "pool_free",
+            ("pool_free", true),
             &stdlib,
             &defining,
             b"pool/alloc.h"
         ));
         assert!(!may_mean(
             b"ci/run.sh",
-            "sort",
+            ("sort", true),
             &[],
             &[b"setup.sh"],
             b"setup.sh"
@@ -1916,14 +1969,14 @@ mod tests {
         let imports = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert!(may_mean(
             b"tests/map.rs",
-            "from_str",
+            ("from_str", true),
             &imports(&["serde_json::Map", "serde_json::from_str"]),
             &[b"src/de.rs"],
             b"src/de.rs"
         ));
         assert!(!may_mean(
             b"src/run.rs",
-            "from_str",
+            ("from_str", true),
             &imports(&["std::str::from_str"]),
             &[b"src/de.rs"],
             b"src/de.rs"
@@ -2358,13 +2411,14 @@ mod tests {
         assert_eq!(exported(0, "Request"), 0.0, "{:?}", r.exported);
         assert!(exported(3, "QueryParser") > 0.0 && exported(4, "QueryParser") == 0.0);
         let defining: [&[u8]; 2] = [b"lib/rack/request.rb", b"lib/rack/auth/basic.rb"];
-        let means = |target: &[u8]| may_mean(b"lib/rack.rb", "Request", &[], &defining, target);
+        let means =
+            |target: &[u8]| may_mean(b"lib/rack.rb", ("Request", true), &[], &defining, target);
         assert!(means(b"lib/rack/request.rb") && !means(b"lib/rack/auth/basic.rb"));
         // Nor does it of a method's: `parse` is whichever receiver's.
         let methods: [&[u8]; 2] = [b"lib/rack/parse.rb", b"lib/rack/utils.rb"];
         assert!(may_mean(
             b"lib/rack.rb",
-            "parse",
+            ("parse", true),
             &[],
             &methods,
             b"lib/rack/utils.rb"
@@ -2373,7 +2427,7 @@ mod tests {
         let python: [&[u8]; 2] = [b"pkg/request.py", b"pkg/basic.py"];
         assert!(may_mean(
             b"app.py",
-            "Request",
+            ("Request", true),
             &["pkg".to_owned()],
             &python,
             b"pkg/basic.py"

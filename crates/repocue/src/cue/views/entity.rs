@@ -133,7 +133,14 @@ fn from_facts(
         .map(|d| d.iter().map(Vec::as_slice).collect());
     // A file's names come from files of languages it can name (C's `die` is not a shell's).
     let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match defining.as_deref() {
-        Some(d) => graph::may_mean(path, wanted_name.unwrap_or(""), &c.imports, d, &file.path),
+        Some(d) => {
+            let name = wanted_name.unwrap_or("");
+            let bare = c
+                .member_references
+                .binary_search_by(|m| m.as_str().cmp(name))
+                .is_err();
+            graph::may_mean(path, (name, bare), &c.imports, d, &file.path)
+        }
         None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
         None => graph::languages_share_names(&file.path, path),
     };
@@ -248,13 +255,14 @@ fn file_referenced_by(
                     defining.entry(n).or_insert(d)
                 }
             };
-            let means = match defs {
-                Some(d) => {
-                    let d: Vec<&[u8]> = d.iter().map(Vec::as_slice).collect();
-                    graph::may_mean(path, n, &c.imports, &d, &file.path)
-                }
-                None => graph::languages_share_names(path, &file.path),
-            };
+            // Without the search index's definitions, narrowed by the using file alone.
+            let d: Vec<&[u8]> = defs.iter().flatten().map(Vec::as_slice).collect();
+            let bare = c
+                .member_references
+                .binary_search_by(|m| m.as_str().cmp(n))
+                .is_err();
+            let means = (defs.is_some() || graph::languages_share_names(path, &file.path))
+                && graph::may_mean(path, (n, bare), &c.imports, &d, &file.path);
             if means {
                 refs.push(paths::display(path));
                 break;
@@ -1193,8 +1201,8 @@ mod tests {
         let indexed = users(&reader);
         assert_eq!(
             indexed,
-            ["pkg/either.py", "pkg/use_json.py", "tests/test_json.py"],
-            "not private.py: `_cache` is private"
+            ["pkg/use_json.py", "tests/test_json.py"],
+            "not private.py: `_cache` is private; not either.py, which imports no `parse`"
         );
         std::fs::write(t.repo.root.join("pkg/later.py"), "def later():\n    pass\n").unwrap();
         assert!(run(&t.repo, &Operation::Refresh).unwrap().published);

@@ -542,10 +542,12 @@ def render(doc):\n    return parse(doc)\n";
     /// fills the list): what fills the overview's symbols. Each caller's text starts with
     /// `head` and ends with `tail`.
     fn busy_functions(files: &mut Vec<(String, String)>, head: &str, tail: &str) {
-        let calls: String = (0..50).map(|i| format!("    u{i}.run{i}()\n")).collect();
-        // The modules the calls name, imported: a name no import binds is a value, whose
-        // `run0` would be a method's.
-        let imports: String = (0..50).map(|i| format!("import u{i}\n")).collect();
+        let calls: String = (0..50).map(|i| format!("    run{i}()\n")).collect();
+        // The functions the calls name, imported from their modules: a Python name no import
+        // binds is none of another module's.
+        let imports: String = (0..50)
+            .map(|i| format!("from u{i:02}.mod import run{i}\n"))
+            .collect();
         for i in 0..50 {
             files.push((
                 format!("src/u{i:02}/mod.py"),
