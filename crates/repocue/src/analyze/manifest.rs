@@ -819,12 +819,7 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
             .collect();
     }
     if f.kind == "composer" {
-        f.namespace_roots = psr4_roots(&v);
-        // The scripts it installs for its users to run (Carbon's `bin/carbon`).
-        if let Some(bins) = v.get("bin").and_then(|b| b.as_array()) {
-            f.entry_points
-                .extend(bins.iter().filter_map(|b| b.as_str().map(str::to_owned)));
-        }
+        composer_facts(&v, f);
     }
     f.license = match v.get("license") {
         Some(serde_json::Value::String(l)) => license(l),
@@ -880,6 +875,16 @@ fn json_scripts(text: &str, f: &mut ManifestFacts) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// What only composer.json says: its PSR-4 namespace roots, and the scripts it installs for
+/// its users to run (`bin`: Carbon's `bin/carbon`) as entry points.
+fn composer_facts(v: &serde_json::Value, f: &mut ManifestFacts) {
+    f.namespace_roots = psr4_roots(v);
+    if let Some(bins) = v.get("bin").and_then(|b| b.as_array()) {
+        f.entry_points
+            .extend(bins.iter().filter_map(|b| b.as_str().map(str::to_owned)));
+    }
 }
 
 /// The directories of a composer.json's `autoload.psr-4` map (a namespace prefix → a directory
