@@ -308,9 +308,31 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u32 {
     })
 }
 
-/// Collapses whitespace runs in `text` to single spaces and trims it.
+/// Collapses whitespace runs in `text` to single spaces and trims it. A line break right inside
+/// brackets goes with no space, and so does a trailing comma before the closing one: a list
+/// laid out one item per line (`Subscriber<\n    N = A,\n    W = B,\n>`) reads as written on
+/// one line (`Subscriber<N = A, W = B>`), not `Subscriber< N = A, W = B, >`.
 pub(crate) fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.trim();
+    while let Some(at) = rest.find(|c: char| c.is_whitespace()) {
+        let (word, tail) = rest.split_at(at);
+        let next = tail.trim_start();
+        let broken = tail[..tail.len() - next.len()].contains('\n');
+        let closes = next.starts_with([')', '>', ']']);
+        if broken && closes && word.ends_with(',') {
+            out.push_str(&word[..word.len() - 1]);
+        } else {
+            out.push_str(word);
+        }
+        let opens = out.ends_with(['(', '<', '[']);
+        if !(broken && (opens || closes)) {
+            out.push(' ');
+        }
+        rest = next;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether a byte belongs to a word of code: an ASCII letter, digit or `_`.
@@ -390,6 +412,21 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_laid_out_one_item_per_line_collapses_as_written_on_one() {
+        assert_eq!(
+            collapse("pub struct Subscriber<\n    N = A,\n    W = B,\n>"),
+            "pub struct Subscriber<N = A, W = B>"
+        );
+        assert_eq!(
+            collapse("fn f(\n    a: u32,\n    b: u32,\n) -> u32"),
+            "fn f(a: u32, b: u32) -> u32"
+        );
+        // On one line, spaces stay as they are, comparisons too.
+        assert_eq!(collapse("  f( a,  b )  "), "f( a, b )");
+        assert_eq!(collapse("x  <  y"), "x < y");
+    }
 
     #[test]
     fn signature_skips_holes_and_collapses() {
