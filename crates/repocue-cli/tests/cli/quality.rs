@@ -6666,6 +6666,33 @@ fn a_ci_step_in_a_sub_package_does_not_lead() {
     assert!(types < sub, "{commands:?}");
 }
 
+/// A single-header C++ library at the top, named after the project (or after it without
+/// `cpp-`), is its first entry point: cpp-httplib's `httplib.h` was never one, its example
+/// program and a script were.
+#[test]
+fn a_single_header_library_is_its_entry_point() {
+    for title in ["minihttp", "cpp-minihttp"] {
+        let readme = format!("# {title}\n\nA C++11 single-file header-only HTTP library.\n");
+        let repo = TestRepo::with_files(&[
+            ("README.md", readme.as_str()),
+            (
+                "minihttp.h",
+                "#pragma once\nnamespace minihttp {\nclass Server {\n public:\n  int listen(int port);\n};\n}\n",
+            ),
+            (
+                "example/main.cc",
+                "#include \"../minihttp.h\"\nint main() { minihttp::Server s; return s.listen(80); }\n",
+            ),
+            ("split.py", "def main() -> None:\n    pass\n\nif __name__ == \"__main__\":\n    main()\n"),
+        ]);
+        let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+        assert_eq!(
+            cue["content"]["entry_points"][0], "minihttp.h",
+            "{title}: {cue:#}"
+        );
+    }
+}
+
 /// The command lines of an overview cue, in order.
 fn commands_of(cue: &serde_json::Value) -> Vec<&str> {
     cue["content"]["commands"]

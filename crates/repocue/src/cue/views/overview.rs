@@ -2086,6 +2086,16 @@ fn entry_points(
             }
         }
     }
+    // A single-header C or C++ library at the top, named after the project (cpp-httplib's
+    // `httplib.h`): the library itself, which every user includes, before its programs.
+    for f in files {
+        if !f.path.contains(&b'/') && is_header_named_after(&f.path, project) {
+            let p = paths::display(&f.path);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
     for e in ranked {
         // A Python package before its sub-packages: uvicorn's `supervisors/__init__.py`, which
         // hands on one class, came before `uvicorn/__init__.py`.
@@ -2336,6 +2346,21 @@ fn last_name(project: &str) -> &str {
         Some(before) if version && !before.is_empty() => before,
         _ => last,
     }
+}
+
+/// Whether a file is a C or C++ header (`.h`, `.hh`, `.hpp`, `.hxx`) named after the project,
+/// or after it without a language's mark (`cpp-httplib`'s `httplib.h`, `libfoo`'s `foo.h`).
+fn is_header_named_after(path: &[u8], project: &str) -> bool {
+    let header = [".h", ".hh", ".hpp", ".hxx"]
+        .iter()
+        .any(|e| path.ends_with(e.as_bytes()));
+    let project = last_name(project).to_ascii_lowercase();
+    let bare = ["cpp-", "c-", "lib"]
+        .iter()
+        .find_map(|p| project.strip_prefix(p))
+        .or_else(|| project.strip_suffix("-cpp"))
+        .unwrap_or(&project);
+    header && (named_after(path, &project) || named_after(path, bare))
 }
 
 /// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
