@@ -146,13 +146,18 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             if own_package_first(spaces[i], &node.facts.imports, r) {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
-            // A Python name on its own (not a value's member) comes from an import: a file that
-            // imports none of the modules defining it means another (black's test data, which
-            // imports only `sys`, "used" `src/black/__init__.py` and `blackd`).
+            // A Python class, and any module-level name used on its own (not as a value's
+            // member), comes from an import: a file that imports none of the modules defining
+            // it means another (black's test data, which imports only `sys`, "used"
+            // `src/black/__init__.py` and `blackd`). A method is reached through a value,
+            // whatever the extraction took the value for (`app.route`, with `app` a name the
+            // file's imports hold too).
+            let capitalised = r.starts_with(|c: char| c.is_ascii_uppercase());
             let bare = node.facts.member_references.binary_search(r).is_err();
-            if spaces[i] == "Python" && (bare || r.starts_with(|c: char| c.is_ascii_uppercase())) {
+            if spaces[i] == "Python" && (bare || capitalised) {
                 targets.retain(|&t| {
-                    named(t)
+                    (!capitalised && !defines_top_level(nodes[t].facts, r))
+                        || named(t)
                         || python.through_package(i, t, imports_of, &modules)
                         || python.through_module(i, t, imports_of, &modules, &spaces)
                 });
@@ -315,6 +320,15 @@ impl PythonScope {
             .iter()
             .any(|&p| imports_module(imports_of(p), &modules[t]))
     }
+}
+
+/// Whether a file defines `name` outside any other definition (a module's function, class
+/// or variable, not a method).
+fn defines_top_level(facts: &CodeFacts, name: &str) -> bool {
+    facts
+        .symbols
+        .iter()
+        .any(|s| s.parent().is_none() && s.name() == name)
 }
 
 /// Narrows what a Java or C# type name means as the languages scope it. A Java file that

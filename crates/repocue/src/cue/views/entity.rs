@@ -135,10 +135,11 @@ fn from_facts(
     let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match defining.as_deref() {
         Some(d) => {
             let name = wanted_name.unwrap_or("");
-            let bare = c
-                .member_references
-                .binary_search_by(|m| m.as_str().cmp(name))
-                .is_err();
+            // A member of a type is reached through a value, however the use reads.
+            let bare = !wanted_member
+                && c.member_references
+                    .binary_search_by(|m| m.as_str().cmp(name))
+                    .is_err();
             graph::may_mean(path, (name, bare), &c.imports, d, &file.path)
         }
         None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
