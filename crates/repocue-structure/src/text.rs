@@ -88,6 +88,8 @@ struct Builder {
     out: String,
     first: Option<usize>,
     pending_space: bool,
+    /// The white space pending holds a line break.
+    pending_break: bool,
     pending_separator: bool,
     /// Inside a `"…"` or `` `…` `` run the grammar did not recognise as a literal (error
     /// recovery): its closing quote, and whether the previous character was a backslash.
@@ -103,6 +105,7 @@ impl Builder {
                 self.out.push(' ');
             }
             self.pending_space = false;
+            self.pending_break = false;
         }
         self.pending_separator = false;
         self.first.get_or_insert(offset);
@@ -156,6 +159,7 @@ impl Builder {
                 let opened = matches!(self.out.chars().next_back(), Some('<' | '(' | '[' | '.'));
                 let after_left_out = self.pending_separator && opened;
                 self.pending_space = !(self.out.is_empty() || after_left_out);
+                self.pending_break |= self.pending_space && c == '\n';
                 continue;
             }
             if self.pending_separator {
@@ -169,13 +173,24 @@ impl Builder {
                 // No space just inside brackets, and no comma a line break leaves before
                 // the closing one: `f(\n  a,\n)` reads `f(a)` (rich's `def bar(a: Any,)`).
                 // A comma right before it stays: `(u32,)` is a Rust tuple of one.
+                // So too for angle brackets a line break opens or closes (a generic parameter
+                // list laid out one per line: tracing's `Subscriber<\n    N = A,\n>` read
+                // `Subscriber< N = A, >`); on one line, `<` and `>` may compare.
                 let prev = self.out.chars().next_back();
-                if matches!(c, ')' | ']') && prev == Some(',') {
+                let (opens, closes) = match self.pending_break {
+                    true => (
+                        matches!(prev, Some('(' | '[' | '<')),
+                        matches!(c, ')' | ']' | '>'),
+                    ),
+                    false => (matches!(prev, Some('(' | '[')), matches!(c, ')' | ']')),
+                };
+                if closes && prev == Some(',') {
                     self.out.pop();
-                } else if !matches!(prev, Some('(' | '[')) && !matches!(c, ')' | ']') {
+                } else if !opens && !closes {
                     self.out.push(' ');
                 }
                 self.pending_space = false;
+                self.pending_break = false;
             }
             if self.first.is_none() {
                 // Exact for valid UTF-8; lossy text can only drift within this piece.
@@ -308,31 +323,9 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u32 {
     })
 }
 
-/// Collapses whitespace runs in `text` to single spaces and trims it. A line break right inside
-/// brackets goes with no space, and so does a trailing comma before the closing one: a list
-/// laid out one item per line (`Subscriber<\n    N = A,\n    W = B,\n>`) reads as written on
-/// one line (`Subscriber<N = A, W = B>`), not `Subscriber< N = A, W = B, >`.
+/// Collapses whitespace runs in `text` to single spaces and trims it.
 pub(crate) fn collapse(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.trim();
-    while let Some(at) = rest.find(|c: char| c.is_whitespace()) {
-        let (word, tail) = rest.split_at(at);
-        let next = tail.trim_start();
-        let broken = tail[..tail.len() - next.len()].contains('\n');
-        let closes = next.starts_with([')', '>', ']']);
-        if broken && closes && word.ends_with(',') {
-            out.push_str(&word[..word.len() - 1]);
-        } else {
-            out.push_str(word);
-        }
-        let opens = out.ends_with(['(', '<', '[']);
-        if !(broken && (opens || closes)) {
-            out.push(' ');
-        }
-        rest = next;
-    }
-    out.push_str(rest);
-    out
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether a byte belongs to a word of code: an ASCII letter, digit or `_`.
@@ -413,19 +406,18 @@ impl LineIndex {
 mod tests {
     use super::*;
 
+    /// A generic parameter list laid out one per line reads as on one line; on one line,
+    /// `<` and `>` keep their spaces (they may compare).
     #[test]
-    fn a_list_laid_out_one_item_per_line_collapses_as_written_on_one() {
+    fn signature_closes_angle_brackets_a_line_break_opened() {
+        let src = b"pub struct Subscriber<\n    N = A,\n    W = B,\n> {\n}";
+        let (sig, _) = signature(src, 0..src.len() - 3, &[]);
+        assert_eq!(sig, "pub struct Subscriber<N = A, W = B>");
+        let src = b"fn f(a: u32) -> bool where A: B < C";
         assert_eq!(
-            collapse("pub struct Subscriber<\n    N = A,\n    W = B,\n>"),
-            "pub struct Subscriber<N = A, W = B>"
+            signature(src, 0..src.len(), &[]).0,
+            "fn f(a: u32) -> bool where A: B < C"
         );
-        assert_eq!(
-            collapse("fn f(\n    a: u32,\n    b: u32,\n) -> u32"),
-            "fn f(a: u32, b: u32) -> u32"
-        );
-        // On one line, spaces stay as they are, comparisons too.
-        assert_eq!(collapse("  f( a,  b )  "), "f( a, b )");
-        assert_eq!(collapse("x  <  y"), "x < y");
     }
 
     #[test]
