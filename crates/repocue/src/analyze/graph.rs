@@ -1813,57 +1813,18 @@ mod tests {
         assert_eq!(r.used_by[2].get("die"), Some(&1.0), "{:?}", r.used_by);
 
         let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
-        assert!(may_mean(
-            b"builtin/add.c",
-            ("die", true),
-            &[],
-            &defining,
-            b"usage.c"
-        ));
-        assert!(!may_mean(
-            b"builtin/add.c",
-            ("die", true),
-            &[],
-            &defining,
-            b"ci/lib.sh"
-        ));
-        assert!(!may_mean(
-            b"ci/run.sh",
-            ("die", true),
-            &[],
-            &defining,
-            b"usage.c"
-        ));
+        let die = |from: &[u8], defining: &[&[u8]], target: &[u8]| {
+            may_mean(from, ("die", true), &[], defining, target)
+        };
+        assert!(die(b"builtin/add.c", &defining, b"usage.c"));
+        assert!(!die(b"builtin/add.c", &defining, b"ci/lib.sh"));
+        assert!(!die(b"ci/run.sh", &defining, b"usage.c"));
         // C and C++ share one space, as do JavaScript and TypeScript.
-        assert!(may_mean(
-            b"a.cc",
-            ("die", true),
-            &[],
-            &[b"b.h", b"c.py"],
-            b"b.h"
-        ));
-        assert!(may_mean(
-            b"a.ts",
-            ("die", true),
-            &[],
-            &[b"b.js", b"c.py"],
-            b"b.js"
-        ));
-        assert!(!may_mean(
-            b"a.ts",
-            ("die", true),
-            &[],
-            &[b"b.js", b"c.py"],
-            b"c.py"
-        ));
+        assert!(die(b"a.cc", &[b"b.h", b"c.py"], b"b.h"));
+        assert!(die(b"a.ts", &[b"b.js", b"c.py"], b"b.js"));
+        assert!(!die(b"a.ts", &[b"b.js", b"c.py"], b"c.py"));
         // A file of no known language may mean any definition.
-        assert!(may_mean(
-            b"Makefile.in",
-            ("die", true),
-            &[],
-            &defining,
-            b"usage.c"
-        ));
+        assert!(die(b"Makefile.in", &defining, b"usage.c"));
     }
 
     /// A name the language provides (C's `free`, the shell's `sort`) means the project's own

@@ -256,14 +256,11 @@ fn file_referenced_by(
                     defining.entry(n).or_insert(d)
                 }
             };
-            // Without the search index's definitions, narrowed by the using file alone.
+            // Without the search index's definitions, narrowed by the using file alone. The
+            // names are top-level and their member uses were skipped above: each use is bare.
             let d: Vec<&[u8]> = defs.iter().flatten().map(Vec::as_slice).collect();
-            let bare = c
-                .member_references
-                .binary_search_by(|m| m.as_str().cmp(n))
-                .is_err();
             let means = (defs.is_some() || graph::languages_share_names(path, &file.path))
-                && graph::may_mean(path, (n, bare), &c.imports, &d, &file.path);
+                && graph::may_mean(path, (n, true), &c.imports, &d, &file.path);
             if means {
                 refs.push(paths::display(path));
                 break;
