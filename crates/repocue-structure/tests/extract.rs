@@ -3493,6 +3493,29 @@ fn a_module_qualified_python_annotation_is_a_reference() {
     }
 }
 
+/// A Ruby constant only checked for (`defined?(Rails::Railtie)`) is no reference: a Zeitwerk
+/// gem's entry file exported its own `Railtie` as its API.
+#[test]
+fn a_ruby_constant_checked_by_defined_is_no_reference() {
+    let source = "require 'zeitwerk'\nloader = Zeitwerk::Loader.for_gem\nloader.setup\nmodule Mygem\n  def self.api = API.new\nend\nrequire 'mygem/railtie' if defined?(Rails::Railtie)\n";
+    let facts = extract(Language::Ruby, source.as_bytes(), &Limits::default()).unwrap();
+    assert!(
+        !facts.references.contains(&"Railtie".to_owned()),
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        facts.references.contains(&"API".to_owned()),
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        facts.references.contains(&"Loader".to_owned()),
+        "{:?}",
+        facts.references
+    );
+}
+
 /// A Go field of several names reads as its own (`Total int`, not `Done, Total int`): a
 /// delta listed `added [Progress] Done, Total int` twice.
 #[test]

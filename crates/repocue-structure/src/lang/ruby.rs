@@ -135,6 +135,30 @@ impl LanguageSupport for Ruby {
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }
+
+    /// A constant only checked for (`defined?(Rails::Railtie)`, a gem's optional integration)
+    /// is no use of it: a Zeitwerk gem's entry file (`require 'mygem/railtie' if
+    /// defined?(Rails::Railtie)`) exported its own `Railtie` as the gem's API.
+    fn names_a_foreign_package(&self, name: Node<'_>, _source: &[u8], _imports: &[String]) -> bool {
+        let mut at = name;
+        while let Some(parent) = at.parent() {
+            if parent.kind() == "unary"
+                && parent
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| o.kind() == "defined?")
+            {
+                return true;
+            }
+            if matches!(
+                parent.kind(),
+                "method" | "singleton_method" | "class" | "module" | "program"
+            ) {
+                return false;
+            }
+            at = parent;
+        }
+        false
+    }
 }
 
 /// Whether a method is defined in a `class << self` block (its body's statement).
