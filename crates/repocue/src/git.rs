@@ -641,12 +641,16 @@ impl Git {
         // Enough for `n` after the merges left out.
         let count = format!("-n{}", n * 3);
         let oid = !head.is_empty() && head.bytes().all(|b| b.is_ascii_hexdigit());
+        // The first-parent line is what arrived where HEAD is, newest first: a merged branch's
+        // commits by date sank below every later commit of the main line (googletest's newest
+        // change, merged as #5046, was not among ten), and its merge's message says what came.
         let run = self.spawn(&[
             "log",
+            "--first-parent",
             &count,
             "-z",
             "--no-show-signature",
-            "--format=%h%x1f%cI%x1f%an%x1f%s",
+            "--format=%h%x1f%cI%x1f%an%x1f%s%x1f%b",
             if oid { head } else { "HEAD" },
             "--",
         ])?;
@@ -658,8 +662,9 @@ impl Git {
 /// ([`crate::repo::Repo::rules`]): a snapshot's list is carried to the next one while HEAD
 /// stays, and only under the rules it was read by (5: merges that say only where they came
 /// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
-/// out; 7: any commit of a dependency bot).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 7;
+/// out; 7: any commit of a dependency bot; 8: the first-parent line, a merge that names only
+/// where it came from told by what its message says it brought, see [`merged_change`]).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 8;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
 /// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
@@ -674,10 +679,48 @@ fn is_dependency_bump(subject: &str) -> bool {
         || (lower.contains("(deps") && rest.starts_with("update "))
 }
 
-/// Parses `git log -z --format=%h%x1f%cI%x1f%an%x1f%s`; a record that does not have the four
-/// fields is skipped, and so is a dependency bot's commit, whatever its subject says
+/// The change a merge brought in where its subject names only where it came from: the first
+/// line of its message's body. GitHub follows `Merge pull request #7 from x/feature` with the
+/// pull request's title, GitLab and Bitbucket do likewise; the number is kept as a squash merge
+/// appends it (`Fix the parser (#7)`); bors's `1300: Fix the parser r=a` is its title.
+/// Where the body says nothing of its own (empty, a trailer, another merge line), a pull
+/// request's merge names its branch (`x/feature (#7)`): under the first-parent line its commits
+/// are otherwise not there. `None` for any other merge, which is then left out.
+fn merged_change(subject: &str, body: &str) -> Option<String> {
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    let (number, branch) = match subject.strip_prefix("Merge pull request #") {
+        Some(rest) => match rest.split_once(" from ") {
+            Some((n, branch)) if digits(n) => (Some(n), Some(branch.trim())),
+            _ => (None, None),
+        },
+        None => (None, None),
+    };
+    let told = body
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|line| match line.split_once(": ") {
+            Some((n, title)) if digits(n) => title,
+            _ => line,
+        })
+        .filter(|line| {
+            let trailer = line.split_once(": ").is_some_and(|(key, _)| {
+                !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            });
+            !trailer && !line.starts_with(['#', '*']) && !says_only_where_from(line)
+        });
+    let told = told.or(branch.filter(|b| !b.is_empty()))?;
+    Some(match number {
+        Some(n) if without_pull_request(told) == told => format!("{told} (#{n})"),
+        _ => told.to_owned(),
+    })
+}
+
+/// Parses `git log -z --format=%h%x1f%cI%x1f%an%x1f%s%x1f%b`; a record without the first
+/// four fields is skipped, and so is a dependency bot's commit, whatever its subject says
 /// (dependabot's `GH Actions: Bump codecov/codecov-action from 6.0.1 to 7.0.0` was PHPMailer's
-/// only commit line at 250 tokens).
+/// only commit line at 250 tokens). A merge that names only where it came from takes the
+/// subject of what it brought ([`merged_change`]) where its message says.
 fn parse_log(out: &[u8]) -> Vec<Commit> {
     const BOTS: &[&str] = &[
         "dependabot[bot]",
@@ -688,7 +731,7 @@ fn parse_log(out: &[u8]) -> Vec<Commit> {
     let mut commits = Vec::new();
     for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
         let text = String::from_utf8_lossy(rec);
-        let mut parts = text.trim_start_matches('\n').splitn(4, '\u{1f}');
+        let mut parts = text.trim_start_matches('\n').splitn(5, '\u{1f}');
         let (Some(id), Some(date), Some(author), Some(subject)) =
             (parts.next(), parts.next(), parts.next(), parts.next())
         else {
@@ -697,10 +740,16 @@ fn parse_log(out: &[u8]) -> Vec<Commit> {
         if BOTS.contains(&author) {
             continue;
         }
+        let subject = match parts.next() {
+            Some(body) if says_only_where_from(subject) && !is_dependency_bump(subject) => {
+                merged_change(subject, body).unwrap_or_else(|| subject.to_owned())
+            }
+            _ => subject.to_owned(),
+        };
         commits.push(Commit {
             id: id.into(),
             date: date.into(),
-            subject: subject.into(),
+            subject,
         });
     }
     commits
@@ -988,6 +1037,77 @@ mod tests {
         ] {
             assert!(!says_only_where_from(kept), "{kept}");
         }
+    }
+
+    /// The recent commits are the first-parent line: a merged pull request is its merge,
+    /// told by the title its message carries (or its branch), at the place it arrived, not its
+    /// branch's commits by their dates.
+    #[test]
+    fn a_merged_pull_request_is_told_by_its_title_where_it_arrived() {
+        let t = crate::testing::temp_repo(&[("a.c", "int a;\n")]);
+        let root = &t.repo.root;
+        let git = |args: &[&str]| crate::testing::git(root, args);
+        let commit = |file: &str, subject: &str| {
+            std::fs::write(
+                root.join(file),
+                format!("int {subject:?};\n").replace(' ', "_"),
+            )
+            .unwrap();
+            git(&["add", "-A"]);
+            git(&["commit", "-q", "-m", subject]);
+        };
+        git(&["checkout", "-q", "-b", "feature"]);
+        commit("f.c", "wip on f");
+        git(&["checkout", "-q", "main"]);
+        commit("b.c", "main work");
+        git(&[
+            "merge",
+            "-q",
+            "--no-ff",
+            "feature",
+            "-m",
+            "Merge pull request #7 from x/feature",
+            "-m",
+            "Add the f feature",
+        ]);
+        git(&["checkout", "-q", "-b", "other", "HEAD~1"]);
+        commit("g.c", "wip on g");
+        git(&["checkout", "-q", "main"]);
+        git(&[
+            "merge",
+            "-q",
+            "--no-ff",
+            "other",
+            "-m",
+            "Merge pull request #8 from y/other",
+        ]);
+        let commits = Git::new(root.clone())
+            .start_recent_commits(10, "HEAD")
+            .unwrap()
+            .finish()
+            .unwrap();
+        let subjects: Vec<&str> = commits.iter().map(|c| c.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            [
+                "y/other (#8)",
+                "Add the f feature (#7)",
+                "main work",
+                "initial"
+            ]
+        );
+        assert_eq!(
+            merged_change("Merge #1300", "1300: Fix the parser r=a a=b\n"),
+            Some("Fix the parser r=a a=b".into())
+        );
+        assert_eq!(
+            merged_change("Merge pull request #9 from z/fix", "Fix it (#9)\n").as_deref(),
+            Some("Fix it (#9)")
+        );
+        assert_eq!(
+            merged_change("Merge branch 'main' into dev", "Signed-off-by: A <a@b>"),
+            None
+        );
     }
 
     /// Git buffers what it writes to RepoCue whatever the caller's environment says: every
