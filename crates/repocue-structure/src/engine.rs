@@ -676,10 +676,14 @@ fn mark_exported(items: &mut [Item], exports: &[Node], source: &[u8]) {
 fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<Symbol> {
     let lines = LineIndex::new(source);
     let on_request = support.built_on_request(source);
-    let by_qualified: HashSet<&str> = items.iter().map(|i| i.qualified.as_str()).collect();
+    let by_qualified: HashSet<&str> = items
+        .iter()
+        .filter(|i| !i.info.scope_only)
+        .map(|i| i.qualified.as_str())
+        .collect();
     let mut symbols: Vec<Symbol> = items
         .iter()
-        .filter(|item| !is_include_guard(item.def_node, source))
+        .filter(|item| !is_include_guard(item.def_node, source) && !item.info.scope_only)
         .map(|item| {
             let (mut signature, first, literals) = signature(support, item, source);
             if let Some(keyword) = item.info.keyword {
@@ -709,7 +713,13 @@ fn symbols(support: &dyn LanguageSupport, items: &[Item], source: &[u8]) -> Vec<
             };
             let start = first.unwrap_or(item.range.start);
             let end = item.range.end.saturating_sub(1).max(start);
-            let lexical_parent = item.parent.map(|p| items[p].qualified.clone());
+            // The nearest enclosing symbol: a scope the file only opens is none (its name stays
+            // in the qualified names).
+            let mut lexical = item.parent;
+            while let Some(p) = lexical.filter(|&p| items[p].info.scope_only) {
+                lexical = items[p].parent;
+            }
+            let lexical_parent = lexical.map(|p| items[p].qualified.clone());
             // A receiver names the owner (`func (p *Parser) Parse` belongs to `Parser`)
             // when the owner is defined in the file.
             let parent = match &item.info.receiver {
@@ -1424,6 +1434,9 @@ fn merge_reopened(support: &dyn LanguageSupport, items: &mut Vec<Item>) {
             std::collections::hash_map::Entry::Occupied(o) => {
                 let into = *o.get();
                 keep[i] = false;
+                // A scope only while every block of it only opens the scope.
+                let scope_only = items[i].info.scope_only;
+                items[into].info.scope_only &= scope_only;
                 for child in items.iter_mut().skip(i + 1) {
                     if child.parent == Some(i) {
                         child.parent = Some(into);

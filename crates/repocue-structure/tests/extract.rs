@@ -461,18 +461,17 @@ fn ruby_fixture() {
     assert_symbols(
         &facts,
         r#"
-        5-42 module Parsing | module Parsing
-        6-6 constant Parsing.VERSION in=Parsing | VERSION = …
-        9-35 class Parsing.Parser in=Parsing | class Parser < Base
+        6-6 constant Parsing.VERSION | VERSION = …
+        9-35 class Parsing.Parser | class Parser < Base
         10-10 field Parsing.Parser.name in=Parsing.Parser public | attr_reader :name
         12-14 method Parsing.Parser.initialize in=Parsing.Parser private | def initialize(name)
         17-20 method Parsing.Parser.parse in=Parsing.Parser public | def parse(text)
         22-24 method Parsing.Parser.create in=Parsing.Parser public | def self.create
         28-30 method Parsing.Parser.tokenize in=Parsing.Parser private | def tokenize(text)
         32-34 method Parsing.Parser.secret in=Parsing.Parser protected | def secret
-        37-41 module Parsing.Util in=Parsing | module Util
+        37-41 module Parsing.Util | module Util
         38-40 method Parsing.Util.helper in=Parsing.Util public | def self.helper(x)
-        44-46 class Parsing.Extra in=Parsing | class Parsing::Extra
+        44-46 class Parsing.Extra | class Parsing::Extra
         45-45 method Parsing.Extra.run in=Parsing.Extra public | def run
         "#,
     );
@@ -3598,4 +3597,44 @@ fn python_a_name_imported_under_another_is_a_reference() {
     let source = b"from .core import meter as core_meter\n\n\nclass meter_gui(core_meter):\n    pass\n\n\nmeter = meter_gui\n";
     let facts = extract(Language::Python, source, &Limits::default()).unwrap();
     assert!(facts.references.iter().any(|r| r == "meter"), "{facts:?}");
+}
+
+/// A Ruby class or module that only opens its namespace for what it holds (a gem's
+/// `module Lib; class Request; class Retry` in `lib/lib/request/retry.rb`) is no symbol:
+/// its definitions keep their qualified names. One with anything of its own is one: a
+/// method (in any block of it in the file), a call such as `include`, a superclass.
+#[test]
+fn a_ruby_namespace_only_opened_for_its_definitions_is_no_symbol() {
+    let names = |source: &str| -> Vec<String> {
+        let facts = extract(Language::Ruby, source.as_bytes(), &Limits::default()).unwrap();
+        let mut names: Vec<String> = facts
+            .symbols
+            .iter()
+            .map(|s| s.qualified_name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    let wrapped = "module Lib\n  # The retry policy.\n  class Request\n    class Retry < Object\n      def on_request(env) = env\n    end\n  end\n  VERSION = \"1.0\"\nend\n";
+    assert_eq!(
+        names(wrapped),
+        [
+            "Lib.Request.Retry",
+            "Lib.Request.Retry.on_request",
+            "Lib.VERSION"
+        ]
+    );
+    let own =
+        "module Lib\n  class Request\n  end\nend\nmodule Lib\n  def self.new = Request.new\nend\n";
+    assert_eq!(names(own), ["Lib", "Lib.Request", "Lib.new"]);
+    let mixin = "module Lib\n  class Base < Object\n    class Inner\n    end\n  end\n  module Helpers\n    include Comparable\n    class Inner\n    end\n  end\nend\n";
+    assert_eq!(
+        names(mixin),
+        [
+            "Lib.Base",
+            "Lib.Base.Inner",
+            "Lib.Helpers",
+            "Lib.Helpers.Inner"
+        ]
+    );
 }

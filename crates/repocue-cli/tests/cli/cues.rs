@@ -695,6 +695,55 @@ fn a_ruby_module_moves_only_with_its_members() {
     );
 }
 
+/// A Ruby file that reopens `module Lib` and `class Request` only to define `Retry` adds
+/// `Lib.Request.Retry`, and deleting one removes its class: not `Lib.Request`, which
+/// `lib/lib.rb` defines (faraday's middleware files read as `added [Lib] class Request`).
+#[test]
+fn a_ruby_namespace_a_file_only_opens_is_neither_added_nor_removed() {
+    let wrapped = |name: &str| {
+        format!("module Lib\n  class Request\n    class {name} < Object\n      def on_request(env) = env\n    end\n  end\nend\n")
+    };
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/lib.rb",
+            "module Lib\n  Request = Struct.new(:path)\n  def self.new = Request.new('/')\nend\n",
+        ),
+        ("lib/lib/request/json.rb", wrapped("Json").as_str()),
+    ]);
+    repo.init();
+    repo.remove("lib/lib/request/json.rb");
+    repo.write("lib/lib/request/retry.rb", wrapped("Retry"));
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("retry");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let mut ops: Vec<String> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            // An added file's symbols are told by their signatures.
+            let what = c["name"].as_str().or(c["signature"].as_str());
+            format!(
+                "{} {}",
+                c["op"].as_str().unwrap_or_default(),
+                what.unwrap_or_default()
+            )
+        })
+        .collect();
+    ops.sort();
+    assert_eq!(
+        ops,
+        [
+            "symbol.added class Retry < Object",
+            "symbol.added def on_request(env)",
+            "symbol.removed Lib.Request.Json",
+            "symbol.removed Lib.Request.Json.on_request",
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A Ruby class reopened around a deleted file's class and a new file's did not move either
 /// (thor opens `class Thor` in every file of the gem), and a member moves within its owner
 /// only: `Foo.Registry.initialize`, new, is no `Foo.Ctx.initialize` that left with its file.

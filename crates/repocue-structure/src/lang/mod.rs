@@ -83,6 +83,11 @@ pub(crate) struct Info<'t> {
     /// other overloads of a TypeScript function or a Python `@overload` set, so that a change
     /// to one of them is a change of the symbol.
     pub unseen: Option<u32>,
+    /// Only opens a scope for the definitions it holds: no symbol of its own, yet their
+    /// qualified names go through it. A Ruby `module Lib; class Request; class Retry` in
+    /// `lib/lib/request/retry.rb` reopens `Lib` and `Lib::Request` to define `Retry`; as
+    /// symbols they were a delta's `added class Request` and search hits above the real one.
+    pub scope_only: bool,
 }
 
 impl<'t> Info<'t> {
@@ -102,6 +107,7 @@ impl<'t> Info<'t> {
             keyword: None,
             restart: None,
             unseen: None,
+            scope_only: false,
         }
     }
 

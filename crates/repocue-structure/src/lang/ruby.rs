@@ -72,8 +72,16 @@ impl LanguageSupport for Ruby {
                 }
                 info
             }
-            "class" | "singleton_class" => Info::new("class"),
-            "module" => Info::new("module"),
+            "class" | "singleton_class" => {
+                let mut info = Info::new("class");
+                info.scope_only = node.kind() == "class" && only_opens_a_scope(node);
+                info
+            }
+            "module" => {
+                let mut info = Info::new("module");
+                info.scope_only = only_opens_a_scope(node);
+                info
+            }
             "assignment" => Info::new("constant"),
             "call" => {
                 let method = node
@@ -162,6 +170,34 @@ impl LanguageSupport for Ruby {
 }
 
 /// Whether a method is defined in a `class << self` block (its body's statement).
+/// Whether a `class` or `module` only opens its namespace for what it holds: its body holds
+/// classes, modules and constants and nothing of its own (no method, no call such as
+/// `include` or `attr_reader`, no `class << self`), and a class names no superclass. A gem's
+/// files reopen `module Faraday` (and `class Request`) to define one class each.
+fn only_opens_a_scope(node: Node<'_>) -> bool {
+    if node.child_by_field_name("superclass").is_some() {
+        return false;
+    }
+    let Some(body) = node.child_by_field_name("body") else {
+        return false;
+    };
+    let mut cursor = body.walk();
+    let mut held = body
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment");
+    let mut any = false;
+    held.all(|c| {
+        any = true;
+        match c.kind() {
+            "class" | "module" => true,
+            "assignment" => c
+                .child_by_field_name("left")
+                .is_some_and(|l| matches!(l.kind(), "constant" | "scope_resolution")),
+            _ => false,
+        }
+    }) && any
+}
+
 fn in_singleton_class(method: Node<'_>) -> bool {
     let mut up = method.parent();
     while let Some(n) = up {

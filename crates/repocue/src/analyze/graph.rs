@@ -1018,7 +1018,7 @@ fn is_listed_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact
 
 /// Whether a Ruby definition is what a gem's root hands on when it `autoload`s or requires its
 /// file (not what a root defines itself: sinatra's `main.rb` reopens `Application`): a class or module at the top or in a module (`Rack::Builder`, which rack's
-/// `lib/rack.rb` autoloads). Ruby declares no visibility for either, and every one is public:
+/// `lib/rack.rb` autoloads; a module the file only opens is no symbol). Ruby declares no visibility for either, and every one is public:
 /// without this rule rack's root listed no exports at all. Not a module that only holds
 /// others (`module Sinatra` around `class Application`): a namespace, whose API is inside; a
 /// module of methods is one (`Rack::Utils`).
@@ -1033,10 +1033,10 @@ fn is_ruby_export(facts: &CodeFacts, s: &crate::analyze::structure::SymbolFact) 
         && (s.kind == "class" || (s.kind == "module" && has_methods()))
         && s.visibility.as_deref().is_none_or(|v| v == "public")
         && s.parent().is_none_or(|p| {
-            facts
-                .symbols
-                .iter()
-                .any(|o| o.qualified_name == p && o.kind == "module")
+            // A scope the file only opens (`module Rack` around `class Builder`) is no symbol
+            // of its own: a namespace, as a module is.
+            let mut owners = facts.symbols.iter().filter(|o| o.qualified_name == p);
+            owners.all(|o| o.kind == "module")
         })
 }
 

@@ -742,10 +742,13 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         .map(|n| {
             let s = Section::new(n, Some(more.clone()));
             // Dirty paths change with every edit; see `fit` for why that matters.
-            if *n == "working_tree_paths" {
-                s.volatile_holding(first_paths)
-            } else {
-                s
+            match *n {
+                "working_tree_paths" => s.volatile_holding(first_paths),
+                // A list by weight: a fourth language never shows where the third did not
+                // (sinatra's 500 tokens read `Ruby 156, Markdown 12, SCSS 4`, its 10 YAML
+                // files cut).
+                "languages" => s.in_order(),
+                _ => s,
             }
         })
         .collect();
