@@ -473,7 +473,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
     // What it hands on, it references: `const { Axios } = axios; export { Axios }` means the
     // definition of `Axios` elsewhere, as an import of it would.
     let imports = imports(support, &captures.imports, source);
-    let (mut references, mut member_references) =
+    let (mut references, mut member_references, qualified_references) =
         references(support, &captures, &items, &imports, source);
     references.extend(reexported.iter().chain(&type_reexports).cloned());
     references.sort_unstable();
@@ -487,6 +487,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         imports,
         references,
         member_references,
+        qualified_references,
         reexports: reexported,
         type_reexports,
         star_exports: star_exports(support, &captures.star_exports, source),
@@ -892,15 +893,16 @@ fn imports(support: &dyn LanguageSupport, nodes: &[Node], source: &[u8]) -> Vec<
     imports.into_iter().collect()
 }
 
-/// Referenced identifiers that are not defined, local or builtin, sorted and unique; and of
-/// them, those written only as a member of a value ([`is_member_access`]).
+/// Referenced identifiers that are not defined, local or builtin, sorted and unique; of them,
+/// those written only as a member of a value ([`is_member_access`]); and those written only
+/// after a package's name, with its import path ([`FileFacts::qualified_references`]).
 fn references(
     support: &dyn LanguageSupport,
     captures: &Captures,
     items: &[Item],
     imports: &[String],
     source: &[u8],
-) -> (Vec<String>, Vec<String>) {
+) -> (Vec<String>, Vec<String>, Vec<String>) {
     // A field typed by its own name (Go's `Logger *Logger`, C#'s `public Logger Logger { get;
     // set; }`) defines the field, not the type it uses: logrus's `entry.go` was no user of
     // `Logger`, nor `logger.go` of `Level` and `Formatter`.
@@ -917,8 +919,12 @@ fn references(
         .map(|n| lang::node_text(*n, source))
         .collect();
     let bindings = module_bindings(&captures.imports, source);
+    let packages = go_packages(&captures.imports, source);
     // Name → whether every use of it is a member's.
     let mut references: BTreeMap<Cow<str>, bool> = BTreeMap::new();
+    // Name → the import paths of the packages that qualify it, `None` once it is used
+    // on its own.
+    let mut qualified: BTreeMap<Cow<str>, Option<BTreeSet<&str>>> = BTreeMap::new();
     for n in &captures.references {
         if support.names_a_foreign_package(*n, source, imports) {
             continue;
@@ -950,6 +956,16 @@ fn references(
             if member && UNIVERSAL_MEMBERS.contains(&name.as_ref()) {
                 continue;
             }
+            let package = package_qualifier(*n, source).and_then(|q| packages.get(q));
+            let paths = qualified
+                .entry(name.clone())
+                .or_insert(Some(BTreeSet::new()));
+            match (package, paths.as_mut()) {
+                (Some(path), Some(set)) => {
+                    set.insert(path);
+                }
+                _ => *paths = None,
+            }
             *references.entry(name).or_insert(member) &= member;
         }
     }
@@ -958,8 +974,54 @@ fn references(
         .filter(|(_, &member)| member)
         .map(|(n, _)| n.to_string())
         .collect();
+    let qualified = qualified
+        .into_iter()
+        .filter_map(|(n, paths)| Some(paths?.into_iter().map(move |p| format!("{n} {p}"))))
+        .flatten()
+        .collect();
     let all = references.into_keys().map(Cow::into_owned).collect();
-    (all, members)
+    (all, members, qualified)
+}
+
+/// The package name a Go name is qualified by (`zapcore` of `zapcore.Core`), if it is.
+fn package_qualifier<'s>(n: Node<'_>, source: &'s [u8]) -> Option<&'s [u8]> {
+    let parent = n.parent()?;
+    let qualifier = match parent.kind() {
+        "qualified_type" => parent.child_by_field_name("package"),
+        "selector_expression" => parent
+            .child_by_field_name("operand")
+            .filter(|o| o.kind() == "identifier"),
+        _ => None,
+    }?;
+    source.get(qualifier.byte_range())
+}
+
+/// A Go file's package names, each with the import path it binds (an import's alias, else
+/// its path's package name as [`module_bindings`] reads it). A blank (`_`) or dot import binds
+/// none.
+fn go_packages<'s>(imports: &[Node<'_>], source: &'s [u8]) -> HashMap<&'s [u8], &'s str> {
+    let mut out = HashMap::new();
+    for import in imports {
+        let Some(spec) = import.parent().filter(|p| p.kind() == "import_spec") else {
+            continue;
+        };
+        let path = source.get(import.byte_range()).unwrap_or_default();
+        let path = path.strip_prefix(b"\"").unwrap_or(path);
+        let path = path.strip_suffix(b"\"").unwrap_or(path);
+        let Ok(path) = std::str::from_utf8(path) else {
+            continue;
+        };
+        let bound = match spec.child_by_field_name("name") {
+            Some(alias) => source.get(alias.byte_range()),
+            None => module_bindings(std::slice::from_ref(import), source)
+                .into_iter()
+                .next(),
+        };
+        if let Some(name) = bound.filter(|n| !matches!(*n, b"_" | b".")) {
+            out.insert(name, path);
+        }
+    }
+    out
 }
 
 /// Whether a name is qualified by a package the file imports (Go's `lib.Fs`, a type or a

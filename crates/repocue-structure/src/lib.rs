@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "100";
+pub const EXTRACTOR_VERSION: &str = "101";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -203,6 +203,12 @@ pub struct FileFacts {
     /// `os.path.join`, a JavaScript namespace), such a use is no member's: only `self`,
     /// `this`, `cls` or an expression before the dot make one.
     pub member_references: Vec<String>,
+    /// Of `references`, the names written only after another package's name (Go's
+    /// `zapcore.Core`, `zap.String(…)`), never on their own, each with the import path that
+    /// name binds: `"Core go.uber.org/zap/zapcore"`, sorted and de-duplicated. Such a name
+    /// is that package's top-level definition, not the file's own package's, nor a method or
+    /// field of the name.
+    pub qualified_references: Vec<String>,
     /// Names the file makes part of its module's interface without defining them, sorted
     /// and de-duplicated: JavaScript's and TypeScript's `export { a } from "./x"`, and an
     /// imported or required name that a separate `export { a }` or `module.exports` names,

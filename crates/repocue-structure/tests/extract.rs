@@ -3638,3 +3638,22 @@ fn a_ruby_namespace_only_opened_for_its_definitions_is_no_symbol() {
         ]
     );
 }
+
+/// A Go name written only after an imported package's name is recorded with that package's
+/// import path (an alias's too); one also used on its own, or after a value, is not.
+#[test]
+fn a_go_name_after_a_package_keeps_the_packages_import_path() {
+    let source = "package m\n\nimport (\n\t\"ex.com/m/core\"\n\tzc \"go.uber.org/zap/zapcore\"\n\t_ \"embed\"\n)\n\nfunc Wrap(c core.Core, l zc.Level) core.Core {\n\tvar v Value\n\tv.Run()\n\treturn Run(c)\n}\n";
+    let facts = extract(Language::Go, source.as_bytes(), &Limits::default()).unwrap();
+    assert_eq!(
+        facts.qualified_references,
+        ["Core ex.com/m/core", "Level go.uber.org/zap/zapcore"],
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        facts.references.contains(&"Run".to_owned()),
+        "{:?}",
+        facts.references
+    );
+}

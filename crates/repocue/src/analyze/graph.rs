@@ -143,7 +143,22 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             if node.facts.member_references.binary_search(r).is_ok() {
                 targets.retain(|&t| defines_member(nodes[t].facts, r));
             }
-            if own_package_first(spaces[i], &node.facts.imports, r) {
+            // A Go name written only after another package's (`zapcore.Core`) is that
+            // package's top-level definition: not the file's own package's, which
+            // `same_package_first` would keep (a method `Logger.Core` of the root took every
+            // `zapcore.Core`), nor a field of the name (`Field.String` had `zap.String`'s).
+            let packages: Vec<&str> = match spaces[i] {
+                "Go" => node.facts.qualifying_packages(r).collect(),
+                _ => Vec::new(),
+            };
+            if !packages.is_empty() {
+                let defining: Vec<&[u8]> = all.iter().map(|&t| nodes[t].path).collect();
+                targets.retain(|&t| {
+                    dir_of(nodes[t].path) != dir_of(node.path)
+                        && defines_top_level(nodes[t].facts, r)
+                        && in_qualifying_package(&packages, nodes[t].path, &defining)
+                });
+            } else if own_package_first(spaces[i], &node.facts.imports, r) {
                 same_package_first(nodes[i].path, nodes, &mut targets);
             }
             // A Python class, and any module-level name used on its own (not as a value's
@@ -1231,6 +1246,34 @@ fn own_package_first(space: &str, imports: &[String], name: &str) -> bool {
     space == "Go" || (space == "Java" && !imports_by_name(imports, name))
 }
 
+/// The directory of a path, empty at the root.
+fn dir_of(p: &[u8]) -> &[u8] {
+    p.iter()
+        .rposition(|&b| b == b'/')
+        .map_or(&[][..], |i| &p[..i])
+}
+
+/// Whether a Go import path names the directory `dir`: it is the path's end
+/// (`go.uber.org/zap/zapcore` names `zapcore/`).
+fn names_dir(import: &str, dir: &[u8]) -> bool {
+    let import = import.as_bytes();
+    !dir.is_empty()
+        && import.ends_with(dir)
+        && (import.len() == dir.len() || import[import.len() - dir.len() - 1] == b'/')
+}
+
+/// Whether a Go definition in `target`, of the files `defining` the name, is in a package one
+/// of the import `paths` that qualify the name names: the directory a path ends in, or, for a
+/// path that names none of theirs, the root (the module's own package: `zap.Logger` is the
+/// root's, not `zapgrpc/`'s; a package outside the project keeps the root's too, which its
+/// import path alone cannot tell apart).
+fn in_qualifying_package(paths: &[&str], target: &[u8], defining: &[&[u8]]) -> bool {
+    let dir = dir_of(target);
+    paths.iter().any(|p| {
+        names_dir(p, dir) || (dir.is_empty() && !defining.iter().any(|d| names_dir(p, dir_of(d))))
+    })
+}
+
 /// Keeps the Go `targets` in the referencing file's own directory, if any is: a name used
 /// without a package is its own package's (logrus's root files' `Level` is `logrus.go`'s, not
 /// `hooks/slog/level.go`'s `type Level logrus.Level`, which took its uses and its place in the
@@ -1280,6 +1323,7 @@ pub(crate) fn may_mean(
     from: &[u8],
     (name, bare): (&str, bool),
     imports: &[String],
+    packages: &[&str],
     defining: &[&[u8]],
     target: &[u8],
 ) -> bool {
@@ -1334,7 +1378,13 @@ pub(crate) fn may_mean(
     // A Java name its file does not import, and any Go name, is its own package's when the
     // package defines it ([`rank`]'s [`same_package_first`]): afero's `tarfs.Fs` listed every
     // root file that names the root's own `Fs`.
-    if own_package_first(path_name_space(from), imports, name) {
+    // A Go name written only after another package's name is in that package ([`rank`]):
+    // `packages` are the import paths that qualify it in `from`.
+    if path_name_space(from) == "Go" && !packages.is_empty() {
+        if dir_of(target) == dir_of(from) || !in_qualifying_package(packages, target, defining) {
+            return false;
+        }
+    } else if own_package_first(path_name_space(from), imports, name) {
         let dir = |p: &[u8]| p.iter().rposition(|&b| b == b'/').map_or(0, |i| i);
         let own = |p: &[u8]| p[..dir(p)] == from[..dir(from)];
         if defining.iter().any(|p| *p != from && own(p)) && !own(target) {
@@ -1600,6 +1650,7 @@ mod tests {
                 b"use_a.c",
                 ("format_expand", true),
                 &includes,
+                &[],
                 &defining,
                 target,
             )
@@ -1613,8 +1664,16 @@ mod tests {
     fn a_reference_means_the_definitions_its_file_imports() {
         let defining: [&[u8]; 2] = [b"pkg/jsonish.py", b"pkg/yamlish.py"];
         let imports = ["pkg.jsonish".to_owned()];
-        let means =
-            |target: &[u8]| may_mean(b"pkg/use.py", ("parse", true), &imports, &defining, target);
+        let means = |target: &[u8]| {
+            may_mean(
+                b"pkg/use.py",
+                ("parse", true),
+                &imports,
+                &[],
+                &defining,
+                target,
+            )
+        };
         assert!(means(b"pkg/jsonish.py"));
         assert!(!means(b"pkg/yamlish.py"));
         // Imports that name neither, or none at all: a Python name on its own means neither
@@ -1627,6 +1686,7 @@ mod tests {
                     b"pkg/use.py",
                     ("parse", bare),
                     imports,
+                    &[],
                     &defining,
                     b"pkg/yamlish.py",
                 )
@@ -1640,6 +1700,7 @@ mod tests {
             b"pkg/use.py",
             ("parse", true),
             &[],
+            &[],
             &tests,
             b"tests/test_x.py"
         ));
@@ -1648,13 +1709,21 @@ mod tests {
         many.push(b"tests/test_x.py");
         let import_m1 = ["m1".to_owned()];
         assert!(
-            may_mean(b"pkg/use.py", ("parse", false), &import_m1, &many, b"m2.py"),
+            may_mean(
+                b"pkg/use.py",
+                ("parse", false),
+                &import_m1,
+                &[],
+                &many,
+                b"m2.py"
+            ),
             "too many to narrow"
         );
         assert!(!may_mean(
             b"pkg/use.py",
             ("parse", true),
             &import_m1,
+            &[],
             &many,
             b"tests/test_x.py"
         ));
@@ -1680,6 +1749,83 @@ mod tests {
             references: refs.iter().map(|r| (*r).into()).collect(),
             ..Default::default()
         }
+    }
+
+    /// A Go name written only after a package's name is that package's top-level
+    /// definition: zap's root method `Logger.Core` took every `zapcore.Core` (the root's own
+    /// package came first), `zapcore`'s field `Field.String` took `zap.String(…)`, and
+    /// `zapgrpc.Logger` took `*zap.Logger`'s uses. The entity view's `may_mean` agrees.
+    #[test]
+    fn a_go_name_after_a_package_means_that_packages_definition() {
+        let go = |defs: &[(&str, &str)], refs: &[&str], qualified: &[&str]| {
+            let mut f = facts(&[], refs);
+            f.language = "Go".into();
+            f.symbols = defs
+                .iter()
+                .map(|(name, kind)| SymbolFact {
+                    kind: (*kind).into(),
+                    ..facts(&[name], &[]).symbols.remove(0)
+                })
+                .collect();
+            f.qualified_references = qualified.iter().map(|q| (*q).into()).collect();
+            f
+        };
+        let core = go(&[("Core", "interface")], &[], &[]);
+        let field = go(&[("Field", "struct"), ("Field.String", "field")], &[], &[]);
+        let root = go(
+            &[
+                ("Logger", "struct"),
+                ("Logger.Core", "method"),
+                ("String", "function"),
+            ],
+            &[],
+            &[],
+        );
+        let grpc = go(&[("Logger", "struct")], &[], &[]);
+        let options = go(
+            &[("WrapCore", "function")],
+            &["Core"],
+            &["Core ex.com/m/core"],
+        );
+        let user = go(
+            &[("Use", "function")],
+            &["Logger", "String"],
+            &["Logger ex.com/m", "String ex.com/m"],
+        );
+        let nodes = [
+            node(b"core/core.go", &core),
+            node(b"core/field.go", &field),
+            node(b"grpc/logger.go", &grpc),
+            node(b"logger.go", &root),
+            node(b"options.go", &options),
+            node(b"u/u.go", &user),
+        ];
+        let r = rank(&nodes);
+        let uses = |i: usize, name: &str| r.used_by[i].get(name).copied().unwrap_or(0.0);
+        assert!(uses(0, "Core") > 0.0, "{:?}", r.used_by);
+        assert_eq!(uses(3, "Core"), 0.0, "{:?}", r.used_by);
+        assert!(
+            uses(3, "String") > 0.0 && uses(3, "Logger") > 0.0,
+            "{:?}",
+            r.used_by
+        );
+        assert_eq!(uses(1, "String"), 0.0, "{:?}", r.used_by);
+        assert_eq!(uses(2, "Logger"), 0.0, "{:?}", r.used_by);
+        let defining: [&[u8]; 2] = [b"grpc/logger.go", b"logger.go"];
+        let means = |packages: &[&str], target: &[u8]| {
+            may_mean(
+                b"u/u.go",
+                ("Logger", true),
+                &[],
+                packages,
+                &defining,
+                target,
+            )
+        };
+        assert!(means(&["ex.com/m"], b"logger.go"));
+        assert!(!means(&["ex.com/m"], b"grpc/logger.go"));
+        assert!(means(&["ex.com/m/grpc"], b"grpc/logger.go"));
+        assert!(!means(&["ex.com/m/grpc"], b"logger.go"));
     }
 
     #[test]
@@ -1761,6 +1907,7 @@ mod tests {
                 from,
                 ("Response", true),
                 &imports,
+                &[],
                 &defining,
                 b"pkg/models.py",
             )
@@ -1814,7 +1961,7 @@ mod tests {
 
         let defining: [&[u8]; 2] = [b"usage.c", b"ci/lib.sh"];
         let die = |from: &[u8], defining: &[&[u8]], target: &[u8]| {
-            may_mean(from, ("die", true), &[], defining, target)
+            may_mean(from, ("die", true), &[], &[], defining, target)
         };
         assert!(die(b"builtin/add.c", &defining, b"usage.c"));
         assert!(!die(b"builtin/add.c", &defining, b"ci/lib.sh"));
@@ -1858,6 +2005,7 @@ mod tests {
             b"pool/pool.c",
             ("free", true),
             &includes,
+            &[],
             &defining,
             b"pool/alloc.h"
         ));
@@ -1865,12 +2013,14 @@ mod tests {
             b"tool.c",
             ("free", true),
             &stdlib,
+            &[],
             &defining,
             b"pool/alloc.h"
         ));
         assert!(!may_mean(
             b"tool.c",
             ("free", true),
+            &[],
             &[],
             &defining,
             b"pool/alloc.h"
@@ -1879,12 +2029,14 @@ mod tests {
             b"tool.c",
             ("pool_free", true),
             &stdlib,
+            &[],
             &defining,
             b"pool/alloc.h"
         ));
         assert!(!may_mean(
             b"ci/run.sh",
             ("sort", true),
+            &[],
             &[],
             &[b"setup.sh"],
             b"setup.sh"
@@ -1946,6 +2098,7 @@ mod tests {
             b"tests/map.rs",
             ("from_str", true),
             &imports(&["serde_json::Map", "serde_json::from_str"]),
+            &[],
             &[b"src/de.rs"],
             b"src/de.rs"
         ));
@@ -1953,6 +2106,7 @@ mod tests {
             b"src/run.rs",
             ("from_str", true),
             &imports(&["std::str::from_str"]),
+            &[],
             &[b"src/de.rs"],
             b"src/de.rs"
         ));
@@ -2386,14 +2540,23 @@ mod tests {
         assert_eq!(exported(0, "Request"), 0.0, "{:?}", r.exported);
         assert!(exported(3, "QueryParser") > 0.0 && exported(4, "QueryParser") == 0.0);
         let defining: [&[u8]; 2] = [b"lib/rack/request.rb", b"lib/rack/auth/basic.rb"];
-        let means =
-            |target: &[u8]| may_mean(b"lib/rack.rb", ("Request", true), &[], &defining, target);
+        let means = |target: &[u8]| {
+            may_mean(
+                b"lib/rack.rb",
+                ("Request", true),
+                &[],
+                &[],
+                &defining,
+                target,
+            )
+        };
         assert!(means(b"lib/rack/request.rb") && !means(b"lib/rack/auth/basic.rb"));
         // Nor does it of a method's: `parse` is whichever receiver's.
         let methods: [&[u8]; 2] = [b"lib/rack/parse.rb", b"lib/rack/utils.rb"];
         assert!(may_mean(
             b"lib/rack.rb",
             ("parse", true),
+            &[],
             &[],
             &methods,
             b"lib/rack/utils.rb"
@@ -2404,6 +2567,7 @@ mod tests {
             b"app.py",
             ("Request", true),
             &["pkg".to_owned()],
+            &[],
             &python,
             b"pkg/basic.py"
         ));

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a91+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a92+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
@@ -43,6 +43,8 @@ struct ReferenceCode {
     references: Vec<String>,
     #[serde(rename = "mr", default)]
     member_references: Vec<String>,
+    #[serde(rename = "qr", default)]
+    qualified_references: Vec<String>,
 }
 
 impl From<ReferenceFacts> for Analysis {
@@ -54,6 +56,7 @@ impl From<ReferenceFacts> for Analysis {
                 imports: c.imports,
                 references: c.references,
                 member_references: c.member_references,
+                qualified_references: c.qualified_references,
                 ..Default::default()
             }),
             ..Default::default()

@@ -39,6 +39,11 @@ pub struct CodeFacts {
     /// `repocue_structure::FileFacts::member_references`.
     #[serde(rename = "mr", default, skip_serializing_if = "Vec::is_empty")]
     pub member_references: Vec<String>,
+    /// Of `references`, those written only after another package's name, each with that
+    /// package's import path (`"Core go.uber.org/zap/zapcore"`): see
+    /// `repocue_structure::FileFacts::qualified_references`.
+    #[serde(rename = "qr", default, skip_serializing_if = "Vec::is_empty")]
+    pub qualified_references: Vec<String>,
     /// Names the file hands on from other modules without defining them (a JavaScript or
     /// TypeScript `export { a } from "./x"`): see `repocue_structure::FileFacts::reexports`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -59,6 +64,21 @@ pub struct CodeFacts {
 }
 
 impl CodeFacts {
+    /// The import paths of the packages that qualify every use of `name` in the file
+    /// ([`CodeFacts::qualified_references`]); empty when the file uses it on its own, or
+    /// not at all.
+    pub fn qualifying_packages<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let start = self
+            .qualified_references
+            .partition_point(|q| q.split(' ').next().unwrap_or_default() < name);
+        self.qualified_references[start..]
+            .iter()
+            .map_while(move |q| match q.split_once(' ') {
+                Some((n, path)) if n == name => Some(path),
+                _ => None,
+            })
+    }
+
     /// See [`crate::analyze::Analysis::same_but_lines`].
     /// Whether the facts hold nothing but their language: no symbol, import, reference or
     /// export, and no error.
@@ -97,6 +117,7 @@ impl CodeFacts {
                 &self.imports,
                 &self.references,
                 &self.member_references,
+                &self.qualified_references,
                 &self.reexports,
                 &self.type_reexports,
                 &self.star_exports,
@@ -108,6 +129,7 @@ impl CodeFacts {
                 &other.imports,
                 &other.references,
                 &other.member_references,
+                &other.qualified_references,
                 &other.reexports,
                 &other.type_reexports,
                 &other.star_exports,
@@ -362,6 +384,11 @@ pub fn analyze(
             facts
                 .member_references
                 .retain(|r| kept.binary_search(r).is_ok());
+            facts.qualified_references = f.qualified_references;
+            facts.qualified_references.retain(|q| {
+                let name = q.split(' ').next().unwrap_or_default();
+                kept.binary_search_by(|r| r.as_str().cmp(name)).is_ok()
+            });
             facts.reexports = f.reexports;
             facts.reexports.truncate(MAX_REFERENCES);
             facts.type_reexports = f.type_reexports;

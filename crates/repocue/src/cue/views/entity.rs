@@ -140,7 +140,10 @@ fn from_facts(
                 && c.member_references
                     .binary_search_by(|m| m.as_str().cmp(name))
                     .is_err();
-            graph::may_mean(path, (name, bare), &c.imports, d, &file.path)
+            // A Go name written only after a package's is no method or field.
+            let packages: Vec<&str> = c.qualifying_packages(name).collect();
+            (!wanted_member || packages.is_empty())
+                && graph::may_mean(path, (name, bare), &c.imports, &packages, d, &file.path)
         }
         None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
         None => graph::languages_share_names(&file.path, path),
@@ -260,7 +263,14 @@ fn file_referenced_by(
             // names are top-level and their member uses were skipped above: each use is bare.
             let d: Vec<&[u8]> = defs.iter().flatten().map(Vec::as_slice).collect();
             let means = (defs.is_some() || graph::languages_share_names(path, &file.path))
-                && graph::may_mean(path, (n, true), &c.imports, &d, &file.path);
+                && graph::may_mean(
+                    path,
+                    (n, true),
+                    &c.imports,
+                    &c.qualifying_packages(n).collect::<Vec<_>>(),
+                    &d,
+                    &file.path,
+                );
             if means {
                 refs.push(paths::display(path));
                 break;
