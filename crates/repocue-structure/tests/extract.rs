@@ -3657,3 +3657,39 @@ fn a_go_name_after_a_package_keeps_the_packages_import_path() {
         facts.references
     );
 }
+
+/// A class constructed through a namespace import (`new lib.Widget()`) and a type it
+/// qualifies (`ns.Gadget`) are references to them, not members' uses; `new this.Kind()`
+/// stays a member's (commander's tests construct `new commander.Command()`).
+#[test]
+fn a_name_after_a_namespace_import_is_a_reference() {
+    let js = "import * as lib from '../index.js';\nexport const w = new lib.Widget();\nexport class A { make() { return new this.Kind(); } }\n";
+    let facts = extract(Language::JavaScript, js.as_bytes(), &Limits::default()).unwrap();
+    assert!(
+        facts.references.contains(&"Widget".to_owned()),
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        !facts.member_references.contains(&"Widget".to_owned()),
+        "{:?}",
+        facts.member_references
+    );
+    assert!(
+        facts.member_references.contains(&"Kind".to_owned()),
+        "{:?}",
+        facts.member_references
+    );
+    let ts = "import * as ns from './lib/gadget';\nexport let g: ns.Gadget | undefined;\n";
+    let facts = extract(Language::TypeScript, ts.as_bytes(), &Limits::default()).unwrap();
+    assert!(
+        facts.references.contains(&"Gadget".to_owned()),
+        "{:?}",
+        facts.references
+    );
+    assert!(
+        !facts.member_references.contains(&"Gadget".to_owned()),
+        "{:?}",
+        facts.member_references
+    );
+}

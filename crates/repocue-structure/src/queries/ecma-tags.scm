@@ -27,3 +27,10 @@
 (export_statement
   (export_clause (export_specifier name: (identifier) @name) @reference.import)
   source: (_))
+
+; `new ns.Widget()` of `import * as ns`: the shipped query captures the whole
+; `ns.Widget`, which names nothing; its property is the class (a value's `new this.Kind()`
+; stays a member's use, see `is_member_access`).
+
+(new_expression
+  constructor: (member_expression property: (property_identifier) @name)) @reference.class
