@@ -3307,6 +3307,16 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
             "AGENTS.md",
             "# Agents\n\nRun the tests before you commit.\n",
         ),
+        (
+            ".github/copilot-instructions.md",
+            "# Copilot\n\nRun the tests.\n",
+        ),
+        (".cursorrules", "Run the tests before you commit.\n"),
+        (
+            ".claude/skills/release/SKILL.md",
+            "# Release\n\nTag, then publish.\n",
+        ),
+        (".github/workflows/notes.md", "# Not for agents\n"),
         ("CHANGELOG.md", "# Changes\n"),
         ("AUTHORS.md", "# Authors\n"),
         ("LICENSE.txt", "MIT\n"),
@@ -3320,6 +3330,9 @@ fn documents_the_readme_links_to_come_before_the_other_documents() {
         [
             "README.md",
             "AGENTS.md",
+            ".github/copilot-instructions.md",
+            ".cursorrules",
+            ".claude/skills/release/SKILL.md",
             "CONTRIBUTING.md",
             "FAQ.md",
             "site/content/guide.md",

@@ -2962,6 +2962,12 @@ fn listed_documents<'f>(
             let plain = f.file_type == FileType::Text
                 && f.language.is_none()
                 && paths::extension(&f.path).is_none();
+            // Instructions for coding agents where their tools read them, with the root's
+            // `AGENTS.md` and `CLAUDE.md`: `.github/copilot-instructions.md`, `.claude/`,
+            // `.cursorrules` (faraday keeps all four, and none was listed).
+            if let Some(k) = agent_instructions(&f.path) {
+                return Some(((1, 1, 1 + k, 0), f));
+            }
             // A hidden file is a tool's (black's `.git_archival.txt`, `git archive`'s template).
             let hidden = paths::file_name(&f.path).starts_with(b".");
             if !(f.is_document || (link.is_some() && plain))
@@ -3028,6 +3034,45 @@ fn listed_documents<'f>(
         .collect();
     docs.sort_by(|a, b| (a.0, &a.1.path).cmp(&(b.0, &b.1.path)));
     docs.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Where a file holds instructions for coding agents in a place their tools read them (not
+/// the root's `AGENTS.md` or `CLAUDE.md`, which are guides by name): its order among them.
+/// GitHub Copilot's `.github/copilot-instructions.md` and `.github/instructions/*.md`, Claude
+/// Code's `.claude/CLAUDE.md` and skills (`.claude/skills/x/SKILL.md`, `.agents/skills/…`),
+/// Cursor's `.cursorrules` and `.cursor/rules/*`, Windsurf's and Cline's rules files.
+fn agent_instructions(path: &[u8]) -> Option<usize> {
+    const EXACT: &[&[u8]] = &[
+        b".github/copilot-instructions.md",
+        b".claude/CLAUDE.md",
+        b".cursorrules",
+        b".windsurfrules",
+        b".clinerules",
+    ];
+    if let Some(k) = EXACT.iter().position(|e| *e == path) {
+        return Some(k);
+    }
+    let dir = |d: &[u8]| {
+        path.strip_prefix(d)
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains(&b'/'))
+    };
+    let markdown = matches!(paths::extension(path).as_deref(), Some("md" | "mdc"));
+    if markdown && (dir(b".github/instructions/") || dir(b".cursor/rules/")) {
+        return Some(EXACT.len());
+    }
+    let skill = [&b".claude/skills/"[..], b".agents/skills/"]
+        .iter()
+        .any(|d| {
+            path.strip_prefix(*d).is_some_and(|rest| {
+                rest.split(|&b| b == b'/')
+                    .collect::<Vec<_>>()
+                    .as_slice()
+                    .len()
+                    == 2
+                    && rest.ends_with(b"/SKILL.md")
+            })
+        });
+    skill.then_some(EXACT.len() + 1)
 }
 
 /// Whether a file is a README in another language, `README.<language>.md` with a language
