@@ -744,6 +744,55 @@ fn a_ruby_namespace_a_file_only_opens_is_neither_added_nor_removed() {
     );
 }
 
+/// A C# `partial class` is written in parts, a file each: deleting one part and adding
+/// another removes and adds their members, not the class, which `Mapper.cs` still defines
+/// (Dapper's delta read `removed SqlMapper` for a deleted part).
+#[test]
+fn a_csharp_partial_class_part_is_neither_the_class_added_nor_removed() {
+    let part = |member: &str| {
+        format!("namespace Lib {{ public static partial class Mapper {{ {member} }} }}\n")
+    };
+    let repo = TestRepo::with_files(&[
+        (
+            "Mapper.cs",
+            part("public static int Run(int x) => x;").as_str(),
+        ),
+        (
+            "Mapper.Old.cs",
+            part("public static int Old() => 1;").as_str(),
+        ),
+    ]);
+    repo.init();
+    repo.remove("Mapper.Old.cs");
+    repo.write("Mapper.Ping.cs", part("public static bool Ping() => true;"));
+    repo.git(&["add", "-A"]);
+    repo.commit_staged("ping");
+    let cue = repo.cue("delta", &["--max-tokens", "2000"]);
+    let mut ops: Vec<String> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            let what = c["signature"].as_str().or(c["name"].as_str());
+            format!(
+                "{} {}",
+                c["op"].as_str().unwrap_or_default(),
+                what.unwrap_or_default()
+            )
+        })
+        .collect();
+    ops.sort();
+    assert_eq!(
+        ops,
+        [
+            "symbol.added public static bool Ping()",
+            "symbol.removed Mapper.Old",
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A Ruby class reopened around a deleted file's class and a new file's did not move either
 /// (thor opens `class Thor` in every file of the gem), and a member moves within its owner
 /// only: `Foo.Registry.initialize`, new, is no `Foo.Ctx.initialize` that left with its file.

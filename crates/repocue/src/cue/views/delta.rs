@@ -210,7 +210,8 @@ struct Base {
 }
 
 /// Leaves out the addition or removal of a namespace that many files open (a Ruby gem's
-/// `module Sidekiq`, a class reopened in each file of the gem, a C++ or PHP `namespace`) when
+/// `module Sidekiq`, a class reopened in each file of the gem, a C++ or PHP `namespace`, a
+/// C# `partial class` written in parts) when
 /// a file that the change left alone defines it now: it neither came nor went. Deleting one of
 /// sidekiq's files said `removed Sidekiq`, adding one `added module Sidekiq`. Asked of the
 /// search index, which describes the current snapshot only (for an older one, nothing is left
@@ -228,7 +229,12 @@ fn drop_reopened(
         let kind = side.get("kind")?.as_str()?;
         let (path, name) = delta::split_entity(&o.entity);
         let ruby = path.ends_with(".rb");
-        let opened = matches!(kind, "module" | "namespace") || (ruby && kind == "class");
+        // A C# `partial class` is written in parts, a file each (Dapper's `SqlMapper`).
+        let partial = side
+            .get("signature")
+            .and_then(|s| s.as_str())
+            .is_some_and(|s| s.split_whitespace().any(|w| w == "partial"));
+        let opened = matches!(kind, "module" | "namespace") || (ruby && kind == "class") || partial;
         (opened && !name.contains('.') && !name.contains('#')).then(|| name.to_owned())
     };
     let mut names: Vec<String> = ops.iter().filter_map(container).collect();
