@@ -6142,6 +6142,34 @@ fn a_java_root_package_without_classes_is_no_entry_point() {
     assert!(!entries.contains("package-info.java"), "{entries}");
 }
 
+/// A Java application's `main` class comes before its package's `package-info.java`, which
+/// documents the package (spring-petclinic's 250 tokens listed the package doc alone).
+#[test]
+fn a_java_programs_main_comes_before_its_package_doc() {
+    let files = [
+        ("pom.xml", "<project><artifactId>app</artifactId></project>\n"),
+        (
+            "src/main/java/com/acme/app/package-info.java",
+            "/** The app. */\npackage com.acme.app;\n",
+        ),
+        (
+            "src/main/java/com/acme/app/App.java",
+            "package com.acme.app;\n\npublic class App {\n    public static void main(String[] args) {\n        new Helper().run();\n    }\n}\n",
+        ),
+        (
+            "src/main/java/com/acme/app/Helper.java",
+            "package com.acme.app;\n\npublic class Helper {\n    public void run() {}\n}\n",
+        ),
+    ];
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    let entries = &cue["content"]["entry_points"];
+    assert_eq!(
+        entries[0], "src/main/java/com/acme/app/App.java",
+        "{entries}"
+    );
+}
+
 /// A Java library that declares no module has its root package as its entry point: the
 /// shallowest `package-info.java` of its source set, listing the package's public classes
 /// (commons-lang had no entry point; its `org/apache/commons/lang3/package-info.java` now
