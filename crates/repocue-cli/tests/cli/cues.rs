@@ -1795,6 +1795,35 @@ fn an_id_the_text_format_prints_finds_its_entity() {
 /// class (C++'s `Status DBImpl::Get(…)` in a `.cc` without the class) is the file's child, and
 /// what the second of two same-named functions defines is that function's child (it had no
 /// parent and no one listed it).
+/// A file of the project's own code references no test's definition, as the ranking
+/// resolves references: zap's `options.go` listed ten tests' fake writers for its `w.Write`.
+/// A test's file may.
+#[test]
+fn a_source_files_references_hold_no_tests() {
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module ex.com/m\n\ngo 1.21\n"),
+        (
+            "sink/sink.go",
+            "package sink\n\nimport \"io\"\n\nfunc Flush(w io.Writer) { w.Write(nil) }\n",
+        ),
+        (
+            "other/other_test.go",
+            "package other\n\ntype fakeW struct{}\n\nfunc (fakeW) Write(p []byte) (int, error) { return 0, nil }\n",
+        ),
+        (
+            "sink/sink_test.go",
+            "package sink\n\nfunc check(w fakeW) { w.Write(nil) }\n",
+        ),
+    ]);
+    repo.init();
+    let references = |id: &str| {
+        let cue = repo.cue("entity", &["--id", id, "--max-tokens", "2000"]);
+        cue["content"]["references"].to_string()
+    };
+    assert!(!references("file:sink/sink.go").contains("other_test.go"));
+    assert!(references("file:sink/sink_test.go").contains("other/other_test.go"));
+}
+
 #[test]
 fn a_files_entity_reaches_every_symbol() {
     let repo = TestRepo::with_files(&[

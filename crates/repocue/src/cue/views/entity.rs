@@ -53,10 +53,15 @@ fn referenced_by(
         let found = |names: &[String]| state.store.defining_paths(&state.snapshot, names);
         if let (Some(other), Some(standard)) = (found(&other)?, found(&standard)?) {
             let imported = |p: &&Vec<u8>| graph::imports_name(&file.path, imports, p);
+            // The project's own code uses no test's definition (as the ranking resolves
+            // references): zap's `options.go` "referenced" ten tests' fake writers by `Write`.
+            use crate::analyze::importance::{role, Role};
+            let source = role(&file.path) == Role::Source;
             let mut refs: Vec<String> = other
                 .iter()
                 .chain(standard.iter().filter(imported))
                 .filter(|p| **p != file.path && graph::languages_share_names(&file.path, p))
+                .filter(|p| !(source && role(p) == Role::Test))
                 .map(|p| paths::display(p))
                 .collect();
             refs.sort();
