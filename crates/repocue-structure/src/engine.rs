@@ -1731,7 +1731,8 @@ fn collect_holes(
         let inside_elided = elided.iter().any(|e| e.start <= r.start && r.end <= e.end);
         if descend && overlaps && !inside_elided {
             if support.is_hole(node) && node.id() != root.id() {
-                holes.push((r, Hole::Gap));
+                let comment = lang::is_extra(node) || node.kind().contains("comment");
+                holes.push((r, if comment { Hole::Gap } else { Hole::Mark }));
             } else if is_annotation_string(node) {
                 holes.push((r, Hole::Verbatim));
             } else if lang::is_literal(node) && node.id() != root.id() {

@@ -15,9 +15,13 @@ const WORD_SLACK: usize = 40;
 /// What a hole in a signature's source range stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hole {
-    /// Left out without a trace (comments, annotations): a space only where it separates
-    /// two identifier characters.
+    /// Left out without a trace (comments): a space only where it separates two identifier
+    /// characters.
     Gap,
+    /// An annotation, attribute or decorator: left out as a gap is, and hashed as a literal
+    /// value is, so that a changed one is a changed signature (spring-petclinic's
+    /// `@RequestParam(defaultValue = "1") int page` becoming `"2"` was no change at all).
+    Mark,
     /// An elided body, shown as `{ … }`.
     Body,
     /// A literal value, shown as `…`: signatures never carry the values written in code
@@ -305,7 +309,7 @@ pub(crate) fn literals_hash(
         if hole.start < cursor || hole.start >= range.end {
             continue;
         }
-        if matches!(kind, Hole::Value | Hole::Setting) {
+        if matches!(kind, Hole::Value | Hole::Setting | Hole::Mark) {
             any = true;
             bytes.extend_from_slice(source.get(hole.clone()).unwrap_or_default());
             bytes.push(0);

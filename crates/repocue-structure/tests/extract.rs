@@ -3693,3 +3693,25 @@ fn a_name_after_a_namespace_import_is_a_reference() {
         facts.member_references
     );
 }
+
+/// An annotation left out of a signature still counts in what it stands for: a changed
+/// `@RequestParam(defaultValue = "1")` changes the symbol, a changed comment does not.
+#[test]
+fn a_changed_annotation_changes_the_signature_a_comment_does_not() {
+    let hash = |source: &str| {
+        let facts = extract(Language::Java, source.as_bytes(), &Limits::default()).unwrap();
+        let s = facts
+            .symbols
+            .iter()
+            .find(|s| s.name == "list")
+            .unwrap_or_else(|| panic!("{:?}", facts.symbols));
+        (s.signature.clone(), s.cut_hash)
+    };
+    let java = |default: &str, comment: &str| {
+        format!("class C {{\n  public String list(/* {comment} */ @RequestParam(defaultValue = \"{default}\") int page) {{ return \"\"; }}\n}}\n")
+    };
+    let one = hash(&java("1", "a"));
+    assert_eq!(one.0, "public String list(int page)");
+    assert_ne!(one, hash(&java("2", "a")));
+    assert_eq!(one, hash(&java("1", "b")));
+}
