@@ -3715,3 +3715,20 @@ fn a_changed_annotation_changes_the_signature_a_comment_does_not() {
     assert_ne!(one, hash(&java("2", "a")));
     assert_eq!(one, hash(&java("1", "b")));
 }
+
+/// A member of a Go type written inside a function (an anonymous interface, a test table's
+/// struct) is no definition; one of a declared type, however nested, is.
+#[test]
+fn a_go_member_of_a_type_inside_a_function_is_no_symbol() {
+    let source = "package m\n\ntype Config struct {\n\tServer struct {\n\t\tPort int\n\t}\n}\n\nfunc Any(key string) int {\n\tvar c interface{ Any(string) int }\n\ttests := []struct{ name string }{{\"a\"}}\n\t_, _ = c, tests\n\treturn 0\n}\n";
+    let facts = extract(Language::Go, source.as_bytes(), &Limits::default()).unwrap();
+    let names: Vec<&str> = facts
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["Config", "Config.Server", "Config.Server.Port", "Any"]
+    );
+}

@@ -83,6 +83,12 @@ impl LanguageSupport for Go {
             "type_alias" => Info::new("type"),
             "const_spec" => Info::new("constant"),
             "var_spec" => Info::new("variable"),
+            // A member of a type written inside a function (`var c interface{ Any(string) }`
+            // in zap's `Any`, a test table's `[]struct{ name string }`) is no definition of
+            // the package: it was a method `Any.Any` of the function.
+            "field_declaration" | "type_elem" | "method_elem" if in_function_body(node) => {
+                return None
+            }
             "field_declaration" | "type_elem" => Info::new("field"),
             "method_elem" => Info::new("method"),
             _ => return None,
@@ -324,3 +330,17 @@ const BUILTINS: &[&str] = &[
     "real",
     "recover",
 ];
+
+/// Whether a member's type is written inside a function's body, before any declared type
+/// holds it.
+fn in_function_body(node: Node<'_>) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "type_spec" | "type_alias" | "source_file" => return false,
+            "block" | "func_literal" => return true,
+            _ => at = n.parent(),
+        }
+    }
+    false
+}
