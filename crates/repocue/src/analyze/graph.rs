@@ -137,6 +137,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             plausible(i, all, &roles, &spaces, &mut targets);
             if matches!(spaces[i], "Java" | "C#") {
                 java_scope(imports_of(i), node.facts, r, nodes, &modules, &mut targets);
+            } else if spaces[i] == "Rust" && uses_from_the_standard_library(imports_of(i), r) {
+                targets.clear();
             }
             // A name used only as a value's member (`x.is_empty()`) means a method, field or
             // property: not fd's free `fn is_empty`, which every `.is_empty()` made central.
@@ -360,18 +362,7 @@ fn java_scope(
     modules: &[Vec<String>],
     targets: &mut Vec<usize>,
 ) {
-    let mut by_name = imports
-        .iter()
-        .filter(|imp| imp.last().is_some_and(|last| last == r))
-        .peekable();
-    if by_name.peek().is_some() {
-        let by_name: Vec<&Vec<String>> = by_name.collect();
-        targets.retain(|&t| {
-            by_name
-                .iter()
-                .any(|imp| importance::import_names_module(imp, &modules[t]))
-        });
-    }
+    imported_by_name(imports, r, modules, targets);
     targets.retain(|&t| {
         let symbols = &nodes[t].facts.symbols;
         let mut defined = symbols.iter().filter(|s| s.name() == r).peekable();
@@ -396,6 +387,40 @@ fn java_scope(
                 })
             })
     });
+}
+
+/// Whether a Rust file brings the name `r` in from the standard library (`use
+/// core::fmt::Display;`, `use std::error::Error;`): it means no definition of the project
+/// then (thiserror's `attr.rs` had every `core::fmt::Display` user's reference). A workspace's
+/// crates are used by their package names, which their directories need not share; their
+/// uses stay resolved by name.
+fn uses_from_the_standard_library(imports: &[Vec<String>], r: &str) -> bool {
+    imports.iter().any(|imp| {
+        imp.len() > 1
+            && imp.last().is_some_and(|last| last == r)
+            && matches!(imp[0].as_str(), "std" | "core" | "alloc")
+    })
+}
+
+/// Keeps the `targets` whose module an import that ends in the name `r` names, where one does:
+/// a Java `import java.util.List;` decides what the name means in the file.
+fn imported_by_name(
+    imports: &[Vec<String>],
+    r: &str,
+    modules: &[Vec<String>],
+    targets: &mut Vec<usize>,
+) {
+    let by_name: Vec<&Vec<String>> = imports
+        .iter()
+        .filter(|imp| imp.last().is_some_and(|last| last == r))
+        .collect();
+    if !by_name.is_empty() {
+        targets.retain(|&t| {
+            by_name
+                .iter()
+                .any(|imp| importance::import_names_module(imp, &modules[t]))
+        });
+    }
 }
 
 /// Name → the files defining it, and which languages provide it ([`Standard`]). Only looked
@@ -1337,7 +1362,17 @@ pub(crate) fn may_mean(
     if is_standard_name(path_name_space(from), name) && !imports_by_name(imports, name) {
         return plausible() && imports_name(from, imports, target);
     }
-    // A Java file that imports a type of the name means that one ([`java_scope`]).
+    // A Java file that imports a type of the name means that one ([`java_scope`]); a Rust file
+    // that `use`s it from the standard library none ([`uses_from_the_standard_library`]).
+    if path_name_space(from) == "Rust" {
+        let imports: Vec<Vec<String>> = imports
+            .iter()
+            .map(|imp| importance::import_components(from, imp))
+            .collect();
+        if uses_from_the_standard_library(&imports, name) {
+            return false;
+        }
+    }
     if path_name_space(from) == "Java" {
         let mut by_name = imports
             .iter()
@@ -1826,6 +1861,38 @@ mod tests {
         assert!(!means(&["ex.com/m"], b"grpc/logger.go"));
         assert!(means(&["ex.com/m/grpc"], b"grpc/logger.go"));
         assert!(!means(&["ex.com/m/grpc"], b"logger.go"));
+    }
+
+    /// A Rust name a file `use`s from the standard library is none of the project's:
+    /// thiserror's `attr.rs` had every `core::fmt::Display` user's reference. One used from the
+    /// crate is.
+    #[test]
+    fn a_rust_name_used_from_the_standard_library_is_not_the_projects() {
+        let attr = facts(&["Display"], &[]);
+        let mut show = facts(&["show"], &["Display"]);
+        show.imports = vec!["core::fmt::Display".into()];
+        let mut own = facts(&["own"], &["Display"]);
+        own.imports = vec!["crate::attr::Display".into()];
+        let nodes = [
+            node(b"src/attr.rs", &attr),
+            node(b"src/own.rs", &own),
+            node(b"src/show.rs", &show),
+        ];
+        let r = rank(&nodes);
+        let uses = r.used_by[0].get("Display").copied().unwrap_or(0.0);
+        assert!(uses > 0.0, "{:?}", r.used_by);
+        let alone = rank(&[node(b"src/attr.rs", &attr), node(b"src/show.rs", &show)]);
+        assert_eq!(alone.used_by[0].get("Display"), None, "{:?}", alone.used_by);
+        let defining: [&[u8]; 1] = [b"src/attr.rs"];
+        let show_imports = ["core::fmt::Display".to_owned()];
+        assert!(!may_mean(
+            b"src/show.rs",
+            ("Display", true),
+            &show_imports,
+            &[],
+            &defining,
+            b"src/attr.rs"
+        ));
     }
 
     #[test]
