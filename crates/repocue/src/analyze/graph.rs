@@ -137,7 +137,8 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             plausible(i, all, &roles, &spaces, &mut targets);
             if matches!(spaces[i], "Java" | "C#") {
                 java_scope(imports_of(i), node.facts, r, nodes, &modules, &mut targets);
-            } else if spaces[i] == "Rust" && uses_from_the_standard_library(imports_of(i), r) {
+            } else if spaces[i] == "Rust" && uses_from_the_standard_library(&node.facts.imports, r)
+            {
                 targets.clear();
             }
             // A name used only as a value's member (`x.is_empty()`) means a method, field or
@@ -394,11 +395,14 @@ fn java_scope(
 /// then (thiserror's `attr.rs` had every `core::fmt::Display` user's reference). A workspace's
 /// crates are used by their package names, which their directories need not share; their
 /// uses stay resolved by name.
-fn uses_from_the_standard_library(imports: &[Vec<String>], r: &str) -> bool {
+/// Imports are the `use` paths as written: `crate::core::configure` is the crate's own `core`.
+fn uses_from_the_standard_library(imports: &[String], r: &str) -> bool {
     imports.iter().any(|imp| {
-        imp.len() > 1
-            && imp.last().is_some_and(|last| last == r)
-            && matches!(imp[0].as_str(), "std" | "core" | "alloc")
+        let path = imp.trim().trim_start_matches("::");
+        let standard = ["std::", "core::", "alloc::"]
+            .iter()
+            .any(|c| path.starts_with(c));
+        standard && path.rsplit("::").next() == Some(r)
     })
 }
 
@@ -1364,14 +1368,8 @@ pub(crate) fn may_mean(
     }
     // A Java file that imports a type of the name means that one ([`java_scope`]); a Rust file
     // that `use`s it from the standard library none ([`uses_from_the_standard_library`]).
-    if path_name_space(from) == "Rust" {
-        let imports: Vec<Vec<String>> = imports
-            .iter()
-            .map(|imp| importance::import_components(from, imp))
-            .collect();
-        if uses_from_the_standard_library(&imports, name) {
-            return false;
-        }
+    if path_name_space(from) == "Rust" && uses_from_the_standard_library(imports, name) {
+        return false;
     }
     if path_name_space(from) == "Java" {
         let mut by_name = imports
@@ -1872,7 +1870,7 @@ mod tests {
         let mut show = facts(&["show"], &["Display"]);
         show.imports = vec!["core::fmt::Display".into()];
         let mut own = facts(&["own"], &["Display"]);
-        own.imports = vec!["crate::attr::Display".into()];
+        own.imports = vec!["crate::core::Display".into()];
         let nodes = [
             node(b"src/attr.rs", &attr),
             node(b"src/own.rs", &own),
