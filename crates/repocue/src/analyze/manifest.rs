@@ -1186,6 +1186,26 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
         })
         .as_deref()
         .and_then(license);
+    // Runtime dependencies, in order: `s.add_dependency 'rack', '>= 3'` (or
+    // `add_runtime_dependency`, or the call with parentheses), not `add_development_dependency`.
+    for line in text.lines() {
+        let Some((lhs, rest)) = line.split_once("add_") else {
+            continue;
+        };
+        let rest = rest
+            .strip_prefix("runtime_dependency")
+            .or_else(|| rest.strip_prefix("dependency"));
+        let call = lhs.trim_end().ends_with('.') && !lhs.trim_start().starts_with('#');
+        let Some(rest) = rest.filter(|r| call && r.starts_with([' ', '('])) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '(']);
+        if let Some(name) = value(rest, "") {
+            if !f.dependencies.contains(&name) {
+                f.dependencies.push(name);
+            }
+        }
+    }
     f.commands.push(cmd(format!("gem build {file}"), "build"));
     // The programs the gem installs: what its users run (jekyll's `exe/jekyll`). Listed
     // (`["jekyll"]`, `%w[rake]`, one string) or, when computed (`files.grep(%r!^exe/!)`),
@@ -2606,6 +2626,14 @@ mod tests {
             Some("Sinatra is a DSL for web applications.")
         );
         assert_eq!(f.commands, [cmd("gem build sinatra.gemspec", "build")]);
+        // Runtime dependencies, as faraday declares them; not development ones.
+        let deps = "Gem::Specification.new do |spec|\n  spec.name = 'faraday'\n  \
+                    spec.add_dependency 'faraday-net_http', '>= 2.0', '< 3.5'\n  \
+                    spec.add_runtime_dependency(\"json\")\n  \
+                    spec.add_development_dependency 'rspec'\n  \
+                    # spec.add_dependency 'old'\n  spec.add_dependency 'logger'\nend\n";
+        let f = analyze(b"faraday.gemspec", deps).unwrap();
+        assert_eq!(f.dependencies, ["faraday-net_http", "json", "logger"]);
         let spec = "Gem::Specification.new do |spec|\n  spec.name = \"rack\"\n  \
                     spec.summary = \"A modular Ruby webserver interface.\"\nend\n";
         let f = analyze(b"sub/rack.gemspec", spec).expect("a manifest");
