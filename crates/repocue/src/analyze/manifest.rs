@@ -436,12 +436,21 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             f.requires = java_release(&own).map(|v| format!("Java {v}"));
             f.commands
                 .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
+            // A Spring Boot application runs through its plugin (spring-petclinic's README:
+            // `./mvnw spring-boot:run`; no budget named it).
+            if own.contains("<artifactId>spring-boot-maven-plugin</artifactId>") {
+                f.commands.push(cmd("mvn spring-boot:run", "run"));
+            }
         }
         b"build.gradle" | b"build.gradle.kts" => {
             f.commands.extend([
                 cmd("./gradlew build", "build"),
                 cmd("./gradlew test", "test"),
             ]);
+            // The Spring Boot plugin's task that runs the application.
+            if text.contains("org.springframework.boot") {
+                f.commands.push(cmd("./gradlew bootRun", "run"));
+            }
         }
         b"Gemfile" => {
             f.commands.push(cmd("bundle install", "install"));
@@ -2610,6 +2619,32 @@ mod tests {
         // Redis's: a loop over a variable's directories.
         let redis = "SUBDIRS = src\nifeq ($(X), yes)\n\tSUBDIRS += modules\nendif\n\ndefault: all\n\n.DEFAULT:\n\tfor dir in $(SUBDIRS); do $(MAKE) -C $$dir $@; done\n";
         assert_eq!(at(redis).as_deref(), Some("src"));
+    }
+
+    /// A Spring Boot application's build runs it through the plugin's task.
+    #[test]
+    fn a_spring_boot_build_runs_the_application() {
+        let pom = "<project><artifactId>app</artifactId><build><plugins><plugin>\
+                   <artifactId>spring-boot-maven-plugin</artifactId></plugin></plugins></build></project>";
+        let f = analyze(b"pom.xml", pom).unwrap();
+        assert!(
+            f.commands.contains(&cmd("mvn spring-boot:run", "run")),
+            "{:?}",
+            f.commands
+        );
+        let gradle = "plugins {\n  id 'java'\n  id 'org.springframework.boot' version '4.0.3'\n}\n";
+        let f = analyze(b"build.gradle", gradle).unwrap();
+        assert!(
+            f.commands.contains(&cmd("./gradlew bootRun", "run")),
+            "{:?}",
+            f.commands
+        );
+        let plain = analyze(b"build.gradle", "plugins {\n  id 'java'\n}\n").unwrap();
+        assert!(
+            plain.commands.iter().all(|c| c.purpose != "run"),
+            "{:?}",
+            plain.commands
+        );
     }
 
     #[test]
