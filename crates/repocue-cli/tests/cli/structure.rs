@@ -239,6 +239,30 @@ fn paths_of(list: &Value, key: &str) -> Vec<String> {
         .collect()
 }
 
+/// Past its first eight files, a structure cue lists a further file with every fourth symbol:
+/// a budget that holds a good part of the symbols holds every file's line, where files came
+/// only once every symbol had (fastapi's listed 8 of 56 files at 6,000 tokens).
+#[test]
+fn structure_files_come_with_the_symbols_not_after_them() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for m in 0..20 {
+        let body: String = (0..20)
+            .map(|k| format!("def helper_{m}_{k}(value: int = {k}) -> None:\n    return None\n\n"))
+            .collect();
+        files.push((format!("pkg/mod_{m:02}.py"), body));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("structure", &["--path", "pkg", "--max-tokens", "3000"]);
+    let c = &cue["content"];
+    let listed = c["files"].as_array().unwrap().len();
+    let symbols = c["symbols"].as_array().unwrap().len();
+    assert!(
+        symbols < 400,
+        "the budget holds a part of the symbols: {symbols}"
+    );
+    assert_eq!(listed, 20, "{c:#}");
+}
+
 #[test]
 fn structure_view_ranks_referenced_files_under_the_path() {
     let repo = code_project();
