@@ -212,7 +212,8 @@ fn run_lines(text: &str) -> Vec<String> {
             commands.push(unquoted(value).to_owned());
         }
         for command in commands {
-            let command = command.trim();
+            let command = from_the_checkout(command.trim());
+            let command = command.as_str();
             let Some(here) = &dir else {
                 break;
             };
@@ -226,6 +227,23 @@ fn run_lines(text: &str) -> Vec<String> {
                 dir = target.and_then(|t| joined_directory(dir.as_deref().unwrap_or(""), t));
             }
         }
+    }
+    out
+}
+
+/// A command with the checkout's path written as the runner's variable read as from the
+/// checkout: `$GITHUB_WORKSPACE/test.sh` (hiredis's whole test run) is `./test.sh`, and so is
+/// `${GITHUB_WORKSPACE}/test.sh` or `${{ github.workspace }}/test.sh`.
+fn from_the_checkout(command: &str) -> String {
+    const WORKSPACE: &[&str] = &[
+        "$GITHUB_WORKSPACE/",
+        "${GITHUB_WORKSPACE}/",
+        "${{ github.workspace }}/",
+        "${{github.workspace}}/",
+    ];
+    let mut out = command.to_owned();
+    for w in WORKSPACE {
+        out = out.replace(w, "./");
     }
     out
 }
@@ -868,6 +886,19 @@ mod tests {
         assert!(!is_workflow(b".github/workflows/sub/ci.yml"));
         assert!(!is_workflow(b".github/ci.yml"));
         assert!(!is_workflow(b"ci.yml"));
+    }
+
+    /// A script run by the checkout's path in the runner's variable is the project's own:
+    /// hiredis's `run: $GITHUB_WORKSPACE/test.sh` is its whole test run.
+    #[test]
+    fn a_script_under_the_workspace_variable_is_the_checkouts() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: make\n      - run: $GITHUB_WORKSPACE/test.sh\n      - run: ${{ github.workspace }}/ci/lint.sh --all\n";
+        let listed: Vec<String> = commands(workflow).into_iter().map(|(c, _)| c).collect();
+        assert!(listed.contains(&"./test.sh".to_owned()), "{listed:?}");
+        assert!(
+            listed.contains(&"./ci/lint.sh --all".to_owned()),
+            "{listed:?}"
+        );
     }
 
     /// A matrix's expressions read as its first values (axum's checks run for the workspace
