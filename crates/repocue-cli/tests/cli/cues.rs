@@ -1795,6 +1795,42 @@ fn an_id_the_text_format_prints_finds_its_entity() {
 /// class (C++'s `Status DBImpl::Get(…)` in a `.cc` without the class) is the file's child, and
 /// what the second of two same-named functions defines is that function's child (it had no
 /// parent and no one listed it).
+/// A tutorial in the documentation documents the symbols it shows (fastapi's user guide is
+/// `docs/en/docs/tutorial/`); one among the examples does not.
+#[test]
+fn a_tutorial_in_the_documentation_documents_its_symbols() {
+    let repo = TestRepo::with_files(&[
+        (
+            "pkg/routing.py",
+            "class APIRouter:\n    def get(self, path: str) -> None:\n        pass\n",
+        ),
+        (
+            "docs/tutorial/bigger-applications.md",
+            "# Bigger Applications\n\n## Another module with `APIRouter`\n\nSplit an app.\n",
+        ),
+        (
+            "examples/tutorial/notes.md",
+            "# Notes\n\n## With `APIRouter`\n\nAn example.\n",
+        ),
+    ]);
+    repo.init();
+    let cue = repo.cue(
+        "entity",
+        &[
+            "--id",
+            "symbol:pkg/routing.py:APIRouter",
+            "--max-tokens",
+            "2000",
+        ],
+    );
+    let documented = cue["content"]["documented_by"].to_string();
+    assert!(
+        documented.contains("docs/tutorial/bigger-applications.md"),
+        "{cue:#}"
+    );
+    assert!(!documented.contains("examples/"), "{cue:#}");
+}
+
 /// A file of the project's own code references no test's definition, as the ranking
 /// resolves references: zap's `options.go` listed ten tests' fake writers for its `w.Write`.
 /// A test's file may.

@@ -979,6 +979,17 @@ fn rust_module_of(path: &[u8]) -> Option<(&[u8], &str)> {
     }
 }
 
+/// Whether a document is the project's own documentation: not a test's, an example's or
+/// vendored code's, but a tutorial in the documentation is one (fastapi's user guide is
+/// `docs/en/docs/tutorial/`, though a `tutorial/` directory elsewhere holds examples).
+pub fn is_project_document(path: &[u8]) -> bool {
+    match role(path) {
+        Role::Source => true,
+        Role::Example => path.starts_with(b"docs/") || path.starts_with(b"doc/"),
+        _ => false,
+    }
+}
+
 /// Whether a path lies in a directory its project names internal (`internal/`, `_internal/`,
 /// `internals/`): Go's compiler keeps such a package from other modules, and JavaScript and
 /// Java projects name so what users must not call (svelte's `src/internal/client/`, gson's

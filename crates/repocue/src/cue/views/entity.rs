@@ -823,13 +823,13 @@ fn by_role(mut paths: Vec<String>) -> Vec<String> {
 }
 
 /// The paths and digests of the snapshot's analysed documents of the project's own (not of
-/// tests, examples or vendored code), as [`super::structure::documented_names`] counts them.
+/// tests, examples or vendored code, [`crate::analyze::importance::is_project_document`]), as [`super::structure::documented_names`] counts them.
 fn project_documents(state: &Reader) -> Result<Vec<(String, &str)>> {
-    use crate::analyze::importance::{role, Role};
+    use crate::analyze::importance::is_project_document;
     Ok(state
         .files()?
         .iter()
-        .filter(|f| f.is_document && f.class.analysed() && role(&f.path) == Role::Source)
+        .filter(|f| f.is_document && f.class.analysed() && is_project_document(&f.path))
         .filter_map(|f| Some((paths::display(&f.path), f.digest.as_deref()?)))
         .collect())
 }

@@ -345,11 +345,7 @@ fn count_documented_names(state: &Reader) -> Result<NameWeights> {
     let files = state.files()?;
     let digests: Vec<&str> = files
         .iter()
-        .filter(|f| {
-            f.is_document
-                && f.class.analysed()
-                && importance::role(&f.path) == importance::Role::Source
-        })
+        .filter(|f| f.is_document && f.class.analysed() && importance::is_project_document(&f.path))
         .filter_map(|f| f.digest.as_deref())
         .collect();
     let mut out = NameWeights::default();
