@@ -94,9 +94,34 @@ pub struct RecentCommits(Running, usize);
 
 impl RecentCommits {
     /// Waits for the log and parses it: at most the number asked for, merges that say only
-    /// where they came from left out ([`says_only_where_from`]).
-    pub fn finish(self) -> Result<Vec<Commit>> {
-        let mut commits = parse_log(&self.0.finish()?);
+    /// where they came from left out ([`says_only_where_from`]). A merge of a long-lived
+    /// branch (flask merges `stable` into `main`), or another that names no change, stands
+    /// for the commits it brought in, read by one more `git log` each (at most
+    /// [`MAX_MERGES_READ`]): under the first-parent line they are otherwise not there.
+    pub fn finish(self, git: &Git) -> Result<Vec<Commit>> {
+        let n = self.1;
+        let mut commits = Vec::new();
+        let mut read = 0;
+        for entry in parse_log(&self.0.finish()?) {
+            match entry.brought {
+                Some(range) if read < MAX_MERGES_READ && commits.len() < n => {
+                    read += 1;
+                    let count = format!("-n{n}");
+                    let out = git.run(&[
+                        "log",
+                        "--no-merges",
+                        &count,
+                        "-z",
+                        "--no-show-signature",
+                        LOG_FORMAT,
+                        &range,
+                        "--",
+                    ])?;
+                    commits.extend(parse_log(&out).into_iter().map(|e| e.commit));
+                }
+                _ => commits.push(entry.commit),
+            }
+        }
         commits.retain(|c| !says_only_where_from(&c.subject));
         // A change merged twice (a pull request into `stable`, then `stable` into `main`:
         // jinja's `svg logo` and `svg logo (#2102)`; commons-lang's subject once with a full
@@ -650,7 +675,7 @@ impl Git {
             &count,
             "-z",
             "--no-show-signature",
-            "--format=%h%x1f%cI%x1f%an%x1f%s%x1f%b",
+            LOG_FORMAT,
             if oid { head } else { "HEAD" },
             "--",
         ])?;
@@ -663,7 +688,8 @@ impl Git {
 /// stays, and only under the rules it was read by (5: merges that say only where they came
 /// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
 /// out; 7: any commit of a dependency bot; 8: the first-parent line, a merge that names only
-/// where it came from told by what its message says it brought, see [`merged_change`]).
+/// where it came from told by what its message says it brought, see [`merged_change`], or
+/// standing for the commits it brought in, see [`RecentCommits::finish`]).
 pub(crate) const RECENT_COMMITS_RULE: u32 = 8;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
@@ -677,6 +703,22 @@ fn is_dependency_bump(subject: &str) -> bool {
         .map_or(lower.as_str(), |(_, r)| r);
     (rest.starts_with("bump ") && rest.contains(" from ") && rest.contains(" to "))
         || (lower.contains("(deps") && rest.starts_with("update "))
+}
+
+/// How a recent commit is read: abbreviated id, committer date, author, subject, parents,
+/// body ([`parse_log`]).
+const LOG_FORMAT: &str = "--format=%h%x1f%cI%x1f%an%x1f%s%x1f%P%x1f%b";
+
+/// Most merges whose brought-in commits one reading of the recent commits lists
+/// ([`RecentCommits::finish`]).
+const MAX_MERGES_READ: usize = 3;
+
+/// One record of the recent commits' log.
+struct LogEntry {
+    commit: Commit,
+    /// For a merge that says only where it came from and names no change of its own, the
+    /// range of what it brought in (`first..second` parent).
+    brought: Option<String>,
 }
 
 /// The change a merge brought in where its subject names only where it came from: the first
@@ -721,7 +763,7 @@ fn merged_change(subject: &str, body: &str) -> Option<String> {
 /// (dependabot's `GH Actions: Bump codecov/codecov-action from 6.0.1 to 7.0.0` was PHPMailer's
 /// only commit line at 250 tokens). A merge that names only where it came from takes the
 /// subject of what it brought ([`merged_change`]) where its message says.
-fn parse_log(out: &[u8]) -> Vec<Commit> {
+fn parse_log(out: &[u8]) -> Vec<LogEntry> {
     const BOTS: &[&str] = &[
         "dependabot[bot]",
         "dependabot-preview[bot]",
@@ -731,7 +773,7 @@ fn parse_log(out: &[u8]) -> Vec<Commit> {
     let mut commits = Vec::new();
     for rec in out.split(|&b| b == 0).filter(|r| !r.is_empty()) {
         let text = String::from_utf8_lossy(rec);
-        let mut parts = text.trim_start_matches('\n').splitn(5, '\u{1f}');
+        let mut parts = text.trim_start_matches('\n').splitn(6, '\u{1f}');
         let (Some(id), Some(date), Some(author), Some(subject)) =
             (parts.next(), parts.next(), parts.next(), parts.next())
         else {
@@ -740,16 +782,34 @@ fn parse_log(out: &[u8]) -> Vec<Commit> {
         if BOTS.contains(&author) {
             continue;
         }
-        let subject = match parts.next() {
+        let parents: Vec<&str> = parts
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let body = parts.next();
+        let (subject, brought) = match body {
             Some(body) if says_only_where_from(subject) && !is_dependency_bump(subject) => {
-                merged_change(subject, body).unwrap_or_else(|| subject.to_owned())
+                match merged_change(subject, body) {
+                    Some(told) => (told, None),
+                    None => {
+                        let range = match parents.as_slice() {
+                            [first, second] => Some(format!("{first}..{second}")),
+                            _ => None,
+                        };
+                        (subject.to_owned(), range)
+                    }
+                }
             }
-            _ => subject.to_owned(),
+            _ => (subject.to_owned(), None),
         };
-        commits.push(Commit {
-            id: id.into(),
-            date: date.into(),
-            subject,
+        commits.push(LogEntry {
+            commit: Commit {
+                id: id.into(),
+                date: date.into(),
+                subject,
+            },
+            brought,
         });
     }
     commits
@@ -1081,15 +1141,29 @@ mod tests {
             "-m",
             "Merge pull request #8 from y/other",
         ]);
-        let commits = Git::new(root.clone())
+        // A long-lived branch's merge stands for what it brought in.
+        git(&["checkout", "-q", "-b", "stable", "HEAD~2"]);
+        commit("h.c", "fix on stable");
+        git(&["checkout", "-q", "main"]);
+        git(&[
+            "merge",
+            "-q",
+            "--no-ff",
+            "stable",
+            "-m",
+            "Merge branch 'stable'",
+        ]);
+        let reader = Git::new(root.clone());
+        let commits = reader
             .start_recent_commits(10, "HEAD")
             .unwrap()
-            .finish()
+            .finish(&reader)
             .unwrap();
         let subjects: Vec<&str> = commits.iter().map(|c| c.subject.as_str()).collect();
         assert_eq!(
             subjects,
             [
+                "fix on stable",
                 "y/other (#8)",
                 "Add the f feature (#7)",
                 "main work",
@@ -1131,7 +1205,7 @@ mod tests {
         let commits = git
             .start_recent_commits(10, "HEAD")
             .unwrap()
-            .finish()
+            .finish(&git)
             .unwrap();
         assert_eq!(commits.len(), 1);
         assert_eq!(commits[0].subject, "initial");
@@ -1145,12 +1219,12 @@ mod tests {
         let then = git
             .start_recent_commits(10, first.trim())
             .unwrap()
-            .finish()
+            .finish(&git)
             .unwrap();
         let now = git
             .start_recent_commits(10, "HEAD")
             .unwrap()
-            .finish()
+            .finish(&git)
             .unwrap();
         assert_eq!((then.len(), now.len()), (1, 2));
         assert_eq!(now[0].subject, "second");
@@ -1172,7 +1246,7 @@ mod tests {
             b"abc\x1f2026-01-01T00:00:00Z\x1fAda\x1fa subject\0broken\0\nd\x1fdate\x1fBo\x1fs\0\
               e\x1fdate\x1fdependabot[bot]\x1fGH Actions: Bump x from 1 to 2",
         );
-        let ids: Vec<&str> = parsed.iter().map(|c| c.id.as_str()).collect();
+        let ids: Vec<&str> = parsed.iter().map(|e| e.commit.id.as_str()).collect();
         assert_eq!(ids, ["abc", "d"]);
     }
 

@@ -161,7 +161,7 @@ fn run_once(
     let outcome = outcome::scan(repo, store, &start, plan, deadline)?;
     let scan_us = scan_started.elapsed().as_micros() as i64;
     let changes = changes::derive(store, &start, &outcome, &rules)?;
-    let commits = commits.finish()?;
+    let commits = commits.finish(&repo.git)?;
     let clock = publish::Clock {
         started,
         scan_us,
@@ -194,10 +194,10 @@ impl RecentCommits {
         })
     }
 
-    fn finish(self) -> Result<Vec<Commit>> {
+    fn finish(self, git: &crate::git::Git) -> Result<Vec<Commit>> {
         match self {
             Self::Known(commits) => Ok(commits),
-            Self::Reading(run) => run.finish(),
+            Self::Reading(run) => run.finish(git),
         }
     }
 }
