@@ -3658,9 +3658,9 @@ fn a_go_name_after_a_package_keeps_the_packages_import_path() {
     );
 }
 
-/// A class constructed through a namespace import (`new lib.Widget()`) and a type it
-/// qualifies (`ns.Gadget`) are references to them, not members' uses; `new this.Kind()`
-/// stays a member's (commander's tests construct `new commander.Command()`).
+/// A class constructed through a namespace import (`new lib.Widget()`, in TypeScript too) is
+/// a reference to it, not a member's use; `new this.Kind()` stays a member's (commander's
+/// tests construct `new commander.Command()`).
 #[test]
 fn a_name_after_a_namespace_import_is_a_reference() {
     let js = "import * as lib from '../index.js';\nexport const w = new lib.Widget();\nexport class A { make() { return new this.Kind(); } }\n";
@@ -3680,7 +3680,7 @@ fn a_name_after_a_namespace_import_is_a_reference() {
         "{:?}",
         facts.member_references
     );
-    let ts = "import * as ns from './lib/gadget';\nexport let g: ns.Gadget | undefined;\n";
+    let ts = "import * as ns from './lib/gadget';\nexport const g = new ns.Gadget();\n";
     let facts = extract(Language::TypeScript, ts.as_bytes(), &Limits::default()).unwrap();
     assert!(
         facts.references.contains(&"Gadget".to_owned()),

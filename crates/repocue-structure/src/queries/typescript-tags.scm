@@ -39,7 +39,3 @@
 (optional_parameter pattern: (identifier) @local.definition)
 
 (arrow_function parameter: (identifier) @local.definition)
-
-; A type a namespace import qualifies (`let w: ns.Widget`).
-
-(nested_type_identifier name: (type_identifier) @name) @reference.type
