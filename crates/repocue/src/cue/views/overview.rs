@@ -3610,7 +3610,7 @@ fn owner_line(all: &[SymbolFact], method: &SymbolFact) -> Option<(usize, Option<
     let name = last_segment(&method.qualified_name);
     typed.then(|| {
         let member = !field
-            && is_member_name(name, last_segment(&parent.qualified_name))
+            && is_member_name(name, (last_segment(&parent.qualified_name), &parent.kind))
             && !is_rust_unmarked_method(method, parent);
         (at, member.then(|| name.to_owned()))
     })
@@ -4166,6 +4166,11 @@ const PROTOCOL_METHODS: &[&str] = &[
     "GetHashCode",
     "ToString",
     "CompareTo",
+    // Ruby's hooks and protocol: `method_missing` was a member of faraday's `Faraday`.
+    "method_missing",
+    "respond_to_missing?",
+    "to_s",
+    "inspect",
 ];
 
 /// Completes an overview symbol: a type brings the names of its most important public methods
@@ -4499,13 +4504,16 @@ fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a
     out
 }
 
-/// Tells whether a method `name` of the type `ty` may be named among its members: not a
-/// private-by-convention `_name`, not a constructor (named as the type, or `new` by
-/// convention, as in Rust), not a protocol method (the language's API, not the type's).
-fn is_member_name(name: &str, ty: &str) -> bool {
+/// Tells whether a method `name` of the type `ty` (of kind `kind`) may be named among its
+/// members: not a private-by-convention `_name`, not a constructor (named as the type, or
+/// `new` by convention, as in Rust; but a module has no instances, and a Ruby module's
+/// `self.new` is the factory its users call: `Faraday.new`), not a protocol method (the
+/// language's API, not the type's).
+fn is_member_name(name: &str, (ty, kind): (&str, &str)) -> bool {
     !name.starts_with('_')
         && name != ty
-        && !matches!(name, "new" | "constructor")
+        && !(name == "new" && kind != "module")
+        && name != "constructor"
         && !PROTOCOL_METHODS.contains(&name)
 }
 
@@ -4552,7 +4560,7 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
             };
             // An interface has no constructor: chi's `Routes` declares `Routes() []Route`.
             let own_name = if interface { "" } else { ty.name() };
-            visible && !m.qualified_name.contains('#') && is_member_name(name, own_name)
+            visible && !m.qualified_name.contains('#') && is_member_name(name, (own_name, &ty.kind))
         })
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.
@@ -4634,6 +4642,16 @@ fn abbreviate(signature: &str, qualified_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A module has no instances: its `self.new` is a factory its users call (`Faraday.new`),
+    /// a class's `new` is its constructor; Ruby's hooks are no member of either.
+    #[test]
+    fn a_modules_new_is_a_member_a_classs_is_not() {
+        assert!(is_member_name("new", ("Faraday", "module")));
+        assert!(!is_member_name("new", ("Connection", "class")));
+        assert!(!is_member_name("method_missing", ("Faraday", "module")));
+        assert!(is_member_name("default_connection", ("Faraday", "module")));
+    }
 
     #[test]
     fn an_impl_blocks_type_is_read_from_its_name() {
