@@ -1028,21 +1028,7 @@ fn go_packages<'s>(imports: &[Node<'_>], source: &'s [u8]) -> HashMap<&'s [u8], 
 /// selector): another package's definition, whatever the file defines by that name (afero's
 /// `zipfs/fs.go` defines its own `Fs` and implements `afero.Fs`, and was no user of it).
 fn names_an_imported_package(n: Node<'_>, source: &[u8], bindings: &HashSet<&[u8]>) -> bool {
-    let Some(parent) = n.parent() else {
-        return false;
-    };
-    let qualifier = match parent.kind() {
-        "qualified_type" => parent.child_by_field_name("package"),
-        "selector_expression" => parent
-            .child_by_field_name("operand")
-            .filter(|o| o.kind() == "identifier"),
-        _ => None,
-    };
-    qualifier.is_some_and(|q| {
-        source
-            .get(q.byte_range())
-            .is_some_and(|name| bindings.contains(name))
-    })
+    package_qualifier(n, source).is_some_and(|name| bindings.contains(name))
 }
 
 /// The class a C# attribute names: `[Tracked]` is `TrackedAttribute`, and `[TrackedAttribute]`

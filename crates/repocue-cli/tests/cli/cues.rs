@@ -695,6 +695,27 @@ fn a_ruby_module_moves_only_with_its_members() {
     );
 }
 
+/// A delta cue's symbol operations as `op what`, sorted: by name, or by signature where the
+/// name is left out (an added file's symbols are told by their signatures).
+fn symbol_changes(cue: &Value) -> Vec<String> {
+    let mut ops: Vec<String> = cue["content"]["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
+        .map(|c| {
+            let what = c["name"].as_str().or(c["signature"].as_str());
+            format!(
+                "{} {}",
+                c["op"].as_str().unwrap_or_default(),
+                what.unwrap_or_default()
+            )
+        })
+        .collect();
+    ops.sort();
+    ops
+}
+
 /// A Ruby file that reopens `module Lib` and `class Request` only to define `Retry` adds
 /// `Lib.Request.Retry`, and deleting one removes its class: not `Lib.Request`, which
 /// `lib/lib.rb` defines (faraday's middleware files read as `added [Lib] class Request`).
@@ -716,22 +737,7 @@ fn a_ruby_namespace_a_file_only_opens_is_neither_added_nor_removed() {
     repo.git(&["add", "-A"]);
     repo.commit_staged("retry");
     let cue = repo.cue("delta", &["--max-tokens", "2000"]);
-    let mut ops: Vec<String> = cue["content"]["paths"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
-        .map(|c| {
-            // An added file's symbols are told by their signatures.
-            let what = c["name"].as_str().or(c["signature"].as_str());
-            format!(
-                "{} {}",
-                c["op"].as_str().unwrap_or_default(),
-                what.unwrap_or_default()
-            )
-        })
-        .collect();
-    ops.sort();
+    let ops = symbol_changes(&cue);
     assert_eq!(
         ops,
         [
@@ -768,21 +774,7 @@ fn a_csharp_partial_class_part_is_neither_the_class_added_nor_removed() {
     repo.git(&["add", "-A"]);
     repo.commit_staged("ping");
     let cue = repo.cue("delta", &["--max-tokens", "2000"]);
-    let mut ops: Vec<String> = cue["content"]["paths"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p["changes"].as_array().cloned().unwrap_or_default())
-        .map(|c| {
-            let what = c["signature"].as_str().or(c["name"].as_str());
-            format!(
-                "{} {}",
-                c["op"].as_str().unwrap_or_default(),
-                what.unwrap_or_default()
-            )
-        })
-        .collect();
-    ops.sort();
+    let ops = symbol_changes(&cue);
     assert_eq!(
         ops,
         [
