@@ -420,38 +420,8 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
                 cmd("meson test -C build", "test"),
             ]);
         }
-        b"pom.xml" => {
-            // The project's own coordinates, not its parent POM's (`commons-parent` for
-            // Apache Commons Lang, whose `<parent>` comes first).
-            let own = without_element(text, "parent");
-            // A multi-module build's root is the project's parent POM, named so (guice's
-            // `guice-parent`): the project is what it is the parent of.
-            f.name = xml_tag(&own, "artifactId").map(|n| match n.strip_suffix("-parent") {
-                Some(project) if !project.is_empty() && own.contains("<modules>") => {
-                    project.to_owned()
-                }
-                _ => n,
-            });
-            f.description = xml_tag(&own, "description");
-            f.requires = java_release(&own).map(|v| format!("Java {v}"));
-            f.commands
-                .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
-            // A Spring Boot application runs through its plugin (spring-petclinic's README:
-            // `./mvnw spring-boot:run`; no budget named it).
-            if own.contains("<artifactId>spring-boot-maven-plugin</artifactId>") {
-                f.commands.push(cmd("mvn spring-boot:run", "run"));
-            }
-        }
-        b"build.gradle" | b"build.gradle.kts" => {
-            f.commands.extend([
-                cmd("./gradlew build", "build"),
-                cmd("./gradlew test", "test"),
-            ]);
-            // The Spring Boot plugin's task that runs the application.
-            if text.contains("org.springframework.boot") {
-                f.commands.push(cmd("./gradlew bootRun", "run"));
-            }
-        }
+        b"pom.xml" => maven(text, &mut f),
+        b"build.gradle" | b"build.gradle.kts" => gradle(text, &mut f),
         b"Gemfile" => {
             f.commands.push(cmd("bundle install", "install"));
             // The tools its gems bring run through the bundle (thor's contributors and CI run
@@ -1236,6 +1206,41 @@ fn gemspec(file: &str, text: &str, f: &mut ManifestFacts) {
         if !f.entry_points.contains(&entry) {
             f.entry_points.push(entry);
         }
+    }
+}
+
+/// A Maven POM: the project's own coordinates, its Java release, its build and test, and a
+/// Spring Boot application's run.
+fn maven(text: &str, f: &mut ManifestFacts) {
+    // The project's own coordinates, not its parent POM's (`commons-parent` for Apache
+    // Commons Lang, whose `<parent>` comes first).
+    let own = without_element(text, "parent");
+    // A multi-module build's root is the project's parent POM, named so (guice's
+    // `guice-parent`): the project is what it is the parent of.
+    f.name = xml_tag(&own, "artifactId").map(|n| match n.strip_suffix("-parent") {
+        Some(project) if !project.is_empty() && own.contains("<modules>") => project.to_owned(),
+        _ => n,
+    });
+    f.description = xml_tag(&own, "description");
+    f.requires = java_release(&own).map(|v| format!("Java {v}"));
+    f.commands
+        .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
+    // A Spring Boot application runs through its plugin (spring-petclinic's README:
+    // `./mvnw spring-boot:run`; no budget named it).
+    if own.contains("<artifactId>spring-boot-maven-plugin</artifactId>") {
+        f.commands.push(cmd("mvn spring-boot:run", "run"));
+    }
+}
+
+/// A Gradle build: its build and test, and the Spring Boot plugin's task that runs the
+/// application.
+fn gradle(text: &str, f: &mut ManifestFacts) {
+    f.commands.extend([
+        cmd("./gradlew build", "build"),
+        cmd("./gradlew test", "test"),
+    ]);
+    if text.contains("org.springframework.boot") {
+        f.commands.push(cmd("./gradlew bootRun", "run"));
     }
 }
 
