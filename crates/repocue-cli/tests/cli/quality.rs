@@ -265,6 +265,43 @@ fn a_test_helper_never_outranks_the_definition_it_shadows() {
     }
 }
 
+/// A library's namesake (ky's `class Ky`, used by its index alone) comes before the option
+/// type every module names.
+#[test]
+fn the_projects_namesake_outranks_a_type_every_module_names() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "package.json".into(),
+            r#"{"name": "widget", "main": "src/index.ts"}"#.into(),
+        ),
+        (
+            "src/types.ts".into(),
+            "export interface Options { retries?: number }\n".into(),
+        ),
+        (
+            "src/core/widget.ts".into(),
+            "import type { Options } from '../types';\n\nexport class Widget {\n  static create(options: Options) { return new Widget(); }\n}\n".into(),
+        ),
+        (
+            "src/index.ts".into(),
+            "import { Widget } from './core/widget';\nimport type { Options } from './types';\n\nexport default (o: Options) => Widget.create(o);\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("src/utils/u{i}.ts"),
+            format!("import type {{ Options }} from '../types';\n\nexport function u{i}(o: Options): Options {{ return o; }}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    assert_listed_before(
+        &cue,
+        "symbol:src/core/widget.ts:Widget",
+        "symbol:src/types.ts:Options",
+    );
+}
+
 #[test]
 fn one_file_cannot_fill_a_section() {
     let repo = python_library();

@@ -3674,7 +3674,7 @@ fn code_summary(
     // The list, each picked method listed as its type ([`owner_line`]); and the list as it
     // would be with every method on a line of its own: a listed type names those of its
     // methods that that one picks among its members (cobra's `Execute`, sinatra's `set`).
-    let weights = super::structure::Weights::new(&ranked, true);
+    let weights = super::structure::Weights::new(&ranked, true).named_after(last_name(name));
     let (mut symbols, mut floors) = picked(&weights, &ranked, Some(&owner_line));
     let (unfolded, unfolded_floors) = picked(&weights, &ranked, None);
     drop(weights);

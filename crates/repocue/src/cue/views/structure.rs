@@ -629,6 +629,9 @@ pub(crate) struct Weights<'r, 'a> {
     minor: Vec<&'r str>,
     headers: bool,
     exposed_first: bool,
+    /// The project's name, folded ([`folded_name`]): its namesake definition weighs more
+    /// ([`NAMESAKE_FACTOR`]).
+    project: Option<String>,
     per_file: Vec<std::cell::OnceCell<Vec<Weighed<'r>>>>,
 }
 
@@ -645,8 +648,15 @@ impl<'r, 'a> Weights<'r, 'a> {
             minor: minor_families(ranked),
             headers: keeps_public_headers(ranked),
             exposed_first,
+            project: None,
             per_file: vec![std::cell::OnceCell::new(); ranked.len()],
         }
+    }
+
+    /// The same, the project's namesake weighing more ([`NAMESAKE_FACTOR`]).
+    pub(crate) fn named_after(mut self, project: &str) -> Self {
+        self.project = Some(folded_name(project)).filter(|p| !p.is_empty());
+        self
     }
 
     /// The weighed symbols of `ranked[i]`, best first.
@@ -654,7 +664,7 @@ impl<'r, 'a> Weights<'r, 'a> {
         self.per_file[i].get_or_init(|| {
             let r = &self.ranked[i];
             let all: &'r [SymbolFact] = r.analysis.code.as_ref().map_or(&[], |c| &c.symbols);
-            let context = (self.minor.as_slice(), self.headers);
+            let context = (self.minor.as_slice(), self.headers, self.project.as_deref());
             let mut own = weighed(r, all, &self.floors, context, self.exposed_first);
             own.sort_by(|a, b| b.0.total_cmp(&a.0));
             own
@@ -668,7 +678,7 @@ fn weighed<'s>(
     r: &Ranked<'_>,
     all: &'s [SymbolFact],
     floors: &RankFloors,
-    (minor, headers): (&[&str], bool),
+    (minor, headers, project): (&[&str], bool, Option<&str>),
     exposed_first: bool,
 ) -> Vec<(f64, &'s SymbolFact, bool)> {
     let path = &r.file.path;
@@ -703,13 +713,43 @@ fn weighed<'s>(
             let variant = s.conditional && language == "Go";
             let hidden = exposed_first
                 && (!own_code || !major || internal || variant || importance::unexposed(s, all));
-            let factor = if hidden { HIDDEN_FACTOR } else { 1.0 };
+            let factor = if hidden {
+                HIDDEN_FACTOR
+            } else if local == 1.0 && project.is_some_and(|p| is_namesake(s, p)) {
+                // Neither private to its file nor a namespace that only holds the API.
+                NAMESAKE_FACTOR
+            } else {
+                1.0
+            };
             (
                 importance::symbol_weight(s, used) * rank * local * factor / cost(s),
                 s,
                 hidden,
             )
         })
+        .collect()
+}
+
+/// Whether a definition is the project's namesake: a top-level class, struct, interface,
+/// trait, function or module named as the project is, in any case and without its
+/// separators ([`folded_name`]). What a user of the library makes or calls first: ky's
+/// `class Ky`, which only the package's index uses (its option types, which every module
+/// names, came first), Flask's `Flask`, Gson's `Gson`, Hono's `Hono`, pino's `pino()`.
+fn is_namesake(s: &SymbolFact, project: &str) -> bool {
+    let kind = matches!(
+        s.kind.as_str(),
+        "class" | "struct" | "interface" | "trait" | "function" | "module"
+    );
+    kind && s.parent().is_none() && folded_name(s.name()) == project
+}
+
+/// A name in lower case without separators (`-`, `_`, `.`) and without the scope or path
+/// before it: `@acme/Widget-Kit` and `widget_kit` are both `widgetkit`.
+pub(crate) fn folded_name(name: &str) -> String {
+    let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    last.chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
         .collect()
 }
 
@@ -1136,6 +1176,10 @@ impl RankFloors {
 /// the list only when they run out. A private sort helper of the best-ranked file (cobra's
 /// `byName` in `doc/util.go`) is no API, nor is git's test library.
 const HIDDEN_FACTOR: f64 = 0.01;
+
+/// What the project's namesake definition ([`is_namesake`]) weighs against another of the
+/// same kind, file rank and uses.
+const NAMESAKE_FACTOR: f64 = 4.0;
 
 /// What a document that shows a name as code counts for, in files that use the name.
 pub(crate) const DOC_WEIGHT: f64 = 3.0;
