@@ -385,21 +385,25 @@ fn unquoted(value: &str) -> &str {
 /// documentation): environment assignments before it left out, whitespace collapsed.
 fn runnable(line: &str) -> Option<String> {
     let line = line.split(" #").next().unwrap_or(line).trim();
-    // A workflow expression, a command substitution, PowerShell's line continuation: no
-    // line a contributor types as it is. Nor a step allowed to fail (`… || :`, `… || true`:
-    // tqdm's `bash codacy final || :` uploads coverage), which checks nothing.
-    if line.is_empty()
-        || line.starts_with('#')
-        || line.contains("${{")
-        || line.contains('`')
-        || line.contains("||")
-    {
+    if line.is_empty() || line.starts_with('#') {
         return None;
     }
     let words: Vec<&str> = line
         .split_whitespace()
         .skip_while(|w| is_assignment(w))
         .collect();
+    // The job count CI gives a parallel build (`make -j 4 check`, `ctest -j `nproc``) goes
+    // with its flag: what is left is what a contributor types.
+    let words = without_job_counts(&words);
+    // A workflow expression, a command substitution, PowerShell's line continuation: no
+    // line a contributor types as it is. Nor a step allowed to fail (`… || :`, `… || true`:
+    // tqdm's `bash codacy final || :` uploads coverage), which checks nothing.
+    if words
+        .iter()
+        .any(|w| w.contains("${{") || w.contains('`') || w.contains("||"))
+    {
+        return None;
+    }
     let first = *words.first()?;
     if words.iter().any(|w| w.contains('$') || names_a_secret(w)) {
         return None;
@@ -417,6 +421,72 @@ fn runnable(line: &str) -> Option<String> {
     }
     let command = without_ci_flags(&words).join(" ");
     (command.len() <= MAX_COMMAND).then_some(command)
+}
+
+/// Build tools CI runs with a job count for its machine.
+const PARALLEL: &[&str] = &["make", "gmake", "ninja", "ctest", "cmake"];
+
+/// The program a command's words run: after a `cd dir &&`, the one it changes to run.
+fn program_of<'w>(words: &[&'w str]) -> &'w str {
+    match words {
+        ["cd", _, "&&", program, ..] => program,
+        [program, ..] => program,
+        [] => "",
+    }
+}
+
+/// The words without a parallel build tool's job count ([`PARALLEL`]), its value with it:
+/// `-j4`, `-j 4`, `-j`, `--jobs=4`, `--parallel 4`, and a count the shell works out
+/// (`-j$(nproc)`, `` -j `nproc` ``, `-j $(getconf _NPROCESSORS_ONLN)`). Catch2's CI runs `ctest
+/// -C Debug -j `nproc``, which read as a command substitution hid its only `ctest`; curl's
+/// `make -j 4 check` read as `make 4 check`.
+fn without_job_counts<'w>(words: &[&'w str]) -> Vec<&'w str> {
+    if !PARALLEL.contains(&program_of(words)) {
+        return words.to_vec();
+    }
+    let is_count = |v: &str| {
+        (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+            || v.starts_with("$(")
+            || v.starts_with('`')
+            || (v.starts_with('$') && v.len() > 1)
+    };
+    // How far a word leaves a substitution open: `$(` against `)`, and an odd count of `` ` ``.
+    let opens = |v: &str| {
+        let parens = v.matches("$(").count() as isize - v.matches(')').count() as isize;
+        (parens, v.matches('`').count() % 2 == 1)
+    };
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        i += 1;
+        let value = match w {
+            "-j" | "--jobs" | "--parallel" => match words.get(i) {
+                Some(v) if is_count(v) => {
+                    i += 1;
+                    Some(*v)
+                }
+                _ => Some(""),
+            },
+            _ => ["-j", "--jobs=", "--parallel="]
+                .iter()
+                .find_map(|f| w.strip_prefix(f))
+                .filter(|v| is_count(v)),
+        };
+        let Some(value) = value else {
+            out.push(w);
+            continue;
+        };
+        // A substitution the whitespace split: the words up to the one that closes it.
+        let (mut parens, mut tick) = opens(value);
+        while (parens > 0 || tick) && i < words.len() {
+            let (p, t) = opens(words[i]);
+            parens += p;
+            tick ^= t;
+            i += 1;
+        }
+    }
+    out
 }
 
 /// The words without the options CI sets for its logs and machines, which a contributor
@@ -451,12 +521,7 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
         "--quiet",
     ];
     const GRADLE: &[&str] = &["--no-daemon", "--stacktrace", "--info", "--console=plain"];
-    const PARALLEL: &[&str] = &["make", "gmake", "ninja", "ctest", "cmake"];
-    let program = match words {
-        ["cd", _, "&&", program, ..] => *program,
-        [program, ..] => *program,
-        [] => "",
-    };
+    let program = program_of(words);
     let own: &[&str] = match program {
         "mvn" | "./mvnw" | "mvnw" => MAVEN,
         "gradle" | "./gradlew" | "gradlew" => GRADLE,
@@ -468,10 +533,7 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
     while i < words.len() {
         let w = words[i];
         i += 1;
-        let jobs = PARALLEL.contains(&program)
-            && w.strip_prefix("-j")
-                .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()));
-        if ANY.contains(&w) || own.contains(&w) || jobs {
+        if ANY.contains(&w) || own.contains(&w) {
             continue;
         }
         if maven && matches!(w, "--file" | "-f") && words.get(i) == Some(&"pom.xml") {
@@ -1097,6 +1159,26 @@ jobs:
                 ("mvn verify".to_owned(), "test"),
                 ("make check".to_owned(), "test"),
                 ("cargo test -j2".to_owned(), "test"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_job_count_goes_with_its_flag_whatever_its_spelling() {
+        let workflow = "jobs:\n  a:\n    steps:\n      - run: make -j 4 check\n      - run: ctest --test-dir build -j `nproc` --output-on-failure\n      - run: make -j$(nproc) lint\n      - run: cmake --build build --parallel $(getconf _NPROCESSORS_ONLN) --target all\n      - run: ninja -j -C out\n      - run: make -C docs -j4\n      - run: ./run.sh -j 4\n";
+        assert_eq!(
+            commands(workflow),
+            [
+                ("make check".to_owned(), "test"),
+                (
+                    "ctest --test-dir build --output-on-failure".to_owned(),
+                    "test"
+                ),
+                ("make lint".to_owned(), "lint"),
+                ("cmake --build build --target all".to_owned(), "build"),
+                ("ninja -C out".to_owned(), "other"),
+                ("make -C docs".to_owned(), "docs"),
+                ("./run.sh -j 4".to_owned(), "other"),
             ]
         );
     }
