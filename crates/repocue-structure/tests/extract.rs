@@ -3732,3 +3732,18 @@ fn a_go_member_of_a_type_inside_a_function_is_no_symbol() {
         ["Config", "Config.Server", "Config.Server.Port", "Any"]
     );
 }
+
+/// The class a PHP value is tested for is a reference, as the one a `catch` names: symfony's
+/// `$output instanceof SymfonyStyle` was no use of `SymfonyStyle`.
+#[test]
+fn a_php_instanceof_names_a_class() {
+    let php = "<?php\nclass Asker {\n    public function ask(object $o): void {\n        if ($o instanceof Fancy) { return; }\n        if ($o instanceof \\A\\Plain) { return; }\n    }\n}\n";
+    let facts = extract(Language::Php, php.as_bytes(), &Limits::default()).unwrap();
+    for name in ["Fancy", "Plain"] {
+        assert!(
+            facts.references.contains(&name.to_owned()),
+            "{name}: {:?}",
+            facts.references
+        );
+    }
+}

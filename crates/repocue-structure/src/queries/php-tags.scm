@@ -24,6 +24,12 @@
 
 (function_call_expression function: (name) @name) @reference.call
 
+; The class a value is tested for (`$output instanceof Fancy`), as a `catch` names one.
+
+(binary_expression operator: "instanceof" right: (name) @name) @reference.class
+
+(binary_expression operator: "instanceof" right: (qualified_name (name) @name .)) @reference.class
+
 ; A trait a class uses (`use FormattableHandlerTrait;`): the class is built on it as on the class
 ; it extends.
 
