@@ -564,6 +564,28 @@ fn a_console_script_is_the_file_of_its_function() {
 
 /// An empty sub-package `__init__.py` is no place to start (uvicorn listed its empty
 /// `loops/__init__.py` and `middleware/__init__.py` as entry points); the package's root is.
+/// With a `src/` layout, a Python package beside `src/` is the project's own support, not
+/// what it installs (urllib3's `dummyserver/`, the server its tests import).
+#[test]
+fn a_python_package_beside_a_src_layout_is_no_entry_point() {
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+        (
+            "src/pkg/__init__.py",
+            "def get(url: str) -> str:\n    return url\n",
+        ),
+        ("dummyserver/__init__.py", "from .server import serve\n"),
+        ("dummyserver/server.py", "def serve() -> None:\n    pass\n"),
+        (
+            "test/test_x.py",
+            "from dummyserver.server import serve\n\n\ndef test_x():\n    serve()\n",
+        ),
+    ]);
+    let e = entry_points(&repo);
+    assert!(e.contains(&"src/pkg/__init__.py".to_owned()), "{e:?}");
+    assert!(!e.iter().any(|p| p.starts_with("dummyserver/")), "{e:?}");
+}
+
 #[test]
 fn an_empty_package_root_is_no_entry_point() {
     let repo = TestRepo::with_files(&[

@@ -2131,6 +2131,9 @@ fn entry_points(
     // Every file is looked at: on bytes, the path's role (the costly part) only for a file
     // whose place makes it a candidate.
     let mut conventional: Vec<(usize, String)> = Vec::new();
+    // With a `src/` layout, a Python package beside `src/` is not what is installed (see
+    // [`code_summary`]).
+    let src_layout = files.iter().any(|f| is_src_layout_package(&f.path));
     for f in files {
         let p = f.path.as_slice();
         let name = paths::file_name(p);
@@ -2146,8 +2149,8 @@ fn entry_points(
                         || name == b"__main__.py");
                 // Package roots: a member crate's lib.rs, a top-level Python package.
                 let root = (depth <= 3 && p.ends_with(b"/src/lib.rs"))
-                    || (name == b"__init__.py"
-                        && (depth == 1 || (depth == 2 && p.starts_with(b"src/"))))
+                    || (name == b"__init__.py" && depth == 1 && !src_layout)
+                    || is_src_layout_package(p)
                     || go_roots.iter().any(|g| p == g.as_bytes());
                 // The project's own: not an example's crate (reqwest's
                 // `examples/wasm_github_fetch/src/lib.rs`), a test's or a vendored one.
@@ -2202,6 +2205,14 @@ fn entry_points(
     declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
     out.extend(declared);
     out
+}
+
+/// Whether a file is the `__init__.py` of a Python package in a `src/` layout
+/// (`src/urllib3/__init__.py`).
+fn is_src_layout_package(path: &[u8]) -> bool {
+    path.starts_with(b"src/")
+        && path.ends_with(b"/__init__.py")
+        && path.iter().filter(|&&b| b == b'/').count() == 2
 }
 
 /// The `__init__.py` of the packages a Python package's `__init__.py` lies in, outermost first
@@ -3858,11 +3869,21 @@ fn code_summary(
             && package.is_some_and(|(_, declares)| *declares)
             && !entries.iter().chain(roots).any(|e| e.as_bytes() == path)
     };
+    // With a `src/` layout, what is installed is what `src/` holds: a Python package beside
+    // it is the project's own support (urllib3's `dummyserver/`, the test server its tests
+    // import, was an entry point beside `src/urllib3/__init__.py`).
+    let python_root = |r: &super::structure::Ranked<'_>| {
+        r.root && paths::file_name(&r.file.path) == b"__init__.py"
+    };
+    let src_layout = ranked.iter().any(|r| is_src_layout_package(&r.file.path));
+    let beside_src = |r: &&super::structure::Ranked<'_>| {
+        src_layout && python_root(r) && !r.file.path.starts_with(b"src/")
+    };
     let roots: Vec<&super::structure::Ranked<'_>> = ranked
         .iter()
         .filter(source)
         .filter(|r| !support(r) && r.root && !is_package_marker(r))
-        .filter(|r| !undeclared_index(r))
+        .filter(|r| !undeclared_index(r) && !beside_src(r))
         .collect();
     // A root namespace is listed as its manifest, its weight what it exposes. The ranked files
     // by directory, once: a .NET solution may have hundreds of library projects.
