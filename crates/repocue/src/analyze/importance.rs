@@ -233,7 +233,7 @@ pub fn role(path: &[u8]) -> Role {
         Some(i) => (&path[..i], &path[i + 1..]),
         None => (&b""[..], path),
     };
-    if named(name, BUILD_WRAPPERS) {
+    if named(name, BUILD_WRAPPERS) || is_amalgamation_name(name) {
         return Role::Vendored;
     }
     let (mut test, mut example) = (false, false);
@@ -319,6 +319,15 @@ pub fn is_jvm_language_dir(name: &[u8]) -> bool {
 /// The build tools' wrapper scripts a project checks in as generated (`gradle wrapper`):
 /// spring-petclinic's `gradlew` and `mvnw` led its overview's symbols.
 const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"];
+
+/// Whether a file is named as the one-file amalgamation a library generates from its own
+/// sources (Catch2's `extras/catch_amalgamated.hpp`, which repeats every class of `src/`
+/// and took their uses, their search hits and the overview's API): generated, wherever it
+/// lies (see [`VENDORED_EXTRA_DIRS`] for the directories named so).
+fn is_amalgamation_name(name: &[u8]) -> bool {
+    name.split(|b| matches!(b, b'-' | b'_' | b'.'))
+        .any(|w| w.eq_ignore_ascii_case(b"amalgamated") || w.eq_ignore_ascii_case(b"amalgamation"))
+}
 
 /// A package of test fixtures or mocks named as such (`babel-helper-fixtures`,
 /// `test_mocks`): a word of the directory name, not a substring of it.
@@ -1450,6 +1459,10 @@ mod tests {
         assert_eq!(role(b"include/spdlog/fmt/bundled/core.h"), Role::Vendored);
         assert_eq!(role(b"single_include/nlohmann/json.hpp"), Role::Vendored);
         assert_eq!(role(b"deprecated/stb.h"), Role::Vendored);
+        // A one-file amalgamation, wherever it lies (Catch2's `extras/`); a word of the name.
+        assert_eq!(role(b"extras/catch_amalgamated.hpp"), Role::Vendored);
+        assert_eq!(role(b"extras/catch_amalgamated.cpp"), Role::Vendored);
+        assert_eq!(role(b"src/amalgamate.py"), Role::Source);
         assert!(in_internal_dir(
             b"packages/svelte/src/internal/client/runtime.js"
         ));
