@@ -1223,13 +1223,39 @@ fn maven(text: &str, f: &mut ManifestFacts) {
     });
     f.description = xml_tag(&own, "description");
     f.requires = java_release(&own).map(|v| format!("Java {v}"));
-    f.commands
-        .extend([cmd("mvn package", "build"), cmd("mvn test", "test")]);
+    // A build that names its default goal is run as bare `mvn`, what its contributors are
+    // told to run (Apache Commons' `clean verify apache-rat:check checkstyle:check …`, every
+    // check a pull request must pass); the goals say what it does.
+    let build = match default_goal(&without_element(&own, "profiles")) {
+        Some(goals) => CommandFact {
+            runs: goals,
+            ..cmd("mvn", "build")
+        },
+        None => cmd("mvn package", "build"),
+    };
+    f.commands.extend([build, cmd("mvn test", "test")]);
     // A Spring Boot application runs through its plugin (spring-petclinic's README:
     // `./mvnw spring-boot:run`; no budget named it).
     if own.contains("<artifactId>spring-boot-maven-plugin</artifactId>") {
         f.commands.push(cmd("mvn spring-boot:run", "run"));
     }
+}
+
+/// Most goals of a Maven default goal kept ([`default_goal`]).
+const MAX_DEFAULT_GOALS: usize = 8;
+
+/// The goals and phases of a POM's `<build><defaultGoal>` (outside its profiles), in order:
+/// `clean verify apache-rat:check`. `None` when it has none, or any word is no plain goal
+/// (a property, `${…}`).
+fn default_goal(pom: &str) -> Option<Vec<String>> {
+    let goals = xml_tag(pom, "defaultGoal")?;
+    let plain = |w: &str| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-' | '.' | '_'))
+    };
+    let words: Vec<String> = goals.split_whitespace().map(str::to_owned).collect();
+    (!words.is_empty() && words.iter().all(|w| plain(w)))
+        .then(|| words.into_iter().take(MAX_DEFAULT_GOALS).collect())
 }
 
 /// A Gradle build: its build and test, and the Spring Boot plugin's task that runs the
@@ -2624,6 +2650,31 @@ mod tests {
         // Redis's: a loop over a variable's directories.
         let redis = "SUBDIRS = src\nifeq ($(X), yes)\n\tSUBDIRS += modules\nendif\n\ndefault: all\n\n.DEFAULT:\n\tfor dir in $(SUBDIRS); do $(MAKE) -C $$dir $@; done\n";
         assert_eq!(at(redis).as_deref(), Some("src"));
+    }
+
+    /// A POM's default goal is what bare `mvn` runs, listed with its goals; a profile's is
+    /// not the build's, and a goal made of a property is not named.
+    #[test]
+    fn a_maven_default_goal_is_run_as_bare_mvn() {
+        let pom = "<project><artifactId>lib</artifactId><build>\
+                   <defaultGoal>clean verify apache-rat:check checkstyle:check</defaultGoal>\
+                   </build><profiles><profile><build><defaultGoal>site</defaultGoal></build>\
+                   </profile></profiles></project>";
+        let f = analyze(b"pom.xml", pom).unwrap();
+        let goals = ["clean", "verify", "apache-rat:check", "checkstyle:check"];
+        let expected = CommandFact {
+            runs: goals.map(str::to_owned).to_vec(),
+            ..cmd("mvn", "build")
+        };
+        assert_eq!(f.commands, [expected, cmd("mvn test", "test")]);
+        let profile_only = "<project><artifactId>lib</artifactId><profiles><profile><build>\
+                            <defaultGoal>site</defaultGoal></build></profile></profiles></project>";
+        let f = analyze(b"pom.xml", profile_only).unwrap();
+        assert_eq!(f.commands[0], cmd("mvn package", "build"));
+        let property = "<project><artifactId>lib</artifactId><build>\
+                        <defaultGoal>${goal}</defaultGoal></build></project>";
+        let f = analyze(b"pom.xml", property).unwrap();
+        assert_eq!(f.commands[0], cmd("mvn package", "build"));
     }
 
     /// A Spring Boot application's build runs it through the plugin's task.
