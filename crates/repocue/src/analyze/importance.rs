@@ -318,7 +318,9 @@ pub fn is_jvm_language_dir(name: &[u8]) -> bool {
 
 /// The build tools' wrapper scripts a project checks in as generated (`gradle wrapper`):
 /// spring-petclinic's `gradlew` and `mvnw` led its overview's symbols.
-const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd"];
+/// Also the sessions nox runs (`noxfile.py`: urllib3's `test` and `lint` functions were
+/// listed among its API).
+const BUILD_WRAPPERS: &[&str] = &["gradlew", "gradlew.bat", "mvnw", "mvnw.cmd", "noxfile.py"];
 
 /// Whether a file is named as the one-file amalgamation a library generates from its own
 /// sources (Catch2's `extras/catch_amalgamated.hpp`, which repeats every class of `src/`
@@ -1565,6 +1567,7 @@ mod tests {
         );
         assert_eq!(role(b"gradlew"), Role::Vendored);
         assert_eq!(role(b"sub/mvnw.cmd"), Role::Vendored);
+        assert_eq!(role(b"noxfile.py"), Role::Vendored);
         // .NET and Java test projects by their names.
         for test in [
             "Src/Newtonsoft.Json.Tests/JsonReaderTest.cs",

@@ -271,6 +271,7 @@ fn manifest_kind(name: &[u8]) -> Option<&'static str> {
         b"Gemfile" | b"Rakefile" => "ruby",
         b"composer.json" | b"phpunit.xml" | b"phpunit.xml.dist" => "composer",
         b"tox.ini" => "tox",
+        b"noxfile.py" => "nox",
         b"pnpm-workspace.yaml" => "pnpm",
         n if is_gemspec(n) => "ruby",
         n if dotnet_file(n).is_some() => "dotnet",
@@ -443,6 +444,7 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
             }
         }
         b"tox.ini" => f.commands.push(cmd("tox", "test")),
+        b"noxfile.py" => f.commands = nox_sessions(text),
         n if is_gemspec(n) => gemspec(&String::from_utf8_lossy(n), text, &mut f),
         n if dotnet_file(n).is_some() => dotnet(n, text, &mut f),
         b"justfile" | b"Justfile" => {
@@ -458,6 +460,52 @@ pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
     f.commands.truncate(MAX_COMMANDS);
     f.dependencies.truncate(MAX_DEPENDENCIES);
     Some(f)
+}
+
+/// The sessions a `noxfile.py` defines, each as `nox -s <name>` with the purpose its name
+/// says: a function under `@nox.session` (with or without arguments), named by the
+/// decorator's `name=` when it gives one. urllib3's contributors run `nox -s test`, `nox -s
+/// lint` and `nox -s docs`; its overview listed none and guessed `uv run pytest`. A name with
+/// a leading `_` is a helper, and one nox cannot be asked for by `-s` as written is skipped.
+fn nox_sessions(text: &str) -> Vec<CommandFact> {
+    let mut out: Vec<CommandFact> = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix("@nox.session") else {
+            continue;
+        };
+        // The decorator's arguments, over as many lines as its parentheses take.
+        let mut decorator = rest.to_owned();
+        let balance = |t: &str| t.matches('(').count() as isize - t.matches(')').count() as isize;
+        while balance(&decorator) > 0 {
+            match lines.next() {
+                Some(l) => decorator.push_str(l),
+                None => break,
+            }
+        }
+        let named = decorator.split_once("name=").and_then(|(_, v)| {
+            let v = v.trim_start();
+            let quote = v.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+            v[1..].split_once(quote).map(|(n, _)| n.to_owned())
+        });
+        // The function the decorator is on: the next `def`, past other decorators.
+        let function = lines.by_ref().find_map(|l| {
+            let l = l.trim_start();
+            let def = l.strip_prefix("def ")?;
+            def.split_once('(').map(|(n, _)| n.trim().to_owned())
+        });
+        let Some(name) = named.or(function) else {
+            continue;
+        };
+        let plain = name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        let command = format!("nox -s {name}");
+        if plain && !name.starts_with('_') && !out.iter().any(|c| c.command == command) {
+            out.push(cmd(command, purpose_of(&name)));
+        }
+    }
+    out
 }
 
 /// Whether a Gemfile asks for the gem `name` or one of its family (`rspec-rails`,
@@ -2650,6 +2698,24 @@ mod tests {
         // Redis's: a loop over a variable's directories.
         let redis = "SUBDIRS = src\nifeq ($(X), yes)\n\tSUBDIRS += modules\nendif\n\ndefault: all\n\n.DEFAULT:\n\tfor dir in $(SUBDIRS); do $(MAKE) -C $$dir $@; done\n";
         assert_eq!(at(redis).as_deref(), Some("src"));
+    }
+
+    /// A noxfile's sessions are run by name, with the purpose the name says; a decorator's
+    /// `name=` names its session, and a helper is none.
+    #[test]
+    fn a_noxfiles_sessions_are_commands() {
+        let noxfile = "import nox\n\n\n@nox.session(python=[\"3.10\", \"3.12\"])\ndef test(session: nox.Session) -> None:\n    session.run(\"pytest\")\n\n\n@nox.session()\ndef lint(session):\n    pass\n\n\n@nox.session(\n    name=\"docs-build\",\n    python=\"3.12\",\n)\ndef build_docs(session):\n    pass\n\n\n@nox.session\n@nox.parametrize(\"x\", [1])\ndef format(session, x):\n    pass\n\n\ndef _install(session):\n    pass\n";
+        let f = analyze(b"noxfile.py", noxfile).unwrap();
+        assert_eq!(f.kind, "nox");
+        assert_eq!(
+            f.commands,
+            [
+                cmd("nox -s test", "test"),
+                cmd("nox -s lint", "lint"),
+                cmd("nox -s docs-build", "docs"),
+                cmd("nox -s format", "format"),
+            ]
+        );
     }
 
     /// A POM's default goal is what bare `mvn` runs, listed with its goals; a profile's is

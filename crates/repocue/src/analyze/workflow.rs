@@ -392,6 +392,13 @@ fn runnable(line: &str) -> Option<String> {
         .split_whitespace()
         .skip_while(|w| is_assignment(w))
         .collect();
+    // A tool CI runs through uv's or pipx's runner without installing it (urllib3's `uvx nox
+    // -s lint`) is the tool a contributor runs.
+    let words = match words.as_slice() {
+        ["uvx" | "pipx", tool, ..] if is_project_tool(tool) => words[1..].to_vec(),
+        ["pipx", "run", tool, ..] if is_project_tool(tool) => words[2..].to_vec(),
+        _ => words,
+    };
     // The job count CI gives a parallel build (`make -j 4 check`, `ctest -j `nproc``) goes
     // with its flag: what is left is what a contributor types.
     let words = without_job_counts(&words);
@@ -540,6 +547,15 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
             i += 1;
             continue;
         }
+        // A nox session of one Python version (`nox -s test-3.12`) is the session
+        // (`nox -s test`, every version), as the noxfile defines it.
+        if program == "nox" && matches!(w, "-s" | "--session" | "--sessions" | "-e") {
+            if let Some(session) = words.get(i) {
+                out.extend([w, without_python_version(session)]);
+                i += 1;
+                continue;
+            }
+        }
         // Cargo's own manifest named (a matrix's `.` workspace: `--manifest-path
         // ./Cargo.toml`).
         if program == "cargo"
@@ -563,6 +579,23 @@ fn without_ci_flags<'w>(words: &[&'w str]) -> Vec<&'w str> {
         out.push(w);
     }
     out
+}
+
+/// A nox session's name without the Python version it was parametrised with (`test-3.12`
+/// is `test`; `test-pypy3.10` is `test`); any other name as it is.
+fn without_python_version(session: &str) -> &str {
+    match session.rsplit_once('-') {
+        Some((name, version))
+            if !name.is_empty()
+                && version
+                    .trim_start_matches("pypy")
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            name
+        }
+        _ => session,
+    }
 }
 
 /// Whether `command` runs what `step` runs, and more: every word of `step` that is no option
@@ -833,6 +866,17 @@ fn sets_up(words: &[&str]) -> bool {
 /// What a command is for, by its words: formatting first (`cargo fmt --check` checks
 /// formatting), then linting, testing, building and documentation; `other` for the rest.
 fn purpose(command: &str) -> &'static str {
+    // A session runner's sessions say what it runs (`nox -s docs`, `tox -e typing`); sessions
+    // that say nothing run the tests (`tox -e py313`).
+    if let Some(sessions) = ["nox ", "tox "]
+        .iter()
+        .find_map(|r| command.strip_prefix(r))
+    {
+        return match purpose(sessions) {
+            "other" | "build" => "test",
+            p => p,
+        };
+    }
     // The directory a command runs in says nothing of what it does (`cd build && make`),
     // unless it holds the tests (tmux's `cd regress && make`).
     let (dir, command) = match command.split_once(" && ") {
@@ -1179,6 +1223,21 @@ jobs:
                 ("ninja -C out".to_owned(), "other"),
                 ("make -C docs".to_owned(), "docs"),
                 ("./run.sh -j 4".to_owned(), "other"),
+            ]
+        );
+    }
+
+    /// A tool CI runs through `uvx` or `pipx run` is the tool; a nox session of one Python
+    /// version is the session.
+    #[test]
+    fn a_tool_run_without_installing_is_the_tool() {
+        let workflow = "jobs:\n  a:\n    steps:\n      - run: uvx nox -s test-3.12\n      - run: pipx run nox --session lint\n      - run: nox -e docs-pypy3.10\n      - run: uvx twine check dist/*\n";
+        assert_eq!(
+            commands(workflow),
+            [
+                ("nox -s test".to_owned(), "test"),
+                ("nox --session lint".to_owned(), "lint"),
+                ("nox -e docs".to_owned(), "docs"),
             ]
         );
     }

@@ -1276,7 +1276,7 @@ fn ecosystem_languages(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "cargo" => &["Rust"],
         "npm" | "pnpm" => &["JavaScript", "TypeScript", "TSX"],
-        "python" | "tox" => &["Python"],
+        "python" | "tox" | "nox" => &["Python"],
         "go" => &["Go"],
         "maven" | "gradle" => &["Java", "Kotlin", "Scala"],
         "ruby" => &["Ruby"],
