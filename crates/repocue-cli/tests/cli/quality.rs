@@ -1708,8 +1708,14 @@ fn a_workspace_says_what_the_installed_member_requires_and_is_licensed_under() {
         ("LICENSE", "Apache License\nVersion 2.0, January 2004\n"),
         (
             "Acme.sln",
-            "Microsoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Acme\", \"src\\Acme\\Acme.csproj\", \"{12DA}\"\nEndProject\n",
+            "Microsoft Visual Studio Solution File, Format Version 12.00\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Gen\", \"codegen\\Gen\\Gen.csproj\", \"{11DA}\"\nEndProject\nProject(\"{9A19103F-16F7-4668-BE54-9A1E7A4F7556}\") = \"Acme\", \"src\\Acme\\Acme.csproj\", \"{12DA}\"\nEndProject\n",
         ),
+        // A code generator the build runs is no member users install.
+        (
+            "codegen/Gen/Gen.csproj",
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>netstandard2.0</TargetFramework>\n    <PackageLicenseExpression>MIT</PackageLicenseExpression>\n  </PropertyGroup>\n</Project>\n",
+        ),
+        ("codegen/Gen/Generator.cs", "namespace Gen;\npublic class Generator { }\n"),
         (
             "src/Acme/Acme.csproj",
             "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFrameworks>netstandard2.0;net8.0</TargetFrameworks>\n    <PackageLicenseExpression>Apache-2.0</PackageLicenseExpression>\n  </PropertyGroup>\n</Project>\n",

@@ -1052,10 +1052,14 @@ fn ordered_members(
     // A member in a support directory (a benchmark, a test project, a tool) is no project
     // users install and says nothing of one: RestSharp's overview required `.NET net9.0`, its
     // benchmark's, though the library targets netstandard2.0 on.
+    // Nor is a code generator (Autofac's `codegen/Autofac.CodeGen/`, whose netstandard2.0
+    // stood for the library's net10.0;net8.0;netstandard2.1;netstandard2.0).
     let support = |d: &[u8]| {
         let top = paths::top_dir(d).unwrap_or(d);
-        importance::role(&[d, b"/x"].concat()) != importance::Role::Source
+        let file = [d, b"/x"].concat();
+        importance::role(&file) != importance::Role::Source
             || component_rank(&format!("{}/", paths::display(top))) == 2
+            || is_tool(&file)
     };
     let mut members: Vec<Ordered<'_>> = dirs
         .iter()
