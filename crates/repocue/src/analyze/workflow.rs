@@ -82,11 +82,41 @@ pub fn commands(text: &str) -> Vec<(String, &'static str)> {
         }
         let purpose = purpose(&command);
         out.push((command, purpose));
-        if out.len() == MAX_PER_WORKFLOW {
-            break;
+    }
+    first_of_each_purpose(out, MAX_PER_WORKFLOW)
+}
+
+/// At most `n` of the commands, in their order: the first of each purpose, then the others
+/// from the top. regex's CI formats its code in its last job, after eight of building and
+/// testing: the first eight had no `cargo fmt --all -- --check`.
+fn first_of_each_purpose(
+    commands: Vec<(String, &'static str)>,
+    n: usize,
+) -> Vec<(String, &'static str)> {
+    if commands.len() <= n {
+        return commands;
+    }
+    let mut keep = vec![false; commands.len()];
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, (_, purpose)) in commands.iter().enumerate() {
+        if !seen.contains(purpose) && seen.len() < n {
+            seen.push(purpose);
+            keep[i] = true;
         }
     }
-    out
+    let mut left = n - seen.len();
+    for k in keep.iter_mut().filter(|k| !**k) {
+        if left == 0 {
+            break;
+        }
+        *k = true;
+        left -= 1;
+    }
+    commands
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
 }
 
 /// The first value of each list a workflow's `matrix:` gives (`workspace: [".", examples]`,
@@ -720,8 +750,9 @@ fn names_a_secret(word: &str) -> bool {
 /// own script (`./ci/run-style-check.sh`, `bash scripts/test.sh`).
 fn is_project_tool(tool: &str) -> bool {
     const TOOLS: &[&str] = &[
+        // Not `cross`: Cargo for another machine's target (regex's `cross test --target
+        // i686-unknown-linux-gnu`), which CI runs and a contributor runs as `cargo`.
         "cargo",
-        "cross",
         "mvn",
         "./mvnw",
         "mvnw",
@@ -1194,7 +1225,7 @@ jobs:
 
     #[test]
     fn a_programs_own_options_are_left_out_and_no_other() {
-        let workflow = "jobs:\n  a:\n    steps:\n      - run: tox -e py313\n      - run: uv run --locked tox run -e typing\n      - run: mvn -e -B verify\n      - run: node -v\n      - run: make -j4 check\n      - run: cargo test -j2\n";
+        let workflow = "jobs:\n  a:\n    steps:\n      - run: tox -e py313\n      - run: uv run --locked tox run -e typing\n      - run: mvn -e -B verify\n      - run: node -v\n      - run: make -j4 check\n      - run: cargo test -j2\n      - run: cross test --target i686-unknown-linux-gnu\n";
         assert_eq!(
             commands(workflow),
             [
@@ -1224,6 +1255,24 @@ jobs:
                 ("make -C docs".to_owned(), "docs"),
                 ("./run.sh -j 4".to_owned(), "other"),
             ]
+        );
+    }
+
+    /// A workflow of more commands than are kept keeps the first of each purpose: the last
+    /// job's formatting check is not lost to eight builds and tests.
+    #[test]
+    fn a_long_workflow_keeps_the_first_command_of_each_purpose() {
+        let mut workflow = "jobs:\n  a:\n    steps:\n".to_owned();
+        for i in 0..10 {
+            workflow.push_str(&format!("      - run: ./ci/test-{i}.sh\n"));
+        }
+        workflow.push_str("      - run: |\n          cargo fmt --all -- --check\n");
+        let commands = commands(&workflow);
+        assert_eq!(commands.len(), MAX_PER_WORKFLOW);
+        assert_eq!(commands[0].0, "./ci/test-0.sh");
+        assert_eq!(
+            commands.last(),
+            Some(&("cargo fmt --all -- --check".to_owned(), "format"))
         );
     }
 
