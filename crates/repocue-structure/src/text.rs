@@ -98,6 +98,8 @@ struct Builder {
     /// Inside a `"…"` or `` `…` `` run the grammar did not recognise as a literal (error
     /// recovery): its closing quote, and whether the previous character was a backslash.
     quote: Option<(char, bool)>,
+    /// How many `{` of the source the text has open.
+    braces: usize,
 }
 
 impl Builder {
@@ -188,8 +190,18 @@ impl Builder {
                     ),
                     false => (matches!(prev, Some('(' | '[')), matches!(c, ')' | ']')),
                 };
+                // A line break between two members of a type written in braces is their
+                // separator (a TypeScript object type without semicolons, a Go struct's
+                // fields): `{ children?: string; store?: number }`, valid in both, not
+                // `{ children?: string store?: number }`.
+                let member_break = self.pending_break
+                    && self.braces > 0
+                    && prev.is_some_and(|p| is_word_char(p) || matches!(p, ')' | ']' | '>' | '…'))
+                    && (is_word_char(c) || matches!(c, '[' | '\'' | '#'));
                 if closes && prev == Some(',') {
                     self.out.pop();
+                } else if member_break {
+                    self.out.push_str("; ");
                 } else if !opens && !closes {
                     self.out.push(' ');
                 }
@@ -199,6 +211,11 @@ impl Builder {
             if self.first.is_none() {
                 // Exact for valid UTF-8; lossy text can only drift within this piece.
                 self.first = Some((piece.start + index).min(piece.end.saturating_sub(1)));
+            }
+            match c {
+                '{' => self.braces += 1,
+                '}' => self.braces = self.braces.saturating_sub(1),
+                _ => {}
             }
             self.out.push(c);
         }

@@ -3747,3 +3747,20 @@ fn a_php_instanceof_names_a_class() {
         );
     }
 }
+
+/// A line break between two members of a type written in braces is their separator: a
+/// TypeScript object type without semicolons, a Go struct type's fields.
+#[test]
+fn members_a_line_break_separates_stay_apart_in_signatures() {
+    let ts = "export function options(opts: {\n  retries: number\n  delay?: number\n  run(): void\n}, a: [\n  number,\n  string\n]): void {}\n";
+    let facts = extract(Language::TypeScript, ts.as_bytes(), &Limits::default()).unwrap();
+    assert_eq!(
+        facts.symbols[0].signature,
+        "export function options(opts: { retries: number; delay?: number; run(): void }, a: [number, string]): void"
+    );
+    let go =
+        "package p\n\nfunc F(opts struct {\n\tA int\n\tB string\n}) error {\n\treturn nil\n}\n";
+    let facts = extract(Language::Go, go.as_bytes(), &Limits::default()).unwrap();
+    let f = facts.symbols.iter().find(|s| s.name == "F").unwrap();
+    assert_eq!(f.signature, "func F(opts struct { A int; B string }) error");
+}
