@@ -503,17 +503,19 @@ fn default_export(nodes: &[Node], source: &[u8]) -> Option<String> {
     (!name.is_empty()).then(|| name.to_owned())
 }
 
-/// The modules a file hands on whole (`export * from "./schemas"`), as its imports are
-/// written; not `export * as ns from`, a namespace.
+/// The modules a file hands on whole (`export * from "./schemas"`, Rust's `pub use
+/// crate::engine::*`), as its imports are written; not `export * as ns from`, a namespace.
 fn star_exports(support: &dyn LanguageSupport, nodes: &[Node], source: &[u8]) -> Vec<String> {
     let whole = nodes.iter().filter(|n| {
         n.parent().is_some_and(|statement| {
             let mut cursor = statement.walk();
+            // A name beside the module's, not the module's own (Rust's `pub use engine::*`).
             let named = statement.children(&mut cursor).any(|c| {
-                matches!(
-                    c.kind(),
-                    "export_clause" | "namespace_export" | "identifier"
-                )
+                c.id() != n.id()
+                    && matches!(
+                        c.kind(),
+                        "export_clause" | "namespace_export" | "identifier"
+                    )
             });
             let mut cursor = statement.walk();
             let star = statement.children(&mut cursor).any(|c| c.kind() == "*");

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "107";
+pub const EXTRACTOR_VERSION: &str = "108";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,8 +220,8 @@ pub struct FileFacts {
     /// Names handed on as TypeScript types alone (`export type { a } from "./x"`, `export {
     /// type a }`), sorted and de-duplicated: a class's type, not the class a user constructs.
     pub type_reexports: Vec<String>,
-    /// Modules handed on whole (`export * from "./schemas"`), as imports are written, sorted
-    /// and de-duplicated: every name they export is the file's.
+    /// Modules handed on whole (`export * from "./schemas"`, Rust's `pub use crate::engine::*`),
+    /// as imports are written, sorted and de-duplicated: every name they export is the file's.
     pub star_exports: Vec<String>,
     /// The name a JavaScript or TypeScript module exports as its default (`export default
     /// ky`, `export default class Ky {}`, CommonJS `module.exports = createApplication`): the

@@ -3764,3 +3764,12 @@ fn members_a_line_break_separates_stay_apart_in_signatures() {
     let f = facts.symbols.iter().find(|s| s.name == "F").unwrap();
     assert_eq!(f.signature, "func F(opts struct { A int; B string }) error");
 }
+
+/// A Rust file's `pub use path::*` hands the module on whole; a private glob `use` does not,
+/// and neither does a glob inside an inline module.
+#[test]
+fn a_rust_public_glob_use_hands_a_module_on_whole() {
+    let rs = "mod engine;\nmod util;\npub use crate::engine::*;\npub use util::*;\nuse std::io::*;\nmod inner { pub use super::x::*; }\n";
+    let facts = extract(Language::Rust, rs.as_bytes(), &Limits::default()).unwrap();
+    assert_eq!(facts.star_exports, ["crate::engine", "util"]);
+}

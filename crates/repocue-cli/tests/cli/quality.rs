@@ -4243,6 +4243,37 @@ fn a_roots_exports_past_the_first_six_come_at_larger_budgets() {
     assert_eq!(listed("3000"), names.len());
 }
 
+/// A Rust crate root that hands a private module on whole (`pub use crate::engine::*`, as
+/// regex's root does) exports that module's public items; a private glob `use` exports none.
+#[test]
+fn a_rust_roots_glob_re_export_exports_the_modules_items() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod engine;\nmod nested;\nmod private;\npub use crate::engine::*;\npub use nested::*;\nuse private::*;\n",
+        ),
+        ("src/engine.rs", "pub struct Widget;\npub fn spin(w: &Widget) {}\nfn hidden() {}\n"),
+        ("src/nested/mod.rs", "pub struct Gadget;\n"),
+        ("src/private.rs", "pub struct Internal;\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let names = cue["content"]["exports"]
+        .as_array()
+        .and_then(|x| x.iter().find(|x| x["path"] == "src/lib.rs"))
+        .map(|x| x["names"].to_string())
+        .unwrap_or_else(|| panic!("{cue:#}"));
+    for name in ["Widget", "spin", "Gadget"] {
+        assert!(names.contains(&format!("\"{name}\"")), "{name}: {names}");
+    }
+    for name in ["hidden", "Internal"] {
+        assert!(!names.contains(&format!("\"{name}\"")), "{name}: {names}");
+    }
+}
+
 /// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no
 /// document until it says something; a contributing guide where GitHub finds it
 /// (`.github/`) comes right after the README.

@@ -29,3 +29,10 @@
     ])
   ]
   (#eq? @_pub "pub")))
+
+; A module a crate's file hands on whole (`pub use crate::engine::*;`, regex's root re-exports
+; its private modules so): every public item of it is the file's (`FileFacts::star_exports`).
+(source_file (use_declaration
+  (visibility_modifier) @_pub
+  argument: (use_wildcard [(identifier) (scoped_identifier) (crate) (self)] @star_export)
+  (#eq? @_pub "pub")))

@@ -639,6 +639,24 @@ fn defines_member(facts: &CodeFacts, name: &str) -> bool {
 /// `index.ts` → `v4/classic/external.ts` → `schemas.ts`).
 const STAR_DEPTH: usize = 3;
 
+/// The module a Rust file's `use` path names, as [`importance::module_components`] names a
+/// file's: `crate::engine` from `src/lib.rs` is `src/engine` (`src/engine.rs` or
+/// `src/engine/mod.rs`), `self::x` and a bare `x` are the file's own module's child. `None`
+/// for a path from another crate's root or above (`super::`, `::`), which no file of this
+/// crate's tree is.
+fn rust_module(file: &[u8], path: &str) -> Option<Vec<String>> {
+    let mut module = if path == "crate" || path.starts_with("crate::") {
+        let dir = importance::rust_crate_dir(file);
+        importance::module_components(&[dir, b"lib.rs"].concat())
+    } else if path.starts_with("super") || path.starts_with("::") {
+        return None;
+    } else {
+        importance::module_components(file)
+    };
+    module.extend(importance::import_components(file, path));
+    Some(module)
+}
+
 /// Adds to `reexports` every exportable definition that a package root hands on through
 /// `export * from "./x"` (and what `x` hands on the same way, [`STAR_DEPTH`] steps), each at
 /// a full share, and the names `x` hands on by name (`handed`), at their shares; returns, per
@@ -667,8 +685,14 @@ fn hand_on_stars<'a>(
     let stars = |from: usize| -> Vec<usize> {
         let mut targets: Vec<usize> = whole[from].clone();
         for star in nodes[from].facts.star_exports.iter() {
-            if star.starts_with('.') {
-                let module = importance::import_components(nodes[from].path, star);
+            let module = if nodes[from].facts.language == "Rust" {
+                rust_module(nodes[from].path, star)
+            } else if star.starts_with('.') {
+                Some(importance::import_components(nodes[from].path, star))
+            } else {
+                None
+            };
+            if let Some(module) = module {
                 targets.extend(by_module.get(module.as_slice()).into_iter().flatten());
             }
         }
