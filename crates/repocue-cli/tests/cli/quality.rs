@@ -449,6 +449,47 @@ fn components_list_source_roots_before_tests_and_docs() {
 /// A hidden directory configures a tool (go-redis's and hiredis's `.claude/` of agent
 /// instructions, `.github/` workflows, click's `.devcontainer/` scripts): no component of
 /// the project, least of all its documentation brought forward among its packages.
+/// A directory is labelled by the language of most of its code: the maintainers' Python
+/// scripts of `tools/scripts/` beside one C++ program there make `tools/` a Python one.
+#[test]
+fn a_component_is_in_the_language_of_most_of_its_code() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "CMakeLists.txt".into(),
+            "cmake_minimum_required(VERSION 3.16)\nproject(Lib CXX)\n".into(),
+        ),
+        (
+            "tools/misc/coverage.cpp".into(),
+            "int main() { return 0; }\n".into(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((
+            format!("src/f{i}.cpp"),
+            format!("int f{i}() {{ return {i}; }}\n"),
+        ));
+    }
+    for i in 0..5 {
+        files.push((
+            format!("tools/scripts/s{i}.py"),
+            format!("def main():\n    return {i}\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let components = cue["content"]["components"].as_array().expect("components");
+    let tools = components
+        .iter()
+        .find(|c| c["path"] == "tools/")
+        .unwrap_or_else(|| panic!("{components:?}"));
+    assert_eq!(tools["language"], "Python", "{tools}");
+    let src = components
+        .iter()
+        .find(|c| c["path"] == "src/")
+        .expect("src/");
+    assert_eq!(src["language"], "C++", "{src}");
+}
+
 #[test]
 fn a_hidden_directory_is_no_component() {
     let mut files: Vec<(String, String)> = Vec::new();

@@ -1912,6 +1912,21 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// Whether the languages `m` counts hold at least half the directory's code files.
+    fn mostly_own_code(&self, m: &BTreeMap<&str, u64>) -> bool {
+        let code = |(l, n): (&&str, &u64)| {
+            let parsed = crate::analyze::structure::parser_language(b"x", Some(l)).is_some();
+            if parsed {
+                *n
+            } else {
+                0
+            }
+        };
+        let counted: u64 = m.iter().map(code).sum();
+        let all: u64 = self.langs.iter().map(code).sum();
+        counted * 2 >= all
+    }
+
     fn component(&self, dir: &[u8], kind: &str) -> Component {
         Component {
             kind: kind.into(),
@@ -1919,10 +1934,12 @@ impl<'a> Tally<'a> {
             files: self.files,
             members: vec![],
             // A package is in the language of its code, not of its test fixtures (babel's
-            // parser holds 13,000 JSON fixtures beside its TypeScript).
+            // parser holds 13,000 JSON fixtures beside its TypeScript), unless most of its
+            // code is no code of the project's own: Catch2's `tools/` of Python scripts (in
+            // `scripts/`, the maintainers') read `C++` by its one program.
             language: [&self.code_langs, &self.langs]
                 .into_iter()
-                .find(|m| !m.is_empty())
+                .find(|m| !m.is_empty() && self.mostly_own_code(m))
                 .and_then(|m| {
                     // A code file weighs as [`CODE_FILE_WEIGHT`] data files or documents
                     // (redis's `src/`: 190 C files beside 403 JSON command descriptions); on a
