@@ -4318,6 +4318,34 @@ fn a_rust_roots_glob_re_export_exports_the_modules_items() {
 /// A plain-text file with nothing to read (a `requirements.txt`, a version number) is no
 /// document until it says something; a contributing guide where GitHub finds it
 /// (`.github/`) comes right after the README.
+/// A top directory's README says what the directory is for: listed after the root's
+/// documents, before the documentation's pages; a README deeper down is not.
+#[test]
+fn a_top_directorys_readme_is_a_document() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# Lib\n\nLib parses widgets.\n"),
+        ("CHANGELOG.md", "# 1.0\n\n- First.\n"),
+        (
+            "test/README.md",
+            "# Test Projects\n\nUnit tests and API tests.\n",
+        ),
+        ("docs/guide.md", "# Guide\n\nHow to parse.\n"),
+        ("src/gen/README.md", "# Gen\n\nThe generator.\n"),
+        ("src/lib.py", "def parse():\n    return 1\n"),
+    ]);
+    let documents = section_paths(
+        &repo.cue("overview", &["--max-tokens", "3000"]),
+        "documents",
+    );
+    let at = |p: &str| index_in(&documents, p);
+    assert!(at("CHANGELOG.md") < at("test/README.md"), "{documents:?}");
+    assert!(at("test/README.md") < at("docs/guide.md"), "{documents:?}");
+    assert!(
+        !documents.iter().any(|d| d == "src/gen/README.md"),
+        "{documents:?}"
+    );
+}
+
 #[test]
 fn documents_are_what_can_be_read() {
     let repo = TestRepo::with_files(&[

@@ -3065,10 +3065,15 @@ fn listed_documents<'f>(
                 // code of conduct that is one link).
                 (0, None) if guide_named => (2, 1, 0, 0),
                 (0, _) => (4, 0, 0, 0),
+                // A top directory's README says what the directory is for (Autofac's
+                // `test/README.md` on its two test suites): after the root's documents.
+                (1, None) if stem == "README" => (4, 1, 0, 0),
                 _ if in_docs => (5, 0, 0, 0),
                 _ => return None,
             };
-            let kept = depth == 0 || link.is_some() || in_docs || kept_guide.is_some();
+            let top_readme = depth == 1 && stem == "README";
+            let kept =
+                depth == 0 || link.is_some() || in_docs || kept_guide.is_some() || top_readme;
             (kept || is_readme(f)).then_some((tier, f))
         })
         .collect();
