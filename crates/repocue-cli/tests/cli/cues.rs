@@ -1852,6 +1852,35 @@ fn a_source_files_references_hold_no_tests() {
     assert!(references("file:sink/sink_test.go").contains("other/other_test.go"));
 }
 
+/// A Java name used without an import is the own package's class, whichever source set
+/// (main or test) the user is in: another package's class of the name is not referenced.
+#[test]
+fn a_java_name_without_an_import_means_the_own_packages_class_across_source_sets() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/main/java/lib/HelpFormatter.java",
+            "package lib;\npublic class HelpFormatter { public void printHelp() {} }\n",
+        ),
+        (
+            "src/main/java/lib/help/HelpFormatter.java",
+            "package lib.help;\npublic class HelpFormatter { public void printHelp() {} }\n",
+        ),
+        (
+            "src/test/java/lib/AppTest.java",
+            "package lib;\nclass AppTest { void t() { HelpFormatter f = new HelpFormatter(); f.printHelp(); } }\n",
+        ),
+    ]);
+    repo.init();
+    let referenced_by = |id: &str| {
+        let cue = repo.cue("entity", &["--id", id, "--max-tokens", "2000"]);
+        cue["content"]["referenced_by"].to_string()
+    };
+    let own = referenced_by("symbol:src/main/java/lib/HelpFormatter.java:HelpFormatter");
+    assert!(own.contains("AppTest.java"), "{own}");
+    let other = referenced_by("symbol:src/main/java/lib/help/HelpFormatter.java:HelpFormatter");
+    assert!(!other.contains("AppTest.java"), "{other}");
+}
+
 #[test]
 fn a_files_entity_reaches_every_symbol() {
     let repo = TestRepo::with_files(&[

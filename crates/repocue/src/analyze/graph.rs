@@ -1332,15 +1332,30 @@ fn in_qualifying_package(paths: &[&str], target: &[u8], defining: &[&[u8]]) -> b
 /// `hooks/slog/level.go`'s `type Level logrus.Level`, which took its uses and its place in the
 /// overview). A name another package qualifies (`lg.Level`) has its definitions elsewhere.
 fn same_package_first(from: &[u8], nodes: &[Node<'_>], targets: &mut Vec<usize>) {
-    fn dir(p: &[u8]) -> &[u8] {
-        p.iter()
-            .rposition(|&b| b == b'/')
-            .map_or(&[][..], |i| &p[..i])
-    }
+    let dir = java_package_dir;
     let own = dir(from);
     if targets.len() > 1 && targets.iter().any(|&t| dir(nodes[t].path) == own) {
         targets.retain(|&t| dir(nodes[t].path) == own);
     }
+}
+
+/// The package a file is in, by its directory: below a JVM source set's language directory
+/// (`src/main/java/`, `src/test/java/`) the package's path, which the main and test source
+/// sets share (commons-cli's `src/test/java/…/cli/AppTest.java` is in the package of
+/// `src/main/java/…/cli/HelpFormatter.java`, not of `…/cli/help/HelpFormatter.java`);
+/// elsewhere the directory.
+fn java_package_dir(p: &[u8]) -> &[u8] {
+    let dir = dir_of(p);
+    let parts: Vec<&[u8]> = dir.split(|&b| b == b'/').collect();
+    let mut offset = 0;
+    for (i, part) in parts.iter().enumerate() {
+        offset += part.len() + 1;
+        let set = i >= 2 && parts[i - 2].eq_ignore_ascii_case(b"src");
+        if set && importance::is_jvm_language_dir(part) {
+            return dir.get(offset..).unwrap_or_default();
+        }
+    }
+    dir
 }
 
 /// Whether imports can pick among these plausible targets. A name defined in dozens of files
@@ -1442,8 +1457,7 @@ pub(crate) fn may_mean(
             return false;
         }
     } else if own_package_first(path_name_space(from), imports, name) {
-        let dir = |p: &[u8]| p.iter().rposition(|&b| b == b'/').map_or(0, |i| i);
-        let own = |p: &[u8]| p[..dir(p)] == from[..dir(from)];
+        let own = |p: &[u8]| java_package_dir(p) == java_package_dir(from);
         if defining.iter().any(|p| *p != from && own(p)) && !own(target) {
             return false;
         }
