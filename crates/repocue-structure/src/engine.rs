@@ -915,6 +915,26 @@ fn references(
         .filter(|i| !is_constructor(i))
         .map(|i| i.name.as_str())
         .collect();
+    // Names the file defines as members only, where a language names members through a value
+    // alone (Go): a use on its own is another definition's (validator's `func (r *NotRed)
+    // Validate()` hid the file's `var v *Validate`); a use through a value stays the file's.
+    let member_only: HashSet<&str> = match support.members_need_a_value() {
+        true => {
+            let member = |i: &&Item| matches!(i.info.kind, "method" | "field");
+            let top: HashSet<&str> = items
+                .iter()
+                .filter(|i| !member(i))
+                .map(|i| i.name.as_str())
+                .collect();
+            items
+                .iter()
+                .filter(member)
+                .map(|i| i.name.as_str())
+                .filter(|n| !top.contains(n))
+                .collect()
+        }
+        false => HashSet::new(),
+    };
     let locals: HashSet<Cow<str>> = captures
         .locals
         .iter()
@@ -939,10 +959,13 @@ fn references(
             .parent()
             .and_then(|p| p.parent())
             .is_some_and(|g| g.kind() == "aliased_import");
+        let own_member_only =
+            || member_only.contains(name.as_ref()) && !is_member_access(*n, source, &bindings);
         if text::is_identifier(&name)
             && name != "_"
             && (aliased
                 || !defined.contains(name.as_ref())
+                || own_member_only()
                 || names_an_imported_package(*n, source, &bindings))
             && !support.is_builtin(&name)
         {

@@ -3773,3 +3773,26 @@ fn a_rust_public_glob_use_hands_a_module_on_whole() {
     let facts = extract(Language::Rust, rs.as_bytes(), &Limits::default()).unwrap();
     assert_eq!(facts.star_exports, ["crate::engine", "util"]);
 }
+
+/// A Go method or field of a name hides no use of another definition of it: Go names them
+/// through a value only (validator's `func (r *NotRed) Validate()` hid `var v *Validate`).
+#[test]
+fn a_go_member_of_a_name_hides_no_use_of_the_name() {
+    let go = "package m\n\ntype R struct{ Size int }\n\nfunc (R) Thing() error { return nil }\n\nfunc Use() int {\n\tvar t *Thing\n\tvar s Size\n\t_ = s\n\treturn t.N\n}\n";
+    let facts = extract(Language::Go, go.as_bytes(), &Limits::default()).unwrap();
+    for name in ["Thing", "Size"] {
+        assert!(
+            facts.references.contains(&name.to_owned()),
+            "{name}: {:?}",
+            facts.references
+        );
+    }
+    // Its own method called through a value stays the file's.
+    let own = "package m\n\ntype R struct{}\n\nfunc (R) Own() {}\n\nfunc Use(r R) { r.Own() }\n";
+    let facts = extract(Language::Go, own.as_bytes(), &Limits::default()).unwrap();
+    assert!(
+        !facts.references.contains(&"Own".to_owned()),
+        "{:?}",
+        facts.references
+    );
+}

@@ -11,6 +11,10 @@ use super::{node_text, Def, Info, LanguageSupport, Parent};
 pub(crate) struct Go;
 
 impl LanguageSupport for Go {
+    fn members_need_a_value(&self) -> bool {
+        true
+    }
+
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_go::LANGUAGE.into()
     }

@@ -199,6 +199,13 @@ pub(crate) trait LanguageSupport: Sync {
         false
     }
 
+    /// Whether a member (a method, a field) is only ever named through a value or its type
+    /// (Go's `r.Thing()`), never on its own: then a member of a name hides no use of another
+    /// definition of it (a method `R.Thing` beside a `var t *Thing`).
+    fn members_need_a_value(&self) -> bool {
+        false
+    }
+
     /// Whether the whole file is built only when asked for: a Go file whose build constraint
     /// needs a tag of the project's own (`//go:build dedupelabels`) or `ignore`. Its symbols
     /// are then [`crate::Symbol::conditional`], as a C definition under `#ifdef` is.
