@@ -3796,3 +3796,17 @@ fn a_go_member_of_a_name_hides_no_use_of_the_name() {
         facts.references
     );
 }
+
+/// A Python module's logger is the module's own, no API: private whatever its name.
+#[test]
+fn a_python_module_logger_is_private() {
+    let py = "import logging\nfrom logging import getLogger\n\nlog = logging.getLogger(__name__)\nLOGGER = getLogger(\"x\")\nlevel = logging.DEBUG\n";
+    let facts = extract(Language::Python, py.as_bytes(), &Limits::default()).unwrap();
+    let visibility = |n: &str| {
+        let s = facts.symbols.iter().find(|s| s.name == n).unwrap();
+        s.visibility.clone()
+    };
+    assert_eq!(visibility("log").as_deref(), Some("private"));
+    assert_eq!(visibility("LOGGER").as_deref(), Some("private"));
+    assert_eq!(visibility("level").as_deref(), Some("public"));
+}

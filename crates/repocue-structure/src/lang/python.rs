@@ -44,6 +44,7 @@ impl LanguageSupport for Python {
                 || local
                 || is_type_parameter(node, source)
                 || in_main_block(node, source)
+                || is_module_logger(node, source)
             {
                 "private"
             } else {
@@ -376,3 +377,17 @@ const BUILTINS: &[&str] = &[
     "staticmethod",
     "classmethod",
 ];
+
+/// Whether an assignment binds the module's logger (`log = logging.getLogger(__name__)`, as
+/// nearly every module of urllib3 does): the module's own, no API, however public its name.
+fn is_module_logger(node: Node<'_>, source: &[u8]) -> bool {
+    node.kind() == "assignment"
+        && node
+            .child_by_field_name("right")
+            .filter(|v| v.kind() == "call")
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|f| {
+                let text = node_text(f, source);
+                text == "getLogger" || text.ends_with(".getLogger")
+            })
+}
