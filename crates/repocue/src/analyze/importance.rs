@@ -1117,7 +1117,10 @@ pub fn use_factor(uses: f64) -> f64 {
 /// every fallible function names it, so uses make it look central, yet a newcomer learns
 /// the types that do the work first and meets the error type through their signatures.
 fn error_factor(symbol: &SymbolFact) -> f64 {
+    // The interface every error of a PHP or Java package implements is one too (symfony's
+    // `ExceptionInterface`, its third symbol).
     let name = symbol.name();
+    let name = name.strip_suffix("Interface").unwrap_or(name);
     let is_type = matches!(
         symbol.kind.as_str(),
         "class" | "struct" | "enum" | "type" | "interface"
@@ -1131,6 +1134,22 @@ fn error_factor(symbol: &SymbolFact) -> f64 {
 
 /// See [`error_factor`].
 const ERROR_TYPE_FACTOR: f64 = 0.3;
+
+/// How much a directory of error types counts among the components, by its name
+/// (`Exception/`, `exceptions/`, `errors/`): as an error type does among the symbols
+/// ([`error_factor`]). Every module throws them, so their uses made symfony/console's
+/// `Exception/` its first component, before `Command/` and `Helper/`.
+pub fn errors_dir_factor(dir: &str) -> f64 {
+    let last = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir);
+    let errors = ["exception", "exceptions", "error", "errors"]
+        .iter()
+        .any(|e| last.eq_ignore_ascii_case(e));
+    if errors {
+        ERROR_TYPE_FACTOR
+    } else {
+        1.0
+    }
+}
 
 /// Picks up to `n` candidates in order of score, while each further pick from a file or
 /// directory that already has picks counts for less, so no single file or directory fills
@@ -1788,6 +1807,31 @@ mod tests {
             *d.entry(c[i].2).or_insert(0) += 1;
         }
         picked
+    }
+
+    /// An error type, and the interface a package's errors share, weigh less; so does a
+    /// directory of them among the components.
+    #[test]
+    fn errors_count_for_less() {
+        let public = Some("public");
+        let command = symbol_weight(&sym("Command", "class", public), 5.0);
+        for error in ["ExceptionInterface", "LogicException", "ParseError"] {
+            let kind = if error.ends_with("Interface") {
+                "interface"
+            } else {
+                "class"
+            };
+            assert!(
+                symbol_weight(&sym(error, kind, public), 5.0) < command,
+                "{error}"
+            );
+        }
+        let output = symbol_weight(&sym("OutputInterface", "interface", public), 5.0);
+        assert!(output >= command, "{output} {command}");
+        assert!(errors_dir_factor("Exception/") < 1.0);
+        assert!(errors_dir_factor("src/errors/") < 1.0);
+        assert_eq!(errors_dir_factor("Command/"), 1.0);
+        assert_eq!(errors_dir_factor("src/error_handling/"), 1.0);
     }
 
     #[test]

@@ -1524,7 +1524,7 @@ fn components<'a>(
                 .as_deref()
                 .is_some_and(|l| minor.contains(&importance::language_family(l)));
             let rank = if rank == 0 && minor_code { 1 } else { rank };
-            (rank, t.mass, c)
+            (rank, t.mass * importance::errors_dir_factor(&c.path), c)
         })
         .collect();
     // A source root by name that holds little of the project's ranked code is one package
