@@ -482,6 +482,11 @@ fn omitted_items_are_counted_and_reachable_through_more() {
     );
     assert_no_omissions(&full);
     assert_eq!(full["content"]["paths"].as_array().unwrap().len(), 40);
+    // Where every path fits, the summary would say them twice.
+    let directories = full["content"]["directories"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(directories, 0, "{full:#}");
 }
 
 /// A C++ project's headers are C++ on both sides of a delta: a commit that adds a file made

@@ -22,7 +22,8 @@ pub struct DeltaContent {
     /// Branch, HEAD (abbreviated) and working-tree changes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repository: Vec<RepoChange>,
-    /// Changed paths per directory, when more paths changed than a small delta has.
+    /// Changed paths per directory, when more paths changed than a small delta has and the
+    /// budget cannot list them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub directories: Vec<DirectoryCount>,
     /// What happened to each path, with its symbol and import operations.

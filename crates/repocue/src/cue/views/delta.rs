@@ -363,8 +363,26 @@ fn compose(state: &Reader, request: &CueRequest, base: Base) -> Result<Cue> {
             _ => Section::new(n, Some(more.clone())),
         })
         .collect();
-    fit(env, &sections, items(repository, paths, full_ops))
+    // The summary by directory stands for the paths a budget cannot list: where every path
+    // fits (their JSON entries, longer than their text lines, within the budget beside the
+    // envelope), it would say them twice, with the tokens their symbol changes needed
+    // (commons-cli's 300-token delta of seven paths showed none of its fifteen).
+    let listed: u64 = paths
+        .iter()
+        .map(|p| {
+            let bare = PathChange {
+                changes: vec![],
+                ..p.clone()
+            };
+            serde_json::to_string(&bare).map_or(0, |s| s.len() as u64 + 1)
+        })
+        .sum();
+    let roll_up = listed / 4 + ENVELOPE_TOKENS > request.max_tokens;
+    fit(env, &sections, items(repository, paths, full_ops, roll_up))
 }
+
+/// Estimated tokens a delta's envelope and totals take (`roll_up` in [`build`]).
+const ENVELOPE_TOKENS: u64 = 80;
 
 /// The two snapshots' rows to compare: only the paths that changed between them when that is
 /// known without reading every row (the earlier snapshot is of the current epoch and no path
@@ -481,7 +499,8 @@ const SECTIONS: [&str; 5] = [
 /// Deltas touching more paths than this start with changed paths per directory.
 const SMALL_DELTA_PATHS: usize = 5;
 
-/// Ranks the delta's items: repository changes, the directory summary of a large delta, every
+/// Ranks the delta's items: repository changes, the directory summary of a large delta (with
+/// `roll_up`: when its paths do not all fit), every
 /// path (what happened to it), then the symbol and import operations nested under the paths,
 /// then the full operations. A small delta shows everything; a large one every path it can
 /// before any detail.
@@ -489,6 +508,7 @@ fn items(
     repository: Vec<RepoChange>,
     paths: Vec<PathChange>,
     full_ops: Vec<DeltaItem>,
+    roll_up: bool,
 ) -> Vec<Item<DeltaContent>> {
     let mut items: Vec<Item<DeltaContent>> = Vec::new();
     // A moved HEAD is also told by the envelope's `repository.head`: when the budget is short,
@@ -500,7 +520,7 @@ fn items(
             move |c: &mut DeltaContent| c.repository.push(r.clone()),
         ));
     }
-    if paths.len() > SMALL_DELTA_PATHS {
+    if roll_up && paths.len() > SMALL_DELTA_PATHS {
         for (i, d) in directories(&paths).into_iter().enumerate() {
             items.push(Item::new(
                 1,
@@ -814,7 +834,7 @@ mod tests {
             change(DeltaOp::SymbolAdded, "helper"),
             change(DeltaOp::SymbolSignatureChanged, "run"),
         ];
-        let ranked = items(vec![], vec![gone, edited], vec![]);
+        let ranked = items(vec![], vec![gone, edited], vec![], true);
         let mut changes: Vec<(i64, String)> = ranked
             .iter()
             .filter(|i| i.section == 3)
@@ -939,7 +959,7 @@ mod tests {
             change(DeltaOp::SymbolAdded, "Sinatra.Probe.run"),
             namespace("Empty"),
         ];
-        let ranked = items(vec![], vec![new_file], vec![]);
+        let ranked = items(vec![], vec![new_file], vec![], true);
         // The changes keep their order; the `i`-th ranks at `change_rank(weight, i)`.
         let changes: Vec<i64> = ranked
             .iter()
@@ -971,7 +991,7 @@ mod tests {
             removed_namespace,
             change(DeltaOp::SymbolRemoved, "lib.null_logger_mt"),
         ];
-        let ranked = items(vec![], vec![gone], vec![]);
+        let ranked = items(vec![], vec![gone], vec![], true);
         let changes: Vec<i64> = ranked
             .iter()
             .filter(|i| i.section == 3)
@@ -1114,6 +1134,7 @@ mod tests {
                 file("src/Empty.cs", vec![statement("Serilog.Empty")]),
             ],
             vec![],
+            true,
         );
         let ranks: Vec<i64> = ranked
             .iter()
