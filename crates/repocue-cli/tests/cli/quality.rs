@@ -1207,7 +1207,8 @@ fn a_documentation_sites_pages_are_documents() {
 /// What the CI workflows run is listed, said to come from CI: the commands a manifest does
 /// not already give (jsoup's CI runs `mvn verify`, its pom implies `mvn test`), without the
 /// options CI sets for its logs, in the directory they run in; a listed command CI runs is
-/// marked so, with the options CI adds; a release workflow's steps and installs are not.
+/// marked so, with the options CI adds; a release workflow's steps and installs are not, nor
+/// a build of what the job fetched, nor the environment it makes.
 #[test]
 fn the_commands_ci_runs_are_listed_as_from_ci() {
     let repo = TestRepo::with_files(&[
@@ -1222,8 +1223,10 @@ fn the_commands_ci_runs_are_listed_as_from_ci() {
         ),
         (
             ".github/workflows/ci.yml",
-            "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: mvn -B install -DskipTests\n      - run: mvn -B --no-transfer-progress verify\n      - run: mvn test\n      - run: mvn -Pci package\n      - name: lint\n        run: ./ci/check-style.sh\n        working-directory: tools\n",
+            "name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: mvn -B install -DskipTests\n      - run: mvn -B --no-transfer-progress verify\n      - run: mvn test\n      - run: mvn -Pci package\n      - run: cd openssl && mvn spotbugs:check\n      - run: python3 -m venv ~/venv\n      - name: lint\n        run: ./ci/check-style.sh\n        working-directory: tools\n",
         ),
+        // A directory the repository holds, unlike the `openssl/` the job fetched.
+        ("tools/ci/check-style.sh", "#!/bin/sh\nexit 0\n"),
         (
             ".github/workflows/release.yml",
             "jobs:\n  ship:\n    steps:\n      - run: mvn deploy\n      - run: mvn site\n",

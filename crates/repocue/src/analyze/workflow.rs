@@ -888,6 +888,9 @@ fn sets_up(words: &[&str]) -> bool {
             "setup",
             "dependencies",
             "update",
+            // An environment made for the job (`python3 -m venv ~/venv`, curl's CI).
+            "venv",
+            "virtualenv",
         ]
         .iter()
         .any(|s| w.contains(s))

@@ -2664,9 +2664,31 @@ fn ci_commands(
                 })
             })
     };
+    // A step that changes to a directory the repository does not hold builds what the job
+    // fetched (curl's CI: `cd openssl && make`, `cd boringssl-src && cmake --build .`); not
+    // one the build made (`cd build && ctest`).
+    let fetched = |command: &str| {
+        command
+            .strip_prefix("cd ")
+            .and_then(|rest| rest.split_once(" && "))
+            .is_some_and(|(dir, _)| {
+                let dir = dir.trim().trim_start_matches("./").trim_end_matches('/');
+                let built = ["build", "_build", "builddir", "out", "bld", "obj"]
+                    .iter()
+                    .any(|b| dir.eq_ignore_ascii_case(b))
+                    || dir.starts_with("build")
+                    || dir.starts_with("cmake-build");
+                let dir = format!("{dir}/");
+                !built && !files.iter().any(|f| f.path.starts_with(dir.as_bytes()))
+            })
+    };
     let mut run_by_ci: Vec<String> = Vec::new();
     for (_, m) in manifests(files, facts, crate::analyze::workflow::is_workflow) {
-        for c in m.commands.iter().filter(|_| m.kind == "ci") {
+        for c in m
+            .commands
+            .iter()
+            .filter(|c| m.kind == "ci" && !fetched(&c.command))
+        {
             run_by_ci.push(c.command.clone());
             // The same command, or one CI runs with more (options, or a lint's `-- -D
             // warnings`: axum's CI clippy was dropped as known and Cargo's default `cargo
