@@ -1886,6 +1886,49 @@ fn a_java_name_without_an_import_means_the_own_packages_class_across_source_sets
     assert!(!other.contains("AppTest.java"), "{other}");
 }
 
+/// A symbol's own page (named as it is) comes first among the documents that show it, before
+/// pages nearer the root that only mention it.
+#[test]
+fn a_symbols_own_page_is_the_first_document() {
+    let repo = TestRepo::with_files(&[
+        (
+            "src/easy.c",
+            "int curl_easy_perform(void *h) { return 0; }\n",
+        ),
+        (
+            "README.md",
+            "# Lib\n\nCall `curl_easy_perform` to transfer.\n",
+        ),
+        (
+            "docs/INTERNALS.md",
+            "# Internals\n\n`curl_easy_perform` drives the loop.\n",
+        ),
+        (
+            "docs/libcurl/curl_easy_perform.md",
+            "# curl_easy_perform\n\n`curl_easy_perform` performs a transfer.\n",
+        ),
+    ]);
+    repo.init();
+    let cue = repo.cue(
+        "entity",
+        &[
+            "--id",
+            "symbol:src/easy.c:curl_easy_perform",
+            "--max-tokens",
+            "2000",
+        ],
+    );
+    let documented = cue["content"]["documented_by"]
+        .as_array()
+        .expect("documented");
+    assert_eq!(
+        documented.first(),
+        Some(&json!("docs/libcurl/curl_easy_perform.md")),
+        "{cue:#}"
+    );
+    assert_eq!(documented.len(), 3, "{cue:#}");
+}
+
 #[test]
 fn a_files_entity_reaches_every_symbol() {
     let repo = TestRepo::with_files(&[

@@ -887,9 +887,21 @@ fn documenting(state: &Reader, name: &str, owner: Option<&str>) -> Result<Vec<St
     let shows = |d: &crate::analyze::docs::DocFacts, n: &str| {
         d.code_names.binary_search_by(|c| c.as_str().cmp(n)).is_ok()
     };
-    Ok(kept_documents(documents, &facts, |_, d| {
+    let mut kept = kept_documents(documents, &facts, |_, d| {
         shows(d, name) && owner.is_none_or(|o| shows(d, o))
-    }))
+    });
+    // The page of the symbol's own first (curl's `docs/libcurl/curl_easy_perform.md` came
+    // twelfth, after every page that mentions it, and a 600-token entity cut it). Stable.
+    kept.sort_by_key(|doc| !is_page_of(doc, name));
+    Ok(kept)
+}
+
+/// Whether a document is named as the symbol is (`curl_easy_perform.md`, `Session.rst`), in
+/// any case: the page written for it.
+fn is_page_of(doc: &str, name: &str) -> bool {
+    let file = doc.rsplit('/').next().unwrap_or(doc);
+    let stem = file.split('.').next().unwrap_or(file);
+    !name.is_empty() && stem.eq_ignore_ascii_case(name)
 }
 
 /// The order documents are listed in: the originals before translations (rich's eleven
