@@ -192,6 +192,76 @@ pub(crate) fn body_first_branches(source: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(blanked(source, &blank))
 }
 
+/// The bytes to parse for a C or C++ `source`: a conditional at the top level whose branches
+/// each hold only a function's head (no `;`, no braces), right before the body they share,
+/// keeps its last branch; its other branches and its directive lines become spaces. curl's
+/// `tool_main.c` writes `#ifdef _UNICODE` `int wmain(…)` `#else` `int main(…)` `#endif` and
+/// one body: the grammar read two heads and no function, and curl's `main` was no symbol and
+/// no entry point. The last branch is the portable one (`#else`). A conditional nested in
+/// one, or one whose branches hold anything else, is left as it is.
+pub(crate) fn split_heads_last_branch(source: &[u8]) -> Cow<'_, [u8]> {
+    if !source.contains(&b'#') {
+        return Cow::Borrowed(source);
+    }
+    // The lines, as (start, end).
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    while at < source.len() {
+        let end = line_end(source, at);
+        lines.push((at, end));
+        at = end + 1;
+    }
+    let word = |i: usize| c_directive(&source[lines[i].0..lines[i].1]).map(|(w, _)| w);
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !matches!(word(i), Some(b"if" | b"ifdef" | b"ifndef")) {
+            i += 1;
+            continue;
+        }
+        // The branches' directive lines up to the `#endif`, if nothing nests and every other
+        // line is part of a head.
+        let mut directives = vec![i];
+        let mut j = i + 1;
+        let mut plain = true;
+        while j < lines.len() {
+            match word(j) {
+                Some(b"elif" | b"else" | b"elifdef" | b"elifndef") => directives.push(j),
+                Some(b"endif") => break,
+                Some(_) => plain = false,
+                None => {
+                    let line = &source[lines[j].0..lines[j].1];
+                    plain &= !line.iter().any(|b| matches!(b, b';' | b'{' | b'}' | b'"'));
+                }
+            }
+            j += 1;
+        }
+        let body_next = lines
+            .get(j + 1..)
+            .unwrap_or_default()
+            .iter()
+            .map(|&(a, b)| source[a..b].trim_ascii())
+            .find(|l| !l.is_empty())
+            .is_some_and(|l| l.starts_with(b"{"));
+        let heads = (j < lines.len() && plain && directives.len() > 1 && body_next)
+            .then(|| directives.last().copied())
+            .flatten();
+        if let Some(last) = heads {
+            // Every line of the other branches, and each directive line.
+            for k in i..=j {
+                if k < last || k == j {
+                    blank.push(lines[k]);
+                }
+            }
+        }
+        i = j + 1;
+    }
+    if blank.is_empty() {
+        return Cow::Borrowed(source);
+    }
+    Cow::Owned(blanked(source, &blank))
+}
+
 /// The braces a line of C opens less those it closes, outside comments, strings and character
 /// literals; `in_comment` carries a block comment from line to line.
 fn braces(line: &[u8], in_comment: &mut bool) -> i64 {

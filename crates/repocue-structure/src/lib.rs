@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "110";
+pub const EXTRACTOR_VERSION: &str = "111";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -323,12 +323,14 @@ pub fn extract(
     match language {
         Language::Cpp => {
             let source = conditionals::if0_blanked(&source);
+            let source = conditionals::split_heads_last_branch(&source);
             let source = conditionals::body_first_branches(&source);
             let source = decl_brackets::hidden(&source);
             engine::extract(language, &export_macros::hidden(&source), limits)
         }
         Language::C => {
             let source = conditionals::if0_blanked(&source);
+            let source = conditionals::split_heads_last_branch(&source);
             let source = conditionals::body_first_branches(&source);
             let source = decl_brackets::hidden(&source);
             engine::extract(language, &export_macros::hidden_in_c(&source), limits)

@@ -3810,3 +3810,20 @@ fn a_python_module_logger_is_private() {
     assert_eq!(visibility("LOGGER").as_deref(), Some("private"));
     assert_eq!(visibility("level").as_deref(), Some("public"));
 }
+
+/// A C function whose head a top-level conditional writes twice, before the one body both
+/// share, is the last branch's function (curl's `wmain` under `#ifdef _UNICODE`, `main` under
+/// `#else`); a conditional of whole declarations keeps every branch.
+#[test]
+fn a_c_head_written_per_branch_is_the_last_branchs_function() {
+    let c = "#include \"tool.h\"\n\n#ifdef _UNICODE\nint wmain(int argc, wchar_t *argv[])\n#else\nint main(int argc, char *argv[])\n#endif\n{\n  return tool_run(argc, argv);\n}\n\n#ifdef WIN32\nint a(void);\n#else\nint b(void);\n#endif\n";
+    let facts = extract(Language::C, c.as_bytes(), &Limits::default()).unwrap();
+    let main = facts.symbols.iter().find(|s| s.name == "main");
+    let main = main.unwrap_or_else(|| panic!("{:?}", facts.symbols));
+    assert_eq!(main.signature, "int main(int argc, char *argv[])");
+    assert_eq!((main.start_line, main.end_line), (6, 10));
+    assert!(!facts.symbols.iter().any(|s| s.name == "wmain"));
+    for name in ["a", "b"] {
+        assert!(facts.symbols.iter().any(|s| s.name == name), "{name}");
+    }
+}
