@@ -111,9 +111,18 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
     // visitor's trait impl before `Value`'s own methods.
     let bare = !q.contains(['.', ':']);
     let hidden = |h: &SearchHit| h.priority >= HIDDEN_PRIORITY;
+    // A type inside a module (Rust's inline `mod string { pub struct RegexBuilder }`,
+    // `string.RegexBuilder`: a lower-case owner) is no member: regex's builder came 37th,
+    // after another crate's 25 methods.
     let member = |h: &SearchHit| {
+        let type_like = (h.priority % HIDDEN_PRIORITY) / 6 == 0;
         h.kind == SearchKind::Symbol
-            && crate::api::ids::split_symbol(&h.entity).is_some_and(|(_, n)| n.contains('.'))
+            && crate::api::ids::split_symbol(&h.entity).is_some_and(|(_, n)| {
+                let owner = n
+                    .rsplit_once('.')
+                    .map(|(o, _)| o.rsplit('.').next().unwrap_or(o));
+                owner.is_some_and(|o| !(type_like && o.starts_with(|c: char| c.is_lowercase())))
+            })
     };
     let exactness = |h: &SearchHit| match exactness(h, &q) {
         1 if role(h) != 0 => 2,

@@ -896,3 +896,44 @@ fn a_functions_local_comes_after_a_reachable_definition_of_its_name() {
         "{found:?}"
     );
 }
+
+/// A type in a private inline module (`mod string { pub struct RegexBuilder }`, regex's
+/// builders) is an exact match of its name, not a member's: it comes before another crate's
+/// methods whose signatures name it.
+#[test]
+fn a_type_in_an_inline_module_is_an_exact_match() {
+    let mut lite = String::from("pub struct RegexBuilder;\nimpl RegexBuilder {\n");
+    for i in 0..25 {
+        lite.push_str(&format!(
+            "    pub fn opt{i}(&mut self) -> &mut RegexBuilder {{ self }}\n"
+        ));
+    }
+    lite.push_str("}\n");
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/builders.rs",
+            "pub(crate) mod string {\n    pub struct RegexBuilder { size: usize }\n}\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod builders;\npub use crate::builders::string::*;\n",
+        ),
+        (
+            "lite/Cargo.toml",
+            "[package]\nname = \"lite\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("lite/src/lib.rs", &lite),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["RegexBuilder", "--max-results", "5"]);
+    let ids = ids(&cue);
+    let at = ids
+        .iter()
+        .position(|i| *i == "symbol:src/builders.rs:string.RegexBuilder")
+        .unwrap_or_else(|| panic!("{ids:?}"));
+    assert!(at < 2, "{ids:?}");
+}
