@@ -197,8 +197,9 @@ pub(crate) fn body_first_branches(source: &[u8]) -> Cow<'_, [u8]> {
 /// keeps its last branch; its other branches and its directive lines become spaces. curl's
 /// `tool_main.c` writes `#ifdef _UNICODE` `int wmain(…)` `#else` `int main(…)` `#endif` and
 /// one body: the grammar read two heads and no function, and curl's `main` was no symbol and
-/// no entry point. The last branch is the portable one (`#else`). A conditional nested in
-/// one, or one whose branches hold anything else, is left as it is.
+/// no entry point. The last branch is the portable one (`#else`). Directives in a branch
+/// (nested conditionals, `#pragma`s) go with it; a conditional whose branches hold anything
+/// else is left as it is.
 pub(crate) fn split_heads_last_branch(source: &[u8]) -> Cow<'_, [u8]> {
     if !source.contains(&b'#') {
         return Cow::Borrowed(source);
@@ -224,11 +225,18 @@ pub(crate) fn split_heads_last_branch(source: &[u8]) -> Cow<'_, [u8]> {
         let mut directives = vec![i];
         let mut j = i + 1;
         let mut plain = true;
+        // Conditionals nested in a branch (curl's `#ifdef CURL_HAVE_DIAG` of `#pragma`s
+        // before its `wmain`) go with it.
+        let mut depth = 0usize;
         while j < lines.len() {
             match word(j) {
-                Some(b"elif" | b"else" | b"elifdef" | b"elifndef") => directives.push(j),
-                Some(b"endif") => break,
-                Some(_) => plain = false,
+                Some(b"if" | b"ifdef" | b"ifndef") => depth += 1,
+                Some(b"elif" | b"else" | b"elifdef" | b"elifndef") if depth == 0 => {
+                    directives.push(j)
+                }
+                Some(b"endif") if depth == 0 => break,
+                Some(b"endif") => depth -= 1,
+                Some(_) => {}
                 None => {
                     let line = &source[lines[j].0..lines[j].1];
                     plain &= !line.iter().any(|b| matches!(b, b';' | b'{' | b'}' | b'"'));
@@ -246,15 +254,20 @@ pub(crate) fn split_heads_last_branch(source: &[u8]) -> Cow<'_, [u8]> {
         let heads = (j < lines.len() && plain && directives.len() > 1 && body_next)
             .then(|| directives.last().copied())
             .flatten();
-        if let Some(last) = heads {
-            // Every line of the other branches, and each directive line.
-            for k in i..=j {
-                if k < last || k == j {
-                    blank.push(lines[k]);
+        match heads {
+            Some(last) => {
+                // Every line of the other branches, and each directive line.
+                for k in i..=j {
+                    if k < last || k == j {
+                        blank.push(lines[k]);
+                    }
                 }
+                i = j + 1;
             }
+            // The conditionals inside it may be (curl's `main` is inside `#ifndef
+            // UNITTESTS`): each is looked at in turn.
+            None => i += 1,
         }
-        i = j + 1;
     }
     if blank.is_empty() {
         return Cow::Borrowed(source);
