@@ -490,6 +490,42 @@ fn a_component_is_in_the_language_of_most_of_its_code() {
     assert_eq!(src["language"], "C++", "{src}");
 }
 
+/// The best source package's subpackages come after the other source roots at the top:
+/// curl's `lib/curlx/` and `lib/vtls/` came before `include/` (its public headers).
+#[test]
+fn subpackages_come_after_the_other_source_roots() {
+    let mut files: Vec<(String, String)> = vec![(
+        "include/lib/api.h".into(),
+        "int api_run(void);\nint api_stop(void);\n".into(),
+    )];
+    for i in 0..6 {
+        files.push((
+            format!("lib/core{i}.c"),
+            format!("#include \"lib/api.h\"\nint core{i}(void) {{ return api_run(); }}\n"),
+        ));
+    }
+    for sub in ["vtls", "curlx"] {
+        for i in 0..3 {
+            files.push((
+                format!("lib/{sub}/{sub}{i}.c"),
+                format!("int {sub}{i}(void) {{ return {i}; }}\n"),
+            ));
+        }
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let paths = component_paths(&cue);
+    let at = |p: &str| {
+        paths
+            .iter()
+            .position(|x| *x == p)
+            .unwrap_or_else(|| panic!("{p}: {paths:?}"))
+    };
+    assert!(at("lib/") < at("include/lib/"), "{paths:?}");
+    assert!(at("include/lib/") < at("lib/vtls/"), "{paths:?}");
+    assert!(at("include/lib/") < at("lib/curlx/"), "{paths:?}");
+}
+
 #[test]
 fn a_hidden_directory_is_no_component() {
     let mut files: Vec<(String, String)> = Vec::new();

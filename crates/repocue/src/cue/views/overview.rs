@@ -1647,8 +1647,17 @@ fn components<'a>(
                 false => Vec::new(),
             };
             let covered = subs.iter().map(|(_, c)| c.files).sum::<u64>() == out[i].2.files;
+            // After the other source roots: curl's `include/` (its public headers) came after
+            // `lib/curlx/` and `lib/vtls/`.
+            let best = out[i].2.path.clone();
+            let at = i
+                + 1
+                + out[i + 1..]
+                    .iter()
+                    .take_while(|c| c.0 == 0 && !c.2.path.starts_with(&best))
+                    .count();
             for (j, (mass, c)) in subs.into_iter().enumerate() {
-                out.insert(i + 1 + j, (0, mass, c));
+                out.insert(at + j, (0, mass, c));
             }
             // (A repository of documents keeps its pages' line: tldr's `pages/` of its
             // platforms' pages is what the repository is.)
