@@ -478,6 +478,17 @@ fn program_of<'w>(words: &[&'w str]) -> &'w str {
 /// -C Debug -j `nproc``, which read as a command substitution hid its only `ctest`; curl's
 /// `make -j 4 check` read as `make 4 check`.
 fn without_job_counts<'w>(words: &[&'w str]) -> Vec<&'w str> {
+    // Each command of a `&&` chain on its own (`./configure && make -j 4`).
+    if words.contains(&"&&") {
+        let mut out = Vec::with_capacity(words.len());
+        for (i, part) in words.split(|w| *w == "&&").enumerate() {
+            if i > 0 {
+                out.push("&&");
+            }
+            out.extend(without_job_counts(part));
+        }
+        return out;
+    }
     if !PARALLEL.contains(&program_of(words)) {
         return words.to_vec();
     }
@@ -1243,7 +1254,7 @@ jobs:
 
     #[test]
     fn a_job_count_goes_with_its_flag_whatever_its_spelling() {
-        let workflow = "jobs:\n  a:\n    steps:\n      - run: make -j 4 check\n      - run: ctest --test-dir build -j `nproc` --output-on-failure\n      - run: make -j$(nproc) lint\n      - run: cmake --build build --parallel $(getconf _NPROCESSORS_ONLN) --target all\n      - run: ninja -j -C out\n      - run: make -C docs -j4\n      - run: ./run.sh -j 4\n";
+        let workflow = "jobs:\n  a:\n    steps:\n      - run: make -j 4 check\n      - run: ctest --test-dir build -j `nproc` --output-on-failure\n      - run: make -j$(nproc) lint\n      - run: cmake --build build --parallel $(getconf _NPROCESSORS_ONLN) --target all\n      - run: ninja -j -C out\n      - run: make -C docs -j4\n      - run: ./run.sh -j 4\n      - run: ./configure && make -j 4 all\n";
         assert_eq!(
             commands(workflow),
             [
@@ -1257,6 +1268,7 @@ jobs:
                 ("ninja -C out".to_owned(), "other"),
                 ("make -C docs".to_owned(), "docs"),
                 ("./run.sh -j 4".to_owned(), "other"),
+                ("./configure && make all".to_owned(), "other"),
             ]
         );
     }
