@@ -256,12 +256,9 @@ pub(crate) fn split_heads_last_branch(source: &[u8]) -> Cow<'_, [u8]> {
             .flatten();
         match heads {
             Some(last) => {
-                // Every line of the other branches, and each directive line.
-                for k in i..=j {
-                    if k < last || k == j {
-                        blank.push(lines[k]);
-                    }
-                }
+                // Every line of the other branches, and the `#endif`.
+                blank.extend(&lines[i..last]);
+                blank.push(lines[j]);
                 i = j + 1;
             }
             // The conditionals inside it may be (curl's `main` is inside `#ifndef

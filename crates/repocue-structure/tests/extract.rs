@@ -3804,11 +3804,11 @@ fn a_python_module_logger_is_private() {
     let facts = extract(Language::Python, py.as_bytes(), &Limits::default()).unwrap();
     let visibility = |n: &str| {
         let s = facts.symbols.iter().find(|s| s.name == n).unwrap();
-        s.visibility.clone()
+        s.visibility
     };
-    assert_eq!(visibility("log").as_deref(), Some("private"));
-    assert_eq!(visibility("LOGGER").as_deref(), Some("private"));
-    assert_eq!(visibility("level").as_deref(), Some("public"));
+    assert_eq!(visibility("log"), Some("private"));
+    assert_eq!(visibility("LOGGER"), Some("private"));
+    assert_eq!(visibility("level"), Some("public"));
 }
 
 /// A C function whose head a top-level conditional writes twice, before the one body both
