@@ -3225,11 +3225,18 @@ fn a_rust_constructor_is_no_member() {
 /// The members an overview lists for the symbol `name`; panics when the symbol or its members
 /// are missing.
 fn members_of<'a>(cue: &'a Value, name: &str) -> Vec<&'a str> {
-    let symbol = cue["content"]["symbols"]
+    // A signature names other types too (`function app(): Instance`): the first entry with
+    // members, else the first.
+    let named: Vec<&Value> = cue["content"]["symbols"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| crate::support::is_symbol(s, name))
+        .filter(|s| crate::support::is_symbol(s, name))
+        .collect();
+    let symbol = named
+        .iter()
+        .find(|s| s.get("members").is_some())
+        .or(named.first())
         .unwrap_or_else(|| panic!("{name} missing: {}", cue["content"]["symbols"]));
     symbol["members"]
         .as_array()

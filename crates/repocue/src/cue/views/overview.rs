@@ -1649,12 +1649,14 @@ fn components<'a>(
             let covered = subs.iter().map(|(_, c)| c.files).sum::<u64>() == out[i].2.files;
             // After the other source roots: curl's `include/` (its public headers) came after
             // `lib/curlx/` and `lib/vtls/`.
+            // (A repository of documents lists its pages' parts right after them: tldr's
+            // `pages/common/` before the translations' `pages.fr/`.)
             let best = out[i].2.path.clone();
             let at = i
                 + 1
                 + out[i + 1..]
                     .iter()
-                    .take_while(|c| c.0 == 0 && !c.2.path.starts_with(&best))
+                    .take_while(|c| !of_documents && c.0 == 0 && !c.2.path.starts_with(&best))
                     .count();
             for (j, (mass, c)) in subs.into_iter().enumerate() {
                 out.insert(at + j, (0, mass, c));
