@@ -1346,14 +1346,16 @@ fn same_package_first(from: &[u8], nodes: &[Node<'_>], targets: &mut Vec<usize>)
 /// elsewhere the directory.
 fn java_package_dir(p: &[u8]) -> &[u8] {
     let dir = dir_of(p);
-    let parts: Vec<&[u8]> = dir.split(|&b| b == b'/').collect();
+    // Called for every reference a Go or Java file resolves: no allocation, the two parts
+    // before each one carried along.
+    let (mut before_last, mut last): (&[u8], &[u8]) = (b"", b"");
     let mut offset = 0;
-    for (i, part) in parts.iter().enumerate() {
+    for part in dir.split(|&b| b == b'/') {
         offset += part.len() + 1;
-        let set = i >= 2 && parts[i - 2].eq_ignore_ascii_case(b"src");
-        if set && importance::is_jvm_language_dir(part) {
+        if before_last.eq_ignore_ascii_case(b"src") && importance::is_jvm_language_dir(part) {
             return dir.get(offset..).unwrap_or_default();
         }
+        (before_last, last) = (last, part);
     }
     dir
 }
