@@ -5833,6 +5833,76 @@ fn a_modules_unexported_variables_are_not_what_it_offers() {
     }
 }
 
+/// A function a JavaScript module declares but does not export, while it exports something
+/// else, is the module's own helper (express's `function tryStat(path)` beside
+/// `module.exports = View` in `lib/view.js` was listed among the framework's symbols), in
+/// CommonJS and in ES modules alike. A script that exports nothing keeps its functions.
+#[test]
+fn a_modules_unexported_functions_are_not_what_it_offers() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "lib/view.js".into(),
+            "'use strict';\nmodule.exports = View;\n\nfunction View(name, options) {\n  this.name = name;\n  this.path = tryStat(name) || tryStat(options);\n}\n\nView.prototype.render = function render(fn) {\n  return tryStat(this.path) && fn(this.path);\n};\n\nfunction tryStat(path) {\n  return lookUpPath(path);\n}\n\nfunction lookUpPath(path) {\n  return path;\n}\n".into(),
+        ),
+        (
+            "lib/format.mjs".into(),
+            "export function formatName(name) {\n  return padLeft(name) + padLeft(name);\n}\n\nfunction padLeft(text) {\n  return ' ' + text;\n}\n".into(),
+        ),
+        (
+            "bin/serve.js".into(),
+            "function startServer(port) {\n  return port;\n}\n\nstartServer(8080);\n".into(),
+        ),
+    ];
+    // Many users of the module, each also calling a helper's namesake of its own making, so
+    // that bare-name uses would count the helpers as used everywhere.
+    for i in 0..10 {
+        files.push((
+            format!("lib/route{i}.js"),
+            format!("const View = require('./view');\nconst {{ formatName }} = require('./format.mjs');\n\nexports.route{i} = function route{i}(name) {{\n  const tryStat = (p) => p;\n  const padLeft = (p) => p;\n  const lookUpPath = (p) => p;\n  return new View(formatName(name), tryStat(padLeft(lookUpPath(name))));\n}};\n"),
+        ));
+    }
+    let repo = TestRepo::with_files(&files);
+    let cue = repo.cue("overview", &["--max-tokens", "4000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let names: Vec<&str> = symbols.iter().map(crate::support::symbol_name).collect();
+    let at = |name: &str| names.iter().position(|n| *n == name);
+    // Every definition a module exports comes before the helpers, wherever they are listed.
+    let exports: Vec<String> = ["View".to_string(), "formatName".to_string()]
+        .into_iter()
+        .chain((0..10).map(|i| format!("route{i}")))
+        .collect();
+    let last_export = exports
+        .iter()
+        .map(|n| at(n).unwrap_or_else(|| panic!("{n} listed: {names:?}")))
+        .max()
+        .unwrap();
+    for helper in ["tryStat", "lookUpPath", "padLeft"] {
+        assert!(
+            at(helper).is_none_or(|i| i > last_export),
+            "{helper} before an export: {names:?}"
+        );
+    }
+    // Nor does the module's `also` offer them.
+    for s in symbols.iter().filter(|s| s["path"] == "lib/view.js") {
+        let also = s.get("also").and_then(Value::as_array);
+        for n in also.into_iter().flatten() {
+            assert!(
+                !["tryStat", "lookUpPath"].contains(&n.as_str().unwrap()),
+                "{s}"
+            );
+        }
+    }
+    // The helpers stay reachable: the module's structure lists them.
+    let structure = repo.cue("structure", &["--path", "lib/view.js"]);
+    let listed: Vec<&str> = structure["content"]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(crate::support::symbol_name)
+        .collect();
+    assert!(listed.contains(&"tryStat"), "{listed:?}");
+}
+
 /// A type's members name its methods: a method the ranking picks takes no line of its own but
 /// joins its type's members, beyond the four most used if need be (cobra's
 /// `func (c *Command) Execute() error` after `Command` is its `.Execute`).

@@ -998,6 +998,7 @@ fn is_private_to_file(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
         || is_translation_unit_type(path, s)
         || is_translation_unit_member(path, s)
         || is_module_variable(path, s)
+        || is_unexported_module_definition(path, s, all)
 }
 
 /// Tells whether a module is a namespace: a `namespace` declaration, or a module that holds
@@ -1042,14 +1043,42 @@ pub(crate) fn is_namespace(s: &SymbolFact, all: &[SymbolFact]) -> bool {
 /// `lib/view.js`). What a CommonJS module exports it assigns to `exports.name`, a symbol of its
 /// own; a declaration file's (`.d.ts`) top-level names are ambient, seen everywhere.
 fn is_module_variable(path: &[u8], s: &SymbolFact) -> bool {
-    let module = matches!(
-        paths::extension(path).as_deref(),
-        Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx")
-    ) && !path.ends_with(b".d.ts");
-    module
+    is_module_file(path)
         && s.parent().is_none()
         && matches!(s.kind.as_str(), "variable" | "constant")
         && s.visibility.is_none()
+}
+
+/// Tells whether a symbol is a function or class that a JavaScript or TypeScript module
+/// declares but does not export, while it exports something else: a helper of the module's
+/// own (express's `function tryStat(path)` beside `module.exports = View` in `lib/view.js`
+/// was listed among the framework's symbols). A file that exports nothing is a script, whose
+/// declarations are globals; a property assignment (`exports.one = function one()`,
+/// `res.send = function send()`) is no declaration.
+fn is_unexported_module_definition(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
+    let declaration = |o: &SymbolFact| {
+        o.parent().is_none()
+            && matches!(o.kind.as_str(), "function" | "class")
+            && ["function", "async function", "class"]
+                .iter()
+                .any(|k| o.signature.starts_with(k))
+    };
+    let exports = |o: &SymbolFact| {
+        o.parent().is_none()
+            && (o.visibility.as_deref() == Some("exported")
+                || o.signature.starts_with("exports.")
+                || o.signature.starts_with("module.exports"))
+    };
+    is_module_file(path) && s.visibility.is_none() && declaration(s) && all.iter().any(exports)
+}
+
+/// Whether a path is a JavaScript or TypeScript module's source, not a declaration file
+/// (`.d.ts`), whose top-level names are ambient, seen everywhere.
+fn is_module_file(path: &[u8]) -> bool {
+    matches!(
+        paths::extension(path).as_deref(),
+        Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx")
+    ) && !path.ends_with(b".d.ts")
 }
 
 /// The names of a file's public top-level definitions that `shown` does not hold, most used
@@ -1268,18 +1297,19 @@ fn is_translation_unit_type(path: &[u8], s: &SymbolFact) -> bool {
         )
 }
 
-/// Tells whether a function-like symbol lies inside the body of another function-like symbol
-/// of the same file.
+/// Tells whether a symbol lies inside the body of a function-like symbol of the same file: a
+/// nested function, or a function's local variable (express's `var app = function(req, res,
+/// next)` inside `createApplication`, koa's `const handleRequest` inside a method), which no
+/// other file can name.
 fn is_local(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     let callable = |k: &str| matches!(k, "function" | "method");
-    callable(&s.kind)
-        && all.iter().any(|o| {
-            callable(&o.kind)
-                && !std::ptr::eq(o, s)
-                && o.start_line <= s.start_line
-                && s.end_line <= o.end_line
-                && (o.start_line, o.end_line) != (s.start_line, s.end_line)
-        })
+    all.iter().any(|o| {
+        callable(&o.kind)
+            && !std::ptr::eq(o, s)
+            && o.start_line <= s.start_line
+            && s.end_line <= o.end_line
+            && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+    })
 }
 
 /// Builds the structure cue.
@@ -1490,6 +1520,65 @@ mod tests {
             conditional: false,
             deprecated: false,
         }
+    }
+
+    /// A JavaScript or TypeScript module's declared function or class is its own when it
+    /// exports something else; a script's (no exports) and a declaration file's are not, nor
+    /// is a property assignment.
+    #[test]
+    fn a_module_keeps_what_it_does_not_export() {
+        let sig = |q: &str, signature: &str, visibility: Option<&str>| SymbolFact {
+            signature: signature.into(),
+            visibility: visibility.map(Into::into),
+            ..unmarked(q, "function", 1)
+        };
+        let helper = sig("tryStat", "function tryStat(path)", None);
+        let class = SymbolFact {
+            kind: "class".into(),
+            ..sig("Cache", "class Cache", None)
+        };
+        let exported = sig("View", "function View(name)", Some("exported"));
+        let assigned = sig("one", "exports.one = function one()", None);
+        for (path, exports) in [
+            (&b"lib/view.js"[..], &exported),
+            (b"lib/c.cjs", &assigned),
+            (b"src/a.ts", &exported),
+        ] {
+            let all = [helper.clone(), class.clone(), exports.clone()];
+            for own in [&helper, &class] {
+                assert!(is_private_to_file(path, own, &all), "{path:?} {own:?}");
+            }
+            assert!(!is_private_to_file(path, exports, &all), "{path:?}");
+        }
+        // A function's local variable is its own, whatever the file exports.
+        let outer = SymbolFact {
+            end_line: 9,
+            ..sig(
+                "createApplication",
+                "function createApplication()",
+                Some("exported"),
+            )
+        };
+        let inner = SymbolFact {
+            kind: "variable".into(),
+            start_line: 3,
+            end_line: 5,
+            ..sig(
+                "createApplication.app",
+                "var app = function(req, res, next)",
+                None,
+            )
+        };
+        let all = [outer.clone(), inner.clone()];
+        assert!(is_private_to_file(b"lib/express.js", &inner, &all));
+        assert!(!is_private_to_file(b"lib/express.js", &outer, &all));
+        // A script exports nothing: its functions are globals.
+        let script = [helper.clone(), sig("main", "function main()", None)];
+        assert!(!is_private_to_file(b"bin/serve.js", &helper, &script));
+        // Declaration files, other languages.
+        let all = [helper.clone(), exported.clone()];
+        assert!(!is_private_to_file(b"types/index.d.ts", &helper, &all));
+        assert!(!is_private_to_file(b"src/view.py", &helper, &all));
     }
 
     /// A ranked file of `language` defining `symbols`, of rank `score`, its names used by
