@@ -597,7 +597,7 @@ fn section_ops(
     old: &crate::analyze::docs::DocFacts,
     new: &crate::analyze::docs::DocFacts,
 ) -> Vec<DeltaItem> {
-    use crate::analyze::docs::Heading;
+    use crate::analyze::docs::{slugs, Heading};
     let key = |h: &Heading| (h.level, h.text.clone());
     let count = |list: &[Heading]| {
         let mut m: HashMap<(u8, String), usize> = HashMap::new();
@@ -608,7 +608,8 @@ fn section_ops(
     };
     let (mut olds, mut news) = (count(&old.headings), count(&new.headings));
     let mut items = Vec::new();
-    let item = |op: DeltaOp, h: &Heading| {
+    let (old_slugs, new_slugs) = (slugs(&old.headings), slugs(&new.headings));
+    let item = |op: DeltaOp, h: &Heading, slug: &str| {
         let value = json!({"heading": h.text, "level": h.level, "line": h.line});
         let (before, after) = match op {
             DeltaOp::SectionRemoved => (Some(value), None),
@@ -616,23 +617,23 @@ fn section_ops(
         };
         DeltaItem {
             op,
-            entity: format!("doc:{path}#{}", h.slug()),
+            entity: format!("doc:{path}#{slug}"),
             before,
             after,
         }
     };
-    for h in &old.headings {
+    for (h, slug) in old.headings.iter().zip(&old_slugs) {
         let k = key(h);
         match news.get_mut(&k).filter(|n| **n > 0) {
             Some(n) => *n -= 1,
-            None => items.push(item(DeltaOp::SectionRemoved, h)),
+            None => items.push(item(DeltaOp::SectionRemoved, h, slug)),
         }
     }
-    for h in &new.headings {
+    for (h, slug) in new.headings.iter().zip(&new_slugs) {
         let k = key(h);
         match olds.get_mut(&k).filter(|n| **n > 0) {
             Some(n) => *n -= 1,
-            None => items.push(item(DeltaOp::SectionAdded, h)),
+            None => items.push(item(DeltaOp::SectionAdded, h, slug)),
         }
     }
     items

@@ -442,19 +442,37 @@ fn declared_api<'a>(
 }
 
 /// Fills in symbol hits' signatures, which are not stored with the entries: they come from
-/// the matched files' facts.
+/// the matched files' facts. A heading's id, too: its slug is unique in its document only
+/// with the headings before it ([`crate::analyze::docs::slugs`]).
 fn sign(store: &Store, hits: &mut [SearchHit]) -> Result<()> {
     let digests: Vec<&str> = hits
         .iter()
-        .filter(|h| h.kind == SearchKind::Symbol)
+        .filter(|h| matches!(h.kind, SearchKind::Symbol | SearchKind::Doc))
         .filter_map(|h| h.digest.as_deref())
         .collect();
     let facts = store.facts(&digests)?;
-    for h in hits.iter_mut().filter(|h| h.kind == SearchKind::Symbol) {
+    for h in hits.iter_mut() {
         let analysis = h.digest.as_deref().and_then(|d| facts.get(d));
-        let qualified = h.entity.rsplit(':').next().unwrap_or_default();
-        if let Some(sig) = signature(analysis, qualified, h.line) {
-            h.title = sig;
+        match h.kind {
+            SearchKind::Symbol => {
+                let qualified = h.entity.rsplit(':').next().unwrap_or_default();
+                if let Some(sig) = signature(analysis, qualified, h.line) {
+                    h.title = sig;
+                }
+            }
+            SearchKind::Doc => {
+                let headings = analysis.and_then(|a| a.doc.as_ref()).map(|d| &d.headings);
+                let at = headings.and_then(|list| {
+                    let i = list
+                        .iter()
+                        .position(|x| Some(x.line) == h.line && x.text == h.title)?;
+                    crate::analyze::docs::slugs(list).into_iter().nth(i)
+                });
+                if let Some(slug) = at {
+                    h.entity = EntityId::doc(paths::display(&h.path), Some(slug)).to_string();
+                }
+            }
+            SearchKind::Path => {}
         }
     }
     Ok(())

@@ -1450,6 +1450,60 @@ fn a_budget_that_holds_the_complete_answer_gets_it() {
     assert_eq!(args(minimum).success().stdout(), complete);
 }
 
+/// Headings whose slugs collide get GitHub's `-1`, `-2` anchors (koa's `### response.body`
+/// and `### response.body=`): every section has an id of its own, which the document view,
+/// search, the entity view and the delta all give alike.
+#[test]
+fn sections_of_one_slug_have_ids_of_their_own() {
+    let guide = "# Response\n\n### response.body\n\nGet it.\n\n### response.body=\n\nSet it.\n\n## Response body\n\nThird.\n";
+    let repo = TestRepo::with_files(&[("docs/response.md", guide)]);
+    repo.init();
+    let ids = [
+        "#response",
+        "#responsebody",
+        "#responsebody-1",
+        "#response-body",
+    ]
+    .map(|a| format!("doc:docs/response.md{a}"));
+    let doc = repo.cue("document", &["--path", "docs/response.md", "--no-refresh"]);
+    let outline: Vec<&str> = doc["content"]["outline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(outline, ids, "{doc}");
+    let setter = repo.cue("entity", &["--id", &ids[2], "--no-refresh"]);
+    assert_eq!(setter["content"]["signature"], "response.body=", "{setter}");
+    assert_eq!(setter["content"]["lines"], json!([7, 10]), "{setter}");
+    let hits = repo.json(&[
+        "search",
+        "response.body=",
+        "--scope",
+        "docs",
+        "--no-refresh",
+    ]);
+    let found = hits["content"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["title"] == "response.body=")
+        .unwrap_or_else(|| panic!("{hits}"));
+    assert_eq!(found["id"], ids[2].as_str(), "{hits}");
+    // A section added with the same heading is the next of its slug.
+    repo.write(
+        "docs/response.md",
+        format!("{guide}\n### response.body\n\nAgain.\n"),
+    );
+    let delta = repo.cue("delta", &["--since", "snapshot-000001", "--provenance"]);
+    assert!(
+        delta
+            .to_string()
+            .contains("\"doc:docs/response.md#responsebody-2\""),
+        "{delta}"
+    );
+}
+
 #[test]
 fn documents_and_sections_are_entities() {
     let repo = TestRepo::with_files(&[

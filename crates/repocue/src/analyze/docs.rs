@@ -1438,6 +1438,27 @@ impl Heading {
     }
 }
 
+/// The GitHub-style anchors of a document's headings, in order: a slug that a heading before
+/// took gets `-1`, `-2`, … (koa's `### response.body` and `### response.body=` are
+/// `#responsebody` and `#responsebody-1`), so that every section has an id of its own.
+pub fn slugs(headings: &[Heading]) -> Vec<String> {
+    let mut taken: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    headings
+        .iter()
+        .map(|h| {
+            let base = h.slug();
+            let mut slug = base.clone();
+            while taken.contains_key(&slug) {
+                let n = taken.entry(base.clone()).or_insert(0);
+                *n += 1;
+                slug = format!("{base}-{n}");
+            }
+            taken.insert(slug.clone(), 0);
+            slug
+        })
+        .collect()
+}
+
 /// Returns the GitHub-style anchor slug of a heading.
 pub fn slug(text: &str) -> String {
     let mut s = String::with_capacity(text.len());

@@ -273,9 +273,10 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
     };
     let env = envelope(state, request, content);
     let mut items: Vec<Item<DocumentContent>> = Vec::new();
-    for (i, h) in facts.headings.iter().enumerate() {
+    let slugs = crate::analyze::docs::slugs(&facts.headings);
+    for (i, (h, slug)) in facts.headings.iter().zip(slugs).enumerate() {
         let e = OutlineEntry {
-            id: EntityId::doc(path.clone(), Some(h.slug())).to_string(),
+            id: EntityId::doc(path.clone(), Some(slug)).to_string(),
             level: h.level,
             text: h.text.clone(),
             line: h.line,

@@ -997,11 +997,12 @@ fn doc_entity(state: &Reader, request: &CueRequest, rest: &str) -> Result<Option
     }
     .unwrap_or_default();
     let headings = &facts.headings;
-    let section_id = |i: usize| EntityId::doc(path.clone(), Some(headings[i].slug())).to_string();
+    let slugs = crate::analyze::docs::slugs(headings);
+    let section_id = |i: usize| EntityId::doc(path.clone(), Some(slugs[i].clone())).to_string();
     // The heading a section starts with, and the headings it holds: those after it up to the
     // next of its level or above.
     let found = match slug {
-        Some(slug) => match headings.iter().position(|h| h.slug() == slug) {
+        Some(slug) => match slugs.iter().position(|s| s == slug) {
             Some(i) => Some(i),
             None => return Ok(None),
         },
