@@ -1450,6 +1450,37 @@ fn a_budget_that_holds_the_complete_answer_gets_it() {
     assert_eq!(args(minimum).success().stdout(), complete);
 }
 
+/// A C++ header's definitions sit in its namespace: the files that use them reference the
+/// header (leveldb's `include/leveldb/db.h`, whose one top-level symbol is `namespace
+/// leveldb`, had no `referenced_by`), but opening the same namespace is no use of it. Its
+/// kind is the language its code was read as, C++ for a `.h`.
+#[test]
+fn a_cpp_headers_namespaced_definitions_have_users() {
+    let repo = TestRepo::with_files(&[
+        (
+            "include/proj/db.h",
+            "#ifndef PROJ_DB_H_\n#define PROJ_DB_H_\nnamespace proj {\nclass DB {\n public:\n  static int Open(const char* name, DB** db);\n  virtual ~DB();\n};\n}  // namespace proj\n#endif\n",
+        ),
+        (
+            "src/tool.cc",
+            "#include \"proj/db.h\"\nint main() { proj::DB* d; return proj::DB::Open(\"x\", &d); }\n",
+        ),
+        (
+            "src/other.cc",
+            "namespace proj {\nint Other() { return 1; }\n}  // namespace proj\n",
+        ),
+        ("CMakeLists.txt", "project(proj CXX)\nadd_executable(tool src/tool.cc)\n"),
+    ]);
+    repo.init();
+    let c = repo.cue(
+        "entity",
+        &["--id", "file:include/proj/db.h", "--no-refresh"],
+    );
+    crate::support::schema::assert_valid("cue-entity", &c);
+    assert_eq!(c["content"]["kind"], "C++", "{c}");
+    assert_eq!(c["content"]["referenced_by"], json!(["src/tool.cc"]), "{c}");
+}
+
 /// Headings whose slugs collide get GitHub's `-1`, `-2` anchors (koa's `### response.body`
 /// and `### response.body=`): every section has an id of its own, which the document view,
 /// search, the entity view and the delta all give alike.

@@ -195,6 +195,11 @@ fn other_files(
     })
 }
 
+/// Whether a symbol is a namespace declaration (C++, C#, PHP): a scope many files open.
+fn is_namespace_declaration(s: &crate::analyze::structure::SymbolFact) -> bool {
+    s.kind == "module" && s.signature.starts_with("namespace")
+}
+
 /// For a file: the other files that reference a name it defines at its top level, each name
 /// resolved as a symbol's is (of several definitions, a file whose imports name some means
 /// those only). A private name (C's `static`) is no other file's to reference. The reference
@@ -205,10 +210,33 @@ fn file_referenced_by(
     file: &crate::model::FileState,
     code: &crate::analyze::structure::CodeFacts,
 ) -> Result<Vec<String>> {
+    // A C++, C# or PHP namespace is every file's that opens it: what the file defines is
+    // what the namespace holds (leveldb's `include/leveldb/db.h`, whose only top-level symbol
+    // is `namespace leveldb`, had no includers).
+    let namespaces: HashSet<&str> = code
+        .symbols
+        .iter()
+        .filter(|s| is_namespace_declaration(s))
+        .map(|s| s.qualified_name.as_str())
+        .collect();
+    let outermost = |s: &crate::analyze::structure::SymbolFact| {
+        let mut owner = s.parent();
+        while let Some(name) = owner {
+            if !namespaces.contains(name) {
+                return false;
+            }
+            owner = name.rsplit_once('.').map(|(up, _)| up);
+        }
+        true
+    };
     let mut names: Vec<&str> = code
         .symbols
         .iter()
-        .filter(|s| s.parent().is_none() && s.visibility.as_deref() != Some("private"))
+        .filter(|s| {
+            outermost(s)
+                && !is_namespace_declaration(s)
+                && s.visibility.as_deref() != Some("private")
+        })
         .map(|s| s.name())
         .collect();
     names.sort_unstable();
@@ -477,7 +505,11 @@ pub(crate) fn build(state: &Reader, request: &CueRequest) -> Result<Cue> {
         }
         None => {
             content.entity_type = "file".into();
-            content.kind = file.language.clone();
+            // The language its code was read as: a `.h` of C++ is C++.
+            content.kind = code
+                .map(|c| c.language.clone())
+                .filter(|l| !l.is_empty())
+                .or_else(|| file.language.clone());
             wanted_name = None;
         }
     }
