@@ -4588,13 +4588,28 @@ fn classes<'r, 'a>(ranked: &'r [super::structure::Ranked<'a>]) -> Classes<'r, 'a
 /// members: not a private-by-convention `_name`, not a constructor (named as the type, or
 /// `new` by convention, as in Rust; but a module has no instances, and a Ruby module's
 /// `self.new` is the factory its users call: `Faraday.new`), not a protocol method (the
-/// language's API, not the type's).
+/// language's API, not the type's), not a destructor or finalizer (`~Policy`), nor an
+/// operator (`operator=`): leveldb's `FilterPolicy` was `.~FilterPolicy` among four.
 fn is_member_name(name: &str, (ty, kind): (&str, &str)) -> bool {
+    let operator = name
+        .strip_prefix("operator")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
     !name.starts_with('_')
+        && !name.starts_with('~')
+        && !operator
         && name != ty
         && !(name == "new" && kind != "module")
         && name != "constructor"
         && !PROTOCOL_METHODS.contains(&name)
+}
+
+/// Whether a C++ member is declared deleted or defaulted (`Policy(const Policy&) = delete`):
+/// what the compiler makes or forbids, nothing the type does.
+fn is_deleted_or_defaulted(signature: &str) -> bool {
+    let head = signature.trim_end().trim_end_matches(';').trim_end();
+    ["= delete", "=delete", "= default", "=default"]
+        .iter()
+        .any(|s| head.ends_with(s))
 }
 
 /// Whether a Rust method of a struct or enum has no `pub`: private, or a trait's method its
@@ -4640,7 +4655,10 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
             };
             // An interface has no constructor: chi's `Routes` declares `Routes() []Route`.
             let own_name = if interface { "" } else { ty.name() };
-            visible && !m.qualified_name.contains('#') && is_member_name(name, (own_name, &ty.kind))
+            visible
+                && !m.qualified_name.contains('#')
+                && is_member_name(name, (own_name, &ty.kind))
+                && !is_deleted_or_defaulted(&m.signature)
         })
         .map(|m| {
             // The methods the project's tests and examples call are the ones its users call.
@@ -4731,6 +4749,26 @@ mod tests {
         assert!(!is_member_name("new", ("Connection", "class")));
         assert!(!is_member_name("method_missing", ("Faraday", "module")));
         assert!(is_member_name("default_connection", ("Faraday", "module")));
+    }
+
+    /// C++'s special members say nothing of what a type does: no destructor, operator, nor a
+    /// deleted or defaulted member is one of its members; a method whose name merely starts
+    /// with `operator` is.
+    #[test]
+    fn special_members_are_no_members() {
+        assert!(!is_member_name("~Policy", ("Policy", "class")));
+        assert!(!is_member_name("operator=", ("Policy", "class")));
+        assert!(!is_member_name("operator()", ("Policy", "class")));
+        assert!(!is_member_name("operator bool", ("Policy", "class")));
+        assert!(is_member_name("operatorName", ("Policy", "class")));
+        assert!(is_member_name("CreateFilter", ("Policy", "class")));
+        assert!(is_deleted_or_defaulted("Policy(const Policy&) = delete;"));
+        assert!(is_deleted_or_defaulted(
+            "Policy& operator=(Policy&&) =default"
+        ));
+        assert!(!is_deleted_or_defaulted(
+            "virtual const char* Name() const = 0;"
+        ));
     }
 
     #[test]
