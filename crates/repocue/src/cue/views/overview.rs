@@ -2236,7 +2236,22 @@ fn entry_points(
     // Stable: the others keep the members' order.
     declared.sort_by_key(|p| !named_after(p.as_bytes(), project));
     out.extend(declared);
-    out
+    later_module_descriptors_last(out)
+}
+
+/// Moves every Java module descriptor after the first (`module-info.java`) to the end, the
+/// others keeping their order: one module's exports say where a library's API is, a dozen
+/// modules' descriptors crowd out its programs (slf4j's api, nop and simple modules'
+/// descriptors were the three entry points of 250 tokens, its migrator's `Main.java` fourth).
+fn later_module_descriptors_last(entries: Vec<String>) -> Vec<String> {
+    let descriptor = |e: &String| paths::file_name(e.as_bytes()) == b"module-info.java";
+    let first = entries.iter().position(descriptor);
+    let (later, mut kept): (Vec<(usize, String)>, Vec<(usize, String)>) = entries
+        .into_iter()
+        .enumerate()
+        .partition(|(i, e)| descriptor(e) && Some(*i) != first);
+    kept.extend(later);
+    kept.into_iter().map(|(_, e)| e).collect()
 }
 
 /// Whether a file is the `__init__.py` of a Python package in a `src/` layout
@@ -4749,6 +4764,30 @@ mod tests {
         assert!(!is_member_name("new", ("Connection", "class")));
         assert!(!is_member_name("method_missing", ("Faraday", "module")));
         assert!(is_member_name("default_connection", ("Faraday", "module")));
+    }
+
+    /// One Java module descriptor among the first entry points; the others follow the rest.
+    #[test]
+    fn later_module_descriptors_come_last() {
+        let entries = [
+            "api/src/main/java9/module-info.java",
+            "nop/src/main/java9/module-info.java",
+            "simple/src/main/java9/module-info.java",
+            "migrator/src/main/java/org/ex/Main.java",
+            "pom.xml",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            later_module_descriptors_last(entries),
+            [
+                "api/src/main/java9/module-info.java",
+                "migrator/src/main/java/org/ex/Main.java",
+                "pom.xml",
+                "nop/src/main/java9/module-info.java",
+                "simple/src/main/java9/module-info.java",
+            ]
+        );
     }
 
     /// C++'s special members say nothing of what a type does: no destructor, operator, nor a
