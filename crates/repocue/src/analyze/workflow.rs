@@ -68,7 +68,11 @@ const SKIPPED: &[&str] = &[
 pub fn commands(text: &str) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
     let matrix = matrix_firsts(text);
-    for line in run_lines(text) {
+    // A step for another platform than a contributor's Linux checkout (`if: matrix.os ==
+    // 'windows-latest'`) comes after the others: NSubstitute's Windows-only `dotnet test -f
+    // net462` came first and hid the `dotnet test -f net8.0` every platform runs.
+    let (general, other): (Vec<_>, Vec<_>) = run_lines(text).into_iter().partition(|(_, p)| !p);
+    for (line, _) in general.into_iter().chain(other) {
         let Some(command) = runnable(&with_matrix(&line, &matrix)) else {
             continue;
         };
@@ -195,8 +199,9 @@ fn with_matrix(line: &str, matrix: &[(String, String)]) -> String {
 /// `\` continuations joined; a folded block joined into one line). A line that runs in
 /// another directory says so (`cd build && make`): the step's `working-directory`, or a
 /// `cd` on an earlier line of its block (spdlog's `mkdir -p build && cd build`, then `make
-/// -j2`); after a `cd` whose directory is not plain, the block's lines are left out.
-fn run_lines(text: &str) -> Vec<String> {
+/// -j2`); after a `cd` whose directory is not plain, the block's lines are left out. Each
+/// line says whether its step runs on another platform only ([`for_another_platform`]).
+fn run_lines(text: &str) -> Vec<(String, bool)> {
     let lines: Vec<&str> = text.lines().collect();
     // A `defaults: run: working-directory:` of the workflow or a job: where steps without
     // their own run (read as the workflow's; none is read when it is no plain path).
@@ -220,7 +225,12 @@ fn run_lines(text: &str) -> Vec<String> {
         let value = value.trim();
         let indent = line.len() - trimmed.len();
         let column = line.len() - key.len();
-        let mut dir = working_directory(&lines, at, column, &default_dir);
+        let keys = step_keys(&lines, at, column);
+        let mut dir = working_directory(&keys, &default_dir);
+        let platform = keys
+            .iter()
+            .find_map(|k| k.strip_prefix("if:"))
+            .is_some_and(for_another_platform);
         let mut commands: Vec<String> = Vec::new();
         if let Some(style) = value.chars().next().filter(|c| matches!(c, '|' | '>')) {
             let mut block: Vec<&str> = Vec::new();
@@ -248,9 +258,9 @@ fn run_lines(text: &str) -> Vec<String> {
                 break;
             };
             if !here.is_empty() && !command.is_empty() && !command.starts_with('#') {
-                out.push(format!("cd {here} && {command}"));
+                out.push((format!("cd {here} && {command}"), platform));
             } else {
-                out.push(command.to_owned());
+                out.push((command.to_owned(), platform));
             }
             // The directory the next lines run in.
             if let Some(target) = changed_directory(command) {
@@ -305,10 +315,34 @@ fn defaults_directory(lines: &[&str]) -> Option<Option<String>> {
     None
 }
 
-/// The step's `working-directory` (`default` when it has none; `""` for the root): a
-/// sibling key of its `run:` at `column` on line `at`; `None` when it is no plain relative
-/// path.
-fn working_directory(lines: &[&str], at: usize, column: usize, default: &str) -> Option<String> {
+/// The step's `working-directory` (`default` when it has none; `""` for the root), from its
+/// keys ([`step_keys`]); `None` when it is no plain relative path.
+fn working_directory(keys: &[String], default: &str) -> Option<String> {
+    let Some(value) = keys
+        .iter()
+        .find_map(|k| k.strip_prefix("working-directory:"))
+    else {
+        return Some(default.to_owned());
+    };
+    joined_directory("", unquoted(value.trim()))
+}
+
+/// Whether a step's `if:` condition runs it on Windows or macOS only (`matrix.os ==
+/// 'windows-latest'`, `runner.os == 'macOS'`), not on the Linux a contributor's checkout is
+/// read as.
+fn for_another_platform(condition: &str) -> bool {
+    let c = condition.to_ascii_lowercase();
+    (c.contains("windows") || c.contains("macos"))
+        && c.contains("==")
+        && !c.contains("!=")
+        && !c.contains("linux")
+        && !c.contains("ubuntu")
+}
+
+/// The keys of the step whose `run:` key is line `at` at `column`, each with its value as
+/// written (`working-directory: web`, `if: matrix.os == 'windows-latest'`): the step's lines,
+/// back to its `- ` and forward while indented at least as its keys.
+fn step_keys(lines: &[&str], at: usize, column: usize) -> Vec<String> {
     let key_at = |line: &str| -> Option<String> {
         let trimmed = line.trim_start();
         let key = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
@@ -340,13 +374,7 @@ fn working_directory(lines: &[&str], at: usize, column: usize, default: &str) ->
         }
         siblings.extend(key_at(line));
     }
-    let Some(value) = siblings
-        .iter()
-        .find_map(|k| k.strip_prefix("working-directory:"))
-    else {
-        return Some(default.to_owned());
-    };
-    joined_directory("", unquoted(value.trim()))
+    siblings
 }
 
 /// The directory a shell line changes to: `Some(Some(dir))` for a final `cd dir` (alone or
@@ -1271,6 +1299,29 @@ jobs:
                 ("./configure && make all".to_owned(), "other"),
             ]
         );
+    }
+
+    /// A step only Windows or macOS runs comes after those every platform runs: its
+    /// `dotnet test -f net462` does not hide the `dotnet test -f net8.0` after it. A condition
+    /// that leaves such a platform out, or names Linux too, is no such step.
+    #[test]
+    fn a_step_for_another_platform_comes_after_the_others() {
+        let workflow = "jobs:\n  test:\n    runs-on: ${{ matrix.os }}\n    steps:\n      - uses: actions/checkout@v4\n      - name: Build\n        run: dotnet build\n      - name: .NET Framework Tests\n        if: matrix.os == 'windows-latest'\n        run: dotnet test -f net462 --no-build\n      - name: .NET 8 Tests\n        run: dotnet test -f net8.0 --no-build\n      - if: runner.os != 'Windows'\n        run: ./check.sh\n";
+        let got: Vec<String> = commands(workflow).into_iter().map(|(c, _)| c).collect();
+        assert_eq!(
+            got,
+            [
+                "dotnet build",
+                "dotnet test -f net8.0 --no-build",
+                "./check.sh"
+            ]
+        );
+        assert!(for_another_platform(" matrix.os == 'macos-latest'"));
+        assert!(!for_another_platform(" runner.os != 'Windows'"));
+        assert!(!for_another_platform(
+            " matrix.os == 'ubuntu-latest' || matrix.os == 'windows-latest'"
+        ));
+        assert!(!for_another_platform(" github.event_name == 'push'"));
     }
 
     /// A workflow of more commands than are kept keeps the first of each purpose: the last
