@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// are redone. It includes the structure extractor's version.
 pub fn analyzer_version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("a101+s{}", repocue_structure::EXTRACTOR_VERSION))
+    VERSION.get_or_init(|| format!("a102+s{}", repocue_structure::EXTRACTOR_VERSION))
 }
 
 /// Whether content is analyzed: `REPOCUE_ANALYSIS=off` skips it (benchmarks measure hashing
