@@ -1175,6 +1175,47 @@ fn a_rust_types_methods_in_another_file_are_its_members() {
     );
 }
 
+/// The languages the project's own code is written in come first; a language of a few own
+/// files beside them is a minor one, listed among the others by its files (zstd's ten
+/// Windows build scripts came before its 93 Shell test scripts).
+#[test]
+fn a_language_of_a_few_own_files_is_listed_by_its_files() {
+    let mut files: Vec<(String, String)> = (1..=20)
+        .map(|i| {
+            (
+                format!("lib/f{i}.c"),
+                format!("int f{i}(void) {{ return {i}; }}\n"),
+            )
+        })
+        .collect();
+    files.extend((1..=6).map(|i| {
+        (
+            format!("tests/t{i}.sh"),
+            format!("#!/bin/sh\nset -e\n./prog --test {i}\n"),
+        )
+    }));
+    files.push((
+        "build/win/build.cmd".into(),
+        "@echo off\r\nmsbuild proj.sln\r\n".into(),
+    ));
+    files.push((
+        "build/win/clean.cmd".into(),
+        "@echo off\r\ndel *.obj\r\n".into(),
+    ));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "2000"]);
+    let order: Vec<&str> = cue["content"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["language"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["C", "Shell", "Batchfile"], "{cue:#}");
+}
+
 /// TypeScript with JSX (`.tsx`) is TypeScript in the languages and the components, as
 /// JavaScript with JSX is JavaScript (zustand read `TypeScript 22, TSX 13`, its tests `TSX`).
 #[test]

@@ -211,7 +211,18 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
     if of_documents {
         langs.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     } else {
-        langs.sort_by(|a, b| (b.1 .1, b.1 .0).cmp(&(a.1 .1, a.1 .0)).then(a.0.cmp(b.0)));
+        // A language of a few own files beside the main one's is no part of what the project
+        // is written in: with the rest, by its files (zstd's ten Windows build scripts came
+        // before its 93 Shell test scripts, which pushed Shell out of 250 tokens).
+        let heaviest = langs.iter().map(|(_, (_, w))| *w).max().unwrap_or(0);
+        let major = |w: u64| w > 0 && w * MINOR_LANGUAGE_SHARE > heaviest;
+        langs.sort_by(|a, b| {
+            let key = |(_, (n, w)): &(&str, (u64, u64))| {
+                let major = major(*w);
+                (major, if major { *w } else { 0 }, *n)
+            };
+            key(b).cmp(&key(a)).then(a.0.cmp(b.0))
+        });
     }
     let langs: Vec<(&str, u64)> = langs.into_iter().map(|(l, (n, _))| (l, n)).collect();
     let member_manifests = manifests(files, &facts, |p| {
@@ -1983,6 +1994,10 @@ impl<'a> Tally<'a> {
 /// told: a package of code with its data is in the language of its code, a directory of
 /// documents with a script or two (Sphinx's `conf.py`) in that of its documents.
 const CODE_FILE_WEIGHT: u64 = 5;
+
+/// A language whose own files weigh at most the heaviest's over this many is a minor one of
+/// the project, ordered among the rest by its files in the overview's languages.
+const MINOR_LANGUAGE_SHARE: u64 = 10;
 
 /// Directory names of source roots, in any case ([`component_rank`]).
 const SOURCE_ROOTS: &[&str] = &[
