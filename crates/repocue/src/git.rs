@@ -117,7 +117,14 @@ impl RecentCommits {
                         &range,
                         "--",
                     ])?;
-                    commits.extend(parse_log(&out).into_iter().map(|e| e.commit));
+                    let mut brought: Vec<Commit> =
+                        parse_log(&out).into_iter().map(|e| e.commit).collect();
+                    if let ([one], Some(n)) = (brought.as_mut_slice(), &entry.number) {
+                        if without_pull_request(&one.subject) == one.subject {
+                            one.subject = format!("{} (#{n})", one.subject);
+                        }
+                    }
+                    commits.extend(brought);
                 }
                 _ => commits.push(entry.commit),
             }
@@ -689,8 +696,9 @@ impl Git {
 /// from or merge a long-lived branch, bots' dependency bumps and a change merged twice left
 /// out; 7: any commit of a dependency bot; 8: the first-parent line, a merge that names only
 /// where it came from told by what its message says it brought, see [`merged_change`], or
-/// standing for the commits it brought in, see [`RecentCommits::finish`]).
-pub(crate) const RECENT_COMMITS_RULE: u32 = 8;
+/// standing for the commits it brought in, see [`RecentCommits::finish`]; 9: a pull
+/// request's merge whose message names no change stands for what it brought, not its branch).
+pub(crate) const RECENT_COMMITS_RULE: u32 = 9;
 
 /// Whether a commit subject is a bot's dependency bump (`Bump actions/checkout from 6.0.3 to
 /// 7.0.0`, `build(deps): bump serde from 1.0.1 to 1.0.2`, `chore(deps): update rust crate x
@@ -719,24 +727,22 @@ struct LogEntry {
     /// For a merge that says only where it came from and names no change of its own, the
     /// range of what it brought in (`first..second` parent).
     brought: Option<String>,
+    /// The pull request such a merge names, if any: a lone commit it brought in carries it
+    /// (`Fix the parser (#7)`), as a squash merge's subject does.
+    number: Option<String>,
 }
 
 /// The change a merge brought in where its subject names only where it came from: the first
 /// line of its message's body. GitHub follows `Merge pull request #7 from x/feature` with the
 /// pull request's title, GitLab and Bitbucket do likewise; the number is kept as a squash merge
 /// appends it (`Fix the parser (#7)`); bors's `1300: Fix the parser r=a` is its title.
-/// Where the body says nothing of its own (empty, a trailer, another merge line), a pull
-/// request's merge names its branch (`x/feature (#7)`): under the first-parent line its commits
-/// are otherwise not there. `None` for any other merge, which is then left out.
+/// `None` where the body says nothing of its own (empty, a trailer, another merge line): the
+/// merge then stands for the commits it brought in (leveldb's `Merge pull request #1249 from
+/// victorvianna:main`, whose body is a `PiperOrigin-RevId:` trailer, was told by its branch,
+/// `victorvianna:main (#1249)`, not by its change).
 fn merged_change(subject: &str, body: &str) -> Option<String> {
     let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
-    let (number, branch) = match subject.strip_prefix("Merge pull request #") {
-        Some(rest) => match rest.split_once(" from ") {
-            Some((n, branch)) if digits(n) => (Some(n), Some(branch.trim())),
-            _ => (None, None),
-        },
-        None => (None, None),
-    };
+    let number = pull_request_number(subject);
     let told = body
         .lines()
         .map(str::trim)
@@ -751,11 +757,20 @@ fn merged_change(subject: &str, body: &str) -> Option<String> {
             });
             !trailer && !line.starts_with(['#', '*']) && !says_only_where_from(line)
         });
-    let told = told.or(branch.filter(|b| !b.is_empty()))?;
+    let told = told?;
     Some(match number {
         Some(n) if without_pull_request(told) == told => format!("{told} (#{n})"),
         _ => told.to_owned(),
     })
+}
+
+/// The number of the pull request a GitHub merge's subject names (`Merge pull request #7
+/// from x/feature`).
+fn pull_request_number(subject: &str) -> Option<&str> {
+    let (n, _) = subject
+        .strip_prefix("Merge pull request #")?
+        .split_once(" from ")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n)
 }
 
 /// Parses `git log -z --format=%h%x1f%cI%x1f%an%x1f%s%x1f%b`; a record without the first
@@ -788,6 +803,7 @@ fn parse_log(out: &[u8]) -> Vec<LogEntry> {
             .split_whitespace()
             .collect();
         let body = parts.next();
+        let number = pull_request_number(subject).map(str::to_owned);
         let (subject, brought) = match body {
             Some(body) if says_only_where_from(subject) && !is_dependency_bump(subject) => {
                 match merged_change(subject, body) {
@@ -809,6 +825,7 @@ fn parse_log(out: &[u8]) -> Vec<LogEntry> {
                 date: date.into(),
                 subject,
             },
+            number: number.filter(|_| brought.is_some()),
             brought,
         });
     }
@@ -1100,8 +1117,8 @@ mod tests {
     }
 
     /// The recent commits are the first-parent line: a merged pull request is its merge,
-    /// told by the title its message carries (or its branch), at the place it arrived, not its
-    /// branch's commits by their dates.
+    /// told by the title its message carries (or the commit it brought, with its number), at
+    /// the place it arrived, not its branch's commits by their dates.
     #[test]
     fn a_merged_pull_request_is_told_by_its_title_where_it_arrived() {
         let t = crate::testing::temp_repo(&[("a.c", "int a;\n")]);
@@ -1164,7 +1181,7 @@ mod tests {
             subjects,
             [
                 "fix on stable",
-                "y/other (#8)",
+                "wip on g (#8)",
                 "Add the f feature (#7)",
                 "main work",
                 "initial"

@@ -702,7 +702,7 @@ mod tests {
     }
 
     /// The recent commits are the first-parent line: a merge that names only where it came
-    /// from (a pull request) reads as what it brought (its message's title, else its branch),
+    /// from (a pull request) reads as what it brought (its message's title, else its commits),
     /// a topic's merge stays as it is, and a snapshot whose list was read under other rules
     /// (by an older version, every merge kept) has it read again though HEAD did not move.
     #[test]
@@ -732,7 +732,7 @@ mod tests {
         };
         run(&t.repo, &Operation::Init).unwrap();
         let listed = subjects(&t.repo);
-        assert_eq!(listed, ["Merge branch 'kh/doc'", "topic (#1)", "initial"]);
+        assert_eq!(listed, ["Merge branch 'kh/doc'", "Add b (#1)", "initial"]);
         // An older version's list, merge first, under its own rules.
         let db = crate::testing::raw_db(&t.repo);
         let old = r#"[{"id":"abc1234","date":"2024-01-01T00:00:00Z","subject":"Merge pull request #1 from topic"}]"#;
