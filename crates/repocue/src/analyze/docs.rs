@@ -63,17 +63,31 @@ pub fn spdx(text: &str) -> Option<&'static str> {
     let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |words: &str| head.contains(words);
     let version = |v: &str| has(&format!("version {v}"));
+    // Of the GNU licenses, the one the text names first is its title: the GPL's own text
+    // points to the Lesser GPL in its preamble (zstd's `COPYING`, GPL-2.0, read as LGPL-2.1).
+    let gnu = [
+        "gnu lesser general public license",
+        "gnu library general public license",
+        "gnu affero general public license",
+        "gnu general public license",
+    ]
+    .into_iter()
+    .filter_map(|name| head.find(name).map(|at| (at, name)))
+    .min()
+    .map(|(_, name)| name);
     let id = if has("boost software license") {
         "BSL-1.0"
-    } else if has("gnu lesser general public license") {
+    } else if gnu == Some("gnu lesser general public license") {
         if version("3") {
             "LGPL-3.0"
         } else {
             "LGPL-2.1"
         }
-    } else if has("gnu affero general public license") {
+    } else if gnu == Some("gnu library general public license") {
+        "LGPL-2.0"
+    } else if gnu == Some("gnu affero general public license") {
         "AGPL-3.0"
-    } else if has("gnu general public license") {
+    } else if gnu.is_some() {
         if version("3") {
             "GPL-3.0"
         } else if version("2") {
@@ -1488,6 +1502,8 @@ mod tests {
             ("Redistribution and use in source and binary forms, with or without modification, are permitted provided that", Some("BSD-2-Clause")),
             ("                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n", Some("GPL-3.0")),
             ("                    GNU GENERAL PUBLIC LICENSE\n                       Version 2, June 1991\n", Some("GPL-2.0")),
+            ("                    GNU GENERAL PUBLIC LICENSE\n                       Version 2, June 1991\n\n Preamble ... (Some other Free Software Foundation software is covered by\nthe GNU Lesser General Public License instead.)", Some("GPL-2.0")),
+            ("                  GNU LIBRARY GENERAL PUBLIC LICENSE\n                       Version 2, June 1991\n ... GNU General Public License", Some("LGPL-2.0")),
             ("                   GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n ... GNU General Public License", Some("LGPL-3.0")),
             ("Mozilla Public License Version 2.0\n==================================\n", Some("MPL-2.0")),
             ("Boost Software License - Version 1.0 - August 17th, 2003\n\nPermission is hereby granted, free of charge, to any person or organization", Some("BSL-1.0")),
