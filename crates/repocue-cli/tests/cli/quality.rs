@@ -6789,6 +6789,25 @@ fn the_overview_names_the_projects_license() {
         serde_json::json!({"name": "MIT", "file": "LICENSE"}),
         "{cue:#}"
     );
+    // Two license files of two licenses are a choice (zstd's BSD `LICENSE`, GPL-2.0
+    // `COPYING`); the GPL's own text, which points to the Lesser GPL, is the GPL.
+    let repo = TestRepo::with_files(&[
+        (
+            "COPYING",
+            "                    GNU GENERAL PUBLIC LICENSE\n                       Version 2, June 1991\n\n Preamble\n\n(Some other Free Software Foundation software is covered by\nthe GNU Lesser General Public License instead.)\n",
+        ),
+        (
+            "LICENSE",
+            "BSD License\n\nRedistribution and use in source and binary forms, with or without\nmodification, are permitted ... * Neither the name Facebook nor the names of its contributors may be used\n",
+        ),
+        ("lib.c", "int f(void) { return 0; }\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "1000"]);
+    assert_eq!(
+        cue["content"]["project"]["license"],
+        serde_json::json!({"name": "GPL-2.0 OR BSD-3-Clause", "file": "COPYING"}),
+        "{cue:#}"
+    );
 }
 
 /// The overview says what a package's test, build and lint scripts run (`npm test (xo, ava)`):

@@ -375,7 +375,8 @@ pub struct Project {
 pub struct License {
     /// As the main manifest declares it, an SPDX expression mostly (`MIT`, `MIT OR
     /// Apache-2.0`): package.json, composer.json, Cargo.toml, pyproject.toml, a gemspec, an
-    /// MSBuild project's `PackageLicenseExpression`.
+    /// MSBuild project's `PackageLicenseExpression`; where none does, the SPDX identifiers of
+    /// the root license files' texts, joined by `OR` (`GPL-2.0 OR BSD-3-Clause`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The license file at the repository's root (`LICENSE`, `LICENSE.md`, `COPYING`,

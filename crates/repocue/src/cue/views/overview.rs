@@ -378,19 +378,30 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
 /// and its license file at the root, the first by name of those named `LICENSE`, `LICENCE`,
 /// `COPYING` or `UNLICENSE` in any case, with or without an extension or a suffix
 /// (`LICENSE-MIT`, `license.txt`). Where no manifest declares one, the license its file's text
-/// is ([`crate::analyze::docs::spdx`]): Go, C and C++ have no manifest field for it.
+/// is ([`crate::analyze::docs::spdx`]): Go, C and C++ have no manifest field for it. Several
+/// license files of different licenses at the root are a choice of them (zstd's BSD
+/// `LICENSE` and GPL-2.0 `COPYING`: `BSD-3-Clause OR GPL-2.0`).
 fn license(state: &Reader, files: &[FileState], name: Option<String>) -> Result<Option<License>> {
-    let file = files
+    let mut found: Vec<&FileState> = files
         .iter()
         .filter(|f| !f.path.contains(&b'/') && crate::analyze::docs::is_license_file(&f.path))
-        .min_by(|a, b| a.path.cmp(&b.path));
-    let name = match (name, file.and_then(|f| f.digest.as_deref())) {
-        (None, Some(digest)) => state
-            .store
-            .facts(&[digest])?
-            .remove(digest)
-            .and_then(|a| a.doc?.license),
-        (name, _) => name,
+        .collect();
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    let file = found.first().copied();
+    let name = match name {
+        Some(name) => Some(name),
+        None => {
+            let digests: Vec<&str> = found.iter().filter_map(|f| f.digest.as_deref()).collect();
+            let mut facts = state.store.facts(&digests)?;
+            let mut ids: Vec<String> = Vec::new();
+            for d in digests {
+                let id = facts.remove(d).and_then(|a| a.doc?.license);
+                if let Some(id) = id.filter(|id| !ids.contains(id)) {
+                    ids.push(id);
+                }
+            }
+            (!ids.is_empty()).then(|| ids.join(" OR "))
+        }
     };
     let file = file.map(|f| paths::display(&f.path));
     Ok((name.is_some() || file.is_some()).then_some(License { name, file }))
