@@ -196,7 +196,9 @@ fn exact_name(query: &str) -> String {
 /// How exactly a hit is named `q` (an [`exact_name`]): 0 when its short name is `q`, or for
 /// a symbol, when its qualified name (an overload's `#n` aside) is `q` or ends in `.q`
 /// (`Command.Run` finds the method `Command.Run` before the helpers `runBefore` and
-/// `shouldRunCompletion` that bm25 prefers); 1 the same in any ASCII case; 2 otherwise.
+/// `shouldRunCompletion` that bm25 prefers), for a path, when its file's name without the
+/// extension is, in its case (koa's `search response` found a test helper's `response`
+/// before `lib/response.js`); 1 the same in any ASCII case (not a file's); 2 otherwise.
 fn exactness(h: &SearchHit, q: &str) -> u8 {
     if q.is_empty() {
         return 2;
@@ -204,6 +206,10 @@ fn exactness(h: &SearchHit, q: &str) -> u8 {
     let qualified = match h.kind {
         SearchKind::Symbol => crate::api::ids::split_symbol(&h.entity)
             .map(|(_, name)| name.split('#').next().unwrap_or(name)),
+        _ => None,
+    };
+    let stem = match h.kind {
+        SearchKind::Path => h.name.rsplit_once('.').map(|(stem, _)| stem),
         _ => None,
     };
     let names = |same: &dyn Fn(&str, &str) -> bool| {
@@ -216,7 +222,8 @@ fn exactness(h: &SearchHit, q: &str) -> u8 {
                         && same(&n[n.len() - q.len()..], q))
             })
     };
-    if names(&|a, b| a == b) {
+    // A file's name only as written: urfave/cli's `flag.go` is no `Flag`.
+    if names(&|a, b| a == b) || stem == Some(q) {
         0
     } else if names(&|a, b| a.eq_ignore_ascii_case(b)) {
         1

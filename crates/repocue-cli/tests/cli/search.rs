@@ -788,6 +788,32 @@ fn a_hidden_type_comes_after_a_public_function_of_its_name() {
     );
 }
 
+/// A file named as asked is an exact match: koa's `search response` found a test helper's
+/// `response` before `lib/response.js`, the module it asked for.
+#[test]
+fn a_file_named_as_asked_comes_before_a_tests_namesake() {
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/response.js",
+            "module.exports = {\n  get body () { return this._body },\n  redirect (url) { this.url = url }\n}\n",
+        ),
+        (
+            "test-helpers/context.js",
+            "module.exports.response = (req, res) => ({ req, res })\n",
+        ),
+        ("lib/responses.js", "module.exports = {}\n"),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["response"]);
+    let found = ids(&cue);
+    assert_eq!(found[0], "file:lib/response.js", "{found:?}");
+    let at = |id: &str| found.iter().position(|f| *f == id);
+    assert!(
+        at("symbol:test-helpers/context.js:response") > Some(0),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn a_namesake_in_another_case_counts_only_where_the_project_exposes_it() {
     // urfave/cli's `search Flag` listed a `flag Flag` field of a test's table in each of six
