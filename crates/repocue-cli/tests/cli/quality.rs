@@ -1175,6 +1175,40 @@ fn a_rust_types_methods_in_another_file_are_its_members() {
     );
 }
 
+/// A Python module is a namespace: two modules' functions of one name are two definitions.
+/// structlog's `get_logger` of `_config.py`, which its package hands on, was left out of every
+/// overview for the `stdlib` module's own `get_logger` in the same directory.
+#[test]
+fn two_python_modules_functions_of_one_name_are_both_listed() {
+    let repo = TestRepo::with_files(&[
+        ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+        (
+            "src/pkg/__init__.py",
+            "from pkg import stdlib\nfrom pkg._config import configure, get_logger\n__all__ = [\"configure\", \"get_logger\", \"stdlib\"]\n",
+        ),
+        (
+            "src/pkg/_config.py",
+            "def configure(processors=None) -> None:\n    pass\n\ndef get_logger(*args, **initial_values):\n    return None\n",
+        ),
+        (
+            "src/pkg/stdlib.py",
+            "from pkg._config import get_logger as _generic\n\ndef get_logger(*args, **initial_values):\n    return _generic(*args)\n",
+        ),
+        (
+            "tests/test_config.py",
+            "from pkg import get_logger, configure\n\ndef test_it():\n    configure()\n    assert get_logger() is None\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let ids = symbol_ids(&cue);
+    for id in [
+        "symbol:src/pkg/_config.py:get_logger",
+        "symbol:src/pkg/stdlib.py:get_logger",
+    ] {
+        assert!(ids.iter().any(|i| i == id), "{id}: {ids:?}");
+    }
+}
+
 /// The languages the project's own code is written in come first; a language of a few own
 /// files beside them is a minor one, listed among the others by its files (zstd's ten
 /// Windows build scripts came before its 93 Shell test scripts).

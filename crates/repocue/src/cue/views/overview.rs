@@ -4711,15 +4711,18 @@ fn methods<'r>(r: &'r super::structure::Ranked<'_>, ty: &SymbolFact) -> Vec<(f64
 }
 
 /// The name a qualified name ends with: `run` for `Flask.run` and `Flask.run#2`.
-/// The scope a symbol's name is unique in for [`picked`]: its directory where a name is
-/// qualified by its package (Go, Rust, Java, Python), else the whole repository (a C
-/// function's header and source, a Ruby class reopened across directories, a TypeScript
-/// declaration file beside its JavaScript).
+/// The scope a symbol's name is unique in for [`picked`]: its file where a module is one
+/// (Python, Rust: structlog's `get_logger` of `_config.py`, which its package hands on, and
+/// the `stdlib` module's own `get_logger` are two), its directory where a name is qualified
+/// by its package (Go, Java), else the whole repository (a C function's header and source, a
+/// Ruby class reopened across directories, a TypeScript declaration file beside its
+/// JavaScript).
 fn package_scope(path: &str) -> &str {
-    let packaged = matches!(
-        path.rsplit_once('.').map(|(_, e)| e),
-        Some("go" | "rs" | "java" | "py")
-    );
+    let extension = path.rsplit_once('.').map(|(_, e)| e);
+    if matches!(extension, Some("rs" | "py")) {
+        return path;
+    }
+    let packaged = matches!(extension, Some("go" | "java"));
     match path.rsplit_once('/') {
         Some((dir, _)) if packaged => dir,
         _ if packaged => ".",
