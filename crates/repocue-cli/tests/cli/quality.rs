@@ -1175,6 +1175,47 @@ fn a_rust_types_methods_in_another_file_are_its_members() {
     );
 }
 
+/// A C library's public header comes before its internal ones (zstd's `lib/zstd.h` never
+/// made the overview for `zstd_compress_internal.h` and `error_private.h`); its export macro is
+/// no name of the API; a typedef and its struct tag are one type, listed once.
+#[test]
+fn a_c_librarys_public_header_comes_before_its_internal_ones() {
+    let repo = TestRepo::with_files(&[
+        (
+            "lib/foo.h",
+            "#ifndef FOO_H\n#define FOO_H\n#include <stddef.h>\n#define FOOLIB_API __attribute__((visibility(\"default\")))\nFOOLIB_API size_t foo_compress(void* dst, size_t cap, const void* src, size_t n);\nFOOLIB_API size_t foo_decompress(void* dst, size_t cap, const void* src, size_t n);\ntypedef struct foo_inBuffer_s { const void* src; size_t size; } foo_inBuffer;\nFOOLIB_API size_t foo_compressStream(foo_inBuffer* in);\n#endif\n",
+        ),
+        (
+            "lib/common/foo_internal.h",
+            "#ifndef FOO_INTERNAL_H\n#define FOO_INTERNAL_H\ntypedef struct { unsigned hashLog; } seqStore_t;\nstruct foo_matchState_t { seqStore_t seqs; unsigned next; };\n#endif\n",
+        ),
+        (
+            "lib/compress/foo_compress.c",
+            "#include \"../foo.h\"\n#include \"../common/foo_internal.h\"\nsize_t foo_compress(void* dst, size_t cap, const void* src, size_t n) {\n  seqStore_t s; struct foo_matchState_t ms; foo_inBuffer in; s.hashLog = 1; ms.next = 0;\n  return s.hashLog + ms.next + n;\n}\n",
+        ),
+        (
+            "lib/decompress/foo_decompress.c",
+            "#include \"../foo.h\"\n#include \"../common/foo_internal.h\"\nsize_t foo_decompress(void* dst, size_t cap, const void* src, size_t n) {\n  seqStore_t s; struct foo_matchState_t ms; s.hashLog = 2; ms.next = 1;\n  return s.hashLog + ms.next + n;\n}\n",
+        ),
+        ("Makefile", "all:\n\t$(CC) -Ilib lib/*/*.c -o foo\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let symbols = cue["content"]["symbols"].as_array().unwrap();
+    let first = |path: &str| symbols.iter().position(|s| s["path"] == path);
+    assert!(
+        first("lib/foo.h") < first("lib/common/foo_internal.h")
+            || first("lib/common/foo_internal.h").is_none(),
+        "{cue:#}"
+    );
+    let text = serde_json::to_string(symbols).unwrap();
+    assert!(!text.contains("FOOLIB_API"), "{text}");
+    let typedef_lines = symbols
+        .iter()
+        .filter(|s| s["path"] == "lib/foo.h" && s["line"] == 7)
+        .count();
+    assert_eq!(typedef_lines, 1, "{text}");
+}
+
 /// A Python module is a namespace: two modules' functions of one name are two definitions.
 /// structlog's `get_logger` of `_config.py`, which its package hands on, was left out of every
 /// overview for the `stdlib` module's own `get_logger` in the same directory.

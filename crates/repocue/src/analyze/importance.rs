@@ -904,7 +904,28 @@ pub fn unexposed(s: &SymbolFact, all: &[SymbolFact]) -> bool {
         owner = p.rsplit_once('.').map(|(up, _)| up);
     }
     let declaration = s.kind == "module" && s.signature.starts_with("namespace ");
-    is_hidden(s) || owner_hidden || declaration
+    is_hidden(s) || owner_hidden || declaration || is_attribute_macro(s)
+}
+
+/// Whether a C or C++ macro marks declarations rather than naming anything of the API: an
+/// export, visibility or calling-convention macro (`#define FOOLIB_API
+/// __attribute__((visibility("default")))`, `#define ZSTDLIB_API ZSTDLIB_VISIBLE`, an empty
+/// `#define LEVELDB_EXPORT`). zstd's `ZSTDLIB_API` was named among its header's functions.
+pub fn is_attribute_macro(s: &SymbolFact) -> bool {
+    if s.kind != "macro" {
+        return false;
+    }
+    let name = s.name();
+    let body = s
+        .signature
+        .trim_start()
+        .strip_prefix("#define")
+        .map(|rest| rest.trim_start().strip_prefix(name).unwrap_or(rest).trim())
+        .unwrap_or_default();
+    const MARKS: &[&str] = &["_API", "_EXPORT", "_EXPORTS", "_VISIBLE", "_HIDDEN", "_DLL"];
+    body.contains("__attribute__")
+        || body.contains("__declspec")
+        || (MARKS.iter().any(|m| name.ends_with(m)) && !body.contains('('))
 }
 
 /// Per Rust file of `files` (path, code facts; other files are `false`): whether its module
@@ -1009,7 +1030,8 @@ pub fn is_project_document(path: &[u8]) -> bool {
 ///
 /// So is a Python module whose name starts with one underscore (`_internal_utils.py`): by the
 /// language's convention its package's own, whatever other modules of it use it (requests'
-/// helpers outranked `adapters.py`'s `HTTPAdapter`, which its API documents).
+/// helpers outranked `adapters.py`'s `HTTPAdapter`, which its API documents), and a C or
+/// C++ file whose name ends in `_internal` or `_private`.
 pub fn in_internal_dir(path: &[u8]) -> bool {
     let (dirs, name) = match path.iter().rposition(|&b| b == b'/') {
         Some(i) => (&path[..i], &path[i + 1..]),
@@ -1018,7 +1040,21 @@ pub fn in_internal_dir(path: &[u8]) -> bool {
     let private_module = name
         .strip_suffix(b".py")
         .is_some_and(|stem| stem.starts_with(b"_") && !stem.starts_with(b"__"));
+    // A C or C++ file named internal or private (zstd's `zstd_compress_internal.h`,
+    // `error_private.h`): the library's own, beside the public header it keeps.
+    let dot = name.iter().rposition(|&b| b == b'.');
+    let private_c = dot
+        .map(|i| (&name[..i], &name[i + 1..]))
+        .is_some_and(|(stem, ext)| {
+            matches!(
+                ext,
+                b"h" | b"hh" | b"hpp" | b"hxx" | b"c" | b"cc" | b"cpp" | b"cxx"
+            ) && [&b"_internal"[..], b"-internal", b"_private", b"-private"]
+                .iter()
+                .any(|s| stem.ends_with(s))
+        });
     private_module
+        || private_c
         || dirs
             .split(|&b| b == b'/')
             .any(|d| named(d, &["internal", "_internal", "internals", "detail"]))

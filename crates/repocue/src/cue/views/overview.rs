@@ -3589,6 +3589,12 @@ fn picked(
             if hidden && s.name.contains('.') && !is_type_entry(ranked, s) {
                 continue;
             }
+            // Nor a C type's tag beside its typedef (`typedef struct foo_s { … } foo` was
+            // two lines of one number): the typedef's name is the type's. Nor an export
+            // macro, which names nothing.
+            if is_typedef_tag_or_attribute(ranked, s) {
+                continue;
+            }
             // A Rust `impl` block of a type the list names is that type's: its methods are the
             // type's members, not a line of their own (anyhow's `impl Error` below `pub struct
             // Error` with `.msg .context`).
@@ -3650,6 +3656,22 @@ fn impl_type(name: &str) -> Option<&str> {
 
 /// Whether a listed symbol is a type (a class, struct, interface, enum, module…) of its
 /// ranked file.
+fn is_typedef_tag_or_attribute(ranked: &[super::structure::Ranked<'_>], s: &SymbolEntry) -> bool {
+    ranked
+        .iter()
+        .find(|r| r.file.path == s.path.as_bytes())
+        .and_then(|r| r.analysis.code.as_ref())
+        .is_some_and(|c| {
+            c.symbols
+                .iter()
+                .find(|x| x.qualified_name == s.name && x.start_line == s.line)
+                .is_some_and(|x| {
+                    super::structure::is_typedefs_tag(x, &c.symbols)
+                        || importance::is_attribute_macro(x)
+                })
+        })
+}
+
 fn is_type_entry(ranked: &[super::structure::Ranked<'_>], s: &SymbolEntry) -> bool {
     ranked
         .iter()

@@ -999,6 +999,21 @@ fn is_private_to_file(path: &[u8], s: &SymbolFact, all: &[SymbolFact]) -> bool {
         || is_translation_unit_member(path, s)
         || is_module_variable(path, s)
         || is_unexported_module_definition(path, s, all)
+        || is_typedefs_tag(s, all)
+}
+
+/// Tells whether a C struct, union or enum is the tag of a typedef on its line (`typedef
+/// struct foo_inBuffer_s { … } foo_inBuffer`): one type, which the typedef's name stands for;
+/// both were listed, on one line number.
+pub(crate) fn is_typedefs_tag(s: &SymbolFact, all: &[SymbolFact]) -> bool {
+    matches!(s.kind.as_str(), "struct" | "union" | "enum")
+        && all.iter().any(|o| {
+            !std::ptr::eq(o, s)
+                && o.start_line == s.start_line
+                && ["typedef struct", "typedef union", "typedef enum"]
+                    .iter()
+                    .any(|t| o.signature.starts_with(t))
+        })
 }
 
 /// Tells whether a module is a namespace: a `namespace` declaration, or a module that holds
@@ -1095,7 +1110,7 @@ pub(crate) fn also_names(r: &Ranked<'_>, shown: impl Fn(&str) -> bool, n: usize)
         .filter(|s| {
             s.parent().is_none()
                 && !s.qualified_name.contains('#')
-                && !importance::is_hidden(s)
+                && !importance::unexposed(s, all)
                 && !matches!(s.kind.as_str(), "module" | "impl")
                 && !s.name().starts_with('_')
                 && !is_private_to_file(&r.file.path, s, all)
