@@ -198,7 +198,8 @@ fn exact_name(query: &str) -> String {
 /// (`Command.Run` finds the method `Command.Run` before the helpers `runBefore` and
 /// `shouldRunCompletion` that bm25 prefers), for a path, when its file's name without the
 /// extension is, in its case (koa's `search response` found a test helper's `response`
-/// before `lib/response.js`); 1 the same in any ASCII case (not a file's); 2 otherwise.
+/// before `lib/response.js`); 1 the same in any ASCII case (not a file's); 2 when the name
+/// holds `q` as a word of its own; 3 otherwise.
 fn exactness(h: &SearchHit, q: &str) -> u8 {
     if q.is_empty() {
         return 2;
@@ -227,8 +228,16 @@ fn exactness(h: &SearchHit, q: &str) -> u8 {
         0
     } else if names(&|a, b| a.eq_ignore_ascii_case(b)) {
         1
-    } else {
+    } else if qualified
+        .unwrap_or(&h.name)
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == q)
+    {
+        // The name holds the asked one as a word of its own: bytes' `impl Bytes`,
+        // `Bytes.slice` and `impl Clone for Bytes` before sixteen `impl … for BytesMut`.
         2
+    } else {
+        3
     }
 }
 

@@ -1251,8 +1251,8 @@ fn two_python_modules_functions_of_one_name_are_both_listed() {
 }
 
 /// The languages the project's own code is written in come first; a language of a few own
-/// files beside them is a minor one, listed among the others by its files (zstd's ten
-/// Windows build scripts came before its 93 Shell test scripts).
+/// files beside them is a minor one, listed among the others by its files, code before
+/// documents (zstd's ten Windows build scripts came before its 93 Shell test scripts).
 #[test]
 fn a_language_of_a_few_own_files_is_listed_by_its_files() {
     let mut files: Vec<(String, String)> = (1..=20)
@@ -1269,6 +1269,7 @@ fn a_language_of_a_few_own_files_is_listed_by_its_files() {
             format!("#!/bin/sh\nset -e\n./prog --test {i}\n"),
         )
     }));
+    files.extend((1..=9).map(|i| (format!("docs/page{i}.md"), format!("# Page {i}\n"))));
     files.push((
         "build/win/build.cmd".into(),
         "@echo off\r\nmsbuild proj.sln\r\n".into(),
@@ -1288,7 +1289,7 @@ fn a_language_of_a_few_own_files_is_listed_by_its_files() {
         .iter()
         .map(|l| l["language"].as_str().unwrap())
         .collect();
-    assert_eq!(order, ["C", "Shell", "Batchfile"], "{cue:#}");
+    assert_eq!(order, ["C", "Shell", "Batchfile", "Markdown"], "{cue:#}");
 }
 
 /// TypeScript with JSX (`.tsx`) is TypeScript in the languages and the components, as

@@ -837,11 +837,56 @@ fn a_namesake_in_another_case_counts_only_where_the_project_exposes_it() {
     repo.init();
     let cue = search(&repo, &["Flag"]);
     let found = ids(&cue);
+    // The asked type, its own members (a word of their names is `Flag`), then the types its
+    // name begins: no test's field in between.
     assert_eq!(
-        found[..2],
-        ["symbol:flag.go:Flag", "symbol:flag.go:FlagBase"],
+        found[..3],
+        [
+            "symbol:flag.go:Flag",
+            "symbol:flag.go:Flag.Names",
+            "symbol:flag.go:FlagBase"
+        ],
         "{found:?}"
     );
+}
+
+/// A name that holds the asked one as a word of its own comes before one that only begins
+/// with it: bytes' `search Bytes` listed sixteen `impl … for BytesMut` before `impl Bytes` and
+/// `Bytes.slice`.
+#[test]
+fn the_asked_types_own_members_come_before_longer_names() {
+    let mut bytes_mut = String::from("pub struct BytesMut { len: usize }\n");
+    for t in [
+        "Borrow", "Clone", "Debug", "Default", "Deref", "Display", "Drop", "Eq",
+    ] {
+        bytes_mut.push_str(&format!("impl {t} for BytesMut {{}}\n"));
+    }
+    let repo = TestRepo::with_files(&[
+        (
+            "src/lib.rs",
+            "mod bytes;\nmod bytes_mut;\npub use crate::bytes::Bytes;\npub use crate::bytes_mut::BytesMut;\n",
+        ),
+        (
+            "src/bytes.rs",
+            "pub struct Bytes { len: usize }\nimpl Bytes {\n    pub fn slice(&self, a: usize, b: usize) -> Self { Bytes { len: b - a } }\n}\nimpl Clone for Bytes {\n    fn clone(&self) -> Self { Bytes { len: self.len } }\n}\n",
+        ),
+        ("src/bytes_mut.rs", &bytes_mut),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["Bytes"]);
+    let found = ids(&cue);
+    let at = |id: &str| found.iter().position(|f| *f == id);
+    let first_mut = found
+        .iter()
+        .position(|f| f.ends_with("for BytesMut"))
+        .unwrap_or(found.len());
+    for own in [
+        "symbol:src/bytes.rs:impl Bytes",
+        "symbol:src/bytes.rs:Bytes.slice",
+        "symbol:src/bytes.rs:impl Clone for Bytes",
+    ] {
+        assert!(at(own).is_some_and(|i| i < first_mut), "{own}: {found:?}");
+    }
 }
 
 #[test]

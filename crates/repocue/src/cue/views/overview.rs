@@ -212,14 +212,20 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         langs.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     } else {
         // A language of a few own files beside the main one's is no part of what the project
-        // is written in: with the rest, by its files (zstd's ten Windows build scripts came
-        // before its 93 Shell test scripts, which pushed Shell out of 250 tokens).
+        // is written in: with the rest, code before data and documents, each by its files
+        // (zstd's ten Windows build scripts came before its 93 Shell test scripts, which
+        // pushed Shell out of 250 tokens).
         let heaviest = langs.iter().map(|(_, (_, w))| *w).max().unwrap_or(0);
         let major = |w: u64| w > 0 && w * MINOR_LANGUAGE_SHARE > heaviest;
         langs.sort_by(|a, b| {
-            let key = |(_, (n, w)): &(&str, (u64, u64))| {
+            let key = |(l, (n, w)): &(&str, (u64, u64))| {
                 let major = major(*w);
-                (major, if major { *w } else { 0 }, *n)
+                (
+                    major,
+                    if major { *w } else { 0 },
+                    is_programming_language(l),
+                    *n,
+                )
             };
             key(b).cmp(&key(a)).then(a.0.cmp(b.0))
         });
