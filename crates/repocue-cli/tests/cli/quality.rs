@@ -1325,7 +1325,7 @@ fn tsx_files_count_as_typescript() {
 
 /// A Docusaurus site's pages beside the code (`website/docs/`) are the project's
 /// documentation, listed as `docs/`'s are (immer's overview listed only its README and
-/// security policy); a page deeper down is not, as under `docs/`.
+/// security policy); a page deeper down is not.
 #[test]
 fn a_documentation_sites_pages_are_documents() {
     let repo = TestRepo::with_files(&[
@@ -1355,6 +1355,42 @@ fn a_documentation_sites_pages_are_documents() {
         "{docs:?}"
     );
     assert!(index_in(&docs, "SECURITY.md") < index_in(&docs, "website/docs/api.md"));
+}
+
+/// The pages of a documentation site further down `docs/` are documents too, after those
+/// right in it (NSubstitute's user guide, `docs/help/<topic>/index.md`, was never listed with
+/// 93% of a budget left).
+#[test]
+fn a_docs_directorys_deeper_pages_come_after_its_own() {
+    let mut files: Vec<(String, String)> = vec![
+        ("README.md".into(), "# Lib\n\nA library.\n".into()),
+        (
+            "src/Api.cs".into(),
+            "namespace L; public static class Api { public static int Go() => 1; }\n".into(),
+        ),
+        ("docs/index.md".into(), "# Welcome\n\nThe library.\n".into()),
+    ];
+    for topic in ["getting-started", "received-calls"] {
+        files.push((
+            format!("docs/help/{topic}/index.md"),
+            format!("# Using {topic}\n\nText.\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "3000"]);
+    let docs = section_paths(&cue, "documents");
+    let at = |p: &str| index_in(&docs, p);
+    assert!(
+        at("docs/index.md") < at("docs/help/getting-started/index.md"),
+        "{docs:?}"
+    );
+    assert!(
+        docs.contains(&"docs/help/received-calls/index.md".to_owned()),
+        "{docs:?}"
+    );
 }
 
 /// What the CI workflows run is listed, said to come from CI: the commands a manifest does

@@ -3105,6 +3105,12 @@ fn listed_documents<'f>(
             let in_docs = (depth == 1
                 && (f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/")))
                 || (depth == 2 && f.path.starts_with(b"website/docs/"));
+            // A documentation site's pages further down (NSubstitute's whole user guide is
+            // `docs/help/<topic>/index.md`, and no page of it was ever listed): after the
+            // pages right in `docs/`, the shallower and the guides by name first.
+            let deeper_docs = depth >= 2
+                && !in_docs
+                && (f.path.starts_with(b"docs/") || f.path.starts_with(b"doc/"));
             let guide = GUIDES.iter().position(|k| stem == *k);
             // Where GitHub finds the contributing guide when the root has none (jekyll's
             // `.github/CONTRIBUTING.markdown`); after the root's own guides. (`docs/` is another
@@ -3149,11 +3155,16 @@ fn listed_documents<'f>(
                 // `test/README.md` on its two test suites): after the root's documents.
                 (1, None) if stem == "README" => (4, 1, 0, 0),
                 _ if in_docs => (5, 0, 0, 0),
+                _ if deeper_docs => (5, depth, usize::from(!guide_named), 0),
                 _ => return None,
             };
             let top_readme = depth == 1 && stem == "README";
-            let kept =
-                depth == 0 || link.is_some() || in_docs || kept_guide.is_some() || top_readme;
+            let kept = depth == 0
+                || link.is_some()
+                || in_docs
+                || deeper_docs
+                || kept_guide.is_some()
+                || top_readme;
             (kept || is_readme(f)).then_some((tier, f))
         })
         .collect();
