@@ -6005,6 +6005,10 @@ fn a_modules_unexported_functions_are_not_what_it_offers() {
             "bin/serve.js".into(),
             "function startServer(port) {\n  return port;\n}\n\nstartServer(8080);\n".into(),
         ),
+        (
+            "lib/app.js".into(),
+            "exports.callback = function callback() {\n  const handleRequest = (req) => {\n    return req;\n  };\n  return handleRequest;\n};\n".into(),
+        ),
     ];
     // Many users of the module, each also calling a helper's namesake of its own making, so
     // that bare-name uses would count the helpers as used everywhere.
@@ -6035,6 +6039,11 @@ fn a_modules_unexported_functions_are_not_what_it_offers() {
             "{helper} before an export: {names:?}"
         );
     }
+    // What a function's body defines is no line of its own at any budget.
+    assert!(
+        !names.iter().any(|n| n.ends_with("handleRequest")),
+        "{names:?}"
+    );
     // Nor does the module's `also` offer them.
     for s in symbols.iter().filter(|s| s["path"] == "lib/view.js") {
         let also = s.get("also").and_then(Value::as_array);

@@ -3608,8 +3608,9 @@ fn picked(
             }
             // Nor a C type's tag beside its typedef (`typedef struct foo_s { … } foo` was
             // two lines of one number): the typedef's name is the type's. Nor an export
-            // macro, which names nothing.
-            if is_typedef_tag_or_attribute(ranked, s) {
+            // macro, which names nothing, nor what a function's body defines (koa's `const
+            // handleRequest` inside `Application.callback`): no other code can name it.
+            if is_no_api_line(ranked, s) {
                 continue;
             }
             // A Rust `impl` block of a type the list names is that type's: its methods are the
@@ -3673,7 +3674,7 @@ fn impl_type(name: &str) -> Option<&str> {
 
 /// Whether a listed symbol is a type (a class, struct, interface, enum, module…) of its
 /// ranked file.
-fn is_typedef_tag_or_attribute(ranked: &[super::structure::Ranked<'_>], s: &SymbolEntry) -> bool {
+fn is_no_api_line(ranked: &[super::structure::Ranked<'_>], s: &SymbolEntry) -> bool {
     ranked
         .iter()
         .find(|r| r.file.path == s.path.as_bytes())
@@ -3685,6 +3686,7 @@ fn is_typedef_tag_or_attribute(ranked: &[super::structure::Ranked<'_>], s: &Symb
                 .is_some_and(|x| {
                     super::structure::is_typedefs_tag(x, &c.symbols)
                         || importance::is_attribute_macro(x)
+                        || super::structure::is_local(x, &c.symbols)
                 })
         })
 }

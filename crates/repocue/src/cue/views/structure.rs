@@ -1316,7 +1316,7 @@ fn is_translation_unit_type(path: &[u8], s: &SymbolFact) -> bool {
 /// nested function, or a function's local variable (express's `var app = function(req, res,
 /// next)` inside `createApplication`, koa's `const handleRequest` inside a method), which no
 /// other file can name.
-fn is_local(s: &SymbolFact, all: &[SymbolFact]) -> bool {
+pub(crate) fn is_local(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     let callable = |k: &str| matches!(k, "function" | "method");
     all.iter().any(|o| {
         callable(&o.kind)
