@@ -351,8 +351,8 @@ fn cmd(command: impl Into<String>, purpose: &str) -> CommandFact {
 
 /// A CI workflow's facts: the commands its steps run ([`super::workflow`]), `None` when it
 /// runs none a contributor would.
-fn workflow(text: &str) -> Option<ManifestFacts> {
-    let commands: Vec<CommandFact> = super::workflow::commands(text)
+fn workflow(path: &[u8], text: &str) -> Option<ManifestFacts> {
+    let commands: Vec<CommandFact> = super::workflow::commands_of(path, text)
         .into_iter()
         .map(|(command, purpose)| cmd(command, purpose))
         .collect();
@@ -366,7 +366,7 @@ fn workflow(text: &str) -> Option<ManifestFacts> {
 /// Extracts manifest facts, `None` when the file is not a manifest or cannot be parsed.
 pub fn analyze(path: &[u8], text: &str) -> Option<ManifestFacts> {
     if super::workflow::is_workflow(path) {
-        return workflow(text);
+        return workflow(path, text);
     }
     let kind = manifest_kind(paths::file_name(path))?;
     let mut f = ManifestFacts {

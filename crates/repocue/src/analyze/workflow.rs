@@ -1,5 +1,6 @@
 //! The commands a project's continuous integration runs: the `run:` steps of its GitHub
-//! Actions workflows (`.github/workflows/*.yml`). What CI runs is how the maintainers check a
+//! Actions workflows (`.github/workflows/*.yml`) and of its CircleCI configuration
+//! (`.circleci/config.yml`, where a step's command may be its `command:`). What CI runs is how the maintainers check a
 //! change (jsoup's `mvn verify`, rayon's `cargo fmt --all --check`, tmux's `cd regress &&
 //! make`), where the commands a manifest implies are only the ecosystem's defaults.
 //!
@@ -20,6 +21,9 @@ const MAX_PER_WORKFLOW: usize = 8;
 /// of the repository's own that workflows use (`.github/actions/<name>/action.yml`: guice's
 /// CI runs `mvn verify` and `bazel test` there, and its overview fell back to `mvn test`).
 pub fn is_workflow(path: &[u8]) -> bool {
+    if is_circleci(path) {
+        return true;
+    }
     if let Some(action) = path.strip_prefix(b".github/actions/") {
         let mut parts = action.split(|&b| b == b'/');
         let (dir, file) = (parts.next(), parts.next());
@@ -37,6 +41,13 @@ pub fn is_workflow(path: &[u8]) -> bool {
     }
     let name = String::from_utf8_lossy(name).to_ascii_lowercase();
     !SKIPPED.iter().any(|s| name.contains(s))
+}
+
+/// Whether a path is CircleCI's configuration (`.circleci/config.yml`), read as a workflow is:
+/// its `run:` steps, or their `command:` (gorilla/websocket's `go test -v -race ./...` and `go
+/// vet` ran there only, and its overview offered the Go defaults).
+fn is_circleci(path: &[u8]) -> bool {
+    matches!(path, b".circleci/config.yml" | b".circleci/config.yaml")
 }
 
 /// Words of a workflow's or action's name that say it releases, publishes, scans or keeps
@@ -63,15 +74,32 @@ const SKIPPED: &[&str] = &[
     "zizmor",
 ];
 
-/// The commands a workflow's steps run, in file order, each once, with their purpose
+/// The commands a GitHub Actions workflow's steps run ([`commands_of`]).
+#[cfg(test)]
+fn commands(text: &str) -> Vec<(String, &'static str)> {
+    commands_in(text, false)
+}
+
+/// The commands of the workflow at `path`, in file order, each once, with their purpose
 /// (`build`, `test`, `lint`, `format`, `docs` or `other`): at most [`MAX_PER_WORKFLOW`].
-pub fn commands(text: &str) -> Vec<(String, &'static str)> {
+/// CircleCI's configuration is read too.
+pub fn commands_of(path: &[u8], text: &str) -> Vec<(String, &'static str)> {
+    commands_in(text, is_circleci(path))
+}
+
+/// [`commands_of`], for CircleCI's dialect when `circleci`: a step's command may be the
+/// `command:` of its `run:` map, in the `working_directory:` it names; one with a pipeline
+/// parameter (`<< parameters.go >>`) is no command a contributor can run as it is.
+fn commands_in(text: &str, circleci: bool) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
     let matrix = matrix_firsts(text);
     // A step for another platform than a contributor's Linux checkout (`if: matrix.os ==
     // 'windows-latest'`) comes after the others: NSubstitute's Windows-only `dotnet test -f
     // net462` came first and hid the `dotnet test -f net8.0` every platform runs.
-    let (general, other): (Vec<_>, Vec<_>) = run_lines(text).into_iter().partition(|(_, p)| !p);
+    let (general, other): (Vec<_>, Vec<_>) = run_lines(text, circleci)
+        .into_iter()
+        .filter(|(line, _)| !(circleci && line.contains("<<") && line.contains(">>")))
+        .partition(|(_, p)| !p);
     for (line, _) in general.into_iter().chain(other) {
         let Some(command) = runnable(&with_matrix(&line, &matrix)) else {
             continue;
@@ -201,7 +229,7 @@ fn with_matrix(line: &str, matrix: &[(String, String)]) -> String {
 /// `cd` on an earlier line of its block (spdlog's `mkdir -p build && cd build`, then `make
 /// -j2`); after a `cd` whose directory is not plain, the block's lines are left out. Each
 /// line says whether its step runs on another platform only ([`for_another_platform`]).
-fn run_lines(text: &str) -> Vec<(String, bool)> {
+fn run_lines(text: &str, circleci: bool) -> Vec<(String, bool)> {
     let lines: Vec<&str> = text.lines().collect();
     // A `defaults: run: working-directory:` of the workflow or a job: where steps without
     // their own run (read as the workflow's; none is read when it is no plain path).
@@ -219,7 +247,10 @@ fn run_lines(text: &str) -> Vec<(String, bool)> {
         let trimmed = line.trim_start();
         let dashed = trimmed.strip_prefix("- ");
         let key = dashed.unwrap_or(trimmed).trim_start();
-        let Some(value) = key.strip_prefix("run:") else {
+        let value = key
+            .strip_prefix("run:")
+            .or_else(|| key.strip_prefix("command:").filter(|_| circleci));
+        let Some(value) = value else {
             continue;
         };
         let value = value.trim();
@@ -318,10 +349,11 @@ fn defaults_directory(lines: &[&str]) -> Option<Option<String>> {
 /// The step's `working-directory` (`default` when it has none; `""` for the root), from its
 /// keys ([`step_keys`]); `None` when it is no plain relative path.
 fn working_directory(keys: &[String], default: &str) -> Option<String> {
-    let Some(value) = keys
-        .iter()
-        .find_map(|k| k.strip_prefix("working-directory:"))
-    else {
+    let value = keys.iter().find_map(|k| {
+        k.strip_prefix("working-directory:")
+            .or_else(|| k.strip_prefix("working_directory:"))
+    });
+    let Some(value) = value else {
         return Some(default.to_owned());
     };
     joined_directory("", unquoted(value.trim()))
@@ -1299,6 +1331,34 @@ jobs:
                 ("./configure && make all".to_owned(), "other"),
             ]
         );
+    }
+
+    /// CircleCI's configuration is a workflow: a `run:` step's command, inline or as its
+    /// map's `command:` (a block too), in the step's `working_directory:`; not one with a
+    /// pipeline parameter, nor a `command:` key of a GitHub workflow (an action's input).
+    #[test]
+    fn circlecis_steps_are_read_as_a_workflows() {
+        assert!(is_workflow(b".circleci/config.yml"));
+        assert!(!is_workflow(b"docs/.circleci/config.yml"));
+        let config = "version: 2.1\njobs:\n  test:\n    docker:\n      - image: cimg/go:1.22\n    steps:\n      - checkout\n      - run: go build ./...\n      - run:\n          name: \"Run go vet\"\n          command: go vet -v ./...\n      - run:\n          name: Tests\n          working_directory: server\n          command: |\n            go test -v -race ./...\n      - run:\n          command: go test -run << parameters.pattern >>\n";
+        let got: Vec<String> = commands_of(b".circleci/config.yml", config)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "go build ./...",
+                "go vet -v ./...",
+                "cd server && go test -v -race ./..."
+            ]
+        );
+        let action = "jobs:\n  a:\n    steps:\n      - uses: some/action@v1\n        with:\n          command: make release\n      - run: make test\n";
+        let got: Vec<String> = commands_of(b".github/workflows/ci.yml", action)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(got, ["make test"]);
     }
 
     /// A step only Windows or macOS runs comes after those every platform runs: its
