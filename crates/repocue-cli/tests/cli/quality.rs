@@ -1396,6 +1396,31 @@ fn a_documentation_sites_pages_are_documents() {
     assert!(index_in(&docs, "SECURITY.md") < index_in(&docs, "website/docs/api.md"));
 }
 
+/// Of the documents a README links to, an API reference comes before its other links, and a
+/// migration guide from an older version after them (koa's `docs/api/index.md`, "API
+/// documentation", came after both its migration guides).
+#[test]
+fn a_linked_api_reference_comes_before_migration_guides() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Readme.md",
+            "# koa\n\nSee the [Migration Guide](docs/migration-v1-to-v2.md) and [notes](docs/notes.md).\n\nLearn more in the [API documentation](docs/api/index.md).\n",
+        ),
+        ("docs/migration-v1-to-v2.md", "# Migrating\n\nFrom v1.\n"),
+        ("docs/notes.md", "# Notes\n\nNotes.\n"),
+        ("docs/api/index.md", "# Application\n\nThe application object.\n"),
+        ("lib/application.js", "module.exports = class Application {}\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "3000"]);
+    let docs = section_paths(&cue, "documents");
+    let at = |p: &str| index_in(&docs, p);
+    assert!(at("docs/api/index.md") < at("docs/notes.md"), "{docs:?}");
+    assert!(
+        at("docs/notes.md") < at("docs/migration-v1-to-v2.md"),
+        "{docs:?}"
+    );
+}
+
 /// The pages of a documentation site further down `docs/` are documents too, after those
 /// right in it (NSubstitute's user guide, `docs/help/<topic>/index.md`, was never listed with
 /// 93% of a budget left).

@@ -3013,6 +3013,28 @@ const GUIDE_WORDS: &[&str] = &[
     "hacking",
 ];
 
+/// Whether a document is an API reference by its path: under an `api/` or `reference/`
+/// directory (koa's `docs/api/index.md`), or named `api` or `reference`.
+fn is_api_reference(path: &[u8]) -> bool {
+    let lower = String::from_utf8_lossy(path).to_ascii_lowercase();
+    let mut parts: Vec<&str> = lower.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    let stem = name.split('.').next().unwrap_or_default();
+    parts.iter().any(|d| matches!(*d, "api" | "reference"))
+        || matches!(
+            stem,
+            "api" | "reference" | "api-reference" | "api_reference"
+        )
+}
+
+/// Whether a document's path says it guides an upgrade from an older version
+/// (`docs/migration-v1-to-v2.md`, `MIGRATING.md`, `UPGRADE-GUIDE.md` is not one: its name says
+/// guide).
+fn is_migration_guide(path: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(paths::file_name(path)).to_ascii_lowercase();
+    name.starts_with("migrat")
+}
+
 /// Whether a document's path says it guides (`GETTING_STARTED.md`, `user_guide.md`,
 /// `doc/design/monorepo.md`), its words' separators left out: got's `quick-start.md` was no
 /// guide and came after its migration guides.
@@ -3132,11 +3154,14 @@ fn listed_documents<'f>(
             // a reader starts).
             let guide_named = is_guide_named(&f.path);
             let linked_rank = |i: usize| {
-                let guide = guide_named;
+                // An API reference before the other links (koa's `docs/api/index.md`, "API
+                // documentation", came after its migration guides); a migration guide is for
+                // upgrading from an older version, with the records of single decisions.
                 let order = match () {
-                    _ if is_decision_record(&f.path) => 2,
-                    _ if guide => 0,
-                    _ => 1,
+                    _ if is_decision_record(&f.path) || is_migration_guide(&f.path) => 3,
+                    _ if guide_named => 0,
+                    _ if is_api_reference(&f.path) => 1,
+                    _ => 2,
                 };
                 (order, usize::MAX - linked[i].1, i)
             };
