@@ -4099,10 +4099,11 @@ fn a_package_with_more_data_than_code_is_in_its_codes_language() {
     assert_eq!(cue["content"]["languages"][0]["language"], "C", "{cue:#}");
 }
 
-/// After the code the project writes, languages come by their files: starlette's one YAML,
-/// HTML and TOML file came before its Markdown documents and test scripts. A repository of
-/// configuration stays one of its data format. Code no parser reads is code all the same
-/// (AutoMapper's PowerShell build scripts came after its Markdown and YAML).
+/// After the code the project writes, languages come by their files, code (test scripts too)
+/// before documents and data: starlette's one YAML, HTML and TOML file came before its
+/// Markdown documents and test scripts. A repository of configuration stays one of its data
+/// format. Code no parser reads is code all the same (AutoMapper's PowerShell build scripts
+/// came after its Markdown and YAML).
 #[test]
 fn a_few_data_files_come_after_the_documents_and_scripts() {
     let languages = |cue: &Value| -> Vec<String> {
@@ -4133,7 +4134,7 @@ fn a_few_data_files_come_after_the_documents_and_scripts() {
     let cue = repo.cue("overview", &["--max-tokens", "2000"]);
     assert_eq!(
         languages(&cue)[..4],
-        ["Python", "PowerShell", "Markdown", "Shell"],
+        ["Python", "PowerShell", "Shell", "Markdown"],
         "{cue:#}"
     );
     let mut files: Vec<(String, String)> = vec![("deploy.py".into(), "X = 1\n".into())];
