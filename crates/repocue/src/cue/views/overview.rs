@@ -2284,12 +2284,15 @@ fn entry_points(
 fn later_module_descriptors_last(entries: Vec<String>) -> Vec<String> {
     let descriptor = |e: &String| paths::file_name(e.as_bytes()) == b"module-info.java";
     let first = entries.iter().position(descriptor);
-    let (later, mut kept): (Vec<(usize, String)>, Vec<(usize, String)>) = entries
-        .into_iter()
-        .enumerate()
-        .partition(|(i, e)| descriptor(e) && Some(*i) != first);
-    kept.extend(later);
-    kept.into_iter().map(|(_, e)| e).collect()
+    let (mut kept, mut later) = (Vec::new(), Vec::new());
+    for (i, e) in entries.into_iter().enumerate() {
+        match descriptor(&e) && Some(i) != first {
+            true => later.push(e),
+            false => kept.push(e),
+        }
+    }
+    kept.append(&mut later);
+    kept
 }
 
 /// Whether a file is the `__init__.py` of a Python package in a `src/` layout
@@ -4707,13 +4710,9 @@ fn is_member_name(name: &str, (ty, kind): (&str, &str)) -> bool {
     let operator = name
         .strip_prefix("operator")
         .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
-    !name.starts_with('_')
-        && !name.starts_with('~')
-        && !operator
-        && name != ty
-        && !(name == "new" && kind != "module")
-        && name != "constructor"
-        && !PROTOCOL_METHODS.contains(&name)
+    let special = name.starts_with(['_', '~']) || operator;
+    let constructor = name == ty || name == "constructor" || (name == "new" && kind != "module");
+    !(special || constructor || PROTOCOL_METHODS.contains(&name))
 }
 
 /// Whether a C++ member is declared deleted or defaulted (`Policy(const Policy&) = delete`):
