@@ -1216,45 +1216,6 @@ fn a_c_librarys_public_header_comes_before_its_internal_ones() {
     assert_eq!(typedef_lines, 1, "{text}");
 }
 
-/// A subpackage of error types counts for less among the best package's parts, as a
-/// component of them does: ramsey/uuid's `src/Exception/`, three exception classes every
-/// file throws, came before `src/Generator/`, whose eight generators fell out of 1,000 tokens.
-#[test]
-fn a_subpackage_of_errors_comes_after_one_of_code() {
-    let mut files: Vec<(String, String)> = vec![(
-        "composer.json".into(),
-        r#"{"name": "acme/uuid", "autoload": {"psr-4": {"Acme\\": "src/"}}}"#.into(),
-    )];
-    files.push((
-        "src/Exception/UuidException.php".into(),
-        "<?php\nnamespace Acme\\Exception;\nclass UuidException extends \\RuntimeException {}\n"
-            .into(),
-    ));
-    for i in 1..=2 {
-        files.push((
-            format!("src/Generator/Gen{i}.php"),
-            format!("<?php\nnamespace Acme\\Generator;\nuse Acme\\Exception\\UuidException;\nclass Gen{i} {{ public function generate(): string {{ throw new UuidException(); }} }}\n"),
-        ));
-    }
-    for i in 1..=6 {
-        files.push((
-            format!("src/Thing{i}.php"),
-            format!("<?php\nnamespace Acme;\nuse Acme\\Exception\\UuidException;\nclass Thing{i} {{ public function run(): void {{ throw new UuidException(); }} }}\n"),
-        ));
-    }
-    let files: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "2000"]);
-    let components = component_paths(&cue);
-    let at = |p: &str| components.iter().position(|c| *c == p);
-    assert!(
-        at("src/Generator/").is_some() && at("src/Generator/") < at("src/Exception/"),
-        "{components:?}"
-    );
-}
-
 /// A Python module is a namespace: two modules' functions of one name are two definitions.
 /// structlog's `get_logger` of `_config.py`, which its package hands on, was left out of every
 /// overview for the `stdlib` module's own `get_logger` in the same directory.

@@ -1846,15 +1846,9 @@ fn subpackages<'a>(
         })
         .map(|(d, t)| (t.mass, t.component(d, "directory")))
         .collect();
-    // What the parts do before what they throw: a directory of error types, which every
-    // other part uses, last (ramsey/uuid's `src/Exception/` came before `src/Generator/`,
-    // which fell out of 1,000 tokens). Then the heaviest code first; then, code or none (a
-    // repository of documents), most files.
-    let errors = |c: &Component| importance::errors_dir_factor(&c.path) < 1.0;
+    // Heaviest code first; then, code or none (a repository of documents), most files.
     subs.sort_by(|a, b| {
-        errors(&a.1)
-            .cmp(&errors(&b.1))
-            .then(b.0.total_cmp(&a.0))
+        b.0.total_cmp(&a.0)
             .then(b.1.files.cmp(&a.1.files))
             .then(a.1.path.cmp(&b.1.path))
     });
