@@ -1318,6 +1318,19 @@ fn is_translation_unit_type(path: &[u8], s: &SymbolFact) -> bool {
 /// other file can name.
 pub(crate) fn is_local(s: &SymbolFact, all: &[SymbolFact]) -> bool {
     let callable = |k: &str| matches!(k, "function" | "method");
+    // Anything else lies in a function's body only as the function's own: its owner is one.
+    // (A nested function may be named without its scope: Python's nested `def`.)
+    if !callable(&s.kind) {
+        let Some(owner) = s.parent() else {
+            return false;
+        };
+        if !all
+            .iter()
+            .any(|o| o.qualified_name == owner && callable(&o.kind))
+        {
+            return false;
+        }
+    }
     all.iter().any(|o| {
         callable(&o.kind)
             && !std::ptr::eq(o, s)
