@@ -124,9 +124,20 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
                 owner.is_some_and(|o| !(type_like && o.starts_with(|c: char| c.is_lowercase())))
             })
     };
+    // A constructor is named as its type: a bare type name asks for the type, not for
+    // leveldb's `DB() = default` and `DB(const DB&) = delete`, hits 2 and 3 of `search DB`.
+    let constructor = |h: &SearchHit| {
+        h.kind == SearchKind::Symbol
+            && crate::api::ids::split_symbol(&h.entity).is_some_and(|(_, n)| {
+                let n = n.split('#').next().unwrap_or(n);
+                let mut parts = n.rsplit('.');
+                matches!((parts.next(), parts.next()), (Some(a), Some(b)) if a == b)
+            })
+    };
     let exactness = |h: &SearchHit| match exactness(h, &q) {
         1 if role(h) != 0 => 2,
         0 | 1 if bare && hidden(h) && member(h) => 2,
+        0 | 1 if bare && constructor(h) => 2,
         e => e,
     };
     let kind_order = |h: &SearchHit| match h.kind {

@@ -889,6 +889,35 @@ fn the_asked_types_own_members_come_before_longer_names() {
     }
 }
 
+/// A type's constructors are named as it is, but a bare type name asks for the type: leveldb's
+/// `search DB` listed `DB() = default` and `DB(const DB&) = delete` second and third. They come
+/// with the type's other members now (`DB.Open` before them).
+#[test]
+fn a_types_constructors_come_after_other_names_of_the_type() {
+    let repo = TestRepo::with_files(&[
+        (
+            "include/db.h",
+            "namespace leveldb {\nclass DB {\n public:\n  DB() = default;\n  DB(const DB&) = delete;\n  virtual ~DB();\n  static int Open(const char* name, DB** db);\n};\n}\n",
+        ),
+        (
+            "db/db_impl.h",
+            "namespace leveldb {\nclass DBImpl : public DB {\n public:\n  int Get();\n};\n}\n",
+        ),
+    ]);
+    repo.init();
+    let cue = search(&repo, &["DB"]);
+    let found = ids(&cue);
+    assert_eq!(found[0], "symbol:include/db.h:leveldb.DB", "{found:?}");
+    let at = |id: &str| found.iter().position(|f| *f == id);
+    let open = at("symbol:include/db.h:leveldb.DB.Open").expect("DB.Open");
+    for ctor in [
+        "symbol:include/db.h:leveldb.DB.DB",
+        "symbol:include/db.h:leveldb.DB.DB#2",
+    ] {
+        assert!(at(ctor).is_none_or(|i| i > open), "{ctor}: {found:?}");
+    }
+}
+
 #[test]
 fn a_hidden_member_of_the_asked_name_comes_after_the_others() {
     // serde_json's `search Value` listed the `type Value = …` of every private visitor's trait
