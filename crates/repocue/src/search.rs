@@ -145,6 +145,16 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
         SearchKind::Doc => 1,
         SearchKind::Path => 2,
     };
+    // What the compiler makes of a type (constructors, destructors, operators) after what the
+    // type does: leveldb's `search Policy` listed `~Policy` twice and `operator=` before the
+    // policy's methods.
+    let special = |h: &SearchHit| {
+        let last = h.name.as_str();
+        let operator = last
+            .strip_prefix("operator")
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        h.kind == SearchKind::Symbol && (last.starts_with('~') || operator || constructor(h))
+    };
     hits.sort_by(|a, b| {
         exactness(a)
             .cmp(&exactness(b))
@@ -152,6 +162,7 @@ pub fn rank(hits: &mut [SearchHit], query: &str) {
             .then(hidden(a).cmp(&hidden(b)))
             .then(is_declaration_file(&a.path).cmp(&is_declaration_file(&b.path)))
             .then(kind_order(a).cmp(&kind_order(b)))
+            .then(special(a).cmp(&special(b)))
             .then(a.priority.cmp(&b.priority))
             .then_with(|| {
                 // A file named for the definition first; in Go, whose packages are

@@ -891,7 +891,8 @@ fn the_asked_types_own_members_come_before_longer_names() {
 
 /// A type's constructors are named as it is, but a bare type name asks for the type: leveldb's
 /// `search DB` listed `DB() = default` and `DB(const DB&) = delete` second and third. They come
-/// with the type's other members now (`DB.Open` before them).
+/// with the type's other members now, after what the type does (`DB.Open`), as its destructor
+/// does.
 #[test]
 fn a_types_constructors_come_after_other_names_of_the_type() {
     let repo = TestRepo::with_files(&[
@@ -910,11 +911,12 @@ fn a_types_constructors_come_after_other_names_of_the_type() {
     assert_eq!(found[0], "symbol:include/db.h:leveldb.DB", "{found:?}");
     let at = |id: &str| found.iter().position(|f| *f == id);
     let open = at("symbol:include/db.h:leveldb.DB.Open").expect("DB.Open");
-    for ctor in [
+    for special in [
         "symbol:include/db.h:leveldb.DB.DB",
         "symbol:include/db.h:leveldb.DB.DB#2",
+        "symbol:include/db.h:leveldb.DB.~DB",
     ] {
-        assert!(at(ctor).is_none_or(|i| i > open), "{ctor}: {found:?}");
+        assert!(at(special).is_none_or(|i| i > open), "{special}: {found:?}");
     }
 }
 
