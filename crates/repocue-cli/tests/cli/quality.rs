@@ -1290,6 +1290,32 @@ fn a_language_of_a_few_own_files_is_listed_by_its_files() {
         .map(|l| l["language"].as_str().unwrap())
         .collect();
     assert_eq!(order, ["C", "Shell", "Batchfile", "Markdown"], "{cue:#}");
+    // In a tiny repository, one own script beside four C files is a minor language too.
+    let mut files: Vec<(String, String)> = (1..=4)
+        .map(|i| {
+            (
+                format!("src/f{i}.c"),
+                format!("int f{i}(void) {{ return {i}; }}\n"),
+            )
+        })
+        .collect();
+    files.extend((1..=6).map(|i| (format!("tests/t{i}.sh"), format!("./prog --test {i}\n"))));
+    files.push((
+        "win/build.cmd".into(),
+        "@echo off\r\nmsbuild proj.sln\r\n".into(),
+    ));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let cue = TestRepo::with_files(&files).cue("overview", &["--max-tokens", "2000"]);
+    let order: Vec<&str> = cue["content"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["language"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["C", "Shell", "Batchfile"], "{cue:#}");
 }
 
 /// TypeScript with JSX (`.tsx`) is TypeScript in the languages and the components, as

@@ -216,7 +216,11 @@ fn compute(state: &Reader, dir_name: &str) -> Result<(OverviewData, reuse::Graph
         // (zstd's ten Windows build scripts came before its 93 Shell test scripts, which
         // pushed Shell out of 250 tokens).
         let heaviest = langs.iter().map(|(_, (_, w))| *w).max().unwrap_or(0);
-        let major = |w: u64| w > 0 && w * MINOR_LANGUAGE_SHARE > heaviest;
+        // (One own file beside the heaviest language's is never more than a minor one: a
+        // tiny repository's single Windows script.)
+        let major = |w: u64| {
+            w > 0 && w * MINOR_LANGUAGE_SHARE > heaviest && (w > CODE_FILE_WEIGHT || w == heaviest)
+        };
         langs.sort_by(|a, b| {
             let key = |(l, (n, w)): &(&str, (u64, u64))| {
                 let major = major(*w);
