@@ -275,7 +275,9 @@ fn extract_with(
         if depth > DEEP_TREE && meter.charge(definition_depths(root, &captures)).is_break() {
             return Err(meter.verdict().unwrap_or(ExtractError::OverBudget));
         }
-        Ok(assemble(support, captures, source))
+        let mut facts = assemble(support, captures, source);
+        facts.namespace = support.namespace(root, source);
+        Ok(facts)
     })
 }
 
@@ -492,6 +494,7 @@ fn assemble(support: &dyn LanguageSupport, captures: Captures<'_, '_>, source: &
         type_reexports,
         star_exports: star_exports(support, &captures.star_exports, source),
         default_export: default_export(&captures.default_exports, source),
+        namespace: None,
     }
 }
 

@@ -46,7 +46,7 @@ pub use detect::{detect_language, language_name, LanguageInfo, LANGUAGES};
 ///
 /// Callers use it as part of a cache key; bump it whenever a query, a language module or
 /// the engine changes what [`extract`] returns.
-pub const EXTRACTOR_VERSION: &str = "112";
+pub const EXTRACTOR_VERSION: &str = "113";
 
 /// A programming language the extractor understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -227,6 +227,12 @@ pub struct FileFacts {
     /// ky`, `export default class Ky {}`, CommonJS `module.exports = createApplication`): the
     /// one a user imports the package as. `None` elsewhere.
     pub default_export: Option<String>,
+    /// The namespace the file declares once for all its definitions (PHP's `namespace
+    /// App\Http;`), as written without a leading `\`; `Some("")` for a file that declares
+    /// none (the global namespace). What a bare class name of the file, or the last part of
+    /// a name it `use`s, resolves against. `None` where no single namespace holds the file
+    /// (braced namespace blocks: their definitions' parents tell) and in other languages.
+    pub namespace: Option<String>,
 }
 
 /// Resource limits for one [`extract`] call.

@@ -30,7 +30,7 @@ pub(crate) fn derived_version() -> String {
 
 /// Version of how views derive their cached values from the facts (ranking rules, section
 /// data): bump it with any change to them, so existing caches derive them again.
-const DERIVATION: &str = "d274";
+const DERIVATION: &str = "d275";
 
 /// A snapshot prepared for reading: what every view is a function of.
 pub(crate) struct Reader {

@@ -1481,6 +1481,80 @@ fn a_cpp_headers_namespaced_definitions_have_users() {
     assert_eq!(c["content"]["referenced_by"], json!(["src/tool.cc"]), "{c}");
 }
 
+/// A PHP class name means the class of the namespace it resolves in: the one a `use` names,
+/// else the file's own. ramsey/uuid's `UuidInterface`, used through `use
+/// Ramsey\Uuid\UuidInterface;`, was counted as a use of `src/Rfc4122/UuidInterface.php` too,
+/// which then took the main interface's place in the overview.
+#[test]
+fn a_php_name_means_the_class_its_namespace_holds() {
+    let codec = |n: &str| {
+        format!(
+            "<?php\nnamespace Acme\\Codec;\n\nuse Acme\\Thing;\n\nfinal class Codec{n}\n{{\n    public function encode(Thing $t): string {{ return $t->toString(); }}\n}}\n"
+        )
+    };
+    let files = [
+        (
+            "src/Thing.php".to_owned(),
+            "<?php\nnamespace Acme;\n\ninterface Thing\n{\n    public function toString(): string;\n}\n".to_owned(),
+        ),
+        (
+            "src/Sub/Thing.php".to_owned(),
+            "<?php\nnamespace Acme\\Sub;\n\ninterface Thing\n{\n    public function getVersion(): int;\n}\n".to_owned(),
+        ),
+        (
+            "src/Sub/Reader.php".to_owned(),
+            "<?php\nnamespace Acme\\Sub;\n\nfinal class Reader\n{\n    public function read(Thing $t): int { return $t->getVersion(); }\n}\n".to_owned(),
+        ),
+        ("src/Codec/CodecA.php".to_owned(), codec("A")),
+        ("src/Codec/CodecB.php".to_owned(), codec("B")),
+        (
+            "composer.json".to_owned(),
+            r#"{"name": "acme/thing", "autoload": {"psr-4": {"Acme\\": "src/"}}}"#.to_owned(),
+        ),
+    ];
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = TestRepo::with_files(&files);
+    repo.init();
+    let users = |id: &str| {
+        let c = repo.cue("entity", &["--id", id, "--no-refresh"]);
+        crate::support::schema::assert_valid("cue-entity", &c);
+        c["content"]["referenced_by"].clone()
+    };
+    // The codecs `use Acme\Thing`; the reader, in `Acme\Sub`, names its own namespace's.
+    assert_eq!(
+        users("symbol:src/Thing.php:Thing"),
+        json!(["src/Codec/CodecA.php", "src/Codec/CodecB.php"])
+    );
+    assert_eq!(
+        users("symbol:src/Sub/Thing.php:Thing"),
+        json!(["src/Sub/Reader.php"])
+    );
+    assert_eq!(
+        users("file:src/Thing.php"),
+        json!(["src/Codec/CodecA.php", "src/Codec/CodecB.php"])
+    );
+    // The ranking agrees: the interface two files use comes before the one a single file does.
+    let text = repo
+        .repocue(&[
+            "cue",
+            "--format",
+            "text",
+            "--max-tokens",
+            "400",
+            "--no-refresh",
+        ])
+        .success()
+        .stdout();
+    let main = text
+        .find("src/Thing.php")
+        .unwrap_or_else(|| panic!("{text}"));
+    let sub = text.find("src/Sub/Thing.php").unwrap_or(usize::MAX);
+    assert!(main < sub, "{text}");
+}
+
 /// Headings whose slugs collide get GitHub's `-1`, `-2` anchors (koa's `### response.body`
 /// and `### response.body=`): every section has an id of its own, which the document view,
 /// search, the entity view and the delta all give alike.

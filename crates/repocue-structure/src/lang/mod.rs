@@ -163,6 +163,12 @@ pub(crate) trait LanguageSupport: Sync {
         out.push(unquote(&node_text(node, source)).to_string());
     }
 
+    /// The namespace the whole file is declared in ([`crate::FileFacts::namespace`]), read
+    /// from the tree's `root` (default: none).
+    fn namespace(&self, _root: Node<'_>, _source: &[u8]) -> Option<String> {
+        None
+    }
+
     /// Whether a referenced name is a builtin that should not be reported.
     fn is_builtin(&self, _name: &str) -> bool {
         false

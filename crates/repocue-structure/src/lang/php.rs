@@ -132,6 +132,29 @@ impl LanguageSupport for Php {
         }
     }
 
+    /// `namespace App\Http;` at the top of the file; `""` without one. Two such statements
+    /// in one file, or a braced block, leave it `None`.
+    fn namespace(&self, root: Node<'_>, source: &[u8]) -> Option<String> {
+        let mut cursor = root.walk();
+        let mut found: Option<String> = None;
+        for child in root.named_children(&mut cursor) {
+            if child.kind() != "namespace_definition" {
+                continue;
+            }
+            if found.is_some() || child.child_by_field_name("body").is_some() {
+                return None;
+            }
+            let name = child.child_by_field_name("name")?;
+            found = Some(
+                node_text(name, source)
+                    .trim()
+                    .trim_start_matches('\\')
+                    .to_string(),
+            );
+        }
+        Some(found.unwrap_or_default())
+    }
+
     fn is_builtin(&self, name: &str) -> bool {
         BUILTINS.contains(&name)
     }

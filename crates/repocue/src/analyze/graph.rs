@@ -140,6 +140,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             } else if spaces[i] == "Rust" && uses_from_the_standard_library(&node.facts.imports, r)
             {
                 targets.clear();
+            } else if spaces[i] == "PHP" && node.facts.member_references.binary_search(r).is_err() {
+                let wanted = php_namespaces(node.facts, r);
+                narrow(&mut targets, &mut |t| {
+                    php_declares(&wanted, nodes[t].facts.namespace.as_deref())
+                });
             }
             // A name used only as a value's member (`x.is_empty()`) means a method, field or
             // property: not fd's free `fn is_empty`, which every `.is_empty()` made central.
@@ -388,6 +393,35 @@ fn java_scope(
                 })
             })
     });
+}
+
+/// The namespaces a bare name `r` of a PHP file is resolved in: that of each `use` of a name
+/// ending in it (`use Ramsey\Uuid\UuidInterface;` for `UuidInterface`), else the file's own
+/// (`CodeFacts::namespace`); none where the file's namespace is unknown. PHP folds the case of
+/// class names and namespaces.
+pub(crate) fn php_namespaces<'a>(facts: &'a CodeFacts, r: &str) -> Vec<&'a str> {
+    let used: Vec<&str> = facts
+        .imports
+        .iter()
+        .filter_map(|imp| {
+            let (space, last) = imp.rsplit_once('\\').unwrap_or(("", imp.as_str()));
+            last.eq_ignore_ascii_case(r).then_some(space)
+        })
+        .collect();
+    match used.is_empty() {
+        true => facts.namespace.as_deref().into_iter().collect(),
+        false => used,
+    }
+}
+
+/// Whether a PHP file declared in `namespace` holds what a name resolved in `wanted`
+/// ([`php_namespaces`]) means. Of a name's definitions, the ranking and the entity view keep
+/// those where one does: `UuidInterface` in a file that uses `Ramsey\Uuid\UuidInterface` is
+/// `src/UuidInterface.php`'s, not `src/Rfc4122/UuidInterface.php`'s (namespace
+/// `Ramsey\Uuid\Rfc4122`). Where none does (a name written qualified in the code, which the
+/// facts do not keep, or a definition outside the project), every definition stays.
+pub(crate) fn php_declares(wanted: &[&str], namespace: Option<&str>) -> bool {
+    namespace.is_some_and(|n| wanted.iter().any(|w| w.eq_ignore_ascii_case(n)))
 }
 
 /// Whether a Rust file brings the name `r` in from the standard library (`use

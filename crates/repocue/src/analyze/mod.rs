@@ -45,6 +45,15 @@ struct ReferenceCode {
     member_references: Vec<String>,
     #[serde(rename = "qr", default)]
     qualified_references: Vec<String>,
+    #[serde(rename = "ns", default)]
+    namespace: Option<String>,
+}
+
+impl ReferenceFacts {
+    /// The namespace the file declares: see [`structure::CodeFacts::namespace`].
+    pub fn namespace(&self) -> Option<&str> {
+        self.code.as_ref()?.namespace.as_deref()
+    }
 }
 
 impl From<ReferenceFacts> for Analysis {
@@ -57,6 +66,7 @@ impl From<ReferenceFacts> for Analysis {
                 references: c.references,
                 member_references: c.member_references,
                 qualified_references: c.qualified_references,
+                namespace: c.namespace,
                 ..Default::default()
             }),
             ..Default::default()

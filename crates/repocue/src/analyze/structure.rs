@@ -58,6 +58,10 @@ pub struct CodeFacts {
     /// `repocue_structure::FileFacts::default_export`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_export: Option<String>,
+    /// The namespace the file declares for all its definitions: see
+    /// `repocue_structure::FileFacts::namespace`.
+    #[serde(rename = "ns", default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
     /// More symbols existed than [`MAX_SYMBOLS`]; the least important were dropped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -122,6 +126,7 @@ impl CodeFacts {
                 &self.type_reexports,
                 &self.star_exports,
                 &self.default_export,
+                &self.namespace,
                 self.truncated,
             ) == (
                 &other.language,
@@ -134,6 +139,7 @@ impl CodeFacts {
                 &other.type_reexports,
                 &other.star_exports,
                 &other.default_export,
+                &other.namespace,
                 other.truncated,
             )
             && nesting(&self.symbols) == nesting(&other.symbols)
@@ -396,6 +402,7 @@ pub fn analyze(
             facts.star_exports = f.star_exports;
             facts.star_exports.truncate(MAX_REFERENCES);
             facts.default_export = f.default_export;
+            facts.namespace = f.namespace;
         }
         Err(ExtractError::TimedOut) => return Err(TimedOut),
         Err(e) => {

@@ -136,6 +136,7 @@ fn from_facts(
     let defining: Option<Vec<&[u8]>> = defining
         .as_ref()
         .map(|d| d.iter().map(Vec::as_slice).collect());
+    let namespaces = php_namespaces(state, &file.path, defining.as_deref().unwrap_or_default())?;
     // A file's names come from files of languages it can name (C's `die` is not a shell's).
     let means = |path: &[u8], c: &crate::analyze::structure::CodeFacts| match defining.as_deref() {
         Some(d) => {
@@ -148,6 +149,7 @@ fn from_facts(
             // A Go name written only after a package's is no method or field.
             let packages: Vec<&str> = c.qualifying_packages(name).collect();
             (!wanted_member || packages.is_empty())
+                && (!bare || php_means(&namespaces, c, name, d, &file.path) != Some(false))
                 && graph::may_mean(path, (name, bare), &c.imports, &packages, d, &file.path)
         }
         None if wanted_name.is_some() => graph::languages_share_names(path, &file.path),
@@ -193,6 +195,55 @@ fn other_files(
             .filter(|(path, _)| *path != file.path)
             .collect(),
     })
+}
+
+/// The namespace each of the PHP files `defining` a name declares (`CodeFacts::namespace`),
+/// when `file` is one: what resolves a bare name among its definitions as the ranking does
+/// ([`graph::php_declares`]). Empty otherwise.
+fn php_namespaces(
+    state: &Reader,
+    file: &[u8],
+    defining: &[&[u8]],
+) -> Result<HashMap<Vec<u8>, String>> {
+    if defining.len() < 2 || repocue_structure::language_name(file, b"") != Some("PHP") {
+        return Ok(HashMap::new());
+    }
+    let mut wanted = defining.to_vec();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let files = state.store.files_by_paths(&state.snapshot, &wanted)?;
+    let digests: Vec<&str> = files.iter().filter_map(|f| f.digest.as_deref()).collect();
+    let facts = state
+        .store
+        .facts_mentioning::<crate::analyze::ReferenceFacts>(&digests, None)?;
+    Ok(files
+        .into_iter()
+        .filter_map(|f| {
+            let namespace = facts.get(f.digest.as_deref()?)?.namespace()?.to_owned();
+            Some((f.path, namespace))
+        })
+        .collect())
+}
+
+/// Whether a bare `name` of the PHP facts `c` means its definition in `target`, of those in
+/// `defining`, by their `namespaces` ([`php_namespaces`]): `None` where namespaces do not
+/// tell (no definition is declared where the name resolves).
+fn php_means(
+    namespaces: &HashMap<Vec<u8>, String>,
+    c: &CodeFacts,
+    name: &str,
+    defining: &[&[u8]],
+    target: &[u8],
+) -> Option<bool> {
+    if namespaces.is_empty() {
+        return None;
+    }
+    let wanted = graph::php_namespaces(c, name);
+    let declares = |p: &[u8]| graph::php_declares(&wanted, namespaces.get(p).map(String::as_str));
+    defining
+        .iter()
+        .any(|p| declares(p))
+        .then(|| declares(target))
 }
 
 /// Whether a symbol is a namespace declaration (C++, C#, PHP): a scope many files open.
@@ -265,8 +316,10 @@ fn file_referenced_by(
         .into_iter()
         .map(|(d, r)| (d, r.into()))
         .collect();
-    // Each name's definitions, looked up once when some candidate references it.
+    // Each name's definitions, looked up once when some candidate references it, and the
+    // namespaces of those of PHP.
     let mut defining: HashMap<&str, Option<Vec<Vec<u8>>>> = HashMap::new();
+    let mut namespaces: HashMap<&str, HashMap<Vec<u8>, String>> = HashMap::new();
     let mut refs: Vec<String> = Vec::new();
     for (path, d) in &others {
         let Some(c) = facts.get(d).and_then(|a| a.code.as_ref()) else {
@@ -295,7 +348,15 @@ fn file_referenced_by(
             // Without the search index's definitions, narrowed by the using file alone. The
             // names are top-level and their member uses were skipped above: each use is bare.
             let d: Vec<&[u8]> = defs.iter().flatten().map(Vec::as_slice).collect();
+            let namespaces = match namespaces.get(n) {
+                Some(ns) => ns,
+                None => {
+                    let ns = php_namespaces(state, &file.path, &d)?;
+                    namespaces.entry(n).or_insert(ns)
+                }
+            };
             let means = (defs.is_some() || graph::languages_share_names(path, &file.path))
+                && php_means(namespaces, c, n, &d, &file.path) != Some(false)
                 && graph::may_mean(
                     path,
                     (n, true),
