@@ -25,7 +25,9 @@
 //!   enumerator, an operand) and stays.
 //!
 //! Macros that open a declaration's line before a type of the language (`int`, `void`,
-//! `struct`, …) are blanked too: they are specifiers (`REDISMODULE_API int (*f)(…)`).
+//! `struct`, …) are blanked too: they are specifiers (`REDISMODULE_API int (*f)(…)`); so are
+//! all but the last of several before a function's declarator, the last being its return type
+//! (`LIBSSH2_API LIBSSH2_SESSION *libssh2_session_init_ex(…)`).
 //!
 //! A file without one is parsed as it is (no copy).
 
@@ -157,10 +159,31 @@ fn specifier_macros(line: &[u8]) -> Vec<std::ops::Range<usize>> {
         .iter()
         .position(|&b| !crate::text::is_word_byte(b))
         .map_or(&line[at..], |end| &line[at..at + end]);
-    match TYPE_WORDS.contains(&word) {
-        true => found,
-        false => Vec::new(),
+    if TYPE_WORDS.contains(&word) {
+        return found;
     }
+    // Before a function's declarator (`*name(` or `name(`) the last of two or more is the
+    // return type (`LIBSSH2_API LIBSSH2_SESSION *libssh2_session_init_ex(…)`), and the others
+    // specifiers: the grammar read the macro as the type, and the signature lost the real one.
+    if found.len() >= 2 && starts_declarator(&line[at..]) {
+        found.pop();
+        return found;
+    }
+    Vec::new()
+}
+
+/// Whether `rest` starts a function's declarator: pointers' `*`s, a name, then `(`.
+fn starts_declarator(rest: &[u8]) -> bool {
+    let stars = rest
+        .iter()
+        .position(|b| !matches!(b, b'*' | b' ' | b'\t'))
+        .unwrap_or(rest.len());
+    let rest = &rest[stars..];
+    let name = rest
+        .iter()
+        .position(|&b| !crate::text::is_word_byte(b))
+        .unwrap_or(rest.len());
+    name > 0 && !rest[0].is_ascii_digit() && rest[name..].trim_ascii_start().starts_with(b"(")
 }
 
 /// The ranges in `line` of calling-convention macros between a declaration's type and its
@@ -197,7 +220,12 @@ fn calling_conventions(line: &[u8]) -> Vec<std::ops::Range<usize>> {
                     .iter()
                     .position(|&b| !crate::text::is_word_byte(b))
                     .unwrap_or(rest.len());
-                word > 0 && rest[word..].trim_ascii_start().starts_with(b")")
+                // A function pointer's parameters follow (`(CJSON_CDECL *malloc_fn)(size_t)`); a
+                // parameter of a type in capitals (`f(MYLIB_SESSION *session)`) ends the list.
+                let closed = rest[word..].trim_ascii_start();
+                word > 0
+                    && closed.starts_with(b")")
+                    && closed[1..].trim_ascii_start().starts_with(b"(")
             });
         if (after_type && named) || pointer {
             ranges.push(i..i + len);
@@ -471,6 +499,19 @@ mod tests {
         assert_eq!(
             blanked(source),
             "int             main(void)\n{\n    return 0;\n}\nvoid *              f(int x);\nstruct h {\n  void *(            *malloc_fn)(unsigned long);\n};\nstatic MY_TYPE helper(void);\nint x = (FOO_T *) p;\nint RUN_ALL_TESTS();\n"
+        );
+    }
+
+    /// A type in capitals stays: as a parameter's (`f(MYLIB_SESSION *session)`, no function
+    /// pointer's declarator) and as the return type after an export macro, which goes
+    /// (libssh2's `LIBSSH2_API LIBSSH2_SESSION *libssh2_session_init_ex(…)` read as
+    /// `LIBSSH2_API *…`, and `int libssh2_session_free(*session)` lost its parameter's type).
+    #[test]
+    fn types_in_capitals_stay_and_the_export_macro_before_them_goes() {
+        let source = b"MY_API MY_SESSION *my_session_new(int flags);\nMY_API int my_free(MY_SESSION *session);\nMY_CHANNEL *my_open(MY_SESSION *s)\n{\n}\n";
+        assert_eq!(
+            blanked(source),
+            "       MY_SESSION *my_session_new(int flags);\n       int my_free(MY_SESSION *session);\nMY_CHANNEL *my_open(MY_SESSION *s)\n{\n}\n"
         );
     }
 

@@ -391,11 +391,19 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
         hidden_end = open + closing_paren(&source[open..])? + 1;
     }
     // Attributes after the macro go with it (googletest's `class GTEST_API_ [[nodiscard]]
-    // Test {`, 44 classes of its API, lost their names).
+    // Test {`, 44 classes of its API, lost their names), and so do further macros before the
+    // name (google/benchmark's `class BENCHMARK_EXPORT BENCHMARK_INTERNAL_CACHE_ALIGNED State
+    // {`, its central class, was no symbol).
     let mut class_start = skip_space(source, hidden_end);
-    while source[class_start..].starts_with(b"[[") {
-        let close = source[class_start..].windows(2).position(|w| w == b"]]")?;
-        hidden_end = class_start + close + 2;
+    loop {
+        if source[class_start..].starts_with(b"[[") {
+            let close = source[class_start..].windows(2).position(|w| w == b"]]")?;
+            hidden_end = class_start + close + 2;
+        } else if let Some(end) = further_macro(source, class_start) {
+            hidden_end = end;
+        } else {
+            break;
+        }
         class_start = skip_space(source, hidden_end);
     }
     let class_end = word_end(source, class_start);
@@ -406,6 +414,33 @@ fn export_macro(source: &[u8], after: usize) -> Option<std::ops::Range<usize>> {
     let opens =
         matches!(source.get(next), Some(b'{' | b':')) || source[next..].starts_with(b"final");
     opens.then_some(macro_start..hidden_end)
+}
+
+/// The end of a macro in capitals at `start` (with its arguments) that another word or an
+/// attribute follows: one more of the macros between `class` and the class's name.
+fn further_macro(source: &[u8], start: usize) -> Option<usize> {
+    let end = word_end(source, start);
+    let name = &source[start..end];
+    let upper = name.len() >= 3
+        && name.first().is_some_and(u8::is_ascii_uppercase)
+        && name
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    if !upper {
+        return None;
+    }
+    let mut end = end;
+    let open = skip_space(source, end);
+    if source.get(open) == Some(&b'(') {
+        end = open + closing_paren(&source[open..])? + 1;
+    }
+    let next = skip_space(source, end);
+    // `class URL final {` names the class `URL`.
+    let word_follows = source
+        .get(next)
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+        && &source[next..word_end(source, next)] != b"final";
+    (word_follows || source[next..].starts_with(b"[[")).then_some(end)
 }
 
 /// The offset of the `)` that closes the `(` at the start of `text`, on the same line and
@@ -473,6 +508,29 @@ mod tests {
         let expected = source
             .replace("LIB_NODISCARD", &blank("LIB_NODISCARD"))
             .replace("LIB_INLINE", &blank("LIB_INLINE"));
+        assert_eq!(
+            String::from_utf8_lossy(&hidden(source.as_bytes())),
+            expected
+        );
+    }
+
+    /// Every macro between `class` and the name goes (google/benchmark's `class
+    /// BENCHMARK_EXPORT BENCHMARK_INTERNAL_CACHE_ALIGNED State {`); a class named in capitals
+    /// stays, before `final` too.
+    #[test]
+    fn several_macros_before_a_class_name_are_blanked() {
+        let source = "class LIB_EXPORT LIB_ALIGNED(64) State {\n};\nclass LIB_EXPORT URL final {\n};\nclass LIB_EXPORT LIB_ALIGNED [[nodiscard]] Run : Base {};\n";
+        let blank = |m: &str| " ".repeat(m.len());
+        let expected = source
+            .replace(
+                "LIB_EXPORT LIB_ALIGNED(64)",
+                &blank("LIB_EXPORT LIB_ALIGNED(64)"),
+            )
+            .replace(
+                "LIB_EXPORT LIB_ALIGNED [[nodiscard]]",
+                &blank("LIB_EXPORT LIB_ALIGNED [[nodiscard]]"),
+            )
+            .replace("LIB_EXPORT", &blank("LIB_EXPORT"));
         assert_eq!(
             String::from_utf8_lossy(&hidden(source.as_bytes())),
             expected
