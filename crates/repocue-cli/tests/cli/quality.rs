@@ -1568,6 +1568,44 @@ fn a_default_command_ci_runs_with_more_is_listed_as_ci_runs_it() {
     assert!(builds.contains(&"cargo build --workspace"), "{cue:#}");
 }
 
+/// CI's own check replaces a tool's default it never runs (rand's `cargo clippy --workspace
+/// --lib --bins --tests -- -D warnings` was dropped for Cargo's `cargo clippy
+/// --all-targets`); a build for another machine (`--target=thumbv6m-none-eabi`) does not
+/// replace `cargo build`; a build in the release configuration is no release; a script run
+/// through the shell is the script (sqlmodel listed `./scripts/test.sh; bash
+/// scripts/test.sh [ci]`).
+#[test]
+fn ci_commands_replace_defaults_they_stand_for_and_no_others() {
+    let repo = TestRepo::with_files(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", "pub fn f() {}\n"),
+        ("scripts/test.sh", "#!/bin/sh\ncargo test\n"),
+        (
+            ".github/workflows/ci.yml",
+            "on: [push]\njobs:\n  a:\n    steps:\n      - run: bash scripts/test.sh\n      - run: cargo build --target=thumbv6m-none-eabi --no-default-features\n      - run: cargo clippy --workspace --lib -- -D warnings\n      - run: cargo doc --release\n",
+        ),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let lines = command_lines(&cue);
+    let has = |c: &str| lines.contains(&c);
+    assert!(
+        has("cargo clippy --workspace --lib -- -D warnings"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("--all-targets")),
+        "{lines:?}"
+    );
+    assert!(has("cargo build"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("thumbv6m")), "{lines:?}");
+    assert!(has("cargo doc --release"), "{lines:?}");
+    let scripts: Vec<&&str> = lines.iter().filter(|l| l.contains("test.sh")).collect();
+    assert_eq!(scripts, [&"bash scripts/test.sh"], "{lines:?}");
+}
+
 /// A package script CI runs by another spelling is CI's: got's workflow runs `npm run test`,
 /// which is `npm test`, and the listed `npm test` had no `[ci]`.
 #[test]

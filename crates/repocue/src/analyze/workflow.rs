@@ -948,8 +948,16 @@ fn sets_up(words: &[&str]) -> bool {
     if bare || subcommands.iter().any(|s| installs(s)) {
         return true;
     }
-    words.iter().any(|w| {
-        let w = w.to_ascii_lowercase();
+    // Not an option or a build configuration's name (`cargo build --release`, `dotnet pack -c
+    // Release`: what is built, not shipped).
+    let configuration = |i: usize| {
+        words[i].eq_ignore_ascii_case("release") && i > 0 && words[i - 1].starts_with('-')
+    };
+    (0..words.len()).any(|i| {
+        if words[i].starts_with('-') || configuration(i) {
+            return false;
+        }
+        let w = words[i].to_ascii_lowercase();
         [
             "install",
             "release",
@@ -1199,6 +1207,8 @@ jobs:
       - run: bundle exec rake release:gem
       - run: cargo test --verbose --package rayon-core
       - run: mvn -X compile -B --file pom.xml
+      - run: dotnet pack src/Lib -c Release
+      - run: cargo build --release
 "#;
         assert_eq!(
             commands(workflow),
@@ -1214,6 +1224,9 @@ jobs:
                 ("cargo check --no-default-features".to_owned(), "test"),
                 ("bash ci/test.sh --all".to_owned(), "test"),
                 ("mvn compile".to_owned(), "build"),
+                // A build in the release configuration is no release.
+                ("dotnet pack src/Lib -c Release".to_owned(), "build"),
+                ("cargo build --release".to_owned(), "build"),
             ]
         );
         // Test runners by name: tracing's `cargo nextest run` was an `other` command, listed

@@ -2758,14 +2758,26 @@ fn ci_commands(
             // The same command, or one CI runs with more (options, or a lint's `-- -D
             // warnings`: axum's CI clippy was dropped as known and Cargo's default `cargo
             // clippy --all-targets` shown without it).
+            // A command for another machine is no stand-in for the one listed.
+            // A check the project does not run as listed is the one CI runs, which decides
+            // whether a change passes (rand's `cargo clippy --workspace --lib --bins --tests --
+            // -D warnings` was dropped for Cargo's `cargo clippy --all-targets`, which CI never
+            // ran); a build stays as listed (`cargo build --workspace` over CI's `cargo build`).
+            let cross = for_another_target(&c.command);
+            let check = matches!(c.purpose.as_str(), "lint" | "format");
             let listed = out.iter_mut().find(|(_, _, l)| {
-                script_alias(&l.command) == script_alias(&c.command)
-                    || only_options_added(&l.command, &c.command)
-                    || (command_key(&l.command) == command_key(&c.command)
-                        && runs_within(&l.command, &c.command)
-                        && l.command
-                            .split_whitespace()
-                            .all(|w| c.command.split_whitespace().any(|x| x == w)))
+                !cross
+                    && (script_alias(&l.command) == script_alias(&c.command)
+                        || only_options_added(&l.command, &c.command)
+                        || (command_key(&l.command) == command_key(&c.command)
+                            && runs_within(&l.command, &c.command)
+                            && l.command
+                                .split_whitespace()
+                                .all(|w| c.command.split_whitespace().any(|x| x == w)))
+                        || (check
+                            && !l.ci
+                            && command_key(&l.command) == command_key(&c.command)
+                            && runs_within(&l.command, &c.command)))
             });
             if let Some((_, _, l)) = listed {
                 if !l.ci {
@@ -2831,7 +2843,29 @@ fn script_alias(command: &str) -> std::borrow::Cow<'_, str> {
             return format!("{runner} {rest}").into();
         }
     }
+    // A shell script run by its path or through the shell (`./scripts/test.sh`, `bash
+    // scripts/test.sh`): sqlmodel listed both.
+    let script = ["bash ", "sh "]
+        .iter()
+        .find_map(|shell| command.strip_prefix(shell))
+        .unwrap_or(command);
+    let script = script.strip_prefix("./").unwrap_or(script);
+    let path = script.split(' ').next().unwrap_or("");
+    if script.len() != command.len() && path.ends_with(".sh") && !path.starts_with('-') {
+        return script.into();
+    }
     command.into()
+}
+
+/// Whether a command builds or checks for another machine than the one it runs on (`cargo
+/// build --target=thumbv6m-none-eabi`): rand's no_std CI job took the place of `cargo build`,
+/// which a stock toolchain cannot run as shown.
+fn for_another_target(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    words.first() == Some(&"cargo")
+        && words
+            .iter()
+            .any(|w| *w == "--target" || w.starts_with("--target="))
 }
 
 /// Configuration files at the root that say which tool checks the code, with the command that
