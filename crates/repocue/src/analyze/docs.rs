@@ -795,8 +795,10 @@ fn flush_purpose(paragraph: &mut Vec<&str>, scan: &mut PurposeScan) {
             .trim_start()
             .trim_start_matches(['>', ' '])
             .starts_with('#');
-    let admonition = quoted_section
-        || (quoted && is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_'])));
+    // Quoted or not: commandline's README opens with "**Note:** the API surface has changed
+    // since v1.9.x and earlier."
+    let admonition =
+        quoted_section || is_admonition(raw.trim_start().trim_start_matches(['>', ' ', '*', '_']));
     // A sentence that says what its subject is points nowhere else, whatever its first word:
     // "Click is a Python package for creating beautiful command line interfaces" is no
     // "Click here".
@@ -1727,6 +1729,11 @@ mod tests {
         assert_eq!(
             purpose_of(b"Readme.md", "Markdown", dapper).as_deref(),
             Some("Dapper is a NuGet library that you can add in to your project.")
+        );
+        let commandline = "# Command Line Parser\n\n**Note:** the API surface has changed since v1.9.x and earlier.\n\nThe Command Line Parser Library offers a clean and concise API for manipulating command line arguments.\n";
+        assert_eq!(
+            purpose_of(b"README.md", "Markdown", commandline).as_deref(),
+            Some("The Command Line Parser Library offers a clean and concise API for manipulating command line arguments.")
         );
         // Notes that are sentences stay prose: "Note that …" is no label.
         let plain = "# Tool\n\n> Note that the tool rewrites files in place when asked to.\n";
