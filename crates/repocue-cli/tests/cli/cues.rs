@@ -2408,6 +2408,41 @@ fn an_entitys_public_children_come_before_its_private_ones() {
     );
 }
 
+/// A file's types and functions come before its constants, variables and aliases, each in
+/// source order: lipgloss's `style.go` listed a dozen `Underline*` constants and cut `Style`
+/// and `NewStyle` at the default budget.
+#[test]
+fn a_files_types_and_functions_come_before_its_constants() {
+    let mut lib = String::from("package gloss\n\nconst (\n");
+    for i in 0..30 {
+        lib.push_str(&format!("\tUnderline{i} = {i}\n"));
+    }
+    lib.push_str(
+        ")\n\ntype Style struct {\n\tvalue int\n}\n\nfunc NewStyle() Style { return Style{} }\n",
+    );
+    let repo = TestRepo::with_files(&[
+        ("go.mod", "module example.com/gloss\n\ngo 1.22\n"),
+        ("style.go", lib.as_str()),
+    ]);
+    repo.init();
+    let entity = repo.cue("entity", &["--id", "file:style.go"]);
+    let children: Vec<&str> = entity["content"]["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        children[..3],
+        [
+            "symbol:style.go:Style",
+            "symbol:style.go:NewStyle",
+            "symbol:style.go:Underline0"
+        ],
+        "{entity:#}"
+    );
+}
+
 /// A symbol's users come before its file's imports, which are no more its own than the
 /// file's other symbols' (jsoup's `addMethod` at 200 tokens showed `java.util.*` and none of
 /// its callers); a file's imports, what it depends on, still come before its users.

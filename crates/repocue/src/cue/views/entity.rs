@@ -611,8 +611,14 @@ fn code_items(
 ) -> Result<Vec<Item<EntityContent>>> {
     let mut items = Vec::new();
     // What the file or type exposes before what it hides: clap's `Command` listed sixty
-    // private fields and no method at the default budget. In source order within each.
-    let mut children: Vec<(bool, String)> = c
+    // private fields and no method at the default budget. A file's types and functions before
+    // its constants, variables and aliases: lipgloss's `style.go` listed a dozen `Underline*`
+    // constants and cut `Style` and `NewStyle`, sqlmodel's `main.py` its type aliases and
+    // cut `SQLModel`. In source order within each.
+    let minor = |s: &crate::analyze::structure::SymbolFact| {
+        symbol.is_none() && repocue_structure::symbol_priority(&s.kind) > 1
+    };
+    let mut children: Vec<(bool, bool, String)> = c
         .symbols
         .iter()
         .filter(|s| defined_owner(c, s) == symbol)
@@ -624,7 +630,7 @@ fn code_items(
             let protected = s.visibility.as_deref() == Some("protected");
             let hidden = crate::analyze::importance::unexposed(s, &c.symbols)
                 && (!protected || owner_hidden(s, &c.symbols));
-            (hidden, id)
+            (hidden, minor(s), id)
         })
         .collect();
     if let Some(s) = symbol.and_then(|q| c.symbols.iter().find(|s| s.qualified_name == q)) {
@@ -635,12 +641,14 @@ fn code_items(
         children.extend(
             go_methods_elsewhere(state, file, c, s)?
                 .into_iter()
-                .map(|id| (!exported(&id), id)),
+                .map(|id| (!exported(&id), false, id)),
         );
-        children.extend(csharp_parts_elsewhere(state, file, c, s)?);
-        children.extend(rust_impls_elsewhere(state, file, c, s)?);
+        let elsewhere = csharp_parts_elsewhere(state, file, c, s)?
+            .into_iter()
+            .chain(rust_impls_elsewhere(state, file, c, s)?);
+        children.extend(elsewhere.map(|(hidden, id)| (hidden, false, id)));
     }
-    children.sort_by_key(|(hidden, _)| *hidden);
+    children.sort_by_key(|(hidden, minor, _)| (*hidden, *minor));
     // A file's first definitions lead; the rest come after its users and dependencies, which
     // a file with hundreds of definitions (a C header) would otherwise crowd out. So do a
     // type's further overloads (`ToString#2` of thirty) and hidden members: Newtonsoft.Json's
@@ -655,7 +663,7 @@ fn code_items(
             false => 3_000 - i as i64,
         }
     };
-    for (i, (hidden, ch)) in children.into_iter().enumerate() {
+    for (i, (hidden, _, ch)) in children.into_iter().enumerate() {
         items.push(Item::new(
             0,
             rank(i, hidden, &ch),
