@@ -1568,6 +1568,42 @@ fn a_default_command_ci_runs_with_more_is_listed_as_ci_runs_it() {
     assert!(builds.contains(&"cargo build --workspace"), "{cue:#}");
 }
 
+/// A port to a system of the past is glue beside the code, no API and no entry point:
+/// libssh2's `os400/include/assert.h` redefines `assert`, and `vms/man2help.c`, a VMS tool,
+/// was its only entry point.
+#[test]
+fn a_port_to_an_old_system_is_no_api_and_no_entry_point() {
+    let mut header = String::from("#ifndef MYLIB_H\n#define MYLIB_H\n");
+    for i in 0..6 {
+        header.push_str(&format!("int mylib_op{i}(int arg);\n"));
+    }
+    header.push_str("#endif\n");
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# mylib\n\nmylib is a library implementing a protocol.\n"),
+        ("include/mylib.h", header.as_str()),
+        (
+            "src/ops.c",
+            "#include \"mylib.h\"\n#include <assert.h>\nint mylib_op0(int arg) { assert(arg); return mylib_op1(arg); }\n",
+        ),
+        (
+            "os400/include/assert.h",
+            "#ifndef OS400_ASSERT_H\n#define OS400_ASSERT_H\n#define assert(expr) ((void)(expr))\n#endif\n",
+        ),
+        (
+            "vms/man2help.c",
+            "#include <stdio.h>\nint main(int argc, char *argv[]) { (void)argc; (void)argv; return 0; }\n",
+        ),
+    ]);
+    let text = repo
+        .repocue(&["cue", "--format", "text", "--max-tokens", "2000"])
+        .success()
+        .stdout();
+    assert!(text.contains("mylib_op0"), "{text}");
+    // Listed among the components, as git's `compat/` is, but no line of the API.
+    assert!(!text.contains("os400/include/assert.h"), "{text}");
+    assert!(!text.contains("vms/man2help.c"), "{text}");
+}
+
 /// CI's own check replaces a tool's default it never runs (rand's `cargo clippy --workspace
 /// --lib --bins --tests -- -D warnings` was dropped for Cargo's `cargo clippy
 /// --all-targets`); a build for another machine (`--target=thumbv6m-none-eabi`) does not

@@ -119,8 +119,9 @@ const EXAMPLE_DIRS: &[&str] = &[
 /// the project's own code uses everywhere but does not define, and a library bundled as it
 /// was released (spdlog's `include/spdlog/fmt/bundled/`, a copy of fmt), and the one-file
 /// amalgamation a C or C++ library generates from its own sources (nlohmann/json's
-/// `single_include/`, whose `json.hpp` repeats every class of `include/`), and code the
-/// project keeps but no longer offers (stb's `deprecated/stb.h` led its components and API).
+/// `single_include/`, whose `json.hpp` repeats every class of `include/`), code the
+/// project keeps but no longer offers (stb's `deprecated/stb.h` led its components and API),
+/// and its ports to systems of the past (`os400/`, `vms/`).
 const VENDORED_EXTRA_DIRS: &[&str] = &[
     "dist",
     "compat",
@@ -131,6 +132,19 @@ const VENDORED_EXTRA_DIRS: &[&str] = &[
     "amalgamation",
     "deprecated",
     "obsolete",
+    // Ports to systems of the past, glue beside the code (libssh2's `os400/include/`
+    // redefines `assert` and `connect`, and `vms/man2help.c` was its only entry point).
+    "os400",
+    "vms",
+    "amiga",
+    "amigaos",
+    "riscos",
+    "msdos",
+    "os2",
+    "netware",
+    "symbian",
+    "beos",
+    "wince",
 ];
 
 /// Tells whether a directory holds the project's own compatibility shims (`compat/`,
