@@ -134,6 +134,11 @@ pub const LANGUAGES: &[LanguageInfo] = &[
     lang("PowerShell", &[], &["ps1"], &[]),
     lang("Batchfile", &[], &["bat", "cmd"], &[]),
     lang("Assembly", &[], &["asm", "s"], &[]),
+    // commandline's demos: its `languages:` said C# alone.
+    lang("Visual Basic .NET", &[], &["vb"], &[]),
+    lang("F#", &[], &["fs", "fsi", "fsx"], &[]),
+    // Cucumber's scenarios (capybara's `features/`).
+    lang("Gherkin", &[], &["feature"], &[]),
 ];
 
 /// Returns the display name of the language of `path` (bytes; `/` or `\\` separated): by
@@ -229,6 +234,19 @@ mod tests {
             Some("Tcl")
         );
         assert_eq!(detect_language("x.txt", b"no shebang"), None);
+        // .NET's other languages and Cucumber's scenarios (commandline's demos, capybara's
+        // `features/`).
+        for (path, language) in [
+            (
+                &b"demo/ReadText.Demo.VB/Program.vb"[..],
+                "Visual Basic .NET",
+            ),
+            (b"demo/fsharp-demo.fsx", "F#"),
+            (b"src/Lib.fs", "F#"),
+            (b"features/step.feature", "Gherkin"),
+        ] {
+            assert_eq!(language_name(path, b""), Some(language));
+        }
     }
 
     #[test]

@@ -14,8 +14,9 @@ use crate::paths;
 /// configured secret pattern matches whatever the case; `classes-4`: a script named
 /// `install` or `README` whose shebang says a language is no document, and a JVM package
 /// named like a vendored directory, `…/src/test/java/org/x/external/`, is the project's;
-/// `classes-5`: `.tcl` is Tcl, Redis's test suite; `classes-6`: `.phps` is PHP).
-pub const RULES_VERSION: &str = "classes-7";
+/// `classes-5`: `.tcl` is Tcl, Redis's test suite; `classes-6`: `.phps` is PHP; `classes-8`:
+/// `.vb` is Visual Basic .NET, `.fs`, `.fsi` and `.fsx` are F#, `.feature` is Gherkin).
+pub const RULES_VERSION: &str = "classes-8";
 
 /// Directory names whose contents are vendored: hashed and tracked like every file, but never
 /// analysed (their symbols would drown the project's own).

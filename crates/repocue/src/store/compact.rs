@@ -147,7 +147,7 @@ pub(crate) const SEARCH_KINDS: [&str; 3] = ["path", "symbol", "doc"];
 /// that turns it into an integer column would rewrite the table). Append only, like
 /// [`FILE_TYPES`]. A name that is not listed is stored as itself; a test keeps every language
 /// the detector names listed.
-pub(crate) const LANGUAGES: [&str; 58] = [
+pub(crate) const LANGUAGES: [&str; 61] = [
     "Rust",
     "Python",
     "Go",
@@ -206,6 +206,9 @@ pub(crate) const LANGUAGES: [&str; 58] = [
     "Assembly",
     "RDoc",
     "Tcl",
+    "Visual Basic .NET",
+    "F#",
+    "Gherkin",
 ];
 
 /// The stored form of a language name (see [`LANGUAGES`]).
