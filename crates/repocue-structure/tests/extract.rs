@@ -3037,6 +3037,22 @@ fn javascript_prototype_methods_have_their_owner_and_accessors_are_no_symbols() 
     );
 }
 
+/// A function in an object handed to a call is the call's option or callback, no symbol
+/// (yargs's `YargsFactory({argv: () => process.argv})` listed `argv: () =>`); one in an
+/// object the module exports, or only seals (`Object.freeze({…})`), stays.
+#[test]
+fn javascript_functions_in_a_calls_object_argument_are_no_symbols() {
+    let source = b"import {YargsFactory} from './factory.mjs';\nexport default YargsFactory({argv: () => process.argv, cwd() { return '/' }});\nexport const api = Object.freeze({ parse: (s) => s });\nmodule.exports = { helper: function () {} };\n";
+    let facts = extract(Language::JavaScript, source, &Limits::default()).unwrap();
+    let seen = names_and_kinds(&facts);
+    assert!(!seen.iter().any(|(n, _)| *n == "argv"), "{seen:?}");
+    assert!(
+        seen.iter().any(|(n, _)| *n == "api.parse" || *n == "parse"),
+        "{seen:?}"
+    );
+    assert!(seen.iter().any(|(n, _)| *n == "helper"), "{seen:?}");
+}
+
 /// A method of `class << self` is the class's and reads so, as `def self.via` does (sidekiq's
 /// `Client.push` and `Client.enqueue` read as instance methods); `private` in the block hides.
 #[test]

@@ -153,6 +153,13 @@ pub(super) fn describe<'t>(
     {
         return None;
     }
+    // A function in an object handed to a call is that call's argument, an option or a
+    // callback, no definition of the module: yargs's `YargsFactory({argv: () => process.argv})`
+    // listed `argv: () =>` in its overview. Not `Object.freeze({…})`, which only seals what
+    // the module defines.
+    if node.kind() == "pair" && node.parent().is_some_and(|o| is_call_argument(o, source)) {
+        return None;
+    }
     let info = match node.kind() {
         "function_declaration"
         | "generator_function_declaration"
@@ -257,6 +264,17 @@ fn prototype_owner(node: Node<'_>, source: &[u8]) -> Option<String> {
     }
     let owner = object.child_by_field_name("object")?;
     (owner.kind() == "identifier").then(|| node_text(owner, source).into_owned())
+}
+
+/// Whether an object literal is an argument of a call of anything but `Object`'s functions.
+fn is_call_argument(object: Node<'_>, source: &[u8]) -> bool {
+    let call = object
+        .parent()
+        .filter(|a| a.kind() == "arguments")
+        .and_then(|a| a.parent())
+        .filter(|c| c.kind() == "call_expression");
+    call.and_then(|c| c.child_by_field_name("function"))
+        .is_some_and(|f| !node_text(f, source).starts_with("Object."))
 }
 
 /// Whether an object literal holds a property's accessors: a property descriptor
