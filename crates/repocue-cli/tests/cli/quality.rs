@@ -1568,6 +1568,41 @@ fn a_default_command_ci_runs_with_more_is_listed_as_ci_runs_it() {
     assert!(builds.contains(&"cargo build --workspace"), "{cue:#}");
 }
 
+/// The pages right in `docs/` list the documentation's home first, then the guides, then the
+/// release notes, then the rest by path: sqlmodel's `docs/index.md` and
+/// `docs/release-notes.md` came after `alternatives`, `databases` and `db-to-code`.
+#[test]
+fn the_docs_home_and_release_notes_lead_the_docs_pages() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# mylib\n\nmylib maps rows to objects.\n"),
+        ("mylib/__init__.py", "class Model:\n    pass\n"),
+        ("docs/alternatives.md", "# Alternatives\n\nText.\n"),
+        ("docs/databases.md", "# Databases\n\nText.\n"),
+        ("docs/index.md", "# mylib\n\nDocumentation home.\n"),
+        (
+            "docs/release-notes.md",
+            "# Release Notes\n\n## 1.0\n\n* First.\n",
+        ),
+        ("docs/tutorial.md", "# Tutorial\n\nStep one.\n"),
+    ]);
+    let cue = repo.cue("overview", &["--max-tokens", "2000"]);
+    let docs: Vec<String> = section_paths(&cue, "documents")
+        .into_iter()
+        .filter(|d| d.starts_with("docs/"))
+        .collect();
+    assert_eq!(
+        docs,
+        [
+            "docs/index.md",
+            "docs/tutorial.md",
+            "docs/release-notes.md",
+            "docs/alternatives.md",
+            "docs/databases.md"
+        ],
+        "{cue:#}"
+    );
+}
+
 /// A port to a system of the past is glue beside the code, no API and no entry point:
 /// libssh2's `os400/include/assert.h` redefines `assert`, and `vms/man2help.c`, a VMS tool,
 /// was its only entry point.

@@ -3220,7 +3220,7 @@ fn listed_documents<'f>(
                 // A top directory's README says what the directory is for (Autofac's
                 // `test/README.md` on its two test suites): after the root's documents.
                 (1, None) if stem == "README" => (4, 1, 0, 0),
-                _ if in_docs => (5, 0, 0, 0),
+                _ if in_docs => (5, 0, docs_page_order(&stem, guide, guide_named), 0),
                 _ if deeper_docs => (5, depth, usize::from(!guide_named), 0),
                 _ => return None,
             };
@@ -3359,6 +3359,20 @@ fn is_requirements(f: &FileState) -> bool {
 
 /// The stems of change logs ([`document_stem`]).
 const CHANGE_LOGS: &[&str] = &["CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASES"];
+
+/// Where a page right in `docs/` comes among the others, by its stem: the documentation's
+/// home, then the contributor's guides (`CONTRIBUTING`, `HACKING`, …) and the pages named as guides,
+/// then the release notes, then the rest by path (sqlmodel's `docs/index.md` and
+/// `docs/release-notes.md` came after `alternatives`, `databases` and `db-to-code`).
+fn docs_page_order(stem: &str, guide: Option<usize>, guide_named: bool) -> usize {
+    let notes = stem.replace(['-', '_'], "");
+    match stem {
+        "INDEX" | "README" | "HOME" | "INTRO" | "INTRODUCTION" | "OVERVIEW" => 0,
+        _ if guide.is_some() || guide_named => 1,
+        _ if CHANGE_LOGS.contains(&stem) || notes == "RELEASENOTES" => 2,
+        _ => 3,
+    }
+}
 
 /// The listed documents with their titles, where a title says more than the file name and
 /// than the project's name and purpose (`said`) already say; a change log's title is its
