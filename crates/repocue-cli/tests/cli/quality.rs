@@ -833,13 +833,19 @@ fn entry_points_per_ecosystem() {
             "focus.go",
             "package tea\n\nfunc Focus(k Key) Key { return Read() }\n",
         ),
+        // Methods alone, of a type another file defines, are no place to start, however much
+        // the clients call them (lipgloss's `set.go`, a hundred setters of `Style`).
+        (
+            "set.go",
+            "package tea\n\nfunc (p *Program) SetWidth(w int) *Program { return p }\n\nfunc (p *Program) SetHeight(h int) *Program { return p }\n",
+        ),
         (
             "examples/basics/main.go",
-            "package main\n\nimport tea \"charm.land/bubbletea/v2\"\n\nfunc main() { tea.NewProgram() }\n",
+            "package main\n\nimport tea \"charm.land/bubbletea/v2\"\n\nfunc main() { tea.NewProgram().SetWidth(1).SetHeight(2).SetWidth(3) }\n",
         ),
         (
             "tea_test.go",
-            "package tea\n\nfunc TestRun() { NewProgram(); NewProgram() }\n",
+            "package tea\n\nfunc TestRun() { NewProgram(); NewProgram().SetWidth(1).SetHeight(1).SetWidth(2).SetHeight(2) }\n",
         ),
     ]);
     let e = entry_points(&tea);

@@ -4225,6 +4225,15 @@ fn is_tool(path: &[u8]) -> bool {
     })
 }
 
+/// Whether a Go file defines methods alone: of a type another file of the package defines,
+/// which is where a reader starts (lipgloss's `set.go`, a hundred setters of `Style`, was its
+/// first entry point, before the file of `Style` and `NewStyle`).
+fn only_methods(r: &super::structure::Ranked<'_>) -> bool {
+    r.analysis.code.as_ref().is_some_and(|c| {
+        c.language == "Go" && !c.symbols.is_empty() && c.symbols.iter().all(|s| s.kind == "method")
+    })
+}
+
 /// The file a reader of a Go package at the repository's root starts with when none is named
 /// after the module (`entry_points` lists `cobra.go` for `github.com/spf13/cobra`): the file
 /// its clients use most. bubbletea's package `tea` is `tea.go`, toml's `decode.go`; neither was
@@ -4236,6 +4245,7 @@ fn go_root_file(ranked: &[super::structure::Ranked<'_>], project: &str) -> Optio
         !r.file.path.contains(&b'/')
             && r.code_language() == Some("Go")
             && importance::role(&r.file.path) == importance::Role::Source
+            && !only_methods(r)
     });
     let program = |r: &super::structure::Ranked<'_>| {
         r.analysis.code.as_ref().and_then(main_function).is_some()
