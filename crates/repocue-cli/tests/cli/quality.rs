@@ -679,10 +679,19 @@ fn an_empty_package_root_is_no_entry_point() {
         ("pkg/loops/auto.py", "def loop():\n    pass\n"),
         ("pkg/middleware/__init__.py", ""),
         ("pkg/middleware/mw.py", "class Mw:\n    pass\n"),
+        // Handing on only another project's name (sqlmodel's `pool/__init__.py`).
+        (
+            "pkg/pool/__init__.py",
+            "from sqlalchemy.pool import StaticPool as StaticPool  # noqa: F401\n",
+        ),
     ]);
     let e = entry_points(&repo);
     assert!(e.contains(&"pkg/__init__.py".to_owned()), "{e:?}");
-    for empty in ["pkg/loops/__init__.py", "pkg/middleware/__init__.py"] {
+    for empty in [
+        "pkg/loops/__init__.py",
+        "pkg/middleware/__init__.py",
+        "pkg/pool/__init__.py",
+    ] {
         assert!(!e.contains(&empty.to_owned()), "{empty}: {e:?}");
     }
 }

@@ -4296,17 +4296,22 @@ fn is_directory_index(path: &[u8]) -> bool {
 }
 
 /// Whether a ranked file is a Python package's `__init__.py` that defines, imports and exports
-/// nothing: it only marks the directory a package. So is a Java root package's
+/// nothing (a sub-package's: defines and exports nothing of the project's): it only marks the
+/// directory a package. So is a Java root package's
 /// `package-info.java` whose package holds no public class: mybatis's `org/apache/ibatis/`
 /// holds only packages, and its javadoc file was the one entry point listed.
 fn is_package_marker(r: &super::structure::Ranked<'_>) -> bool {
     match paths::file_name(&r.file.path) {
         b"__init__.py" => {
+            // A sub-package's that hands on only what other projects define (sqlmodel's
+            // `pool/__init__.py`, SQLAlchemy's `StaticPool`) is no more.
+            let depth = r.file.path.iter().filter(|&&b| b == b'/').count();
+            let sub_package = depth >= 2 && !is_src_layout_package(&r.file.path);
             r.root_exports.is_empty()
                 && r.analysis
                     .code
                     .as_ref()
-                    .is_none_or(|c| c.symbols.is_empty() && c.imports.is_empty())
+                    .is_none_or(|c| c.symbols.is_empty() && (c.imports.is_empty() || sub_package))
         }
         b"package-info.java" => r.root_exports.is_empty(),
         _ => false,
