@@ -1207,8 +1207,6 @@ jobs:
       - run: bundle exec rake release:gem
       - run: cargo test --verbose --package rayon-core
       - run: mvn -X compile -B --file pom.xml
-      - run: dotnet pack src/Lib -c Release
-      - run: cargo build --release
 "#;
         assert_eq!(
             commands(workflow),
@@ -1224,10 +1222,15 @@ jobs:
                 ("cargo check --no-default-features".to_owned(), "test"),
                 ("bash ci/test.sh --all".to_owned(), "test"),
                 ("mvn compile".to_owned(), "build"),
-                // A build in the release configuration is no release.
-                ("dotnet pack src/Lib -c Release".to_owned(), "build"),
-                ("cargo build --release".to_owned(), "build"),
             ]
+        );
+        // A build in the release configuration is no release (commandline's CI `dotnet pack
+        // -c Release` was dropped).
+        let release = "jobs:\n  a:\n    steps:\n      - run: cargo build --release\n      - run: dotnet pack src/Lib -c Release\n      - run: cargo release\n";
+        let commands: Vec<String> = commands(release).into_iter().map(|(c, _)| c).collect();
+        assert_eq!(
+            commands,
+            ["cargo build --release", "dotnet pack src/Lib -c Release"]
         );
         // Test runners by name: tracing's `cargo nextest run` was an `other` command, listed
         // after every other.
