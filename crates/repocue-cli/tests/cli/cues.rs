@@ -2370,6 +2370,16 @@ fn a_go_types_children_are_its_methods_in_every_file_of_its_package() {
     );
 }
 
+/// An entity cue's `children`.
+fn children_of(entity: &Value) -> Vec<&str> {
+    entity["content"]["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect()
+}
+
 /// An entity's children list what the type exposes before what it hides, each in source
 /// order: clap's `Command` showed sixty private fields and none of its methods at the default
 /// budget.
@@ -2391,12 +2401,7 @@ fn an_entitys_public_children_come_before_its_private_ones() {
     ]);
     repo.init();
     let entity = repo.cue("entity", &["--id", "symbol:src/lib.rs:Command"]);
-    let children: Vec<&str> = entity["content"]["children"]
-        .as_array()
-        .expect("children")
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let children = children_of(&entity);
     assert_eq!(
         children[..3],
         [
@@ -2426,12 +2431,7 @@ fn a_files_types_and_functions_come_before_its_constants() {
     ]);
     repo.init();
     let entity = repo.cue("entity", &["--id", "file:style.go"]);
-    let children: Vec<&str> = entity["content"]["children"]
-        .as_array()
-        .expect("children")
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let children = children_of(&entity);
     assert_eq!(
         children[..3],
         [

@@ -268,13 +268,17 @@ fn prototype_owner(node: Node<'_>, source: &[u8]) -> Option<String> {
 
 /// Whether an object literal is an argument of a call of anything but `Object`'s functions.
 fn is_call_argument(object: Node<'_>, source: &[u8]) -> bool {
-    let call = object
+    callee(object).is_some_and(|f| !node_text(f, source).starts_with("Object."))
+}
+
+/// The function called with an object literal as an argument, if it is one.
+fn callee(object: Node<'_>) -> Option<Node<'_>> {
+    object
         .parent()
         .filter(|a| a.kind() == "arguments")
         .and_then(|a| a.parent())
-        .filter(|c| c.kind() == "call_expression");
-    call.and_then(|c| c.child_by_field_name("function"))
-        .is_some_and(|f| !node_text(f, source).starts_with("Object."))
+        .filter(|c| c.kind() == "call_expression")
+        .and_then(|c| c.child_by_field_name("function"))
 }
 
 /// Whether an object literal holds a property's accessors: a property descriptor
@@ -291,13 +295,7 @@ fn in_descriptor(object: Node<'_>, source: &[u8]) -> bool {
     else {
         return false;
     };
-    let call = properties
-        .parent()
-        .filter(|a| a.kind() == "arguments")
-        .and_then(|a| a.parent())
-        .filter(|c| c.kind() == "call_expression");
-    call.and_then(|c| c.child_by_field_name("function"))
-        .is_some_and(|f| node_text(f, source) == "Object.defineProperties")
+    callee(properties).is_some_and(|f| node_text(f, source) == "Object.defineProperties")
 }
 
 /// Whether an object literal is a property descriptor: each of its keys is one a descriptor
