@@ -1618,6 +1618,44 @@ fn the_docs_home_and_release_notes_lead_the_docs_pages() {
     );
 }
 
+/// A library's umbrella header in `include/`, named after its directory, is an entry point,
+/// before a binding's in another language: google/benchmark's first entry point was its
+/// Rust binding's `lib.rs`, and `include/benchmark/benchmark.h` none.
+#[test]
+fn the_umbrella_header_in_include_is_an_entry_point() {
+    let repo = TestRepo::with_files(&[
+        ("README.md", "# mylib\n\nmylib measures code.\n"),
+        (
+            "CMakeLists.txt",
+            "project(mylib CXX)\nadd_library(mylib src/state.cc)\n",
+        ),
+        (
+            "include/mylib/mylib.h",
+            "#include \"mylib/state.h\"\nnamespace mylib {\nint Run();\n}\n",
+        ),
+        (
+            "include/mylib/state.h",
+            "namespace mylib {\nclass State {\n public:\n  bool KeepRunning();\n};\n}\n",
+        ),
+        (
+            "src/state.cc",
+            "#include \"mylib/mylib.h\"\nnamespace mylib {\nbool State::KeepRunning() { return Run() > 0; }\nint Run() { return 1; }\n}\n",
+        ),
+        (
+            "bindings/rust/Cargo.toml",
+            "[package]\nname = \"mylib\"\nversion = \"0.1.0\"\n",
+        ),
+        ("bindings/rust/src/lib.rs", "pub fn run() -> i32 { 1 }\n"),
+    ]);
+    let e = entry_points(&repo);
+    assert_eq!(
+        e.first().map(String::as_str),
+        Some("include/mylib/mylib.h"),
+        "{e:?}"
+    );
+    assert!(!e.contains(&"include/mylib/state.h".to_owned()), "{e:?}");
+}
+
 /// A port to a system of the past is glue beside the code, no API and no entry point:
 /// libssh2's `os400/include/assert.h` redefines `assert`, and `vms/man2help.c`, a VMS tool,
 /// was its only entry point.

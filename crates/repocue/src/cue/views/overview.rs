@@ -2166,9 +2166,14 @@ fn entry_points(
         }
     }
     // A single-header C or C++ library at the top, named after the project (cpp-httplib's
-    // `httplib.h`): the library itself, which every user includes, before its programs.
+    // `httplib.h`): the library itself, which every user includes, before its programs. So is
+    // the umbrella header of a library's directory in `include/`, named after it
+    // (google/benchmark's `include/benchmark/benchmark.h`, curl's `include/curl/curl.h`): its
+    // Rust binding's `lib.rs` was its first entry point, and no header was one.
     for f in files {
-        if !f.path.contains(&b'/') && is_header_named_after(&f.path, project) {
+        if (!f.path.contains(&b'/') && is_header_named_after(&f.path, project))
+            || is_umbrella_header(&f.path)
+        {
             let p = paths::display(&f.path);
             if !out.contains(&p) {
                 out.push(p);
@@ -2469,6 +2474,21 @@ fn is_header_named_after(path: &[u8], project: &str) -> bool {
         .or_else(|| project.strip_suffix("-cpp"))
         .unwrap_or(&project);
     header && (named_after(path, &project) || named_after(path, bare))
+}
+
+/// Whether a file is `include/<name>/<name>.h` (or `.hpp`): the header that includes the rest
+/// of the library's directory.
+fn is_umbrella_header(path: &[u8]) -> bool {
+    let Some(rest) = path.strip_prefix(b"include/") else {
+        return false;
+    };
+    let mut parts = rest.split(|&b| b == b'/');
+    let (Some(dir), Some(file), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    [&b".h"[..], b".hpp"]
+        .iter()
+        .any(|ext| file.strip_suffix(*ext) == Some(dir))
 }
 
 /// Whether a file is named after the project (`babel.js`, `git.c` for `git`): its name up to
