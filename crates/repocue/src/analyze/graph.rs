@@ -140,7 +140,11 @@ pub fn rank(nodes: &[Node<'_>]) -> Ranking {
             } else if spaces[i] == "Rust" && uses_from_the_standard_library(&node.facts.imports, r)
             {
                 targets.clear();
-            } else if spaces[i] == "PHP" && node.facts.member_references.binary_search(r).is_err() {
+            } else if spaces[i] == "PHP"
+                && targets.len() > 1
+                && node.facts.member_references.binary_search(r).is_err()
+            {
+                // Only where there is a choice: the rank visits every reference.
                 let wanted = php_namespaces(node.facts, r);
                 narrow(&mut targets, &mut |t| {
                     php_declares(&wanted, nodes[t].facts.namespace.as_deref())
